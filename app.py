@@ -1,0 +1,11 @@
+"""Kernel PCA Explorer: start with ``streamlit run app.py``."""
+
+import streamlit as st
+
+st.set_page_config(page_title="Kernel PCA Explorer", page_icon="🌀", layout="wide")
+
+PAGES = [
+    st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
+]
+
+st.navigation(PAGES).run()
