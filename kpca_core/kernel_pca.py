@@ -206,7 +206,8 @@ class KernelPCA:
         self.n_samples_fit_ = M
 
         _notify(progress, 0.0, "kernel matrix (eq. 10)")
-        K = X.copy() if self.kernel == "precomputed" else self._kernel(X)
+        with np.errstate(over="ignore", invalid="ignore"):  # reported just below
+            K = X.copy() if self.kernel == "precomputed" else self._kernel(X)
         if not np.all(np.isfinite(K)):
             raise ValueError(
                 "the kernel matrix has non-finite entries: lower gamma or degree, "
@@ -373,6 +374,7 @@ class KernelPCA:
         ndarray of shape (n_points, n_components_)
             β_k = (V^k · Φ̃(y)) = Σ_i α_i^k k̃(x_i, y).
         """
+        self._check_fitted()
         return np.vstack([beta for _, _, beta in self._project_blocks(Y, self.alphas_)])
 
     def fit_transform(

@@ -1,0 +1,298 @@
+"""The engine against independent answers: scikit-learn, linear PCA, closed forms."""
+
+import numpy as np
+import pytest
+from sklearn.decomposition import PCA
+from sklearn.decomposition import KernelPCA as SkKernelPCA
+from sklearn.metrics.pairwise import laplacian_kernel
+
+from kpca_core import KernelPCA
+from kpca_core.datasets import parabola
+
+KERNELS = [
+    {"kernel": "linear"},
+    {"kernel": "poly", "degree": 3, "gamma": 0.5, "coef0": 1.0},
+    {"kernel": "poly", "degree": 2, "gamma": 1.0, "coef0": 0.0},
+    {"kernel": "poly", "degree": 4, "gamma": 1.0, "coef0": 0.0},
+    {"kernel": "rbf", "gamma": 0.2},
+    {"kernel": "sigmoid", "gamma": 0.05, "coef0": 0.1},
+]
+SOLVERS = ["dense", "subset", "arpack"]
+
+
+def match_signs(ours: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """``ours`` with each column's sign chosen to agree with ``reference``."""
+    signs = np.sign(np.sum(ours * reference, axis=0))
+    signs[signs == 0] = 1
+    return ours * signs
+
+
+def assert_close_up_to_sign(ours: np.ndarray, reference: np.ndarray, rtol: float = 1e-8) -> None:
+    assert ours.shape == reference.shape
+    scale = np.max(np.abs(reference))
+    np.testing.assert_allclose(match_signs(ours, reference), reference, atol=rtol * scale)
+
+
+@pytest.fixture
+def data() -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.RandomState(0)
+    return rng.randn(60, 4), rng.randn(25, 4)
+
+
+@pytest.mark.parametrize("params", KERNELS, ids=lambda p: f"{p['kernel']}-{p.get('coef0')}")
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_transform_and_eigenvalues_match_sklearn(data, params, solver):
+    X, Y = data
+    ours = KernelPCA(5, eigen_solver=solver, random_state=0, **params).fit(X)
+    ref = SkKernelPCA(5, eigen_solver="dense", **params).fit(X)
+    k = ours.n_components_
+    assert_close_up_to_sign(ours.transform(Y), ref.transform(Y)[:, :k])
+    # scikit-learn reports eig(K̃); ours the variances eig(K̃)/M (eq. 12).
+    np.testing.assert_allclose(ours.eigenvalues_ * len(X), ref.eigenvalues_[:k], rtol=1e-8)
+
+
+@pytest.mark.parametrize("gamma", [0.1, 1.0])
+def test_laplacian_matches_sklearn_with_precomputed_kernel(data, gamma):
+    X, Y = data
+    ours = KernelPCA(6, kernel="laplacian", gamma=gamma).fit(X)
+    ref = SkKernelPCA(6, kernel="precomputed").fit(laplacian_kernel(X, gamma=gamma))
+    expected = ref.transform(laplacian_kernel(Y, X, gamma=gamma))
+    assert_close_up_to_sign(ours.transform(Y), expected)
+    np.testing.assert_allclose(ours.eigenvalues_ * len(X), ref.eigenvalues_, rtol=1e-8)
+
+
+def test_precomputed_kernel_equals_the_kernel_itself(data):
+    X, Y = data
+    direct = KernelPCA(4, kernel="laplacian", gamma=0.3).fit(X)
+    pre = KernelPCA(4, kernel="precomputed").fit(laplacian_kernel(X, gamma=0.3))
+    np.testing.assert_allclose(
+        pre.transform(laplacian_kernel(Y, X, gamma=0.3)), direct.transform(Y), atol=1e-10
+    )
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_linear_kernel_is_linear_pca(seed):
+    rng = np.random.RandomState(seed)
+    X = rng.randn(50, 3) @ rng.randn(3, 3)
+    Y = rng.randn(10, 3)
+    ours = KernelPCA(kernel="linear").fit(X)
+    pca = PCA().fit(X)
+    assert ours.n_components_ == 3
+    assert_close_up_to_sign(ours.transform(Y), pca.transform(Y))
+    # Linear PCA divides by M − 1, the feature-space covariance (eq. 2) by M.
+    np.testing.assert_allclose(ours.eigenvalues_, pca.explained_variance_ * 49 / 50, rtol=1e-10)
+    np.testing.assert_allclose(
+        ours.explained_variance_ratio_, pca.explained_variance_ratio_, rtol=1e-10
+    )
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "poly"])
+def test_uncentred_matches_direct_eigendecomposition(data, kernel):
+    X, Y = data
+    model = KernelPCA(kernel=kernel, gamma=0.3, center=False, eigen_solver="dense").fit(X)
+    K = model._kernel(X)
+    mu, u = np.linalg.eigh(K)
+    mu, u = mu[::-1][: model.n_components_], u[:, ::-1][:, : model.n_components_]
+    np.testing.assert_allclose(model.eigenvalues_, mu / len(X), rtol=1e-9, atol=1e-12)
+    expected = model._kernel(Y, X) @ (u / np.sqrt(mu))  # eqs. 12, 16, 17, no centring
+    assert_close_up_to_sign(model.transform(Y), expected)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"kernel": "rbf", "gamma": 0.5},
+        {"kernel": "poly", "degree": 2, "gamma": 1.0, "coef0": 1.0},
+        {"kernel": "laplacian", "gamma": 0.5},
+    ],
+    ids=lambda p: p["kernel"],
+)
+@pytest.mark.parametrize("center", [True, False])
+def test_reconstruction_error_of_training_points_vanishes(data, params, center):
+    X, _ = data
+    model = KernelPCA(center=center, **params).fit(X)
+    error = model.reconstruction_error(X)
+    assert np.max(np.abs(error)) < 1e-8
+    assert np.all(model.reconstruction_error(X, n_components=1) > -1e-10)
+
+
+def test_reconstruction_error_decreases_with_components(data):
+    X, Y = data
+    model = KernelPCA(kernel="rbf", gamma=0.1).fit(X)
+    errors = [model.reconstruction_error(Y, n).mean() for n in (1, 5, 20, None)]
+    assert errors == sorted(errors, reverse=True)
+
+
+def test_reconstruction_error_matches_explicit_feature_map():
+    # Homogeneous degree 2 in 2-D: Φ(x) = (x₁², x₂², √2 x₁x₂) (eq. 20).
+    X, _ = parabola(40, random_state=3)
+    Y = np.random.RandomState(4).randn(7, 2)
+
+    def phi(P):
+        return np.column_stack([P[:, 0] ** 2, P[:, 1] ** 2, np.sqrt(2) * P[:, 0] * P[:, 1]])
+
+    model = KernelPCA(kernel="poly", degree=2, gamma=1.0, coef0=0.0).fit(X)
+    pca = PCA(n_components=2).fit(phi(X))
+    residual = phi(Y) - pca.inverse_transform(pca.transform(phi(Y)))
+    np.testing.assert_allclose(
+        model.reconstruction_error(Y, n_components=2), np.sum(residual**2, axis=1), rtol=1e-8
+    )
+
+
+@pytest.mark.parametrize("rank", [1, 2, 5])
+def test_rank_r_kernel_matrix_gives_r_components(rank):
+    rng = np.random.RandomState(rank)
+    X = rng.randn(40, rank) @ rng.randn(rank, 8)  # rank of the centred Gram matrix: rank
+    model = KernelPCA(kernel="linear").fit(X)
+    assert model.n_components_ == rank
+    assert np.all(model.eigenvalues_ > 0)
+    assert np.all(np.isfinite(model.alphas_))
+
+
+@pytest.mark.parametrize("degree,expected", [(1, 2), (2, 3), (3, 4), (4, 5)])
+def test_homogeneous_polynomial_rank_on_2d_data(degree, expected):
+    # (x·y)^d on R² lives in the d + 1 monomials of degree d (eq. 19); the
+    # parabola's centred Gram matrix has that rank (Fig. 2: linear has only two).
+    X, _ = parabola(300, random_state=0)
+    model = KernelPCA(kernel="poly", degree=degree, gamma=1.0, coef0=0.0).fit(X)
+    assert model.n_components_ == expected
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_indefinite_sigmoid_is_finite_and_reported(solver):
+    X, _ = parabola(100, random_state=1)
+    model = KernelPCA(
+        kernel="sigmoid",
+        gamma=2.0,
+        coef0=-1.0,
+        eigen_solver=solver,
+        random_state=0,
+        n_components=None if solver == "dense" else 10,
+    ).fit(X)
+    assert model.negative_eigenvalue_ratio_ > 1e-3
+    assert np.all(np.isfinite(model.alphas_))
+    assert np.all(np.isfinite(model.transform(X)))
+    if solver == "dense":
+        assert np.any(model.eigenvalues_ < 0)
+        # Appendix B.2: normalised by 1/√|λ|, so |K̃-norm| of each α is 1.
+        mu = model.eigenvalues_ * len(X)
+        np.testing.assert_allclose(np.sum(model.alphas_**2, axis=0) * np.abs(mu), 1.0)
+
+
+def test_positive_kernel_reports_no_negative_eigenvalues(data):
+    X, _ = data
+    assert KernelPCA(kernel="rbf", gamma=0.5).fit(X).negative_eigenvalue_ratio_ == 0.0
+
+
+def test_eigenvalues_descending_and_normalisation(data):
+    X, _ = data
+    model = KernelPCA(kernel="rbf", gamma=0.3).fit(X)
+    assert np.all(np.diff(model.eigenvalues_) <= 0)
+    # eq. 50: (Mλ)(α·α) = 1
+    np.testing.assert_allclose(
+        np.sum(model.alphas_**2, axis=0) * model.eigenvalues_ * len(X), 1.0, rtol=1e-10
+    )
+    np.testing.assert_allclose(model.explained_variance_ratio_.sum(), 1.0)
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_signs_are_deterministic(data, solver):
+    X, Y = data
+    first = KernelPCA(4, kernel="rbf", gamma=0.4, eigen_solver=solver, random_state=0).fit(X)
+    again = KernelPCA(4, kernel="rbf", gamma=0.4, eigen_solver=solver, random_state=0).fit(X)
+    np.testing.assert_array_equal(first.transform(Y), again.transform(Y))
+    # the largest entry of each eigenvector is positive, whatever the solver
+    u = first.eigenvectors_
+    assert np.all(u[np.argmax(np.abs(u), axis=0), np.arange(u.shape[1])] > 0)
+
+
+def test_fit_transform_equals_transform_of_training_points(data):
+    X, _ = data
+    model = KernelPCA(6, kernel="rbf", gamma=0.2)
+    np.testing.assert_allclose(model.fit_transform(X), model.transform(X), atol=1e-10)
+
+
+def test_solvers_agree(data):
+    X, Y = data
+    results = [
+        KernelPCA(5, kernel="rbf", gamma=0.3, eigen_solver=s, random_state=0).fit(X).transform(Y)
+        for s in SOLVERS
+    ]
+    for other in results[1:]:
+        np.testing.assert_allclose(other, results[0], atol=1e-8)
+
+
+@pytest.mark.parametrize(
+    "M,k,n_features,kernel,expected",
+    [
+        (300, 3, 2, "poly", "arpack"),  # low-rank feature space
+        (300, 3, 256, "rbf", "subset"),
+        (3000, 3, 256, "rbf", "arpack"),
+        (300, None, 2, "rbf", "dense"),
+        (300, 200, 2, "rbf", "dense"),
+    ],
+)
+def test_auto_solver_choice(M, k, n_features, kernel, expected):
+    X = np.random.RandomState(0).rand(M, n_features)
+    model = KernelPCA(k, kernel=kernel, degree=2, coef0=0.0, gamma=1.0 / n_features).fit(X)
+    assert model.eigen_solver_ == expected
+
+
+def test_progress_callback_reports_each_step(data):
+    X, _ = data
+    calls = []
+    KernelPCA(3).fit(X, progress=lambda fraction, message: calls.append((fraction, message)))
+    fractions = [fraction for fraction, _ in calls]
+    assert fractions == sorted(fractions) and fractions[0] == 0.0 and fractions[-1] == 1.0
+    assert any("eq. 49" in message for _, message in calls)
+
+
+@pytest.mark.parametrize(
+    "X,match",
+    [
+        (np.array([[0.0, np.nan], [1.0, 2.0]]), "NaN"),
+        (np.array([[0.0, np.inf], [1.0, 2.0]]), "infinite"),
+        (np.array([1.0, 2.0]), "2-D"),
+        (np.empty((0, 2)), "non-empty"),
+    ],
+)
+def test_bad_input_is_refused_clearly(X, match):
+    with pytest.raises(ValueError, match=match):
+        KernelPCA().fit(X)
+
+
+@pytest.mark.parametrize(
+    "params,match",
+    [
+        ({"kernel": "cosine"}, "kernel"),
+        ({"n_components": 0}, "n_components"),
+        ({"gamma": -1.0}, "gamma"),
+        ({"eigen_solver": "lobpcg"}, "eigen_solver"),
+    ],
+)
+def test_bad_parameters_name_the_parameter(data, params, match):
+    with pytest.raises(ValueError, match=match):
+        KernelPCA(**params).fit(data[0])
+
+
+def test_identical_points_explain_the_zero_kernel():
+    with pytest.raises(ValueError, match="every point looks the same"):
+        KernelPCA(kernel="rbf").fit(np.ones((5, 2)))
+
+
+def test_overflowing_kernel_is_explained():
+    X = np.full((4, 2), 1e3) * np.arange(1, 5)[:, None]
+    with pytest.raises(ValueError, match="non-finite"):
+        KernelPCA(kernel="poly", degree=200, gamma=1.0).fit(X)
+
+
+def test_transform_checks_feature_count(data):
+    X, _ = data
+    model = KernelPCA(2).fit(X)
+    with pytest.raises(ValueError, match="features"):
+        model.transform(np.ones((3, 2)))
+
+
+def test_unfitted_model_says_so():
+    with pytest.raises(RuntimeError, match="not fitted"):
+        KernelPCA().transform(np.ones((2, 2)))
