@@ -1,0 +1,1 @@
+"""Pure figure builders: numbers in, a plotly ``go.Figure`` out (no streamlit)."""
