@@ -6,6 +6,7 @@ an :class:`UploadError` whose message says what is wrong and how to fix it.
 
 from __future__ import annotations
 
+import csv
 import io
 
 import numpy as np
@@ -61,7 +62,7 @@ def parse_points_csv(
             "The file is not UTF-8 text. Save it as a CSV (comma-separated values)."
         ) from None
     try:
-        table = pd.read_csv(io.StringIO(text), header=None, sep=None, engine="python")
+        table = pd.read_csv(io.StringIO(text), header=None, sep=_delimiter(text))
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as error:
         raise UploadError(
             f"The file could not be read as CSV ({error}). "
@@ -103,3 +104,12 @@ def parse_points_csv(
 def _is_header(first_row: pd.Series) -> bool:
     """A first row whose x and y are both non-numeric is taken as column names."""
     return bool(pd.to_numeric(first_row, errors="coerce").isna().all())
+
+
+def _delimiter(text: str) -> str:
+    """Comma, semicolon, tab or blanks, whichever the first lines use (default comma)."""
+    try:
+        found = csv.Sniffer().sniff(text[:4096], delimiters=",;\t ").delimiter
+    except csv.Error:
+        return ","
+    return r"\s+" if found == " " else found
