@@ -107,9 +107,10 @@ def _is_header(first_row: pd.Series) -> bool:
 
 
 def _delimiter(text: str) -> str:
-    """Comma, semicolon, tab or blanks, whichever the first lines use (default comma)."""
+    """Comma, semicolon, tab or blanks, whichever the first lines use."""
+    sample = text[:4096]
     try:
-        found = csv.Sniffer().sniff(text[:4096], delimiters=",;\t ").delimiter
+        found = csv.Sniffer().sniff(sample, delimiters=",;\t ").delimiter
     except csv.Error:
-        return ","
+        return "," if "," in sample else r"\s+"
     return r"\s+" if found == " " else found

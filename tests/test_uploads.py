@@ -14,6 +14,7 @@ from kpca_core.uploads import UploadError, parse_points_csv
         (b"x;y;group\n1;2;a\n3;4;b\n5;6;a\n", 3, True),
         (b"\xef\xbb\xbfx,y\n1.5,2e-3\n-3,4\n", 2, False),
         (b"1\t2\n3\t4\n", 2, False),
+        (b"1 2\n3  4\n5 6\n", 3, False),
     ],
 )
 def test_good_files(data, n, has_labels):
