@@ -461,8 +461,9 @@ class KernelPCA:
         random_state :
             Seeds the restarts of the fixed-point iteration.
         return_info : bool
-            Also return a dict with ``n_iter``, ``restarts`` and
-            ``converged`` (fixed-point only).
+            Also return a dict with ``n_iter``, ``restarts`` and ``converged``
+            (see :func:`~kpca_core.preimage.fixed_point_preimage`; the ridge
+            method reports no iterations and no restarts).
 
         Returns
         -------
@@ -473,27 +474,33 @@ class KernelPCA:
 
         n = self._components(n_components)
         Y = _check_array(Y, "Y")
-        if method == "ridge":
-            if self.kernel == "precomputed":
-                raise ValueError("the ridge pre-image needs input points, not a precomputed kernel")
-            train = self._training_projections()[:, :n]
-            model = KernelRidge(alpha=ridge_alpha, kernel="rbf", gamma=self.gamma_)
-            Z = model.fit(train, self.X_fit_).predict(self.transform(Y)[:, :n])
-            return (Z, {"n_iter": 0, "restarts": 0, "converged": True}) if return_info else Z
-        if method != "fixed-point":
+        if method not in ("fixed-point", "ridge"):
             raise ValueError(f"method must be 'fixed-point' or 'ridge', got {method!r}")
-        if self.kernel != "rbf":
+        if method == "fixed-point" and self.kernel != "rbf":
             raise ValueError(
                 "the fixed-point pre-image (Mika et al. eq. 10) needs the Gaussian (rbf) kernel"
             )
-        beta = self.transform(Y)[:, :n]
+        if method == "ridge" and self.kernel == "precomputed":
+            raise ValueError("the ridge pre-image needs input points, not a precomputed kernel")
+        if start is not None:
+            start = _check_array(start, "start")
+            if start.shape != Y.shape:
+                raise ValueError(f"start must have the shape of Y, {Y.shape}; got {start.shape}")
+        # β_k = (V^k · Φ̃(y)) for k ≤ n only (eq. 4 needs no more): the first n α^k.
+        beta = np.vstack([b for _, _, b in self._project_blocks(Y, self.alphas_[:, :n])])
+        if method == "ridge":
+            train = self._training_projections()[:, :n]
+            model = KernelRidge(alpha=ridge_alpha, kernel="rbf", gamma=self.gamma_)
+            Z = model.fit(train, self.X_fit_).predict(beta)
+            info = {"n_iter": 0, "restarts": 0, "converged": np.ones(len(Z), dtype=bool)}
+            return (Z, info) if return_info else Z
         Z, info = fixed_point_preimage(
             beta,
             self.alphas_[:, :n],
             self.X_fit_,
             gamma=self.gamma_,
             center=self.center,
-            start=Y if start is None else _check_array(start, "start"),
+            start=Y if start is None else start,
             max_iter=max_iter,
             tol=tol,
             random_state=random_state,

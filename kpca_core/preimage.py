@@ -14,7 +14,6 @@ weights are ``weights`` and the kernel coefficient ``gamma``.)
 from __future__ import annotations
 
 import numpy as np
-from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.utils import check_random_state
 
 # A denominator below this fraction of Σ_i |γ_i k(z, x_i)| counts as vanishing.
@@ -105,10 +104,16 @@ def fixed_point_preimage(
     from the training point with the largest weight γ_i, then from random
     training points (the paper's remedy).  A row that exhausts its restarts
     keeps that training point.
+
+    Each step needs k(z_t, x_i) for all rows and all x_i: one matrix product
+    for the z_t · x_i, one ``exp``, and one matrix product for the numerator
+    of eq. (10); everything else is a pass over the (rows × M) array, done in
+    place.  Rows leave the iteration as soon as they converge.
     """
     rng = check_random_state(random_state)
     weights = expansion_weights(beta, alphas, center=center)
-    sq_norms = np.einsum("ij,ij->i", X_fit, X_fit)
+    abs_weights = np.abs(weights)
+    half_sq_norms = 0.5 * np.einsum("ij,ij->i", X_fit, X_fit)
     n_points, n_features = start.shape
     Z = np.array(start, dtype=float, copy=True)
     fallback = X_fit[np.argmax(weights, axis=1)]
@@ -120,18 +125,25 @@ def fixed_point_preimage(
     n_iter = 0
     while active.size:
         n_iter += 1
-        d2 = euclidean_distances(Z[active], X_fit, Y_norm_squared=sq_norms, squared=True)
-        # Shifting each row by its smallest distance multiplies numerator and
-        # denominator of eq. (10) by the same positive factor; it keeps
-        # exp() from underflowing to 0 for points far from all x_i.
-        d2 -= d2.min(axis=1, keepdims=True)
-        np.exp(-gamma * d2, out=d2)
-        w = weights[active] * d2
-        denom = w.sum(axis=1)
-        bad = denom <= VANISHING * np.abs(w).sum(axis=1)
+        every = active.size == n_points
+        w_active = weights if every else weights[active]
+        abs_active = abs_weights if every else abs_weights[active]
+        # −γ‖z − x_i‖² = −γ‖z‖² + 2γ(z · x_i − ‖x_i‖²/2).  The first term, and
+        # the row maximum subtracted below, multiply numerator and denominator
+        # of eq. (10) by the same positive factor, so both are dropped: the
+        # largest k left in each row is 1, and exp() cannot underflow to 0
+        # for points far from all x_i.
+        E = Z[active] @ X_fit.T
+        E -= half_sq_norms
+        E -= E.max(axis=1, keepdims=True)
+        E *= 2.0 * gamma
+        np.exp(E, out=E)  # k(z, x_i) up to a positive factor per row
+        denom = np.einsum("ij,ij->i", w_active, E)
+        bad = denom <= VANISHING * np.einsum("ij,ij->i", abs_active, E)
 
         good = ~bad
-        Z_new = (w[good] @ X_fit) / denom[good, np.newaxis]
+        E *= w_active  # γ_i k(z, x_i)
+        Z_new = (E @ X_fit)[good] / denom[good, np.newaxis]
         step = np.sum((Z_new - Z[active[good]]) ** 2, axis=1) / n_features
         Z[active[good]] = Z_new
         iters[active] += 1
