@@ -24,3 +24,15 @@ GREYS = "Greys"
 
 FONT_FAMILY = "Arial, sans-serif"
 """One font everywhere, present in browsers and in exported images."""
+
+
+def export_config(filename: str, *, image_format: str = "png", scale: float = 2.0) -> dict:
+    """``config`` for ``st.plotly_chart``: the modebar camera saves ``filename``.
+
+    PNG or SVG export happens in the browser (kaleido needs Chrome, which is
+    not available where the app is served). Name files ``<view>_<params>``.
+    """
+    return {
+        "displaylogo": False,
+        "toImageButtonOptions": {"format": image_format, "filename": filename, "scale": scale},
+    }
