@@ -14,6 +14,8 @@ import numpy as np
 from sklearn import datasets as skdatasets
 from sklearn.utils import check_random_state
 
+from .usps import DigitsData, USPSError, load_digits_with_fallback, load_usps
+
 RandomState = int | np.random.RandomState | None
 Dataset = tuple[np.ndarray, np.ndarray]
 
@@ -122,3 +124,20 @@ TOY_2D: dict[str, Callable[..., Dataset]] = {
 def default_noise(name: str) -> float:
     """The noise level a 2-D generator uses by default (its papers' value)."""
     return float(inspect.signature(TOY_2D[name]).parameters["noise"].default)
+
+
+__all__ = [
+    "TOY_2D",
+    "DigitsData",
+    "USPSError",
+    "circles",
+    "default_noise",
+    "gaussian_clusters",
+    "half_circle",
+    "load_digits_with_fallback",
+    "load_usps",
+    "moons",
+    "parabola",
+    "square",
+    "three_rings",
+]
