@@ -234,7 +234,6 @@ class KernelPCA:
             )
         u, _ = svd_flip(u, None)
 
-        self.eigenvectors_ = u
         self._mu = mu
         self.eigenvalues_ = mu / M
         self.alphas_ = u / np.sqrt(np.abs(mu))
@@ -279,10 +278,11 @@ class KernelPCA:
         self._full_spectrum = solver == "dense"
 
         if solver == "dense":
-            mu, u = linalg.eigh(K, driver="evd")
+            # K is ours and already checked finite: let LAPACK work in place.
+            mu, u = linalg.eigh(K, driver="evd", overwrite_a=True, check_finite=False)
             mu_min = float(mu[0])
         elif solver == "subset":
-            mu, u = linalg.eigh(K, subset_by_index=(M - k, M - 1))
+            mu, u = linalg.eigh(K, subset_by_index=(M - k, M - 1), check_finite=False)
             mu_min = float(mu[0])
         else:
             v0 = check_random_state(self.random_state).uniform(-1, 1, M)
@@ -508,8 +508,8 @@ class KernelPCA:
         return (Z, info) if return_info else Z
 
     def _training_projections(self) -> np.ndarray:
-        """Components of the training points: K̃α^k = Mλ_k α^k = sign(λ_k)√|Mλ_k| u^k."""
-        return self.eigenvectors_ * (self._mu / np.sqrt(np.abs(self._mu)))
+        """Components of the training points: K̃α^k = Mλ_k α^k (eq. 12), no kernel needed."""
+        return self.alphas_ * self._mu
 
     def _check_fitted(self) -> None:
         if not hasattr(self, "alphas_"):

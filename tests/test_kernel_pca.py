@@ -202,7 +202,7 @@ def test_signs_are_deterministic(data, solver):
     again = KernelPCA(4, kernel="rbf", gamma=0.4, eigen_solver=solver, random_state=0).fit(X)
     np.testing.assert_array_equal(first.transform(Y), again.transform(Y))
     # the largest entry of each eigenvector is positive, whatever the solver
-    u = first.eigenvectors_
+    u = first.alphas_
     assert np.all(u[np.argmax(np.abs(u), axis=0), np.arange(u.shape[1])] > 0)
 
 
