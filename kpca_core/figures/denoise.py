@@ -1,0 +1,331 @@
+"""Figures of the de-noising view (Mika et al. 1999, Figs. 1 and 4).
+
+Pure functions: results of :mod:`kpca_core.denoise` in, ``go.Figure`` out.
+Digit grids are drawn as ONE heatmap of a tiled image (a mosaic), not as
+many subplots: one trace of float32 values is fast to send and to draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from ..denoise import ErrorCurve, ErrorSweep, ImageGrid, ToyDenoising
+from . import style
+
+GREY_RANGE = (-1.0, 1.0)
+"""Grey values of the digits: −1 background (white), 1 full ink (black)."""
+ROW_HEIGHT_PX = 46
+TITLE_FONT = {"family": style.FONT_FAMILY, "size": 15}
+
+
+def tile(images: np.ndarray, side: int, *, gap: int = 1) -> np.ndarray:
+    """Lay out (n_rows, n_cols, side²) images as one float32 image, NaN between tiles.
+
+    Parameters
+    ----------
+    images : ndarray of shape (n_rows, n_cols, side * side)
+        Row-major images.
+    side : int
+    gap : int
+        Pixels of NaN (drawn transparent) between neighbouring tiles.
+
+    Returns
+    -------
+    ndarray of shape (n_rows (side + gap) − gap, n_cols (side + gap) − gap), float32
+    """
+    n_rows, n_cols, n_pixels = images.shape
+    if n_pixels != side * side:
+        raise ValueError(f"images of {n_pixels} pixels are not {side} × {side}")
+    step = side + gap
+    mosaic = np.full((n_rows * step - gap, n_cols * step - gap), np.nan, dtype=np.float32)
+    for r in range(n_rows):
+        for c in range(n_cols):
+            mosaic[r * step : r * step + side, c * step : c * step + side] = images[r, c].reshape(
+                side, side
+            )
+    return mosaic
+
+
+def mosaic_figure(
+    images: np.ndarray,
+    *,
+    side: int,
+    row_labels: Sequence[str],
+    column_labels: Sequence[str],
+    title: str = "",
+    gap: int = 1,
+    row_height: int = ROW_HEIGHT_PX,
+) -> go.Figure:
+    """One grey heatmap of a grid of digits, rows labelled by y tick text.
+
+    Equal aspect, no grid or zero lines, column labels on top; values
+    outside [−1, 1] (noise) are clipped to white or black by the colour
+    scale. Hovering shows nothing (the pictures speak for themselves).
+    """
+    n_rows, n_cols, _ = images.shape
+    step = side + gap
+    fig = go.Figure(
+        go.Heatmap(
+            z=tile(np.asarray(images), side, gap=gap),
+            colorscale=style.GREYS,
+            zmin=GREY_RANGE[0],
+            zmax=GREY_RANGE[1],
+            showscale=False,
+            hoverinfo="skip",
+        )
+    )
+    axis = {"showgrid": False, "zeroline": False, "showline": False, "ticks": ""}
+    fig.update_xaxes(
+        **axis,
+        tickvals=[c * step + (side - 1) / 2 for c in range(n_cols)],
+        ticktext=list(column_labels),
+        side="top",
+        constrain="domain",
+    )
+    fig.update_yaxes(
+        **axis,
+        tickvals=[r * step + (side - 1) / 2 for r in range(n_rows)],
+        ticktext=list(row_labels),
+        autorange="reversed",
+        scaleanchor="x",
+        scaleratio=1,
+        constrain="domain",
+    )
+    fig.update_layout(
+        title={"text": title, "font": TITLE_FONT},
+        height=max(220, 90 + row_height * n_rows),
+        margin={"l": 10, "r": 10, "t": 80 if title else 40, "b": 10},
+        plot_bgcolor="white",
+        paper_bgcolor="white",
+        font={"family": style.FONT_FAMILY},
+    )
+    return fig
+
+
+def fig4_figure(grid: ImageGrid, *, title: str = "") -> go.Figure:
+    """The grid of Mika et al. Fig. 4: original, noisy, linear and kernel rows."""
+    return mosaic_figure(
+        grid.images,
+        side=grid.side,
+        row_labels=grid.row_labels,
+        column_labels=grid.column_labels,
+        title=title,
+    )
+
+
+def side_by_side_figure(grid: ImageGrid, *, title: str = "") -> go.Figure:
+    """Original / noisy / linear / kernel for a few digits, each with its squared error.
+
+    The error ‖z − x‖² of each image to the clean original is written
+    under it (none under the originals).
+    """
+    gap = max(2, grid.side // 2)  # room for the error under each tile
+    fig = mosaic_figure(
+        grid.images,
+        side=grid.side,
+        row_labels=grid.row_labels,
+        column_labels=grid.column_labels,
+        title=title,
+        gap=gap,
+        row_height=70,
+    )
+    if grid.errors is not None:
+        step = grid.side + gap
+        for r, row in enumerate(grid.errors):
+            for c, error in enumerate(row):
+                if r == 0 or not np.isfinite(error):
+                    continue
+                fig.add_annotation(
+                    x=c * step + (grid.side - 1) / 2,
+                    y=r * step + grid.side - 0.5,
+                    text=f"{error:.1f}",
+                    showarrow=False,
+                    yanchor="top",
+                    font={"size": 11, "color": "#333333"},
+                )
+    return fig
+
+
+def demo_figure(grid: ImageGrid) -> go.Figure:
+    """Big images side by side with a plain title above each (the demo tab)."""
+    fig = mosaic_figure(
+        grid.images,
+        side=grid.side,
+        row_labels=[""] * len(grid.row_labels),
+        column_labels=grid.column_labels,
+        gap=max(1, grid.side // 4),
+        row_height=320,
+    )
+    fig.update_xaxes(tickfont={"size": 20})
+    fig.update_yaxes(showticklabels=False)
+    return fig
+
+
+def _curve_trace(curve: ErrorCurve, colour: str, *, dash: str = "solid") -> go.Scatter:
+    return go.Scatter(
+        x=curve.n.astype(np.float32),
+        y=curve.mse.astype(np.float32),
+        mode="lines+markers",
+        name=curve.method,
+        line={"color": colour, "dash": dash, "width": 2},
+        marker={"size": 6},
+        hovertemplate="n = %{x}<br>MSE %{y:.2f}<extra>" + curve.method + "</extra>",
+    )
+
+
+def _best_trace(curve: ErrorCurve, colour: str) -> go.Scatter:
+    return go.Scatter(
+        x=np.array([curve.best_n], dtype=np.float32),
+        y=np.array([curve.best_mse], dtype=np.float32),
+        mode="markers+text",
+        name=f"best n, {curve.method}",
+        marker={"symbol": "star", "size": 16, "color": colour, "line": {"color": "black"}},
+        text=[f"n = {curve.best_n}"],
+        textposition="bottom center",
+        textfont={"color": colour},
+        hovertemplate=f"best n = {curve.best_n}<br>MSE %{{y:.2f}}<extra></extra>",
+    )
+
+
+def error_curve_figure(
+    sweep: ErrorSweep, *, chosen_n: int | None = None, title_prefix: str = ""
+) -> go.Figure:
+    """MSE against n: linear, kernel (and ridge) curves, best n starred, ratios in the title.
+
+    Parameters
+    ----------
+    sweep : ErrorSweep
+    chosen_n : int, optional
+        Marked with a vertical dotted line.
+    title_prefix : str
+        Put before the ratios (e.g. the data set and the noise).
+    """
+    fig = go.Figure()
+    curves = [(sweep.linear, style.LINEAR), (sweep.kernel, style.KERNEL)]
+    if sweep.ridge is not None and sweep.ridge.n.size:
+        curves.append((sweep.ridge, style.RIDGE))
+    for curve, colour in curves:
+        dash = "dash" if colour == style.RIDGE else "solid"
+        fig.add_trace(_curve_trace(curve, colour, dash=dash))
+    for curve, colour in curves:
+        fig.add_trace(_best_trace(curve, colour))
+    if np.isfinite(sweep.baseline_mse):
+        fig.add_hline(
+            y=sweep.baseline_mse,
+            line={"color": style.NEUTRAL, "dash": "dot"},
+            annotation_text="noisy digits, not de-noised",
+            annotation_position="top left",
+        )
+    if chosen_n is not None:
+        fig.add_vline(x=chosen_n, line={"color": style.NEUTRAL, "dash": "dot", "width": 1})
+    n_same, ratio_same = sweep.largest_same_n_ratio
+    ratios = (
+        f"kernel PCA {sweep.ratio_at_best:.2f}× better at the best n "
+        f"(linear n = {sweep.linear.best_n}, kernel n = {sweep.kernel.best_n}); "
+        f"largest same-n ratio {ratio_same:.1f}× (n = {n_same})"
+    )
+    n_max = max(int(curve.n.max()) for curve, _ in curves)
+    ticks = [2**k for k in range(int(np.log2(n_max)) + 1)]
+    fig.update_xaxes(type="log", title="number of components n", tickvals=ticks, ticktext=ticks)
+    fig.update_yaxes(title="mean squared error per digit", rangemode="tozero")
+    fig.update_layout(
+        title={"text": f"{title_prefix}<br><sup>{ratios}</sup>", "font": TITLE_FONT},
+        height=480,
+        legend={"orientation": "h", "yanchor": "top", "y": -0.18},
+        margin={"t": 90},
+        font={"family": style.FONT_FAMILY},
+        plot_bgcolor="white",
+    )
+    fig.update_xaxes(showgrid=True, gridcolor="#E5E5E5")
+    fig.update_yaxes(showgrid=True, gridcolor="#E5E5E5")
+    return fig
+
+
+def _segments(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """x and y of line segments start→end, separated by NaN (one trace for all)."""
+    xy = np.full((len(start), 3, 2), np.nan, dtype=np.float32)
+    xy[:, 0], xy[:, 1] = start, end
+    return xy[:, :, 0].ravel(), xy[:, :, 1].ravel()
+
+
+def toy_figure(results: Sequence[ToyDenoising]) -> go.Figure:
+    """Mika et al. Fig. 1: each data set in a row, kernel PCA left, linear PCA right.
+
+    Small grey points: the noisy data; coloured points: their de-noised
+    versions; thin lines join each point to its de-noised version.
+    """
+    titles = []
+    for result in results:
+        titles += [
+            f"kernel PCA, {result.n_kernel} components",
+            "linear PCA, 1 component",
+        ]
+    fig = make_subplots(
+        rows=len(results),
+        cols=2,
+        subplot_titles=titles,
+        horizontal_spacing=0.06,
+        vertical_spacing=0.08,
+    )
+    for r, result in enumerate(results, start=1):
+        for c, (denoised, colour, name) in enumerate(
+            [(result.kernel, style.KERNEL, "kernel PCA"), (result.linear, style.LINEAR, "linear")],
+            start=1,
+        ):
+            sx, sy = _segments(result.noisy, denoised)
+            first = r == 1
+            fig.add_trace(
+                go.Scatter(
+                    x=sx,
+                    y=sy,
+                    mode="lines",
+                    line={"color": colour, "width": 0.7},
+                    opacity=0.45,
+                    hoverinfo="skip",
+                    showlegend=False,
+                ),
+                row=r,
+                col=c,
+            )
+            fig.add_trace(
+                go.Scatter(
+                    x=result.noisy[:, 0].astype(np.float32),
+                    y=result.noisy[:, 1].astype(np.float32),
+                    mode="markers",
+                    marker={"size": 4, "color": style.NEUTRAL},
+                    name="noisy data",
+                    legendgroup="noisy",
+                    showlegend=first and c == 1,
+                ),
+                row=r,
+                col=c,
+            )
+            fig.add_trace(
+                go.Scatter(
+                    x=denoised[:, 0].astype(np.float32),
+                    y=denoised[:, 1].astype(np.float32),
+                    mode="markers",
+                    marker={"size": 7, "color": colour},
+                    name=f"de-noised, {name}",
+                    legendgroup=name,
+                    showlegend=first,
+                ),
+                row=r,
+                col=c,
+            )
+            axis_id = "" if (r, c) == (1, 1) else str(2 * (r - 1) + c)
+            fig.update_yaxes(scaleanchor=f"x{axis_id}", scaleratio=1, row=r, col=c)
+    fig.update_layout(
+        height=430 * len(results),
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.04},
+        font={"family": style.FONT_FAMILY},
+        plot_bgcolor="white",
+        margin={"t": 70},
+    )
+    fig.update_xaxes(showgrid=True, gridcolor="#EEEEEE", zeroline=False)
+    fig.update_yaxes(showgrid=True, gridcolor="#EEEEEE", zeroline=False)
+    return fig
