@@ -44,3 +44,10 @@ for title, equation, words in STEPS:
     st.subheader(title)
     st.latex(equation)
     st.caption(words)
+
+st.header("The views")
+st.page_link(
+    "pages/spectrum.py",
+    label="Spectrum: how the kernel width shapes the eigenvalues",
+    icon=":material/bar_chart:",
+)

@@ -1,0 +1,542 @@
+"""The eigenvalue spectrum of the centred kernel matrix as the kernel width varies.
+
+The kernel width decides everything in kernel PCA.  Too narrow, and every
+point is similar only to itself: the kernel matrix tends to the identity and
+each of the M points becomes its own component.  Too wide, and a Gaussian
+behaves like a low-degree polynomial: exp(−‖x−y‖²/2σ²) ≈ 1 − ‖x−y‖²/2σ², and
+after centring (eq. 49) only the dot products x·y survive, so the spectrum
+tends to that of linear PCA.  :class:`WidthSweep` computes the whole spectrum
+for a range of widths so that this transition can be seen.
+
+Equation numbers refer to Schölkopf, Smola & Müller (1998).  For every width
+the sweep takes steps 1–3 of the algorithm and stops at the eigenvalues:
+
+1. kernel matrix K_ij = k(x_i, x_j)                      (eq. 10)
+2. centring  K̃ = K − 1_M K − K 1_M + 1_M K 1_M            (eq. 49)
+3. eigenvalues of  M λ α = K̃ α, i.e. λ = eig(K̃) / M      (eq. 12)
+
+What does not depend on the width is computed once: the pairwise squared
+distances (Gaussian), the L1 distances (Laplacian) or the Gram matrix X Xᵀ
+(polynomial).  Eigenvectors are computed only at one chosen width, by a full
+:class:`~kpca_core.kernel_pca.KernelPCA` fit (:meth:`WidthSweep.fit_at`).
+
+The two limits, for M distinct points and the Gaussian kernel:
+
+* σ → 0: K → I, so K̃ → I − 1_M, whose eigenvalues are 1 (M − 1 times) and 0.
+  Every variance λ_k = 1/M, and each is a share 1/(M − 1) of the total.
+* σ → ∞: K̃ ≈ X̃ X̃ᵀ / σ² (X̃ the centred data), the linear-PCA Gram matrix, so
+  λ_k/Σλ tends to linear PCA's explained-variance ratios; on 2-D data the
+  first two components take all the variance, (λ₁ + λ₂)/Σλ → 1.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from contextlib import nullcontext
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+from scipy import linalg
+from scipy.spatial.distance import squareform
+from sklearn.decomposition import PCA
+from sklearn.metrics.pairwise import manhattan_distances
+from threadpoolctl import threadpool_limits
+
+from .kernel_pca import KernelPCA, Progress, _check_array, _notify
+from .kernels import sigma_to_gamma, squared_distances
+
+SweepKernel = Literal["rbf", "laplacian", "poly"]
+Sweep = Literal["width", "degree"]
+Precision = Literal["auto", "double", "single"]
+
+SYMBOLS = {"rbf": "σ", "laplacian": "ℓ", "poly": "c", "degree": "d"}
+"""The swept parameter's symbol, by kernel (``"degree"`` for the degree sweep)."""
+
+EIGVALS_DRIVER = "evr"
+"""LAPACK driver of ``scipy.linalg.eigvalsh``.
+
+Measured on the 2-core machine the app is served from (``python
+bench/spectrum.py --drivers``): for eigenvalues only, ``evr`` (MRRR) and
+``ev`` (QR on the tridiagonal matrix) are equally fast and ``evd`` is slower
+(up to 1.5× at M = 1000); the time is spent in the tridiagonal reduction
+that all of them share.
+"""
+
+SINGLE_PRECISION_MIN_SAMPLES = 600
+"""From this many points up, ``precision="auto"`` works in float32.
+
+The tridiagonal reduction is memory-bound, and float32 halves the bytes: it
+is 1.5× faster at M = 1000, which is needed to sweep 60 widths within 4 s
+(``bench/spectrum.py``).  The price is a rounding floor (``ROUNDING_ERRORS``)
+with ε = 1.2e-7 instead of 2.2e-16: normalised eigenvalues are correct to about
+1e-6 (``tests/test_spectrum.py`` checks it against float64), and eigenvalues
+below the floor are clipped to zero.  Below this size float64 meets the time
+target and is kept.
+"""
+
+ROUNDING_ERRORS = 4.0
+"""Rounding errors per entry of K̃: the kernel value, the row mean, the column
+mean and the overall mean (eq. 49) each add up to ε max|K|.  The perturbation
+of the eigenvalues is then at most ‖δK̃‖₂ ≤ ‖δK̃‖_F ≤ 4 M ε max|K| (Weyl), the
+"rounding floor"; eigenvalues below it are indistinguishable from zero."""
+
+CONSTANT_MARGIN = 100.0
+"""A width is "numerically constant" when the largest centred eigenvalue is
+below this multiple of the rounding floor: it then has fewer than two correct
+digits, and the spectrum is rounding noise."""
+
+IDENTITY = "identity"
+CONSTANT = "constant"
+
+
+def double_centre(K: np.ndarray) -> np.ndarray:
+    """Centre a symmetric Gram matrix in feature space, in place (eq. 49).
+
+    K̃ = K − 1_M K − K 1_M + 1_M K 1_M, with (1_M)_ij = 1/M: subtract the
+    column means, the row means (equal, K being symmetric), and add back the
+    overall mean.  The same as :func:`kpca_core.kernel_pca.center_kernel`
+    without the copy, which matters when it is done for every width.
+
+    Returns
+    -------
+    K : the same array, centred
+    """
+    means = K.mean(axis=0)
+    total = means.mean()
+    K -= means[np.newaxis, :]
+    K -= means[:, np.newaxis]
+    K += total
+    return K
+
+
+class WidthSweep:
+    """The spectrum of the centred kernel matrix over a range of kernel widths.
+
+    Parameters
+    ----------
+    kernel : {"rbf", "laplacian", "poly"}
+        The swept kernel and its parameter:
+
+        * ``"rbf"``: exp(−‖x−y‖²/(2σ²)) (eq. 62), the width σ;
+        * ``"laplacian"``: exp(−‖x−y‖₁/ℓ), the width ℓ;
+        * ``"poly"``: (x·y + c)^d, the offset c (``sweep="width"``) or the
+          degree d = 1, 2, … ``max_degree`` (``sweep="degree"``).
+    sweep : {"width", "degree"}, default="width"
+        ``"degree"`` is only for ``kernel="poly"``.
+    n_widths : int, default=60
+        Number of widths, log-spaced.
+    decades : (float, float), default=(-3.0, 2.0)
+        The range of widths as powers of ten of the data scale ``scale_``:
+        the median pairwise distance (Euclidean for ``"rbf"``, L1 for
+        ``"laplacian"``), or the mean squared norm ‖x‖² for the c of ``"poly"``
+        (the size of x·y).  Relative widths make one default fit any data.
+    widths : array-like, optional
+        Explicit (absolute) widths, or degrees for ``sweep="degree"``;
+        overrides ``n_widths``, ``decades`` and ``max_degree``.
+    degree : int, default=3
+        The polynomial degree d when c is swept.
+    coef0 : float, default=1.0
+        The polynomial offset c when the degree is swept.
+    max_degree : int, default=10
+        The largest degree of the degree sweep.
+    precision : {"auto", "double", "single"}, default="auto"
+        Floating-point type of the eigenproblems; ``"auto"`` is float64 below
+        ``SINGLE_PRECISION_MIN_SAMPLES`` points and float32 from there on.
+    n_jobs : int, default=2
+        Widths solved at the same time, one per thread.  LAPACK releases the
+        GIL, and on the 2-core machine two single-threaded eigensolvers are
+        faster than one with two BLAS threads (1.8× against 1.0–1.5×,
+        ``bench/spectrum.py``: the tridiagonal reduction gains little from a
+        second BLAS thread).  While the sweep runs, BLAS is limited to one
+        thread per eigensolver.
+
+    Attributes
+    ----------
+    widths_ : ndarray of shape (n_widths,)
+        The swept parameter: σ, ℓ, c, or the degrees.
+    scale_ : float
+        The data scale the ``decades`` refer to (1 for the degree sweep).
+    eigenvalues_ : ndarray of shape (n_widths, n_samples)
+        Variances λ = eig(K̃)/M (eq. 12) per width, descending; eigenvalues
+        at the rounding level are clipped to 0.
+    ratios_ : ndarray of shape (n_widths, n_samples)
+        Normalised eigenvalues λ_k/Σ_j λ_j; NaN rows at numerically constant
+        widths, where the spectrum is rounding noise.
+    regime_ : ndarray of shape (n_widths,), dtype object
+        ``"identity"`` where the kernel matrix is numerically the identity
+        (every off-diagonal k(x_i, x_j) below the machine epsilon),
+        ``"constant"`` where the centred kernel matrix vanishes against
+        rounding, ``""`` elsewhere.
+    floor_ : ndarray of shape (n_widths,)
+        The rounding floor in units of λ, 4 M ε max_ij|K_ij| / M (see
+        ``ROUNDING_ERRORS``).
+    n_clipped_ : ndarray of shape (n_widths,)
+        How many eigenvalues per width were at or below the floor (zero or
+        negative from rounding) and were set to 0.  With centring, one
+        eigenvalue is exactly 0 in exact arithmetic (the constant vector), so
+        this is at least 1.
+    negative_ratio_ : ndarray of shape (n_widths,)
+        |most negative eigenvalue| / largest eigenvalue before clipping; 0
+        where none was negative.
+    linear_ratios_ : ndarray of shape (n_features,)
+        Explained-variance ratios of linear PCA on the same data, the wide
+        limit of the Gaussian kernel.
+    precision_ : {"double", "single"}
+    n_samples_, n_features_in_ : int
+    X_fit_ : ndarray of shape (n_samples, n_features)
+    """
+
+    def __init__(
+        self,
+        kernel: SweepKernel = "rbf",
+        *,
+        sweep: Sweep = "width",
+        n_widths: int = 60,
+        decades: tuple[float, float] = (-3.0, 2.0),
+        widths: np.ndarray | None = None,
+        degree: int = 3,
+        coef0: float = 1.0,
+        max_degree: int = 10,
+        precision: Precision = "auto",
+        n_jobs: int = 2,
+    ) -> None:
+        self.kernel = kernel
+        self.sweep = sweep
+        self.n_widths = n_widths
+        self.decades = decades
+        self.widths = widths
+        self.degree = degree
+        self.coef0 = coef0
+        self.max_degree = max_degree
+        self.precision = precision
+        self.n_jobs = n_jobs
+
+    # ---------------------------------------------------------- validation
+    def _validate(self) -> None:
+        if self.kernel not in ("rbf", "laplacian", "poly"):
+            raise ValueError(f"kernel must be 'rbf', 'laplacian' or 'poly', got {self.kernel!r}")
+        if self.sweep not in ("width", "degree"):
+            raise ValueError(f"sweep must be 'width' or 'degree', got {self.sweep!r}")
+        if self.sweep == "degree" and self.kernel != "poly":
+            raise ValueError("only the polynomial kernel has a degree to sweep")
+        if self.precision not in ("auto", "double", "single"):
+            raise ValueError(
+                f"precision must be 'auto', 'double' or 'single', got {self.precision!r}"
+            )
+        if int(self.n_jobs) != self.n_jobs or self.n_jobs < 1:
+            raise ValueError(f"n_jobs must be a positive integer, got {self.n_jobs!r}")
+        if self.kernel == "poly":
+            _check_positive_integer(self.degree, "degree")
+            if not (np.isfinite(self.coef0) and self.coef0 >= 0):
+                raise ValueError(
+                    f"coef0 must be ≥ 0 (a positive semidefinite kernel), got {self.coef0!r}"
+                )
+        if self.widths is None:
+            if self.sweep == "degree":
+                _check_positive_integer(self.max_degree, "max_degree")
+            else:
+                _check_positive_integer(self.n_widths, "n_widths")
+                low, high = self.decades
+                if not (np.isfinite(low) and np.isfinite(high) and low < high):
+                    raise ValueError(
+                        f"decades must be two finite numbers with low < high, got {low}, {high}"
+                    )
+
+    def _parameter_values(self, scale: float) -> np.ndarray:
+        if self.widths is not None:
+            widths = np.asarray(self.widths, dtype=float).ravel()
+            if widths.size == 0 or not np.all(np.isfinite(widths)):
+                raise ValueError("widths must be a non-empty list of finite numbers")
+            if self.sweep == "degree":
+                for d in widths:
+                    _check_positive_integer(d, "every degree")
+            elif self.kernel == "poly" and np.any(widths < 0):
+                raise ValueError("c must be ≥ 0 (a positive semidefinite kernel)")
+            elif self.kernel != "poly" and np.any(widths <= 0):
+                raise ValueError("widths must be positive")
+            return widths
+        if self.sweep == "degree":
+            return np.arange(1, int(self.max_degree) + 1, dtype=float)
+        return scale * np.logspace(self.decades[0], self.decades[1], int(self.n_widths))
+
+    # ----------------------------------------------------------------- fit
+    def _base(self, X: np.ndarray) -> tuple[np.ndarray, float, float]:
+        """What does not depend on the width: a matrix, the data scale, min distance.
+
+        Gaussian: squared distances ‖x_i − x_j‖²; Laplacian: L1 distances;
+        polynomial: the Gram matrix x_i · x_j.  The minimum off-diagonal
+        distance decides where K becomes numerically the identity.
+        """
+        if self.kernel == "poly":
+            G = X @ X.T
+            scale = float(np.mean(np.diag(G)))
+            if self.sweep == "width" and not scale > 0:
+                raise ValueError("every point is at the origin: x·y is 0 and c has no scale")
+            return G, scale if self.sweep == "width" else 1.0, 0.0
+        if self.kernel == "rbf":
+            base = squared_distances(X, X)
+            np.fill_diagonal(base, 0.0)
+            squared = squareform(base, checks=False)
+            minimum = float(squared.min())
+            condensed = np.sqrt(squared)
+        else:
+            base = manhattan_distances(X)
+            condensed = squareform(base, checks=False)
+            minimum = float(condensed.min())
+        scale = float(np.median(condensed))
+        if not scale > 0:
+            raise ValueError(
+                "at least half of the pairs of points coincide: the distances have no scale; "
+                "remove duplicate points"
+            )
+        return base, scale, minimum
+
+    def _scaled_kernel(self, base: np.ndarray, parameter: float) -> tuple[np.ndarray, float]:
+        """K / max|K| for one parameter value, as a new array, and max|K| (eq. 10).
+
+        Scaling by the largest entry keeps float32 from overflowing ((x·y + c)^d
+        can be huge) and leaves the normalised eigenvalues unchanged.
+        """
+        if self.kernel == "rbf":
+            K = np.multiply(base, -sigma_to_gamma(parameter), dtype=base.dtype)
+            return np.exp(K, out=K), 1.0
+        if self.kernel == "laplacian":
+            K = np.multiply(base, -1.0 / parameter, dtype=base.dtype)
+            return np.exp(K, out=K), 1.0
+        degree, coef0 = (
+            (int(parameter), float(self.coef0))
+            if self.sweep == "degree"
+            else (int(self.degree), parameter)
+        )
+        K = np.add(base, coef0, dtype=base.dtype)
+        largest = float(np.max(np.abs(K)))
+        if not largest > 0:
+            raise ValueError("the kernel matrix is zero: every x·y + c is 0")
+        K /= largest
+        np.power(K, degree, out=K)
+        return K, largest**degree
+
+    def _identity_offdiagonal(self, parameter: float, minimum: float) -> float:
+        """The largest off-diagonal entry of K / max K: exp(−γ · min distance)."""
+        if self.kernel == "rbf":
+            return float(np.exp(-sigma_to_gamma(parameter) * minimum))
+        if self.kernel == "laplacian":
+            return float(np.exp(-minimum / parameter))
+        return 1.0  # a polynomial kernel matrix is never the identity
+
+    def fit(self, X: np.ndarray, y: None = None, *, progress: Progress | None = None) -> WidthSweep:
+        """Eigenvalues of the centred kernel matrix of ``X`` at every width.
+
+        Parameters
+        ----------
+        X : ndarray of shape (n_samples, n_features)
+        y : ignored
+        progress : callable, optional
+            Called as ``progress(fraction, message)`` after every width.
+
+        Returns
+        -------
+        self
+        """
+        self._validate()
+        X = _check_array(X, "X")
+        M = X.shape[0]
+        if M < 3:
+            raise ValueError(f"a spectrum needs at least 3 points, got {M}")
+        self.X_fit_ = X
+        self.n_samples_, self.n_features_in_ = X.shape
+        _notify(progress, 0.0, "distances (once for all widths)")
+        base, self.scale_, minimum = self._base(X)
+        self.widths_ = self._parameter_values(self.scale_)
+        self.precision_ = self._choose_precision(M)
+        dtype = np.float32 if self.precision_ == "single" else np.float64
+        base = base.astype(dtype, copy=False)
+        eps = float(np.finfo(dtype).eps)
+
+        def solve(index: int) -> tuple[int, np.ndarray, float]:
+            K, largest = self._scaled_kernel(base, float(self.widths_[index]))
+            mu = linalg.eigvalsh(
+                double_centre(K), driver=EIGVALS_DRIVER, overwrite_a=True, check_finite=False
+            )
+            return index, mu[::-1].astype(float) * largest, largest
+
+        n = self.widths_.size
+        mu = np.empty((n, M))
+        largest = np.empty(n)
+        workers = min(int(self.n_jobs), n)
+        with (
+            threadpool_limits(1, user_api="blas") if workers > 1 else nullcontext(),
+            ThreadPoolExecutor(workers) as pool,
+        ):
+            futures = [pool.submit(solve, i) for i in range(n)]
+            for done, future in enumerate(as_completed(futures), start=1):
+                index, mu[index], largest[index] = future.result()
+                _notify(progress, done / n, f"width {done} of {n}: eigenvalues (eq. 12)")
+        if not np.all(np.isfinite(mu)):
+            raise ValueError(
+                "the kernel matrix overflowed: choose a smaller degree or a smaller range of c"
+            )
+        self._summarise(mu, largest, eps, minimum)
+        self.linear_ratios_ = PCA().fit(X).explained_variance_ratio_
+        return self
+
+    def _choose_precision(self, n_samples: int) -> str:
+        if self.precision != "auto":
+            return self.precision
+        return "single" if n_samples >= SINGLE_PRECISION_MIN_SAMPLES else "double"
+
+    def _summarise(self, mu: np.ndarray, largest: np.ndarray, eps: float, minimum: float) -> None:
+        """Clip rounding, detect the two limits, normalise."""
+        n, M = mu.shape
+        floor = ROUNDING_ERRORS * M * eps * largest  # in units of eig(K̃)
+        top = mu[:, 0]
+        self.negative_ratio_ = np.where(
+            (mu[:, -1] < 0) & (top > 0), -mu[:, -1] / np.where(top > 0, top, 1.0), 0.0
+        )
+        clipped = mu <= floor[:, np.newaxis]
+        self.n_clipped_ = clipped.sum(axis=1)
+        mu = np.where(clipped, 0.0, mu)
+        self.floor_ = floor / M
+        self.eigenvalues_ = mu / M
+
+        offdiagonal = np.array([self._identity_offdiagonal(w, minimum) for w in self.widths_])
+        regime = np.full(n, "", dtype=object)
+        regime[(offdiagonal <= eps) & (minimum > 0)] = IDENTITY
+        constant = top <= CONSTANT_MARGIN * floor
+        regime[constant] = CONSTANT
+        self.regime_ = regime
+
+        totals = mu.sum(axis=1, keepdims=True)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ratios = mu / totals
+        ratios[constant] = np.nan
+        self.ratios_ = ratios
+
+    # ---------------------------------------------------------- summaries
+    def _check_fitted(self) -> None:
+        if not hasattr(self, "ratios_"):
+            raise RuntimeError("this WidthSweep is not fitted yet: call fit(X) first")
+
+    def share(self, n_components: int = 2) -> np.ndarray:
+        """(λ₁ + … + λ_n)/Σλ per width; NaN at numerically constant widths."""
+        self._check_fitted()
+        _check_positive_integer(n_components, "n_components")
+        return self.ratios_[:, :n_components].sum(axis=1)
+
+    def effective_components(self, fraction: float) -> np.ndarray:
+        """The fewest leading components whose variance reaches ``fraction`` of the total.
+
+        Parameters
+        ----------
+        fraction : float in (0, 1]
+
+        Returns
+        -------
+        ndarray of shape (n_widths,), float
+            min{n : Σ_{k≤n} λ_k ≥ fraction · Σλ}; NaN at constant widths.
+        """
+        self._check_fitted()
+        if not 0 < fraction <= 1:
+            raise ValueError(f"fraction must be in (0, 1], got {fraction!r}")
+        cumulative = np.cumsum(np.nan_to_num(self.ratios_), axis=1)
+        # tolerate rounding in the cumulative sum, so that fraction = 1 is reachable
+        reached = cumulative >= fraction - 1e-12
+        counts = reached.argmax(axis=1).astype(float) + 1.0
+        counts[np.isnan(self.ratios_[:, 0])] = np.nan
+        return counts
+
+    def kernel_params(self, index: int) -> dict:
+        """Keyword arguments of :class:`~kpca_core.kernel_pca.KernelPCA` at one width."""
+        self._check_fitted()
+        value = float(self.widths_[index])
+        if self.kernel == "rbf":
+            return {"kernel": "rbf", "gamma": sigma_to_gamma(value)}
+        if self.kernel == "laplacian":
+            return {"kernel": "laplacian", "gamma": 1.0 / value}
+        if self.sweep == "degree":
+            return {"kernel": "poly", "gamma": 1.0, "degree": int(value), "coef0": self.coef0}
+        return {"kernel": "poly", "gamma": 1.0, "degree": int(self.degree), "coef0": value}
+
+    def fit_at(
+        self,
+        index: int,
+        n_components: int | None = 2,
+        *,
+        progress: Progress | None = None,
+    ) -> KernelPCA:
+        """A full kernel PCA (eigenvectors too) at the width ``widths_[index]``."""
+        model = KernelPCA(n_components, random_state=0, **self.kernel_params(index))
+        return model.fit(self.X_fit_, progress=progress)
+
+    def to_frame(self) -> pd.DataFrame:
+        """The sweep as a table, one row per width: the CSV download.
+
+        Columns: the parameter, the regime, (λ₁+λ₂)/Σλ, the effective numbers
+        of components for 90 % and 95 %, the clipping report, then λ_k/Σλ
+        for every component k.
+        """
+        self._check_fitted()
+        name = "degree" if self.sweep == "degree" else f"{self.kernel}_{_ASCII[self.kernel]}"
+        columns = {
+            name: self.widths_,
+            "regime": self.regime_,
+            "share_first_two": self.share(2),
+            "components_90": self.effective_components(0.90),
+            "components_95": self.effective_components(0.95),
+            "n_clipped": self.n_clipped_,
+            "most_negative_over_largest": self.negative_ratio_,
+        }
+        ratios = pd.DataFrame(
+            self.ratios_, columns=[f"ratio_{k}" for k in range(1, self.n_samples_ + 1)]
+        )
+        return pd.concat([pd.DataFrame(columns), ratios], axis=1)
+
+
+_ASCII = {"rbf": "sigma", "laplacian": "width", "poly": "c"}
+
+
+def _check_positive_integer(value: float, name: str) -> None:
+    if int(value) != value or value < 1:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+
+
+def component_grid(
+    model: KernelPCA,
+    X: np.ndarray,
+    *,
+    n_components: int = 2,
+    resolution: int = 80,
+    margin: float = 0.15,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The first nonlinear components over a grid covering 2-D data (eqs. 51, 54).
+
+    Parameters
+    ----------
+    model : fitted KernelPCA
+    X : ndarray of shape (n_samples, 2)
+        The points whose bounding box, widened by ``margin`` of its size on
+        every side, the grid covers.
+    n_components : int, default=2
+    resolution : int, default=80
+        Grid points along each axis.
+
+    Returns
+    -------
+    xs : ndarray of shape (resolution,)
+    ys : ndarray of shape (resolution,)
+    values : ndarray of shape (n, resolution, resolution)
+        ``values[k, i, j]`` is component k + 1 at (xs[j], ys[i]), for the
+        n = min(n_components, model.n_components_) components there are.
+    """
+    X = _check_array(X, "X")
+    if X.shape[1] != 2:
+        raise ValueError(f"contour maps need 2-D data, got {X.shape[1]} features")
+    low, high = X.min(axis=0), X.max(axis=0)
+    pad = margin * np.maximum(high - low, 1e-12)
+    xs = np.linspace(low[0] - pad[0], high[0] + pad[0], resolution)
+    ys = np.linspace(low[1] - pad[1], high[1] + pad[1], resolution)
+    gx, gy = np.meshgrid(xs, ys)
+    n = min(n_components, model.n_components_)
+    values = model.transform(np.column_stack([gx.ravel(), gy.ravel()]))[:, :n]
+    return xs, ys, values.T.reshape(n, resolution, resolution)

@@ -1,0 +1,362 @@
+"""Spectrum: the eigenvalues of the centred kernel matrix as the kernel width varies."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import streamlit as st
+
+from kpca_core.figures import spectrum as figures
+from kpca_core.figures import style
+from kpca_core.kernels import gamma_to_sigma
+from kpca_core.spectrum import CONSTANT, IDENTITY, WidthSweep, component_grid
+from pages.common import PointSet, point_picker
+
+EXTRA = {"gaussian_clusters": ("Eleven Gaussians in R^10 (Mika et al. Table 1)", 0.1)}
+KERNELS = {
+    "rbf": "Gaussian exp(−‖x−y‖²/2σ²): width σ",
+    "laplacian": "Laplacian exp(−‖x−y‖₁/ℓ): width ℓ",
+    "poly": "Polynomial (x·y + c)^d: offset c",
+    "degree": "Polynomial (x·y + c)^d: degree d",
+}
+# Dereǵowski & Krzyśko's c in exp(−c‖x−y‖²), where they report the maximum of
+# (λ₁+λ₂)/Σλ for the three rings. (Comments, not docstrings: a bare string at
+# the top level of a page would be drawn by Streamlit's magic.)
+DK_GAMMA = 0.017
+# The progress bar appears only when the sweep takes longer than this.
+PROGRESS_DELAY_S = 0.3
+
+LIMITS = {
+    "rbf": (
+        "**Narrow σ**: every point is similar only to itself, the kernel matrix "
+        "tends to the identity, and every point becomes its own component: all "
+        "M − 1 eigenvalues of the centred matrix are equal (each a share 1/(M − 1) "
+        "of the variance). Nothing about the shape of the data is learnt.\n\n"
+        "**Wide σ**: exp(−‖x−y‖²/2σ²) ≈ 1 − ‖x−y‖²/2σ², and after centring only the "
+        "dot products x·y are left: kernel PCA becomes linear PCA. On 2-D data the "
+        "first two components then take all the variance, (λ₁+λ₂)/Σλ → 1.\n\n"
+        "In between, the width decides how many components the data need."
+    ),
+    "laplacian": (
+        "**Narrow ℓ**: as for the Gaussian, the kernel matrix tends to the identity "
+        "and every point becomes its own component.\n\n"
+        "**Wide ℓ**: exp(−‖x−y‖₁/ℓ) ≈ 1 − ‖x−y‖₁/ℓ. The L1 distance is not a squared "
+        "distance, so the limit is *not* linear PCA: the variance stays spread over "
+        "many components, and (λ₁+λ₂)/Σλ levels off below 1."
+    ),
+    "poly": (
+        "**Small c**: (x·y + c)^d becomes the homogeneous (x·y)^d, whose feature "
+        "space holds only the monomials of degree exactly d (d + 1 of them in 2-D).\n\n"
+        "**Large c**: (x·y + c)^d = c^d (1 + x·y/c)^d ≈ c^d (1 + d x·y/c): after "
+        "centring only x·y is left, and kernel PCA becomes linear PCA.\n\n"
+        "There is no narrow limit: a polynomial kernel matrix never tends to the identity."
+    ),
+    "degree": (
+        "**Degree 1** is linear PCA (with an offset that centring removes).\n\n"
+        "**Each further degree** adds the monomials of that degree to the feature "
+        "space: C(N + d, d) − 1 directions after centring in N dimensions, so the "
+        "variance spreads over more and more components."
+    ),
+}
+
+
+# -------------------------------------------------------------- caching
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _results(data_key: tuple, sweep_key: tuple) -> dict:
+    """An empty holder per data and sweep choice, filled once by :func:`_sweep`.
+
+    The sweep is cached through this holder instead of a cached function
+    because its progress bar must not be recorded and replayed by the cache.
+    """
+    return {}
+
+
+def _sweep(points: PointSet, sweep_key: tuple) -> WidthSweep:
+    holder = _results(points.key, sweep_key)
+    if "sweep" not in holder:
+        kernel, decades, n_widths, degree, coef0, max_degree = sweep_key
+        sweep = WidthSweep(
+            "poly" if kernel == "degree" else kernel,
+            sweep="degree" if kernel == "degree" else "width",
+            decades=decades,
+            n_widths=n_widths,
+            degree=degree,
+            coef0=coef0,
+            max_degree=max_degree,
+        )
+        bar = _DelayedProgress()
+        try:
+            holder["sweep"] = sweep.fit(points.X, progress=bar)
+        finally:
+            bar.close()
+    return holder["sweep"]
+
+
+class _DelayedProgress:
+    """A progress callback that shows a bar only once the work takes a while."""
+
+    def __init__(self) -> None:
+        self.start = time.perf_counter()
+        self.bar = None
+
+    def __call__(self, fraction: float, message: str) -> None:
+        if self.bar is None:
+            if time.perf_counter() - self.start < PROGRESS_DELAY_S:
+                return
+            self.bar = st.progress(0.0)
+        self.bar.progress(min(fraction, 1.0), text=f"Sweeping the width: {message}")
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.empty()
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _at_width(_sweep: WidthSweep, data_key: tuple, sweep_key: tuple, index: int) -> tuple:
+    """Eigenvectors at one width: a full KernelPCA fit, then maps or projections."""
+    model = _sweep.fit_at(index, n_components=2)
+    if _sweep.n_features_in_ == 2:
+        return component_grid(model, _sweep.X_fit_)
+    return (model.fit_transform(_sweep.X_fit_),)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _csv(_sweep: WidthSweep, data_key: tuple, sweep_key: tuple) -> bytes:
+    return _sweep.to_frame().to_csv(index=False).encode()
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _dk_share(_X: np.ndarray, data_key: tuple) -> float:
+    """(λ₁+λ₂)/Σλ of the centred Gaussian kernel at Dereǵowski & Krzyśko's c."""
+    sweep = WidthSweep("rbf", widths=[gamma_to_sigma(DK_GAMMA)], n_jobs=1).fit(_X)
+    return float(sweep.share(2)[0])
+
+
+# -------------------------------------------------------------- sidebar
+def kernel_controls() -> tuple:
+    """Sidebar widgets for the kernel and the sweep; returns the sweep key."""
+    sidebar = st.sidebar
+    sidebar.subheader("Kernel and sweep")
+    kernel = sidebar.selectbox(
+        "Kernel and swept parameter",
+        list(KERNELS),
+        format_func=KERNELS.get,
+        key="sp_kernel",
+        bind="query-params",
+    )
+    degree, coef0, max_degree = 3, 1.0, 10
+    decades, n_widths = (-3.0, 2.0), 60
+    if kernel == "degree":
+        coef0 = sidebar.number_input(
+            "Offset c", 0.0, 100.0, 1.0, step=0.5, key="sp_coef0", bind="query-params"
+        )
+        max_degree = sidebar.slider("Largest degree", 2, 15, 10, key="sp_dmax", bind="query-params")
+    else:
+        if kernel == "poly":
+            degree = sidebar.slider("Degree d", 1, 10, 3, key="sp_degree", bind="query-params")
+        scale = "mean ‖x‖²" if kernel == "poly" else "median distance"
+        decades = sidebar.slider(
+            f"Range, in powers of ten of the data scale ({scale})",
+            -8.0,
+            8.0,
+            (-3.0, 2.0),
+            step=0.5,
+            key="sp_range",
+            bind="query-params",
+        )
+        n_widths = sidebar.slider(
+            "Number of widths", 10, 200, 60, step=5, key="sp_nw", bind="query-params"
+        )
+    return kernel, tuple(float(d) for d in decades), int(n_widths), degree, float(coef0), max_degree
+
+
+def figure_controls() -> tuple[int, str]:
+    sidebar = st.sidebar
+    sidebar.subheader("Figures")
+    n_leading = sidebar.slider(
+        "Leading components drawn", 1, 12, 6, key="sp_k", bind="query-params"
+    )
+    image_format = sidebar.radio(
+        "Camera button saves",
+        ["png", "svg"],
+        horizontal=True,
+        key="sp_img",
+        bind="query-params",
+    )
+    return n_leading, image_format
+
+
+# ----------------------------------------------------------- the page
+def _file_stem(points: PointSet, sweep_key: tuple) -> str:
+    kernel, decades, n_widths, degree, coef0, max_degree = sweep_key
+    data = "_".join(str(part) for part in points.key[1:]) if points.key[0] == "toy" else "upload"
+    if kernel == "degree":
+        sweep = f"degree1-{max_degree}_c{coef0:g}"
+    else:
+        sweep = f"{kernel}{'_d' + str(degree) if kernel == 'poly' else ''}"
+        sweep += f"_1e{decades[0]:g}-1e{decades[1]:g}x{n_widths}"
+    return f"{data}_{sweep}".replace(" ", "")
+
+
+def _range_text(sweep: WidthSweep, regime: str) -> str | None:
+    widths = sweep.widths_[sweep.regime_ == regime]
+    if widths.size == 0:
+        return None
+    name = figures.symbol(sweep)
+    if regime == IDENTITY:
+        return (
+            f"For {name} ≤ {widths.max():.3g} ({widths.size} widths) the kernel matrix is "
+            "numerically the identity: every off-diagonal entry is below the machine "
+            "epsilon. These widths are shaded and labelled."
+        )
+    return (
+        f"For {name} ≥ {widths.min():.3g} ({widths.size} widths) the centred kernel matrix "
+        "vanishes against rounding: the kernel is numerically constant, and its spectrum "
+        "would be noise. These widths are shaded and left blank."
+    )
+
+
+def _rounding_text(sweep: WidthSweep, index: int) -> str:
+    value = figures.format_parameter(sweep, float(sweep.widths_[index]))
+    n_clipped = int(sweep.n_clipped_[index])
+    text = (
+        f"At {value}, {n_clipped} of the {sweep.n_samples_} eigenvalues are zero up to "
+        f"rounding (at most {sweep.floor_[index]:.1e}) and were set to 0"
+    )
+    if sweep.negative_ratio_[index] > 0:
+        text += f"; the most negative was {-sweep.negative_ratio_[index]:.1e} × λ₁"
+    text += ". Centring always makes one eigenvalue exactly 0 (the constant direction)."
+    if sweep.precision_ == "single":
+        text += (
+            " The sweep ran in single precision (float32) for speed: normalised "
+            "eigenvalues are correct to about 1e-6."
+        )
+    return text
+
+
+def _chosen_default(sweep: WidthSweep) -> int:
+    """The width nearest the data scale (the middle of the degrees)."""
+    if sweep.sweep == "degree":
+        return min(2, sweep.widths_.size - 1)
+    return int(np.argmin(np.abs(np.log(sweep.widths_ / sweep.scale_))))
+
+
+def _marks(points: PointSet, sweep: WidthSweep) -> list[tuple[float, str]]:
+    if points.key[:2] == ("toy", "three_rings") and sweep.kernel == "rbf":
+        return [(gamma_to_sigma(DK_GAMMA), "D&K c = 0.017")]
+    return []
+
+
+@st.fragment
+def chosen_width_view(
+    sweep: WidthSweep,
+    points: PointSet,
+    sweep_key: tuple,
+    n_leading: int,
+    image_format: str,
+) -> None:
+    """Everything that moves with the chosen width; reruns alone when it changes."""
+    n = sweep.widths_.size
+    if st.session_state.get("sp_at") not in range(n):
+        st.session_state["sp_at"] = _chosen_default(sweep)
+    index = int(st.session_state["sp_at"])
+    stem = _file_stem(points, sweep_key)
+
+    def show(fig, name: str) -> None:
+        st.plotly_chart(
+            fig,
+            key=f"sp_fig_{name}",
+            config=style.export_config(f"spectrum-{name}_{stem}", image_format=image_format),
+        )
+
+    left, right = st.columns(2)
+    with left:
+        show(
+            figures.ratio_lines_figure(
+                sweep, n_leading=n_leading, chosen=index, marks=_marks(points, sweep)
+            ),
+            "lines",
+        )
+    with right:
+        show(figures.effective_components_figure(sweep, chosen=index), "components")
+    left, right = st.columns([3, 2])
+    with left:
+        show(figures.spectrum_heatmap_figure(sweep, chosen=index), "heatmap")
+    with right:
+        st.markdown("#### The two limits")
+        st.markdown(LIMITS["degree" if sweep.sweep == "degree" else sweep.kernel])
+        for regime in (IDENTITY, CONSTANT):
+            text = _range_text(sweep, regime)
+            if text:
+                st.caption(text)
+
+    st.select_slider(
+        f"Chosen {figures.parameter_label(sweep)}: the dashed line above, the spectrum below",
+        options=list(range(n)),
+        format_func=lambda i: f"{sweep.widths_[i]:.3g}",
+        key="sp_at",
+        bind="query-params",
+    )
+    log_bars = st.toggle("Logarithmic bars", key="sp_logbars", bind="query-params")
+    left, right = st.columns([2, 3])
+    with left:
+        show(figures.spectrum_bars_figure(sweep, index, log=log_bars), "bars")
+    with right:
+        value = figures.format_parameter(sweep, float(sweep.widths_[index]))
+        if np.isnan(sweep.ratios_[index, 0]):
+            st.info(f"At {value} the kernel is numerically constant: there are no components.")
+        else:
+            result = _at_width(sweep, points.key, sweep_key, index)
+            if len(result) == 3:
+                xs, ys, values = result
+                fig = figures.component_maps_figure(
+                    xs, ys, values, sweep.X_fit_, title=f"The first two components at {value}"
+                )
+            else:
+                fig = figures.projection_figure(
+                    result[0],
+                    points.labels,
+                    title=f"The data on the first two components at {value}",
+                )
+            show(fig, "maps")
+    st.caption(_rounding_text(sweep, index))
+
+
+def main() -> None:
+    st.title("Spectrum: eigenvalues as the kernel width varies")
+    st.markdown(
+        "The kernel width decides everything in kernel PCA. Each width gives a centred "
+        "kernel matrix K̃ (eq. 49) and its eigenvalues λ, the variances along the "
+        "principal axes in feature space (eq. 12). Sweep the width and watch the "
+        "variance move from *every point its own component* to *linear PCA*; then "
+        "pick a width and see its spectrum and components."
+    )
+    points = point_picker("sp", extra=EXTRA)
+    sweep_key = kernel_controls()
+    n_leading, image_format = figure_controls()
+    st.caption(f"Data: {points.title}")
+    try:
+        sweep = _sweep(points, sweep_key)
+    except ValueError as error:
+        st.error(f"The spectrum cannot be computed for these settings: {error}")
+        return
+    if points.key[:2] == ("toy", "three_rings") and sweep.kernel == "rbf":
+        st.info(
+            "Dereǵowski & Krzyśko (Fig. 4) report a maximum of (λ₁+λ₂)/Σλ at "
+            f"c = {DK_GAMMA} (σ = {gamma_to_sigma(DK_GAMMA):.2f}). With the centred kernel "
+            "of the standard formulation the maths gives no maximum there: the share "
+            "rises monotonically as the kernel widens, towards 1 (linear PCA on 2-D "
+            f"data). At their c it is {_dk_share(points.X, points.key):.3f} on these points."
+        )
+    chosen_width_view(sweep, points, sweep_key, n_leading, image_format)
+    st.download_button(
+        "Download the sweep (CSV)",
+        _csv(sweep, points.key, sweep_key),
+        file_name=f"spectrum_{_file_stem(points, sweep_key)}.csv",
+        mime="text/csv",
+        key="sp_csv",
+    )
+
+
+main()
