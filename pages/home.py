@@ -51,3 +51,10 @@ st.page_link(
     label="Spectrum: how the kernel width shapes the eigenvalues",
     icon=":material/bar_chart:",
 )
+
+st.header("The views")
+st.page_link(
+    "pages/denoising.py",
+    label="Denoising: linear vs kernel PCA on noisy handwritten digits (Mika et al. 1999)",
+    icon=":material/blur_off:",
+)
