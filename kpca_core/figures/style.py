@@ -22,6 +22,9 @@ SEQUENTIAL = "Viridis"
 GREYS = "Greys"
 """Grey-value images: low values white, high values black."""
 
+GROUPS = ("#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#0072B2", "#D55E00", "#F0E442", "#000000")
+"""Okabe–Ito colours for groups of points (rings, moons, clusters), in order."""
+
 FONT_FAMILY = "Arial, sans-serif"
 """One font everywhere, present in browsers and in exported images."""
 
