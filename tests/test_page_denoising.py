@@ -1,0 +1,202 @@
+"""The Denoising page, tab by tab, through Streamlit's AppTest.
+
+Runs on few digits (20 training and 5 test digits per class) so that each
+fit takes a fraction of a second. USPS comes from ``KPCA_USPS_DIR``; one test
+takes it away and makes the downloads fail, to see the 8×8 fallback.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import socket
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import APP
+from streamlit.testing.v1 import AppTest
+
+from kpca_core import usps
+from kpca_core.denoise import DigitDenoiser
+
+USPS_DIR = os.environ.get("KPCA_USPS_DIR") or "/work/shared/data/usps"
+SPECKLE = "Mika et al. 1999, Fig. 4 (speckle noise)"
+
+
+@pytest.fixture
+def usps_dir(monkeypatch: pytest.MonkeyPatch) -> str:
+    if not Path(USPS_DIR, "zip.test.gz").exists():
+        pytest.skip("the USPS files are not available (set KPCA_USPS_DIR)")
+    monkeypatch.setenv("KPCA_USPS_DIR", USPS_DIR)
+    return USPS_DIR
+
+
+def page(tab: str | None = None, **state: object) -> AppTest:
+    """The Denoising page on few digits, optionally on another tab, after one run."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.switch_page("pages/denoising.py")
+    at.session_state["dn_train"] = 20
+    at.session_state["dn_test"] = 5
+    for key, value in state.items():
+        at.session_state[key] = value
+    if tab is not None:
+        at.session_state["dn_tab"] = tab
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title[0].value == "Denoising handwritten digits"
+    return at
+
+
+def chart(at: AppTest, key: str) -> dict:
+    """The figure JSON of the plotly chart with this widget key."""
+    (spec,) = [json.loads(c.proto.spec) for c in at.get("plotly_chart") if c.key == key]
+    return spec
+
+
+def decode(array: dict | list) -> np.ndarray:
+    """A typed array of plotly's JSON (``{"dtype", "bdata", "shape"}``) as numpy."""
+    if isinstance(array, list):
+        return np.array(array, dtype=float)
+    values = np.frombuffer(base64.b64decode(array["bdata"]), dtype=array["dtype"])
+    shape = array.get("shape")
+    return values.reshape([int(s) for s in str(shape).split(",")]) if shape else values
+
+
+def test_fig4_tab_shows_the_mosaic_with_row_labels(usps_dir):
+    at = page()
+    spec = chart(at, "dn_fig4_chart")
+    (heatmap,) = spec["data"]
+    assert heatmap["type"] == "heatmap"
+    assert heatmap["z"]["dtype"] == "f4"
+    z = decode(heatmap["z"])
+    assert z.shape == (12 * 17 - 1, 10 * 17 - 1)  # 12 rows, 10 digits of 16 × 16
+    labels = spec["layout"]["yaxis"]["ticktext"]
+    assert labels[:2] == ["original", "noisy"]
+    assert "kernel n = 64" in labels and "linear n = 256 (all 200)" in labels
+    assert spec["layout"]["title"]["text"].startswith("USPS: Gaussian noise σ = 0.5")
+    captions = " ".join(c.value for c in at.caption)
+    assert "USPS: 200 training and 50 test digits" in captions
+    assert "c = 0.5 per pixel" in captions and "exp(−‖x − y‖² / 128)" in captions
+    assert "σ = 8.00" in captions
+    # 20 digits per class is not the paper's setting
+    assert at.selectbox(key="dn_preset").value == "Custom settings"
+
+
+def test_changing_the_noise_redraws_without_refitting(usps_dir, monkeypatch):
+    fits = []
+    fit = DigitDenoiser.fit
+
+    def counting_fit(self, X, **kwargs):
+        fits.append(len(X))
+        return fit(self, X, **kwargs)
+
+    monkeypatch.setattr(DigitDenoiser, "fit", counting_fit)
+    at = page(dn_seed=7)  # a model no other test has fitted
+    assert fits == [200]
+    before = decode(chart(at, "dn_fig4_chart")["data"][0]["z"])
+    at.radio(key="dn_noise").set_value("speckle").run()
+    assert not at.exception
+    spec = chart(at, "dn_fig4_chart")
+    assert spec["layout"]["title"]["text"] == "USPS: speckle noise p = 0.4"
+    after = decode(spec["data"][0]["z"])
+    np.testing.assert_array_equal(before[:16], after[:16])  # the clean row
+    assert not np.array_equal(before[17:33], after[17:33], equal_nan=True)  # the noisy row
+    assert fits == [200]  # the cached model was used
+
+
+def test_side_by_side_tab_explains_too_large_n(usps_dir):
+    at = page("Side by side")
+    spec = chart(at, "dn_sbs_chart")
+    assert spec["layout"]["title"]["text"].endswith("n = 64")
+    assert len(spec["layout"]["annotations"]) == 3 * 6  # an error under each non-original
+    assert "Squared error to the clean digit" in " ".join(m.value for m in at.markdown)
+
+    at.select_slider(key="dn_n").set_value(1024).run()
+    assert not at.exception
+    info = " ".join(i.value for i in at.info)
+    assert "Linear PCA has only 200 components" in info
+    assert "Kernel PCA has 200 components here" in info
+    spec = chart(at, "dn_sbs_chart")
+    assert spec["layout"]["yaxis"]["ticktext"][2:] == [
+        "linear n = 1024 (all 200)",
+        "kernel n = 1024 (all 200)",
+    ]
+
+
+def test_error_tab_shows_curves_best_n_and_ratios(usps_dir):
+    at = page("Error vs n")
+    metrics = {m.label: m.value for m in at.metric}
+    spec = chart(at, "dn_error_chart")
+    names = [trace["name"] for trace in spec["data"]]
+    assert names[:2] == ["linear PCA", "kernel PCA"]
+    stars = {t["name"]: t for t in spec["data"] if t.get("marker", {}).get("symbol") == "star"}
+    best_kernel = decode(stars["best n, kernel PCA"]["x"])[0]
+    assert metrics["Best n, kernel PCA"] == str(int(best_kernel))
+    assert metrics["Ratio at the best n"] in spec["layout"]["title"]["text"].replace(" better", "")
+    assert spec["layout"]["xaxis"]["type"] == "log"
+
+    at.checkbox(key="dn_sweep_ridge").check().run()
+    assert not at.exception
+    names = [t["name"] for t in chart(at, "dn_error_chart")["data"]]
+    assert "kernel PCA, learned pre-image" in names
+
+
+def test_toy_tab_follows_its_controls(usps_dir):
+    at = page("2-D toy")
+    spec = chart(at, "dn_toy_chart")
+    titles = [a["text"] for a in spec["layout"]["annotations"]]
+    assert titles[:2] == ["kernel PCA, 4 components", "linear PCA, 1 component"]
+    at.slider(key="dn_toy_n").set_value(6).run()
+    assert not at.exception
+    titles = [a["text"] for a in chart(at, "dn_toy_chart")["layout"]["annotations"]]
+    assert titles[0] == "kernel PCA, 6 components"
+
+
+def test_demo_tab_speaks_plainly(usps_dir):
+    at = page("Demo")
+    spec = chart(at, "dn_demo_chart")
+    assert spec["layout"]["xaxis"]["ticktext"] == ["With noise", "Classic method", "Kernel method"]
+    text = " ".join(m.value for m in at.markdown)
+    assert "The computer has studied 200 handwritten digits" in text
+    noisy = decode(spec["data"][0]["z"])[:, :16]
+    at.select_slider(key="dn_demo_noise").set_value("none").run()
+    clean = decode(chart(at, "dn_demo_chart")["data"][0]["z"])[:, :16]
+    assert np.abs(noisy - clean).mean() > 0.1
+    assert clean.min() >= -1 and clean.max() <= 1  # the digit itself, no noise
+
+
+def test_speckle_preset_sets_the_papers_values(no_usps):
+    """Selecting a preset sets every control (here on the 8×8 digits, for speed)."""
+    at = page()
+    at.selectbox(key="dn_preset").set_value(SPECKLE).run()
+    assert not at.exception
+    assert at.radio(key="dn_noise").value == "speckle"
+    assert at.slider(key="dn_p").value == 0.4
+    assert at.slider(key="dn_train").value == 300
+    assert at.select_slider(key="dn_c").value == 0.5
+    assert at.toggle(key="dn_center").value is False
+    assert at.selectbox(key="dn_preset").value == SPECKLE
+
+
+@pytest.fixture
+def no_usps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No KPCA_USPS_DIR, an empty data home and a mirror that refuses connections."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # closed again: nothing listens there
+    monkeypatch.delenv("KPCA_USPS_DIR", raising=False)
+    monkeypatch.setenv("SCIKIT_LEARN_DATA", str(tmp_path))
+    monkeypatch.setattr(usps, "USPS_BASE_URLS", (f"http://127.0.0.1:{port}/",))
+
+
+def test_without_usps_the_page_says_so_and_uses_8x8_digits(no_usps):
+    at = page()
+    warning = " ".join(w.value for w in at.warning)
+    assert "USPS digits unavailable" in warning and "KPCA_USPS_DIR" in warning
+    assert "scikit-learn 8×8 digits" in " ".join(i.value for i in at.info)
+    spec = chart(at, "dn_fig4_chart")
+    assert spec["layout"]["title"]["text"].startswith("scikit-learn 8×8 digits")
+    assert decode(spec["data"][0]["z"]).shape == (12 * 9 - 1, 10 * 9 - 1)  # 8 × 8 tiles
+    assert "8 × 8 pixels" in " ".join(c.value for c in at.caption)
