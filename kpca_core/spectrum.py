@@ -69,8 +69,8 @@ SINGLE_PRECISION_MIN_SAMPLES = 600
 The tridiagonal reduction is memory-bound, and float32 halves the bytes: it
 is 1.5× faster at M = 1000, which is needed to sweep 60 widths within 4 s
 (``bench/spectrum.py``).  The price is a rounding floor (``ROUNDING_ERRORS``)
-with ε = 1.2e-7 instead of 2.2e-16: normalised eigenvalues are correct to about
-1e-6 (``tests/test_spectrum.py`` checks it against float64), and eigenvalues
+with ε = 1.2e-7 instead of 2.2e-16: normalised eigenvalues are correct to within
+1e-5 (``tests/test_spectrum.py`` checks it against float64), and eigenvalues
 below the floor are clipped to zero.  Below this size float64 meets the time
 target and is kept.
 """
@@ -292,30 +292,54 @@ class WidthSweep:
             )
         return base, scale, minimum
 
-    def _scaled_kernel(self, base: np.ndarray, parameter: float) -> tuple[np.ndarray, float]:
-        """K / max|K| for one parameter value, as a new array, and max|K| (eq. 10).
+    def _kernel_minus_constant(
+        self, base: np.ndarray, parameter: float
+    ) -> tuple[np.ndarray, float, float]:
+        """E with K = scale · (offset + E) for one parameter value (eq. 10).
 
-        Scaling by the largest entry keeps float32 from overflowing ((x·y + c)^d
-        can be huge) and leaves the normalised eigenvalues unchanged.
+        Centring (eq. 49) removes any constant matrix, so K̃ = scale · Ẽ: the
+        sweep centres E, never K.  This matters for wide kernels, where every
+        k(x, y) is close to 1 and K itself holds the differences between
+        points only in its last digits.  E keeps them to full relative
+        precision:
+
+        * Gaussian / Laplacian: E = exp(−γ d) − 1 = ``expm1(−γ d)``, offset 1;
+        * polynomial, c > 0: (x·y + c)^d = c^d (1 + g)^d with g = x·y / c, and
+          E = (1 + g)^d − 1 = ``expm1(d · log1p(g))`` (g > −1), offset 1;
+        * homogeneous polynomial (c = 0): E = (x·y / max|x·y|)^d, offset 0.
+
+        The scale keeps float32 from overflowing ((x·y + c)^d can be huge) and
+        leaves the normalised eigenvalues unchanged.
+
+        Returns
+        -------
+        E : ndarray of shape (M, M), a new array
+        scale, offset : float
         """
-        if self.kernel == "rbf":
-            K = np.multiply(base, -sigma_to_gamma(parameter), dtype=base.dtype)
-            return np.exp(K, out=K), 1.0
-        if self.kernel == "laplacian":
-            K = np.multiply(base, -1.0 / parameter, dtype=base.dtype)
-            return np.exp(K, out=K), 1.0
+        if self.kernel in ("rbf", "laplacian"):
+            gamma = sigma_to_gamma(parameter) if self.kernel == "rbf" else 1.0 / parameter
+            E = np.multiply(base, -gamma, dtype=base.dtype)
+            return np.expm1(E, out=E), 1.0, 1.0
         degree, coef0 = (
             (int(parameter), float(self.coef0))
             if self.sweep == "degree"
             else (int(self.degree), parameter)
         )
-        K = np.add(base, coef0, dtype=base.dtype)
-        largest = float(np.max(np.abs(K)))
-        if not largest > 0:
-            raise ValueError("the kernel matrix is zero: every x·y + c is 0")
-        K /= largest
-        np.power(K, degree, out=K)
-        return K, largest**degree
+        if coef0 == 0:
+            largest = float(np.max(np.abs(base)))
+            if not largest > 0:
+                raise ValueError("the kernel matrix is zero: every x·y is 0")
+            E = np.divide(base, largest, dtype=base.dtype)
+            return np.power(E, degree, out=E), largest**degree, 0.0
+        g = np.divide(base, coef0, dtype=base.dtype)
+        # (1 + g)^d − 1 for g ≤ −1 has no cancellation (and no logarithm)
+        far = g <= -1
+        E = np.log1p(np.where(far, 0, g))
+        E *= degree
+        np.expm1(E, out=E)
+        if np.any(far):
+            E[far] = (1 + g[far]) ** degree - 1
+        return E, coef0**degree, 1.0
 
     def _identity_offdiagonal(self, parameter: float, minimum: float) -> float:
         """The largest off-diagonal entry of K / max K: exp(−γ · min distance)."""
@@ -354,16 +378,18 @@ class WidthSweep:
         base = base.astype(dtype, copy=False)
         eps = float(np.finfo(dtype).eps)
 
-        def solve(index: int) -> tuple[int, np.ndarray, float]:
-            K, largest = self._scaled_kernel(base, float(self.widths_[index]))
+        def solve(index: int) -> tuple[int, np.ndarray, np.ndarray]:
+            E, scale, offset = self._kernel_minus_constant(base, float(self.widths_[index]))
+            low, high = float(E.min()), float(E.max())
+            entries = np.array([scale, max(abs(low), abs(high)), high - low, offset])
             mu = linalg.eigvalsh(
-                double_centre(K), driver=EIGVALS_DRIVER, overwrite_a=True, check_finite=False
+                double_centre(E), driver=EIGVALS_DRIVER, overwrite_a=True, check_finite=False
             )
-            return index, mu[::-1].astype(float) * largest, largest
+            return index, mu[::-1].astype(float) * scale, entries
 
         n = self.widths_.size
         mu = np.empty((n, M))
-        largest = np.empty(n)
+        entries = np.empty((n, 4))
         workers = min(int(self.n_jobs), n)
         with (
             threadpool_limits(1, user_api="blas") if workers > 1 else nullcontext(),
@@ -371,13 +397,13 @@ class WidthSweep:
         ):
             futures = [pool.submit(solve, i) for i in range(n)]
             for done, future in enumerate(as_completed(futures), start=1):
-                index, mu[index], largest[index] = future.result()
+                index, mu[index], entries[index] = future.result()
                 _notify(progress, done / n, f"width {done} of {n}: eigenvalues (eq. 12)")
         if not np.all(np.isfinite(mu)):
             raise ValueError(
                 "the kernel matrix overflowed: choose a smaller degree or a smaller range of c"
             )
-        self._summarise(mu, largest, eps, minimum)
+        self._summarise(mu, entries, eps, minimum)
         self.linear_ratios_ = PCA().fit(X).explained_variance_ratio_
         return self
 
@@ -386,10 +412,16 @@ class WidthSweep:
             return self.precision
         return "single" if n_samples >= SINGLE_PRECISION_MIN_SAMPLES else "double"
 
-    def _summarise(self, mu: np.ndarray, largest: np.ndarray, eps: float, minimum: float) -> None:
-        """Clip rounding, detect the two limits, normalise."""
+    def _summarise(self, mu: np.ndarray, entries: np.ndarray, eps: float, minimum: float) -> None:
+        """Clip rounding, detect the two limits, normalise.
+
+        ``entries`` holds per width: the scale, max|E|, max E − min E and the
+        offset of :meth:`_kernel_minus_constant`.
+        """
         n, M = mu.shape
-        floor = ROUNDING_ERRORS * M * eps * largest  # in units of eig(K̃)
+        scale, spread, variation, offset = entries.T
+        # the entries of E are exact to ε max|E|, so this bounds the rounding
+        floor = ROUNDING_ERRORS * M * eps * spread * scale  # in units of eig(K̃)
         top = mu[:, 0]
         self.negative_ratio_ = np.where(
             (mu[:, -1] < 0) & (top > 0), -mu[:, -1] / np.where(top > 0, top, 1.0), 0.0
@@ -403,14 +435,18 @@ class WidthSweep:
         offdiagonal = np.array([self._identity_offdiagonal(w, minimum) for w in self.widths_])
         regime = np.full(n, "", dtype=object)
         regime[(offdiagonal <= eps) & (minimum > 0)] = IDENTITY
-        constant = top <= CONSTANT_MARGIN * floor
-        regime[constant] = CONSTANT
+        # K = scale (offset + E) rounds to a constant matrix when the spread of
+        # its entries is below ε times their size
+        largest = np.maximum(np.abs(offset + spread), np.abs(offset - spread))
+        regime[variation <= eps * largest] = CONSTANT
+        noise = top <= CONSTANT_MARGIN * floor
+        regime[noise] = CONSTANT
         self.regime_ = regime
 
         totals = mu.sum(axis=1, keepdims=True)
         with np.errstate(invalid="ignore", divide="ignore"):
             ratios = mu / totals
-        ratios[constant] = np.nan
+        ratios[noise] = np.nan
         self.ratios_ = ratios
 
     # ---------------------------------------------------------- summaries

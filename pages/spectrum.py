@@ -211,9 +211,11 @@ def _range_text(sweep: WidthSweep, regime: str) -> str | None:
             "epsilon. These widths are shaded and labelled."
         )
     return (
-        f"For {name} ≥ {widths.min():.3g} ({widths.size} widths) the centred kernel matrix "
-        "vanishes against rounding: the kernel is numerically constant, and its spectrum "
-        "would be noise. These widths are shaded and left blank."
+        f"For {name} ≥ {widths.min():.3g} ({widths.size} widths) every entry of the kernel "
+        "matrix rounds to the same number: K is numerically constant, and centring K "
+        "itself would leave only rounding noise. The sweep centres K − 1 instead "
+        "(computed by expm1, exact to the last digit), which centring treats the same, "
+        "so the spectrum shown there is the true one. These widths are shaded."
     )
 
 
@@ -230,7 +232,7 @@ def _rounding_text(sweep: WidthSweep, index: int) -> str:
     if sweep.precision_ == "single":
         text += (
             " The sweep ran in single precision (float32) for speed: normalised "
-            "eigenvalues are correct to about 1e-6."
+            "eigenvalues are correct to within 1e-5."
         )
     return text
 

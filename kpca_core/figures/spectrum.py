@@ -26,7 +26,7 @@ from . import style
 KERNEL_NAMES = {"rbf": "Gaussian", "laplacian": "Laplacian", "poly": "polynomial"}
 REGIME_TEXT = {
     IDENTITY: "K ≈ I: every point its own component",
-    CONSTANT: "K̃ ≈ 0: kernel numerically constant",
+    CONSTANT: "K ≈ constant: its entries round to one number",
 }
 REGIME_FILL = {IDENTITY: "rgba(0, 114, 178, 0.10)", CONSTANT: "rgba(127, 127, 127, 0.18)"}
 CHOSEN_LINE = {"color": "black", "width": 1.5, "dash": "dash"}
