@@ -6,6 +6,7 @@ st.set_page_config(page_title="Kernel PCA Explorer", page_icon="🌀", layout="w
 
 PAGES = [
     st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
+    st.Page("pages/contours.py", title="Contours", icon=":material/line_curve:"),
     st.Page("pages/denoising.py", title="Denoising", icon=":material/blur_off:"),
     st.Page("pages/spectrum.py", title="Spectrum", icon=":material/bar_chart:"),
 ]

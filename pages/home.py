@@ -58,3 +58,8 @@ st.page_link(
     label="Denoising: linear vs kernel PCA on noisy handwritten digits (Mika et al. 1999)",
     icon=":material/blur_off:",
 )
+st.page_link(
+    "pages/contours.py",
+    label="Contours: kernel principal components as contour lines on 2-D data (Fig. 2)",
+    icon=":material/line_curve:",
+)

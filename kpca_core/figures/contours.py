@@ -1,0 +1,263 @@
+"""Figures of the Contours view (Schölkopf, Smola & Müller 1998, Fig. 2).
+
+Pure functions: a :class:`kpca_core.contours.ContourSweep` in, ``go.Figure`` out.
+
+The grid figure is built as plain dictionaries (one ``contour`` and one
+``scatter`` trace per panel, axis domains computed here instead of by
+``make_subplots``) and wrapped without plotly's per-property validation:
+for 12 panels validation alone costs ~30 ms, half the 60 ms budget from a
+moved slider to a ready figure (``bench/contours.py``).  The tests validate
+every figure these functions build by re-creating it with validation on.
+
+Colour: every panel is divided by the largest |value| of its component on
+the data points, so one diverging scale from −1 to 1, centred on 0, fits all
+panels (the raw values differ by orders of magnitude between kernels; each
+panel's λ is in its title).  Beyond the data the colour saturates; contour
+lines are drawn every :data:`LEVEL_STEP` up to ±:data:`LEVEL_MAX`.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.colors import get_colorscale
+
+from ..contours import Column, ContourSweep, missing_reason
+from . import style
+
+LEVEL_STEP = 0.2
+LEVEL_MAX = 2.0
+PANEL_PX = 230
+TITLE_PX = 50
+GAP_X = 0.025
+MAX_SVG_POINTS = 1000
+"""Above this many points, points are drawn with WebGL (``scattergl``)."""
+COLORBAR_TITLE = "value ÷ max |value|<br>on the data"
+COLORSCALE = get_colorscale(style.DIVERGING)
+"""The diverging scale as explicit stops: unvalidated figures get no name lookup."""
+
+
+def _axis_suffix(index: int) -> str:
+    return "" if index == 0 else str(index + 1)
+
+
+def panel_title(sweep: ContourSweep, c: int, r: int) -> str:
+    """Title of panel (row r, column c): heading, component, λ and share of variance."""
+    column = sweep.columns[c]
+    head = f"<b>{sweep.column_label(c)}</b> · kPC {r + 1}"
+    if r >= column.n_components:
+        return f"{head}<br>—"
+    fit = column.fit
+    return f"{head}<br>λ = {fit.eigenvalues[r]:.3g} ({fit.shares[r]:.1%})"
+
+
+def _wrap(text: str, width: int = 30) -> str:
+    return "<br>".join(textwrap.wrap(text, width))
+
+
+def _points_trace(sweep: ContourSweep, axes: dict) -> dict:
+    X = sweep.X.astype(np.float32)
+    return {
+        "type": "scatter" if len(X) <= MAX_SVG_POINTS else "scattergl",
+        "x": X[:, 0],
+        "y": X[:, 1],
+        "mode": "markers",
+        "marker": {"size": 3, "color": "black", "opacity": 0.55},
+        "hoverinfo": "skip",
+        "showlegend": False,
+        **axes,
+    }
+
+
+def _contour_trace(sweep: ContourSweep, column: Column, r: int, axes: dict) -> dict:
+    scale = column.scales[r] if column.scales[r] > 0 else 1.0
+    return {
+        "type": "contour",
+        "x": sweep.grid.xs.astype(np.float32),
+        "y": sweep.grid.ys.astype(np.float32),
+        "z": column.values[r] / np.float32(scale),
+        "coloraxis": "coloraxis",
+        "contours": {
+            "coloring": "heatmap",
+            "showlines": True,
+            "start": -LEVEL_MAX,
+            "end": LEVEL_MAX,
+            "size": LEVEL_STEP,
+        },
+        "line": {"width": 0.6, "color": "rgba(0, 0, 0, 0.45)"},
+        "hovertemplate": "x %{x:.3g}, y %{y:.3g}<br>value ÷ max %{z:.2f}<extra></extra>",
+        **axes,
+    }
+
+
+def contour_figure(sweep: ContourSweep, *, title: str = "") -> go.Figure:
+    """The grid of Fig. 2: columns are kernels, rows are components 1 … k.
+
+    Each panel: the component's value over the grid (filled, with contour
+    lines), the data points on top, and λ with its share of variance in the
+    title.  A component that does not exist (or a column that could not be
+    computed) is an empty panel whose text says why.
+
+    Parameters
+    ----------
+    sweep : ContourSweep
+    title : str
+        Figure title (e.g. the data set).
+
+    Returns
+    -------
+    go.Figure
+        ``len(columns) × n_components`` panels sharing one colour axis.
+    """
+    n_cols, n_rows = len(sweep.columns), sweep.n_components
+    if n_cols == 0:
+        raise ValueError("a contour figure needs at least one column")
+    width = (1.0 - GAP_X * (n_cols - 1)) / n_cols
+    row_px = PANEL_PX + TITLE_PX
+    plot_px = n_rows * row_px
+    x_range = [float(sweep.grid.xs[0]), float(sweep.grid.xs[-1])]
+    y_range = [float(sweep.grid.ys[0]), float(sweep.grid.ys[-1])]
+    data: list[dict] = []
+    annotations: list[dict] = []
+    layout: dict = {
+        "height": plot_px + (100 if title else 60),
+        "margin": {"l": 40, "r": 20, "t": 60 if title else 20, "b": 40},
+        "font": {"family": style.FONT_FAMILY, "size": 11},
+        "showlegend": False,
+        "plot_bgcolor": "white",
+        "coloraxis": {
+            "colorscale": COLORSCALE,
+            "cmin": -1.0,
+            "cmax": 1.0,
+            "colorbar": {"title": {"text": COLORBAR_TITLE}, "thickness": 12, "len": 0.5},
+        },
+    }
+    if title:
+        layout["title"] = {"text": title, "x": 0.0, "xanchor": "left"}
+    for r in range(n_rows):
+        top = 1.0 - (r * row_px + TITLE_PX) / plot_px
+        bottom = top - PANEL_PX / plot_px
+        for c, column in enumerate(sweep.columns):
+            index = r * n_cols + c
+            suffix = _axis_suffix(index)
+            left = c * (width + GAP_X)
+            layout[f"xaxis{suffix}"] = {
+                "domain": [left, left + width],
+                "range": x_range,
+                "anchor": f"y{suffix}",
+                "constrain": "domain",
+                "showgrid": False,
+                "zeroline": False,
+                "tickfont": {"size": 9},
+            }
+            layout[f"yaxis{suffix}"] = {
+                "domain": [bottom, top],
+                "range": y_range,
+                "anchor": f"x{suffix}",
+                "scaleanchor": f"x{suffix}",
+                "constrain": "domain",
+                "showgrid": False,
+                "zeroline": False,
+                "tickfont": {"size": 9},
+            }
+            axes = {"xaxis": f"x{suffix}", "yaxis": f"y{suffix}"}
+            annotations.append(
+                {
+                    "text": panel_title(sweep, c, r),
+                    "x": left + width / 2,
+                    "y": top,
+                    "xref": "paper",
+                    "yref": "paper",
+                    "xanchor": "center",
+                    "yanchor": "bottom",
+                    "showarrow": False,
+                    "font": {"size": 12},
+                }
+            )
+            if r < column.n_components:
+                data.append(_contour_trace(sweep, column, r, axes))
+            else:
+                reason = missing_reason(column, r)
+                if column.error is not None and r > 0:
+                    reason = "no picture: see the first panel of this column"
+                annotations.append(
+                    {
+                        "text": _wrap(reason),
+                        "x": left + width / 2,
+                        "y": (top + bottom) / 2,
+                        "xref": "paper",
+                        "yref": "paper",
+                        "showarrow": False,
+                        "bgcolor": "rgba(255, 255, 255, 0.85)",
+                        "bordercolor": style.NEUTRAL,
+                        "font": {"size": 10},
+                    }
+                )
+            data.append(_points_trace(sweep, axes))
+    layout["annotations"] = annotations
+    # Built from checked dictionaries; tests re-create it with validation on.
+    return go.Figure(data=data, layout=layout, _validate=False)
+
+
+def projection_figure(sweep: ContourSweep, column: int, i: int, j: int) -> go.Figure:
+    """The data in the coordinates of kernel principal components i and j (1-based).
+
+    Points are coloured by group (Okabe–Ito colours) when the data have more
+    than one group.  A component that does not exist gives an empty figure
+    whose text says why.
+    """
+    col = sweep.columns[column]
+    layout: dict = {
+        "title": {"text": f"{sweep.column_label(column)}: the data in kPC {i} and kPC {j}"},
+        "height": 460,
+        "margin": {"l": 60, "r": 20, "t": 50, "b": 50},
+        "font": {"family": style.FONT_FAMILY, "size": 12},
+        "plot_bgcolor": "white",
+        "legend": {"title": {"text": "group"}},
+        "showlegend": False,
+    }
+    missing = [k for k in (i, j) if k > col.n_components]
+    if missing:
+        layout["annotations"] = [
+            {
+                "text": _wrap(missing_reason(col, missing[0] - 1), 60),
+                "x": 0.5,
+                "y": 0.5,
+                "xref": "paper",
+                "yref": "paper",
+                "showarrow": False,
+            }
+        ]
+        layout["xaxis"] = layout["yaxis"] = {"visible": False}
+        return go.Figure(layout=layout)
+    P = col.fit.projections.astype(np.float32)
+    labels = np.zeros(len(P), dtype=int) if sweep.labels is None else np.asarray(sweep.labels)
+    groups = np.unique(labels)
+    data = []
+    for g, group in enumerate(groups):
+        mask = labels == group
+        colour = style.GROUPS[g % len(style.GROUPS)] if len(groups) > 1 else "black"
+        data.append(
+            {
+                "type": "scatter" if len(P) <= MAX_SVG_POINTS else "scattergl",
+                "x": P[mask, i - 1],
+                "y": P[mask, j - 1],
+                "mode": "markers",
+                "name": str(group),
+                "marker": {"size": 6, "color": colour, "opacity": 0.75},
+                "hovertemplate": (
+                    f"kPC {i} %{{x:.3g}}<br>kPC {j} %{{y:.3g}}<extra>group {group}</extra>"
+                ),
+            }
+        )
+    layout["showlegend"] = len(groups) > 1
+    for name, k in (("xaxis", i), ("yaxis", j)):
+        layout[name] = {
+            "title": {"text": f"kPC {k} (λ = {col.fit.eigenvalues[k - 1]:.3g})"},
+            "zeroline": True,
+            "zerolinecolor": style.NEUTRAL,
+            "showgrid": False,
+        }
+    return go.Figure(data=data, layout=layout, _validate=False)
