@@ -274,6 +274,23 @@ def _width_checks(X: np.ndarray, spec: KernelSpec) -> tuple[list[str], str | Non
     return [], None
 
 
+def _overflow_check(X: np.ndarray, spec: KernelSpec) -> str | None:
+    """Why a polynomial kernel cannot be computed in floating point, or None.
+
+    |k(x, y)| ≤ (γ‖x‖‖y‖ + |c|)^d (Cauchy–Schwarz).  Above ~1e300 the kernel
+    matrix, or its centring (eq. 49, sums of M entries), overflows.
+    """
+    reach = spec.gamma * float(np.max(np.einsum("ij,ij->i", X, X))) + abs(spec.coef0)
+    exponent = spec.degree * math.log10(reach) if reach > 0 else -math.inf
+    if exponent <= 300:
+        return None
+    return (
+        f"{spec.formula()} overflows on these data: its values reach up to about "
+        f"1e{exponent:.0f}, beyond the largest floating-point number (≈ 1e308). "
+        "Lower the degree or γ, or rescale the data."
+    )
+
+
 def _fit_pca(X: np.ndarray, spec: KernelSpec, n: int) -> ColumnFit:
     """Linear PCA by scikit-learn, with the kernel-PCA conventions for λ and signs."""
     M = X.shape[0]
@@ -339,6 +356,10 @@ def fit_column(
     if spec.kernel == "pca":
         return _fit_pca(X, spec, n_components)
     notes: list[str] = []
+    if spec.kernel == "poly":
+        skip = _overflow_check(X, spec)
+        if skip is not None:
+            return _empty_fit(spec, center, n_components, M, skip)
     if spec.kernel in ("rbf", "laplacian"):
         notes, skip = _width_checks(X, spec)
         if skip is not None:
@@ -413,10 +434,12 @@ class Column:
     ----------
     fit : ColumnFit
     values : ndarray of shape (n_components, len(ys), len(xs)), float32
-        (V^k · Φ̃(t)) at every grid point t (eq. 51).
+        (V^k · Φ̃(t)) / scales[k] at every grid point t (eq. 51): each
+        component divided by its largest magnitude on the data, so that one
+        colour scale fits every panel and float32 never overflows.
     scales : ndarray of shape (n_components,)
-        max_i |(V^k · Φ̃(x_i))| over the data points: the figure divides each
-        panel by it, so that one colour scale fits every panel.
+        max_i |(V^k · Φ̃(x_i))| over the data points; ``values * scales``
+        are the components themselves.
     notes : tuple of str
     error : str or None
     """
@@ -444,16 +467,17 @@ def evaluate_column(fit: ColumnFit, grid: Grid) -> Column:
     if fit.error is not None or fit.model is None:
         return Column(fit, np.zeros(shape, np.float32), np.zeros(0), fit.notes, fit.error)
     n = fit.n_components
+    scales = np.max(np.abs(fit.projections[:, :n]), axis=0)
+    scales[scales == 0] = 1.0
     with np.errstate(over="ignore", invalid="ignore"):
-        values = fit.model.transform(grid.points)[:, :n]
+        values = fit.model.transform(grid.points)[:, :n] / scales
+        values = values.T.reshape(n, grid.ys.size, grid.xs.size).astype(np.float32)
     if not np.all(np.isfinite(values)):
         error = (
             f"{fit.spec.formula()} overflows on the grid beyond the data (values above "
-            "≈ 1e308). Lower the degree or γ, or rescale the data."
+            "the largest floating-point number). Lower the degree or γ, or rescale the data."
         )
         return Column(fit, np.zeros(shape, np.float32), np.zeros(0), fit.notes, error)
-    scales = np.max(np.abs(fit.projections[:, :n]), axis=0)
-    values = values.T.reshape(n, grid.ys.size, grid.xs.size).astype(np.float32)
     notes = list(fit.notes)
     if fit.spec.kernel in ("rbf", "laplacian") and fit.spec.sigma < grid.spacing:
         notes.append(
@@ -631,7 +655,7 @@ def points_table(sweep: ContourSweep) -> pd.DataFrame:
 
 
 def grid_table(sweep: ContourSweep) -> pd.DataFrame:
-    """Long table of the panels: column, component, x, y, value (not normalised)."""
+    """Long table of the panels: column, component, x, y and the component's value."""
     gx, gy = np.meshgrid(sweep.grid.xs, sweep.grid.ys)
     parts = [
         pd.DataFrame(
@@ -640,7 +664,7 @@ def grid_table(sweep: ContourSweep) -> pd.DataFrame:
                 "component": r + 1,
                 "x": gx.ravel(),
                 "y": gy.ravel(),
-                "value": column.values[r].ravel().astype(float),
+                "value": column.values[r].ravel().astype(float) * column.scales[r],
             }
         )
         for c, column in enumerate(sweep.columns)

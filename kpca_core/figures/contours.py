@@ -72,12 +72,11 @@ def _points_trace(sweep: ContourSweep, axes: dict) -> dict:
 
 
 def _contour_trace(sweep: ContourSweep, column: Column, r: int, axes: dict) -> dict:
-    scale = column.scales[r] if column.scales[r] > 0 else 1.0
     return {
         "type": "contour",
         "x": sweep.grid.xs.astype(np.float32),
         "y": sweep.grid.ys.astype(np.float32),
-        "z": column.values[r] / np.float32(scale),
+        "z": column.values[r],
         "coloraxis": "coloraxis",
         "contours": {
             "coloring": "heatmap",
