@@ -98,7 +98,7 @@ def digit_subsets(
     )
 
 
-@st.cache_resource(show_spinner=False, max_entries=3)
+@st.cache_resource(show_spinner=False, max_entries=2)  # ~150 MB each for M = 3000
 def fitted_model(key: ModelKey, _subsets: DigitSubsets) -> DigitDenoiser:
     """Linear and kernel PCA on the training digits, cached across reruns and sessions."""
     _, _, _, c, center, seed, noise_kind, noise_level = key

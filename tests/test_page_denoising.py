@@ -64,6 +64,7 @@ def decode(array: dict | list) -> np.ndarray:
     return values.reshape([int(s) for s in str(shape).split(",")]) if shape else values
 
 
+@pytest.mark.usps
 def test_fig4_tab_shows_the_mosaic_with_row_labels(usps_dir):
     at = page()
     spec = chart(at, "dn_fig4_chart")
@@ -84,6 +85,7 @@ def test_fig4_tab_shows_the_mosaic_with_row_labels(usps_dir):
     assert at.selectbox(key="dn_preset").value == "Custom settings"
 
 
+@pytest.mark.usps
 def test_changing_the_noise_redraws_without_refitting(usps_dir, monkeypatch):
     fits = []
     fit = DigitDenoiser.fit
@@ -106,6 +108,7 @@ def test_changing_the_noise_redraws_without_refitting(usps_dir, monkeypatch):
     assert fits == [200]  # the cached model was used
 
 
+@pytest.mark.usps
 def test_side_by_side_tab_explains_too_large_n(usps_dir):
     at = page("Side by side")
     spec = chart(at, "dn_sbs_chart")
@@ -125,6 +128,7 @@ def test_side_by_side_tab_explains_too_large_n(usps_dir):
     ]
 
 
+@pytest.mark.usps
 def test_error_tab_shows_curves_best_n_and_ratios(usps_dir):
     at = page("Error vs n")
     metrics = {m.label: m.value for m in at.metric}
@@ -143,6 +147,7 @@ def test_error_tab_shows_curves_best_n_and_ratios(usps_dir):
     assert "kernel PCA, learned pre-image" in names
 
 
+@pytest.mark.usps
 def test_toy_tab_follows_its_controls(usps_dir):
     at = page("2-D toy")
     spec = chart(at, "dn_toy_chart")
@@ -154,6 +159,7 @@ def test_toy_tab_follows_its_controls(usps_dir):
     assert titles[0] == "kernel PCA, 6 components"
 
 
+@pytest.mark.usps
 def test_demo_tab_speaks_plainly(usps_dir):
     at = page("Demo")
     spec = chart(at, "dn_demo_chart")
