@@ -143,7 +143,7 @@ def contour_figure(sweep: ContourSweep, *, title: str = "") -> go.Figure:
             suffix = _axis_suffix(index)
             left = c * (width + GAP_X)
             layout[f"xaxis{suffix}"] = {
-                "domain": [left, left + width],
+                "domain": [max(left, 0.0), min(left + width, 1.0)],
                 "range": x_range,
                 "anchor": f"y{suffix}",
                 "constrain": "domain",
@@ -152,7 +152,7 @@ def contour_figure(sweep: ContourSweep, *, title: str = "") -> go.Figure:
                 "tickfont": {"size": 9},
             }
             layout[f"yaxis{suffix}"] = {
-                "domain": [bottom, top],
+                "domain": [max(bottom, 0.0), min(top, 1.0)],
                 "range": y_range,
                 "anchor": f"x{suffix}",
                 "scaleanchor": f"x{suffix}",

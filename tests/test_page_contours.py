@@ -1,0 +1,270 @@
+"""The Contours page through Streamlit's AppTest: widgets set by key, figures read back."""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+from conftest import APP
+from streamlit.delta_generator import DeltaGenerator
+from streamlit.testing.v1 import AppTest
+
+from kpca_core import contours as ct
+from kpca_core.datasets import parabola
+from pages.common import UPLOAD, PointSet
+
+
+def page(**state: object) -> AppTest:
+    """The Contours page after one run with these session-state values."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.switch_page("pages/contours.py")
+    for key, value in state.items():
+        at.session_state[key] = value
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title[0].value == "Contours of kernel principal components"
+    return at
+
+
+def chart(at: AppTest, key: str) -> dict:
+    """The figure JSON of the plotly chart with this key."""
+    (spec,) = [json.loads(c.proto.spec) for c in at.get("plotly_chart") if c.key == key]
+    return spec
+
+
+def config(at: AppTest, key: str) -> dict:
+    (found,) = [json.loads(c.proto.config) for c in at.get("plotly_chart") if c.key == key]
+    return found
+
+
+def decode(array: dict | list) -> np.ndarray:
+    """A typed array of plotly's JSON (``{"dtype", "bdata", "shape"}``) as numpy."""
+    if isinstance(array, list):
+        return np.asarray(array, dtype=float)
+    values = np.frombuffer(base64.b64decode(array["bdata"]), dtype=array["dtype"])
+    shape = array.get("shape")
+    if shape:
+        values = values.reshape([int(n) for n in str(shape).split(",")])
+    return values
+
+
+def traces(spec: dict, kind: str) -> list[dict]:
+    return [trace for trace in spec["data"] if trace["type"] == kind]
+
+
+def texts(spec: dict) -> list[str]:
+    return [a["text"].replace("<br>", " ") for a in spec["layout"].get("annotations", [])]
+
+
+def titles(spec: dict) -> list[str]:
+    return [text for text in texts(spec) if "kPC" in text]
+
+
+def shown(at: AppTest, element: str) -> str:
+    return " ".join(item.value for item in getattr(at, element))
+
+
+def test_the_page_opens_on_fig2():
+    at = page()
+    spec = chart(at, "ct_contours")
+    assert len(titles(spec)) == 12
+    assert len(traces(spec, "contour")) == 11
+    assert "What to look at" in shown(at, "info")
+
+
+def test_the_fig2_preset_gives_the_3_by_4_grid_of_the_paper():
+    at = page(ct_kernel="rbf", ct_sweep="sigma", ct_values="0.5, 1", ct_k=5, ct_data="moons")
+    assert len(titles(chart(at, "ct_contours"))) == 10
+    at.button(key="ct_preset_fig2").click().run()
+    assert not at.exception
+    assert at.session_state["ct_kernel"] == "poly"
+    assert at.session_state["ct_data"] == "parabola"
+    spec = chart(at, "ct_contours")
+    heads = titles(spec)
+    assert len(heads) == 12
+    expected = [f"degree {d} · kPC {r}" for r in (1, 2, 3) for d in (1, 2, 3, 4)]
+    assert [head.split(" λ")[0].replace("<b>", "").replace("</b>", "") for head in heads] == [
+        e if e != "degree 1 · kPC 3" else "degree 1 · kPC 3 —" for e in expected
+    ]
+    # the degree-1 column has no third component; every other panel is drawn
+    assert len(traces(spec, "contour")) == 11
+    assert any(
+        "no 3rd component" in text and "only two non-zero eigenvalues" in text
+        for text in texts(spec)
+    )
+    # titles carry the eigenvalues of the same computation outside the app
+    X, _ = parabola(300, 0.2, 0)
+    fit = ct.fit_column(X, ct.KernelSpec("poly", degree=2, gamma=1.0, coef0=0.0), n_components=3)
+    assert f"λ = {fit.eigenvalues[2]:.3g} ({fit.shares[2]:.1%})" in heads[2 * 4 + 1]
+    assert all(np.all(np.isfinite(decode(trace["z"]))) for trace in traces(spec, "contour"))
+    assert "What to look at" in shown(at, "info")
+    assert "picks up the variance caused by the noise" in shown(at, "info")
+    assert config(at, "ct_contours")["toImageButtonOptions"]["filename"] == (
+        "contours_poly_degree-1-2-3-4_gamma1_c0_k3"
+    )
+
+
+def test_the_rings_preset_separates_the_rings_in_kpc_space():
+    at = page()
+    at.button(key="ct_preset_rings").click().run()
+    assert not at.exception
+    spec = chart(at, "ct_contours")
+    assert titles(spec)[0].startswith("<b>linear PCA</b> · kPC 1")
+    assert len(titles(spec)) == 4 * 3
+    projection = chart(at, "ct_projection")
+    assert [trace["name"] for trace in projection["data"]] == ["0", "1", "2"]
+    assert projection["layout"]["title"]["text"] == "σ = 2: the data in kPC 1 and kPC 2"
+    assert "What to look at" not in shown(at, "info")
+
+
+def test_a_tiny_sigma_is_explained_on_the_page_and_in_the_panel():
+    at = page(ct_kernel="rbf", ct_sweep="sigma", ct_values="0.001, 1")
+    assert "every point is its own component" in shown(at, "warning")
+    spec = chart(at, "ct_contours")
+    assert len(traces(spec, "contour")) == 3
+    assert any("every point is its own component" in text for text in texts(spec))
+
+
+def test_a_huge_sigma_says_the_kernel_matrix_is_nearly_constant():
+    at = page(ct_kernel="rbf", ct_sweep="sigma", ct_values="300, 1e4")
+    assert "kernel matrix is nearly constant" in shown(at, "info")
+    spec = chart(at, "ct_contours")
+    assert len(traces(spec, "contour")) == 6
+    assert all(np.all(np.isfinite(decode(trace["z"]))) for trace in traces(spec, "contour"))
+
+
+def test_the_sigma_slider_shows_gamma():
+    at = page(ct_kernel="rbf", ct_sweep="none", ct_sigma=0.5)
+    assert at.select_slider(key="ct_sigma").value == 0.5
+    assert "γ = 2" in shown(at, "caption")
+    assert len(titles(chart(at, "ct_contours"))) == 3
+
+
+def test_an_indefinite_sigmoid_says_how_negative():
+    at = page(ct_kernel="sigmoid", ct_sweep="c", ct_values="0, 1", ct_gamma=3.0)
+    info = shown(at, "info")
+    assert "is indefinite: the most negative eigenvalue is" in info
+    assert "% of the largest" in info
+
+
+def test_the_linear_kernel_has_one_column_and_explains_its_third_row():
+    at = page(ct_kernel="linear", ct_sweep="none")
+    spec = chart(at, "ct_contours")
+    assert len(titles(spec)) == 3
+    assert len(traces(spec, "contour")) == 2
+    assert any("the linear kernel in 2-D has only two" in text for text in texts(spec))
+
+
+def test_bad_values_are_reported_and_the_defaults_shown():
+    at = page(ct_values="1, two")
+    assert "'two' is not a number" in shown(at, "error")
+    assert "Showing 1, 2, 3, 4 instead" in shown(at, "error")
+    assert len(titles(chart(at, "ct_contours"))) == 12
+
+
+def test_more_components_add_rows_and_the_projection_explains_a_missing_one():
+    at = page(ct_k=8, ct_pcol=0, ct_pi=1, ct_pj=3)
+    spec = chart(at, "ct_contours")
+    assert len(titles(spec)) == 4 * 8
+    projection = chart(at, "ct_projection")
+    assert projection["data"] == []
+    assert "no 3rd component" in texts(projection)[0]
+
+
+def test_the_camera_button_can_save_svg_and_the_numbers_download_as_csv():
+    at = page(ct_img="svg")
+    assert config(at, "ct_contours")["toImageButtonOptions"]["format"] == "svg"
+    assert config(at, "ct_projection")["toImageButtonOptions"]["format"] == "svg"
+    labels = [button.proto.label for button in at.get("download_button")]
+    assert labels == [
+        "Eigenvalues (CSV)",
+        "Components of the data points (CSV)",
+        "Values on the grid (CSV)",
+    ]
+
+
+def test_an_overflowing_polynomial_on_uploaded_data_is_explained():
+    """Degree 10 on coordinates of 1e16: the uploaded data come in as the last good set."""
+    X = parabola(50, 0.2, 0)[0] * 1e16
+    uploaded = PointSet(X, None, "huge.csv (50 points)", ("upload", "huge"))
+    at = page(ct_data=UPLOAD, ct_last_good=uploaded, ct_values="2, 10")
+    warning = shown(at, "warning")
+    assert "(x·y)^10 overflows on these data" in warning
+    assert "Lower the degree" in warning
+    spec = chart(at, "ct_contours")
+    assert len(traces(spec, "contour")) == 3  # degree 2 is fine
+    assert any("overflows" in text for text in texts(spec))
+
+
+@dataclass
+class FakeUpload:
+    """What ``st.file_uploader`` returns, for a file AppTest cannot upload."""
+
+    name: str
+    data: bytes
+
+    def getvalue(self) -> bytes:
+        return self.data
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"x,y\n1,2\n3,abc\n", "non-numeric"),
+        (b"", "The file is empty"),
+        (b"1\n2\n3\n", "only one column"),
+        (b"\x00\x01\x02binary", "not a text file"),
+    ],
+)
+def test_a_bad_csv_shows_the_message_and_keeps_the_last_good_data(monkeypatch, data, message):
+    at = page(ct_data="moons", ct_n=120)
+    good = chart(at, "ct_contours")
+    monkeypatch.setattr(
+        DeltaGenerator, "file_uploader", lambda self, *args, **kwargs: FakeUpload("bad.csv", data)
+    )
+    at.session_state["ct_data"] = UPLOAD
+    at.run()
+    assert not at.exception
+    error = shown(at, "error")
+    assert "**bad.csv** cannot be used" in error and message in error
+    spec = chart(at, "ct_contours")
+    points = traces(spec, "scatter")[0]
+    assert len(decode(points["x"])) == 120  # still the moons
+    assert titles(spec) == titles(good)
+
+
+def test_a_good_csv_is_drawn_with_its_groups(monkeypatch):
+    rows = "\n".join(f"{x:.4f},{y:.4f},{'ab'[i % 2]}" for i, (x, y) in enumerate(parabola(40)[0]))
+    monkeypatch.setattr(
+        DeltaGenerator,
+        "file_uploader",
+        lambda self, *args, **kwargs: FakeUpload("mine.csv", ("x,y,g\n" + rows).encode()),
+    )
+    at = page(ct_data=UPLOAD)
+    assert not shown(at, "error")
+    spec = chart(at, "ct_contours")
+    assert len(decode(traces(spec, "scatter")[0]["x"])) == 40
+    assert [trace["name"] for trace in chart(at, "ct_projection")["data"]] == ["0", "1"]
+
+
+def test_changing_one_value_refits_only_that_column(monkeypatch):
+    """Fits are cached per column: a new value costs one fit, a finer grid none."""
+    calls = []
+    fit_column = ct.fit_column
+
+    def counting(X, spec, **kwargs):
+        calls.append(spec)
+        return fit_column(X, spec, **kwargs)
+
+    monkeypatch.setattr(ct, "fit_column", counting)
+    at = page(ct_seed=987_654)  # data no other test has fitted
+    assert len(calls) == 4
+    at.text_input(key="ct_values").set_value("1, 2, 3, 5").run()
+    assert [spec.degree for spec in calls[4:]] == [5]
+    at.select_slider(key="ct_res").set_value(60).run()
+    assert len(calls) == 5
+    spec = chart(at, "ct_contours")
+    assert len(decode(traces(spec, "contour")[0]["x"])) == 60
