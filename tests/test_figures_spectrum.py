@@ -1,0 +1,228 @@
+"""Figure builders of the Spectrum view: what each figure draws, without a browser."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+from kpca_core import KernelPCA
+from kpca_core.datasets import gaussian_clusters, parabola, three_rings
+from kpca_core.figures import spectrum as figures
+from kpca_core.figures import style
+from kpca_core.spectrum import CONSTANT, IDENTITY, WidthSweep, component_grid
+
+
+@pytest.fixture(scope="module")
+def rings_sweep() -> WidthSweep:
+    return WidthSweep("rbf", n_widths=20).fit(three_rings(120, 0.25, 0)[0])
+
+
+@pytest.fixture(scope="module")
+def limits_sweep() -> WidthSweep:
+    """Wide enough to reach both limits: identity on the left, constant on the right."""
+    return WidthSweep("rbf", decades=(-8.0, 11.0), n_widths=39).fit(three_rings(90, 0.25, 0)[0])
+
+
+def shapes_named(fig: go.Figure, name: str) -> list:
+    return [shape for shape in fig.layout.shapes if shape.name == name]
+
+
+def annotations_named(fig: go.Figure, name: str) -> list:
+    return [note for note in fig.layout.annotations if note.name == name]
+
+
+def trace(fig: go.Figure, name: str):
+    (found,) = [t for t in fig.data if t.name == name]
+    return found
+
+
+# --------------------------------------------------------------- figure 1
+@pytest.mark.parametrize("n_leading", [1, 6, 12])
+def test_ratio_lines_draw_the_leading_components_and_the_share(
+    rings_sweep: WidthSweep, n_leading: int
+) -> None:
+    fig = figures.ratio_lines_figure(rings_sweep, n_leading=n_leading, chosen=4)
+    for k in range(n_leading):
+        line = trace(fig, f"λ<sub>{k + 1}</sub>/Σλ")
+        np.testing.assert_allclose(line.y, rings_sweep.ratios_[:, k], rtol=1e-6)
+        assert line.y.dtype == np.float32
+    share = trace(fig, "(λ<sub>1</sub>+λ<sub>2</sub>)/Σλ")
+    np.testing.assert_allclose(share.y, rings_sweep.share(2), rtol=1e-6)
+    assert share.line.color == style.KERNEL
+    np.testing.assert_allclose(share.x, rings_sweep.widths_, rtol=1e-6)
+    assert fig.layout.xaxis.type == "log"
+    assert "Gaussian width σ" in fig.layout.xaxis.title.text
+
+
+def test_ratio_lines_show_linear_pca_and_the_narrow_limit(rings_sweep: WidthSweep) -> None:
+    fig = figures.ratio_lines_figure(rings_sweep)
+    linear = [t for t in fig.data if t.legendgroup == "linear"]
+    assert [t.y[0] for t in linear] == pytest.approx(rings_sweep.linear_ratios_, rel=1e-6)
+    assert all(t.line.color == style.LINEAR for t in linear)
+    narrow = trace(fig, "narrow limit 1/(M−1)")
+    assert narrow.y[0] == pytest.approx(1 / 119, rel=1e-6)
+
+
+def test_the_chosen_width_is_marked(rings_sweep: WidthSweep) -> None:
+    value = rings_sweep.widths_[7]
+    fig = figures.ratio_lines_figure(rings_sweep, chosen=7)
+    (line,) = shapes_named(fig, "chosen")
+    assert line.x0 == line.x1 == pytest.approx(value)
+    (label,) = annotations_named(fig, "chosen")
+    assert label.text == f"σ = {value:.3g}"
+    # annotations on a log axis are placed by log10 of the value
+    assert label.x == pytest.approx(np.log10(value))
+    for build in (figures.spectrum_heatmap_figure, figures.effective_components_figure):
+        (line,) = shapes_named(build(rings_sweep, chosen=7), "chosen")
+        assert line.x0 == pytest.approx(value)
+    assert not shapes_named(figures.ratio_lines_figure(rings_sweep), "chosen")
+
+
+def test_marks_from_a_paper_are_drawn(rings_sweep: WidthSweep) -> None:
+    fig = figures.ratio_lines_figure(rings_sweep, marks=[(5.42, "D&K c = 0.017")])
+    (mark,) = shapes_named(fig, "mark")
+    assert mark.x0 == 5.42
+    assert annotations_named(fig, "mark")[0].text == "D&K c = 0.017"
+
+
+def test_limit_regimes_are_shaded_and_labelled(limits_sweep: WidthSweep) -> None:
+    runs = figures.regime_runs(limits_sweep)
+    assert [regime for regime, _, _ in runs] == [IDENTITY, CONSTANT]
+    identity_widths = limits_sweep.widths_[limits_sweep.regime_ == IDENTITY]
+    assert runs[0][1] < identity_widths.min() and runs[0][2] > identity_widths.max()
+    for build in (
+        figures.ratio_lines_figure,
+        figures.spectrum_heatmap_figure,
+        figures.effective_components_figure,
+    ):
+        fig = build(limits_sweep)
+        texts = [note.text for note in fig.layout.annotations]
+        assert any("K ≈ I" in text for text in texts)
+        assert any("K ≈ constant" in text for text in texts)
+        assert {shape.name for shape in fig.layout.shapes} >= {IDENTITY, CONSTANT}
+
+
+def test_no_regime_labels_inside_the_ordinary_range(rings_sweep: WidthSweep) -> None:
+    fig = figures.ratio_lines_figure(rings_sweep)
+    assert not figures.regime_runs(rings_sweep)
+    assert not [note for note in fig.layout.annotations if "K ≈" in (note.text or "")]
+
+
+# --------------------------------------------------------------- figure 2
+def test_heatmap_is_the_whole_spectrum_in_log10(rings_sweep: WidthSweep) -> None:
+    fig = figures.spectrum_heatmap_figure(rings_sweep, chosen=3)
+    (heatmap,) = fig.data
+    M, n = rings_sweep.n_samples_, rings_sweep.widths_.size
+    assert heatmap.z.shape == (M, n) and heatmap.z.dtype == np.float32
+    with np.errstate(divide="ignore"):
+        expected = np.log10(rings_sweep.ratios_.T)
+    zeros = rings_sweep.ratios_.T == 0
+    assert np.all(np.isnan(heatmap.z[zeros]))  # clipped eigenvalues are blank
+    np.testing.assert_allclose(heatmap.z[~zeros], expected[~zeros], rtol=1e-5)
+    # brick edges: geometric midpoints between the log-spaced widths
+    assert heatmap.x.size == n + 1
+    np.testing.assert_allclose(
+        heatmap.x[1:-1], np.sqrt(rings_sweep.widths_[1:] * rings_sweep.widths_[:-1]), rtol=1e-6
+    )
+    assert heatmap.colorscale == go.Heatmap(colorscale=style.SEQUENTIAL).colorscale
+    assert fig.layout.yaxis.type == "log"
+
+
+def test_heatmap_bins_the_tail_of_a_long_spectrum(rings_sweep: WidthSweep) -> None:
+    fig = figures.spectrum_heatmap_figure(rings_sweep, max_rows=40)
+    (heatmap,) = fig.data
+    rows = heatmap.z.shape[0]
+    assert rows < rings_sweep.n_samples_
+    assert heatmap.y.size == rows + 1 and heatmap.y[-1] == rings_sweep.n_samples_ + 0.5
+    with np.errstate(divide="ignore"):
+        first = np.log10(rings_sweep.ratios_[:, 0])
+    np.testing.assert_allclose(heatmap.z[0], first, rtol=1e-5)  # leading rows stay single
+
+
+# --------------------------------------------------------------- figure 3
+def test_effective_components_for_90_and_95_percent(rings_sweep: WidthSweep) -> None:
+    fig = figures.effective_components_figure(rings_sweep)
+    for fraction, name in ((0.90, "kernel PCA, 90 %"), (0.95, "kernel PCA, 95 %")):
+        np.testing.assert_array_equal(
+            trace(fig, name).y, rings_sweep.effective_components(fraction)
+        )
+    # linear PCA on three rings (round): 2 components for 90 %
+    assert list(trace(fig, "linear PCA, 90 %").y) == [2, 2]
+    assert fig.layout.yaxis.type == "log"
+
+
+# -------------------------------------------------------------- figure 4a
+@pytest.mark.parametrize("log", [False, True])
+def test_bars_are_the_spectrum_at_the_chosen_width(rings_sweep: WidthSweep, log: bool) -> None:
+    index = 12
+    fig = figures.spectrum_bars_figure(rings_sweep, index, n_bars=15, log=log)
+    bars = trace(fig, "kernel PCA λ<sub>k</sub>/Σλ")
+    np.testing.assert_allclose(bars.y, rings_sweep.ratios_[index, :15], rtol=1e-6)
+    cumulative = trace(fig, "cumulative share")
+    np.testing.assert_allclose(cumulative.y, np.cumsum(rings_sweep.ratios_[index, :15]), rtol=1e-6)
+    np.testing.assert_allclose(
+        trace(fig, "linear PCA λ<sub>k</sub>/Σλ").y, rings_sweep.linear_ratios_, rtol=1e-6
+    )
+    assert fig.layout.yaxis.type == ("log" if log else "linear")
+    value = rings_sweep.widths_[index]
+    assert f"σ = {value:.3g}" in fig.layout.title.text
+
+
+def test_log_bars_leave_clipped_zeros_out() -> None:
+    sweep = WidthSweep("poly", degree=2, n_widths=3).fit(parabola(60, 0.2, 0)[0])
+    fig = figures.spectrum_bars_figure(sweep, 1, n_bars=10, log=True)
+    bars = trace(fig, "kernel PCA λ<sub>k</sub>/Σλ")
+    assert np.all(np.isfinite(bars.y[:5])) and np.all(np.isnan(bars.y[5:]))
+    assert "c = " in fig.layout.title.text
+
+
+def test_bars_at_a_noise_width_say_so() -> None:
+    sweep = WidthSweep("rbf", n_widths=2).fit(three_rings(30, 0.25, 0)[0])
+    sweep.ratios_[1] = np.nan  # as _summarise leaves a width at the rounding level
+    fig = figures.spectrum_bars_figure(sweep, 1)
+    assert not fig.data
+    assert "zero up to rounding" in annotations_named(fig, CONSTANT)[0].text
+
+
+def test_degree_sweep_has_a_linear_integer_axis() -> None:
+    sweep = WidthSweep("poly", sweep="degree", max_degree=5).fit(parabola(60, 0.2, 0)[0])
+    fig = figures.ratio_lines_figure(sweep, chosen=2)
+    assert fig.layout.xaxis.type == "linear" and fig.layout.xaxis.dtick == 1
+    assert annotations_named(fig, "chosen")[0].text == "d = 3"
+    assert "degree d" in fig.layout.xaxis.title.text
+    (heatmap,) = figures.spectrum_heatmap_figure(sweep).data
+    np.testing.assert_allclose(heatmap.x, [0.5, 1.5, 2.5, 3.5, 4.5, 5.5])
+
+
+# -------------------------------------------------------------- figure 4b
+def test_component_maps_are_diverging_and_centred_on_zero() -> None:
+    X = three_rings(90, 0.25, 0)[0]
+    model = KernelPCA(2, kernel="rbf", gamma=0.2).fit(X)
+    xs, ys, values = component_grid(model, X, resolution=20)
+    fig = figures.component_maps_figure(xs, ys, values, X, title="maps")
+    contours = [t for t in fig.data if isinstance(t, go.Contour)]
+    assert len(contours) == 2
+    for k, contour in enumerate(contours):
+        assert contour.zmin == -contour.zmax
+        np.testing.assert_allclose(contour.z, values[k], rtol=1e-5, atol=1e-7)
+        assert contour.z.dtype == np.float32
+    points = [t for t in fig.data if t.name == "data"]
+    np.testing.assert_allclose(points[0].x, X[:, 0], rtol=1e-6)
+    assert fig.layout.yaxis.scaleanchor == "x"  # equal aspect: contours are not squashed
+
+
+def test_projection_scatter_colours_each_group() -> None:
+    X, labels = gaussian_clusters(110, 0.1, 0)
+    Z = KernelPCA(2, kernel="rbf", gamma=0.5).fit_transform(X)
+    fig = figures.projection_figure(Z, labels, title="projection")
+    assert len(fig.data) == 11
+    assert len({t.marker.color for t in fig.data}) == 11
+    total = sum(t.x.size for t in fig.data)
+    assert total == 110
+
+
+def test_labels_of_the_swept_parameter(rings_sweep: WidthSweep) -> None:
+    assert figures.format_parameter(rings_sweep, 0.012345) == "σ = 0.0123"
+    laplacian = WidthSweep("laplacian", n_widths=2).fit(three_rings(30, 0.25, 0)[0])
+    assert figures.parameter_label(laplacian) == "Laplacian width ℓ"

@@ -1,0 +1,182 @@
+"""The Spectrum page, driven by widget keys: what it shows, and that scrubbing is cheap."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import numpy as np
+import pytest
+from conftest import APP
+from streamlit.testing.v1 import AppTest
+
+from kpca_core.spectrum import WidthSweep
+
+
+def open_page(**widgets: object) -> AppTest:
+    """The Spectrum page after setting the given widgets (by key), in order."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.switch_page("pages/spectrum.py")
+    at.run()
+    for key, value in widgets.items():
+        _widget(at, key).set_value(value)
+        at.run()
+    assert not at.exception, at.exception
+    assert at.title[0].value == "Spectrum: eigenvalues as the kernel width varies"
+    return at
+
+
+def _widget(at: AppTest, key: str):
+    for kind in ("selectbox", "slider", "select_slider", "toggle", "radio", "number_input"):
+        found = [w for w in getattr(at, kind) if w.key == key]
+        if found:
+            return found[0]
+    raise KeyError(key)
+
+
+def figures(at: AppTest) -> dict[str, dict]:
+    """The page's plotly figures by name (the part of the chart key after sp_fig_)."""
+    found = {}
+    for chart in at.get("plotly_chart"):
+        name = chart.proto.id.rsplit("sp_fig_", 1)[1]
+        found[name] = json.loads(chart.proto.spec)
+        found[name]["config"] = json.loads(chart.proto.config)
+    return found
+
+
+def array(value: object) -> np.ndarray:
+    """A plotly array from the figure JSON (binary-encoded or a plain list)."""
+    if isinstance(value, dict):
+        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
+    return np.asarray(value, dtype=float)
+
+
+def chosen_x(figure: dict) -> float:
+    (shape,) = [s for s in figure["layout"]["shapes"] if s.get("name") == "chosen"]
+    return shape["x0"]
+
+
+def texts(at: AppTest) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    parts += [i.value for i in at.info] + [e.value for e in at.error]
+    return "\n".join(parts)
+
+
+def chosen_label(at: AppTest) -> str:
+    slider = _widget(at, "sp_at")
+    return slider.options[slider.value]
+
+
+def test_default_page_draws_the_sweep_and_marks_the_chosen_width() -> None:
+    at = open_page()
+    shown = figures(at)
+    assert set(shown) == {"lines", "components", "heatmap", "bars", "maps"}
+    label = chosen_label(at)
+    for name in ("lines", "components", "heatmap"):
+        assert f"{chosen_x(shown[name]):.3g}" == label
+    lines = shown["lines"]
+    assert any(a.get("text") == f"σ = {label}" for a in lines["layout"]["annotations"])
+    assert lines["layout"]["xaxis"]["type"] == "log"
+    assert len(array(lines["data"][0]["x"])) == 60
+    assert shown["bars"]["layout"]["title"]["text"].startswith(f"Spectrum at σ = {label}")
+    assert "component 1" in json.dumps(shown["maps"]["layout"]["annotations"])
+    filename = shown["lines"]["config"]["toImageButtonOptions"]["filename"]
+    assert filename.startswith("spectrum-lines_parabola_300") and "rbf" in filename
+    assert at.get("download_button")[0].label == "Download the sweep (CSV)"
+
+
+def test_the_limits_are_explained_in_plain_words() -> None:
+    page = texts(open_page())
+    assert "**Narrow σ**" in page and "identity" in page
+    assert "**Wide σ**" in page and "linear PCA" in page
+    assert "zero up to rounding" in page  # the clipping report
+
+
+def test_moving_the_chosen_width_moves_the_marks_and_the_spectrum() -> None:
+    at = open_page()
+    before = figures(at)
+    at = open_page(sp_at=10)
+    after = figures(at)
+    label = chosen_label(at)
+    assert f"{chosen_x(after['lines']):.3g}" == label
+    assert chosen_x(after["lines"]) < chosen_x(before["lines"])
+    assert f"σ = {label}" in after["bars"]["layout"]["title"]["text"]
+    assert after["maps"]["layout"]["title"]["text"].endswith(f"σ = {label}")
+    # the sweep itself is the same figure data
+    assert after["lines"]["data"][0]["y"] == before["lines"]["data"][0]["y"]
+    assert array(after["bars"]["data"][0]["y"])[0] != array(before["bars"]["data"][0]["y"])[0]
+
+
+def test_scrubbing_never_recomputes_the_sweep(monkeypatch: pytest.MonkeyPatch) -> None:
+    fits = []
+    original = WidthSweep.fit
+
+    def counting_fit(self: WidthSweep, X: np.ndarray, *args: object, **kwargs: object):
+        fits.append(self.n_widths)
+        return original(self, X, *args, **kwargs)
+
+    monkeypatch.setattr(WidthSweep, "fit", counting_fit)
+    at = open_page(sp_nw=35)  # a sweep no other test has cached
+    assert fits.count(35) == 1
+    for position in (3, 20, 30):
+        _widget(at, "sp_at").set_value(position)
+        at.run()
+        assert chosen_label(at) in figures(at)["bars"]["layout"]["title"]["text"]
+    _widget(at, "sp_logbars").set_value(True)
+    at.run()
+    assert figures(at)["bars"]["layout"]["yaxis"]["type"] == "log"
+    assert fits.count(35) == 1
+
+
+def test_switching_the_data_set_changes_the_figures() -> None:
+    parabola = figures(open_page())
+    at = open_page(sp_data="three_rings")
+    rings = figures(at)
+    assert rings["lines"]["data"][0]["y"] != parabola["lines"]["data"][0]["y"]
+    assert rings["heatmap"]["data"][0]["z"] != parabola["heatmap"]["data"][0]["z"]
+    assert "three_rings" in rings["lines"]["config"]["toImageButtonOptions"]["filename"]
+    page = texts(at)
+    assert "Three rings" in page
+    # Dereǵowski & Krzyśko's claimed maximum, and what the centred maths gives
+    assert "c = 0.017" in page and "rises monotonically" in page
+    marks = [a["text"] for a in rings["lines"]["layout"]["annotations"] if a.get("name") == "mark"]
+    assert marks == ["D&K c = 0.017"]
+
+
+def test_the_degree_sweep_has_its_own_axis_and_explanation() -> None:
+    at = open_page(sp_kernel="degree")
+    shown = figures(at)
+    assert shown["lines"]["layout"]["xaxis"]["type"] == "linear"
+    assert "degree d" in shown["lines"]["layout"]["xaxis"]["title"]["text"]
+    assert _widget(at, "sp_at").options == [str(d) for d in range(1, 11)]
+    assert "**Degree 1** is linear PCA" in texts(at)
+    assert shown["bars"]["layout"]["title"]["text"].startswith("Spectrum at d = ")
+
+
+def test_laplacian_explains_why_its_wide_limit_is_not_linear_pca() -> None:
+    at = open_page(sp_kernel="laplacian")
+    assert "Laplacian width ℓ" in figures(at)["lines"]["layout"]["xaxis"]["title"]["text"]
+    assert "*not* linear PCA" in texts(at)
+
+
+def test_gaussians_in_r10_show_a_projection_instead_of_contours() -> None:
+    at = open_page(sp_data="gaussian_clusters", sp_n=220)
+    maps = figures(at)["maps"]
+    assert maps["layout"]["title"]["text"].startswith("The data on the first two components")
+    assert len(maps["data"]) == 11  # one colour per cluster
+    assert all(trace["type"] == "scattergl" for trace in maps["data"])
+    assert "Eleven Gaussians in R^10" in texts(at)
+
+
+def test_a_wide_range_labels_the_identity_limit() -> None:
+    at = open_page(sp_range=(-8.0, 2.0))
+    lines = figures(at)["lines"]
+    assert any("K ≈ I" in a.get("text", "") for a in lines["layout"]["annotations"])
+    assert "numerically the identity" in texts(at)
+
+
+def test_the_camera_button_can_save_svg() -> None:
+    at = open_page(sp_img="svg")
+    for figure in figures(at).values():
+        assert figure["config"]["toImageButtonOptions"]["format"] == "svg"
