@@ -165,12 +165,14 @@ def test_demo_tab_speaks_plainly(usps_dir):
     spec = chart(at, "dn_demo_chart")
     assert spec["layout"]["xaxis"]["ticktext"] == ["With noise", "Classic method", "Kernel method"]
     text = " ".join(m.value for m in at.markdown)
-    assert "The computer has studied 200 handwritten digits" in text
+    assert "The computer has looked at 200 handwritten digits" in text
+    original = decode(chart(at, "dn_demo_original")["data"][0]["z"])
+    assert original.shape == (16, 16)
     noisy = decode(spec["data"][0]["z"])[:, :16]
     at.select_slider(key="dn_demo_noise").set_value("none").run()
     clean = decode(chart(at, "dn_demo_chart")["data"][0]["z"])[:, :16]
     assert np.abs(noisy - clean).mean() > 0.1
-    assert clean.min() >= -1 and clean.max() <= 1  # the digit itself, no noise
+    np.testing.assert_array_equal(clean, original)  # no noise: the digit itself
 
 
 def test_speckle_preset_sets_the_papers_values(no_usps):
