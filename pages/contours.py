@@ -48,6 +48,7 @@ DEFAULTS = {
     "ct_sigma": 1.0,
     "ct_res": 100,
 }
+# Schölkopf et al. 1998, Fig. 2: parabola, (x·y)^d for d = 1…4, components 1–3.
 FIG2 = {
     "ct_data": "parabola",
     "ct_n": 300,
@@ -55,7 +56,7 @@ FIG2 = {
     "ct_seed": 0,
     **DEFAULTS,
 }
-"""Schölkopf et al. 1998, Fig. 2: parabola, (x·y)^d for d = 1…4, components 1–3."""
+# Three rings and Gaussian kernels: kPC 1 against kPC 2 separates the rings.
 RINGS = {
     "ct_data": "three_rings",
     "ct_n": 300,
@@ -67,7 +68,6 @@ RINGS = {
     "ct_values": "0.5, 1, 2",
     "ct_pca": True,
 }
-"""Three rings and Gaussian kernels: kPC 1 vs kPC 2 separates the rings."""
 FIG2_CAPTION = (
     "**What to look at** (Schölkopf, Smola & Müller 1998, Fig. 2). Degree 1 is linear "
     "PCA: the contour lines are straight and orthogonal to the eigenvectors, and there "
@@ -149,7 +149,7 @@ def _spec_key(spec: ct.KernelSpec) -> tuple:
 def _kernel_controls() -> tuple[ct.KernelSpec, str | None, tuple[float, ...], int, bool, bool, int]:
     for key, value in DEFAULTS.items():
         st.session_state.setdefault(key, value)
-    top = st.columns([2, 1.4, 1.6, 1, 1])
+    top = st.columns([2, 1.4, 1.6, 1.4])
     kernel = top[0].selectbox(
         "Kernel",
         list(KERNELS),
@@ -181,13 +181,14 @@ def _kernel_controls() -> tuple[ct.KernelSpec, str | None, tuple[float, ...], in
     n_components = top[3].slider(
         "Components", 1, ct.MAX_COMPONENTS, key="ct_k", bind="query-params"
     )
-    center = top[4].toggle(
+    fixed = st.columns(5)
+    center = fixed[3].toggle(
         "Centre in F",
         key="ct_center",
         bind="query-params",
         help="Centre the mapped data in feature space (eq. 49).",
     )
-    pca = top[4].checkbox(
+    pca = fixed[3].checkbox(
         "Linear PCA column",
         key="ct_pca",
         bind="query-params",
@@ -204,7 +205,6 @@ def _kernel_controls() -> tuple[ct.KernelSpec, str | None, tuple[float, ...], in
             values = ct.parse_values(default, parameter)
 
     spec = ct.KernelSpec(kernel)
-    fixed = st.columns(4)
     if kernel == "poly" and parameter != "degree":
         degree = fixed[0].slider("Degree d", 1, 10, key="ct_degree", bind="query-params")
         spec = spec.with_value("degree", degree)
@@ -247,7 +247,7 @@ def _kernel_controls() -> tuple[ct.KernelSpec, str | None, tuple[float, ...], in
             "γ = "
             + ", ".join(f"{spec.with_value('sigma', value).engine_gamma:.3g}" for value in values)
         )
-    resolution = fixed[3].select_slider(
+    resolution = fixed[4].select_slider(
         "Grid resolution", RESOLUTIONS, key="ct_res", bind="query-params"
     )
     return spec, parameter, values, n_components, center, pca, resolution
@@ -387,7 +387,7 @@ st.markdown(
     "for linear PCA, bending as the kernel becomes nonlinear. The value at a point t "
     "is its projection (V^k · Φ(t)) = Σᵢ αᵢᵏ k(xᵢ, t) (eqs. 17, 51)."
 )
-presets = st.columns([1, 1, 3])
+presets = st.columns([1.3, 1, 2])
 presets[0].button(
     "Schölkopf et al. 1998, Fig. 2",
     key="ct_preset_fig2",

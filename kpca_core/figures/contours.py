@@ -29,12 +29,16 @@ from . import style
 
 LEVEL_STEP = 0.2
 LEVEL_MAX = 2.0
-PANEL_PX = 230
+FIGURE_PX = 820
+"""Width the panel heights are planned for: the wide page at 1280 px, sidebar open."""
+MARGIN = {"l": 40, "r": 20, "b": 90}
+COLORBAR_PX = 60
+"""Room below the panels for the horizontal colour bar."""
 TITLE_PX = 50
 GAP_X = 0.025
 MAX_SVG_POINTS = 1000
 """Above this many points, points are drawn with WebGL (``scattergl``)."""
-COLORBAR_TITLE = "value ÷ max |value|<br>on the data"
+COLORBAR_TITLE = "component value ÷ its largest |value| on the data"
 COLORSCALE = get_colorscale(style.DIVERGING)
 """The diverging scale as explicit stops: unvalidated figures get no name lookup."""
 
@@ -114,15 +118,19 @@ def contour_figure(sweep: ContourSweep, *, title: str = "") -> go.Figure:
     if n_cols == 0:
         raise ValueError("a contour figure needs at least one column")
     width = (1.0 - GAP_X * (n_cols - 1)) / n_cols
-    row_px = PANEL_PX + TITLE_PX
+    # panels as tall as their width at equal aspect, so the rows leave no gaps
+    panel_width = (FIGURE_PX - MARGIN["l"] - MARGIN["r"]) * width
+    aspect = np.ptp(sweep.grid.ys) / max(np.ptp(sweep.grid.xs), 1e-300)
+    panel_px = int(np.clip(panel_width * np.clip(aspect, 0.4, 2.5), 120, 420))
+    row_px = panel_px + TITLE_PX
     plot_px = n_rows * row_px
     x_range = [float(sweep.grid.xs[0]), float(sweep.grid.xs[-1])]
     y_range = [float(sweep.grid.ys[0]), float(sweep.grid.ys[-1])]
     data: list[dict] = []
     annotations: list[dict] = []
     layout: dict = {
-        "height": plot_px + (100 if title else 60),
-        "margin": {"l": 40, "r": 20, "t": 60 if title else 20, "b": 40},
+        "height": plot_px + (60 if title else 20) + MARGIN["b"],
+        "margin": {**MARGIN, "t": 60 if title else 20},
         "font": {"family": style.FONT_FAMILY, "size": 11},
         "showlegend": False,
         "plot_bgcolor": "white",
@@ -130,14 +138,23 @@ def contour_figure(sweep: ContourSweep, *, title: str = "") -> go.Figure:
             "colorscale": COLORSCALE,
             "cmin": -1.0,
             "cmax": 1.0,
-            "colorbar": {"title": {"text": COLORBAR_TITLE}, "thickness": 12, "len": 0.5},
+            "colorbar": {
+                "title": {"text": COLORBAR_TITLE, "side": "top"},
+                "orientation": "h",
+                "x": 0.5,
+                "xanchor": "center",
+                "y": -COLORBAR_PX / plot_px,
+                "yanchor": "top",
+                "thickness": 12,
+                "len": 0.5,
+            },
         },
     }
     if title:
         layout["title"] = {"text": title, "x": 0.0, "xanchor": "left"}
     for r in range(n_rows):
         top = 1.0 - (r * row_px + TITLE_PX) / plot_px
-        bottom = top - PANEL_PX / plot_px
+        bottom = top - panel_px / plot_px
         for c, column in enumerate(sweep.columns):
             index = r * n_cols + c
             suffix = _axis_suffix(index)
@@ -149,6 +166,7 @@ def contour_figure(sweep: ContourSweep, *, title: str = "") -> go.Figure:
                 "constrain": "domain",
                 "showgrid": False,
                 "zeroline": False,
+                "showticklabels": r == n_rows - 1,
                 "tickfont": {"size": 9},
             }
             layout[f"yaxis{suffix}"] = {
@@ -157,8 +175,10 @@ def contour_figure(sweep: ContourSweep, *, title: str = "") -> go.Figure:
                 "anchor": f"x{suffix}",
                 "scaleanchor": f"x{suffix}",
                 "constrain": "domain",
+                "constraintoward": "top",
                 "showgrid": False,
                 "zeroline": False,
+                "showticklabels": c == 0,
                 "tickfont": {"size": 9},
             }
             axes = {"xaxis": f"x{suffix}", "yaxis": f"y{suffix}"}
@@ -179,8 +199,9 @@ def contour_figure(sweep: ContourSweep, *, title: str = "") -> go.Figure:
                 data.append(_contour_trace(sweep, column, r, axes))
             else:
                 reason = missing_reason(column, r)
-                if column.error is not None and r > 0:
-                    reason = "no picture: see the first panel of this column"
+                if column.error is not None:
+                    head = reason.split(":")[0]
+                    reason = f"{head}: see the note above the figure" if r == 0 else "no picture"
                 annotations.append(
                     {
                         "text": _wrap(reason),
