@@ -574,13 +574,14 @@ def fig4_grid(
         rows.append(model.reconstruct_linear(rows[1], n))
         row_labels.append(_n_label("linear", n, model.n_linear_max_))
     restarts = 0
+    kernel_name = "kernel (learned)" if method == "ridge" else "kernel"
     for n in n_values:
         Z, r = model.reconstruct_kernel(
             rows[1], n, method=method, ridge_alpha=ridge_alpha, random_state=random_state
         )
         rows.append(Z)
         restarts += r
-        row_labels.append(_n_label("kernel", n, model.n_kernel_max_))
+        row_labels.append(_n_label(kernel_name, n, model.n_kernel_max_))
     images = np.stack(rows)
     return ImageGrid(
         images=images,

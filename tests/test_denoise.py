@@ -343,6 +343,12 @@ def test_fig4_grid_layout(model, subsets):
     np.testing.assert_array_equal(grid.images[1], noisy[pick])
     np.testing.assert_allclose(grid.images[3], model.reconstruct_linear(noisy[pick], 4))
     np.testing.assert_allclose(grid.errors[1], squared_errors(noisy[pick], subsets.X_test[pick]))
+    learned = fig4_grid(
+        model, subsets.X_test, noisy, subsets.y_test, side=8, n_values=(4,), method="ridge"
+    )
+    assert learned.row_labels == ("original", "noisy", "linear n = 4", "kernel (learned) n = 4")
+    expected = model.kernel_.preimage(noisy[pick], 4, method="ridge")
+    np.testing.assert_allclose(learned.images[3], expected)
 
 
 def test_side_by_side_and_demo(model, subsets):
