@@ -291,7 +291,7 @@ def _overflow_check(X: np.ndarray, spec: KernelSpec) -> str | None:
     )
 
 
-def _fit_pca(X: np.ndarray, spec: KernelSpec, n: int) -> ColumnFit:
+def _fit_pca(X: np.ndarray, spec: KernelSpec, n: int, center: bool) -> ColumnFit:
     """Linear PCA by scikit-learn, with the kernel-PCA conventions for λ and signs."""
     M = X.shape[0]
     model = PCA(n_components=min(n, X.shape[1])).fit(X)
@@ -308,7 +308,7 @@ def _fit_pca(X: np.ndarray, spec: KernelSpec, n: int) -> ColumnFit:
         projections * signs,
         eigenvalues[keep],
         model.explained_variance_ratio_[keep],
-        ("Linear PCA always centres the data.",) if n > 0 else (),
+        () if center else ("Linear PCA always centres the data, whatever the toggle says.",),
     )
 
 
@@ -354,7 +354,7 @@ def fit_column(
     X = np.asarray(X, dtype=float)
     M = X.shape[0]
     if spec.kernel == "pca":
-        return _fit_pca(X, spec, n_components)
+        return _fit_pca(X, spec, n_components, center)
     notes: list[str] = []
     if spec.kernel == "poly":
         skip = _overflow_check(X, spec)

@@ -14,12 +14,20 @@ from kpca_core.figures import contours as figures
 from kpca_core.figures.style import export_config
 from pages.common import PointSet, point_picker
 
+# Short labels: a bound selectbox keeps its label in the URL.
 KERNELS = {
-    "poly": "Polynomial (γ x·y + c)^d",
-    "rbf": "Gaussian exp(−‖x−y‖²/(2σ²))",
-    "laplacian": "Laplacian exp(−‖x−y‖₁/σ)",
-    "sigmoid": "Sigmoid tanh(γ x·y + c)",
-    "linear": "Linear x·y",
+    "poly": "Polynomial",
+    "rbf": "Gaussian",
+    "laplacian": "Laplacian",
+    "sigmoid": "Sigmoid",
+    "linear": "Linear",
+}
+FORMULAS = {
+    "poly": "k(x, y) = (γ x·y + c)^d (eq. 22 for γ = 1, c = 0)",
+    "rbf": "k(x, y) = exp(−‖x−y‖²/(2σ²)) (eq. 62)",
+    "laplacian": "k(x, y) = exp(−‖x−y‖₁/σ)",
+    "sigmoid": "k(x, y) = tanh(γ x·y + c) (eq. 63)",
+    "linear": "k(x, y) = x·y",
 }
 SWEEP_NAMES = {
     "degree": "degree d",
@@ -147,20 +155,22 @@ def _spec_key(spec: ct.KernelSpec) -> tuple:
 
 
 def _kernel_controls() -> tuple[ct.KernelSpec, str | None, tuple[float, ...], int, bool, bool, int]:
-    for key, value in DEFAULTS.items():
-        st.session_state.setdefault(key, value)
+    # Initial values are the widgets' own defaults (value=/index=), so that a URL
+    # parameter equal to them means the same thing as no parameter.
     top = st.columns([2, 1.4, 1.6, 1.4])
     kernel = top[0].selectbox(
         "Kernel",
         list(KERNELS),
         format_func=KERNELS.get,
+        index=list(KERNELS).index(DEFAULTS["ct_kernel"]),
         key="ct_kernel",
         on_change=_reset_sweep,
         bind="query-params",
     )
     options = [*ct.SWEEPABLE[kernel], "none"]
-    if st.session_state["ct_sweep"] not in options:
+    if st.session_state.get("ct_sweep", options[0]) not in options:
         st.session_state["ct_sweep"] = options[0]
+    top[0].caption(FORMULAS[kernel])
     sweep = top[1].selectbox(
         "Columns sweep",
         options,
@@ -173,23 +183,26 @@ def _kernel_controls() -> tuple[ct.KernelSpec, str | None, tuple[float, ...], in
     parameter = None if sweep == "none" else sweep
     text = top[2].text_input(
         "Values (comma-separated)",
+        DEFAULTS["ct_values"],
         key="ct_values",
         disabled=parameter is None,
         bind="query-params",
         help=f"At most {ct.MAX_COLUMNS} values, e.g. 1, 2, 3, 4.",
     )
     n_components = top[3].slider(
-        "Components", 1, ct.MAX_COMPONENTS, key="ct_k", bind="query-params"
+        "Components", 1, ct.MAX_COMPONENTS, DEFAULTS["ct_k"], key="ct_k", bind="query-params"
     )
     fixed = st.columns(5)
     center = fixed[3].toggle(
         "Centre in F",
+        DEFAULTS["ct_center"],
         key="ct_center",
         bind="query-params",
         help="Centre the mapped data in feature space (eq. 49).",
     )
     pca = fixed[3].checkbox(
         "Linear PCA column",
+        DEFAULTS["ct_pca"],
         key="ct_pca",
         bind="query-params",
         help="Add scikit-learn's linear PCA as a first column, for comparison.",
@@ -206,13 +219,16 @@ def _kernel_controls() -> tuple[ct.KernelSpec, str | None, tuple[float, ...], in
 
     spec = ct.KernelSpec(kernel)
     if kernel == "poly" and parameter != "degree":
-        degree = fixed[0].slider("Degree d", 1, 10, key="ct_degree", bind="query-params")
+        degree = fixed[0].slider(
+            "Degree d", 1, 10, DEFAULTS["ct_degree"], key="ct_degree", bind="query-params"
+        )
         spec = spec.with_value("degree", degree)
     if kernel in ("poly", "sigmoid") and parameter != "gamma":
         gamma = fixed[1].number_input(
             "Scale γ",
             min_value=1e-6,
             max_value=1e6,
+            value=DEFAULTS["ct_gamma"],
             step=0.1,
             format="%g",
             key="ct_gamma",
@@ -224,6 +240,7 @@ def _kernel_controls() -> tuple[ct.KernelSpec, str | None, tuple[float, ...], in
             "Offset c",
             min_value=-100.0,
             max_value=100.0,
+            value=DEFAULTS["ct_coef0"],
             step=0.5,
             format="%g",
             key="ct_coef0",
@@ -231,11 +248,12 @@ def _kernel_controls() -> tuple[ct.KernelSpec, str | None, tuple[float, ...], in
         )
         spec = spec.with_value("c", coef0)
     if kernel in ("rbf", "laplacian") and parameter != "sigma":
-        if st.session_state["ct_sigma"] not in SIGMAS:
-            st.session_state["ct_sigma"] = 1.0
+        if st.session_state.get("ct_sigma", DEFAULTS["ct_sigma"]) not in SIGMAS:
+            st.session_state["ct_sigma"] = DEFAULTS["ct_sigma"]
         sigma = fixed[0].select_slider(
             "Width σ (log scale)",
             SIGMAS,
+            DEFAULTS["ct_sigma"],
             format_func=lambda value: f"{value:g}",
             key="ct_sigma",
             bind="query-params",
@@ -248,7 +266,7 @@ def _kernel_controls() -> tuple[ct.KernelSpec, str | None, tuple[float, ...], in
             + ", ".join(f"{spec.with_value('sigma', value).engine_gamma:.3g}" for value in values)
         )
     resolution = fixed[4].select_slider(
-        "Grid resolution", RESOLUTIONS, key="ct_res", bind="query-params"
+        "Grid resolution", RESOLUTIONS, DEFAULTS["ct_res"], key="ct_res", bind="query-params"
     )
     return spec, parameter, values, n_components, center, pca, resolution
 
@@ -272,8 +290,7 @@ def contour_view(points: PointSet) -> None:
         if column.error is not None:
             st.warning(f"**{label}**: {column.error}")
         for note in column.notes:
-            if column.fit.spec.kernel != "pca":
-                st.info(f"**{label}**: {note}")
+            st.info(f"**{label}**: {note}")
 
     slug = ct.sweep_slug(sweep)
     image_format = st.session_state.get("ct_img", "png")
@@ -303,18 +320,25 @@ def projection_view(sweep: ct.ContourSweep, slug: str) -> None:
     defaults = {"ct_pcol": n_columns - 1, "ct_pi": 1, "ct_pj": min(2, k)}
     limits = {"ct_pcol": n_columns - 1, "ct_pi": k, "ct_pj": k}
     for key, default in defaults.items():
-        if st.session_state.setdefault(key, default) > limits[key]:
+        if st.session_state.get(key, default) > limits[key]:
             st.session_state[key] = default
     column = choose[0].selectbox(
         "Column",
         range(n_columns),
+        index=defaults["ct_pcol"],
         format_func=sweep.column_label,
         key="ct_pcol",
         bind="query-params",
     )
     components = list(range(1, k + 1))
     i = choose[1].selectbox("Horizontal: kPC", components, key="ct_pi", bind="query-params")
-    j = choose[2].selectbox("Vertical: kPC", components, key="ct_pj", bind="query-params")
+    j = choose[2].selectbox(
+        "Vertical: kPC",
+        components,
+        index=defaults["ct_pj"] - 1,
+        key="ct_pj",
+        bind="query-params",
+    )
     image_format = st.session_state.get("ct_img", "png")
     st.plotly_chart(
         figures.projection_figure(sweep, column, i, j),
@@ -350,7 +374,6 @@ def _downloads(sweep: ct.ContourSweep, slug: str) -> None:
         on_click="ignore",
         key="ct_dl_grid",
     )
-    st.session_state.setdefault("ct_img", "png")
     row[3].radio(
         "Camera button saves",
         ["png", "svg"],

@@ -107,6 +107,34 @@ def test_the_fig2_preset_gives_the_3_by_4_grid_of_the_paper():
     )
 
 
+def test_a_shared_url_opens_the_same_view():
+    """Every setting is bound to the URL; a link with them reproduces the figure."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.switch_page("pages/contours.py")
+    url = {
+        "ct_data": "three_rings",
+        "ct_kernel": "Gaussian",
+        "ct_sweep": "width σ",
+        "ct_values": "0.5, 2",
+        "ct_k": "2",
+        "ct_pca": "true",
+        "ct_center": "false",
+        "ct_pcol": "σ = 2",
+        "ct_img": "SVG",
+    }
+    for key, value in url.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception
+    heads = titles(chart(at, "ct_contours"))
+    assert [head.split(" λ")[0] for head in heads] == [
+        f"<b>{label}</b> · kPC {r}" for r in (1, 2) for label in ("linear PCA", "σ = 0.5", "σ = 2")
+    ]
+    assert "Linear PCA always centres the data" in shown(at, "info")
+    assert chart(at, "ct_projection")["layout"]["title"]["text"].startswith("σ = 2:")
+    assert config(at, "ct_contours")["toImageButtonOptions"]["filename"].endswith("_uncentred")
+
+
 def test_the_rings_preset_separates_the_rings_in_kpc_space():
     at = page()
     at.button(key="ct_preset_rings").click().run()
