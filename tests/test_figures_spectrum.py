@@ -204,9 +204,12 @@ def test_component_maps_are_diverging_and_centred_on_zero() -> None:
     contours = [t for t in fig.data if isinstance(t, go.Contour)]
     assert len(contours) == 2
     for k, contour in enumerate(contours):
-        assert contour.zmin == -contour.zmax
-        np.testing.assert_allclose(contour.z, values[k], rtol=1e-5, atol=1e-7)
-        assert contour.z.dtype == np.float32
+        # each component over its largest |value|: one colour scale for both
+        expected = values[k] / np.abs(values[k]).max()
+        np.testing.assert_allclose(contour.z, expected, rtol=1e-5, atol=1e-7)
+        assert contour.z.dtype == np.float32 and contour.coloraxis == "coloraxis"
+    assert fig.layout.coloraxis.cmin == -1 and fig.layout.coloraxis.cmax == 1
+    assert fig.layout.coloraxis.colorscale == go.Heatmap(colorscale=style.DIVERGING).colorscale
     points = [t for t in fig.data if t.name == "data"]
     np.testing.assert_allclose(points[0].x, X[:, 0], rtol=1e-6)
     assert fig.layout.yaxis.scaleanchor == "x"  # equal aspect: contours are not squashed

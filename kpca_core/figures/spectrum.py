@@ -31,7 +31,10 @@ REGIME_TEXT = {
 REGIME_FILL = {IDENTITY: "rgba(0, 114, 178, 0.10)", CONSTANT: "rgba(127, 127, 127, 0.18)"}
 CHOSEN_LINE = {"color": "black", "width": 1.5, "dash": "dash"}
 FONT = {"family": style.FONT_FAMILY}
-HEIGHT = 380
+HEIGHT = 460
+LEGEND_BELOW = {"orientation": "h", "yanchor": "top", "y": -0.2, "x": 0}
+"""Legends sit under the x axis, clear of the title and the width labels."""
+MARGIN = {"l": 60, "r": 20, "t": 80, "b": 120}
 
 
 # ---------------------------------------------------------------- labels
@@ -139,8 +142,10 @@ def _decorate(
                 font={"size": 12},
                 name="chosen",
             )
+    edges = _edges(sweep.widths_, log)
     fig.update_xaxes(
         type="log" if log else "linear",
+        range=list(np.log10(edges[[0, -1]]) if log else edges[[0, -1]]),
         title=parameter_label(sweep) + ("  (log scale)" if log else ""),
         dtick=None if log else 1,
         exponentformat="power",
@@ -149,8 +154,8 @@ def _decorate(
         template="plotly_white",
         font=FONT,
         height=HEIGHT,
-        margin={"l": 60, "r": 20, "t": 60, "b": 50},
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.08, "x": 0},
+        margin=MARGIN,
+        legend=LEGEND_BELOW,
     )
 
 
@@ -267,7 +272,7 @@ def ratio_lines_figure(
         )
     _decorate(fig, sweep, chosen)
     fig.update_yaxes(title="share of the variance λ<sub>k</sub>/Σλ", range=[0, 1.02])
-    fig.update_layout(title={"text": "Normalised eigenvalues of the centred kernel matrix", "x": 0})
+    fig.update_layout(title={"text": "Normalised eigenvalues λ<sub>k</sub>/Σλ", "x": 0})
     return fig
 
 
@@ -325,7 +330,10 @@ def spectrum_heatmap_figure(
     )
     _decorate(fig, sweep, chosen, label_chosen=False)
     fig.update_yaxes(
-        type="log", title="component k (log scale)", range=[np.log10(0.5), np.log10(M + 0.5)]
+        type="log",
+        title="component k (log scale)",
+        range=[np.log10(0.5), np.log10(M + 0.5)],
+        dtick=1,
     )
     fig.update_layout(title={"text": "The whole spectrum (blank: zero up to rounding)", "x": 0})
     return fig
@@ -370,7 +378,7 @@ def effective_components_figure(
             )
         )
     _decorate(fig, sweep, chosen, label_chosen=False)
-    fig.update_yaxes(type="log", title="components needed (log scale)")
+    fig.update_yaxes(type="log", title="components needed (log scale)", dtick=1)
     fig.update_layout(title={"text": "Effective number of components", "x": 0})
     return fig
 
@@ -380,7 +388,7 @@ def spectrum_bars_figure(
     sweep: WidthSweep,
     index: int,
     *,
-    n_bars: int = 30,
+    n_bars: int = 20,
     log: bool = False,
 ) -> go.Figure:
     """The spectrum at one width: bars λ_k/Σλ, the cumulative share, linear PCA.
@@ -390,7 +398,7 @@ def spectrum_bars_figure(
     sweep : fitted WidthSweep
     index : int
         The chosen width.
-    n_bars : int, default=30
+    n_bars : int, default=20
         Leading components drawn.
     log : bool, default=False
         Logarithmic bars (zeros from rounding are then simply absent).
@@ -412,7 +420,7 @@ def spectrum_bars_figure(
             font={"size": 13, "color": style.NEUTRAL},
             name=CONSTANT,
         )
-        title = f"Spectrum at {value}: numerically constant kernel"
+        title = f"Spectrum at {value}<br><sup>zero up to rounding</sup>"
     else:
         bars = np.where(ratios > 0, ratios, np.nan) if log else ratios
         fig.add_trace(
@@ -450,22 +458,30 @@ def spectrum_bars_figure(
             secondary_y=False,
         )
         share = float(np.sum(sweep.ratios_[index, :2]))
-        title = f"Spectrum at {value}: (λ₁+λ₂)/Σλ = {share:.3f}"
-    fig.update_xaxes(title="component k", dtick=1 if n_bars <= 30 else None)
+        title = f"Spectrum at {value}<br><sup>(λ₁+λ₂)/Σλ = {share:.3f}</sup>"
+    fig.update_xaxes(title="component k", tick0=0, dtick=1 if n_bars <= 10 else 5)
     fig.update_yaxes(
         title="λ<sub>k</sub>/Σλ" + ("  (log scale)" if log else ""),
         type="log" if log else "linear",
         exponentformat="power",
         secondary_y=False,
     )
-    fig.update_yaxes(title="cumulative share", range=[0, 1.02], secondary_y=True, showgrid=False)
+    fig.update_yaxes(
+        title="cumulative share",
+        range=[0, 1.02],
+        tickmode="linear",
+        tick0=0,
+        dtick=0.2,
+        secondary_y=True,
+        showgrid=False,
+    )
     fig.update_layout(
         template="plotly_white",
         font=FONT,
         height=HEIGHT,
         title={"text": title, "x": 0},
-        margin={"l": 60, "r": 60, "t": 60, "b": 50},
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
+        margin={**MARGIN, "r": 60},
+        legend=LEGEND_BELOW,
         bargap=0.15,
     )
     return fig
@@ -482,6 +498,10 @@ def component_maps_figure(
 ) -> go.Figure:
     """Contour maps of the first nonlinear components over 2-D data.
 
+    Each component is divided by its largest absolute value on the grid, so
+    that both share one diverging colour scale centred on 0: the shape of the
+    contours is what matters (a component's sign and scale are arbitrary).
+
     Parameters
     ----------
     xs, ys : ndarray
@@ -497,7 +517,7 @@ def component_maps_figure(
         1,
         n,
         subplot_titles=[f"component {k + 1}" for k in range(n)],
-        horizontal_spacing=0.12,
+        horizontal_spacing=0.08,
     )
     for k in range(n):
         bound = float(np.max(np.abs(values[k]))) or 1.0
@@ -505,15 +525,13 @@ def component_maps_figure(
             go.Contour(
                 x=_f32(xs),
                 y=_f32(ys),
-                z=_f32(values[k]),
-                colorscale=style.DIVERGING,
-                zmin=-bound,
-                zmax=bound,
-                ncontours=16,
+                z=_f32(values[k] / bound),
+                coloraxis="coloraxis",
+                contours={"start": -1.0, "end": 1.0, "size": 0.125},
                 line={"width": 0.5, "color": "rgba(0,0,0,0.35)"},
-                colorbar={"x": (k + 1) / n - 0.06 if n > 1 else 1.0, "len": 0.9, "thickness": 12},
                 name=f"component {k + 1}",
-                hovertemplate="x = %{x:.2f}, y = %{y:.2f}<br>value %{z:.3g}<extra></extra>",
+                hovertemplate="x = %{x:.2f}, y = %{y:.2f}<br>value / max|value| = %{z:.2f}"
+                "<extra></extra>",
             ),
             row=1,
             col=k + 1,
@@ -533,11 +551,23 @@ def component_maps_figure(
         )
         axis = "" if k == 0 else str(k + 1)
         fig.update_yaxes(scaleanchor=f"x{axis}", scaleratio=1, row=1, col=k + 1)
+    fig.update_xaxes(constrain="domain")
+    fig.update_yaxes(constrain="domain")
     fig.update_layout(
         template="plotly_white",
         font=FONT,
-        height=HEIGHT + 20,
+        height=HEIGHT - 60,
         title={"text": title, "x": 0},
+        coloraxis={
+            "colorscale": style.DIVERGING,
+            "cmin": -1.0,
+            "cmax": 1.0,
+            "colorbar": {
+                "title": {"text": "value /<br>max|value|"},
+                "thickness": 12,
+                "tickvals": [-1, -0.5, 0, 0.5, 1],
+            },
+        },
         margin={"l": 40, "r": 20, "t": 70, "b": 40},
     )
     return fig
@@ -574,7 +604,7 @@ def projection_figure(
     fig.update_layout(
         template="plotly_white",
         font=FONT,
-        height=HEIGHT + 20,
+        height=HEIGHT,
         title={"text": title, "x": 0},
         margin={"l": 60, "r": 20, "t": 60, "b": 50},
     )
