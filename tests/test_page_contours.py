@@ -296,3 +296,16 @@ def test_changing_one_value_refits_only_that_column(monkeypatch):
     assert len(calls) == 5
     spec = chart(at, "ct_contours")
     assert len(decode(traces(spec, "contour")[0]["x"])) == 60
+
+
+def test_an_unforeseen_engine_failure_is_a_message_not_a_traceback(monkeypatch):
+    def failing(X, spec, **kwargs):
+        raise RuntimeError("ARPACK did not converge")
+
+    monkeypatch.setattr(ct, "fit_column", failing)
+    at = page(ct_seed=424_242)  # data no other test has fitted
+    warning = shown(at, "warning")
+    assert "the eigensolver failed (ARPACK did not converge)" in warning
+    spec = chart(at, "ct_contours")
+    assert traces(spec, "contour") == []
+    assert len(titles(spec)) == 12
