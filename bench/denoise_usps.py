@@ -15,6 +15,8 @@ cache or a download is used).
    (and, as the floor, a bare ``scipy.linalg.eigh(driver="evd")`` of the
    kernel matrix), the pre-images of the 500 test digits at one n, and our
    whole MSE-against-n sweep. Times are medians over ``--repeats`` runs.
+   ``--sizes`` adds the fit time for 100 … 500 training digits per class
+   (the page's limit).
 
 The machine has 2 cores shared with other work: treat times as indicative.
 """
@@ -22,6 +24,7 @@ The machine has 2 cores shared with other work: treat times as indicative.
 from __future__ import annotations
 
 import argparse
+import functools
 import statistics
 import time
 from collections.abc import Callable
@@ -198,11 +201,24 @@ def speed(data: DigitSubsets, repeats: int, n: int) -> None:
     )
 
 
+def sizes(repeats: int) -> None:
+    """Fit time against the number of training digits: the page's size limit."""
+    preset = next(iter(PRESETS.values()))
+    train, test = load_usps("train"), load_usps("test")
+    print("\nFit time (linear + kernel PCA, all components) against training digits per class")
+    for per_class in (100, 200, 300, 400, 500):
+        data = sample_digits(train, test, per_class, 1, side=16, source="USPS", random_state=SEED)
+        model = DigitDenoiser(preset.c, center=preset.center)
+        t = median_times({"fit": functools.partial(model.fit, data.X_train)}, repeats)
+        print(f"  {per_class:>4} per class (M = {len(data.X_train)}): {t['fit']:.2f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--interpretations", action="store_true", help="other scale readings")
     parser.add_argument("--no-fidelity", action="store_true", help="speed only")
     parser.add_argument("--no-speed", action="store_true", help="fidelity only")
+    parser.add_argument("--sizes", action="store_true", help="fit time against M")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--n", type=int, default=256, help="n of the pre-image timing")
     args = parser.parse_args()
@@ -214,6 +230,8 @@ def main() -> None:
             fidelity(data, interpretations(data))
     if not args.no_speed:
         speed(data, args.repeats, args.n)
+    if args.sizes:
+        sizes(args.repeats)
 
 
 if __name__ == "__main__":
