@@ -22,7 +22,7 @@ from typing import Literal
 
 import numpy as np
 from scipy import linalg
-from scipy.sparse.linalg import eigsh
+from scipy.sparse.linalg import ArpackNoConvergence, eigsh
 from sklearn.kernel_ridge import KernelRidge
 from sklearn.utils import check_random_state
 from sklearn.utils.extmath import svd_flip
@@ -46,6 +46,7 @@ ARPACK_MIN_SAMPLES = 1500
 ARPACK_MAX_COMPONENTS = 30
 SUBSET_MAX_FRACTION = 0.5
 LOW_RANK = 50
+ARPACK_MAX_RESTARTS = 100
 BLOCK_ROWS = 256
 
 
@@ -120,8 +121,8 @@ class KernelPCA:
         (eq. 47), scaled so that ‖V^k‖ = 1, i.e. (Mλ_k)(α^k · α^k) = 1
         (eq. 50), with 1/√|Mλ_k| for negative eigenvalues (Appendix B.2).
     explained_variance_ratio_ : ndarray of shape (n_components_,)
-        λ_k / Σ_j λ_j over all positive eigenvalues (the trace of K̃ / M when
-        the whole spectrum is not computed).
+        λ_k / Σ_j λ_j, the share of the total variance trace(K̃)/M, whichever
+        solver ran and however many components were kept.
     negative_eigenvalue_ratio_ : float
         |most negative eigenvalue| / largest eigenvalue; 0 for a positive
         semidefinite kernel matrix.  Reported so the UI can say how far an
@@ -210,16 +211,26 @@ class KernelPCA:
             K = X.copy() if self.kernel == "precomputed" else self._kernel(X)
         if not np.all(np.isfinite(K)):
             raise ValueError(
-                "the kernel matrix has non-finite entries: lower gamma or degree, "
-                "or rescale the data"
+                "the kernel matrix has non-finite entries (too large for floating point): "
+                "lower gamma or degree, or rescale the data"
             )
         _notify(progress, 0.2, "centring in feature space (eq. 49)")
         if self.center:
             K, self._column_means, self._total_mean = center_kernel(K)
+            if not np.all(np.isfinite(K)):
+                raise ValueError(
+                    "centring the kernel matrix overflowed: its entries are too large; "
+                    "lower gamma or degree, or rescale the data"
+                )
         trace = float(np.trace(K))
 
         _notify(progress, 0.3, "eigenproblem (eq. 12)")
         mu, u, mu_min = self._eigsolve(K)
+        if not (np.all(np.isfinite(mu)) and np.isfinite(mu_min)):
+            raise ValueError(
+                "the eigenproblem overflowed: the kernel matrix's entries are too large; "
+                "lower gamma or degree, or rescale the data"
+            )
         _notify(progress, 0.9, "normalisation (eq. 50)")
 
         # Drop zero eigenvalues (numerical rank, as numpy.linalg.matrix_rank
@@ -237,8 +248,7 @@ class KernelPCA:
         self._mu = mu
         self.eigenvalues_ = mu / M
         self.alphas_ = u / np.sqrt(np.abs(mu))
-        total = float(np.sum(mu[mu > 0])) if self._full_spectrum else trace
-        self.explained_variance_ratio_ = mu / total if total > 0 else np.zeros_like(mu)
+        self.explained_variance_ratio_ = mu / trace if trace > 0 else np.zeros_like(mu)
         self.negative_eigenvalue_ratio_ = max(0.0, -mu_min) / scale if scale else 0.0
         if self.negative_eigenvalue_ratio_ <= M * np.finfo(float).eps:
             self.negative_eigenvalue_ratio_ = 0.0
@@ -274,27 +284,31 @@ class KernelPCA:
         solver = self._choose_solver(M, k)
         if solver == "arpack" and k >= M - 1:
             solver = "dense"  # ARPACK needs k < M - 1
-        self.eigen_solver_ = solver
-        self._full_spectrum = solver == "dense"
+        # An indefinite kernel may have a negative eigenvalue outside the top k:
+        # find the smallest one too, so that it is reported.
+        lowest = np.inf
+        if solver != "dense" and not self._is_psd():
+            lowest = linalg.eigh(K, eigvals_only=True, subset_by_index=(0, 0), check_finite=False)
+            lowest = float(lowest[0])
 
+        if solver == "arpack":
+            v0 = check_random_state(self.random_state).uniform(-1, 1, M)
+            try:
+                mu, u = eigsh(K, k=k, which="LA", v0=v0, maxiter=ARPACK_MAX_RESTARTS)
+            except ArpackNoConvergence:
+                solver = "subset"  # a nearly flat spectrum (K ≈ I) stalls ARPACK
+        if solver == "subset":
+            mu, u = linalg.eigh(K, subset_by_index=(M - k, M - 1), check_finite=False)
+            if mu.size < k:
+                # LAPACK's index-range driver can return nothing from inside a
+                # large cluster of equal eigenvalues (K̃ ≈ I − 1_M, σ → 0).
+                solver = "dense"
         if solver == "dense":
             # K is ours and already checked finite: let LAPACK work in place.
             mu, u = linalg.eigh(K, driver="evd", overwrite_a=True, check_finite=False)
-            mu_min = float(mu[0])
-        elif solver == "subset":
-            mu, u = linalg.eigh(K, subset_by_index=(M - k, M - 1), check_finite=False)
-            mu_min = float(mu[0])
-        else:
-            v0 = check_random_state(self.random_state).uniform(-1, 1, M)
-            mu, u = eigsh(K, k=k, which="LA", v0=v0)
-            mu_min = float(mu.min())
-        # An indefinite kernel may have a negative eigenvalue outside the top k:
-        # find the smallest one too, so that it is reported.
-        if not self._full_spectrum and not self._is_psd():
-            lowest = linalg.eigh(K, eigvals_only=True, subset_by_index=(0, 0))
-            mu_min = min(mu_min, float(lowest[0]))
+        self.eigen_solver_ = solver
         order = np.argsort(mu)[::-1][:k]
-        return mu[order], u[:, order], mu_min
+        return mu[order], u[:, order], min(lowest, float(mu.min()))
 
     def _is_psd(self) -> bool:
         return is_positive_semidefinite(self.kernel, degree=self.degree, coef0=self.coef0)

@@ -282,7 +282,7 @@ def test_identical_points_explain_the_zero_kernel():
 
 def test_overflowing_kernel_is_explained():
     X = np.full((4, 2), 1e3) * np.arange(1, 5)[:, None]
-    with pytest.raises(ValueError, match="non-finite"):
+    with pytest.raises(ValueError, match="too large"):
         KernelPCA(kernel="poly", degree=200, gamma=1.0).fit(X)
 
 
@@ -296,3 +296,32 @@ def test_transform_checks_feature_count(data):
 def test_unfitted_model_says_so():
     with pytest.raises(RuntimeError, match="not fitted"):
         KernelPCA().transform(np.ones((2, 2)))
+
+
+@pytest.mark.parametrize("solver", ["auto", "subset", "arpack"])
+def test_flat_spectrum_of_a_very_narrow_kernel(solver):
+    # σ → 0: K̃ = I − 1_M, one cluster of M − 1 equal eigenvalues, where LAPACK's
+    # index-range driver returns nothing and ARPACK stalls.
+    X, _ = parabola(300, random_state=0)
+    model = KernelPCA(3, kernel="rbf", gamma=1e8, eigen_solver=solver, random_state=0).fit(X)
+    np.testing.assert_allclose(model.eigenvalues_, 1 / 300)
+    assert np.all(np.isfinite(model.transform(X)))
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+@pytest.mark.parametrize("n_components", [2, 10, None])
+def test_explained_variance_ratio_is_share_of_the_whole(data, solver, n_components):
+    X, _ = data
+    model = KernelPCA(n_components, kernel="rbf", gamma=0.3, eigen_solver=solver, random_state=0)
+    model.fit(X)
+    full = KernelPCA(kernel="rbf", gamma=0.3, eigen_solver="dense").fit(X)
+    k = model.n_components_
+    np.testing.assert_allclose(
+        model.explained_variance_ratio_, full.explained_variance_ratio_[:k], rtol=1e-8
+    )
+
+
+def test_overflow_in_centring_is_explained():
+    X = np.array([[1e51], [2e51], [2.3e51]])  # K is finite, its centring overflows
+    with pytest.raises(ValueError, match="too large"), np.errstate(all="ignore"):
+        KernelPCA(kernel="poly", degree=3, gamma=1.0, coef0=0.0).fit(X)
