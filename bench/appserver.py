@@ -1,0 +1,189 @@
+"""Start the app the way the README does, on a free port of 127.0.0.1, and stop it.
+
+Shared by the end-to-end tests (``tests/e2e``), ``bench/ui_latency.py`` and
+``bench/load_test.py``::
+
+    with AppServer() as server:           # python3 -m streamlit run app.py ...
+        print(server.url, server.tree_rss())
+
+The server listens on 127.0.0.1 only and runs in its own process group, so
+:meth:`AppServer.stop` ends it and every child it started.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import IO
+
+ROOT = Path(__file__).resolve().parent.parent
+"""The repository root, where ``app.py`` is."""
+HOST = "127.0.0.1"
+
+
+def _die_with_parent() -> None:
+    """In the child before ``exec``: get SIGTERM when the process that started it dies.
+
+    So a killed test run or bench never leaves a server behind (Linux ``prctl``).
+    """
+    pr_set_pdeathsig = 1
+    ctypes.CDLL(None).prctl(pr_set_pdeathsig, signal.SIGTERM)
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+def tree_pids(pid: int) -> list[int]:
+    """``pid`` and all its descendants, from ``/proc/<pid>/task/*/children``."""
+    pids, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        pids.append(current)
+        for task in Path(f"/proc/{current}/task").glob("*"):
+            with contextlib.suppress(OSError):
+                todo.extend(int(child) for child in (task / "children").read_text().split())
+    return pids
+
+
+def rss_bytes(pid: int) -> int:
+    """Resident set size of one process in bytes (0 once it has gone)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0
+    for line in status.splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+class AppServer:
+    """``python3 -m streamlit run app.py`` on a free port of 127.0.0.1, as a context manager.
+
+    Parameters
+    ----------
+    port : int, optional
+        Port to listen on; a free one by default.
+    env : mapping, optional
+        Extra environment variables for the server (e.g. ``KPCA_USPS_DIR``).
+    startup_timeout : float
+        Seconds to wait for ``/_stcore/health`` to answer ``ok``.
+
+    The server's output goes to :attr:`log_path`; :meth:`log_tail` shows its end
+    when something goes wrong.
+    """
+
+    def __init__(
+        self,
+        *,
+        port: int | None = None,
+        env: dict[str, str] | None = None,
+        startup_timeout: float = 60.0,
+    ) -> None:
+        self.port = port or free_port()
+        self.env = {**os.environ, **(env or {})}
+        self.startup_timeout = startup_timeout
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log_path = Path(tempfile.mkstemp(prefix="kpca-server-", suffix=".log")[1])
+        self._log: IO[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """Base URL of the app, e.g. ``http://127.0.0.1:8765``."""
+        return f"http://{HOST}:{self.port}"
+
+    @property
+    def command(self) -> list[str]:
+        """The README's start command, with the port, headless mode and loopback address."""
+        return [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            "--server.port",
+            str(self.port),
+            "--server.headless",
+            "true",
+            "--server.address",
+            HOST,
+        ]
+
+    def start(self) -> AppServer:
+        """Start the server and wait until ``/_stcore/health`` answers."""
+        self._log = self.log_path.open("wb")
+        self.process = subprocess.Popen(
+            self.command,
+            cwd=ROOT,
+            env=self.env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=_die_with_parent,
+        )
+        deadline = time.monotonic() + self.startup_timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the app exited at start-up:\n{self.log_tail()}")
+            if self.healthy():
+                return self
+            time.sleep(0.2)
+        self.stop()
+        raise RuntimeError(
+            f"the app did not answer /_stcore/health within {self.startup_timeout:g} s:\n"
+            f"{self.log_tail()}"
+        )
+
+    def healthy(self) -> bool:
+        """Whether ``/_stcore/health`` answers ``ok``."""
+        try:
+            with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as response:
+                return response.status == 200 and response.read().strip() == b"ok"
+        except (urllib.error.URLError, OSError):
+            return False
+
+    def tree_rss(self) -> int:
+        """Resident memory of the server and all its children, in bytes."""
+        if self.process is None or self.process.poll() is not None:
+            return 0
+        return sum(rss_bytes(pid) for pid in tree_pids(self.process.pid))
+
+    def log_tail(self, lines: int = 40) -> str:
+        """The last lines the server printed."""
+        text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+        return "\n".join(text.splitlines()[-lines:])
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop the server's process group: SIGTERM, then SIGKILL after ``timeout`` s."""
+        if self.process is not None and self.process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout)
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+    def __enter__(self) -> AppServer:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()

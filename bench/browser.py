@@ -1,0 +1,311 @@
+"""Drive the app in Debian's Chromium: the views, their preset links, and redraw probes.
+
+Shared by the end-to-end tests (``tests/e2e``) and ``bench/ui_latency.py``.
+The browser is ``/usr/bin/chromium`` (never a download), started through
+Playwright by :func:`launch_chromium`.
+
+A redraw is timed inside the page, on the browser's own clock
+(``performance.now()``), see :data:`ARM_REDRAW_JS`:
+
+- ``keydown``: the key press on the slider (a capture-phase listener);
+- ``sent``: the first websocket message the page sends after it (the slider's
+  new value going to the server; the slider may wait a moment before sending);
+- ``received``: the last websocket message from the server before the redraw;
+- ``drawn``: the animation frame after the figure's data first changed (checked
+  on each ``plotly_afterplot`` event of the graph div and on each DOM mutation,
+  so a replaced graph div counts too), i.e. the frame that shows the new figure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Locator, Page, Playwright
+
+CHROMIUM = Path("/usr/bin/chromium")
+"""Debian's Chromium; the browser tests are skipped without it."""
+CHROMIUM_ARGS = (
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--no-first-run",
+)
+VIEWPORT = {"width": 1280, "height": 720}
+"""A projector's resolution; the figures must read well at this size."""
+IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+"""The app root once no script is running."""
+EXCEPTION = '[data-testid="stException"]'
+ERROR_ALERT = '[data-testid="stAlertContentError"]'
+
+
+def launch_chromium(playwright: Playwright, **options: Any) -> Browser:
+    """Headless Debian Chromium through Playwright, with a fresh temporary profile."""
+    return playwright.chromium.launch(
+        executable_path=str(CHROMIUM), args=list(CHROMIUM_ARGS), headless=True, **options
+    )
+
+
+@dataclass(frozen=True)
+class View:
+    """One view of the app as the browser tests and benches drive it.
+
+    Parameters
+    ----------
+    name : str
+        Short name, used in file names and printed tables.
+    path : str
+        URL path of the page (``st.Page`` derives it from the file name).
+    query : str
+        Query string of the preset link (widgets are bound to the URL).
+    slider : str
+        Widget key of the slider that is moved.
+    chart : str, optional
+        Key of the main figure's ``st.plotly_chart`` (its element carries the
+        class ``st-key-<chart>``); by default the first plotly figure on the page.
+    tab : str, optional
+        Label of the ``st.tabs`` tab to click before the figure can be seen.
+    shows : str
+        A text the page shows only when it took its settings from the link.
+    what : str
+        What the moved slider changes, for printed tables.
+
+    Links carry what the widgets show: a select box's value in the URL is its
+    label (``format_func``), not the option behind it.
+    """
+
+    name: str
+    path: str
+    query: str
+    slider: str
+    chart: str | None = None
+    tab: str | None = None
+    shows: str = ""
+    what: str = ""
+
+    def link(self, base_url: str) -> str:
+        """The preset link, e.g. ``http://127.0.0.1:8765/contours?ct_n=300``."""
+        return f"{base_url}/{self.path}?{self.query}" if self.query else f"{base_url}/{self.path}"
+
+    @property
+    def chart_selector(self) -> str:
+        """CSS selector of the main figure's plotly graph div."""
+        scope = f".st-key-{self.chart} " if self.chart else ""
+        return f"{scope}.js-plotly-plot"
+
+    def slider_thumb(self, page: Page) -> Locator:
+        """The moved slider's thumb: the element with the ARIA role ``slider``."""
+        return page.locator(f".st-key-{self.slider}").get_by_role("slider").first
+
+
+FIG2_LINK = urlencode(
+    {"ct_n": 300, "ct_noise": 0.2, "ct_seed": 0, "ct_values": "1, 2, 3, 4", "ct_k": 3}
+)
+"""Query string of Schölkopf et al. (1998), Fig. 2 in the Contours view.
+
+The data set (the parabola), kernel (polynomial) and swept parameter (degree)
+are the view's defaults, so the link leaves out their labels, which may change.
+"""
+RINGS_LINK = urlencode(
+    {"sp_data": "Three rings, radii 1, 2, 4", "sp_n": 300, "sp_noise": 0.25, "sp_seed": 0}
+)
+"""Query string of the spectrum sweep on three rings."""
+
+VIEWS = (
+    View(
+        "contours",
+        "contours",
+        FIG2_LINK,
+        slider="ct_noise",
+        chart="ct_contours",
+        shows="What to look at",
+        what="noise of the Fig. 2 parabola: new data, 4 fits, 3 x 4 contour grid",
+    ),
+    View(
+        "spectrum",
+        "spectrum",
+        RINGS_LINK,
+        slider="sp_at",
+        chart="sp_fig_bars",
+        shows="Three rings, radii 1, 2, 4: 300 points, noise 0.25",
+        what="chosen width: the spectrum bars (and the marks on the other figures)",
+    ),
+    View(
+        "denoising",
+        "denoising",
+        "",
+        slider="dn_n",
+        chart="dn_sbs_chart",
+        tab="Side by side",
+        shows="Squared error to the clean digit",
+        what="number of components n: the side-by-side grid of digits",
+    ),
+)
+"""The views in the order of the home page."""
+
+
+WAIT_FOR_FIGURE_JS = """
+([selector, timeoutMs]) => new Promise((resolve, reject) => {
+  const ready = () => {
+    const graph = document.querySelector(selector);
+    return graph && graph.data && graph.querySelector('.main-svg');
+  };
+  if (ready()) { resolve(true); return; }
+  const observer = new MutationObserver(() => {
+    if (ready()) { observer.disconnect(); clearTimeout(timer); resolve(true); }
+  });
+  observer.observe(document.body, {childList: true, subtree: true});
+  const timer = setTimeout(() => {
+    observer.disconnect();
+    reject(new Error('no plotly figure matching ' + selector));
+  }, timeoutMs);
+})
+"""
+"""Resolves once a drawn plotly graph (``.data`` set, SVG present) matches the selector."""
+
+FIGURE_JS = """
+(selector) => {
+  const graph = document.querySelector(selector);
+  if (!graph || !graph.data) return null;
+  const plain = (key, value) => ArrayBuffer.isView(value) ? Array.from(value) : value;
+  return JSON.stringify({data: graph.data, layout: graph.layout}, plain);
+}
+"""
+"""The figure's data and layout as JSON (typed arrays as lists), or ``None`` if not drawn."""
+
+ARM_REDRAW_JS = """
+(selector) => {
+  const plain = (key, value) => ArrayBuffer.isView(value) ? Array.from(value) : value;
+  const content = (graph) => JSON.stringify([graph.data, graph.layout.title,
+                                             graph.layout.annotations], plain);
+  let graph = document.querySelector(selector);
+  if (!graph || !graph.data) return false;
+  let data = graph.data;
+  const before = content(graph);
+  const probe = {keydown: null, sent: null, received: null, drawn: null, changed: false};
+  window.__kpcaProbe = probe;
+  document.addEventListener('keydown', () => {
+    if (probe.keydown === null) probe.keydown = performance.now();
+  }, {capture: true, once: true});
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (message) {
+    if (probe.keydown !== null && probe.sent === null) probe.sent = performance.now();
+    if (!this.__kpcaListening) {
+      this.__kpcaListening = true;
+      this.addEventListener('message', () => {
+        const current = window.__kpcaProbe;
+        if (current.sent !== null && !current.changed) current.received = performance.now();
+      });
+    }
+    return send.call(this, message);
+  };
+  let observer = null;
+  probe.done = new Promise((resolve) => {
+    const hook = (div) => {
+      if (div.on && !div.__kpcaHooked) {
+        div.__kpcaHooked = true;
+        div.on('plotly_afterplot', check);
+      }
+    };
+    function check() {
+      if (probe.changed) return;
+      const now = document.querySelector(selector);
+      if (!now || !now.data || now.data === data) return;
+      // New data object: compare content only now, so the comparison is not timed.
+      graph = now;
+      data = now.data;
+      if (content(now) === before) return;
+      probe.changed = true;
+      observer.disconnect();
+      WebSocket.prototype.send = send;
+      requestAnimationFrame(() => { probe.drawn = performance.now(); resolve(); });
+    }
+    observer = new MutationObserver(() => {
+      document.querySelectorAll(selector).forEach(hook);
+      check();
+    });
+    observer.observe(document.body, {childList: true, subtree: true});
+    document.querySelectorAll(selector).forEach(hook);
+  });
+  return true;
+}
+"""
+"""Arms the redraw probe on the figure matching a selector, before a key press.
+
+Sets ``window.__kpcaProbe`` with the times described in the module docstring
+and a promise ``done`` that resolves at the redraw. The figure's content is
+serialised before the key press and again only when a new data object shows
+up, so the comparison does not slow the timed part.
+"""
+
+READ_PROBE_JS = """
+async (timeoutMs) => {
+  const probe = window.__kpcaProbe;
+  await Promise.race([probe.done, new Promise((r) => setTimeout(r, timeoutMs))]);
+  return {keydown: probe.keydown, sent: probe.sent, received: probe.received,
+          drawn: probe.drawn};
+}
+"""
+"""Waits for the armed probe (at most ``timeoutMs``) and returns its times."""
+
+
+def open_view(page: Page, view: View, base_url: str, timeout_ms: float = 90_000) -> None:
+    """Open the view's preset link and wait until its main figure is drawn and the run ends."""
+    page.goto(view.link(base_url))
+    if view.tab is not None:
+        page.wait_for_selector(IDLE, timeout=timeout_ms)
+        page.get_by_role("tab", name=view.tab).click()
+    page.evaluate(WAIT_FOR_FIGURE_JS, [view.chart_selector, timeout_ms])
+    page.wait_for_selector(IDLE, timeout=timeout_ms)
+
+
+def figure_json(page: Page, view: View) -> str | None:
+    """The main figure's data and layout as JSON, as drawn in the browser."""
+    return page.evaluate(FIGURE_JS, view.chart_selector)
+
+
+def slider_value(page: Page, view: View) -> float:
+    """The moved slider's position: its value, or the option's index for a select slider."""
+    return float(view.slider_thumb(page).input_value())
+
+
+def slider_text(page: Page, view: View) -> str:
+    """The moved slider's value as shown to the user (``aria-valuetext``).
+
+    For an ``st.select_slider`` this is the formatted option, which is also
+    what the URL carries; its range input's value is the option's index.
+    """
+    return view.slider_thumb(page).get_attribute("aria-valuetext") or ""
+
+
+def url_params(page: Page) -> dict[str, list[str]]:
+    """The query parameters of the page's current URL."""
+    return parse_qs(urlsplit(page.url).query)
+
+
+def press_and_time(page: Page, view: View, key: str, timeout_ms: float = 30_000) -> dict:
+    """Press ``key`` on the view's slider and time the redraw, in ms after the key press.
+
+    Returns ``{"sent": ..., "drawn": ...}``; ``drawn`` is ``None`` if the figure
+    did not change within ``timeout_ms``. Waits for the script run to end too,
+    so the next press starts from a quiet page.
+    """
+    thumb = view.slider_thumb(page)
+    thumb.focus()
+    if not page.evaluate(ARM_REDRAW_JS, view.chart_selector):
+        raise RuntimeError(f"no drawn figure matching {view.chart_selector}")
+    thumb.press(key)
+    times = page.evaluate(READ_PROBE_JS, timeout_ms)
+    page.wait_for_selector(IDLE, timeout=timeout_ms)
+    start = times["keydown"]
+
+    def since(t: float | None) -> float | None:
+        return None if t is None or start is None else t - start
+
+    return {name: since(times[name]) for name in ("sent", "received", "drawn")}

@@ -1,0 +1,482 @@
+"""Load test: one app server, many concurrent sessions moving sliders at random.
+
+    python bench/load_test.py                    # 30 sessions for 60 s
+    python bench/load_test.py --sessions 60 --duration 120
+    python bench/load_test.py --heavy            # plus one session asking for the largest fit
+
+It starts the app the way the README does on a free port of 127.0.0.1
+(``bench/appserver.py``), then opens ``--sessions`` sessions within
+``--ramp`` seconds, spread over the views (contours, spectrum, denoising),
+each from the view's preset link. Every session then, until ``--duration``
+has passed, waits a random think time (``--think``, uniform), nudges one of
+its page's sliders by one to three steps and waits for the new picture.
+Then it stops the sessions and the server and prints:
+
+- sessions served (opened their view without an error), changes made;
+- errors shown: exceptions and ``st.error`` messages the server sent, runs
+  that did not finish within ``--timeout``, lost connections;
+- p50 / p95 / max time to redraw: from sending the change to receiving the
+  last figure of that run, and to the end of the run;
+- the server's peak memory: resident set of its process tree, sampled every
+  0.2 s from ``/proc``.
+
+Targets of the lecture issue on this 2-core machine: 30 sessions, zero
+errors, p95 redraw <= 3 s, peak <= 3 GB.
+
+The sessions are not browsers but clients speaking Streamlit's own websocket
+protocol (``/_stcore/stream``) with the protobuf messages bundled in the
+streamlit package: each sends what the browser sends (a ``BackMsg`` asking
+for a rerun with the page, the query string and the slider's new value, for
+the slider's fragment only if it lives in an ``st.fragment``) and reads the
+``ForwardMsg`` replies. So the times are the server's share of a redraw
+(script run, figure building, serialisation, transport), without the
+browser's drawing, which happens on the students' own machines and is
+measured by ``bench/ui_latency.py``. Thirty real browsers would instead share
+this machine's two cores with the server and measure mostly themselves. The
+clients ask for every message in full (they report no cached messages), which
+is more work for the server than real browsers cause.
+
+``--heavy`` adds one session that opens the denoising view with the largest
+training set the page allows and keeps refitting (changing the number of
+training digits per class); the printed table then also gives the other
+sessions' p95 while a heavy run was in progress.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import random
+import statistics
+import sys
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from streamlit.proto.Alert_pb2 import Alert
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import WebSocketException
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from appserver import AppServer
+from browser import FIG2_LINK, RINGS_LINK
+
+FINISHED = {
+    ForwardMsg.ScriptFinishedStatus.FINISHED_SUCCESSFULLY,
+    ForwardMsg.ScriptFinishedStatus.FINISHED_FRAGMENT_RUN_SUCCESSFULLY,
+}
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """What one kind of session opens and moves."""
+
+    name: str
+    path: str
+    query: str
+    sliders: tuple[str, ...] = ()
+    """Keys of the sliders it moves (all sliders on the page when empty)."""
+    tab: tuple[str, str] | None = None
+    """(key of an ``st.tabs``, label) to open after the page, as a click would."""
+    heavy: bool = False
+
+
+SCENARIOS = (
+    Scenario("contours", "contours", FIG2_LINK),
+    Scenario("spectrum", "spectrum", RINGS_LINK),
+    Scenario(
+        "denoising",
+        "denoising",
+        "",
+        sliders=("dn_sigma", "dn_p", "dn_n", "dn_sbs_count"),
+        tab=("dn_tab", "Side by side"),
+    ),
+)
+"""The views' preset links. On the denoising view the sessions move what does not
+refit the model (noise level, n, how many digits); refits are the heavy session's."""
+HEAVY = Scenario("denoising (heavy)", "denoising", "", sliders=("dn_train",), heavy=True)
+"""The largest fit the denoising view allows: training digits per class at the
+maximum, then one step fewer each time (every change a new fit of ~M digits)."""
+
+
+@dataclass
+class SliderState:
+    """A slider as the server last described it, and the value the client holds."""
+
+    widget_id: str
+    key: str
+    fragment_id: str
+    minimum: float
+    maximum: float
+    step: float
+    value: list[float]
+    options: list[str]
+
+    def nudged(self, rng: random.Random) -> list[float]:
+        """The value moved by one to three steps up or down, kept in range."""
+        top = len(self.options) - 1 if self.options else self.maximum
+        bottom = 0 if self.options else self.minimum
+        step = 1 if self.options else self.step
+        moves = rng.choice([-3, -2, -1, 1, 2, 3])
+        value = min(max(self.value[0] + moves * step, bottom), top)
+        if value == self.value[0]:
+            value = min(max(self.value[0] - moves * step, bottom), top)
+        return [round(value, 10)]
+
+
+@dataclass
+class Record:
+    """What one session measured."""
+
+    scenario: str
+    opened: float | None = None
+    redraws: list[tuple[float, float, float]] = field(default_factory=list)
+    """(start, to last figure, to end of run) per change, monotonic seconds / durations."""
+    exceptions: int = 0
+    error_alerts: int = 0
+    timeouts: int = 0
+    disconnects: int = 0
+    heavy_runs: list[tuple[float, float]] = field(default_factory=list)
+    """(start, end) of the heavy session's runs."""
+    moved: Counter[str] = field(default_factory=Counter)
+    """How often each slider key was moved."""
+    messages: list[str] = field(default_factory=list)
+
+
+class Session:
+    """One browser tab's worth of protocol: open a page, move sliders, read replies."""
+
+    def __init__(self, ws: ClientConnection, scenario: Scenario, record: Record) -> None:
+        self.ws = ws
+        self.scenario = scenario
+        self.record = record
+        self.page_script_hash = ""
+        self.sliders: dict[str, SliderState] = {}
+        self.tabs: dict[str, str] = {}
+        """Widget id of each keyed ``st.tabs`` -> the label to ask for."""
+
+    async def run(
+        self, *, fragment_id: str = "", changed: SliderState | None = None, timeout: float
+    ) -> tuple[float, float] | None:
+        """Ask for a rerun; return (seconds to the last figure, to the end of the run)."""
+        message = BackMsg()
+        state = message.rerun_script
+        state.query_string = self.scenario.query
+        state.page_name = self.scenario.path
+        state.page_script_hash = self.page_script_hash
+        state.fragment_id = fragment_id
+        for widget_id, label in self.tabs.items():
+            widget = state.widget_states.widgets.add()
+            widget.id = widget_id
+            widget.string_value = label
+        for slider in self.sliders.values():
+            widget = state.widget_states.widgets.add()
+            widget.id = slider.widget_id
+            if slider.options:
+                widget.string_array_value.data.extend(slider.options[int(i)] for i in slider.value)
+            else:
+                widget.double_array_value.data.extend(slider.value)
+        start = time.perf_counter()
+        await self.ws.send(message.SerializeToString())
+        last_figure = None
+        deadline = start + timeout
+        while True:
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                self.record.timeouts += 1
+                return None
+            try:
+                data = await asyncio.wait_for(self.ws.recv(), remaining)
+            except TimeoutError:
+                self.record.timeouts += 1
+                return None
+            reply = ForwardMsg()
+            reply.ParseFromString(data)
+            kind = reply.WhichOneof("type")
+            if kind == "delta":
+                if self._read_delta(reply):
+                    last_figure = time.perf_counter() - start
+            elif kind == "navigation":
+                self.page_script_hash = reply.navigation.page_script_hash
+            elif kind == "script_finished":
+                status = reply.script_finished
+                if status == ForwardMsg.ScriptFinishedStatus.FINISHED_EARLY_FOR_RERUN:
+                    continue
+                if status not in FINISHED:
+                    self.record.exceptions += 1
+                    self.record.messages.append(f"script ended with status {status}")
+                done = time.perf_counter() - start
+                return (last_figure if last_figure is not None else done), done
+            elif kind == "page_not_found":
+                self.record.exceptions += 1
+                self.record.messages.append(f"page not found: {self.scenario.path}")
+
+    def _read_delta(self, reply: ForwardMsg) -> bool:
+        """Note sliders, exceptions and error messages; whether it is a figure."""
+        delta = reply.delta
+        if delta.WhichOneof("type") == "add_block" and self.scenario.tab:
+            tabs = delta.add_block.tab_container
+            key, label = self.scenario.tab
+            if tabs.id.endswith(f"-{key}") and tabs.id not in self.tabs:
+                self.tabs[tabs.id] = label
+        if delta.WhichOneof("type") != "new_element":
+            return False
+        element = delta.new_element
+        kind = element.WhichOneof("type")
+        if kind == "exception":
+            self.record.exceptions += 1
+            self.record.messages.append(f"exception: {element.exception.message[:200]}")
+        elif kind == "alert" and element.alert.format == Alert.Format.ERROR:
+            self.record.error_alerts += 1
+            self.record.messages.append(f"error shown: {element.alert.body[:200]}")
+        elif kind == "slider" and not element.slider.disabled:
+            proto = element.slider
+            key = proto.id.rsplit("-", 1)[-1]
+            if not self.scenario.sliders or key in self.scenario.sliders:
+                # A select slider's values are indices into its (formatted) options.
+                value = list(proto.value if proto.set_value else proto.default)
+                previous = self.sliders.get(proto.id)
+                self.sliders[proto.id] = SliderState(
+                    proto.id,
+                    key,
+                    delta.fragment_id,
+                    proto.min,
+                    proto.max,
+                    proto.step,
+                    previous.value if previous else value,
+                    list(proto.options),
+                )
+        return kind == "plotly_chart"
+
+
+async def drive(
+    base_url: str,
+    scenario: Scenario,
+    record: Record,
+    *,
+    delay: float,
+    stop_at: float,
+    think: tuple[float, float],
+    timeout: float,
+    seed: int,
+) -> None:
+    """One session: wait ``delay``, open the view, nudge sliders until ``stop_at``."""
+    rng = random.Random(seed)
+    await asyncio.sleep(delay)
+    url = base_url.replace("http://", "ws://") + "/_stcore/stream"
+    try:
+        async with connect(url, subprotocols=["streamlit"], max_size=None) as ws:
+            session = Session(ws, scenario, record)
+            opened = await session.run(timeout=timeout)
+            if opened is None:
+                return
+            if session.tabs:
+                tab_opened = await session.run(timeout=timeout)
+                if tab_opened is None:
+                    return
+                opened = (opened[0], opened[1] + tab_opened[1])
+            record.opened = opened[1]
+            if scenario.heavy:
+                await go_heavy(session, stop_at, timeout)
+                return
+            while time.monotonic() < stop_at and session.sliders:
+                await asyncio.sleep(rng.uniform(*think))
+                if time.monotonic() >= stop_at:
+                    break
+                slider = rng.choice(list(session.sliders.values()))
+                slider.value = slider.nudged(rng)
+                record.moved[slider.key] += 1
+                start = time.monotonic()
+                times = await session.run(fragment_id=slider.fragment_id, timeout=timeout)
+                if times is None:
+                    break
+                record.redraws.append((start, *times))
+    except (OSError, WebSocketException) as error:
+        record.disconnects += 1
+        record.messages.append(f"connection: {error!r}")
+
+
+async def go_heavy(session: Session, stop_at: float, timeout: float) -> None:
+    """Ask for the largest fit, then one step smaller each time, until ``stop_at``."""
+    sliders = list(session.sliders.values())
+    for slider in sliders:
+        slider.value = [float(len(slider.options) - 1) if slider.options else slider.maximum]
+    while time.monotonic() < stop_at:
+        start = time.monotonic()
+        times = await session.run(timeout=timeout)
+        if times is None:
+            return
+        session.record.heavy_runs.append((start, start + times[1]))
+        session.record.redraws.append((start, *times))
+        for slider in sliders:
+            step = 1 if slider.options else slider.step
+            slider.value = [max(slider.value[0] - step, 0 if slider.options else slider.minimum)]
+
+
+def sample_memory(server: AppServer, stop: threading.Event, peak: list[int]) -> None:
+    """Keep the largest resident set of the server's process tree in ``peak[0]``."""
+    while not stop.wait(0.2):
+        peak[0] = max(peak[0], server.tree_rss())
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q``-th percentile (0-100) of ``values``, by linear interpolation."""
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
+
+
+def summarise(records: list[Record], peak: int, args: argparse.Namespace) -> bool:
+    """Print the table; whether every target was met."""
+    normal = [r for r in records if not r.scenario.endswith("(heavy)")]
+    served = sum(r.opened is not None and not r.exceptions for r in normal)
+    figure = [t[1] for r in normal for t in r.redraws]
+    done = [t[2] for r in normal for t in r.redraws]
+    opened = [r.opened for r in normal if r.opened is not None]
+    errors = sum(r.exceptions + r.error_alerts + r.timeouts + r.disconnects for r in records)
+    print(f"\nsessions served      {served} of {len(normal)} (+{len(records) - len(normal)} heavy)")
+    print(f"changes made         {len(figure)}")
+    print(
+        "errors shown         "
+        f"{errors} (exceptions {sum(r.exceptions for r in records)}, "
+        f"st.error {sum(r.error_alerts for r in records)}, "
+        f"timeouts {sum(r.timeouts for r in records)}, "
+        f"lost connections {sum(r.disconnects for r in records)})"
+    )
+    for name in sorted({r.scenario for r in records}):
+        mine = [t[1] for r in records if r.scenario == name for t in r.redraws]
+        if mine:
+            moved = sum((r.moved for r in records if r.scenario == name), Counter())
+            print(
+                f"  {name:<20} {len(mine):4d} changes, p50 {statistics.median(mine):6.2f} s, "
+                f"p95 {percentile(mine, 95):6.2f} s  ({', '.join(sorted(moved)) or 'heavy fits'})"
+            )
+    if opened:
+        print(
+            f"open a view          p50 {statistics.median(opened):6.2f} s   "
+            f"p95 {percentile(opened, 95):6.2f} s   max {max(opened):6.2f} s"
+        )
+    p95 = percentile(figure, 95) if figure else float("inf")
+    if figure:
+        print(
+            f"redraw (last figure) p50 {statistics.median(figure):6.2f} s   p95 {p95:6.2f} s   "
+            f"max {max(figure):6.2f} s"
+        )
+        print(
+            f"redraw (run ended)   p50 {statistics.median(done):6.2f} s   "
+            f"p95 {percentile(done, 95):6.2f} s   max {max(done):6.2f} s"
+        )
+    heavy_runs = [span for r in records for span in r.heavy_runs]
+    if heavy_runs:
+        during = [
+            t[1]
+            for r in normal
+            for t in r.redraws
+            if any(start < t[0] + t[1] and t[0] < end for start, end in heavy_runs)
+        ]
+        heavy_times = [end - start for start, end in heavy_runs]
+        print(
+            f"heavy runs           {len(heavy_runs)}, each {min(heavy_times):.1f}-"
+            f"{max(heavy_times):.1f} s"
+        )
+        if during:
+            print(
+                f"others during heavy  {len(during)} changes, p50 "
+                f"{statistics.median(during):6.2f} s   p95 {percentile(during, 95):6.2f} s"
+            )
+    print(f"server peak memory   {peak / 2**30:.2f} GB (resident, process tree)")
+    for message in sorted({m for r in records for m in r.messages})[:20]:
+        print(f"  ! {message}")
+    ok = served == args.sessions and errors == 0 and p95 <= 3.0 and peak <= 3 * 2**30
+    print(
+        "targets              "
+        + ("met" if ok else "NOT met")
+        + f" (sessions {args.sessions}, 0 errors, p95 <= 3 s, peak <= 3 GB)"
+    )
+    return ok
+
+
+async def main_async(args: argparse.Namespace, base_url: str) -> list[Record]:
+    """Run all sessions to the end and return their records."""
+    scenarios = [s for s in SCENARIOS if s.name in args.views]
+    start = time.monotonic()
+    stop_at = start + args.ramp + args.duration
+    records, tasks = [], []
+    sessions = [scenarios[i % len(scenarios)] for i in range(args.sessions)]
+    if args.heavy:
+        sessions.append(HEAVY)
+    for i, scenario in enumerate(sessions):
+        record = Record(scenario.name)
+        records.append(record)
+        delay = 0.0 if scenario.heavy else args.ramp * i / max(args.sessions, 1)
+        tasks.append(
+            drive(
+                base_url,
+                scenario,
+                record,
+                delay=delay,
+                stop_at=stop_at,
+                think=(args.think[0], args.think[1]),
+                timeout=args.timeout,
+                seed=args.seed + i,
+            )
+        )
+    # Every run waits at most --timeout, so this bound is never the one that stops the test.
+    limit = args.ramp + args.duration + 2 * args.timeout + 30
+    await asyncio.wait_for(asyncio.gather(*tasks), limit)
+    return records
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sessions", type=int, default=30, help="concurrent sessions (30)")
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds of sliding (60)")
+    parser.add_argument("--ramp", type=float, default=10.0, help="seconds to open all (10)")
+    parser.add_argument(
+        "--think",
+        type=float,
+        nargs=2,
+        default=(0.5, 2.0),
+        metavar=("MIN", "MAX"),
+        help="seconds between a redraw and the next change (0.5 2.0)",
+    )
+    parser.add_argument("--timeout", type=float, default=60.0, help="longest wait for a run")
+    parser.add_argument("--heavy", action="store_true", help="add one largest-fit session")
+    parser.add_argument(
+        "--views",
+        nargs="+",
+        default=[s.name for s in SCENARIOS],
+        choices=[s.name for s in SCENARIOS],
+        help="views the sessions open (all)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random moves")
+    args = parser.parse_args()
+
+    with AppServer() as server:
+        print(f"server {server.url} (pid {server.process.pid}), log {server.log_path}")
+        print(
+            f"{args.sessions} sessions over {', '.join(args.views)}"
+            f"{' + 1 heavy' if args.heavy else ''}; open within {args.ramp:g} s, "
+            f"then slide for {args.duration:g} s"
+        )
+        stop, peak = threading.Event(), [server.tree_rss()]
+        sampler = threading.Thread(target=sample_memory, args=(server, stop, peak), daemon=True)
+        sampler.start()
+        try:
+            records = asyncio.run(main_async(args, server.url))
+        finally:
+            stop.set()
+            sampler.join()
+            with contextlib.suppress(Exception):
+                peak[0] = max(peak[0], server.tree_rss())
+    return 0 if summarise(records, peak[0], args) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,140 @@
+"""UI latency: from a slider change to the redrawn figure, in a real browser.
+
+    python bench/ui_latency.py                       # every view, median of 15 changes
+    python bench/ui_latency.py --views contours --repeats 30
+    python bench/ui_latency.py --screenshot assets/screenshot.png
+
+It starts the app the way the README does on a free port of 127.0.0.1
+(``bench/appserver.py``) and opens each view's preset link in headless
+Debian Chromium at 1280 × 720 (``bench/browser.py``). Then, per view, it
+focuses the view's slider and presses an arrow key (one step; to the right
+until the slider's end, then back), ``--repeats`` times after one warm-up
+change, and measures inside the page on the browser's clock:
+
+- key press → the page sends the new value over the websocket;
+- key press → the last message from the server before the redraw;
+- key press → the frame that shows the changed figure (the figure's data
+  differs from before, checked on each ``plotly_afterplot`` and DOM mutation;
+  the time is taken at the next animation frame).
+
+It prints the medians and the targets of the lecture issue: <= 300 ms for
+the 3 × 4 contour grid of the Fig. 2 preset, <= 250 ms for a single-figure
+change, <= 400 ms for the denoising grid when n changes. Each change asks
+for settings not seen before in the run, unless the slider came back from its
+end (counted as "revisits": the server's caches may answer those).
+
+``--screenshot PATH`` only saves a 1280 × 720 picture of the Contours view
+with the Fig. 2 preset (the README's screenshot) and exits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+from playwright.sync_api import Page, sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from appserver import AppServer
+from browser import VIEWPORT, VIEWS, View, launch_chromium, open_view, press_and_time
+
+TARGET_MS = {"contours": 300, "spectrum": 250, "denoising": 400}
+
+
+def next_key(page: Page, view: View, direction: list[str]) -> str:
+    """The arrow key that moves the slider one step, turning back at its ends."""
+    thumb = view.slider_thumb(page)
+    value = float(thumb.input_value())
+    if direction[0] == "ArrowRight" and value >= float(thumb.get_attribute("max")):
+        direction[0] = "ArrowLeft"
+    elif direction[0] == "ArrowLeft" and value <= float(thumb.get_attribute("min")):
+        direction[0] = "ArrowRight"
+    return direction[0]
+
+
+def measure(page: Page, view: View, base_url: str, repeats: int) -> dict[str, list[float]]:
+    """Times (ms after the key press) of ``repeats`` slider changes on one view."""
+    open_view(page, view, base_url)
+    direction = ["ArrowRight"]
+    seen = {view.slider_thumb(page).input_value()}
+    press_and_time(page, view, next_key(page, view, direction))  # warm-up, not counted
+    seen.add(view.slider_thumb(page).input_value())
+    times: dict[str, list[float]] = {"sent": [], "received": [], "drawn": []}
+    revisits = 0
+    for _ in range(repeats):
+        result = press_and_time(page, view, next_key(page, view, direction))
+        if result["drawn"] is None:
+            raise RuntimeError(f"{view.name}: the figure did not change after a key press")
+        value = view.slider_thumb(page).input_value()
+        revisits += value in seen
+        seen.add(value)
+        for name, ms in result.items():
+            if ms is not None:
+                times[name].append(ms)
+    times["revisits"] = [revisits]
+    return times
+
+
+def screenshot(path: Path, base_url: str, page: Page) -> None:
+    """The Contours view with the Fig. 2 preset, the figure in view, 1280 × 720."""
+    view = next(view for view in VIEWS if view.name == "contours")
+    open_view(page, view, base_url)
+    page.locator(view.chart_selector).first.scroll_into_view_if_needed()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=path)
+    print(f"saved {path} ({VIEWPORT['width']} x {VIEWPORT['height']}) from {view.link(base_url)}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=15, help="changes per view (15)")
+    parser.add_argument(
+        "--views", nargs="+", default=[v.name for v in VIEWS], choices=[v.name for v in VIEWS]
+    )
+    parser.add_argument("--screenshot", type=Path, help="only save the README screenshot here")
+    args = parser.parse_args()
+
+    with AppServer() as server, sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        page = browser.new_page(viewport=VIEWPORT)
+        page.set_default_timeout(120_000)
+        if args.screenshot:
+            screenshot(args.screenshot, server.url, page)
+            browser.close()
+            return 0
+        print(f"Chromium {browser.version}, headless, {VIEWPORT['width']} x {VIEWPORT['height']}")
+        print(f"app {server.url}; {args.repeats} changes per view after one warm-up change")
+        print("times in ms after the key press, medians (min-max of the redraw):\n")
+        print(
+            f"{'view':<10} {'slider':<9} {'sent':>6} {'server':>7} {'redrawn':>8} "
+            f"{'min-max':>12} {'target':>7}  revisits  what changes"
+        )
+        met = True
+        for view in VIEWS:
+            if view.name not in args.views:
+                continue
+            times = measure(page, view, server.url, args.repeats)
+            drawn = statistics.median(times["drawn"])
+            target = TARGET_MS[view.name]
+            met &= drawn <= target
+            received = statistics.median(times["received"]) if times["received"] else float("nan")
+            print(
+                f"{view.name:<10} {view.slider:<9} {statistics.median(times['sent']):6.0f} "
+                f"{received:7.0f} {drawn:8.0f} "
+                f"{min(times['drawn']):5.0f}-{max(times['drawn']):<6.0f} {target:7d}  "
+                f"{times['revisits'][0]:8d}  {view.what}"
+            )
+        browser.close()
+    print(
+        "\nsent: the slider's new value leaves the page; server: the last message from the "
+        "server before the redraw arrived; redrawn: the frame showing the new figure."
+    )
+    print("targets " + ("met" if met else "NOT met") + " (medians against the issue's targets)")
+    return 0 if met else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

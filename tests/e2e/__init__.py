@@ -1,0 +1,1 @@
+"""Real-browser tests: the app in headless Debian Chromium (``pytest -m e2e``)."""

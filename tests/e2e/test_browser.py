@@ -1,0 +1,134 @@
+"""The app in a real browser: preset links, drawn figures, keyboard sliders, the URL.
+
+Each view is opened from its preset link (the settings in the query string),
+must draw its main figure without an error on screen, and must redraw it when
+its slider moves by one step with the keyboard, with the new value in the URL.
+Screenshots go to the folder the run prints at the end.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+from appserver import AppServer
+from browser import (
+    ERROR_ALERT,
+    EXCEPTION,
+    IDLE,
+    VIEWS,
+    View,
+    figure_json,
+    open_view,
+    press_and_time,
+    slider_text,
+    slider_value,
+    url_params,
+)
+
+pytestmark = pytest.mark.e2e
+
+PAGE_TITLES = {"contours": "Contours", "spectrum": "Spectrum", "denoising": "Denoising"}
+"""Titles the app's navigation (``app.py``) gives the views."""
+
+
+def assert_no_error_shown(page) -> None:
+    """No exception box, no ``st.error`` message, no uncaught JavaScript error."""
+    exceptions = page.locator(EXCEPTION)
+    assert exceptions.count() == 0, exceptions.first.inner_text()
+    errors = page.locator(ERROR_ALERT)
+    assert errors.count() == 0, errors.first.inner_text()
+    assert page.js_errors == []
+
+
+def assert_drawn(page, view: View) -> dict:
+    """The main figure has data and drawn marks (SVG traces or a WebGL canvas)."""
+    figure = json.loads(figure_json(page, view))
+    assert figure["data"], f"{view.name}: the figure has no traces"
+    graph = page.locator(view.chart_selector).first
+    marks = graph.locator("g.trace, g.contour, g.hm image, .gl-container canvas").count()
+    assert marks > 0, f"{view.name}: nothing is drawn in the figure"
+    return figure
+
+
+def same_value(url_text: str | None, shown: str) -> bool:
+    """Whether a URL's value is the one the slider shows (as numbers when they are)."""
+    if url_text is None:
+        return False
+    try:
+        return float(url_text) == pytest.approx(float(shown))
+    except ValueError:
+        return url_text == shown
+
+
+def url_value(page, key: str) -> str | None:
+    """The value the page's URL carries for a widget key (``None`` when absent)."""
+    values = url_params(page).get(key)
+    return values[-1] if values else None
+
+
+def test_home_links_every_view(page, app_server: AppServer, artifacts) -> None:
+    page.goto(app_server.url)
+    page.wait_for_selector(IDLE)
+    assert page.locator("h1").first.inner_text() == "Kernel PCA Explorer"
+    for view in VIEWS:
+        link = page.locator(f'a[href$="/{view.path}"]')
+        assert link.count() >= 1, f"no link to the {view.name} view on the home page"
+    assert_no_error_shown(page)
+    page.screenshot(path=artifacts / "home.png")
+
+
+@pytest.mark.parametrize("view", VIEWS, ids=[view.name for view in VIEWS])
+def test_view_redraws_when_its_slider_moves(
+    page, app_server: AppServer, artifacts, view: View
+) -> None:
+    open_view(page, view, app_server.url)
+    assert_no_error_shown(page)
+    assert page.get_by_text(view.shows).count() > 0, f"the page ignored its link {page.url}"
+    before = assert_drawn(page, view)
+    start, start_text = slider_value(page, view), slider_text(page, view)
+
+    times = press_and_time(page, view, "ArrowRight")
+    assert times["drawn"] is not None, f"{view.name}: the figure did not change"
+    moved = slider_value(page, view)
+    assert moved > start
+    after = assert_drawn(page, view)
+    assert after["data"] != before["data"]
+    assert same_value(url_value(page, view.slider), slider_text(page, view)), (
+        f"the URL {page.url} does not carry {view.slider}={slider_text(page, view)}"
+    )
+    assert_no_error_shown(page)
+    page.screenshot(path=artifacts / f"{view.name}.png")
+
+    press_and_time(page, view, "ArrowLeft")
+    assert slider_value(page, view) == pytest.approx(start)
+    assert json.loads(figure_json(page, view))["data"] == before["data"]
+    back = url_value(page, view.slider)
+    assert back is None or same_value(back, start_text)
+    assert_no_error_shown(page)
+
+
+@pytest.mark.parametrize("view", VIEWS, ids=[view.name for view in VIEWS])
+def test_bad_link_value_falls_back(page, app_server: AppServer, view: View) -> None:
+    """A link with a nonsense slider value opens the view, drawn, without an error."""
+    bad = dataclasses.replace(view, query=f"{view.slider}=not-a-number")
+    open_view(page, bad, app_server.url)
+    assert_no_error_shown(page)
+    assert_drawn(page, bad)
+
+
+def test_preset_link_on_a_fresh_server_runs_the_app(page) -> None:
+    """The first visitor of a new server who follows a bookmark gets the app's pages.
+
+    Streamlit runs a script in ``pages/`` on its own (the old multipage mode,
+    without ``app.py``'s page config and navigation) until some session has
+    run ``st.navigation``; a lecture starts with exactly such a bookmark.
+    """
+    view = VIEWS[0]
+    with AppServer() as fresh:
+        open_view(page, view, fresh.url)
+        navigation = page.locator('[data-testid="stSidebarNav"]').inner_text()
+    for title in PAGE_TITLES.values():
+        assert title in navigation
+    assert "common" not in navigation
