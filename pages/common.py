@@ -22,6 +22,33 @@ DATASET_TITLES = {
     "circles": "Two circles",
 }
 MAX_TOY_POINTS = 2000
+SHELL_FLAG = "_via_app"
+
+
+def app_pages() -> list[st.Page]:
+    """The app's pages, in the order of the navigation."""
+    return [
+        st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
+        st.Page("pages/contours.py", title="Contours", icon=":material/line_curve:"),
+        st.Page("pages/spectrum.py", title="Spectrum", icon=":material/bar_chart:"),
+        st.Page("pages/denoising.py", title="Denoising", icon=":material/blur_off:"),
+    ]
+
+
+def require_app_shell() -> None:
+    """Make sure a page runs inside ``app.py``'s navigation; call it first in every page.
+
+    Because the page scripts live in ``pages/``, Streamlit's older multipage
+    mode runs ``pages/<view>.py`` on its own, without ``app.py``, for the very
+    first request after the server starts, until some run has called
+    ``st.navigation``.  A bookmarked link opened on a fresh server would then
+    lose the page config and navigation.  Calling ``st.navigation`` here ends
+    that mode for the server; the rerun then goes through ``app.py`` with the
+    same URL and query parameters.
+    """
+    if not st.session_state.get(SHELL_FLAG):
+        st.navigation(app_pages(), position="hidden")
+        st.rerun()
 
 
 @dataclass(frozen=True)
@@ -121,11 +148,14 @@ def point_picker(
         key=f"{prefix}_n",
         bind="query-params",
     )
-    st.session_state.setdefault(f"{prefix}_noise", default_noise)
+    # The default is the data set's own noise, so that a link without the
+    # parameter means "the paper's noise" (a bound widget leaves its default
+    # out of the URL).
     noise = sidebar.slider(
         "Noise (standard deviation)",
         0.0,
         1.0,
+        default_noise,
         step=0.01,
         key=f"{prefix}_noise",
         bind="query-params",

@@ -12,7 +12,9 @@ import streamlit as st
 from kpca_core import contours as ct
 from kpca_core.figures import contours as figures
 from kpca_core.figures.style import export_config
-from pages.common import PointSet, point_picker
+from pages.common import PointSet, point_picker, require_app_shell
+
+require_app_shell()
 
 # Short labels: a bound selectbox keeps its label in the URL.
 KERNELS = {

@@ -2,6 +2,10 @@
 
 import streamlit as st
 
+from pages.common import require_app_shell
+
+require_app_shell()
+
 st.title("Kernel PCA Explorer")
 st.markdown(
     "Kernel PCA finds the directions of largest variance of your data after a "
@@ -46,20 +50,22 @@ for title, equation, words in STEPS:
     st.caption(words)
 
 st.header("The views")
-st.page_link(
-    "pages/spectrum.py",
-    label="Spectrum: how the kernel width shapes the eigenvalues",
-    icon=":material/bar_chart:",
-)
-
-st.header("The views")
-st.page_link(
-    "pages/denoising.py",
-    label="Denoising: linear vs kernel PCA on noisy handwritten digits (Mika et al. 1999)",
-    icon=":material/blur_off:",
-)
-st.page_link(
-    "pages/contours.py",
-    label="Contours: kernel principal components as contour lines on 2-D data (Fig. 2)",
-    icon=":material/line_curve:",
-)
+VIEWS = [
+    (
+        "pages/contours.py",
+        "Contours: kernel principal components as contour lines on 2-D data (Fig. 2)",
+        ":material/line_curve:",
+    ),
+    (
+        "pages/spectrum.py",
+        "Spectrum: how the kernel width shapes the eigenvalues",
+        ":material/bar_chart:",
+    ),
+    (
+        "pages/denoising.py",
+        "Denoising: linear vs kernel PCA on noisy handwritten digits (Mika et al. 1999)",
+        ":material/blur_off:",
+    ),
+]
+for page, label, icon in VIEWS:
+    st.page_link(page, label=label, icon=icon)
