@@ -71,6 +71,16 @@ def rss_bytes(pid: int) -> int:
     return 0
 
 
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time one process has used, in seconds (0 once it has gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0.0
+    fields = stat.rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class AppServer:
     """``python3 -m streamlit run app.py`` on a free port of 127.0.0.1, as a context manager.
 
@@ -161,6 +171,12 @@ class AppServer:
         if self.process is None or self.process.poll() is not None:
             return 0
         return sum(rss_bytes(pid) for pid in tree_pids(self.process.pid))
+
+    def tree_cpu(self) -> float:
+        """CPU seconds the server and its children have used so far."""
+        if self.process is None or self.process.poll() is not None:
+            return 0.0
+        return sum(cpu_seconds(pid) for pid in tree_pids(self.process.pid))
 
     def log_tail(self, lines: int = 40) -> str:
         """The last lines the server printed."""

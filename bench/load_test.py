@@ -47,7 +47,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import random
+import resource
 import statistics
 import sys
 import threading
@@ -119,15 +121,20 @@ class SliderState:
     options: list[str]
 
     def nudged(self, rng: random.Random) -> list[float]:
-        """The value moved by one to three steps up or down, kept in range."""
+        """The value with one end moved by one to three steps up or down, kept in range."""
         top = len(self.options) - 1 if self.options else self.maximum
         bottom = 0 if self.options else self.minimum
         step = 1 if self.options else self.step
+        value = list(self.value)
+        end = rng.randrange(len(value))
+        low = value[end - 1] if end else bottom
+        high = value[end + 1] if end + 1 < len(value) else top
         moves = rng.choice([-3, -2, -1, 1, 2, 3])
-        value = min(max(self.value[0] + moves * step, bottom), top)
-        if value == self.value[0]:
-            value = min(max(self.value[0] - moves * step, bottom), top)
-        return [round(value, 10)]
+        for move in (moves, -moves):
+            value[end] = round(min(max(self.value[end] + move * step, low), high), 10)
+            if value[end] != self.value[end]:
+                break
+        return value
 
 
 @dataclass
@@ -179,7 +186,10 @@ class Session:
             widget = state.widget_states.widgets.add()
             widget.id = slider.widget_id
             if slider.options:
-                widget.string_array_value.data.extend(slider.options[int(i)] for i in slider.value)
+                last = len(slider.options) - 1
+                widget.string_array_value.data.extend(
+                    slider.options[min(int(i), last)] for i in slider.value
+                )
             else:
                 widget.double_array_value.data.extend(slider.value)
         start = time.perf_counter()
@@ -239,8 +249,16 @@ class Session:
             proto = element.slider
             key = proto.id.rsplit("-", 1)[-1]
             if not self.scenario.sliders or key in self.scenario.sliders:
-                # A select slider's values are indices into its (formatted) options.
-                value = list(proto.value if proto.set_value else proto.default)
+                # A select slider's values are indices into its (formatted) options,
+                # a value set from session state comes as the option itself
+                # (``raw_value``); a range slider has two values.
+                options = list(proto.options)
+                if proto.set_value and proto.raw_value:
+                    value = [float(options.index(v)) for v in proto.raw_value if v in options]
+                else:
+                    value = list(proto.value if proto.set_value else proto.default)
+                if not value:
+                    return False
                 previous = self.sliders.get(proto.id)
                 self.sliders[proto.id] = SliderState(
                     proto.id,
@@ -250,7 +268,7 @@ class Session:
                     proto.max,
                     proto.step,
                     previous.value if previous else value,
-                    list(proto.options),
+                    options,
                 )
         return kind == "plotly_chart"
 
@@ -271,7 +289,9 @@ async def drive(
     await asyncio.sleep(delay)
     url = base_url.replace("http://", "ws://") + "/_stcore/stream"
     try:
-        async with connect(url, subprotocols=["streamlit"], max_size=None) as ws:
+        async with connect(
+            url, subprotocols=["streamlit"], max_size=None, open_timeout=timeout
+        ) as ws:
             session = Session(ws, scenario, record)
             opened = await session.run(timeout=timeout)
             if opened is None:
@@ -468,6 +488,7 @@ def main() -> int:
         stop, peak = threading.Event(), [server.tree_rss()]
         sampler = threading.Thread(target=sample_memory, args=(server, stop, peak), daemon=True)
         sampler.start()
+        load_before, wall, server_cpu = os.getloadavg()[0], time.monotonic(), server.tree_cpu()
         try:
             records = asyncio.run(main_async(args, server.url))
         finally:
@@ -475,7 +496,15 @@ def main() -> int:
             sampler.join()
             with contextlib.suppress(Exception):
                 peak[0] = max(peak[0], server.tree_rss())
-    return 0 if summarise(records, peak[0], args) else 1
+        wall, server_cpu = time.monotonic() - wall, server.tree_cpu() - server_cpu
+    ok = summarise(records, peak[0], args)
+    clients = resource.getrusage(resource.RUSAGE_SELF)
+    print(
+        f"CPU                  server {server_cpu:.0f} s, these clients "
+        f"{clients.ru_utime + clients.ru_stime:.0f} s, in {wall:.0f} s on {os.cpu_count()} cores; "
+        f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after"
+    )
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
