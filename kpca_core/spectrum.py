@@ -15,6 +15,13 @@ the sweep takes steps 1–3 of the algorithm and stops at the eigenvalues:
 2. centring  K̃ = K − 1_M K − K 1_M + 1_M K 1_M            (eq. 49)
 3. eigenvalues of  M λ α = K̃ α, i.e. λ = eig(K̃) / M      (eq. 12)
 
+Centring removes any constant matrix, so step 2 is applied to K minus a
+constant, E = K − 1 computed by ``expm1``: it keeps the differences between
+the k(x_i, x_j) exact when a wide kernel makes them all nearly 1 (see
+:meth:`WidthSweep._kernel_minus_constant`).  Eigenvalues at the rounding
+level are clipped to zero and counted; widths where K is numerically the
+identity or a constant are labelled (``regime_``).
+
 What does not depend on the width is computed once: the pairwise squared
 distances (Gaussian), the L1 distances (Laplacian) or the Gram matrix X Xᵀ
 (polynomial).  Eigenvectors are computed only at one chosen width, by a full
@@ -76,15 +83,16 @@ target and is kept.
 """
 
 ROUNDING_ERRORS = 4.0
-"""Rounding errors per entry of K̃: the kernel value, the row mean, the column
-mean and the overall mean (eq. 49) each add up to ε max|K|.  The perturbation
-of the eigenvalues is then at most ‖δK̃‖₂ ≤ ‖δK̃‖_F ≤ 4 M ε max|K| (Weyl), the
-"rounding floor"; eigenvalues below it are indistinguishable from zero."""
+"""Rounding errors per entry of the centred matrix Ẽ: the kernel value, the row
+mean, the column mean and the overall mean (eq. 49) each add up to ε max|E|.
+The perturbation of the eigenvalues is then at most ‖δẼ‖₂ ≤ ‖δẼ‖_F ≤
+4 M ε max|E| (Weyl), the "rounding floor"; eigenvalues below it are
+indistinguishable from zero."""
 
-CONSTANT_MARGIN = 100.0
-"""A width is "numerically constant" when the largest centred eigenvalue is
-below this multiple of the rounding floor: it then has fewer than two correct
-digits, and the spectrum is rounding noise."""
+NOISE_MARGIN = 100.0
+"""A width's spectrum is rounding noise when the largest centred eigenvalue is
+below this multiple of the rounding floor (it has fewer than two correct
+digits): it is labelled "constant" and its ratios are NaN, not plotted."""
 
 IDENTITY = "identity"
 CONSTANT = "constant"
@@ -161,16 +169,17 @@ class WidthSweep:
         Variances λ = eig(K̃)/M (eq. 12) per width, descending; eigenvalues
         at the rounding level are clipped to 0.
     ratios_ : ndarray of shape (n_widths, n_samples)
-        Normalised eigenvalues λ_k/Σ_j λ_j; NaN rows at numerically constant
-        widths, where the spectrum is rounding noise.
+        Normalised eigenvalues λ_k/Σ_j λ_j; NaN rows where the whole
+        spectrum is at the rounding level.
     regime_ : ndarray of shape (n_widths,), dtype object
         ``"identity"`` where the kernel matrix is numerically the identity
-        (every off-diagonal k(x_i, x_j) below the machine epsilon),
-        ``"constant"`` where the centred kernel matrix vanishes against
-        rounding, ``""`` elsewhere.
+        (every off-diagonal k(x_i, x_j) below the machine epsilon);
+        ``"constant"`` where every entry of K rounds to the same number (the
+        spectrum is still exact there, computed from K − 1), or where even
+        the largest eigenvalue is at the rounding level (its ratios are then
+        NaN); ``""`` elsewhere.
     floor_ : ndarray of shape (n_widths,)
-        The rounding floor in units of λ, 4 M ε max_ij|K_ij| / M (see
-        ``ROUNDING_ERRORS``).
+        The rounding floor in units of λ (see ``ROUNDING_ERRORS``).
     n_clipped_ : ndarray of shape (n_widths,)
         How many eigenvalues per width were at or below the floor (zero or
         negative from rounding) and were set to 0.  With centring, one
@@ -439,7 +448,7 @@ class WidthSweep:
         # its entries is below ε times their size
         largest = np.maximum(np.abs(offset + spread), np.abs(offset - spread))
         regime[variation <= eps * largest] = CONSTANT
-        noise = top <= CONSTANT_MARGIN * floor
+        noise = top <= NOISE_MARGIN * floor
         regime[noise] = CONSTANT
         self.regime_ = regime
 

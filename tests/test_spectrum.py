@@ -124,7 +124,7 @@ def test_numerically_constant_widths_are_labelled_and_exact() -> None:
 
 
 def test_spectra_at_the_rounding_level_are_blank() -> None:
-    """Where even the largest eigenvalue is within CONSTANT_MARGIN of the rounding
+    """Where even the largest eigenvalue is within NOISE_MARGIN times the rounding
     floor, the spectrum is noise: labelled constant, ratios NaN, not plotted."""
     X = rings(30)
     sweep = WidthSweep("rbf", n_widths=2).fit(X)
