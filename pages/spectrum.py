@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import numpy as np
+import plotly.graph_objects as go
 import streamlit as st
 
 from kpca_core.figures import spectrum as figures
@@ -64,16 +66,19 @@ LIMITS = {
 # -------------------------------------------------------------- caching
 @st.cache_resource(max_entries=16, show_spinner=False)
 def _results(data_key: tuple, sweep_key: tuple) -> dict:
-    """An empty holder per data and sweep choice, filled once by :func:`_sweep`.
+    """An empty holder per data and sweep choice: the sweep, then its figures.
 
-    The sweep is cached through this holder instead of a cached function
-    because its progress bar must not be recorded and replayed by the cache.
+    Filled once by :func:`_sweep` (and the figure helpers), instead of caching
+    a function, because the sweep's progress bar must not be recorded and
+    replayed by the cache.
     """
     return {}
 
 
-def _sweep(points: PointSet, sweep_key: tuple) -> WidthSweep:
+def _sweep(points: PointSet, sweep_key: tuple) -> dict:
+    """The holder of this data and sweep choice, with the sweep computed in it."""
     holder = _results(points.key, sweep_key)
+    holder["key"] = (points.key, sweep_key)
     if "sweep" not in holder:
         kernel, decades, n_widths, degree, coef0, max_degree = sweep_key
         sweep = WidthSweep(
@@ -90,7 +95,7 @@ def _sweep(points: PointSet, sweep_key: tuple) -> WidthSweep:
             holder["sweep"] = sweep.fit(points.X, progress=bar)
         finally:
             bar.close()
-    return holder["sweep"]
+    return holder
 
 
 class _DelayedProgress:
@@ -112,13 +117,52 @@ class _DelayedProgress:
             self.bar.empty()
 
 
-@st.cache_resource(max_entries=64, show_spinner=False)
-def _at_width(_sweep: WidthSweep, data_key: tuple, sweep_key: tuple, index: int) -> tuple:
-    """Eigenvectors at one width: a full KernelPCA fit, then maps or projections."""
-    model = _sweep.fit_at(index, n_components=2)
-    if _sweep.n_features_in_ == 2:
-        return component_grid(model, _sweep.X_fit_)
-    return (model.fit_transform(_sweep.X_fit_),)
+def _once(holder: dict, key: tuple, build: Callable[[], go.Figure]) -> go.Figure:
+    """A figure built once per sweep and shared by every session (never mutated)."""
+    if key not in holder:
+        holder[key] = build()
+    return holder[key]
+
+
+def _session_copy(
+    holder: dict,
+    key: tuple,
+    build: Callable[[], go.Figure],
+    sweep: WidthSweep,
+    index: int,
+) -> go.Figure:
+    """This session's copy of a sweep figure, its chosen-width marks moved to ``index``.
+
+    Copied once per session, then only re-marked (a millisecond, where a new
+    figure takes tens): scrubbing the width redraws without rebuilding.
+    """
+    copies = st.session_state.setdefault("sp_figures", {})
+    token = (holder["key"], *key)
+    if token not in copies:
+        if len(copies) > 8:
+            copies.clear()
+        copies[token] = go.Figure(_once(holder, key, build))
+    return figures.move_chosen(copies[token], sweep, index)
+
+
+def _maps(holder: dict, sweep: WidthSweep, labels: np.ndarray | None, index: int) -> go.Figure:
+    """Eigenvectors at one width (a full KernelPCA fit there): contours, or a projection."""
+
+    def build() -> go.Figure:
+        value = figures.format_parameter(sweep, float(sweep.widths_[index]))
+        model = sweep.fit_at(index, n_components=2)
+        if sweep.n_features_in_ == 2:
+            xs, ys, values = component_grid(model, sweep.X_fit_)
+            return figures.component_maps_figure(
+                xs, ys, values, sweep.X_fit_, title=f"The first two components at {value}"
+            )
+        return figures.projection_figure(
+            model.fit_transform(sweep.X_fit_),
+            labels,
+            title=f"The data on the first two components at {value}",
+        )
+
+    return _once(holder, ("maps", index), build)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -252,39 +296,54 @@ def _marks(points: PointSet, sweep: WidthSweep) -> list[tuple[float, str]]:
 
 @st.fragment
 def chosen_width_view(
-    sweep: WidthSweep,
+    holder: dict,
     points: PointSet,
     sweep_key: tuple,
     n_leading: int,
     image_format: str,
 ) -> None:
-    """Everything that moves with the chosen width; reruns alone when it changes."""
+    """Everything that moves with the chosen width; reruns alone when it changes.
+
+    Nothing here recomputes the sweep: the three sweep figures are only
+    re-marked, and the spectrum and maps at a width are built once.
+    """
+    sweep = holder["sweep"]
     n = sweep.widths_.size
     if st.session_state.get("sp_at") not in range(n):
         st.session_state["sp_at"] = _chosen_default(sweep)
     index = int(st.session_state["sp_at"])
     stem = _file_stem(points, sweep_key)
+    marks = _marks(points, sweep)
 
-    def show(fig, name: str) -> None:
+    def show(fig: go.Figure, name: str) -> None:
         st.plotly_chart(
             fig,
             key=f"sp_fig_{name}",
             config=style.export_config(f"spectrum-{name}_{stem}", image_format=image_format),
         )
 
+    def marked(name: str, build: Callable[[], go.Figure], *extra: object) -> go.Figure:
+        return _session_copy(holder, (name, *extra), build, sweep, index)
+
     left, right = st.columns(2)
     with left:
-        show(
-            figures.ratio_lines_figure(
-                sweep, n_leading=n_leading, chosen=index, marks=_marks(points, sweep)
-            ),
+        lines = marked(
             "lines",
+            lambda: figures.ratio_lines_figure(
+                sweep, n_leading=n_leading, chosen=index, marks=marks
+            ),
+            n_leading,
         )
+        show(lines, "lines")
     with right:
-        show(figures.effective_components_figure(sweep, chosen=index), "components")
+        components = marked(
+            "components", lambda: figures.effective_components_figure(sweep, chosen=index)
+        )
+        show(components, "components")
     left, right = st.columns([3, 2])
     with left:
-        show(figures.spectrum_heatmap_figure(sweep, chosen=index), "heatmap")
+        heatmap = marked("heatmap", lambda: figures.spectrum_heatmap_figure(sweep, chosen=index))
+        show(heatmap, "heatmap")
     with right:
         st.markdown("#### The two limits")
         st.markdown(LIMITS["degree" if sweep.sweep == "degree" else sweep.kernel])
@@ -303,25 +362,18 @@ def chosen_width_view(
     log_bars = st.toggle("Logarithmic bars", key="sp_logbars", bind="query-params")
     left, right = st.columns([2, 3])
     with left:
-        show(figures.spectrum_bars_figure(sweep, index, log=log_bars), "bars")
+        bars = _once(
+            holder,
+            ("bars", index, log_bars),
+            lambda: figures.spectrum_bars_figure(sweep, index, log=log_bars),
+        )
+        show(bars, "bars")
     with right:
-        value = figures.format_parameter(sweep, float(sweep.widths_[index]))
         if np.isnan(sweep.ratios_[index, 0]):
-            st.info(f"At {value} the kernel is numerically constant: there are no components.")
+            value = figures.format_parameter(sweep, float(sweep.widths_[index]))
+            st.info(f"At {value} the spectrum is rounding noise: there are no components.")
         else:
-            result = _at_width(sweep, points.key, sweep_key, index)
-            if len(result) == 3:
-                xs, ys, values = result
-                fig = figures.component_maps_figure(
-                    xs, ys, values, sweep.X_fit_, title=f"The first two components at {value}"
-                )
-            else:
-                fig = figures.projection_figure(
-                    result[0],
-                    points.labels,
-                    title=f"The data on the first two components at {value}",
-                )
-            show(fig, "maps")
+            show(_maps(holder, sweep, points.labels, index), "maps")
     st.caption(_rounding_text(sweep, index))
 
 
@@ -339,10 +391,11 @@ def main() -> None:
     n_leading, image_format = figure_controls()
     st.caption(f"Data: {points.title}")
     try:
-        sweep = _sweep(points, sweep_key)
+        holder = _sweep(points, sweep_key)
     except ValueError as error:
         st.error(f"The spectrum cannot be computed for these settings: {error}")
         return
+    sweep = holder["sweep"]
     if points.key[:2] == ("toy", "three_rings") and sweep.kernel == "rbf":
         st.info(
             "Dereǵowski & Krzyśko (Fig. 4) report a maximum of (λ₁+λ₂)/Σλ at "
@@ -351,7 +404,16 @@ def main() -> None:
             "rises monotonically as the kernel widens, towards 1 (linear PCA on 2-D "
             f"data). At their c it is {_dk_share(points.X, points.key):.3f} on these points."
         )
-    chosen_width_view(sweep, points, sweep_key, n_leading, image_format)
+    chosen_width_view(holder, points, sweep_key, n_leading, image_format)
+    with st.expander("Play the sweep: the spectrum at every width, animated in your browser"):
+        film = _once(holder, ("film",), lambda: figures.spectrum_film_figure(sweep))
+        st.plotly_chart(
+            film,
+            key="sp_fig_film",
+            config=style.export_config(
+                f"spectrum-film_{_file_stem(points, sweep_key)}", image_format=image_format
+            ),
+        )
     st.download_button(
         "Download the sweep (CSV)",
         _csv(sweep, points.key, sweep_key),

@@ -229,3 +229,37 @@ def test_labels_of_the_swept_parameter(rings_sweep: WidthSweep) -> None:
     assert figures.format_parameter(rings_sweep, 0.012345) == "σ = 0.0123"
     laplacian = WidthSweep("laplacian", n_widths=2).fit(three_rings(30, 0.25, 0)[0])
     assert figures.parameter_label(laplacian) == "Laplacian width ℓ"
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        figures.ratio_lines_figure,
+        figures.spectrum_heatmap_figure,
+        figures.effective_components_figure,
+    ],
+)
+def test_moving_the_chosen_width_equals_building_it_there(rings_sweep: WidthSweep, build) -> None:
+    moved = figures.move_chosen(build(rings_sweep, chosen=2), rings_sweep, 15)
+    built = build(rings_sweep, chosen=15)
+    assert moved.layout.shapes == built.layout.shapes
+    assert moved.layout.annotations == built.layout.annotations
+    assert shapes_named(moved, "chosen")[0].x0 == pytest.approx(rings_sweep.widths_[15])
+
+
+def test_the_film_has_one_frame_per_width(rings_sweep: WidthSweep) -> None:
+    fig = figures.spectrum_film_figure(rings_sweep, n_bars=8)
+    assert len(fig.frames) == rings_sweep.widths_.size
+    for index in (0, 11):
+        bars, cumulative = fig.frames[index].data
+        np.testing.assert_allclose(bars.y, rings_sweep.ratios_[index, :8], rtol=1e-6)
+        np.testing.assert_allclose(
+            cumulative.y, np.cumsum(rings_sweep.ratios_[index, :8]), rtol=1e-6
+        )
+        share = rings_sweep.share(2)[index]
+        assert fig.frames[index].layout.title.text.endswith(f"{share:.3f}")
+    steps = fig.layout.sliders[0].steps
+    assert [list(step.args[0]) for step in steps] == [[str(i)] for i in range(len(steps))]
+    # the linear-PCA reference is not part of the frames, so it stays
+    assert fig.data[2].name == "linear PCA λ<sub>k</sub>/Σλ"
+    assert all(frame.traces == (0, 1) for frame in fig.frames)

@@ -71,7 +71,7 @@ def chosen_label(at: AppTest) -> str:
 def test_default_page_draws_the_sweep_and_marks_the_chosen_width() -> None:
     at = open_page()
     shown = figures(at)
-    assert set(shown) == {"lines", "components", "heatmap", "bars", "maps"}
+    assert set(shown) == {"lines", "components", "heatmap", "bars", "maps", "film"}
     label = chosen_label(at)
     for name in ("lines", "components", "heatmap"):
         assert f"{chosen_x(shown[name]):.3g}" == label
@@ -84,6 +84,18 @@ def test_default_page_draws_the_sweep_and_marks_the_chosen_width() -> None:
     filename = shown["lines"]["config"]["toImageButtonOptions"]["filename"]
     assert filename.startswith("spectrum-lines_parabola_300") and "rbf" in filename
     assert at.get("download_button")[0].label == "Download the sweep (CSV)"
+
+
+def test_the_sweep_plays_in_the_browser() -> None:
+    at = open_page()
+    film = figures(at)["film"]
+    slider = _widget(at, "sp_at")
+    assert len(film["frames"]) == len(slider.options) == 60
+    (plotly_slider,) = film["layout"]["sliders"]
+    assert [step["label"] for step in plotly_slider["steps"]] == slider.options
+    assert {step["method"] for step in plotly_slider["steps"]} == {"animate"}
+    buttons = film["layout"]["updatemenus"][0]["buttons"]
+    assert [button["label"] for button in buttons] == ["▶ play", "❚❚ pause"]
 
 
 def test_the_limits_are_explained_in_plain_words() -> None:

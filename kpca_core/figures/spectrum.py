@@ -94,6 +94,70 @@ def regime_runs(sweep: WidthSweep) -> list[tuple[str, float, float]]:
     return runs
 
 
+def chosen_marks(
+    sweep: WidthSweep, index: int, *, label: bool = True
+) -> tuple[list[dict], list[dict]]:
+    """The dashed line at the chosen width, and its label, as layout dicts.
+
+    Returns
+    -------
+    shapes, annotations : lists of dicts for ``layout.shapes`` and
+        ``layout.annotations``, named ``"chosen"``.
+    """
+    value = float(sweep.widths_[index])
+    shapes = [
+        {
+            "type": "line",
+            "x0": value,
+            "x1": value,
+            "y0": 0,
+            "y1": 1,
+            "yref": "paper",
+            "line": CHOSEN_LINE,
+            "name": "chosen",
+        }
+    ]
+    annotations = []
+    if label:
+        annotations.append(
+            {
+                "x": _annotation_x(value, _is_log(sweep)),
+                "y": 1.0,
+                "yref": "paper",
+                "yanchor": "bottom",
+                "text": format_parameter(sweep, value),
+                "showarrow": False,
+                "font": {"size": 12},
+                "name": "chosen",
+            }
+        )
+    return shapes, annotations
+
+
+def move_chosen(fig: go.Figure, sweep: WidthSweep, index: int) -> go.Figure:
+    """Move the chosen-width marks of a sweep figure to ``widths_[index]``, in place.
+
+    The figure must have been built with a chosen width.  Moving two layout
+    items takes about a millisecond, where building the figure again takes
+    tens (plotly validates every property), so a page can keep one copy of
+    each sweep figure and re-mark it as the chosen width is scrubbed.
+
+    Returns
+    -------
+    fig : the same figure
+    """
+    shapes, annotations = chosen_marks(sweep, index)
+    new_shape, new_label = shapes[0], annotations[0]
+    with fig.batch_update():
+        for shape in fig.layout.shapes:
+            if shape.name == "chosen":
+                shape.x0 = shape.x1 = new_shape["x0"]
+        for annotation in fig.layout.annotations:
+            if annotation.name == "chosen":
+                annotation.x, annotation.text = new_label["x"], new_label["text"]
+    return fig
+
+
 def _decorate(
     fig: go.Figure,
     sweep: WidthSweep,
@@ -120,28 +184,11 @@ def _decorate(
                 name=regime,
             )
     if chosen is not None:
-        value = float(sweep.widths_[chosen])
-        fig.add_shape(
-            type="line",
-            x0=value,
-            x1=value,
-            y0=0,
-            y1=1,
-            yref="paper",
-            line=CHOSEN_LINE,
-            name="chosen",
-        )
-        if label_chosen:
-            fig.add_annotation(
-                x=_annotation_x(value, log),
-                y=1.0,
-                yref="paper",
-                yanchor="bottom",
-                text=format_parameter(sweep, value),
-                showarrow=False,
-                font={"size": 12},
-                name="chosen",
-            )
+        shapes, annotations = chosen_marks(sweep, chosen, label=label_chosen)
+        for shape in shapes:
+            fig.add_shape(**shape)
+        for annotation in annotations:
+            fig.add_annotation(**annotation)
     edges = _edges(sweep.widths_, log)
     fig.update_xaxes(
         type="log" if log else "linear",
@@ -483,6 +530,118 @@ def spectrum_bars_figure(
         margin={**MARGIN, "r": 60},
         legend=LEGEND_BELOW,
         bargap=0.15,
+    )
+    return fig
+
+
+def spectrum_film_figure(sweep: WidthSweep, *, n_bars: int = 20, frame_ms: int = 150) -> go.Figure:
+    """The spectrum at every width as animation frames, played in the browser.
+
+    Bars λ_k/Σλ and the cumulative share, one frame per width, with a play
+    button and a slider of plotly's own: scrubbing it needs no server round
+    trip.  Linear PCA's ratios stay as a reference in every frame.
+    """
+    n_bars = max(1, min(int(n_bars), sweep.n_samples_))
+    k = np.arange(1, n_bars + 1)
+
+    def frame_data(index: int) -> list:
+        ratios = sweep.ratios_[index, :n_bars]
+        return [
+            go.Bar(x=k, y=_f32(ratios), marker_color=style.KERNEL, name="λ<sub>k</sub>/Σλ"),
+            go.Scatter(
+                x=k,
+                y=_f32(np.cumsum(ratios)),
+                yaxis="y2",
+                mode="lines+markers",
+                marker={"size": 4},
+                line={"color": "black", "width": 1.5},
+                name="cumulative share",
+            ),
+        ]
+
+    def frame_title(index: int) -> str:
+        value = format_parameter(sweep, float(sweep.widths_[index]))
+        share = sweep.share(2)[index]
+        if np.isnan(share):
+            return f"{value}: zero up to rounding"
+        return f"{value}: (λ₁+λ₂)/Σλ = {share:.3f}"
+
+    linear = sweep.linear_ratios_[:n_bars]
+    fig = go.Figure(
+        data=[
+            *frame_data(0),
+            go.Scatter(
+                x=k[: linear.size],
+                y=_f32(linear),
+                mode="markers",
+                marker={"color": style.LINEAR, "symbol": "diamond", "size": 10},
+                name="linear PCA λ<sub>k</sub>/Σλ",
+            ),
+        ],
+        frames=[
+            go.Frame(
+                data=frame_data(i),
+                traces=[0, 1],
+                name=str(i),
+                layout={"title": {"text": frame_title(i)}},
+            )
+            for i in range(sweep.widths_.size)
+        ],
+    )
+    step_args = {"mode": "immediate", "frame": {"duration": 0, "redraw": True}}
+    fig.update_layout(
+        template="plotly_white",
+        font=FONT,
+        height=HEIGHT + 40,
+        title={"text": frame_title(0), "x": 0},
+        margin={**MARGIN, "r": 60, "b": 150},
+        legend={**LEGEND_BELOW, "y": -0.45},
+        xaxis={"title": "component k", "tick0": 0, "dtick": 1 if n_bars <= 10 else 5},
+        yaxis={"title": "λ<sub>k</sub>/Σλ", "range": [0, 1.02]},
+        yaxis2={
+            "title": "cumulative share",
+            "overlaying": "y",
+            "side": "right",
+            "range": [0, 1.02],
+            "showgrid": False,
+        },
+        sliders=[
+            {
+                "active": 0,
+                "currentvalue": {"prefix": f"{symbol(sweep)} = "},
+                "pad": {"t": 40},
+                "steps": [
+                    {
+                        "args": [[str(i)], step_args],
+                        "label": f"{w:.3g}" if sweep.sweep == "width" else f"{int(w)}",
+                        "method": "animate",
+                    }
+                    for i, w in enumerate(sweep.widths_)
+                ],
+            }
+        ],
+        updatemenus=[
+            {
+                "type": "buttons",
+                "direction": "left",
+                "x": 1.0,
+                "y": 1.02,
+                "xanchor": "right",
+                "yanchor": "bottom",
+                "showactive": False,
+                "buttons": [
+                    {
+                        "label": "▶ play",
+                        "method": "animate",
+                        "args": [
+                            None,
+                            {"frame": {"duration": frame_ms, "redraw": True}, "fromcurrent": True},
+                        ],
+                    },
+                    {"label": "❚❚ pause", "method": "animate", "args": [[None], step_args]},
+                ],
+            }
+        ],
     )
     return fig
 
