@@ -203,7 +203,7 @@ def kernel_controls() -> tuple:
         decades = sidebar.slider(
             f"Range, in powers of ten of the data scale ({scale})",
             -8.0,
-            8.0,
+            10.0,
             (-3.0, 2.0),
             step=0.5,
             key="sp_range",
@@ -369,11 +369,18 @@ def chosen_width_view(
         )
         show(bars, "bars")
     with right:
-        if np.isnan(sweep.ratios_[index, 0]):
-            value = figures.format_parameter(sweep, float(sweep.widths_[index]))
-            st.info(f"At {value} the spectrum is rounding noise: there are no components.")
+        value = figures.format_parameter(sweep, float(sweep.widths_[index]))
+        if sweep.regime_[index] == CONSTANT:
+            st.info(
+                f"At {value} every entry of the kernel matrix rounds to the same number, so "
+                "a plain kernel PCA, which the component maps need, sees no differences "
+                "between the points. Choose a narrower width to see the components."
+            )
         else:
-            show(_maps(holder, sweep, points.labels, index), "maps")
+            try:
+                show(_maps(holder, sweep, points.labels, index), "maps")
+            except ValueError as error:
+                st.warning(f"The components at {value} cannot be computed: {error}")
     st.caption(_rounding_text(sweep, index))
 
 

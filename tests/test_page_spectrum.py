@@ -192,3 +192,15 @@ def test_the_camera_button_can_save_svg() -> None:
     at = open_page(sp_img="svg")
     for figure in figures(at).values():
         assert figure["config"]["toImageButtonOptions"]["format"] == "svg"
+
+
+def test_a_numerically_constant_kernel_explains_why_there_are_no_maps() -> None:
+    at = open_page(sp_range=(9.5, 10.0), sp_nw=10)
+    assert "K is numerically constant" in texts(at)
+    _widget(at, "sp_at").set_value(9)
+    at.run()
+    assert not at.exception
+    assert "rounds to the same number" in texts(at)
+    assert "maps" not in figures(at)
+    # the spectrum itself is exact there: linear PCA, (λ₁+λ₂)/Σλ = 1
+    assert "(λ₁+λ₂)/Σλ = 1.000" in figures(at)["bars"]["layout"]["title"]["text"]
