@@ -54,7 +54,6 @@ import statistics
 import sys
 import threading
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -137,22 +136,31 @@ class SliderState:
         return value
 
 
+@dataclass(frozen=True)
+class Redraw:
+    """One change and how long the server took to answer it."""
+
+    start: float
+    """When the change was sent (``time.monotonic()``)."""
+    figure: float
+    """Seconds to the last figure of the run (to its end if it sent none)."""
+    done: float
+    """Seconds to the end of the run."""
+    key: str
+    """The slider that moved."""
+
+
 @dataclass
 class Record:
     """What one session measured."""
 
     scenario: str
     opened: float | None = None
-    redraws: list[tuple[float, float, float]] = field(default_factory=list)
-    """(start, to last figure, to end of run) per change, monotonic seconds / durations."""
+    redraws: list[Redraw] = field(default_factory=list)
     exceptions: int = 0
     error_alerts: int = 0
     timeouts: int = 0
     disconnects: int = 0
-    heavy_runs: list[tuple[float, float]] = field(default_factory=list)
-    """(start, end) of the heavy session's runs."""
-    moved: Counter[str] = field(default_factory=Counter)
-    """How often each slider key was moved."""
     messages: list[str] = field(default_factory=list)
 
 
@@ -311,12 +319,11 @@ async def drive(
                     break
                 slider = rng.choice(list(session.sliders.values()))
                 slider.value = slider.nudged(rng)
-                record.moved[slider.key] += 1
                 start = time.monotonic()
                 times = await session.run(fragment_id=slider.fragment_id, timeout=timeout)
                 if times is None:
                     break
-                record.redraws.append((start, *times))
+                record.redraws.append(Redraw(start, *times, slider.key))
     except (OSError, WebSocketException) as error:
         record.disconnects += 1
         record.messages.append(f"connection: {error!r}")
@@ -332,8 +339,7 @@ async def go_heavy(session: Session, stop_at: float, timeout: float) -> None:
         times = await session.run(timeout=timeout)
         if times is None:
             return
-        session.record.heavy_runs.append((start, start + times[1]))
-        session.record.redraws.append((start, *times))
+        session.record.redraws.append(Redraw(start, *times, "+".join(s.key for s in sliders)))
         for slider in sliders:
             step = 1 if slider.options else slider.step
             slider.value = [max(slider.value[0] - step, 0 if slider.options else slider.minimum)]
@@ -352,16 +358,24 @@ def percentile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
 
 
+def spread(values: list[float]) -> str:
+    """p50, p95 and max of durations in seconds, as one aligned string."""
+    return (
+        f"p50 {statistics.median(values):6.2f} s   p95 {percentile(values, 95):6.2f} s   "
+        f"max {max(values):6.2f} s"
+    )
+
+
 def summarise(records: list[Record], peak: int, args: argparse.Namespace) -> bool:
     """Print the table; whether every target was met."""
-    normal = [r for r in records if not r.scenario.endswith("(heavy)")]
+    normal = [r for r in records if r.scenario != HEAVY.name]
+    heavy = [d for r in records if r.scenario == HEAVY.name for d in r.redraws]
+    redraws = [d for r in normal for d in r.redraws]
     served = sum(r.opened is not None and not r.exceptions for r in normal)
-    figure = [t[1] for r in normal for t in r.redraws]
-    done = [t[2] for r in normal for t in r.redraws]
     opened = [r.opened for r in normal if r.opened is not None]
     errors = sum(r.exceptions + r.error_alerts + r.timeouts + r.disconnects for r in records)
-    print(f"\nsessions served      {served} of {len(normal)} (+{len(records) - len(normal)} heavy)")
-    print(f"changes made         {len(figure)}")
+    print(f"\nsessions served      {served} of {len(normal)}" + (" (+1 heavy)" if heavy else ""))
+    print(f"changes made         {len(redraws)}")
     print(
         "errors shown         "
         f"{errors} (exceptions {sum(r.exceptions for r in records)}, "
@@ -369,47 +383,27 @@ def summarise(records: list[Record], peak: int, args: argparse.Namespace) -> boo
         f"timeouts {sum(r.timeouts for r in records)}, "
         f"lost connections {sum(r.disconnects for r in records)})"
     )
-    for name in sorted({r.scenario for r in records}):
-        mine = [t[1] for r in records if r.scenario == name for t in r.redraws]
-        if mine:
-            moved = sum((r.moved for r in records if r.scenario == name), Counter())
-            print(
-                f"  {name:<20} {len(mine):4d} changes, p50 {statistics.median(mine):6.2f} s, "
-                f"p95 {percentile(mine, 95):6.2f} s  ({', '.join(sorted(moved)) or 'heavy fits'})"
-            )
     if opened:
-        print(
-            f"open a view          p50 {statistics.median(opened):6.2f} s   "
-            f"p95 {percentile(opened, 95):6.2f} s   max {max(opened):6.2f} s"
-        )
-    p95 = percentile(figure, 95) if figure else float("inf")
-    if figure:
-        print(
-            f"redraw (last figure) p50 {statistics.median(figure):6.2f} s   p95 {p95:6.2f} s   "
-            f"max {max(figure):6.2f} s"
-        )
-        print(
-            f"redraw (run ended)   p50 {statistics.median(done):6.2f} s   "
-            f"p95 {percentile(done, 95):6.2f} s   max {max(done):6.2f} s"
-        )
-    heavy_runs = [span for r in records for span in r.heavy_runs]
-    if heavy_runs:
+        print(f"open a view          {spread(opened)}")
+    p95 = percentile([d.figure for d in redraws], 95) if redraws else float("inf")
+    if redraws:
+        print(f"redraw (last figure) {spread([d.figure for d in redraws])}")
+        print(f"redraw (run ended)   {spread([d.done for d in redraws])}")
+        print("by view and slider   (time to the last figure)")
+        for name, key in sorted({(r.scenario, d.key) for r in normal for d in r.redraws}):
+            mine = [
+                d.figure for r in normal if r.scenario == name for d in r.redraws if d.key == key
+            ]
+            print(f"  {name:<10} {key:<13} {len(mine):4d} changes   {spread(mine)}")
+    if heavy:
         during = [
-            t[1]
-            for r in normal
-            for t in r.redraws
-            if any(start < t[0] + t[1] and t[0] < end for start, end in heavy_runs)
+            d.figure
+            for d in redraws
+            if any(h.start < d.start + d.figure and d.start < h.start + h.done for h in heavy)
         ]
-        heavy_times = [end - start for start, end in heavy_runs]
-        print(
-            f"heavy runs           {len(heavy_runs)}, each {min(heavy_times):.1f}-"
-            f"{max(heavy_times):.1f} s"
-        )
+        print(f"heavy fits           {len(heavy)}, {spread([h.done for h in heavy])}")
         if during:
-            print(
-                f"others during heavy  {len(during)} changes, p50 "
-                f"{statistics.median(during):6.2f} s   p95 {percentile(during, 95):6.2f} s"
-            )
+            print(f"others during heavy  {len(during)} changes   {spread(during)}")
     print(f"server peak memory   {peak / 2**30:.2f} GB (resident, process tree)")
     for message in sorted({m for r in records for m in r.messages})[:20]:
         print(f"  ! {message}")
