@@ -15,7 +15,7 @@ from sklearn.metrics.pairwise import laplacian_kernel
 from kpca_core import KernelPCA
 from kpca_core.datasets import gaussian_clusters, moons, parabola, three_rings
 from kpca_core.kernel_pca import center_kernel
-from kpca_core.kernels import kernel_matrix, sigma_to_gamma
+from kpca_core.kernels import kernel_matrix, sigma_to_gamma, squared_distances
 from kpca_core.spectrum import (
     CONSTANT,
     IDENTITY,
@@ -312,3 +312,26 @@ def test_component_grid_is_transform_on_the_grid() -> None:
 def test_bad_input_gets_a_clear_message(params: dict, X: np.ndarray, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         WidthSweep(**params).fit(X)
+
+
+def test_distances_once_and_eigenvalues_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What does not depend on the width is computed once; no eigenvectors per width."""
+    import kpca_core.spectrum as spectrum
+
+    calls = {"distances": 0, "eigvalsh": 0}
+
+    def counting_distances(*args: object, **kwargs: object) -> np.ndarray:
+        calls["distances"] += 1
+        return squared_distances(*args, **kwargs)
+
+    def counting_eigvalsh(*args: object, **kwargs: object) -> np.ndarray:
+        calls["eigvalsh"] += 1
+        return linalg.eigvalsh(*args, **kwargs)
+
+    class EigenvaluesOnly:
+        eigvalsh = staticmethod(counting_eigvalsh)
+
+    monkeypatch.setattr(spectrum, "squared_distances", counting_distances)
+    monkeypatch.setattr(spectrum, "linalg", EigenvaluesOnly)  # no eigh to call
+    WidthSweep("rbf", n_widths=12).fit(rings(60))
+    assert calls == {"distances": 1, "eigvalsh": 12}
