@@ -19,6 +19,7 @@ work, so the numbers are indicative.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -61,6 +62,7 @@ def scikit_learn_sweep(X: np.ndarray, widths: np.ndarray) -> np.ndarray:
 
 
 def targets(repeats: int) -> None:
+    print(f"load average before: {os.getloadavg()[0]:.1f} (2 cores)")
     for n_points, target_s, sk_repeats in ((300, 0.2, 3), (1000, 4.0, 1)):
         X, _ = three_rings(n_points, 0.25, 0)
         sweep = WidthSweep("rbf", n_widths=N_WIDTHS)
@@ -76,6 +78,7 @@ def targets(repeats: int) -> None:
             f"ratio {theirs / ours:5.1f}x   target ≤ {target_s * 1e3:.0f} ms: {verdict}   "
             f"max |Δλ|/λ₁ (first 10) {error:.1e}"
         )
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 
 def drivers(repeats: int) -> None:
