@@ -31,6 +31,9 @@ from kpca_core.denoise import (
 from kpca_core.figures import denoise as figures
 from kpca_core.figures.style import export_config
 from kpca_core.kernels import gamma_to_sigma
+from pages.common import require_app_shell
+
+require_app_shell()
 
 # M ≤ 5000 training digits: the fit (all M eigenvectors) takes about 10 s alone
 # on the 2-core server and 0.6 GB while it runs; 300 per class (the paper) about 3 s.
