@@ -158,10 +158,10 @@ class AppServer:
             f"{self.log_tail()}"
         )
 
-    def healthy(self) -> bool:
-        """Whether ``/_stcore/health`` answers ``ok``."""
+    def healthy(self, timeout: float = 2.0) -> bool:
+        """Whether ``/_stcore/health`` answers ``ok`` within ``timeout`` seconds."""
         try:
-            with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as response:
+            with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=timeout) as response:
                 return response.status == 200 and response.read().strip() == b"ok"
         except (urllib.error.URLError, OSError):
             return False

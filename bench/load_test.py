@@ -18,7 +18,12 @@ Then it stops the sessions and the server and prints:
 - p50 / p95 / max time to redraw: from sending the change to receiving the
   last figure of that run, and to the end of the run;
 - the server's peak memory: resident set of its process tree, sampled every
-  0.2 s from ``/proc``.
+  0.2 s from ``/proc``;
+- how long ``/_stcore/health`` took to answer, asked every 0.5 s: while a
+  computation holds the GIL (e.g. ``scipy.linalg.eigh``, which does not release
+  it), the server's event loop answers nobody, whatever session asked for it;
+- CPU seconds of the server and of these clients, and the machine's load
+  average (other processes share the cores).
 
 Targets of the lecture issue on this 2-core machine: 30 sessions, zero
 errors, p95 redraw <= 3 s, peak <= 3 GB.
@@ -33,8 +38,8 @@ the slider's fragment only if it lives in an ``st.fragment``) and reads the
 browser's drawing, which happens on the students' own machines and is
 measured by ``bench/ui_latency.py``. Thirty real browsers would instead share
 this machine's two cores with the server and measure mostly themselves. The
-clients ask for every message in full (they report no cached messages), which
-is more work for the server than real browsers cause.
+clients keep the messages of the last run and report them, as browsers do, so
+the server sends a short reference instead of an unchanged large element.
 
 ``--heavy`` adds one session that opens the denoising view with the largest
 training set the page allows and keeps refitting (changing the number of
@@ -175,10 +180,11 @@ class Session:
         self.sliders: dict[str, SliderState] = {}
         self.tabs: dict[str, str] = {}
         """Widget id of each keyed ``st.tabs`` -> the label to ask for."""
+        self.cache: dict[str, ForwardMsg | None] = {}
+        """Cacheable messages of the last run by hash (``None`` for a figure), as the
+        browser keeps them: the server sends a reference instead of a message it has."""
 
-    async def run(
-        self, *, fragment_id: str = "", changed: SliderState | None = None, timeout: float
-    ) -> tuple[float, float] | None:
+    async def run(self, *, fragment_id: str = "", timeout: float) -> tuple[float, float] | None:
         """Ask for a rerun; return (seconds to the last figure, to the end of the run)."""
         message = BackMsg()
         state = message.rerun_script
@@ -186,6 +192,8 @@ class Session:
         state.page_name = self.scenario.path
         state.page_script_hash = self.page_script_hash
         state.fragment_id = fragment_id
+        state.cached_message_hashes.extend(self.cache)
+        cache, self.cache = self.cache, {}
         for widget_id, label in self.tabs.items():
             widget = state.widget_states.widgets.add()
             widget.id = widget_id
@@ -217,9 +225,17 @@ class Session:
             reply = ForwardMsg()
             reply.ParseFromString(data)
             kind = reply.WhichOneof("type")
-            if kind == "delta":
+            if kind == "ref_hash" and reply.ref_hash in cache:
+                cached = cache[reply.ref_hash]
+                self.cache[reply.ref_hash] = cached
+                if cached is None or self._read_delta(cached):
+                    last_figure = time.perf_counter() - start
+            elif kind == "delta":
                 if self._read_delta(reply):
                     last_figure = time.perf_counter() - start
+                if reply.metadata.cacheable:
+                    figure = reply.delta.new_element.WhichOneof("type") == "plotly_chart"
+                    self.cache[reply.hash] = None if figure else reply
             elif kind == "navigation":
                 self.page_script_hash = reply.navigation.page_script_hash
             elif kind == "script_finished":
@@ -298,7 +314,11 @@ async def drive(
     url = base_url.replace("http://", "ws://") + "/_stcore/stream"
     try:
         async with connect(
-            url, subprotocols=["streamlit"], max_size=None, open_timeout=timeout
+            url,
+            subprotocols=["streamlit"],
+            max_size=None,
+            open_timeout=timeout,
+            ping_interval=None,  # browsers do not ping; the server pings them
         ) as ws:
             session = Session(ws, scenario, record)
             opened = await session.run(timeout=timeout)
@@ -349,6 +369,15 @@ def sample_memory(server: AppServer, stop: threading.Event, peak: list[int]) -> 
     """Keep the largest resident set of the server's process tree in ``peak[0]``."""
     while not stop.wait(0.2):
         peak[0] = max(peak[0], server.tree_rss())
+
+
+def probe_health(server: AppServer, stop: threading.Event, delays: list[float]) -> None:
+    """Time ``/_stcore/health`` every 0.5 s: how long the server's event loop makes
+    everyone wait (a computation that holds the GIL stalls every session)."""
+    while not stop.wait(0.5):
+        start = time.perf_counter()
+        server.healthy(timeout=120)
+        delays.append(time.perf_counter() - start)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -479,19 +508,29 @@ def main() -> int:
             f"{' + 1 heavy' if args.heavy else ''}; open within {args.ramp:g} s, "
             f"then slide for {args.duration:g} s"
         )
-        stop, peak = threading.Event(), [server.tree_rss()]
-        sampler = threading.Thread(target=sample_memory, args=(server, stop, peak), daemon=True)
-        sampler.start()
+        stop, peak, delays = threading.Event(), [server.tree_rss()], []
+        samplers = [
+            threading.Thread(target=sample_memory, args=(server, stop, peak), daemon=True),
+            threading.Thread(target=probe_health, args=(server, stop, delays), daemon=True),
+        ]
+        for sampler in samplers:
+            sampler.start()
         load_before, wall, server_cpu = os.getloadavg()[0], time.monotonic(), server.tree_cpu()
         try:
             records = asyncio.run(main_async(args, server.url))
         finally:
             stop.set()
-            sampler.join()
+            for sampler in samplers:
+                sampler.join()
             with contextlib.suppress(Exception):
                 peak[0] = max(peak[0], server.tree_rss())
         wall, server_cpu = time.monotonic() - wall, server.tree_cpu() - server_cpu
     ok = summarise(records, peak[0], args)
+    if delays:
+        print(
+            f"health check         {spread(delays)}   (while it waits, the server "
+            "answers no session)"
+        )
     clients = resource.getrusage(resource.RUSAGE_SELF)
     print(
         f"CPU                  server {server_cpu:.0f} s, these clients "
