@@ -63,23 +63,27 @@ SYMBOLS = {"rbf": "σ", "laplacian": "ℓ", "poly": "c", "degree": "d"}
 EIGVALS_DRIVER = "evr"
 """LAPACK driver of ``scipy.linalg.eigvalsh``.
 
-Measured on the 2-core machine the app is served from (``python
-bench/spectrum.py --drivers``): for eigenvalues only, ``evr`` (MRRR) and
-``ev`` (QR on the tridiagonal matrix) are equally fast and ``evd`` is slower
-(up to 1.5× at M = 1000); the time is spent in the tridiagonal reduction
-that all of them share.
+Measured on the 2-core machine the app is served from, drivers interleaved
+(``python bench/spectrum.py --drivers`` prints the table): for eigenvalues
+only, ``ev``, ``evr`` and ``evd`` are equal within noise up to M = 500 (4.3–4.5 ms
+at M = 300); at M = 1000 ``evr`` is as fast as ``ev`` or faster and ``evd``
+1.1–1.5× slower.  The time goes into the tridiagonal reduction they share.
 """
 
 SINGLE_PRECISION_MIN_SAMPLES = 600
 """From this many points up, ``precision="auto"`` works in float32.
 
-The tridiagonal reduction is memory-bound, and float32 halves the bytes: it
-is 1.5× faster at M = 1000, which is needed to sweep 60 widths within 4 s
-(``bench/spectrum.py``).  The price is a rounding floor (``ROUNDING_ERRORS``)
-with ε = 1.2e-7 instead of 2.2e-16: normalised eigenvalues are correct to within
-1e-5 (``tests/test_spectrum.py`` checks it against float64), and eigenvalues
-below the floor are clipped to zero.  Below this size float64 meets the time
-target and is kept.
+The tridiagonal reduction is memory-bound: once the matrix (8 M² bytes in
+float64) no longer fits in the cache, halving the bytes halves the time.
+Measured per eigenvalue problem: M = 300, 4.4 ms (float64) against 3.5 ms
+(float32); M = 700, 60 against 28 ms; M = 1000, 100 against 64 ms, which the
+1000-point target of 60 widths within 4 s needs (``bench/spectrum.py``).
+The price is a rounding floor (``ROUNDING_ERRORS``) with ε = 1.2e-7 instead
+of 2.2e-16: normalised eigenvalues are correct to within 1e-5
+(``tests/test_spectrum.py`` checks it against float64), and eigenvalues
+below the floor, about 1e-6 of the largest, are clipped to zero, so the
+heatmap shows fewer decades of the tail.  Below this size float64 costs
+little and shows the whole tail.
 """
 
 ROUNDING_ERRORS = 4.0
@@ -153,11 +157,13 @@ class WidthSweep:
         ``SINGLE_PRECISION_MIN_SAMPLES`` points and float32 from there on.
     n_jobs : int, default=2
         Widths solved at the same time, one per thread.  LAPACK releases the
-        GIL, and on the 2-core machine two single-threaded eigensolvers are
-        faster than one with two BLAS threads (1.8× against 1.0–1.5×,
-        ``bench/spectrum.py``: the tridiagonal reduction gains little from a
-        second BLAS thread).  While the sweep runs, BLAS is limited to one
-        thread per eigensolver.
+        GIL, and each eigensolver then runs with one BLAS thread: the
+        tridiagonal reduction gains little from a second BLAS thread, and
+        OpenBLAS's threads spin when the 2 cores are busy.  Measured for 60
+        widths on 300 points with the machine under load: 0.44 s with two
+        single-threaded solvers against 2.6 s with one solver and two BLAS
+        threads (``python bench/spectrum.py --drivers``).  While the sweep
+        runs, BLAS is limited to one thread in the whole process.
 
     Attributes
     ----------
