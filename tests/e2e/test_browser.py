@@ -2,7 +2,8 @@
 
 Each view is opened from its preset link (the settings in the query string),
 must draw its main figure without an error on screen, and must redraw it when
-its slider moves by one step with the keyboard, with the new value in the URL.
+its slider moves by one step with the keyboard, with the new value in the URL;
+that URL, opened again, must show the same figure.
 Screenshots go to the folder the run prints at the end.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from urllib.parse import urlsplit
 
 import pytest
 from appserver import AppServer
@@ -100,6 +102,13 @@ def test_view_redraws_when_its_slider_moves(
     )
     assert_no_error_shown(page)
     page.screenshot(path=artifacts / f"{view.name}.png")
+
+    shared = page.context.new_page()
+    open_view(shared, dataclasses.replace(view, query=urlsplit(page.url).query), app_server.url)
+    assert json.loads(figure_json(shared, view))["data"] == after["data"], (
+        f"the link {page.url} does not reopen the same picture"
+    )
+    shared.close()
 
     press_and_time(page, view, "ArrowLeft")
     assert slider_value(page, view) == pytest.approx(start)
