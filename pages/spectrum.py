@@ -13,14 +13,23 @@ from kpca_core.figures import spectrum as figures
 from kpca_core.figures import style
 from kpca_core.kernels import gamma_to_sigma
 from kpca_core.spectrum import CONSTANT, IDENTITY, WidthSweep, component_grid
-from pages.common import PointSet, point_picker
+from pages.common import PointSet, point_picker, require_app_shell
+
+require_app_shell()
 
 EXTRA = {"gaussian_clusters": ("Eleven Gaussians in R^10 (Mika et al. Table 1)", 0.1)}
+# Short labels: a bound selectbox keeps its label in the URL.
 KERNELS = {
-    "rbf": "Gaussian exp(−‖x−y‖²/2σ²): width σ",
-    "laplacian": "Laplacian exp(−‖x−y‖₁/ℓ): width ℓ",
-    "poly": "Polynomial (x·y + c)^d: offset c",
-    "degree": "Polynomial (x·y + c)^d: degree d",
+    "rbf": "Gaussian: width σ",
+    "laplacian": "Laplacian: width ℓ",
+    "poly": "Polynomial: offset c",
+    "degree": "Polynomial: degree d",
+}
+FORMULAS = {
+    "rbf": "k(x, y) = exp(−‖x−y‖² / 2σ²)",
+    "laplacian": "k(x, y) = exp(−‖x−y‖₁ / ℓ)",
+    "poly": "k(x, y) = (x·y + c)^d, c swept",
+    "degree": "k(x, y) = (x·y + c)^d, d = 1, 2, …",
 }
 # Dereǵowski & Krzyśko's c in exp(−c‖x−y‖²), where they report the maximum of
 # (λ₁+λ₂)/Σλ for the three rings. (Comments, not docstrings: a bare string at
@@ -189,6 +198,7 @@ def kernel_controls() -> tuple:
         key="sp_kernel",
         bind="query-params",
     )
+    sidebar.caption(FORMULAS[kernel])
     degree, coef0, max_degree = 3, 1.0, 10
     decades, n_widths = (-3.0, 2.0), 60
     if kernel == "degree":
