@@ -170,6 +170,7 @@ def test_laplacian_explains_why_its_wide_limit_is_not_linear_pca() -> None:
     at = open_page(sp_kernel="laplacian")
     assert "Laplacian width ℓ" in figures(at)["lines"]["layout"]["xaxis"]["title"]["text"]
     assert "*not* linear PCA" in texts(at)
+    assert "k(x, y) = exp(−‖x−y‖₁ / ℓ)" in texts(at)
 
 
 def test_gaussians_in_r10_show_a_projection_instead_of_contours() -> None:
