@@ -3,7 +3,8 @@
 The server and the browser helpers live in ``bench/`` (``appserver.py``,
 ``browser.py``), shared with ``bench/ui_latency.py`` and ``bench/load_test.py``.
 Screenshots go to ``$KPCA_ARTIFACTS`` if set, else to a new temporary folder;
-the run prints where.
+the run prints where, and where the server's log is (the app shows no
+tracebacks, so an exception's details are only there).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from appserver import AppServer  # noqa: E402
 from browser import CHROMIUM, VIEWPORT, launch_chromium  # noqa: E402
 
 _artifacts: list[Path] = []
+"""Folders and files the terminal summary points to."""
 
 
 @pytest.fixture(scope="session")
@@ -58,6 +60,7 @@ def browser(chromium_path: Path) -> Iterator:
 def app_server(chromium_path: Path) -> Iterator[AppServer]:
     """The app, started as the README says, on a free port of 127.0.0.1."""
     with AppServer() as server:
+        _artifacts.append(server.log_path)
         yield server
 
 
@@ -77,6 +80,7 @@ def page(browser) -> Iterator:
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
-    """Say where the screenshots are."""
+    """Say where the screenshots and the server's log (with any traceback) are."""
     for path in _artifacts:
-        terminalreporter.write_line(f"e2e screenshots: {path}")
+        kind = "screenshots" if path.is_dir() else "server log"
+        terminalreporter.write_line(f"e2e {kind}: {path}")
