@@ -22,7 +22,7 @@ from typing import Literal
 
 import numpy as np
 from scipy import linalg
-from scipy.sparse.linalg import ArpackNoConvergence, eigsh
+from scipy.sparse.linalg import ArpackError, eigsh
 from sklearn.kernel_ridge import KernelRidge
 from sklearn.utils import check_random_state
 from sklearn.utils.extmath import svd_flip
@@ -239,9 +239,10 @@ class KernelPCA:
         keep = np.abs(mu) > scale * M * np.finfo(float).eps
         mu, u = mu[keep], u[:, keep]
         if mu.size == 0:
+            where = " after centring" if self.center else ""
             raise ValueError(
-                "the centred kernel matrix is zero: every point looks the same to this "
-                "kernel (all points equal, or the kernel width is so large that k is constant)"
+                f"the kernel matrix is zero{where}: every point looks the same to this kernel "
+                "(all points equal, or the kernel width is so large that k is constant)"
             )
         u, _ = svd_flip(u, None)
 
@@ -295,8 +296,9 @@ class KernelPCA:
             v0 = check_random_state(self.random_state).uniform(-1, 1, M)
             try:
                 mu, u = eigsh(K, k=k, which="LA", v0=v0, maxiter=ARPACK_MAX_RESTARTS)
-            except ArpackNoConvergence:
-                solver = "subset"  # a nearly flat spectrum (K ≈ I) stalls ARPACK
+            except ArpackError:
+                # A nearly flat spectrum (K ≈ I) stalls ARPACK; K = 0 stops it at once.
+                solver = "subset"
         if solver == "subset":
             mu, u = linalg.eigh(K, subset_by_index=(M - k, M - 1), check_finite=False)
             if mu.size < k:
