@@ -242,6 +242,7 @@ def sidebar_settings() -> dict[str, object]:
         MAX_TRAIN_PER_CLASS,
         step=10,
         key="dn_train",
+        bind="query-params",
         help=f"The paper uses 300. At most {MAX_TRAIN_PER_CLASS} per class "
         f"({10 * MAX_TRAIN_PER_CLASS} digits): kernel PCA keeps all eigenvectors of an "
         "M × M matrix, about 10 s to compute for M = 5000 on this server.",
@@ -256,21 +257,30 @@ def sidebar_settings() -> dict[str, object]:
         MAX_TEST_PER_CLASS,
         step=5,
         key="dn_test",
+        bind="query-params",
         help="The paper uses 50.",
     )
     seed = side.number_input(
-        "Seed", 0, 2**31 - 1, step=1, key="dn_seed", help="Draws the digits and the noise."
+        "Seed",
+        0,
+        2**31 - 1,
+        step=1,
+        key="dn_seed",
+        bind="query-params",
+        help="Draws the digits and the noise.",
     )
     side.subheader("Kernel")
     c = side.select_slider(
         "Width c (Mika et al., per pixel)",
         WIDTHS,
         key="dn_c",
+        bind="query-params",
         help="k(x, y) = exp(−‖x − y‖² / (N c)), N = number of pixels; the paper's c = 0.5.",
     )
     center = side.toggle(
         "Centre in feature space",
         key="dn_center",
+        bind="query-params",
         help="Subtract the mean in feature space (eq. 49). The paper's equations are "
         "written without centring; the preset leaves it off.",
     )
@@ -280,6 +290,7 @@ def sidebar_settings() -> dict[str, object]:
         list(NOISE_KINDS),
         format_func=NOISE_KINDS.get,
         key="dn_noise",
+        bind="query-params",
         horizontal=True,
     )
     if kind == "gaussian":
@@ -289,6 +300,7 @@ def sidebar_settings() -> dict[str, object]:
             1.5,
             step=0.05,
             key="dn_sigma",
+            bind="query-params",
             persist_state="page",
             help="σ on a scale where 0 is white paper and 1 full ink; the USPS files store "
             "−1…1, so the noise added to them has standard deviation 2σ.",
@@ -300,21 +312,26 @@ def sidebar_settings() -> dict[str, object]:
             1.0,
             step=0.05,
             key="dn_p",
+            bind="query-params",
             persist_state="page",
         )
     train_noisy = side.checkbox(
         "Train on noisy digits too",
         key="dn_train_noisy",
+        bind="query-params",
         help="The paper trains on clean digits; this adds the same kind of noise to them.",
     )
     side.subheader("Pre-image")
-    method = side.radio("Method", list(METHODS), format_func=METHODS.get, key="dn_method")
+    method = side.radio(
+        "Method", list(METHODS), format_func=METHODS.get, key="dn_method", bind="query-params"
+    )
     ridge_alpha = 1.0
     if method == "ridge":
         ridge_alpha = side.select_slider(
             "Ridge parameter α",
             RIDGE_ALPHAS,
             key="dn_ridge",
+            bind="query-params",
             persist_state="page",
             help="Regularisation of the learned map from components back to pixels "
             "(scikit-learn's fit_inverse_transform).",
@@ -387,12 +404,22 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, s: dict) -> N
         SWEEP_N,
         value=64,
         key="dn_n",
+        bind="query-params",
         persist_state="page",
         help="On a log scale. Kernel PCA can use more components than there are pixels.",
     )
-    count = middle.slider("How many digits", 1, 10, 6, key="dn_sbs_count", persist_state="page")
+    count = middle.slider(
+        "How many digits", 1, 10, 6, key="dn_sbs_count", bind="query-params", persist_state="page"
+    )
     draw = right.number_input(
-        "Draw", 0, 10_000, 0, key="dn_sbs_draw", persist_state="page", help="Another set of digits."
+        "Draw",
+        0,
+        10_000,
+        0,
+        key="dn_sbs_draw",
+        bind="query-params",
+        persist_state="page",
+        help="Another set of digits.",
     )
     _explain_n(n, model, subsets)
     rng = np.random.RandomState(int(draw))
@@ -449,6 +476,7 @@ def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey,
     ridge = st.checkbox(
         "Add the learned pre-image (kernel ridge; one fit per n, slower)",
         key="dn_sweep_ridge",
+        bind="query-params",
         persist_state="page",
     )
     noise: Noise = s["noise"]
@@ -483,13 +511,29 @@ def show_toy() -> None:
     )
     cols = st.columns(4)
     noise = cols[0].slider(
-        "Noise", 0.0, 0.3, 0.1, step=0.01, key="dn_toy_noise", persist_state="page"
+        "Noise",
+        0.0,
+        0.3,
+        0.1,
+        step=0.01,
+        key="dn_toy_noise",
+        bind="query-params",
+        persist_state="page",
     )
     c = cols[1].select_slider(
-        "Width c", (0.05, 0.1, 0.2, 0.5, 1.0, 2.0), 0.5, key="dn_toy_c", persist_state="page"
+        "Width c",
+        (0.05, 0.1, 0.2, 0.5, 1.0, 2.0),
+        0.5,
+        key="dn_toy_c",
+        bind="query-params",
+        persist_state="page",
     )
-    n = cols[2].slider("Kernel components", 1, 20, 4, key="dn_toy_n", persist_state="page")
-    seed = cols[3].number_input("Seed", 0, 10_000, 0, key="dn_toy_seed", persist_state="page")
+    n = cols[2].slider(
+        "Kernel components", 1, 20, 4, key="dn_toy_n", bind="query-params", persist_state="page"
+    )
+    seed = cols[3].number_input(
+        "Seed", 0, 10_000, 0, key="dn_toy_seed", bind="query-params", persist_state="page"
+    )
     st.caption(f"k(x, y) = exp(−‖x − y‖² / {2 * c:g}) (N c with N = 2), 200 points per set.")
     results = [cached_toy(name, 200, noise, c, n, int(seed)) for name in ("half_circle", "square")]
     st.plotly_chart(
@@ -503,11 +547,13 @@ def show_toy() -> None:
 @st.fragment
 def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
     left, right = st.columns([1, 3])
-    digit = left.selectbox("Which digit?", list(range(10)), key="dn_demo_digit")
+    digit = left.selectbox(
+        "Which digit?", list(range(10)), key="dn_demo_digit", bind="query-params"
+    )
     if left.button("Another handwritten example", key="dn_demo_next"):
         st.session_state["dn_demo_example"] = st.session_state.get("dn_demo_example", 0) + 1
     level = right.select_slider(
-        "How much noise?", list(DEMO_LEVELS), value="some", key="dn_demo_noise"
+        "How much noise?", list(DEMO_LEVELS), value="some", key="dn_demo_noise", bind="query-params"
     )
     examples = np.flatnonzero(subsets.y_test == digit)
     index = examples[st.session_state.get("dn_demo_example", 0) % len(examples)]
@@ -609,7 +655,7 @@ except ValueError as error:
     st.error(f"Kernel PCA could not be fitted with these settings: {error}. Try another width c.")
     st.stop()
 
-tabs = st.tabs(TABS, key="dn_tab", on_change="rerun")
+tabs = st.tabs(TABS, key="dn_tab", on_change="rerun", bind="query-params")
 with tabs[0]:
     if tabs[0].open:
         show_fig4(model, subsets, model_key, settings)
