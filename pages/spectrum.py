@@ -321,7 +321,6 @@ def chosen_width_view(
     n = sweep.widths_.size
     if st.session_state.get("sp_at") not in range(n):
         st.session_state["sp_at"] = _chosen_default(sweep)
-    index = int(st.session_state["sp_at"])
     stem = _file_stem(points, sweep_key)
     marks = _marks(points, sweep)
 
@@ -335,7 +334,17 @@ def chosen_width_view(
     def marked(name: str, build: Callable[[], go.Figure], *extra: object) -> go.Figure:
         return _session_copy(holder, (name, *extra), build, sweep, index)
 
-    left, right = st.columns(2)
+    # The figures above the slider are drawn after it, so that they use the
+    # value it returns: on a link's first run that is the URL's value.
+    above = st.container()
+    index = st.select_slider(
+        f"Chosen {figures.parameter_label(sweep)}: the dashed line above, the spectrum below",
+        options=list(range(n)),
+        format_func=lambda i: f"{sweep.widths_[i]:.3g}",
+        key="sp_at",
+        bind="query-params",
+    )
+    left, right = above.columns(2)
     with left:
         lines = marked(
             "lines",
@@ -350,7 +359,7 @@ def chosen_width_view(
             "components", lambda: figures.effective_components_figure(sweep, chosen=index)
         )
         show(components, "components")
-    left, right = st.columns([3, 2])
+    left, right = above.columns([3, 2])
     with left:
         heatmap = marked("heatmap", lambda: figures.spectrum_heatmap_figure(sweep, chosen=index))
         show(heatmap, "heatmap")
@@ -362,13 +371,6 @@ def chosen_width_view(
             if text:
                 st.caption(text)
 
-    st.select_slider(
-        f"Chosen {figures.parameter_label(sweep)}: the dashed line above, the spectrum below",
-        options=list(range(n)),
-        format_func=lambda i: f"{sweep.widths_[i]:.3g}",
-        key="sp_at",
-        bind="query-params",
-    )
     log_bars = st.toggle("Logarithmic bars", key="sp_logbars", bind="query-params")
     left, right = st.columns([2, 3])
     with left:
