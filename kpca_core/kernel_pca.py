@@ -101,9 +101,10 @@ class KernelPCA:
         Centre the data in feature space (Appendix A).  ``False`` is the
         eigenproblem of eq. 12 on the raw K.
     eigen_solver : {"auto", "dense", "subset", "arpack"}, default="auto"
-        ``"dense"``: all eigenpairs, ``scipy.linalg.eigh`` (divide and
-        conquer); ``"subset"``: the top ``n_components`` with ``eigh``'s
-        ``subset_by_index``; ``"arpack"``: ``scipy.sparse.linalg.eigsh``;
+        ``"dense"``: all eigenpairs, LAPACK's divide and conquer
+        (``numpy.linalg.eigh``, which releases the GIL); ``"subset"``: the
+        top ``n_components`` with ``scipy.linalg.eigh``'s ``subset_by_index``;
+        ``"arpack"``: ``scipy.sparse.linalg.eigsh``;
         ``"auto"`` picks the fastest of these for the problem size (measured
         crossovers, see ``bench/engine.py``).
     random_state : int, RandomState instance or None
@@ -306,8 +307,11 @@ class KernelPCA:
                 # large cluster of equal eigenvalues (K̃ ≈ I − 1_M, σ → 0).
                 solver = "dense"
         if solver == "dense":
-            # K is ours and already checked finite: let LAPACK work in place.
-            mu, u = linalg.eigh(K, driver="evd", overwrite_a=True, check_finite=False)
+            # The same LAPACK divide and conquer as scipy's eigh(driver="evd"), as
+            # fast, but numpy releases the GIL while it runs: scipy's wrapper
+            # holds it, and one large fit froze every other session of the
+            # server for its whole duration (bench/load_test.py --heavy).
+            mu, u = np.linalg.eigh(K)
         self.eigen_solver_ = solver
         order = np.argsort(mu)[::-1][:k]
         return mu[order], u[:, order], min(lowest, float(mu.min()))

@@ -44,7 +44,6 @@ from typing import Literal
 
 import numpy as np
 import pandas as pd
-from scipy import linalg
 from scipy.spatial.distance import squareform
 from sklearn.decomposition import PCA
 from sklearn.metrics.pairwise import manhattan_distances
@@ -60,15 +59,11 @@ Precision = Literal["auto", "double", "single"]
 SYMBOLS = {"rbf": "σ", "laplacian": "ℓ", "poly": "c", "degree": "d"}
 """The swept parameter's symbol, by kernel (``"degree"`` for the degree sweep)."""
 
-EIGVALS_DRIVER = "evr"
-"""LAPACK driver of ``scipy.linalg.eigvalsh``.
-
-Measured on the 2-core machine the app is served from, drivers interleaved
-(``python bench/spectrum.py --drivers`` prints the table): for eigenvalues
-only, ``ev``, ``evr`` and ``evd`` are equal within noise up to M = 500 (4.3–4.5 ms
-at M = 300); at M = 1000 ``evr`` is as fast as ``ev`` or faster and ``evd``
-1.1–1.5× slower.  The time goes into the tridiagonal reduction they share.
-"""
+# Eigenvalues come from ``numpy.linalg.eigvalsh`` (LAPACK ``syevd``): scipy's
+# drivers ``ev``, ``evr`` and ``evd`` are equal within noise here
+# (``python bench/spectrum.py --drivers``), but scipy's wrapper holds the GIL
+# for the whole solve, so the two worker threads below ran one at a time and
+# every other session of the server waited; numpy releases it.
 
 SINGLE_PRECISION_MIN_SAMPLES = 600
 """From this many points up, ``precision="auto"`` works in float32.
@@ -397,9 +392,7 @@ class WidthSweep:
             E, scale, offset = self._kernel_minus_constant(base, float(self.widths_[index]))
             low, high = float(E.min()), float(E.max())
             entries = np.array([scale, max(abs(low), abs(high)), high - low, offset])
-            mu = linalg.eigvalsh(
-                double_centre(E), driver=EIGVALS_DRIVER, overwrite_a=True, check_finite=False
-            )
+            mu = np.linalg.eigvalsh(double_centre(E))
             return index, mu[::-1].astype(float) * scale, entries
 
         n = self.widths_.size

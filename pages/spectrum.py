@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 
@@ -133,6 +134,9 @@ def _once(holder: dict, key: tuple, build: Callable[[], go.Figure]) -> go.Figure
     return holder[key]
 
 
+COPY_LOCK = threading.Lock()
+
+
 def _session_copy(
     holder: dict,
     key: tuple,
@@ -150,7 +154,9 @@ def _session_copy(
     if token not in copies:
         if len(copies) > 8:
             copies.clear()
-        copies[token] = go.Figure(_once(holder, key, build))
+        shared = _once(holder, key, build)
+        with COPY_LOCK:  # plotly touches the figure it copies: not safe across sessions
+            copies[token] = go.Figure(shared)
     return figures.move_chosen(copies[token], sweep, index)
 
 
