@@ -19,9 +19,7 @@ so the numbers are indicative.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -31,6 +29,7 @@ from sklearn.metrics.pairwise import polynomial_kernel
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.timing import median_time
 from kpca_core import contours as ct
 from kpca_core.datasets import parabola
 from kpca_core.figures import contours as figures
@@ -38,17 +37,6 @@ from kpca_core.figures import contours as figures
 DEGREES = (1, 2, 3, 4)
 N_COMPONENTS = 3
 RESOLUTION = 100
-
-
-def median_time(work: Callable[[], object], repeats: int) -> float:
-    """Median wall time of ``work()`` in seconds, after one warm-up call."""
-    work()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def sklearn_fit(X: np.ndarray, spec: ct.KernelSpec) -> ct.ColumnFit:

@@ -14,10 +14,7 @@
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -27,21 +24,11 @@ from sklearn.decomposition import KernelPCA as SkKernelPCA
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.timing import median_time
 from kpca_core import KernelPCA
 from kpca_core.datasets import parabola
 from kpca_core.kernel_pca import center_kernel
 from kpca_core.kernels import kernel_matrix
-
-
-def median_time(work: Callable[[], object], repeats: int) -> float:
-    """Median wall time of ``work()`` in seconds, after one warm-up call."""
-    work()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def report(name: str, ours: float, theirs: float, target: str) -> None:

@@ -20,10 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -33,22 +30,12 @@ from threadpoolctl import threadpool_limits
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.timing import median_time
 from kpca_core.datasets import three_rings
 from kpca_core.kernels import sigma_to_gamma, squared_distances
 from kpca_core.spectrum import WidthSweep, double_centre
 
 N_WIDTHS = 60
-
-
-def median_time(work: Callable[[], object], repeats: int) -> float:
-    """Median wall time of ``work()`` in seconds, after one warm-up call."""
-    work()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def scikit_learn_sweep(X: np.ndarray, widths: np.ndarray) -> np.ndarray:
