@@ -10,9 +10,9 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
+from kpca_core import gamma_to_sigma
 from kpca_core.figures import spectrum as figures
 from kpca_core.figures import style
-from kpca_core.kernels import gamma_to_sigma
 from kpca_core.spectrum import CONSTANT, IDENTITY, WidthSweep, component_grid
 from pages.common import PointSet, point_picker, require_app_shell
 
