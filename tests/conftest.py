@@ -1,6 +1,26 @@
-"""Shared test settings."""
+"""Shared test settings and helpers."""
 
+import base64
+import json
 import pathlib
+
+import numpy as np
+from streamlit.testing.v1 import AppTest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
+
+
+def chart(at: AppTest, key: str) -> dict:
+    """The figure JSON of the plotly chart with this widget key."""
+    (spec,) = [json.loads(c.proto.spec) for c in at.get("plotly_chart") if c.key == key]
+    return spec
+
+
+def decode(array: dict | list) -> np.ndarray:
+    """A plotly array of the figure JSON (``{"dtype", "bdata", "shape"}`` or a list) as numpy."""
+    if isinstance(array, list):
+        return np.asarray(array, dtype=float)
+    values = np.frombuffer(base64.b64decode(array["bdata"]), dtype=array["dtype"])
+    shape = array.get("shape")
+    return values.reshape([int(n) for n in str(shape).split(",")]) if shape else values

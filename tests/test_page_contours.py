@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import base64
 import json
 from dataclasses import dataclass
 
 import numpy as np
 import pytest
-from conftest import APP
+from conftest import APP, chart, decode
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.testing.v1 import AppTest
 
@@ -29,26 +28,9 @@ def page(**state: object) -> AppTest:
     return at
 
 
-def chart(at: AppTest, key: str) -> dict:
-    """The figure JSON of the plotly chart with this key."""
-    (spec,) = [json.loads(c.proto.spec) for c in at.get("plotly_chart") if c.key == key]
-    return spec
-
-
 def config(at: AppTest, key: str) -> dict:
     (found,) = [json.loads(c.proto.config) for c in at.get("plotly_chart") if c.key == key]
     return found
-
-
-def decode(array: dict | list) -> np.ndarray:
-    """A typed array of plotly's JSON (``{"dtype", "bdata", "shape"}``) as numpy."""
-    if isinstance(array, list):
-        return np.asarray(array, dtype=float)
-    values = np.frombuffer(base64.b64decode(array["bdata"]), dtype=array["dtype"])
-    shape = array.get("shape")
-    if shape:
-        values = values.reshape([int(n) for n in str(shape).split(",")])
-    return values
 
 
 def traces(spec: dict, kind: str) -> list[dict]:

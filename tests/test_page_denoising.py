@@ -7,15 +7,13 @@ takes it away and makes the downloads fail, to see the 8×8 fallback.
 
 from __future__ import annotations
 
-import base64
-import json
 import os
 import socket
 from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import APP
+from conftest import APP, chart, decode
 from streamlit.testing.v1 import AppTest
 
 from kpca_core import usps
@@ -47,21 +45,6 @@ def page(tab: str | None = None, **state: object) -> AppTest:
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == "Denoising handwritten digits"
     return at
-
-
-def chart(at: AppTest, key: str) -> dict:
-    """The figure JSON of the plotly chart with this widget key."""
-    (spec,) = [json.loads(c.proto.spec) for c in at.get("plotly_chart") if c.key == key]
-    return spec
-
-
-def decode(array: dict | list) -> np.ndarray:
-    """A typed array of plotly's JSON (``{"dtype", "bdata", "shape"}``) as numpy."""
-    if isinstance(array, list):
-        return np.array(array, dtype=float)
-    values = np.frombuffer(base64.b64decode(array["bdata"]), dtype=array["dtype"])
-    shape = array.get("shape")
-    return values.reshape([int(s) for s in str(shape).split(",")]) if shape else values
 
 
 @pytest.mark.usps

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import base64
 import json
 
 import numpy as np
 import pytest
-from conftest import APP
+from conftest import APP, decode
 from streamlit.testing.v1 import AppTest
 
 from kpca_core.spectrum import WidthSweep
@@ -45,13 +44,6 @@ def figures(at: AppTest) -> dict[str, dict]:
     return found
 
 
-def array(value: object) -> np.ndarray:
-    """A plotly array from the figure JSON (binary-encoded or a plain list)."""
-    if isinstance(value, dict):
-        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
-    return np.asarray(value, dtype=float)
-
-
 def chosen_x(figure: dict) -> float:
     (shape,) = [s for s in figure["layout"]["shapes"] if s.get("name") == "chosen"]
     return shape["x0"]
@@ -78,7 +70,7 @@ def test_default_page_draws_the_sweep_and_marks_the_chosen_width() -> None:
     lines = shown["lines"]
     assert any(a.get("text") == f"σ = {label}" for a in lines["layout"]["annotations"])
     assert lines["layout"]["xaxis"]["type"] == "log"
-    assert len(array(lines["data"][0]["x"])) == 60
+    assert len(decode(lines["data"][0]["x"])) == 60
     assert shown["bars"]["layout"]["title"]["text"].startswith(f"Spectrum at σ = {label}")
     assert "component 1" in json.dumps(shown["maps"]["layout"]["annotations"])
     filename = shown["lines"]["config"]["toImageButtonOptions"]["filename"]
@@ -117,7 +109,7 @@ def test_moving_the_chosen_width_moves_the_marks_and_the_spectrum() -> None:
     assert after["maps"]["layout"]["title"]["text"].endswith(f"σ = {label}")
     # the sweep itself is the same figure data
     assert after["lines"]["data"][0]["y"] == before["lines"]["data"][0]["y"]
-    assert array(after["bars"]["data"][0]["y"])[0] != array(before["bars"]["data"][0]["y"])[0]
+    assert decode(after["bars"]["data"][0]["y"])[0] != decode(before["bars"]["data"][0]["y"])[0]
 
 
 def test_scrubbing_never_recomputes_the_sweep(monkeypatch: pytest.MonkeyPatch) -> None:
