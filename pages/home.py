@@ -69,3 +69,47 @@ VIEWS = [
 ]
 for page, label, icon in VIEWS:
     st.page_link(page, label=label, icon=icon)
+
+st.header("Classic figures")
+st.caption("Each card opens its view with the paper's settings; the link can be bookmarked.")
+GALLERY = [
+    (
+        "pages/contours.py",
+        "Schölkopf et al. 1998, Fig. 2",
+        {"ct_n": 300, "ct_noise": 0.2, "ct_values": "1, 2, 3, 4", "ct_k": 3},
+        "Polynomial kernels of degree 1–4 on a noisy parabola. Linear PCA (degree 1) has "
+        "only two non-zero eigenvalues; with degree 2 the third component picks up the noise.",
+    ),
+    (
+        "pages/spectrum.py",
+        "The spectrum as the width varies",
+        {"sp_data": "Three rings, radii 1, 2, 4"},
+        "Three rings: narrow Gaussians make every point its own component, wide ones behave "
+        "like linear PCA, with the first two components taking all the variance.",
+    ),
+    (
+        "pages/denoising.py",
+        "Mika et al. 1999, Fig. 1",
+        {"dn_tab": "2-D toy"},
+        "A half circle and a square outline: kernel PCA moves noisy points back onto the "
+        "curve, linear PCA can only put them on a line.",
+    ),
+    (
+        "pages/denoising.py",
+        "Mika et al. 1999, Fig. 4 (Gaussian noise)",
+        {"dn_tab": "Fig. 4 grid"},
+        "USPS digits with Gaussian noise σ = 0.5, rebuilt from n = 1, 4, 16, 64, 256 "
+        "components: kernel PCA gives clean digits where linear PCA keeps the noise.",
+    ),
+    (
+        "pages/denoising.py",
+        "Mika et al. 1999, Fig. 4 (speckle noise)",
+        {"dn_tab": "Fig. 4 grid", "dn_noise": "Speckle (salt and pepper)"},
+        "The same with speckle noise p = 0.4: each pixel turns black or white.",
+    ),
+]
+for column, (page, title, query, caption) in zip(st.columns(len(GALLERY)), GALLERY, strict=True):
+    with column.container(border=True):
+        st.markdown(f"**{title}**")
+        st.caption(caption)
+        st.page_link(page, label="Open", icon=":material/open_in_new:", query_params=query)

@@ -1,4 +1,6 @@
-"""The home page renders the five steps of kernel PCA with their equations."""
+"""The home page: the five steps of kernel PCA, and the gallery of classic figures."""
+
+from urllib.parse import parse_qsl
 
 from conftest import APP
 from streamlit.testing.v1 import AppTest
@@ -14,3 +16,47 @@ def test_home_shows_the_five_steps():
     equations = " ".join(latex.value for latex in at.latex)
     for number in ("(10)", "(49)", "(12)", "(16, 50)", "(17, 51)"):
         assert number in equations
+
+
+def gallery_links(at: AppTest) -> list[tuple[str, dict[str, str]]]:
+    return [
+        (link.proto.page, dict(parse_qsl(link.proto.query_string)))
+        for link in at.get("page_link")
+        if link.proto.query_string
+    ]
+
+
+def open_link(page: str, query: dict[str, str]) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.switch_page(f"pages/{page}.py")
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_gallery_cards_open_their_views_with_the_papers_settings():
+    at = AppTest.from_file(APP).run(timeout=60)
+    assert [h.value for h in at.header][-1] == "Classic figures"
+    links = gallery_links(at)
+    assert [page for page, _ in links] == [
+        "contours",
+        "spectrum",
+        "denoising",
+        "denoising",
+        "denoising",
+    ]
+
+    fig2 = open_link(*links[0])
+    assert fig2.text_input(key="ct_values").value == "1, 2, 3, 4"
+    assert fig2.selectbox(key="ct_data").value == "parabola"
+
+    rings = open_link(*links[1])
+    assert rings.selectbox(key="sp_data").value == "three_rings"
+
+    small = {"dn_train": "20", "dn_test": "5"}  # keep the fits small in a test
+    toy = open_link(links[2][0], {**links[2][1], **small})
+    assert any(text.value.startswith("Mika et al. Fig. 1") for text in toy.markdown)
+    speckle = open_link(links[4][0], {**links[4][1], **small})
+    assert speckle.radio(key="dn_noise").value == "speckle"
