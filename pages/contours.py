@@ -352,30 +352,20 @@ def projection_view(sweep: ct.ContourSweep, slug: str) -> None:
 def _downloads(sweep: ct.ContourSweep, slug: str) -> None:
     st.subheader("Numbers and pictures")
     row = st.columns(4)
-    row[0].download_button(
-        "Eigenvalues (CSV)",
-        data=lambda: ct.to_csv(ct.eigenvalues_table(sweep)),
-        file_name=f"contours-eigenvalues_{slug}.csv",
-        mime="text/csv",
-        on_click="ignore",
-        key="ct_dl_eigen",
+    tables = (
+        ("Eigenvalues (CSV)", "eigenvalues", ct.eigenvalues_table),
+        ("Components of the data points (CSV)", "points", ct.points_table),
+        ("Values on the grid (CSV)", "grid", ct.grid_table),
     )
-    row[1].download_button(
-        "Components of the data points (CSV)",
-        data=lambda: ct.to_csv(ct.points_table(sweep)),
-        file_name=f"contours-points_{slug}.csv",
-        mime="text/csv",
-        on_click="ignore",
-        key="ct_dl_points",
-    )
-    row[2].download_button(
-        "Values on the grid (CSV)",
-        data=lambda: ct.to_csv(ct.grid_table(sweep)),
-        file_name=f"contours-grid_{slug}.csv",
-        mime="text/csv",
-        on_click="ignore",
-        key="ct_dl_grid",
-    )
+    for column, (label, name, table) in zip(row, tables, strict=False):
+        column.download_button(
+            label,
+            data=lambda table=table: ct.to_csv(table(sweep)),
+            file_name=f"contours-{name}_{slug}.csv",
+            mime="text/csv",
+            on_click="ignore",
+            key=f"ct_dl_{name}",
+        )
     row[3].radio(
         "Camera button saves",
         ["png", "svg"],
