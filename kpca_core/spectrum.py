@@ -24,7 +24,9 @@ identity or a constant are labelled (``regime_``).
 
 What does not depend on the width is computed once: the pairwise squared
 distances (Gaussian), the L1 distances (Laplacian) or the Gram matrix X Xᵀ
-(polynomial).  Eigenvectors are computed only at one chosen width, by a full
+(polynomial).  Wide widths, where K̃ has few eigenvalues above the rounding
+floor, take them from a pivoted Cholesky factorisation instead of a full
+eigenvalue problem (:func:`_low_rank_eigenvalues`).  Eigenvectors are computed only at one chosen width, by a full
 :class:`~kpca_core.kernel_pca.KernelPCA` fit (:meth:`WidthSweep.fit_at`).
 
 The two limits, for M distinct points and the Gaussian kernel:
@@ -44,6 +46,7 @@ from typing import Literal
 
 import numpy as np
 import pandas as pd
+from scipy.linalg import get_lapack_funcs
 from scipy.spatial.distance import squareform
 from sklearn.decomposition import PCA
 from sklearn.metrics.pairwise import manhattan_distances
@@ -87,6 +90,14 @@ mean, the column mean and the overall mean (eq. 49) each add up to ε max|E|.
 The perturbation of the eigenvalues is then at most ‖δẼ‖₂ ≤ ‖δẼ‖_F ≤
 4 M ε max|E| (Weyl), the "rounding floor"; eigenvalues below it are
 indistinguishable from zero."""
+
+LOW_RANK_FRACTION = 0.125
+"""Widths whose centred kernel matrix has a numerical rank of at most this
+fraction of M get their eigenvalues from a pivoted Cholesky factorisation
+(:func:`_low_rank_eigenvalues`); from the first width with a larger rank on,
+the sweep solves full eigenvalue problems.  On 300 points of the three rings
+that is 16 of the 60 default widths, and the sweep takes 25 % less time
+(``python bench/spectrum.py``)."""
 
 NOISE_MARGIN = 100.0
 """A width's spectrum is rounding noise when the largest centred eigenvalue is
@@ -388,24 +399,44 @@ class WidthSweep:
         base = base.astype(dtype, copy=False)
         eps = float(np.finfo(dtype).eps)
 
-        def solve(index: int) -> tuple[int, np.ndarray, np.ndarray]:
+        def prepare(index: int) -> tuple[np.ndarray, float, np.ndarray]:
+            """The centred Ẽ at one width (eqs. 10, 49), its scale and entry summary."""
             E, scale, offset = self._kernel_minus_constant(base, float(self.widths_[index]))
             low, high = float(E.min()), float(E.max())
-            entries = np.array([scale, max(abs(low), abs(high)), high - low, offset])
-            mu = np.linalg.eigvalsh(double_centre(E))
+            spread = max(abs(low), abs(high))
+            return double_centre(E), scale, np.array([scale, spread, high - low, offset])
+
+        def solve(index: int) -> tuple[int, np.ndarray, np.ndarray]:
+            centred, scale, entries = prepare(index)
+            mu = np.linalg.eigvalsh(centred)
             return index, mu[::-1].astype(float) * scale, entries
 
         n = self.widths_.size
         mu = np.empty((n, M))
         entries = np.empty((n, 4))
-        workers = min(int(self.n_jobs), n)
+        done = 0
+        order = self._low_rank_order()
+        # Phase 1, from the widest width on: low numerical rank, pivoted Cholesky.
+        for index in order:
+            centred, scale, entries[index] = prepare(index)
+            tolerance = ROUNDING_ERRORS * eps * entries[index, 1]  # the floor / M
+            low_rank = _low_rank_eigenvalues(centred, tolerance, M * LOW_RANK_FRACTION)
+            if low_rank is None:
+                break
+            mu[index] = low_rank * scale
+            done += 1
+            _notify(progress, done / n, f"width {done} of {n}: eigenvalues (eq. 12)")
+        # Phase 2, the rest: the full symmetric eigenvalue problem, widths in parallel.
+        remaining = order[done:]
+        workers = min(int(self.n_jobs), max(len(remaining), 1))
         with (
             threadpool_limits(1, user_api="blas") if workers > 1 else nullcontext(),
             ThreadPoolExecutor(workers) as pool,
         ):
-            futures = [pool.submit(solve, i) for i in range(n)]
-            for done, future in enumerate(as_completed(futures), start=1):
+            futures = [pool.submit(solve, i) for i in remaining]
+            for future in as_completed(futures):
                 index, mu[index], entries[index] = future.result()
+                done += 1
                 _notify(progress, done / n, f"width {done} of {n}: eigenvalues (eq. 12)")
         if not np.all(np.isfinite(mu)):
             raise ValueError(
@@ -414,6 +445,16 @@ class WidthSweep:
         self._summarise(mu, entries, eps, minimum)
         self.linear_ratios_ = PCA().fit(X).explained_variance_ratio_
         return self
+
+    def _low_rank_order(self) -> list[int]:
+        """Widths from the one with the lowest expected numerical rank on.
+
+        A Gaussian or Laplacian kernel matrix has fewer significant eigenvalues
+        the wider the kernel; a polynomial one the lower its degree (for a
+        swept c its rank is at most the number of monomials, small throughout).
+        """
+        order = np.argsort(self.widths_, kind="stable")
+        return [int(i) for i in (order if self.sweep == "degree" else order[::-1])]
 
     def _choose_precision(self, n_samples: int) -> str:
         if self.precision != "auto":
@@ -538,6 +579,37 @@ class WidthSweep:
 
 
 _ASCII = {"rbf": "sigma", "laplacian": "width", "poly": "c"}
+
+
+def _low_rank_eigenvalues(
+    centred: np.ndarray, tolerance: float, max_rank: float
+) -> np.ndarray | None:
+    """Eigenvalues of a centred kernel matrix of low numerical rank, or None.
+
+    The pivoted Cholesky factorisation (LAPACK ``pstrf``) of the positive
+    semidefinite Ẽ stops once every remaining pivot is below ``tolerance``:
+    Ẽ = P L Lᵀ Pᵀ + R with L of shape (M, r) and R positive semidefinite with
+    diagonal ≤ ``tolerance``, so ‖R‖₂ ≤ trace R ≤ M · tolerance.  With
+    ``tolerance`` = floor / M every eigenvalue is then within the rounding
+    floor (Weyl), where the sweep clips anyway.  The r nonzero eigenvalues of
+    L Lᵀ are those of the r × r matrix Lᵀ L.  For r ≪ M this costs O(M r²)
+    instead of the O(M³) of a full eigenvalue problem; for larger r LAPACK's
+    unblocked ``pstrf`` is slower than ``eigvalsh`` (measured: 0.1 ms at
+    r = 14 and 0.3 ms at r = 51 against 2.5 ms, but 7.8 ms at r = 122, for
+    M = 300), hence ``max_rank``.
+
+    Returns
+    -------
+    mu : ndarray of shape (M,), descending, or None when the rank exceeds ``max_rank``
+    """
+    (pstrf,) = get_lapack_funcs(("pstrf",), (centred,))
+    factor, _, rank, info = pstrf(centred, tol=tolerance, lower=1, overwrite_a=1)
+    if info < 0 or rank > max_rank:
+        return None
+    L = np.tril(factor[:, :rank])
+    mu = np.zeros(len(centred))
+    mu[:rank] = np.linalg.eigvalsh(L.T @ L)[::-1]
+    return mu
 
 
 def _check_positive_integer(value: float, name: str) -> None:

@@ -342,3 +342,40 @@ def test_distances_once_and_eigenvalues_only(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(np.linalg, "eigh", no_eigenvectors)
     WidthSweep("rbf", n_widths=12).fit(rings(60))
     assert calls == {"distances": 1, "eigvalsh": 12}
+
+
+@pytest.mark.parametrize(
+    ("kernel", "sweep", "low_rank"),
+    [
+        ("rbf", "width", True),
+        ("poly", "width", True),
+        ("poly", "degree", True),
+        # exp(−‖x−y‖₁/ℓ) ≈ 1 − ‖x−y‖₁/ℓ: the L1 distance keeps the rank high
+        ("laplacian", "width", False),
+    ],
+)
+def test_low_rank_widths_give_the_full_eigenvalues(
+    monkeypatch: pytest.MonkeyPatch, kernel: str, sweep: str, low_rank: bool
+) -> None:
+    """Pivoted Cholesky on low-rank widths agrees with the full eigenvalue problem."""
+    import kpca_core.spectrum as spectrum
+
+    X = rings(120)
+    calls = []
+    original = spectrum._low_rank_eigenvalues
+
+    def counting(*args: object) -> np.ndarray | None:
+        result = original(*args)
+        calls.append(result is not None)
+        return result
+
+    monkeypatch.setattr(spectrum, "_low_rank_eigenvalues", counting)
+    fast = WidthSweep(kernel, sweep=sweep, n_widths=30, max_degree=6).fit(X)
+    assert any(calls) == low_rank
+    monkeypatch.setattr(spectrum, "LOW_RANK_FRACTION", 0.0)
+    full = WidthSweep(kernel, sweep=sweep, n_widths=30, max_degree=6).fit(X)
+    scale = full.eigenvalues_[:, :1]
+    assert np.all(
+        np.abs(fast.eigenvalues_ - full.eigenvalues_) <= 10 * full.floor_[:, None] + 1e-12 * scale
+    )
+    np.testing.assert_array_equal(fast.regime_, full.regime_)
