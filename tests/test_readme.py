@@ -26,3 +26,4 @@ def test_streamlit_config_protects_a_deployment():
     assert 0 < config["server"]["maxUploadSize"] <= 10
     assert config["browser"]["gatherUsageStats"] is False
     assert config["client"]["showErrorDetails"] == "none"
+    assert config["runner"]["postScriptGC"] is False
