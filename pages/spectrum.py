@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 
 import numpy as np
@@ -15,6 +16,8 @@ from kpca_core.figures import spectrum as figures
 from kpca_core.figures import style
 from kpca_core.spectrum import CONSTANT, IDENTITY, WidthSweep, component_grid
 from pages.common import PointSet, point_picker, require_app_shell
+from pages.explain import explain
+from pages.links import link_tools
 
 require_app_shell()
 
@@ -135,29 +138,38 @@ def _once(holder: dict, key: tuple, build: Callable[[], go.Figure]) -> go.Figure
 
 
 COPY_LOCK = threading.Lock()
+# Re-marked sweep figures kept per sweep: three figures at 16 widths.
+MARKED_COPIES = 48
 
 
-def _session_copy(
+def _marked(
     holder: dict,
     key: tuple,
     build: Callable[[], go.Figure],
     sweep: WidthSweep,
     index: int,
 ) -> go.Figure:
-    """This session's copy of a sweep figure, its chosen-width marks moved to ``index``.
+    """A sweep figure with its chosen-width marks at ``index``, shared by every session.
 
-    Copied once per session, then only re-marked (a millisecond, where a new
-    figure takes tens): scrubbing the width redraws without rebuilding.
+    The figure is built once per sweep (``key``); a chosen width gets a copy of
+    it, re-marked (a millisecond, where a new figure takes tens), which every
+    session then shares and nobody mutates: scrubbing the width redraws without
+    rebuilding, and a width that any session chose before costs nothing.  The
+    last ``MARKED_COPIES`` copies per sweep are kept, so memory stays bounded.
     """
-    copies = st.session_state.setdefault("sp_figures", {})
-    token = (holder["key"], *key)
-    if token not in copies:
-        if len(copies) > 8:
-            copies.clear()
-        shared = _once(holder, key, build)
-        with COPY_LOCK:  # plotly touches the figure it copies: not safe across sessions
-            copies[token] = go.Figure(shared)
-    return figures.move_chosen(copies[token], sweep, index)
+    copies = holder.setdefault("marked", OrderedDict())
+    token = (*key, index)
+    with COPY_LOCK:
+        if token in copies:
+            copies.move_to_end(token)
+            return copies[token]
+    shared = _once(holder, key, build)
+    with COPY_LOCK:  # plotly touches the figure it copies: not safe across sessions
+        copy = figures.move_chosen(go.Figure(shared), sweep, index)
+        copies[token] = copy
+        while len(copies) > MARKED_COPIES:
+            copies.popitem(last=False)
+    return copy
 
 
 def _maps(holder: dict, sweep: WidthSweep, labels: np.ndarray | None, index: int) -> go.Figure:
@@ -336,9 +348,10 @@ def chosen_width_view(
             key=f"sp_fig_{name}",
             config=style.export_config(f"spectrum-{name}_{stem}", image_format=image_format),
         )
+        explain(f"sp_{name}")
 
     def marked(name: str, build: Callable[[], go.Figure], *extra: object) -> go.Figure:
-        return _session_copy(holder, (name, *extra), build, sweep, index)
+        return _marked(holder, (name, *extra), build, sweep, index)
 
     # The figures above the slider are drawn after it, so that they use the
     # value it returns: on a link's first run that is the URL's value.
@@ -430,7 +443,13 @@ def main() -> None:
             f"data). At their c it is {_dk_share(points.X, points.key):.3f} on these points."
         )
     chosen_width_view(holder, points, sweep_key, n_leading, image_format)
-    with st.expander("Play the sweep: the spectrum at every width, animated in your browser"):
+    # The film is built and sent only on request: its frames hold the spectrum at
+    # every width, a large figure that most visits never play.
+    if st.toggle(
+        "Play the sweep: the spectrum at every width, animated in your browser",
+        key="sp_film",
+        bind="query-params",
+    ):
         film = _once(holder, ("film",), lambda: figures.spectrum_film_figure(sweep))
         st.plotly_chart(
             film,
@@ -439,9 +458,11 @@ def main() -> None:
                 f"spectrum-film_{_file_stem(points, sweep_key)}", image_format=image_format
             ),
         )
+        explain("sp_film")
     st.download_button(
         "Download the sweep (CSV)",
-        _csv(sweep, points.key, sweep_key),
+        lambda: _csv(sweep, points.key, sweep_key),
+        on_click="ignore",
         file_name=f"spectrum_{_file_stem(points, sweep_key)}.csv",
         mime="text/csv",
         key="sp_csv",
@@ -449,3 +470,4 @@ def main() -> None:
 
 
 main()
+link_tools("sp")

@@ -63,7 +63,7 @@ def chosen_label(at: AppTest) -> str:
 def test_default_page_draws_the_sweep_and_marks_the_chosen_width() -> None:
     at = open_page()
     shown = figures(at)
-    assert set(shown) == {"lines", "components", "heatmap", "bars", "maps", "film"}
+    assert set(shown) == {"lines", "components", "heatmap", "bars", "maps"}
     label = chosen_label(at)
     for name in ("lines", "components", "heatmap"):
         assert f"{chosen_x(shown[name]):.3g}" == label
@@ -78,8 +78,9 @@ def test_default_page_draws_the_sweep_and_marks_the_chosen_width() -> None:
     assert at.get("download_button")[0].label == "Download the sweep (CSV)"
 
 
-def test_the_sweep_plays_in_the_browser() -> None:
-    at = open_page()
+def test_the_sweep_plays_in_the_browser_on_request() -> None:
+    assert "film" not in figures(open_page())
+    at = open_page(sp_film=True)
     film = figures(at)["film"]
     slider = _widget(at, "sp_at")
     assert len(film["frames"]) == len(slider.options) == 60
