@@ -9,8 +9,9 @@ Targets (three rings, Gaussian kernel, 60 log-spaced widths, the whole spectrum)
    KernelPCA at each width printed;
 2. 1000 points: ours ≤ 4 s.
 
-Ours: ``kpca_core.spectrum.WidthSweep`` (distances once, eigenvalues only,
-two widths at a time).  scikit-learn: ``KernelPCA(kernel="rbf", gamma=…,
+Ours: ``kpca_core.spectrum.WidthSweep`` (distances once, eigenvalues only:
+pivoted Cholesky for the wide widths of low numerical rank, stacks of full
+eigenvalue problems on two threads for the rest).  scikit-learn: ``KernelPCA(kernel="rbf", gamma=…,
 eigen_solver="dense").fit(X).eigenvalues_ / M`` at every width.  Times are
 medians over repeats after a warm-up; the machine has 2 cores shared with other
 work, so the numbers are indicative.

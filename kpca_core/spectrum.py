@@ -26,7 +26,8 @@ What does not depend on the width is computed once: the pairwise squared
 distances (Gaussian), the L1 distances (Laplacian) or the Gram matrix X Xᵀ
 (polynomial).  Wide widths, where K̃ has few eigenvalues above the rounding
 floor, take them from a pivoted Cholesky factorisation instead of a full
-eigenvalue problem (:func:`_low_rank_eigenvalues`).  Eigenvectors are computed only at one chosen width, by a full
+eigenvalue problem (:func:`_low_rank_eigenvalues`).  Eigenvectors are
+computed only at one chosen width, by a full
 :class:`~kpca_core.kernel_pca.KernelPCA` fit (:meth:`WidthSweep.fit_at`).
 
 The two limits, for M distinct points and the Gaussian kernel:
@@ -66,7 +67,16 @@ SYMBOLS = {"rbf": "σ", "laplacian": "ℓ", "poly": "c", "degree": "d"}
 # drivers ``ev``, ``evr`` and ``evd`` are equal within noise here
 # (``python bench/spectrum.py --drivers``), but scipy's wrapper holds the GIL
 # for the whole solve, so the two worker threads below ran one at a time and
-# every other session of the server waited; numpy releases it.
+# every other session of the server waited.  numpy releases it, but only for
+# a stack of matrices or one of more than about 512 rows (numpy 2.4,
+# measured): one 300 × 300 matrix at a time held it, so the sweep hands numpy
+# stacks of widths.  Two threads then solve 60 widths on 300 points in 92 ms
+# against 185 ms for one matrix at a time.
+
+STACK_BYTES = 32 * 2**20
+"""Largest stack of kernel matrices one worker solves at once, in bytes."""
+MAX_STACK = 8
+"""Widths per stack at most, so that the progress bar moves and both workers get work."""
 
 SINGLE_PRECISION_MIN_SAMPLES = 600
 """From this many points up, ``precision="auto"`` works in float32.
@@ -162,8 +172,9 @@ class WidthSweep:
         Floating-point type of the eigenproblems; ``"auto"`` is float64 below
         ``SINGLE_PRECISION_MIN_SAMPLES`` points and float32 from there on.
     n_jobs : int, default=2
-        Widths solved at the same time, one per thread.  LAPACK releases the
-        GIL, and each eigensolver then runs with one BLAS thread: the
+        Stacks of widths solved at the same time, one stack per thread.
+        numpy's LAPACK releases the GIL for a stack (see ``STACK_BYTES``), and
+        each eigensolver then runs with one BLAS thread: the
         tridiagonal reduction gains little from a second BLAS thread, and
         OpenBLAS's threads spin when the 2 cores are busy.  Measured for 60
         widths on 300 points with the machine under load: 0.44 s with two
@@ -406,10 +417,15 @@ class WidthSweep:
             spread = max(abs(low), abs(high))
             return double_centre(E), scale, np.array([scale, spread, high - low, offset])
 
-        def solve(index: int) -> tuple[int, np.ndarray, np.ndarray]:
-            centred, scale, entries = prepare(index)
-            mu = np.linalg.eigvalsh(centred)
-            return index, mu[::-1].astype(float) * scale, entries
+        def solve(indices: list[int]) -> list[tuple[int, np.ndarray, np.ndarray]]:
+            prepared = [prepare(index) for index in indices]
+            spectra = np.linalg.eigvalsh(np.stack([centred for centred, _, _ in prepared]))
+            return [
+                (index, spectrum[::-1].astype(float) * scale, summary)
+                for index, spectrum, (_, scale, summary) in zip(
+                    indices, spectra, prepared, strict=True
+                )
+            ]
 
         n = self.widths_.size
         mu = np.empty((n, M))
@@ -426,18 +442,23 @@ class WidthSweep:
             mu[index] = low_rank * scale
             done += 1
             _notify(progress, done / n, f"width {done} of {n}: eigenvalues (eq. 12)")
-        # Phase 2, the rest: the full symmetric eigenvalue problem, widths in parallel.
+        # Phase 2, the rest: full symmetric eigenvalue problems, stacks of widths
+        # in parallel.
         remaining = order[done:]
-        workers = min(int(self.n_jobs), max(len(remaining), 1))
+        matrix_bytes = M * M * np.dtype(dtype).itemsize
+        size = int(np.clip(STACK_BYTES // matrix_bytes, 2, MAX_STACK))
+        stacks = [remaining[i : i + size] for i in range(0, len(remaining), size)]
+        workers = min(int(self.n_jobs), max(len(stacks), 1))
         with (
             threadpool_limits(1, user_api="blas") if workers > 1 else nullcontext(),
             ThreadPoolExecutor(workers) as pool,
         ):
-            futures = [pool.submit(solve, i) for i in remaining]
+            futures = [pool.submit(solve, stack) for stack in stacks]
             for future in as_completed(futures):
-                index, mu[index], entries[index] = future.result()
-                done += 1
-                _notify(progress, done / n, f"width {done} of {n}: eigenvalues (eq. 12)")
+                for index, spectrum, summary in future.result():
+                    mu[index], entries[index] = spectrum, summary
+                    done += 1
+                    _notify(progress, done / n, f"width {done} of {n}: eigenvalues (eq. 12)")
         if not np.all(np.isfinite(mu)):
             raise ValueError(
                 "the kernel matrix overflowed: choose a smaller degree or a smaller range of c"
