@@ -163,9 +163,14 @@ def _marked(
         if token in copies:
             copies.move_to_end(token)
             return copies[token]
-    shared = _once(holder, key, build)
-    with COPY_LOCK:  # plotly touches the figure it copies: not safe across sessions
-        copy = figures.move_chosen(go.Figure(shared), sweep, index)
+    if key not in holder:
+        # built at this very width, so it is its own re-marked copy
+        copy = _once(holder, key, build)
+    else:
+        with COPY_LOCK:  # plotly touches the figure it copies: not safe across sessions
+            copy = figures.copy_figure(holder[key])
+        figures.move_chosen(copy, sweep, index)
+    with COPY_LOCK:
         copies[token] = copy
         while len(copies) > MARKED_COPIES:
             copies.popitem(last=False)
