@@ -147,6 +147,9 @@ def point_picker(
         step=10,
         key=f"{prefix}_n",
         bind="query-params",
+        help=f"At most {MAX_TOY_POINTS} points: the kernel matrix has M² entries and its "
+        "eigenvalues take time of order M³, so large sets are slow for everyone on a "
+        "shared server.",
     )
     # The default is the data set's own noise, so that a link without the
     # parameter means "the paper's noise" (a bound widget leaves its default

@@ -198,3 +198,10 @@ def test_a_numerically_constant_kernel_explains_why_there_are_no_maps() -> None:
     assert "maps" not in figures(at)
     # the spectrum itself is exact there: linear PCA, (λ₁+λ₂)/Σλ = 1
     assert "(λ₁+λ₂)/Σλ = 1.000" in figures(at)["bars"]["layout"]["title"]["text"]
+
+
+def test_the_size_limits_are_stated() -> None:
+    at = open_page()
+    assert "At most 200 widths and 2000 points" in texts(at)
+    points = _widget(at, "sp_n")
+    assert points.max == 2000 and "At most 2000 points" in points.help
