@@ -3,7 +3,10 @@
 import streamlit as st
 
 from pages.common import SHELL_FLAG, app_pages
+from pages.presenter import presenter_toggle
 
 st.set_page_config(page_title="Kernel PCA Explorer", page_icon="🌀", layout="wide")
 st.session_state[SHELL_FLAG] = True
-st.navigation(app_pages()).run()
+# In presenter mode the sidebar is hidden: the pages are reached from the top.
+presenter = presenter_toggle()
+st.navigation(app_pages(), position="top" if presenter else "sidebar").run()

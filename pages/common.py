@@ -11,6 +11,7 @@ import streamlit as st
 
 from kpca_core import datasets
 from kpca_core.uploads import MAX_ROWS, UploadError, parse_points_csv
+from pages.links import remember_link
 
 UPLOAD = "Your own data (CSV upload)"
 DATASET_TITLES = {
@@ -45,10 +46,14 @@ def require_app_shell() -> None:
     lose the page config and navigation.  Calling ``st.navigation`` here ends
     that mode for the server; the rerun then goes through ``app.py`` with the
     same URL and query parameters.
+
+    It then keeps the link's parameters, before any widget reads them, for
+    :func:`pages.links.link_tools`.
     """
     if not st.session_state.get(SHELL_FLAG):
         st.navigation(app_pages(), position="hidden")
         st.rerun()
+    remember_link()
 
 
 @dataclass(frozen=True)

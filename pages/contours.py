@@ -13,6 +13,9 @@ from kpca_core import contours as ct
 from kpca_core.figures import contours as figures
 from kpca_core.figures.style import export_config
 from pages.common import PointSet, point_picker, require_app_shell
+from pages.explain import explain
+from pages.links import link_tools
+from pages.presenter import presentable
 
 require_app_shell()
 
@@ -297,7 +300,7 @@ def contour_view(points: PointSet) -> None:
     slug = ct.sweep_slug(sweep)
     image_format = st.session_state.get("ct_img", "png")
     st.plotly_chart(
-        figures.contour_figure(sweep, title=points.title),
+        presentable(figures.contour_figure(sweep, title=points.title)),
         key="ct_contours",
         config=export_config(f"contours_{slug}", image_format=image_format),
     )
@@ -309,6 +312,7 @@ def contour_view(points: PointSet) -> None:
         "negative, white 0) fits every panel; λ and its share of the variance are in the "
         f"title. Contour lines every {figures.LEVEL_STEP:g} of that scale."
     )
+    explain("ct_contours")
     projection_view(sweep, slug)
     _downloads(sweep, slug)
 
@@ -343,10 +347,11 @@ def projection_view(sweep: ct.ContourSweep, slug: str) -> None:
     )
     image_format = st.session_state.get("ct_img", "png")
     st.plotly_chart(
-        figures.projection_figure(sweep, column, i, j),
+        presentable(figures.projection_figure(sweep, column, i, j)),
         key="ct_projection",
         config=export_config(f"contours-kpc{i}-kpc{j}_{slug}", image_format=image_format),
     )
+    explain("ct_projection")
 
 
 def _downloads(sweep: ct.ContourSweep, slug: str) -> None:
@@ -422,3 +427,4 @@ if points.X.shape[1] != 2:
     st.error("The Contours view needs 2-D points: choose a 2-D data set.")
 else:
     contour_view(points)
+link_tools("ct")

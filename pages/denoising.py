@@ -32,6 +32,9 @@ from kpca_core.figures import denoise as figures
 from kpca_core.figures.style import export_config
 from kpca_core.kernels import gamma_to_sigma
 from pages.common import require_app_shell
+from pages.explain import explain
+from pages.links import link_tools
+from pages.presenter import presentable
 
 require_app_shell()
 
@@ -385,7 +388,7 @@ def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dic
     )
     title = f"{subsets.source}: {noise.describe()}"
     st.plotly_chart(
-        figures.fig4_figure(grid, title=title),
+        presentable(figures.fig4_figure(grid, title=title)),
         key="dn_fig4_chart",
         config=export_config(f"denoise_fig4_{noise.kind}{noise.level:g}_c{s['c']:g}"),
     )
@@ -393,6 +396,7 @@ def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dic
         "Like Mika et al. Fig. 4: the first test digit of each class, its noisy version, "
         f"then linear PCA and kernel PCA from n = {', '.join(map(str, FIG4_N))} components."
     )
+    explain("dn_fig4")
     _restart_note(grid.restarts)
 
 
@@ -437,7 +441,11 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, s: dict) -> N
         ridge_alpha=s["ridge_alpha"],
     )
     st.plotly_chart(
-        figures.side_by_side_figure(grid, title=f"{subsets.source}: {noise.describe()}, n = {n}"),
+        presentable(
+            figures.side_by_side_figure(
+                grid, title=f"{subsets.source}: {noise.describe()}, n = {n}"
+            )
+        ),
         key="dn_sbs_chart",
         config=export_config(f"denoise_side_by_side_{noise.kind}{noise.level:g}_n{n}"),
     )
@@ -447,6 +455,7 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, s: dict) -> N
         f"noisy **{errors[1].mean():.1f}**, linear PCA **{errors[2].mean():.1f}**, "
         f"kernel PCA **{errors[3].mean():.1f}**."
     )
+    explain("dn_side_by_side")
     _restart_note(grid.restarts)
 
 
@@ -489,8 +498,10 @@ def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey,
     cols[3].metric("Largest same-n ratio", f"{ratio_same:.1f}×", help=f"at n = {n_same}")
     title = f"{subsets.source}: {noise.describe()}, {len(subsets.X_test)} test digits"
     st.plotly_chart(
-        figures.error_curve_figure(
-            sweep, chosen_n=st.session_state.get("dn_n"), title_prefix=title
+        presentable(
+            figures.error_curve_figure(
+                sweep, chosen_n=st.session_state.get("dn_n"), title_prefix=title
+            )
         ),
         key="dn_error_chart",
         config=export_config(f"denoise_error_vs_n_{noise.kind}{noise.level:g}_c{s['c']:g}"),
@@ -500,6 +511,7 @@ def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey,
         "the clean digit (summed over pixels). Ratios above 1: kernel PCA is better. "
         f"Fixed-point restarts over the sweep: {sweep.restarts}."
     )
+    explain("dn_error")
 
 
 @st.fragment
@@ -537,10 +549,11 @@ def show_toy() -> None:
     st.caption(f"k(x, y) = exp(−‖x − y‖² / {2 * c:g}) (N c with N = 2), 200 points per set.")
     results = [cached_toy(name, 200, noise, c, n, int(seed)) for name in ("half_circle", "square")]
     st.plotly_chart(
-        figures.toy_figure(results),
+        presentable(figures.toy_figure(results)),
         key="dn_toy_chart",
         config=export_config(f"denoise_toy_noise{noise:g}_c{c:g}_n{n}"),
     )
+    explain("dn_toy")
     _restart_note(sum(r.restarts for r in results))
 
 
@@ -559,7 +572,7 @@ def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
     index = examples[st.session_state.get("dn_demo_example", 0) % len(examples)]
     original = ImageGrid(subsets.X_test[index][np.newaxis, np.newaxis], subsets.side, ("",), ("",))
     left.plotly_chart(
-        figures.demo_figure(original),
+        presentable(figures.demo_figure(original)),
         key="dn_demo_original",
         config=export_config(f"denoise_demo_original_{digit}"),
     )
@@ -572,7 +585,7 @@ def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
         random_state=int(index),
     )
     right.plotly_chart(
-        figures.demo_figure(grid),
+        presentable(figures.demo_figure(grid)),
         key="dn_demo_chart",
         config=export_config(f"denoise_demo_{digit}_{level.replace(' ', '_')}"),
     )
@@ -589,6 +602,7 @@ def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
             f"best numbers of components for Gaussian noise in the paper. Noise: Gaussian, "
             f"σ = {DEMO_LEVELS[level]:g} on a 0–1 intensity scale. Digits: {subsets.source}."
         )
+    explain("dn_demo")
 
 
 # -------------------------------------------------------------------- page
@@ -671,3 +685,4 @@ with tabs[3]:
 with tabs[4]:
     if tabs[4].open:
         show_demo(model, subsets)
+link_tools("dn")

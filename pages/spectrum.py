@@ -18,6 +18,7 @@ from kpca_core.spectrum import CONSTANT, IDENTITY, WidthSweep, component_grid
 from pages.common import MAX_TOY_POINTS, PointSet, point_picker, require_app_shell
 from pages.explain import explain
 from pages.links import link_tools
+from pages.presenter import presentable
 
 require_app_shell()
 
@@ -354,7 +355,7 @@ def chosen_width_view(
 
     def show(fig: go.Figure, name: str) -> None:
         st.plotly_chart(
-            fig,
+            presentable(fig),  # a copy in presenter mode: shared figures stay as they are
             key=f"sp_fig_{name}",
             config=style.export_config(f"spectrum-{name}_{stem}", image_format=image_format),
         )

@@ -6,6 +6,9 @@ distinguishable under the common forms of colour blindness.
 
 from __future__ import annotations
 
+import numpy as np
+import plotly.graph_objects as go
+
 LINEAR = "#0072B2"
 """Linear PCA (blue)."""
 KERNEL = "#D55E00"
@@ -39,3 +42,96 @@ def export_config(filename: str, *, image_format: str = "png", scale: float = 2.
         "displaylogo": False,
         "toImageButtonOptions": {"format": image_format, "filename": filename, "scale": scale},
     }
+
+
+FONT_SCALE = 1.4
+"""Presenter mode: every font this much larger (a projector at 1280 × 720)."""
+MIN_FONT_PX = 14
+"""Presenter mode: no text smaller than this."""
+LINE_SCALE = 1.8
+"""Presenter mode: every line (traces, contour lines, shapes, outlines) this much wider."""
+MARKER_SCALE = 1.4
+"""Presenter mode: every marker this much larger."""
+PLOTLY_FONT_PX = 12
+"""plotly's default font size, for a figure that sets none."""
+_FONT_KEYS = frozenset(
+    {"font", "tickfont", "textfont", "insidetextfont", "outsidetextfont", "labelfont"}
+)
+_SKIPPED_KEYS = frozenset({"template", "frames"})
+
+
+def for_projector(fig: go.Figure) -> go.Figure:
+    """A copy of ``fig`` for a projector: larger fonts, wider lines, larger markers.
+
+    Every font size the figure sets (titles, ticks, annotations, legends,
+    colour bars, text on traces) grows by :data:`FONT_SCALE`, to at least
+    :data:`MIN_FONT_PX`, and so does the base font that unset sizes inherit;
+    every line width (traces, contour lines, marker outlines, shapes) grows by
+    :data:`LINE_SCALE`, and every marker size by :data:`MARKER_SCALE`. The
+    top and bottom margins grow by :data:`FONT_SCALE` too, for the larger
+    titles and axis labels, and a figure of fixed height grows by as much, so
+    that its plots keep their size; a legend below the plot moves to the
+    bottom of the figure, clear of the larger axis labels. ``fig`` is not
+    changed, so a figure shared between sessions can be passed.
+    """
+    spec = fig.to_dict()
+    layout = spec.setdefault("layout", {})
+    base = layout.setdefault("font", {})
+    base["size"] = base.get("size", PLOTLY_FONT_PX)
+    # A builder may use one dictionary in many places (a shared line style):
+    # the copy shares it too, and it must grow only once.
+    seen: set[int] = set()
+    _enlarge(layout, seen)
+    for trace in spec.get("data", []):
+        _enlarge(trace, seen)
+    margin = layout.get("margin", {})
+    grown = 0
+    for side in ("t", "b"):
+        if side in margin:
+            larger = round(margin[side] * FONT_SCALE)
+            grown += larger - margin[side]
+            margin[side] = larger
+    if "height" in layout:
+        layout["height"] += grown
+    legend = layout.get("legend", {})
+    if legend.get("y", 1.0) < 0 and legend.get("yref", "paper") == "paper":
+        legend.update(yref="container", y=0.0, yanchor="bottom")
+    # Sizes of a valid figure, scaled: no need to validate the copy again.
+    return go.Figure(spec, _validate=False)
+
+
+def _enlarge(node: dict, seen: set[int]) -> None:
+    """Scale the font sizes, line widths and marker sizes in one figure part, in place.
+
+    ``seen`` holds the ids of the dictionaries already done, which are skipped.
+    """
+    if id(node) in seen:
+        return
+    seen.add(id(node))
+    for key, value in node.items():
+        if key in _SKIPPED_KEYS:
+            continue
+        if isinstance(value, dict):
+            if id(value) in seen:
+                continue
+            if key in _FONT_KEYS and "size" in value:
+                value["size"] = _scaled(value["size"], FONT_SCALE, MIN_FONT_PX)
+            elif key == "line" and "width" in value:
+                value["width"] = _scaled(value["width"], LINE_SCALE)
+            elif key == "marker" and "size" in value:
+                value["size"] = _scaled(value["size"], MARKER_SCALE)
+            _enlarge(value, seen)
+        elif isinstance(value, list | tuple):
+            for item in value:
+                if isinstance(item, dict):
+                    _enlarge(item, seen)
+
+
+def _scaled(size: object, factor: float, minimum: float = 0.0) -> object:
+    """``size`` × ``factor`` (at least ``minimum``, but 0 stays 0), for a number or an array."""
+    if isinstance(size, bool) or size is None:
+        return size
+    if isinstance(size, int | float):
+        return round(max(size * factor, minimum), 1) if size > 0 else size
+    array = np.asarray(size, dtype=float)
+    return np.where(array > 0, np.maximum(array * factor, minimum), array).round(1)

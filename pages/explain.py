@@ -1,0 +1,308 @@
+"""The explanations beside the figures: "The maths" and "What am I looking at".
+
+One entry per figure in :data:`EXPLANATIONS`, drawn under it by :func:`explain`.
+Equation numbers are those of Schölkopf, Smola & Müller (1998) ("SSM") and of
+Mika et al. (1999) ("Mika"), as in /work/shared/papers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+MATHS = "The maths"
+WORDS = "What am I looking at"
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """What one figure shows.
+
+    Attributes
+    ----------
+    source : str
+        Whose equation numbers these are.
+    maths : tuple of (LaTeX, sentence) pairs
+        Each equation the figure shows, numbered as in the paper, and one
+        sentence on what it says.
+    words : str or None
+        The figure in plain language, for a reader who does not program;
+        None where the page already says it.
+    """
+
+    source: str
+    maths: tuple[tuple[str, str], ...]
+    words: str | None = None
+
+
+SSM = "Equation numbers: Schölkopf, Smola & Müller (1998)."
+MIKA = "Equation numbers: Mika et al. (1999); SSM = Schölkopf, Smola & Müller (1998)."
+
+# ------------------------------------------------------------- kernel PCA
+KERNEL_MATRIX = (
+    r"K_{ij} = k(\mathbf x_i, \mathbf x_j) = (\Phi(\mathbf x_i)\cdot\Phi(\mathbf x_j))"
+    r"\qquad (10)",
+    "The kernel compares every pair of the M data points: a dot product in the feature "
+    "space F, computed without ever computing Φ.",
+)
+CENTRING = (
+    r"\tilde K = K - 1_M K - K 1_M + 1_M K 1_M \qquad (49)",
+    r"Centring in F, with $(1_M)_{ij} = 1/M$: the mean of the mapped points is subtracted, "
+    "through the kernel alone.",
+)
+EIGENPROBLEM = (
+    r"M\lambda_k\,\boldsymbol\alpha^k = \tilde K\boldsymbol\alpha^k \qquad (12)",
+    r"$\lambda_k$ is the variance of the mapped data along the k-th principal axis "
+    r"$\mathbf V^k$ of F; the eigenvalues of $\tilde K$ are $M\lambda_k$.",
+)
+NORMALISATION = (
+    r"M\lambda_k\,(\boldsymbol\alpha^k\cdot\boldsymbol\alpha^k) = 1 \qquad (16, 50)",
+    r"Scales $\boldsymbol\alpha^k$ so that the axis $\mathbf V^k = \sum_i \alpha_i^k"
+    r"\tilde\Phi(\mathbf x_i)$ has length 1 in F.",
+)
+PROJECTION = (
+    r"f_k(\mathbf t) = (\mathbf V^k\cdot\tilde\Phi(\mathbf t)) = \sum_{i=1}^M \alpha_i^k\,"
+    r"\tilde k(\mathbf x_i, \mathbf t) \qquad (17, 51)",
+    "The k-th nonlinear principal component of any point t: only kernel values are needed.",
+)
+TEST_CENTRING = (
+    r"\tilde K^{\mathrm{test}} = K^{\mathrm{test}} - 1'_M K - K^{\mathrm{test}} 1_M"
+    r" + 1'_M K 1_M \qquad (54)",
+    "The centred kernel k̃(xᵢ, t) between the data and new points t (here: the grid), "
+    r"with $(1'_M)_{ij} = 1/M$.",
+)
+SHARE = (
+    r"\frac{\lambda_k}{\sum_j \lambda_j},\qquad \sum_j M\lambda_j = \operatorname{tr}\tilde K",
+    "The share of the variance in F carried by component k (no equation number: it follows "
+    "from (12)).",
+)
+GAUSSIAN = (
+    r"k(\mathbf x, \mathbf y) = \exp\!\Big(-\frac{\|\mathbf x-\mathbf y\|^2}{2\sigma^2}\Big)"
+    r"\qquad (62)",
+    "The Gaussian kernel of width σ; the Laplacian uses ‖x−y‖₁/ℓ instead, the polynomial "
+    r"kernel is $(\mathbf x\cdot\mathbf y + c)^d$ (22, 61).",
+)
+
+# -------------------------------------------------------------- denoising
+MIKA_KERNEL = (
+    r"k(\mathbf x, \mathbf y) = \exp\!\big(-\|\mathbf x-\mathbf y\|^2 / (N c)\big)",
+    "The Gaussian kernel of the experiments (Mika Sec. 4), N = number of pixels. Eq. (10) "
+    "below writes c for the whole denominator N c.",
+)
+LINEAR = (
+    r"\hat{\mathbf x} = \bar{\mathbf x} + \sum_{k=1}^n "
+    r"\big((\mathbf x-\bar{\mathbf x})\cdot\mathbf v_k\big)\,\mathbf v_k",
+    r"Linear PCA: the noisy digit x projected onto the first n principal axes $\mathbf v_k$ of the "
+    "training digits.",
+)
+BETA = (
+    r"\beta_k = (\mathbf V^k\cdot\Phi(\mathbf x)) = \sum_{i=1}^{\ell}\alpha_i^k\,"
+    r"k(\mathbf x, \mathbf x_i)\qquad \text{(SSM 17)}",
+    "The first n kernel principal components of the noisy digit x (ℓ training digits).",
+)
+PROJECTOR = (
+    r"P_n\Phi(\mathbf x) = \sum_{k=1}^n \beta_k \mathbf V^k \qquad (4)",
+    "Its projection onto the first n axes in F: this is where the noise is removed.",
+)
+PREIMAGE = (
+    r"\rho(\mathbf z) = \|\Phi(\mathbf z) - P_n\Phi(\mathbf x)\|^2 \qquad (5)",
+    r"$P_n\Phi(\mathbf x)$ is usually no image of any digit, so the de-noised digit is "
+    "the z whose image comes closest.",
+)
+FIXED_POINT = (
+    r"\mathbf z_{t+1} = \frac{\sum_{i=1}^{\ell}\gamma_i\exp(-\|\mathbf z_t-\mathbf x_i\|^2/c)"
+    r"\,\mathbf x_i}{\sum_{i=1}^{\ell}\gamma_i\exp(-\|\mathbf z_t-\mathbf x_i\|^2/c)},"
+    r"\qquad \gamma_i = \sum_{k=1}^n\beta_k\alpha_i^k \qquad (10)",
+    "The fixed-point iteration for Gaussian kernels, started from the noisy digit z₀ = x: a "
+    "weighted mean of training digits, the weights favouring those similar to z. With "
+    "'Centre in feature space' on, β and γ carry the centring terms of (49, 54); the learned "
+    "pre-image, if chosen, replaces (10) by a kernel ridge regression back to pixels.",
+)
+ERROR = (
+    r"E(n) = \frac{1}{L}\sum_{l=1}^{L}\big\|\mathbf z_l(n) - \mathbf x_l\big\|^2",
+    "The error plotted: squared distance of each de-noised test digit to its clean original, "
+    "summed over pixels (−1…1 scale), averaged over the L test digits.",
+)
+DENOISING = (MIKA_KERNEL, LINEAR, BETA, PROJECTOR, PREIMAGE, FIXED_POINT)
+
+EXPLANATIONS: dict[str, Explanation] = {
+    "ct_contours": Explanation(
+        SSM,
+        (
+            KERNEL_MATRIX,
+            CENTRING,
+            EIGENPROBLEM,
+            NORMALISATION,
+            PROJECTION,
+            TEST_CENTRING,
+            (
+                r"\frac{f_k(\mathbf t)}{\max_i |f_k(\mathbf x_i)|}",
+                r"The colour of a panel: $f_k$ over the plane, divided by its largest size "
+                r"on the data; the title gives $\lambda_k$ and its share $\lambda_k/\sum\lambda$.",
+            ),
+        ),
+        "Each panel is like a map of the plane with height lines. The dots are the data. The "
+        "colour says how strongly each place shows one pattern the method found in the data "
+        "(red one way, blue the other, white neither), and each line joins places of equal "
+        "value. Rows: the patterns, strongest first. Columns: the kernel settings. Straight, "
+        "parallel lines mean ordinary (linear) PCA; bent lines show what the kernel adds.",
+    ),
+    "ct_projection": Explanation(
+        SSM,
+        (
+            PROJECTION,
+            (
+                r"f_k(\mathbf x_j) = \sum_{i=1}^M \alpha_i^k \tilde K_{ij} = M\lambda_k\,"
+                r"\alpha_j^k \qquad (17, 12)",
+                "At the data points the components need no new kernel values: they are the "
+                "eigenvectors themselves, scaled.",
+            ),
+            (
+                r"\frac{1}{M}\sum_{j=1}^M f_k(\mathbf x_j)^2 = \lambda_k \qquad (12, 16)",
+                r"The spread of the points along axis k is the eigenvalue $\lambda_k$ "
+                "(with centring, the points' mean is 0).",
+            ),
+        ),
+        "Each dot is one data point, placed by two of its component values instead of by its "
+        "x and y. When the kernel has caught the shape of the data, groups that lie wrapped "
+        "around each other in the plane (like rings) come apart here.",
+    ),
+    "sp_lines": Explanation(
+        SSM,
+        (
+            GAUSSIAN,
+            CENTRING,
+            EIGENPROBLEM,
+            SHARE,
+            (
+                r"K \to I:\quad \frac{\lambda_k}{\sum_j\lambda_j} = \frac{1}{M-1}",
+                r"The narrow limit (Gaussian, Laplacian): $\tilde K = I - 1_M$ has M − 1 equal "
+                "eigenvalues and one 0.",
+            ),
+            (
+                r"\tilde K \approx \frac{1}{\sigma^2}\,\widetilde{\mathbf x_i\cdot\mathbf x_j}"
+                r"\quad (\sigma \to \infty)",
+                "The wide limit of the Gaussian: 1 − ‖x−y‖²/2σ², centred, leaves the centred "
+                "dot products, so the shares become linear PCA's (dotted).",
+            ),
+        ),
+        "Read it from left to right: the kernel gets wider. Each line is the share of the "
+        "total variation one component carries; the thick line is the first two together. "
+        "The dashed line is the width you chose with the slider below.",
+    ),
+    "sp_components": Explanation(
+        SSM,
+        (
+            SHARE,
+            (
+                r"n_p = \min\Big\{n : \sum_{k=1}^n \lambda_k \ge p\sum_j\lambda_j\Big\},"
+                r"\qquad p = 0.90,\ 0.95",
+                "The fewest leading components that carry 90 % (95 %) of the variance in F.",
+            ),
+        ),
+        "How many components you must keep to hold on to 90 % (or 95 %) of the variation, at "
+        "each width. Fewer means the kernel sees the data as simpler.",
+    ),
+    "sp_heatmap": Explanation(
+        SSM,
+        (
+            EIGENPROBLEM,
+            (
+                r"\log_{10}\frac{\lambda_k}{\sum_j\lambda_j}",
+                r"The colour of the cell at width σ and component k; blank where "
+                r"$\lambda_k$ is 0 up to rounding.",
+            ),
+        ),
+        "The whole spectrum at once: one column per width, one row per component, the colour "
+        "its share of the variation on a log scale (one step is a factor of 10). Where the "
+        "colour falls off quickly, a few components carry almost everything.",
+    ),
+    "sp_bars": Explanation(
+        SSM,
+        (
+            SHARE,
+            (
+                r"\sum_{k=1}^n \frac{\lambda_k}{\sum_j\lambda_j}",
+                "The cumulative share: the variance kept by the first n components.",
+            ),
+            (
+                r"C = \frac{1}{M}\sum_{i=1}^M (\mathbf x_i-\bar{\mathbf x})"
+                r"(\mathbf x_i-\bar{\mathbf x})^\top",
+                "Linear PCA, for comparison: the shares of the eigenvalues of the covariance "
+                "matrix (kernel PCA with k(x, y) = x·y).",
+            ),
+        ),
+        "The spectrum at the width you chose: one bar per component, largest first, and a line "
+        "adding them up. Linear PCA is drawn for comparison.",
+    ),
+    "sp_maps": Explanation(
+        SSM,
+        (KERNEL_MATRIX, CENTRING, EIGENPROBLEM, NORMALISATION, PROJECTION),
+        "The first two components at the chosen width. On 2-D data: the plane coloured by each "
+        "component's value, as on the Contours page. On other data: each point placed by its "
+        "two component values.",
+    ),
+    "sp_film": Explanation(
+        SSM,
+        (SHARE,),
+        "Press play: the bars of the spectrum at one width after the other, from narrow to "
+        "wide. Watch the variation move from many small shares to a few large ones.",
+    ),
+    "dn_fig4": Explanation(
+        MIKA,
+        DENOISING,
+        "The top rows are clean digits and the same digits with noise. The rows below are the "
+        "noisy digits cleaned up, by linear PCA and by kernel PCA, each keeping n components "
+        "(the numbers at the side). Few components: every digit looks like an average digit. "
+        "Many: the noise comes back. Compare the two methods at the same n.",
+    ),
+    "dn_side_by_side": Explanation(
+        MIKA,
+        (*DENOISING, ERROR),
+        "A few test digits: clean, noisy, cleaned by linear PCA and by kernel PCA with the n "
+        "you chose. The number under each image is how far it is from the clean digit: "
+        "smaller is better.",
+    ),
+    "dn_error": Explanation(
+        MIKA,
+        (LINEAR, FIXED_POINT, ERROR),
+        "How far the cleaned digits are from the clean ones (lower is better) as more "
+        "components are kept, for both methods. Each curve has a best n (starred): too few "
+        "components blur the digit, too many keep the noise.",
+    ),
+    "dn_toy": Explanation(
+        MIKA,
+        (
+            (
+                r"k(\mathbf x, \mathbf y) = \exp\!\big(-\|\mathbf x-\mathbf y\|^2 / (2c)\big)",
+                "The kernel on 2-D points (N = 2).",
+            ),
+            PROJECTOR,
+            FIXED_POINT,
+        ),
+        "Grey: noisy points near a half circle and a square. Each is joined by a thin line to "
+        "where the method puts it back. Kernel PCA moves points back onto the curve; linear "
+        "PCA with one component can only move them onto a straight line.",
+    ),
+    "dn_demo": Explanation(MIKA, DENOISING),
+}
+
+
+def explain(name: str) -> None:
+    """Draw the expanders "The maths" and "What am I looking at" of one figure.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`EXPLANATIONS`, e.g. ``"ct_contours"``.
+    """
+    entry = EXPLANATIONS[name]
+    with st.expander(MATHS, icon=":material/functions:"):
+        st.caption(entry.source)
+        for equation, sentence in entry.maths:
+            st.latex(equation)
+            st.caption(sentence)
+    if entry.words is not None:
+        with st.expander(WORDS, icon=":material/visibility:"):
+            st.markdown(entry.words)

@@ -1,0 +1,227 @@
+"""Links into the views: a copyable link, and a notice for link values that cannot be used.
+
+Every control is bound to the URL (``bind="query-params"``). Streamlit seeds a bound
+widget from the link on the widget's first run, and drops a value it cannot use (an
+unknown option, a number out of range, text where a number belongs) without a word:
+the parameter leaves the URL and the widget shows its default. So :func:`remember_link`
+keeps the parameters as a page starts (``require_app_shell`` calls it, before any widget),
+and :func:`link_tools`, called last on the page, compares them with what the widgets show.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+from urllib.parse import urlencode
+
+import streamlit as st
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+SNAPSHOT = "_link_snapshot"
+REPORTED = "_link_reported"
+# Widget-key prefix of each view -> its URL path.
+PAGES = {"ct": "contours", "sp": "spectrum", "dn": "denoising"}
+_POINTS = {"data": "Data set", "n": "Number of points", "noise": "Noise", "seed": "Seed"}
+# The bound widgets of each view, by key without the prefix, with the labels the
+# notices use. tests/test_links.py checks that every bound key of a page is here.
+LABELS: dict[str, dict[str, str]] = {
+    "ct": {
+        **_POINTS,
+        "kernel": "Kernel",
+        "sweep": "Columns sweep",
+        "values": "Values",
+        "k": "Components",
+        "center": "Centre in F",
+        "pca": "Linear PCA column",
+        "degree": "Degree d",
+        "gamma": "Scale γ",
+        "coef0": "Offset c",
+        "sigma": "Width σ",
+        "res": "Grid resolution",
+        "pcol": "Column",
+        "pi": "Horizontal: kPC",
+        "pj": "Vertical: kPC",
+        "img": "Camera button saves",
+    },
+    "sp": {
+        **_POINTS,
+        "kernel": "Kernel and swept parameter",
+        "coef0": "Offset c",
+        "dmax": "Largest degree",
+        "degree": "Degree d",
+        "range": "Range",
+        "nw": "Number of widths",
+        "k": "Leading components drawn",
+        "img": "Camera button saves",
+        "at": "Chosen width",
+        "logbars": "Logarithmic bars",
+        "film": "Play the sweep",
+    },
+    "dn": {
+        "train": "Training digits per class",
+        "test": "Test digits per class",
+        "seed": "Seed",
+        "c": "Width c",
+        "center": "Centre in feature space",
+        "noise": "Noise type",
+        "sigma": "Standard deviation σ",
+        "p": "Probability p",
+        "train_noisy": "Train on noisy digits too",
+        "method": "Method",
+        "ridge": "Ridge parameter α",
+        "tab": "Tab",
+        "n": "Number of components n",
+        "sbs_count": "How many digits",
+        "sbs_draw": "Draw",
+        "sweep_ridge": "Add the learned pre-image",
+        "toy_noise": "Noise (2-D toy)",
+        "toy_c": "Width c (2-D toy)",
+        "toy_n": "Kernel components (2-D toy)",
+        "toy_seed": "Seed (2-D toy)",
+        "demo_digit": "Which digit?",
+        "demo_noise": "How much noise?",
+    },
+}
+
+
+def remember_link() -> None:
+    """Keep the link's query parameters; call first on a page, before any widget.
+
+    Only those without a value in the session yet: a widget takes its value from the
+    link on its first run only, and later runs (a preset button, say) may change it.
+    """
+    st.session_state[SNAPSHOT] = {
+        key: st.query_params.get_all(key) for key in st.query_params if key not in st.session_state
+    }
+
+
+def link_tools(prefix: str) -> None:
+    """The "Link to this view" control in the sidebar, and notices for unusable link values.
+
+    Call it last on a page, after every widget.
+
+    Parameters
+    ----------
+    prefix : str
+        The page's widget-key prefix, a key of :data:`PAGES` (e.g. ``"ct"``).
+    """
+    with st.sidebar:
+        _share(PAGES[prefix], f"{prefix}_share")
+    notes = link_notices(prefix)
+    if notes:
+        st.toast("\n\n".join(notes), icon=":material/link_off:", duration="long")
+
+
+def link_notices(prefix: str) -> list[str]:
+    """What the page could not take from the link it was opened with; each told once.
+
+    A parameter is reported when its widget shows something else than the link
+    asked for, or when it looks like one of the app's (``ct_…``, ``sp_…``,
+    ``dn_…``) but is no setting of this view, e.g. after a renaming.
+    """
+    snapshot: dict[str, list[str]] = st.session_state.get(SNAPSHOT, {})
+    reported: set = st.session_state.setdefault(REPORTED, set())
+    labels = LABELS.get(prefix, {})
+    notes = []
+    for key, asked in snapshot.items():
+        if (key, tuple(asked)) in reported or key.split("_", 1)[0] not in PAGES:
+            continue
+        name = key.removeprefix(f"{prefix}_") if key.startswith(f"{prefix}_") else None
+        if name in labels or key in st.session_state:
+            note = _value_note(key, labels.get(name, key), asked)
+        else:
+            note = f"The link's parameter “{key}” is not a setting of this view; it was ignored."
+        if note:
+            reported.add((key, tuple(asked)))
+            notes.append(note)
+    return notes
+
+
+def view_link(page: str) -> str:
+    """The address of this view with its current settings."""
+    query = urlencode(
+        [(key, value) for key in st.query_params for value in st.query_params.get_all(key)]
+    )
+    base = st.context.url or f"/{page}"
+    return f"{base}?{query}" if query else base
+
+
+@st.fragment
+def _share(page: str, key: str) -> None:
+    # Its own fragment, built when opened: the URL is read at that moment.
+    popover = st.popover("Link to this view", icon=":material/link:", key=key, on_change="rerun")
+    if popover.open:
+        popover.code(view_link(page), language=None, wrap_lines=True)
+        popover.caption(
+            "Copy it with the icon at the box's right (it is also the page's address): it "
+            "reopens this view with exactly these settings."
+        )
+
+
+def _value_note(key: str, label: str, asked: list[str]) -> str | None:
+    """The notice for a bound widget that shows something else than the link asked for."""
+    if st.query_params.get_all(key) == asked or key not in st.session_state:
+        return None  # kept as asked, or its widget is not drawn with these settings
+    metadata = _metadata(key)
+    if metadata is None:
+        return None
+    shown = _url_form(metadata.serializer(st.session_state[key]))
+    if _same(asked[-1:] if len(shown) == 1 else asked, shown):  # one value: the last counts
+        return None
+    default = _url_form(metadata.serializer(metadata.deserializer(None)))
+    if _same(asked[-1:] if len(default) == 1 else asked, default):
+        # Streamlit leaves a widget's own default out of the URL, and the page
+        # had chosen another starting value.
+        verdict, instead = "could not be used", _join(shown)
+    else:
+        verdict = "is not allowed here"
+        instead = f"the default {_join(shown)}" if shown == default else _join(shown)
+    return f"The link's value for “{label}” ({_join(asked)}) {verdict}; showing {instead}."
+
+
+def _metadata(key: str) -> Any:
+    """Streamlit's record of the bound widget with this key (serializer, default), or None.
+
+    Not public API: without it (another Streamlit version), no notice is shown.
+    """
+    ctx = get_script_run_ctx()
+    try:
+        state = ctx.session_state._state
+        metadata = state.get_widget_metadata(state.get_widget_id_from_key(key))
+    except (AttributeError, KeyError, TypeError):
+        return None
+    return metadata if getattr(metadata, "bind", None) == "query-params" else None
+
+
+def _url_form(serialized: object) -> list[str]:
+    """A widget's serialized value as the strings it takes in the URL."""
+    items = serialized if isinstance(serialized, list | tuple) else [serialized]
+    return [_text(item) for item in items]
+
+
+def _text(item: object) -> str:
+    if isinstance(item, bool):
+        return str(item).lower()
+    if isinstance(item, float) and math.isfinite(item) and item == int(item):
+        return str(int(item))
+    return str(item)
+
+
+def _same(asked: list[str], shown: list[str]) -> bool:
+    """Whether the link's strings mean the values shown (``3.0`` means ``3``, ``True`` ``true``)."""
+    return len(asked) == len(shown) and all(
+        a.lower() == b.lower() or (_number(a) is not None and _number(a) == _number(b))
+        for a, b in zip(asked, shown, strict=True)
+    )
+
+
+def _number(text: str) -> float | None:
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _join(values: list[str]) -> str:
+    return " – ".join(values) if values else "(empty)"

@@ -1,0 +1,140 @@
+"""Presenter mode: the figures, large, and one control to step through them.
+
+One toggle (key ``presenter``, bound to the URL, so that a lecturer's bookmark
+opens in presenter mode) is drawn by :func:`presenter_toggle` on every page,
+from ``app.py``: at the top of the sidebar, and in presenter mode at the top of
+the page, where it is the way back. In presenter mode a style sheet hides the
+sidebar, the explanations, the downloads and every control except each view's
+stepping control (:data:`STEPPING_KEYS`: a slider, moved with the mouse or, once
+clicked, with the arrow keys), and :func:`presentable` gives each figure larger
+fonts, lines and markers (:func:`kpca_core.figures.style.for_projector`).
+
+Hidden controls are still drawn, only not shown, so that they keep their
+values and the link keeps its parameters.
+"""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+import streamlit as st
+
+import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
+from kpca_core.figures.style import for_projector
+
+KEY = "presenter"
+BAR = "presenter_bar"
+"""Key of the container that holds the toggle in presenter mode (fixed in the header)."""
+LABEL = "Presenter mode"
+HELP = (
+    "Large figures for a projector at 1280 × 720: the controls and explanations are "
+    "hidden except one slider per view (click it, then step with the arrow keys). "
+    "The link keeps presenter mode on, for a bookmark."
+)
+STEPPING_KEYS = ("ct_k", "sp_at", "dn_n", "dn_toy_n", "dn_demo_noise")
+"""The controls shown in presenter mode: the main parameter of each view (and tab).
+
+Contours: the number of components (one row of panels each); Spectrum: the
+chosen width; Denoising: the number of components n (side by side), the 2-D
+toy's kernel components and the demo's amount of noise.
+"""
+WIDGETS = (
+    "stSlider",
+    "stSelectbox",
+    "stMultiSelect",
+    "stTextInput",
+    "stNumberInput",
+    "stCheckbox",
+    "stRadio",
+    "stButton",
+    "stDownloadButton",
+    "stFileUploader",
+    "stColorPicker",
+    "stDateInput",
+    "stTimeInput",
+)
+"""``data-testid`` of the widgets hidden in presenter mode."""
+SHOWN = (
+    ".stPlotlyChart",
+    '[data-testid="stMetric"]',
+    '[data-testid="stHeading"]',
+    '[data-testid="stAlertContentWarning"]',
+    '[data-testid="stAlertContentError"]',
+)
+"""What keeps a row of columns shown in presenter mode even if it holds hidden controls."""
+
+
+def presenter_mode() -> bool:
+    """Whether this session is in presenter mode.
+
+    Before the toggle's first run (a bookmark just opened) its value is still
+    only in the URL, as ``true`` or ``false`` (any case).
+    """
+    if KEY in st.session_state:
+        return bool(st.session_state[KEY])
+    return st.query_params.get(KEY, "").lower() == "true"
+
+
+def presentable(fig: go.Figure) -> go.Figure:
+    """``fig`` as drawn now: a projector copy in presenter mode, else ``fig`` itself."""
+    return for_projector(fig) if presenter_mode() else fig
+
+
+def presenter_toggle() -> bool:
+    """Draw the presenter-mode toggle and, when it is on, the projector style; return it.
+
+    Call it on every run before the page (in ``app.py``). The toggle keeps its
+    key and label wherever it is drawn, so it stays the same widget.
+    """
+    place = st.container(key=BAR) if presenter_mode() else st.sidebar
+    on = place.toggle(LABEL, key=KEY, bind="query-params", help=HELP)
+    if on:
+        st.html(f"<style>{projector_css()}</style>")
+    return on
+
+
+def projector_css() -> str:
+    """The style sheet of presenter mode (page chrome only; figures are styled apart)."""
+    main = '[data-testid="stMain"]'
+    container = f'{main} [data-testid="stElementContainer"]'
+    kept = [f".st-key-{key}" for key in (KEY, *STEPPING_KEYS)]
+    keep = "".join(f":not({key})" for key in kept)
+    widgets = ", ".join(f'[data-testid="{name}"]' for name in WIDGETS)
+    shown = ", ".join([*kept, *SHOWN])
+    kept_text = (
+        '.katex-display, [data-testid="stMarkdownContainer"] > p:only-child > strong:only-child'
+    )
+    hidden = [
+        # The sidebar and the buttons that open it: navigation moves to the top.
+        '[data-testid="stSidebar"]',
+        '[data-testid="stSidebarCollapsedControl"]',
+        '[data-testid="stExpandSidebarButton"]',
+        # Explanations: text and captions (but not equations, nor a one-line bold
+        # title such as a card's), notes, expanders.
+        f"{container}:has(> .stMarkdown):not(:has({kept_text}))",
+        f'{container}:has([data-testid="stAlertContentInfo"])',
+        f'{main} [data-testid="stExpander"]',
+        # Every control but the stepping ones (downloads included).
+        f"{container}{keep}:has({widgets})",
+        # Rows of columns that held only such controls (and their wrappers: no gap left).
+        f'{main} [data-testid="stHorizontalBlock"]:has({widgets}):not(:has({shown}))',
+        f'{main} [data-testid="stLayoutWrapper"]:has(> [data-testid="stHorizontalBlock"])'
+        f":has({widgets}):not(:has({shown}))",
+    ]
+    # One rule per selector: a browser without :has() still hides the sidebar.
+    return "\n".join(
+        [
+            *(f"{selector} {{ display: none !important; }}" for selector in hidden),
+            f'{main} [data-testid="stMainBlockContainer"] '
+            "{ padding: 3.5rem 1.5rem 1rem; max-width: none; }",
+            f"{main} h1 {{ font-size: 2rem; padding: 0 0 0.25rem; }}",
+            # Each stepping control first in its block, above the figures it moves
+            # (the Spectrum's chosen width would otherwise be below the screen).
+            f"{main} :is({', '.join(kept)}) {{ order: -1; }}",
+            f'{main} [data-testid="stWidgetLabel"] p {{ font-size: 1.25rem; }}',
+            f'{main} [data-testid="stSliderThumbValue"] {{ font-size: 1.1rem; }}',
+            f'{main} [data-baseweb="tab"] p {{ font-size: 1.2rem; }}',
+            # The toggle sits in the header, beside the navigation, as the page scrolls.
+            f".st-key-{BAR} {{ position: fixed; top: 0.6rem; right: 3.5rem; "
+            "width: auto; z-index: 1000000; }",
+        ]
+    )

@@ -1,0 +1,80 @@
+"""Presenter mode in a real browser at a projector's 1280 × 720, light and dark.
+
+Each view is opened from its preset link with ``presenter=true``: the sidebar
+and the other controls must be hidden, the figure drawn large, near the top,
+within the width of the screen, and the view's one stepping control visible
+and movable with the keyboard. Screenshots go to the folder the run prints.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+from appserver import AppServer
+from browser import IDLE, VIEWPORT, VIEWS, View, figure_json, open_view, press_and_time, url_params
+
+from pages.presenter import KEY
+
+pytestmark = pytest.mark.e2e
+
+STEPPING = {"contours": "ct_k", "spectrum": "sp_at", "denoising": "dn_n"}
+"""The control each view keeps in presenter mode (pages/presenter.py, STEPPING_KEYS)."""
+HIDDEN = {"contours": "ct_kernel", "spectrum": "sp_logbars", "denoising": "dn_sbs_count"}
+"""A control of each view, next to the figure, that presenter mode hides."""
+
+
+def presenting(view: View) -> View:
+    """The view's preset link with presenter mode on, stepping its presenter control."""
+    query = f"{view.query}&{KEY}=true" if view.query else f"{KEY}=true"
+    return dataclasses.replace(view, query=query, slider=STEPPING[view.name])
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("view", VIEWS, ids=[view.name for view in VIEWS])
+def test_presenter_mode_at_1280_by_720(
+    browser, app_server: AppServer, artifacts, view: View, scheme: str
+) -> None:
+    context = browser.new_context(viewport=VIEWPORT, color_scheme=scheme)
+    context.set_default_timeout(60_000)
+    page = context.new_page()
+    try:
+        shown = presenting(view)
+        open_view(page, shown, app_server.url)
+        assert page.locator('[data-testid="stException"]').count() == 0
+
+        assert not page.locator('[data-testid="stSidebar"]').is_visible()
+        assert not page.locator(f".st-key-{HIDDEN[view.name]}").is_visible()
+        toggle = page.locator(f".st-key-{KEY}")
+        assert toggle.is_visible()
+        box = toggle.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= VIEWPORT["height"]
+        thumb = shown.slider_thumb(page)
+        assert thumb.is_visible()
+        box = thumb.bounding_box()
+        assert box is not None and box["y"] < VIEWPORT["height"], "the control is below the screen"
+
+        for graph in page.locator(".js-plotly-plot").all():
+            box = graph.bounding_box()
+            assert box is not None
+            assert box["x"] >= 0 and box["x"] + box["width"] <= VIEWPORT["width"]
+        first = page.locator(".js-plotly-plot").first.bounding_box()
+        assert first is not None and first["y"] < VIEWPORT["height"] / 2, "no figure on screen"
+        figure = json.loads(figure_json(page, shown))
+        assert figure["data"]
+        assert figure["layout"]["font"]["size"] >= 15
+        page.screenshot(path=artifacts / f"presenter_{view.name}_{scheme}.png")
+
+        times = press_and_time(page, shown, "ArrowLeft")
+        assert times["drawn"] is not None, f"{view.name}: stepping did not redraw the figure"
+        assert url_params(page).get(KEY) == ["true"]
+        assert toggle.is_visible()
+        page.screenshot(path=artifacts / f"presenter_{view.name}_{scheme}_stepped.png")
+
+        toggle.locator("label").first.click()
+        page.wait_for_selector(IDLE)
+        page.locator('[data-testid="stSidebar"]').wait_for(state="visible")
+        assert page.locator(f".st-key-{HIDDEN[view.name]}").is_visible()
+    finally:
+        context.close()

@@ -1,0 +1,162 @@
+"""Links into the views: unusable values fall back with a notice, and a link to copy."""
+
+from __future__ import annotations
+
+import ast
+import os
+from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+from conftest import APP, ROOT
+from streamlit.testing.v1 import AppTest
+from test_page_home import gallery_links
+
+from pages.links import LABELS, PAGES
+
+USPS_DIR = os.environ.get("KPCA_USPS_DIR") or "/work/shared/data/usps"
+
+
+def open_link(page: str, **query: str) -> AppTest:
+    """A page opened from a link with these query parameters, after its first run."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.switch_page(f"pages/{page}.py")
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def notices(at: AppTest) -> list[str]:
+    return [line for toast in at.toast for line in toast.value.split("\n\n")]
+
+
+def test_invalid_values_fall_back_to_the_default_with_a_notice():
+    at = open_link("contours", ct_k="99", ct_kernel="Nonsense", ct_n="abc")
+    assert at.slider(key="ct_k").value == 3
+    assert at.selectbox(key="ct_kernel").value == "poly"
+    assert at.slider(key="ct_n").value == 300
+    assert sorted(notices(at)) == [
+        "The link's value for “Components” (99) is not allowed here; showing the default 3.",
+        "The link's value for “Kernel” (Nonsense) is not allowed here; "
+        "showing the default Polynomial.",
+        "The link's value for “Number of points” (abc) is not allowed here; "
+        "showing the default 300.",
+    ]
+    # the contour grid is drawn all the same
+    assert any(chart.key == "ct_contours" for chart in at.get("plotly_chart"))
+
+
+def test_valid_values_and_defaults_give_no_notice():
+    at = open_link("contours", ct_k="2", ct_kernel="Gaussian", ct_center="false", ct_n="300.0")
+    assert at.slider(key="ct_k").value == 2
+    assert at.selectbox(key="ct_kernel").value == "rbf"
+    assert at.toggle(key="ct_center").value is False
+    assert notices(at) == []
+
+
+def test_a_notice_is_shown_once_per_link():
+    at = open_link("contours", ct_k="99")
+    assert len(notices(at)) == 1
+    at.run()
+    assert notices(at) == []
+    at.slider(key="ct_k").set_value(2).run()
+    assert notices(at) == []
+
+
+def test_a_preset_changing_linked_values_gives_no_notice():
+    at = open_link("contours", ct_k="5", ct_kernel="Gaussian")
+    assert notices(at) == []
+    at.button(key="ct_preset_fig2").click().run()
+    assert at.slider(key="ct_k").value == 3
+    assert notices(at) == []
+
+
+def test_unknown_parameters_that_look_like_ours_are_reported():
+    at = open_link("contours", ct_kernal="Gaussian", utm_source="mail")
+    assert notices(at) == [
+        "The link's parameter “ct_kernal” is not a setting of this view; it was ignored."
+    ]
+
+
+def test_a_setting_not_drawn_with_these_settings_is_not_reported():
+    # ct_degree has no slider while the columns sweep the degree
+    at = open_link("contours", ct_degree="3")
+    assert notices(at) == []
+
+
+def test_spectrum_link_with_an_unknown_kernel():
+    at = open_link("spectrum", sp_kernel="Nonsense", sp_n="100", sp_nw="20")
+    assert at.selectbox(key="sp_kernel").value == "rbf"
+    assert notices(at) == [
+        "The link's value for “Kernel and swept parameter” (Nonsense) is not allowed here; "
+        "showing the default Gaussian: width σ."
+    ]
+
+
+@pytest.mark.skipif(
+    not Path(USPS_DIR, "zip.test.gz").exists(), reason="the USPS files are not available"
+)
+def test_denoising_link_with_text_for_a_number(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("KPCA_USPS_DIR", USPS_DIR)
+    at = open_link("denoising", dn_tab="Side by side", dn_n="abc", dn_train="20", dn_test="10")
+    assert at.select_slider(key="dn_n").value == 64
+    assert notices(at) == [
+        "The link's value for “Number of components n” (abc) is not allowed here; "
+        "showing the default 64."
+    ]
+
+
+def test_the_home_gallery_links_give_no_notice(monkeypatch: pytest.MonkeyPatch):
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    links = gallery_links(at)
+    assert links
+    small = {"dn_train": "20", "dn_test": "10"}  # keep the fits small in a test
+    for page, query in links:
+        if page == "denoising":
+            if not Path(USPS_DIR, "zip.test.gz").exists():
+                continue
+            monkeypatch.setenv("KPCA_USPS_DIR", USPS_DIR)
+            query = {**query, **small}
+        assert notices(open_link(page, **query)) == [], (page, query)
+
+
+def shared_link(at: AppTest, prefix: str) -> str:
+    at.session_state[f"{prefix}_share"] = True  # open the popover
+    at.run()
+    (code,) = [code.value for code in at.sidebar.get("code")]
+    return code
+
+
+def test_link_to_this_view_carries_the_settings():
+    at = open_link("contours", ct_k="2", ct_kernel="Gaussian")
+    assert not at.sidebar.get("code")  # built only when opened
+    link = urlsplit(shared_link(at, "ct"))
+    assert link.path.endswith("/contours")
+    assert dict(parse_qsl(link.query)) == {"ct_k": "2", "ct_kernel": "Gaussian"}
+
+
+def bound_keys(path: Path) -> set[str]:
+    """The literal keys of the widgets a page script binds to the URL."""
+    keys = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call):
+            continue
+        words = {kw.arg: kw.value for kw in node.keywords}
+        bind, key = words.get("bind"), words.get("key")
+        if (
+            isinstance(bind, ast.Constant)
+            and bind.value == "query-params"
+            and isinstance(key, ast.Constant)
+        ):
+            keys.add(key.value)
+    return keys
+
+
+@pytest.mark.parametrize("prefix", sorted(PAGES))
+def test_every_bound_widget_has_a_label_for_the_notices(prefix):
+    keys = bound_keys(ROOT / "pages" / f"{PAGES[prefix]}.py")
+    assert keys, "no bound widget found: has the page moved?"
+    missing = {key for key in keys if key.removeprefix(f"{prefix}_") not in LABELS[prefix]}
+    assert not missing, f"add these keys to pages/links.py LABELS[{prefix!r}]: {missing}"

@@ -1,0 +1,203 @@
+"""Presenter mode through Streamlit's AppTest: one toggle, bound to the URL, on every page.
+
+What the browser then hides is a style sheet; these tests check that it is
+sent, what it hides and what it keeps, and that the figures sent are the
+projector copies (larger fonts and lines). tests/e2e/test_presenter_browser.py
+looks at the result in Chromium.
+
+AppTest keeps the elements ``app.py`` draws before the page (the toggle, the
+style sheet) in its tree after the first run of a test only, so where the
+toggle is and what the style sheet says are checked on first runs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from conftest import APP, chart
+from streamlit.testing.v1 import AppTest
+
+from kpca_core.figures import style
+from pages import presenter
+
+USPS_DIR = os.environ.get("KPCA_USPS_DIR") or "/work/shared/data/usps"
+SPECTRUM_CHARTS = ("lines", "components", "heatmap", "bars", "maps")
+
+
+def open_page(page: str, *, presenting: bool, **state: object) -> AppTest:
+    """A page of the app after one run, from a link with or without ``presenter=true``."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    if presenting:
+        at.query_params[presenter.KEY] = "true"
+    for key, value in state.items():
+        at.session_state[key] = value
+    at.switch_page(page)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def style_sheet(at: AppTest) -> str:
+    """The style sheets the page sent (``st.html`` with a ``<style>``)."""
+    return "\n".join(element.proto.body for element in at.get("html"))
+
+
+def presenter_toggle(at: AppTest, where: str):
+    """The presenter toggle, which must be in ``where`` ("main" or "sidebar") and only there."""
+    other = "sidebar" if where == "main" else "main"
+    assert [t.key for t in getattr(at, other).toggle if t.key == presenter.KEY] == []
+    (toggle,) = [t for t in getattr(at, where).toggle if t.key == presenter.KEY]
+    return toggle
+
+
+def assert_presenting(at: AppTest, stepping_key: str) -> None:
+    """The toggle is on, in the page, and the style sheet hides all but the stepping control."""
+    assert presenter_toggle(at, "main").value is True
+    css = style_sheet(at)
+    assert '[data-testid="stSidebar"]' in css
+    assert '[data-testid="stExpander"]' in css
+    assert '[data-testid="stDownloadButton"]' in css
+    assert f":not(.st-key-{stepping_key})" in css
+    assert f":not(.st-key-{presenter.KEY})" in css
+    assert stepping_key in {w.key for w in at.main.slider} | {w.key for w in at.main.select_slider}
+
+
+def assert_not_presenting(at: AppTest) -> None:
+    assert presenter_toggle(at, "sidebar").value is False
+    assert style_sheet(at) == ""
+
+
+def base_font(spec: dict) -> float:
+    return spec["layout"]["font"].get("size", style.PLOTLY_FONT_PX)
+
+
+def line_widths(node: object) -> list[float]:
+    """Every line width set in a figure's JSON (traces, shapes, outlines), in order."""
+    if isinstance(node, list):
+        return [width for item in node for width in line_widths(item)]
+    if not isinstance(node, dict):
+        return []
+    widths = []
+    for key, value in node.items():
+        if key == "template":
+            continue
+        if key == "line" and isinstance(value, dict) and "width" in value:
+            widths.append(value["width"])
+        widths += line_widths(value)
+    return widths
+
+
+def test_off_by_default_with_the_toggle_on_top_of_every_sidebar():
+    at = open_page("pages/home.py", presenting=False)
+    assert_not_presenting(at)
+    at = open_page("pages/contours.py", presenting=False)
+    assert_not_presenting(at)
+    assert at.sidebar.toggle[0].key == presenter.KEY  # above the page's own controls
+    assert chart(at, "ct_contours")["layout"]["font"]["size"] == 11
+
+
+def test_a_bookmark_opens_contours_in_presenter_mode_with_large_figures():
+    at = open_page("pages/contours.py", presenting=True)
+    assert_presenting(at, "ct_k")
+    contours = chart(at, "ct_contours")
+    assert contours["layout"]["font"]["size"] == pytest.approx(11 * style.FONT_SCALE)
+    titles = [a["font"]["size"] for a in contours["layout"]["annotations"]]
+    assert min(titles) >= style.MIN_FONT_PX
+    plain = chart(open_page("pages/contours.py", presenting=False), "ct_contours")
+    assert max(line_widths(plain)) > 0
+    assert line_widths(contours) == pytest.approx(
+        [width * style.LINE_SCALE for width in line_widths(plain)], abs=0.05
+    )
+    assert base_font(chart(at, "ct_projection")) > 12
+    # The hidden controls are still drawn, so they keep their values and the link.
+    assert {"ct_data", "ct_n", "ct_noise"} <= {w.key for w in at.sidebar.slider} | {
+        w.key for w in at.sidebar.selectbox
+    }
+
+
+def test_stepping_through_the_components_in_presenter_mode():
+    at = open_page("pages/contours.py", presenting=True)
+    at.slider(key="ct_k").set_value(2).run()
+    assert not at.exception
+    contours = chart(at, "ct_contours")
+    titles = [a["text"] for a in contours["layout"]["annotations"]]
+    assert any("kPC 2" in title for title in titles)
+    assert not any("kPC 3" in title for title in titles)
+    assert contours["layout"]["font"]["size"] == pytest.approx(11 * style.FONT_SCALE)
+
+
+def test_leaving_presenter_mode_brings_back_the_sidebar_and_the_plain_figures():
+    at = open_page("pages/contours.py", presenting=True)
+    presenter_toggle(at, "main").set_value(False).run()
+    assert not at.exception
+    assert at.session_state[presenter.KEY] is False
+    assert presenter.KEY not in at.query_params
+    assert chart(at, "ct_contours")["layout"]["font"]["size"] == 11
+
+
+def test_the_sidebar_toggle_turns_presenter_mode_on():
+    at = open_page("pages/contours.py", presenting=False)
+    presenter_toggle(at, "sidebar").set_value(True).run()
+    assert not at.exception
+    assert at.session_state[presenter.KEY] is True
+    assert chart(at, "ct_contours")["layout"]["font"]["size"] == pytest.approx(
+        11 * style.FONT_SCALE
+    )
+
+
+@pytest.mark.parametrize("value", ["TRUE", "True"])
+def test_a_link_may_spell_true_in_any_case(value: str):
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params[presenter.KEY] = value
+    at.switch_page("pages/contours.py")
+    at.run()
+    assert not at.exception
+    assert_presenting(at, "ct_k")
+
+
+def test_a_link_with_presenter_false_or_nonsense_opens_the_usual_page():
+    for value in ("false", "maybe"):
+        at = AppTest.from_file(APP, default_timeout=120)
+        at.query_params[presenter.KEY] = value
+        at.switch_page("pages/contours.py")
+        at.run()
+        assert not at.exception
+        assert_not_presenting(at)
+
+
+def test_spectrum_figures_shared_between_sessions_are_not_changed():
+    plain = open_page("pages/spectrum.py", presenting=False)
+    before = {name: chart(plain, f"sp_fig_{name}") for name in SPECTRUM_CHARTS}
+
+    at = open_page("pages/spectrum.py", presenting=True)
+    assert_presenting(at, "sp_at")
+    for name in SPECTRUM_CHARTS:
+        assert base_font(chart(at, f"sp_fig_{name}")) > base_font(before[name]), name
+
+    chosen = at.select_slider(key="sp_at")
+    chosen.set_value(chosen.value + 1).run()
+    assert not at.exception
+    bars = chart(at, "sp_fig_bars")
+    assert base_font(bars) > base_font(before["bars"])
+    assert bars["data"] != before["bars"]["data"]
+
+    again = open_page("pages/spectrum.py", presenting=False)
+    for name in SPECTRUM_CHARTS:
+        assert json.dumps(chart(again, f"sp_fig_{name}")) == json.dumps(before[name]), name
+
+
+@pytest.mark.usps
+def test_denoising_side_by_side_in_presenter_mode(monkeypatch: pytest.MonkeyPatch):
+    if not Path(USPS_DIR, "zip.test.gz").exists():
+        pytest.skip("the USPS files are not available (set KPCA_USPS_DIR)")
+    monkeypatch.setenv("KPCA_USPS_DIR", USPS_DIR)
+    state = {"dn_train": 20, "dn_test": 5, "dn_tab": "Side by side"}
+    at = open_page("pages/denoising.py", presenting=True, **state)
+    assert_presenting(at, "dn_n")
+    plain = open_page("pages/denoising.py", presenting=False, **state)
+    big, small = chart(at, "dn_sbs_chart"), chart(plain, "dn_sbs_chart")
+    assert big["layout"]["title"]["font"]["size"] > small["layout"]["title"]["font"]["size"]
+    assert big["data"] == small["data"]
