@@ -30,7 +30,8 @@ REGIME_TEXT = {
     CONSTANT: "K ≈ constant: its entries round to one number",
 }
 REGIME_FILL = {IDENTITY: "rgba(0, 114, 178, 0.10)", CONSTANT: "rgba(127, 127, 127, 0.18)"}
-CHOSEN_LINE = {"color": "black", "width": 1.5, "dash": "dash"}
+CHOSEN_LINE = {"color": style.NEUTRAL, "width": 1.5, "dash": "dash"}
+"""Grey, not black: it must show on the light and on the dark theme."""
 FONT = {"family": style.FONT_FAMILY}
 HEIGHT = 460
 LEGEND_BELOW = {"orientation": "h", "yanchor": "top", "y": -0.2, "x": 0}
@@ -270,7 +271,8 @@ def ratio_lines_figure(
     widths = _f32(sweep.widths_)
     n_leading = max(1, min(int(n_leading), sweep.n_samples_))
     fig = go.Figure()
-    colours = sample_colorscale(style.SEQUENTIAL, list(np.linspace(0.0, 0.85, n_leading)))
+    # Viridis from 0.15: its darkest purple would vanish on the dark theme
+    colours = sample_colorscale(style.SEQUENTIAL, list(np.linspace(0.15, 0.9, n_leading)))
     for k in range(n_leading):
         fig.add_trace(
             go.Scatter(
@@ -514,7 +516,7 @@ def spectrum_bars_figure(
                 y=_f32(np.cumsum(ratios)),
                 mode="lines+markers",
                 name="cumulative share",
-                line={"color": "black", "width": 1.5},
+                line={"color": style.NEUTRAL, "width": 1.5},
                 marker={"size": 4},
                 hovertemplate="first %{x} components: %{y:.3f} of the variance<extra></extra>",
             ),
@@ -581,7 +583,7 @@ def spectrum_film_figure(sweep: WidthSweep, *, n_bars: int = 20, frame_ms: int =
                 yaxis="y2",
                 mode="lines+markers",
                 marker={"size": 4},
-                line={"color": "black", "width": 1.5},
+                line={"color": style.NEUTRAL, "width": 1.5},
                 name="cumulative share",
             ),
         ]
