@@ -16,6 +16,7 @@ from pages.common import PointSet, point_picker, require_app_shell
 from pages.explain import explain
 from pages.links import link_tools
 from pages.presenter import presentable
+from pages.workers import compute
 
 require_app_shell()
 
@@ -120,7 +121,7 @@ def _fit(
 ) -> ct.ColumnFit:
     kernel_spec = ct.KernelSpec(*spec)
     try:
-        return ct.fit_column(_X, kernel_spec, n_components=n_components, center=center)
+        return compute(ct.fit_column, _X, kernel_spec, n_components=n_components, center=center)
     except Exception as error:  # an unforeseen engine failure must not reach the screen
         return ct.ColumnFit(
             kernel_spec,
@@ -145,7 +146,7 @@ def _column(
     resolution: int,
 ) -> ct.Column:
     fit = _fit(_X, data_key, spec, center, n_components)
-    return ct.evaluate_column(fit, ct.make_grid(_X, resolution))
+    return compute(ct.evaluate_column, fit, ct.make_grid(_X, resolution))
 
 
 def _spec_key(spec: ct.KernelSpec) -> tuple:

@@ -19,6 +19,7 @@ from pages.common import MAX_TOY_POINTS, PointSet, point_picker, require_app_she
 from pages.explain import explain
 from pages.links import link_tools
 from pages.presenter import presentable
+from pages.workers import compute
 
 require_app_shell()
 
@@ -107,7 +108,7 @@ def _sweep(points: PointSet, sweep_key: tuple) -> dict:
         )
         bar = _DelayedProgress()
         try:
-            holder["sweep"] = sweep.fit(points.X, progress=bar)
+            holder["sweep"] = compute(sweep.fit, points.X, progress=bar)
         finally:
             bar.close()
     return holder
@@ -184,14 +185,14 @@ def _maps(holder: dict, sweep: WidthSweep, labels: np.ndarray | None, index: int
 
     def build() -> go.Figure:
         value = figures.format_parameter(sweep, float(sweep.widths_[index]))
-        model = sweep.fit_at(index, n_components=2)
+        model = compute(sweep.fit_at, index, n_components=2)
         if sweep.n_features_in_ == 2:
-            xs, ys, values = component_grid(model, sweep.X_fit_)
+            xs, ys, values = compute(component_grid, model, sweep.X_fit_)
             return figures.component_maps_figure(
                 xs, ys, values, sweep.X_fit_, title=f"The first two components at {value}"
             )
         return figures.projection_figure(
-            model.fit_transform(sweep.X_fit_),
+            compute(model.transform, sweep.X_fit_),
             labels,
             title=f"The data on the first two components at {value}",
         )
@@ -207,7 +208,7 @@ def _csv(_sweep: WidthSweep, data_key: tuple, sweep_key: tuple) -> bytes:
 @st.cache_resource(max_entries=16, show_spinner=False)
 def _dk_share(_X: np.ndarray, data_key: tuple) -> float:
     """(λ₁+λ₂)/Σλ of the centred Gaussian kernel at Dereǵowski & Krzyśko's c."""
-    sweep = WidthSweep("rbf", widths=[gamma_to_sigma(DK_GAMMA)], n_jobs=1).fit(_X)
+    sweep = compute(WidthSweep("rbf", widths=[gamma_to_sigma(DK_GAMMA)], n_jobs=1).fit, _X)
     return float(sweep.share(2)[0])
 
 

@@ -5,10 +5,25 @@ import json
 import pathlib
 
 import numpy as np
+import pytest
 from streamlit.testing.v1 import AppTest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
+
+
+@pytest.fixture(autouse=True)
+def numerics_in_the_session_thread(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Page tests run the engine in their own thread, where they can watch its calls.
+
+    The served app computes in worker processes (``pages/workers.py``);
+    ``tests/test_workers.py`` tests that path, and the browser tests (marked
+    ``e2e``) start a real server that uses it.
+    """
+    if request.node.get_closest_marker("e2e") is None:
+        monkeypatch.setenv("KPCA_WORKERS", "0")
 
 
 def chart(at: AppTest, key: str) -> dict:

@@ -1,0 +1,133 @@
+"""The numerics of every session in a few worker processes, not in the server's threads.
+
+Streamlit runs each session's script in a thread of one server process, so all
+sessions share one GIL.  Under a lecture's load most of those threads are busy
+in pure Python (building figures, Streamlit's own bookkeeping).  numpy
+releases the GIL around every operation on a large array and must then queue
+to get it back, up to a switch interval each time, behind every busy thread:
+a computation made of many numpy calls crawls (the "convoy" effect).
+Measured beside three threads building figures: the fits and grids of the
+Fig. 2 preset 30 ms alone, 6.3 s beside them; a 60-width spectrum sweep 85 ms
+alone, 4.7 s beside them.  In a worker process the numerics have an
+interpreter of their own.
+
+At most :data:`WORKERS` computations run at once, one per core; the rest wait
+in the queue, so one session's largest fit cannot take every core from the
+others.  ``KPCA_WORKERS=0`` runs everything in the calling thread instead (the
+page tests do, to watch the engine's calls).
+"""
+
+from __future__ import annotations
+
+import importlib
+import multiprocessing
+import os
+import queue
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+import streamlit as st
+from threadpoolctl import threadpool_limits
+
+Result = TypeVar("Result")
+Progress = Callable[[float, str], None]
+
+WORKERS_ENV = "KPCA_WORKERS"
+WORKERS = 2
+"""Worker processes: the machine's two cores."""
+POLL_S = 0.05
+"""How often a waiting session passes on the progress a worker reported."""
+
+
+def n_workers() -> int:
+    """Worker processes to use: ``KPCA_WORKERS`` if set (0: none), else :data:`WORKERS`."""
+    value = os.environ.get(WORKERS_ENV, "").strip()
+    return max(0, int(value)) if value.isdigit() else WORKERS
+
+
+@st.cache_resource(show_spinner=False)
+def _pool(workers: int) -> ProcessPoolExecutor:
+    # "spawn": a fresh interpreter, never a fork of a server that runs threads
+    return ProcessPoolExecutor(
+        workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker
+    )
+
+
+def _start_worker() -> None:
+    """Prepare a new worker: one BLAS thread, and the engine imported before the first task.
+
+    A second BLAS thread would only compete with the other worker (and spin).
+    """
+    threadpool_limits(1, user_api="blas")
+    importlib.import_module("kpca_core")
+
+
+@st.cache_resource(show_spinner=False)
+def _manager() -> Any:
+    """A process that carries progress reports from the workers back to the sessions."""
+    return multiprocessing.get_context("spawn").Manager()
+
+
+def _with_progress(
+    function: Callable[..., Result], reports: Any, *args: Any, **kwargs: Any
+) -> Result:
+    """Run in a worker: ``function`` with a progress callback that posts to ``reports``."""
+    return function(*args, progress=lambda f, m: reports.put((f, m)), **kwargs)
+
+
+def compute(
+    function: Callable[..., Result],
+    /,
+    *args: Any,
+    progress: Progress | None = None,
+    **kwargs: Any,
+) -> Result:
+    """``function(*args, **kwargs)`` in a worker process, and its result.
+
+    ``function`` and its arguments must pickle (a module-level function or a
+    method of a picklable object).  With ``progress``, ``function`` is called
+    with a ``progress=`` callback whose reports reach ``progress`` here, in the
+    session's thread.  Exceptions come back as they were raised.  A worker
+    that died (e.g. out of memory) is replaced, and the call is made once
+    more in the calling thread.
+    """
+    workers = n_workers()
+    if workers == 0:
+        return _inline(function, args, kwargs, progress)
+    pool = _pool(workers)
+    try:
+        if progress is None:
+            return pool.submit(function, *args, **kwargs).result()
+        reports = _manager().Queue()
+        future = pool.submit(_with_progress, function, reports, *args, **kwargs)
+        while True:
+            try:
+                result = future.result(timeout=POLL_S)
+            except FutureTimeout:
+                _relay(reports, progress)
+            else:
+                _relay(reports, progress)
+                return result
+    except BrokenProcessPool:
+        _pool.clear()
+        return _inline(function, args, kwargs, progress)
+
+
+def _inline(
+    function: Callable[..., Result], args: tuple, kwargs: dict, progress: Progress | None
+) -> Result:
+    if progress is None:
+        return function(*args, **kwargs)
+    return function(*args, progress=progress, **kwargs)
+
+
+def _relay(reports: Any, progress: Progress) -> None:
+    while True:
+        try:
+            fraction, message = reports.get_nowait()
+        except queue.Empty:
+            return
+        progress(fraction, message)

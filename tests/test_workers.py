@@ -1,0 +1,67 @@
+"""Numerics in worker processes: the same results, progress relayed, failures as raised."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from kpca_core import KernelPCA
+from kpca_core.datasets import three_rings
+from kpca_core.spectrum import WidthSweep
+from pages import workers
+
+
+@pytest.fixture
+def in_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KPCA_WORKERS", "1")
+
+
+def test_the_number_of_workers_comes_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("KPCA_WORKERS", "0")
+    assert workers.n_workers() == 0
+    monkeypatch.setenv("KPCA_WORKERS", "3")
+    assert workers.n_workers() == 3
+    monkeypatch.delenv("KPCA_WORKERS")
+    assert workers.n_workers() == workers.WORKERS
+    monkeypatch.setenv("KPCA_WORKERS", "many")
+    assert workers.n_workers() == workers.WORKERS
+
+
+def test_a_worker_computes_what_the_session_would(in_workers: None) -> None:
+    X, _ = three_rings(90, 0.25, 0)
+    model = KernelPCA(3, kernel="rbf", gamma=0.5)
+    remote = workers.compute(model.fit_transform, X)
+    np.testing.assert_allclose(remote, KernelPCA(3, kernel="rbf", gamma=0.5).fit_transform(X))
+    assert workers.compute(os.getpid) != os.getpid()  # it really ran elsewhere
+
+
+def test_progress_reaches_the_session(in_workers: None) -> None:
+    X, _ = three_rings(60, 0.25, 0)
+    reports: list[tuple[float, str]] = []
+    sweep = workers.compute(
+        WidthSweep("rbf", n_widths=8).fit, X, progress=lambda f, m: reports.append((f, m))
+    )
+    assert sweep.eigenvalues_.shape == (8, 60)
+    fractions = [fraction for fraction, _ in reports]
+    assert fractions[0] == 0.0 and fractions[-1] == 1.0 and fractions == sorted(fractions)
+
+
+def test_an_exception_comes_back_as_raised(in_workers: None) -> None:
+    with pytest.raises(ValueError, match="at least 3 points"):
+        workers.compute(WidthSweep("rbf").fit, np.zeros((2, 2)))
+
+
+def die_in_a_worker(session_pid: int) -> str:
+    """Kill the process it runs in, unless that is the session's own."""
+    if os.getpid() != session_pid:
+        os._exit(1)
+    return "computed in the session"
+
+
+def test_a_dead_worker_is_replaced_and_the_call_made_here(in_workers: None) -> None:
+    assert workers.compute(die_in_a_worker, os.getpid()) == "computed in the session"
+    assert workers.compute(os.getpid) != os.getpid()  # a new worker
