@@ -59,11 +59,13 @@ noise with ``seed + 2``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
+import pandas as pd
 from sklearn.decomposition import PCA
 from sklearn.utils import check_random_state
 
@@ -426,6 +428,22 @@ class ErrorSweep:
             baseline_mse=self.baseline_mse,
         )
 
+    def to_frame(self) -> pd.DataFrame:
+        """The curves as a table, one row per n.
+
+        Columns ``mse_linear_pca``, ``mse_kernel_pca`` (and the learned
+        pre-image's), empty where a method has no such n (linear PCA beyond the
+        number of pixels), and ``mse_noisy``, the error of the noisy digits.
+        """
+        curves = [self.linear, self.kernel] + ([self.ridge] if self.ridge is not None else [])
+        table = pd.DataFrame({"n": np.unique(np.concatenate([curve.n for curve in curves]))})
+        for curve in curves:
+            mse = pd.Series(curve.mse, index=curve.n)
+            name = re.sub(r"[^a-z0-9]+", "_", curve.method.lower()).strip("_")
+            table[f"mse_{name}"] = table["n"].map(mse)
+        table["mse_noisy"] = self.baseline_mse
+        return table
+
     @property
     def ratio_at_best(self) -> float:
         """Best linear MSE / best kernel MSE (the paper's 1.6 and 1.2)."""
@@ -536,6 +554,30 @@ class ImageGrid:
     column_labels: tuple[str, ...]
     errors: np.ndarray | None = None
     restarts: int = 0
+
+    def to_frame(self) -> pd.DataFrame:
+        """The images as a table, one row per image.
+
+        Columns: its row and column label, its squared error to the clean
+        original (empty where unknown) and its grey values ``pixel_0`` …, row
+        by row.
+        """
+        n_rows, n_cols, n_pixels = self.images.shape
+        table = pd.DataFrame(
+            {
+                "row": np.repeat(self.row_labels, n_cols),
+                "column": np.tile(self.column_labels, n_rows),
+                "squared_error": (
+                    np.full(n_rows * n_cols, np.nan)
+                    if self.errors is None
+                    else self.errors.reshape(-1)
+                ),
+            }
+        )
+        pixels = pd.DataFrame(
+            self.images.reshape(-1, n_pixels), columns=[f"pixel_{i}" for i in range(n_pixels)]
+        )
+        return pd.concat([table, pixels], axis=1)
 
 
 def first_of_each_class(labels: np.ndarray) -> np.ndarray:

@@ -6,6 +6,7 @@ import os
 from collections.abc import Callable
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 from kpca_core import usps
@@ -339,6 +340,15 @@ def sidebar_settings() -> dict[str, object]:
             help="Regularisation of the learned map from components back to pixels "
             "(scikit-learn's fit_inverse_transform).",
         )
+    side.radio(
+        "Camera button saves",
+        ["png", "svg"],
+        format_func=str.upper,
+        horizontal=True,
+        key="dn_img",
+        bind="query-params",
+        help="Format of the camera button in each figure's toolbar.",
+    )
     return {
         "n_train": int(n_train),
         "n_test": int(n_test),
@@ -350,6 +360,23 @@ def sidebar_settings() -> dict[str, object]:
         "method": method,
         "ridge_alpha": float(ridge_alpha),
     }
+
+
+def _export(name: str) -> dict:
+    """The figure's toolbar config: the camera button saves ``name`` as PNG or SVG."""
+    return export_config(name, image_format=st.session_state.get("dn_img", "png"))
+
+
+def _csv_button(table: Callable[[], pd.DataFrame], name: str, key: str) -> None:
+    """A download of the numbers behind a figure, built only when clicked."""
+    st.download_button(
+        "The numbers behind this figure (CSV)",
+        data=lambda: table().to_csv(index=False),
+        file_name=f"{name}.csv",
+        mime="text/csv",
+        on_click="ignore",
+        key=key,
+    )
 
 
 def width_caption(c: float, n_pixels: int) -> str:
@@ -390,7 +417,10 @@ def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dic
     st.plotly_chart(
         presentable(figures.fig4_figure(grid, title=title)),
         key="dn_fig4_chart",
-        config=export_config(f"denoise_fig4_{noise.kind}{noise.level:g}_c{s['c']:g}"),
+        config=_export(f"denoise_fig4_{noise.kind}{noise.level:g}_c{s['c']:g}"),
+    )
+    _csv_button(
+        grid.to_frame, f"denoise_fig4_{noise.kind}{noise.level:g}_c{s['c']:g}", "dn_fig4_csv"
     )
     st.caption(
         "Like Mika et al. Fig. 4: the first test digit of each class, its noisy version, "
@@ -447,7 +477,10 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, s: dict) -> N
             )
         ),
         key="dn_sbs_chart",
-        config=export_config(f"denoise_side_by_side_{noise.kind}{noise.level:g}_n{n}"),
+        config=_export(f"denoise_side_by_side_{noise.kind}{noise.level:g}_n{n}"),
+    )
+    _csv_button(
+        grid.to_frame, f"denoise_side_by_side_{noise.kind}{noise.level:g}_n{n}", "dn_sbs_csv"
     )
     errors = grid.errors
     st.markdown(
@@ -504,7 +537,12 @@ def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey,
             )
         ),
         key="dn_error_chart",
-        config=export_config(f"denoise_error_vs_n_{noise.kind}{noise.level:g}_c{s['c']:g}"),
+        config=_export(f"denoise_error_vs_n_{noise.kind}{noise.level:g}_c{s['c']:g}"),
+    )
+    _csv_button(
+        sweep.to_frame,
+        f"denoise_error_vs_n_{noise.kind}{noise.level:g}_c{s['c']:g}",
+        "dn_error_csv",
     )
     st.caption(
         "Mean over the test digits of the squared distance between the reconstruction and "
@@ -551,7 +589,7 @@ def show_toy() -> None:
     st.plotly_chart(
         presentable(figures.toy_figure(results)),
         key="dn_toy_chart",
-        config=export_config(f"denoise_toy_noise{noise:g}_c{c:g}_n{n}"),
+        config=_export(f"denoise_toy_noise{noise:g}_c{c:g}_n{n}"),
     )
     explain("dn_toy")
     _restart_note(sum(r.restarts for r in results))
@@ -574,7 +612,7 @@ def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
     left.plotly_chart(
         presentable(figures.demo_figure(original)),
         key="dn_demo_original",
-        config=export_config(f"denoise_demo_original_{digit}"),
+        config=_export(f"denoise_demo_original_{digit}"),
     )
     left.caption("Written by hand")
     grid = demo_images(
@@ -587,7 +625,7 @@ def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
     right.plotly_chart(
         presentable(figures.demo_figure(grid)),
         key="dn_demo_chart",
-        config=export_config(f"denoise_demo_{digit}_{level.replace(' ', '_')}"),
+        config=_export(f"denoise_demo_{digit}_{level.replace(' ', '_')}"),
     )
     st.markdown(
         f"#### The computer has looked at {len(subsets.X_train)} handwritten digits: the "

@@ -58,6 +58,7 @@ LABELS: dict[str, dict[str, str]] = {
         "film": "Play the sweep",
     },
     "dn": {
+        "img": "Camera button saves",
         "train": "Training digits per class",
         "test": "Test digits per class",
         "seed": "Seed",

@@ -22,6 +22,7 @@ from kpca_core.denoise import (
     DigitDenoiser,
     ErrorCurve,
     ErrorSweep,
+    ImageGrid,
     Noise,
     demo_images,
     error_sweep,
@@ -393,3 +394,28 @@ def test_toy_denoising_kernel_follows_the_curve_linear_cannot(name, distance):
 def test_toy_rejects_unknown_sets():
     with pytest.raises(ValueError, match="half_circle"):
         toy_denoising("spiral")
+
+
+def test_the_numbers_behind_the_figures_as_tables() -> None:
+    curves = ErrorSweep(
+        linear=ErrorCurve("linear PCA", np.array([1, 4]), np.array([9.0, 5.0])),
+        kernel=ErrorCurve("kernel PCA", np.array([1, 4, 512]), np.array([8.0, 4.0, 2.0])),
+        baseline_mse=12.0,
+    )
+    table = curves.to_frame()
+    assert list(table.columns) == ["n", "mse_linear_pca", "mse_kernel_pca", "mse_noisy"]
+    assert table["n"].tolist() == [1, 4, 512]
+    assert np.isnan(table["mse_linear_pca"].iloc[2]) and table["mse_kernel_pca"].iloc[2] == 2.0
+    images = np.arange(2 * 3 * 4, dtype=float).reshape(2, 3, 4)
+    grid = ImageGrid(images, 2, ("a", "b"), ("x", "y", "z"), errors=np.ones((2, 3)))
+    pixels = grid.to_frame()
+    assert pixels[["row", "column"]].values.tolist()[:4] == [
+        ["a", "x"],
+        ["a", "y"],
+        ["a", "z"],
+        ["b", "x"],
+    ]
+    np.testing.assert_array_equal(pixels.filter(like="pixel_").to_numpy(), images.reshape(6, 4))
+    assert (
+        ImageGrid(images, 2, ("a", "b"), ("x", "y", "z")).to_frame()["squared_error"].isna().all()
+    )

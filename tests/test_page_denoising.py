@@ -7,6 +7,7 @@ takes it away and makes the downloads fail, to see the 8×8 fallback.
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 from pathlib import Path
@@ -191,3 +192,21 @@ def test_without_usps_the_page_says_so_and_uses_8x8_digits(no_usps):
     assert spec["layout"]["title"]["text"].startswith("scikit-learn 8×8 digits")
     assert decode(spec["data"][0]["z"]).shape == (12 * 9 - 1, 10 * 9 - 1)  # 8 × 8 tiles
     assert "8 × 8 pixels" in " ".join(c.value for c in at.caption)
+
+
+@pytest.mark.usps
+@pytest.mark.parametrize(
+    ("tab", "chart_key", "button_key"),
+    [
+        (None, "dn_fig4_chart", "dn_fig4_csv"),
+        ("Side by side", "dn_sbs_chart", "dn_sbs_csv"),
+        ("Error vs n", "dn_error_chart", "dn_error_csv"),
+    ],
+)
+def test_every_figure_offers_its_numbers_and_svg(usps_dir, tab, chart_key, button_key):
+    at = page(tab, dn_img="svg")
+    (shown,) = [c for c in at.get("plotly_chart") if c.key == chart_key]
+    options = json.loads(shown.proto.config)["toImageButtonOptions"]
+    assert options["format"] == "svg"
+    (button,) = [b for b in at.get("download_button") if b.proto.id.endswith(button_key)]
+    assert button.proto.label == "The numbers behind this figure (CSV)"
