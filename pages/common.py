@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from kpca_core import datasets
 from kpca_core.uploads import MAX_ROWS, UploadError, parse_points_csv
@@ -54,6 +55,19 @@ def require_app_shell() -> None:
         st.navigation(app_pages(), position="hidden")
         st.rerun()
     remember_link()
+
+
+def camera_format(container: DeltaGenerator, key: str) -> str:
+    """A choice of what the camera button of the page's figures saves, PNG or SVG."""
+    return container.radio(
+        "Camera button saves",
+        ["png", "svg"],
+        format_func=str.upper,
+        horizontal=True,
+        key=key,
+        bind="query-params",
+        help="Format of the camera button in each figure's toolbar.",
+    )
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import streamlit as st
 from kpca_core import contours as ct
 from kpca_core.figures import contours as figures
 from kpca_core.figures.style import export_config
-from pages.common import PointSet, point_picker, require_app_shell
+from pages.common import PointSet, camera_format, point_picker, require_app_shell
 from pages.explain import explain
 from pages.links import link_tools
 from pages.presenter import presentable
@@ -372,15 +372,7 @@ def _downloads(sweep: ct.ContourSweep, slug: str) -> None:
             on_click="ignore",
             key=f"ct_dl_{name}",
         )
-    row[3].radio(
-        "Camera button saves",
-        ["png", "svg"],
-        format_func=str.upper,
-        horizontal=True,
-        key="ct_img",
-        bind="query-params",
-        help="Format of the camera button in each figure's toolbar.",
-    )
+    camera_format(row[3], "ct_img")
 
 
 def _is_fig2(

@@ -32,7 +32,7 @@ from kpca_core.denoise import (
 from kpca_core.figures import denoise as figures
 from kpca_core.figures.style import export_config
 from kpca_core.kernels import gamma_to_sigma
-from pages.common import require_app_shell
+from pages.common import camera_format, require_app_shell
 from pages.explain import explain
 from pages.links import link_tools
 from pages.presenter import presentable
@@ -340,15 +340,7 @@ def sidebar_settings() -> dict[str, object]:
             help="Regularisation of the learned map from components back to pixels "
             "(scikit-learn's fit_inverse_transform).",
         )
-    side.radio(
-        "Camera button saves",
-        ["png", "svg"],
-        format_func=str.upper,
-        horizontal=True,
-        key="dn_img",
-        bind="query-params",
-        help="Format of the camera button in each figure's toolbar.",
-    )
+    camera_format(side, "dn_img")
     return {
         "n_train": int(n_train),
         "n_test": int(n_test),

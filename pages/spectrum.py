@@ -15,7 +15,13 @@ from kpca_core import gamma_to_sigma
 from kpca_core.figures import spectrum as figures
 from kpca_core.figures import style
 from kpca_core.spectrum import CONSTANT, IDENTITY, WidthSweep, component_grid
-from pages.common import MAX_TOY_POINTS, PointSet, point_picker, require_app_shell
+from pages.common import (
+    MAX_TOY_POINTS,
+    PointSet,
+    camera_format,
+    point_picker,
+    require_app_shell,
+)
 from pages.explain import explain
 from pages.links import link_tools
 from pages.presenter import presentable
@@ -261,14 +267,7 @@ def figure_controls() -> tuple[int, str]:
     n_leading = sidebar.slider(
         "Leading components drawn", 1, 12, 6, key="sp_k", bind="query-params"
     )
-    image_format = sidebar.radio(
-        "Camera button saves",
-        ["png", "svg"],
-        horizontal=True,
-        key="sp_img",
-        bind="query-params",
-    )
-    return n_leading, image_format
+    return n_leading, camera_format(sidebar, "sp_img")
 
 
 # ----------------------------------------------------------- the page

@@ -26,6 +26,21 @@ def numerics_in_the_session_thread(
         monkeypatch.setenv("KPCA_WORKERS", "0")
 
 
+def open_view(
+    page: str, *, query: dict[str, str] | None = None, state: dict[str, object] | None = None
+) -> AppTest:
+    """A page after its first run, opened from a link (``query``) and/or with session state."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.switch_page(f"pages/{page}.py")
+    for key, value in (query or {}).items():
+        at.query_params[key] = value
+    for key, value in (state or {}).items():
+        at.session_state[key] = value
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
 def chart(at: AppTest, key: str) -> dict:
     """The figure JSON of the plotly chart with this widget key."""
     (spec,) = [json.loads(c.proto.spec) for c in at.get("plotly_chart") if c.key == key]

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import APP
+from conftest import open_view
 from streamlit.testing.v1 import AppTest
 
 from pages.explain import EXPLANATIONS, MATHS, MIKA, SSM, WORDS
@@ -18,13 +18,7 @@ PAPERS = Path(os.environ.get("KPCA_PAPERS_DIR") or "/work/shared/papers")
 
 
 def open_page(page: str, **state: object) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page(f"pages/{page}.py")
-    for key, value in state.items():
-        at.session_state[key] = value
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_view(page, state=state)
 
 
 def shown_in_order(node: object) -> Iterator[tuple[str, object]]:

@@ -8,7 +8,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
-from conftest import APP, ROOT
+from conftest import APP, ROOT, open_view
 from streamlit.testing.v1 import AppTest
 from test_page_home import gallery_links
 
@@ -19,13 +19,7 @@ USPS_DIR = os.environ.get("KPCA_USPS_DIR") or "/work/shared/data/usps"
 
 def open_link(page: str, **query: str) -> AppTest:
     """A page opened from a link with these query parameters, after its first run."""
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page(f"pages/{page}.py")
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_view(page, query=query)
 
 
 def notices(at: AppTest) -> list[str]:

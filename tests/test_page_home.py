@@ -2,7 +2,7 @@
 
 from urllib.parse import parse_qsl
 
-from conftest import APP
+from conftest import APP, open_view
 from streamlit.testing.v1 import AppTest
 
 
@@ -27,13 +27,7 @@ def gallery_links(at: AppTest) -> list[tuple[str, dict[str, str]]]:
 
 
 def open_link(page: str, query: dict[str, str]) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page(f"pages/{page}.py")
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_view(page, query=query)
 
 
 def test_gallery_cards_open_their_views_with_the_papers_settings():
