@@ -11,9 +11,15 @@ A redraw is timed inside the page, on the browser's own clock
 - ``sent``: the first websocket message the page sends after it (the slider's
   new value going to the server; the slider may wait a moment before sending);
 - ``received``: the last websocket message from the server before the redraw;
-- ``drawn``: the animation frame after the figure's data first changed (checked
-  on each ``plotly_afterplot`` event of the graph div and on each DOM mutation,
-  so a replaced graph div counts too), i.e. the frame that shows the new figure.
+- ``drawn``: the animation frame after the figure's content first changed in a
+  graph div that can be seen (checked on each ``plotly_afterplot`` event of the
+  graph div and on each DOM mutation, so a replaced graph div counts too), i.e.
+  the frame that shows the new figure.
+
+Streamlit's chart element mounts anew for every changed figure and draws it
+twice: first hidden (``visibility: hidden`` until it knows its width), then
+again once its width and theme are set. Only the second drawing can be seen,
+so the probe waits for it.
 """
 
 from __future__ import annotations
@@ -181,9 +187,21 @@ FIGURE_JS = """
 
 ARM_REDRAW_JS = """
 (selector) => {
-  const plain = (key, value) => ArrayBuffer.isView(value) ? Array.from(value) : value;
+  // Typed arrays by a checksum of their values: as telling, and fast on large figures.
+  const digest = (array) => {
+    let sum = array.length;
+    for (let i = 0; i < array.length; i++) {
+      const value = array[i];
+      sum = (sum * 31 + (value === value ? value * (i + 1) : i)) % 1e15;
+    }
+    return sum;
+  };
+  const plain = (key, value) => ArrayBuffer.isView(value) ? ['typed', digest(value)] : value;
   const content = (graph) => JSON.stringify([graph.data, graph.layout.title,
-                                             graph.layout.annotations], plain);
+                                             graph.layout.annotations, graph.layout.images,
+                                             graph.layout.shapes], plain);
+  const seen = (graph) => graph.isConnected && graph.getClientRects().length > 0
+    && getComputedStyle(graph).visibility !== 'hidden';
   let graph = document.querySelector(selector);
   if (!graph || !graph.data) return false;
   let data = graph.data;
@@ -213,14 +231,22 @@ ARM_REDRAW_JS = """
         div.on('plotly_afterplot', check);
       }
     };
+    let differs = false;
     function check() {
       if (probe.changed) return;
       const now = document.querySelector(selector);
-      if (!now || !now.data || now.data === data) return;
-      // New data object: compare content only now, so the comparison is not timed.
-      graph = now;
-      data = now.data;
-      if (content(now) === before) return;
+      if (!now || !now.data) return;
+      if (now.data !== data) {
+        // A new data object: compare the content only now, not on every mutation.
+        graph = now;
+        data = now.data;
+        differs = content(now) !== before;
+      }
+      if (!differs) return;
+      if (!seen(now)) {
+        requestAnimationFrame(check);  // drawn hidden: wait until it shows
+        return;
+      }
       probe.changed = true;
       observer.disconnect();
       WebSocket.prototype.send = send;
@@ -239,9 +265,12 @@ ARM_REDRAW_JS = """
 """Arms the redraw probe on the figure matching a selector, before a key press.
 
 Sets ``window.__kpcaProbe`` with the times described in the module docstring
-and a promise ``done`` that resolves at the redraw. The figure's content is
+and a promise ``done`` that resolves at the redraw. The figure's content (its
+data, title, annotations, images and shapes; typed arrays by a checksum) is
 serialised before the key press and again only when a new data object shows
-up, so the comparison does not slow the timed part.
+up, so the comparison adds little to the timed part. A changed figure counts
+once its graph div can be seen (not ``visibility: hidden``, not
+``display: none``).
 """
 
 READ_PROBE_JS = """

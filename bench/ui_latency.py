@@ -13,9 +13,11 @@ change, and measures inside the page on the browser's clock:
 
 - key press → the page sends the new value over the websocket;
 - key press → the last message from the server before the redraw;
-- key press → the frame that shows the changed figure (the figure's data
-  differs from before, checked on each ``plotly_afterplot`` and DOM mutation;
-  the time is taken at the next animation frame);
+- key press → the frame that shows the changed figure (the figure's content
+  differs from before and its graph can be seen, checked on each
+  ``plotly_afterplot`` and DOM mutation; the time is taken at the next
+  animation frame). Streamlit mounts a changed chart anew and draws it twice,
+  first hidden, so this is the end of the second drawing;
 - and so the browser's share: from the server's last message to that frame.
 
 It prints the medians and the targets of the lecture issue: <= 300 ms for

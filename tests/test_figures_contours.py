@@ -1,6 +1,9 @@
 """The Contours figures: panels, ranges, titles, colours — checked on the figure itself."""
 
+import base64
 import re
+import struct
+import zlib
 
 import numpy as np
 import plotly.graph_objects as go
@@ -10,6 +13,11 @@ from kpca_core import contours as ct
 from kpca_core.datasets import parabola, three_rings
 from kpca_core.figures import contours as figures
 from kpca_core.figures import style
+
+
+def plotly_rgb(colour: str) -> tuple[int, int, int]:
+    """``"rgb(5,48,97)"`` as numbers."""
+    return tuple(int(part) for part in colour[colour.index("(") + 1 : -1].split(","))
 
 
 def _fig2(resolution: int = 30, pca: bool = False) -> ct.ContourSweep:
@@ -30,8 +38,28 @@ def _rings(sigmas=(0.5, 1.0, 2.0), n_components: int = 3) -> ct.ContourSweep:
     )
 
 
-def _contours(fig: go.Figure) -> list:
-    return [trace for trace in fig.data if trace.type == "contour"]
+def _panels(fig: go.Figure) -> list:
+    """One colour image per panel that shows a component."""
+    return list(fig.layout.images)
+
+
+def _shapes(fig: go.Figure, name: str) -> list:
+    return [shape for shape in fig.layout.shapes if shape.name == name]
+
+
+def _png_rgb(source: str) -> np.ndarray:
+    """The pixels of a ``data:image/png;base64`` URI written by the figure (RGB, no filter)."""
+    png = base64.b64decode(source.split(",", 1)[1])
+    width, height, depth, colour = struct.unpack(">IIBB", png[16:26])
+    assert (depth, colour) == (8, 2)
+    rows = np.frombuffer(zlib.decompress(png[41:-12]), np.uint8).reshape(height, 3 * width + 1)
+    assert np.all(rows[:, 0] == 0)
+    return rows[:, 1:].reshape(height, width, 3)
+
+
+def _path_points(path: str) -> np.ndarray:
+    """The vertices of an SVG path of M, L and Z commands."""
+    return np.array(re.findall(r"[ML]([-0-9.e+]+),([-0-9.e+]+)", path), dtype=float)
 
 
 def _panel_titles(fig: go.Figure) -> list[str]:
@@ -67,12 +95,19 @@ def test_fig2_has_one_panel_per_column_and_component(pca, n_cols):
     # degree 1 (and linear PCA) have no 3rd component: an explained empty panel
     empty = [a.text for a in fig.layout.annotations if "no 3rd component" in a.text]
     assert len(empty) == (2 if pca else 1)
-    assert len(_contours(fig)) == n_panels - len(empty)
-    # every panel has its own pair of axes and the data on top
+    assert len(_panels(fig)) == n_panels - len(empty)
+    assert len(_shapes(fig, "contour lines")) == n_panels - len(empty)
+    # every panel has its own pair of axes and the data on top, as dots in a few shapes
     assert sum(1 for key in fig.layout.to_plotly_json() if key.startswith("xaxis")) == n_panels
-    points = [trace for trace in fig.data if trace.type == "scatter"]
-    assert len(points) == n_panels
-    assert all(len(trace.x) == 300 for trace in points)
+    dots = _shapes(fig, "data")
+    assert len(dots) == n_panels * figures.POINT_LAYERS
+    assert sum(shape.path.count("Z") for shape in dots) == 300 * n_panels
+    assert {(shape.xref, shape.yref) for shape in dots} == {
+        (f"x{s}", f"y{s}") for s in ["", *map(str, range(2, n_panels + 1))]
+    }
+    # the data themselves are in the figure's data, in a trace that draws nothing
+    (points,) = [trace for trace in fig.data if trace.name == "data"]
+    assert points.mode == "none" and len(points.x) == 300
 
 
 def test_axis_ranges_cover_the_data():
@@ -84,9 +119,15 @@ def test_axis_ranges_cover_the_data():
         if key.startswith(("xaxis", "yaxis")):
             d = 0 if key.startswith("x") else 1
             assert axis["range"][0] < low[d] and axis["range"][1] > high[d], key
-    for trace in _contours(fig):
-        assert trace.x[0] <= low[0] and trace.x[-1] >= high[0]
-        assert trace.y[0] <= low[1] and trace.y[-1] >= high[1]
+    for image in _panels(fig):
+        assert image.x <= low[0] and image.x + image.sizex >= high[0]
+        assert image.y >= high[1] and image.y - image.sizey <= low[1]
+        assert (image.sizing, image.xanchor, image.yanchor, image.layer) == (
+            "stretch",
+            "left",
+            "top",
+            "below",
+        )
 
 
 def test_titles_carry_the_eigenvalues_and_shares():
@@ -101,12 +142,8 @@ def test_titles_carry_the_eigenvalues_and_shares():
             assert f"({column.fit.shares[r]:.1%})" in title
 
 
-def test_values_are_finite_float32_and_normalised_on_the_data():
+def test_values_are_normalised_on_the_data():
     sweep = _fig2()
-    for trace in _contours(figures.contour_figure(sweep)):
-        z = np.asarray(trace.z)
-        assert z.dtype == np.float32
-        assert np.all(np.isfinite(z))
     for column in sweep.columns:
         # the largest magnitude on the data points is 1 by construction; the grid,
         # which reaches beyond the data, has values of that order
@@ -114,22 +151,83 @@ def test_values_are_finite_float32_and_normalised_on_the_data():
 
 
 def test_one_colour_scale_symmetric_about_zero_and_colour_blind_safe():
-    fig = figures.contour_figure(_rings())
+    sweep = _rings()
+    fig = figures.contour_figure(sweep)
     axis = fig.layout.coloraxis
     assert axis.cmin == -axis.cmax == -1.0
     assert [list(stop) for stop in axis.colorscale] == [list(stop) for stop in figures.COLORSCALE]
     assert style.DIVERGING == "RdBu_r"
-    for trace in _contours(fig):
-        assert trace.coloraxis == "coloraxis"
-        contours = trace.contours
-        assert contours.start == -contours.end
-        assert contours.showlines
+    # the colour bar: a trace on the colour axis
+    assert [trace.marker.coloraxis for trace in fig.data if trace.marker.coloraxis] == ["coloraxis"]
+    # each panel's pixels are its values through that scale, top row first
+    values = sweep.columns[0].values[0]
+    rgb = _png_rgb(_panels(fig)[0].source)
+    assert rgb.shape == (*values.shape, 3)
+    np.testing.assert_array_equal(rgb, figures.colours(values[::-1]))
+
+
+def test_colours_follow_the_diverging_scale_and_saturate():
+    rgb = figures.colours(np.array([-5.0, -1.0, 0.0, 1.0, 5.0]))
+    first, middle, last = (
+        np.array(plotly_rgb(figures.COLORSCALE[k][1]))
+        for k in (0, len(figures.COLORSCALE) // 2, -1)
+    )
+    np.testing.assert_array_equal(rgb[[0, 1]], [first, first])
+    np.testing.assert_array_equal(rgb[2], middle)
+    np.testing.assert_array_equal(rgb[[3, 4]], [last, last])
+    with pytest.raises(ValueError, match="finite"):
+        figures.colours(np.array([0.0, np.nan]))
+
+
+def test_contour_lines_lie_on_their_levels_every_step():
+    xs = ys = np.linspace(-1.0, 1.0, 41)
+    values = np.hypot(*np.meshgrid(xs, ys))  # circles of radius = value
+    points, starts = figures.contour_lines(xs, ys, values, np.array([0.4, 0.8]))
+    radii = np.hypot(points[:, 0], points[:, 1])
+    assert starts.sum() == 2 and starts[0]
+    np.testing.assert_allclose(radii[: np.flatnonzero(starts)[1]], 0.4, atol=2e-3)
+    keep = figures.thin(points, starts, 0.1)
+    assert keep[starts].all() and keep[np.append(np.flatnonzero(starts)[1:] - 1, -1)].all()
+    kept = points[keep]
+    gaps = np.hypot(*np.diff(kept, axis=0).T)[~starts[keep][1:]]
+    assert gaps.max() < 0.2 and len(kept) < len(points)
+    path = figures.lines_path(kept, starts[keep], 4)
+    assert path.count("M") == 2 and path.startswith("M")
+    np.testing.assert_allclose(_path_points(path), kept, atol=1e-4)
+
+
+def test_the_lines_of_a_panel_are_its_contour_lines_every_level_step():
+    sweep = _fig2()
+    fig = figures.contour_figure(sweep)
+    lines = _shapes(fig, "contour lines")
+    assert lines[0].line.width == figures.LINE["width"]
+    # degree 2, kPC 1: every vertex lies where the grid values cross a level
+    points = _path_points(lines[1].path)
+    values = sweep.columns[1].values[0]
+    i = np.clip(np.searchsorted(sweep.grid.xs, points[:, 0]), 1, sweep.grid.xs.size - 1)
+    j = np.clip(np.searchsorted(sweep.grid.ys, points[:, 1]), 1, sweep.grid.ys.size - 1)
+    corners = np.stack([values[j, i], values[j - 1, i], values[j, i - 1], values[j - 1, i - 1]])
+    low, high = corners.min(axis=0), corners.max(axis=0)
+    levels = figures.LEVELS[None, :]
+    crossed = (low[:, None] <= levels + 1e-6) & (levels - 1e-6 <= high[:, None])
+    assert crossed.any(axis=1).all()
+    assert figures.LEVELS[0] == -figures.LEVELS[-1] == -figures.LEVEL_MAX
+    np.testing.assert_allclose(np.diff(figures.LEVELS), figures.LEVEL_STEP)
+
+
+def test_dots_are_diamonds_around_the_points():
+    X = np.array([[0.0, 0.0], [1.0, -2.0]])
+    points = _path_points(figures.dots_path(X, 0.5))
+    np.testing.assert_allclose(
+        points,
+        [[-0.5, 0], [0, 0.5], [0.5, 0], [0, -0.5], [0.5, -2], [1, -1.5], [1.5, -2], [1, -2.5]],
+    )
 
 
 def test_a_column_that_cannot_be_computed_is_an_explained_empty_column():
     sweep = _rings(sigmas=(0.0005, 1.0))
     fig = figures.contour_figure(sweep)
-    assert len(_contours(fig)) == 3
+    assert len(_panels(fig)) == 3
     texts = [a.text.replace("<br>", " ") for a in fig.layout.annotations]
     assert any(
         "every point is its own component: see the note above the figure" in text for text in texts
@@ -180,10 +278,30 @@ def test_projection_figure_explains_a_missing_component():
     assert "no 3rd component" in note.text.replace("<br>", " ")
 
 
-def test_large_data_are_drawn_with_webgl():
+def test_large_data_are_still_a_few_shapes_per_panel():
     X, labels = three_rings(1500, 0.25, 0)
     sweep = ct.contour_sweep(
         X, [ct.KernelSpec("linear")], n_components=1, labels=labels, resolution=10
     )
     fig = figures.contour_figure(sweep)
-    assert {trace.type for trace in fig.data} == {"contour", "scattergl"}
+    assert {trace.type for trace in fig.data} == {"scatter"}
+    assert all(
+        trace.mode in ("none", "markers") and len(trace.x) in (1, 1500) for trace in fig.data
+    )
+    dots = _shapes(fig, "data")
+    assert len(dots) == figures.POINT_LAYERS
+    assert sum(shape.path.count("Z") for shape in dots) == 1500
+
+
+def test_dots_have_the_area_of_small_markers_at_the_planned_width():
+    sweep = _fig2()
+    fig = figures.contour_figure(sweep)
+    x = fig.layout.xaxis
+    width_px = (figures.FIGURE_PX - figures.MARGIN["l"] - figures.MARGIN["r"]) * (
+        x.domain[1] - x.domain[0]
+    )
+    px_per_unit = width_px / (x.range[1] - x.range[0])
+    corners = _path_points(_shapes(fig, "data")[0].path)[:4]
+    radius_px = (corners[2, 0] - corners[0, 0]) / 2 * px_per_unit
+    # a diamond of half-diagonal r has the area 2 r² of a circle of diameter POINT_PX
+    np.testing.assert_allclose(2 * radius_px**2, np.pi * (figures.POINT_PX / 2) ** 2, rtol=0.05)
