@@ -7,6 +7,7 @@ evaluations (one per column, keyed on small values) → pure figure builders.
 from __future__ import annotations
 
 import numpy as np
+import plotly.graph_objects as go
 import streamlit as st
 
 from kpca_core import contours as ct
@@ -147,6 +148,16 @@ def _column(
 ) -> ct.Column:
     fit = _fit(_X, data_key, spec, center, n_components)
     return compute(ct.evaluate_column, fit, ct.make_grid(_X, resolution))
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _contour_figure(_sweep: ct.ContourSweep, key: tuple, title: str) -> go.Figure:
+    """The grid figure, built once per setting and shared by every session (never mutated).
+
+    Building it takes ~25 ms (an image and contour lines per panel); the class
+    that opened the same preset shares one.
+    """
+    return figures.contour_figure(_sweep, title=title)
 
 
 def _spec_key(spec: ct.KernelSpec) -> tuple:
@@ -300,8 +311,16 @@ def contour_view(points: PointSet) -> None:
 
     slug = ct.sweep_slug(sweep)
     image_format = st.session_state.get("ct_img", "png")
+    figure_key = (
+        points.key,
+        tuple(map(_spec_key, specs)),
+        parameter,
+        center,
+        n_components,
+        resolution,
+    )
     st.plotly_chart(
-        presentable(figures.contour_figure(sweep, title=points.title)),
+        presentable(_contour_figure(sweep, figure_key, points.title)),
         key="ct_contours",
         config=export_config(f"contours_{slug}", image_format=image_format),
     )
