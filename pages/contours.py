@@ -17,7 +17,7 @@ from pages.common import PointSet, camera_format, point_picker, require_app_shel
 from pages.explain import explain
 from pages.links import link_tools
 from pages.presenter import presentable
-from pages.workers import compute
+from pages.workers import build, compute
 
 require_app_shell()
 
@@ -157,7 +157,7 @@ def _contour_figure(_sweep: ct.ContourSweep, key: tuple, title: str) -> go.Figur
     Building it takes ~25 ms (an image and contour lines per panel); the class
     that opened the same preset shares one.
     """
-    return figures.contour_figure(_sweep, title=title)
+    return build(figures.contour_figure, _sweep, title=title)
 
 
 def _spec_key(spec: ct.KernelSpec) -> tuple:

@@ -36,6 +36,7 @@ from pages.common import camera_format, require_app_shell
 from pages.explain import explain
 from pages.links import link_tools
 from pages.presenter import presentable
+from pages.workers import build
 
 require_app_shell()
 
@@ -407,7 +408,7 @@ def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dic
     )
     title = f"{subsets.source}: {noise.describe()}"
     st.plotly_chart(
-        presentable(figures.fig4_figure(grid, title=title)),
+        presentable(build(figures.fig4_figure, grid, title=title)),
         key="dn_fig4_chart",
         config=_export(f"denoise_fig4_{noise.kind}{noise.level:g}_c{s['c']:g}"),
     )
@@ -464,8 +465,10 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, s: dict) -> N
     )
     st.plotly_chart(
         presentable(
-            figures.side_by_side_figure(
-                grid, title=f"{subsets.source}: {noise.describe()}, n = {n}"
+            build(
+                figures.side_by_side_figure,
+                grid,
+                title=f"{subsets.source}: {noise.describe()}, n = {n}",
             )
         ),
         key="dn_sbs_chart",

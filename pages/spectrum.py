@@ -25,7 +25,7 @@ from pages.common import (
 from pages.explain import explain
 from pages.links import link_tools
 from pages.presenter import presentable
-from pages.workers import compute
+from pages.workers import build, compute
 
 require_app_shell()
 
@@ -139,10 +139,10 @@ class _DelayedProgress:
             self.bar.empty()
 
 
-def _once(holder: dict, key: tuple, build: Callable[[], go.Figure]) -> go.Figure:
+def _once(holder: dict, key: tuple, make: Callable[[], go.Figure]) -> go.Figure:
     """A figure built once per sweep and shared by every session (never mutated)."""
     if key not in holder:
-        holder[key] = build()
+        holder[key] = make()
     return holder[key]
 
 
@@ -154,7 +154,7 @@ MARKED_COPIES = 48
 def _marked(
     holder: dict,
     key: tuple,
-    build: Callable[[], go.Figure],
+    make: Callable[[], go.Figure],
     sweep: WidthSweep,
     index: int,
 ) -> go.Figure:
@@ -174,7 +174,7 @@ def _marked(
             return copies[token]
     if key not in holder:
         # built at this very width, so it is its own re-marked copy
-        copy = _once(holder, key, build)
+        copy = _once(holder, key, make)
     else:
         with COPY_LOCK:  # plotly touches the figure it copies: not safe across sessions
             copy = figures.copy_figure(holder[key])
@@ -189,21 +189,27 @@ def _marked(
 def _maps(holder: dict, sweep: WidthSweep, labels: np.ndarray | None, index: int) -> go.Figure:
     """Eigenvectors at one width (a full KernelPCA fit there): contours, or a projection."""
 
-    def build() -> go.Figure:
+    def make() -> go.Figure:
         value = figures.format_parameter(sweep, float(sweep.widths_[index]))
         model = compute(sweep.fit_at, index, n_components=2)
         if sweep.n_features_in_ == 2:
             xs, ys, values = compute(component_grid, model, sweep.X_fit_)
-            return figures.component_maps_figure(
-                xs, ys, values, sweep.X_fit_, title=f"The first two components at {value}"
+            return build(
+                figures.component_maps_figure,
+                xs,
+                ys,
+                values,
+                sweep.X_fit_,
+                title=f"The first two components at {value}",
             )
-        return figures.projection_figure(
+        return build(
+            figures.projection_figure,
             compute(model.transform, sweep.X_fit_),
             labels,
             title=f"The data on the first two components at {value}",
         )
 
-    return _once(holder, ("maps", index), build)
+    return _once(holder, ("maps", index), make)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -361,8 +367,8 @@ def chosen_width_view(
         )
         explain(f"sp_{name}")
 
-    def marked(name: str, build: Callable[[], go.Figure], *extra: object) -> go.Figure:
-        return _marked(holder, (name, *extra), build, sweep, index)
+    def marked(name: str, make: Callable[[], go.Figure], *extra: object) -> go.Figure:
+        return _marked(holder, (name, *extra), make, sweep, index)
 
     # The figures above the slider are drawn after it, so that they use the
     # value it returns: on a link's first run that is the URL's value.
@@ -378,20 +384,22 @@ def chosen_width_view(
     with left:
         lines = marked(
             "lines",
-            lambda: figures.ratio_lines_figure(
-                sweep, n_leading=n_leading, chosen=index, marks=marks
+            lambda: build(
+                figures.ratio_lines_figure, sweep, n_leading=n_leading, chosen=index, marks=marks
             ),
             n_leading,
         )
         show(lines, "lines")
     with right:
         components = marked(
-            "components", lambda: figures.effective_components_figure(sweep, chosen=index)
+            "components", lambda: build(figures.effective_components_figure, sweep, chosen=index)
         )
         show(components, "components")
     left, right = above.columns([3, 2])
     with left:
-        heatmap = marked("heatmap", lambda: figures.spectrum_heatmap_figure(sweep, chosen=index))
+        heatmap = marked(
+            "heatmap", lambda: build(figures.spectrum_heatmap_figure, sweep, chosen=index)
+        )
         show(heatmap, "heatmap")
     with right:
         st.markdown("#### The two limits")
@@ -407,7 +415,7 @@ def chosen_width_view(
         bars = _once(
             holder,
             ("bars", index, log_bars),
-            lambda: figures.spectrum_bars_figure(sweep, index, log=log_bars),
+            lambda: build(figures.spectrum_bars_figure, sweep, index, log=log_bars),
         )
         show(bars, "bars")
     with right:

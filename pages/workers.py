@@ -29,6 +29,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+import plotly.graph_objects as go
 import streamlit as st
 from threadpoolctl import threadpool_limits
 
@@ -114,6 +115,21 @@ def compute(
     except BrokenProcessPool:
         _pool.clear()
         return _inline(function, args, kwargs, progress)
+
+
+def _spec(builder: Callable[..., go.Figure], /, *args: Any, **kwargs: Any) -> dict:
+    """Run in a worker: a figure builder's figure as plain JSON-ready data."""
+    return builder(*args, **kwargs).to_plotly_json()
+
+
+def build(builder: Callable[..., go.Figure], /, *args: Any, **kwargs: Any) -> go.Figure:
+    """``builder(*args, **kwargs)``, a figure builder of ``kpca_core.figures``, in a worker.
+
+    Building a figure is pure Python, which holds the server's GIL for every
+    session while it runs (~25 ms for the contour grid); the worker sends back
+    its data, which is wrapped here without plotly validating it again.
+    """
+    return go.Figure(compute(_spec, builder, *args, **kwargs), _validate=False)
 
 
 def _inline(
