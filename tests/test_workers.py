@@ -9,6 +9,7 @@ import pytest
 
 from kpca_core import KernelPCA
 from kpca_core.datasets import three_rings
+from kpca_core.figures import spectrum as spectrum_figures
 from kpca_core.spectrum import WidthSweep
 from pages import workers
 
@@ -65,3 +66,11 @@ def die_in_a_worker(session_pid: int) -> str:
 def test_a_dead_worker_is_replaced_and_the_call_made_here(in_workers: None) -> None:
     assert workers.compute(die_in_a_worker, os.getpid()) == "computed in the session"
     assert workers.compute(os.getpid) != os.getpid()  # a new worker
+
+
+def test_a_figure_built_in_a_worker_is_the_builders_figure(in_workers: None) -> None:
+    X, _ = three_rings(60, 0.25, 0)
+    sweep = WidthSweep("rbf", n_widths=8).fit(X)
+    remote = workers.build(spectrum_figures.ratio_lines_figure, sweep, n_leading=3, chosen=2)
+    local = spectrum_figures.ratio_lines_figure(sweep, n_leading=3, chosen=2)
+    assert remote.to_dict() == local.to_dict()
