@@ -1,10 +1,15 @@
 """Kernel PCA Explorer: start with ``streamlit run app.py``."""
 
 import streamlit as st
+from threadpoolctl import threadpool_limits
 
 from pages.common import SHELL_FLAG, app_pages
 from pages.presenter import presenter_toggle
 
+# Many sessions share two cores: one BLAS thread in the server's process (and one in
+# each worker, pages/workers.py), so that idle BLAS threads never spin on a core
+# another session needs.
+threadpool_limits(1, user_api="blas")
 st.set_page_config(page_title="Kernel PCA Explorer", page_icon="🌀", layout="wide")
 st.session_state[SHELL_FLAG] = True
 # In presenter mode the sidebar is hidden: the pages are reached from the top.

@@ -166,6 +166,32 @@ def cached_fig4(
     )
 
 
+@st.cache_resource(show_spinner=False, max_entries=64)
+def cached_side_by_side(
+    key: ModelKey,
+    noise: tuple[str, float],
+    pick: tuple[int, ...],
+    n: int,
+    method: str,
+    ridge_alpha: float,
+    _model: DigitDenoiser,
+    _subsets: DigitSubsets,
+) -> ImageGrid:
+    """The side-by-side grid, shared by every session that asks for the same digits."""
+    rows = list(pick)
+    noisy = Noise(*noise).apply(_subsets.X_test, key[5] + 1)[rows]
+    return side_by_side(
+        _model,
+        _subsets.X_test[rows],
+        noisy,
+        _subsets.y_test[rows],
+        n,
+        side=_subsets.side,
+        method=method,
+        ridge_alpha=ridge_alpha,
+    )
+
+
 @st.cache_data(show_spinner=False, max_entries=32)
 def cached_toy(
     name: str, n_samples: int, noise: float, c: float, n: int, seed: int
@@ -424,7 +450,7 @@ def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dic
 
 
 @st.fragment
-def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, s: dict) -> None:
+def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dict) -> None:
     left, middle, right = st.columns(3)
     n = left.select_slider(
         "Number of components n",
@@ -452,16 +478,15 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, s: dict) -> N
     rng = np.random.RandomState(int(draw))
     pick = np.sort(rng.choice(len(subsets.X_test), min(count, len(subsets.X_test)), replace=False))
     noise: Noise = s["noise"]
-    noisy = noise.apply(subsets.X_test, s["seed"] + 1)[pick]
-    grid = side_by_side(
-        model,
-        subsets.X_test[pick],
-        noisy,
-        subsets.y_test[pick],
+    grid = cached_side_by_side(
+        key,
+        (noise.kind, noise.level),
+        tuple(int(i) for i in pick),
         n,
-        side=subsets.side,
-        method=s["method"],
-        ridge_alpha=s["ridge_alpha"],
+        s["method"],
+        s["ridge_alpha"],
+        model,
+        subsets,
     )
     st.plotly_chart(
         presentable(
@@ -708,7 +733,7 @@ with tabs[0]:
         show_fig4(model, subsets, model_key, settings)
 with tabs[1]:
     if tabs[1].open:
-        show_side_by_side(model, subsets, settings)
+        show_side_by_side(model, subsets, model_key, settings)
 with tabs[2]:
     if tabs[2].open:
         show_error_curve(model, subsets, model_key, settings)
