@@ -351,16 +351,17 @@ async def drive(
 
 async def go_heavy(session: Session, stop_at: float, timeout: float) -> None:
     """Ask for the largest fit, then one step smaller each time, until ``stop_at``."""
-    sliders = list(session.sliders.values())
-    for slider in sliders:
+    # session.sliders is read afresh every time: each run replaces its entries
+    for slider in session.sliders.values():
         slider.value = [float(len(slider.options) - 1) if slider.options else slider.maximum]
     while time.monotonic() < stop_at:
         start = time.monotonic()
         times = await session.run(timeout=timeout)
         if times is None:
             return
-        session.record.redraws.append(Redraw(start, *times, "+".join(s.key for s in sliders)))
-        for slider in sliders:
+        keys = "+".join(s.key for s in session.sliders.values())
+        session.record.redraws.append(Redraw(start, *times, keys))
+        for slider in session.sliders.values():
             step = 1 if slider.options else slider.step
             slider.value = [max(slider.value[0] - step, 0 if slider.options else slider.minimum)]
 
