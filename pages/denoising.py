@@ -36,7 +36,7 @@ from pages.common import camera_format, require_app_shell
 from pages.explain import explain
 from pages.links import link_tools
 from pages.presenter import presentable
-from pages.workers import build
+from pages.workers import at_low_priority, build
 
 require_app_shell()
 
@@ -115,7 +115,7 @@ def fitted_model(key: ModelKey, _subsets: DigitSubsets) -> DigitDenoiser:
         X = Noise(noise_kind, noise_level).apply(X, seed + 2)
     report, done = progress_bar(f"Fitting linear and kernel PCA on {len(X)} digits")
     try:
-        return DigitDenoiser(c, center=center).fit(X, progress=report)
+        return at_low_priority(DigitDenoiser(c, center=center).fit, X, progress=report)
     finally:
         done()
 

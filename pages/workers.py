@@ -23,6 +23,8 @@ import importlib
 import multiprocessing
 import os
 import queue
+import sys
+import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -41,6 +43,8 @@ WORKERS = 2
 """Worker processes: the machine's two cores."""
 POLL_S = 0.05
 """How often a waiting session passes on the progress a worker reported."""
+BACKGROUND_NICENESS = 10
+"""How much lower the CPU priority of :func:`at_low_priority` is (Unix nice value)."""
 
 
 def n_workers() -> int:
@@ -130,6 +134,48 @@ def build(builder: Callable[..., go.Figure], /, *args: Any, **kwargs: Any) -> go
     its data, which is wrapped here without plotly validating it again.
     """
     return go.Figure(compute(_spec, builder, *args, **kwargs), _validate=False)
+
+
+def at_low_priority(
+    function: Callable[..., Result],
+    /,
+    *args: Any,
+    progress: Progress | None = None,
+    **kwargs: Any,
+) -> Result:
+    """``function(*args, **kwargs)`` in a thread of low CPU priority, and its result.
+
+    For the long fits that stay in the server's process (a denoising model,
+    whose ~100 MB the pre-images then use here): while one runs, the other
+    sessions' redraws get the cores first (Linux: the thread's nice value is
+    raised by :data:`BACKGROUND_NICENESS`).  With ``progress``, ``function``
+    gets a ``progress=`` callback whose reports reach ``progress`` here, in the
+    session's thread.  Exceptions come back as they were raised.
+    """
+    reports: queue.SimpleQueue = queue.SimpleQueue()
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        if sys.platform == "linux":  # this thread only; raising it needs no privilege
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BACKGROUND_NICENESS)
+        if progress is not None:
+            kwargs["progress"] = lambda f, m: reports.put((f, m))
+        try:
+            outcome["result"] = function(*args, **kwargs)
+        except BaseException as error:  # handed to the caller below
+            outcome["error"] = error
+
+    thread = threading.Thread(target=run, name="kpca-low-priority", daemon=True)
+    thread.start()
+    alive = True
+    while alive:
+        thread.join(POLL_S)
+        alive = thread.is_alive()
+        if progress is not None:
+            _relay(reports, progress)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["result"]
 
 
 def _inline(
