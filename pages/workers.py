@@ -26,8 +26,7 @@ import queue
 import sys
 import threading
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures import Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
@@ -107,15 +106,9 @@ def compute(
         if progress is None:
             return pool.submit(function, *args, **kwargs).result()
         reports = _manager().Queue()
-        future = pool.submit(_with_progress, function, reports, *args, **kwargs)
-        while True:
-            try:
-                result = future.result(timeout=POLL_S)
-            except FutureTimeout:
-                _relay(reports, progress)
-            else:
-                _relay(reports, progress)
-                return result
+        return _await(
+            pool.submit(_with_progress, function, reports, *args, **kwargs), reports, progress
+        )
     except BrokenProcessPool:
         _pool.clear()
         return _inline(function, args, kwargs, progress)
@@ -153,29 +146,32 @@ def at_low_priority(
     session's thread.  Exceptions come back as they were raised.
     """
     reports: queue.SimpleQueue = queue.SimpleQueue()
-    outcome: dict[str, Any] = {}
+    future: Future = Future()
 
     def run() -> None:
-        if sys.platform == "linux":  # this thread only; raising it needs no privilege
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BACKGROUND_NICENESS)
+        if sys.platform == "linux":  # this thread only; lowering it needs no privilege
+            thread = threading.get_native_id()
+            niceness = os.getpriority(os.PRIO_PROCESS, thread) + BACKGROUND_NICENESS
+            os.setpriority(os.PRIO_PROCESS, thread, niceness)
         if progress is not None:
             kwargs["progress"] = lambda f, m: reports.put((f, m))
         try:
-            outcome["result"] = function(*args, **kwargs)
-        except BaseException as error:  # handed to the caller below
-            outcome["error"] = error
+            future.set_result(function(*args, **kwargs))
+        except BaseException as error:  # raised again by future.result() in the caller
+            future.set_exception(error)
 
-    thread = threading.Thread(target=run, name="kpca-low-priority", daemon=True)
-    thread.start()
-    alive = True
-    while alive:
-        thread.join(POLL_S)
-        alive = thread.is_alive()
+    threading.Thread(target=run, name="kpca-low-priority", daemon=True).start()
+    return _await(future, reports, progress)
+
+
+def _await(future: Future, reports: Any, progress: Progress | None) -> Any:
+    """The result of ``future``; meanwhile its progress ``reports`` go to ``progress``."""
+    while True:
+        finished = wait([future], timeout=POLL_S).done
         if progress is not None:
             _relay(reports, progress)
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["result"]
+        if finished:
+            return future.result()
 
 
 def _inline(
