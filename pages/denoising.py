@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 from kpca_core import usps
@@ -386,15 +387,22 @@ def _export(name: str) -> dict:
     return export_config(name, image_format=st.session_state.get("dn_img", "png"))
 
 
-def _csv_button(table: Callable[[], pd.DataFrame], name: str, key: str) -> None:
-    """A download of the numbers behind a figure, built only when clicked."""
+def _show_with_numbers(
+    fig: go.Figure, key: str, name: str, table: Callable[[], pd.DataFrame]
+) -> None:
+    """Draw a figure and offer the numbers behind it.
+
+    The chart's key is ``<key>_chart`` and its camera button saves ``name``; the
+    CSV download (``<key>_csv``) is built only when clicked.
+    """
+    st.plotly_chart(presentable(fig), key=f"{key}_chart", config=_export(name))
     st.download_button(
         "The numbers behind this figure (CSV)",
         data=lambda: table().to_csv(index=False),
         file_name=f"{name}.csv",
         mime="text/csv",
         on_click="ignore",
-        key=key,
+        key=f"{key}_csv",
     )
 
 
@@ -433,13 +441,11 @@ def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dic
         key, (noise.kind, noise.level), s["method"], s["ridge_alpha"], model, subsets
     )
     title = f"{subsets.source}: {noise.describe()}"
-    st.plotly_chart(
-        presentable(build(figures.fig4_figure, grid, title=title)),
-        key="dn_fig4_chart",
-        config=_export(f"denoise_fig4_{noise.kind}{noise.level:g}_c{s['c']:g}"),
-    )
-    _csv_button(
-        grid.to_frame, f"denoise_fig4_{noise.kind}{noise.level:g}_c{s['c']:g}", "dn_fig4_csv"
+    _show_with_numbers(
+        build(figures.fig4_figure, grid, title=title),
+        "dn_fig4",
+        f"denoise_fig4_{noise.kind}{noise.level:g}_c{s['c']:g}",
+        grid.to_frame,
     )
     st.caption(
         "Like Mika et al. Fig. 4: the first test digit of each class, its noisy version, "
@@ -488,19 +494,15 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey
         model,
         subsets,
     )
-    st.plotly_chart(
-        presentable(
-            build(
-                figures.side_by_side_figure,
-                grid,
-                title=f"{subsets.source}: {noise.describe()}, n = {n}",
-            )
+    _show_with_numbers(
+        build(
+            figures.side_by_side_figure,
+            grid,
+            title=f"{subsets.source}: {noise.describe()}, n = {n}",
         ),
-        key="dn_sbs_chart",
-        config=_export(f"denoise_side_by_side_{noise.kind}{noise.level:g}_n{n}"),
-    )
-    _csv_button(
-        grid.to_frame, f"denoise_side_by_side_{noise.kind}{noise.level:g}_n{n}", "dn_sbs_csv"
+        "dn_sbs",
+        f"denoise_side_by_side_{noise.kind}{noise.level:g}_n{n}",
+        grid.to_frame,
     )
     errors = grid.errors
     st.markdown(
@@ -550,19 +552,13 @@ def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey,
     cols[2].metric("Ratio at the best n", f"{sweep.ratio_at_best:.2f}×", help="linear / kernel")
     cols[3].metric("Largest same-n ratio", f"{ratio_same:.1f}×", help=f"at n = {n_same}")
     title = f"{subsets.source}: {noise.describe()}, {len(subsets.X_test)} test digits"
-    st.plotly_chart(
-        presentable(
-            figures.error_curve_figure(
-                sweep, chosen_n=st.session_state.get("dn_n"), title_prefix=title
-            )
+    _show_with_numbers(
+        figures.error_curve_figure(
+            sweep, chosen_n=st.session_state.get("dn_n"), title_prefix=title
         ),
-        key="dn_error_chart",
-        config=_export(f"denoise_error_vs_n_{noise.kind}{noise.level:g}_c{s['c']:g}"),
-    )
-    _csv_button(
-        sweep.to_frame,
+        "dn_error",
         f"denoise_error_vs_n_{noise.kind}{noise.level:g}_c{s['c']:g}",
-        "dn_error_csv",
+        sweep.to_frame,
     )
     st.caption(
         "Mean over the test digits of the squared distance between the reconstruction and "
