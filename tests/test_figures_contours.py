@@ -12,7 +12,7 @@ import pytest
 from kpca_core import contours as ct
 from kpca_core.datasets import parabola, three_rings
 from kpca_core.figures import contours as figures
-from kpca_core.figures import style
+from kpca_core.figures import panels, style
 
 
 def plotly_rgb(colour: str) -> tuple[int, int, int]:
@@ -40,21 +40,28 @@ def _rings(sigmas=(0.5, 1.0, 2.0), n_components: int = 3) -> ct.ContourSweep:
 
 def _panels(fig: go.Figure) -> list:
     """One colour image per panel that shows a component."""
-    return list(fig.layout.images)
+    return [image for image in fig.layout.images if image.name != "data"]
+
+
+def _dots(fig: go.Figure) -> list:
+    """The data points' picture in every panel."""
+    return [image for image in fig.layout.images if image.name == "data"]
 
 
 def _shapes(fig: go.Figure, name: str) -> list:
     return [shape for shape in fig.layout.shapes if shape.name == name]
 
 
-def _png_rgb(source: str) -> np.ndarray:
-    """The pixels of a ``data:image/png;base64`` URI written by the figure (RGB, no filter)."""
+def _png_pixels(source: str) -> np.ndarray:
+    """The pixels of a ``data:image/png;base64`` URI written by the figure (RGB or RGBA)."""
     png = base64.b64decode(source.split(",", 1)[1])
     width, height, depth, colour = struct.unpack(">IIBB", png[16:26])
-    assert (depth, colour) == (8, 2)
-    rows = np.frombuffer(zlib.decompress(png[41:-12]), np.uint8).reshape(height, 3 * width + 1)
+    channels = {2: 3, 6: 4}[colour]
+    assert depth == 8
+    rows = np.frombuffer(zlib.decompress(png[41:-12]), np.uint8)
+    rows = rows.reshape(height, channels * width + 1)
     assert np.all(rows[:, 0] == 0)
-    return rows[:, 1:].reshape(height, width, 3)
+    return rows[:, 1:].reshape(height, width, channels)
 
 
 def _path_points(path: str) -> np.ndarray:
@@ -97,12 +104,12 @@ def test_fig2_has_one_panel_per_column_and_component(pca, n_cols):
     assert len(empty) == (2 if pca else 1)
     assert len(_panels(fig)) == n_panels - len(empty)
     assert len(_shapes(fig, "contour lines")) == n_panels - len(empty)
-    # every panel has its own pair of axes and the data on top, as dots in a few shapes
+    # every panel has its own pair of axes and the data on top, one picture for all
     assert sum(1 for key in fig.layout.to_plotly_json() if key.startswith("xaxis")) == n_panels
-    dots = _shapes(fig, "data")
-    assert len(dots) == n_panels * figures.POINT_LAYERS
-    assert sum(shape.path.count("Z") for shape in dots) == 300 * n_panels
-    assert {(shape.xref, shape.yref) for shape in dots} == {
+    dots = _dots(fig)
+    assert len({image.source for image in dots}) == 1
+    assert {image.layer for image in dots} == {"above"}
+    assert {(image.xref, image.yref) for image in dots} == {
         (f"x{s}", f"y{s}") for s in ["", *map(str, range(2, n_panels + 1))]
     }
     # the data themselves are in the figure's data, in a trace that draws nothing
@@ -155,43 +162,42 @@ def test_one_colour_scale_symmetric_about_zero_and_colour_blind_safe():
     fig = figures.contour_figure(sweep)
     axis = fig.layout.coloraxis
     assert axis.cmin == -axis.cmax == -1.0
-    assert [list(stop) for stop in axis.colorscale] == [list(stop) for stop in figures.COLORSCALE]
+    assert [list(stop) for stop in axis.colorscale] == [list(stop) for stop in panels.COLORSCALE]
     assert style.DIVERGING == "RdBu_r"
     # the colour bar: a trace on the colour axis
     assert [trace.marker.coloraxis for trace in fig.data if trace.marker.coloraxis] == ["coloraxis"]
     # each panel's pixels are its values through that scale, top row first
     values = sweep.columns[0].values[0]
-    rgb = _png_rgb(_panels(fig)[0].source)
+    rgb = _png_pixels(_panels(fig)[0].source)
     assert rgb.shape == (*values.shape, 3)
-    np.testing.assert_array_equal(rgb, figures.colours(values[::-1]))
+    np.testing.assert_array_equal(rgb, panels.colours(values[::-1]))
 
 
 def test_colours_follow_the_diverging_scale_and_saturate():
-    rgb = figures.colours(np.array([-5.0, -1.0, 0.0, 1.0, 5.0]))
+    rgb = panels.colours(np.array([-5.0, -1.0, 0.0, 1.0, 5.0]))
     first, middle, last = (
-        np.array(plotly_rgb(figures.COLORSCALE[k][1]))
-        for k in (0, len(figures.COLORSCALE) // 2, -1)
+        np.array(plotly_rgb(panels.COLORSCALE[k][1])) for k in (0, len(panels.COLORSCALE) // 2, -1)
     )
     np.testing.assert_array_equal(rgb[[0, 1]], [first, first])
     np.testing.assert_array_equal(rgb[2], middle)
     np.testing.assert_array_equal(rgb[[3, 4]], [last, last])
     with pytest.raises(ValueError, match="finite"):
-        figures.colours(np.array([0.0, np.nan]))
+        panels.colours(np.array([0.0, np.nan]))
 
 
 def test_contour_lines_lie_on_their_levels_every_step():
     xs = ys = np.linspace(-1.0, 1.0, 41)
     values = np.hypot(*np.meshgrid(xs, ys))  # circles of radius = value
-    points, starts = figures.contour_lines(xs, ys, values, np.array([0.4, 0.8]))
+    points, starts = panels.contour_lines(xs, ys, values, np.array([0.4, 0.8]))
     radii = np.hypot(points[:, 0], points[:, 1])
     assert starts.sum() == 2 and starts[0]
     np.testing.assert_allclose(radii[: np.flatnonzero(starts)[1]], 0.4, atol=2e-3)
-    keep = figures.thin(points, starts, 0.1)
+    keep = panels.thin(points, starts, 0.1)
     assert keep[starts].all() and keep[np.append(np.flatnonzero(starts)[1:] - 1, -1)].all()
     kept = points[keep]
     gaps = np.hypot(*np.diff(kept, axis=0).T)[~starts[keep][1:]]
     assert gaps.max() < 0.2 and len(kept) < len(points)
-    path = figures.lines_path(kept, starts[keep], 4)
+    path = panels.lines_path(kept, starts[keep], 4)
     assert path.count("M") == 2 and path.startswith("M")
     np.testing.assert_allclose(_path_points(path), kept, atol=1e-4)
 
@@ -200,7 +206,7 @@ def test_the_lines_of_a_panel_are_its_contour_lines_every_level_step():
     sweep = _fig2()
     fig = figures.contour_figure(sweep)
     lines = _shapes(fig, "contour lines")
-    assert lines[0].line.width == figures.LINE["width"]
+    assert lines[0].line.width == panels.LINE["width"]
     # degree 2, kPC 1: every vertex lies where the grid values cross a level
     points = _path_points(lines[1].path)
     values = sweep.columns[1].values[0]
@@ -208,20 +214,34 @@ def test_the_lines_of_a_panel_are_its_contour_lines_every_level_step():
     j = np.clip(np.searchsorted(sweep.grid.ys, points[:, 1]), 1, sweep.grid.ys.size - 1)
     corners = np.stack([values[j, i], values[j - 1, i], values[j, i - 1], values[j - 1, i - 1]])
     low, high = corners.min(axis=0), corners.max(axis=0)
-    levels = figures.LEVELS[None, :]
+    levels = panels.LEVELS[None, :]
     crossed = (low[:, None] <= levels + 1e-6) & (levels - 1e-6 <= high[:, None])
     assert crossed.any(axis=1).all()
-    assert figures.LEVELS[0] == -figures.LEVELS[-1] == -figures.LEVEL_MAX
-    np.testing.assert_allclose(np.diff(figures.LEVELS), figures.LEVEL_STEP)
+    assert panels.LEVELS[0] == -panels.LEVELS[-1] == -panels.LEVEL_MAX
+    np.testing.assert_allclose(np.diff(panels.LEVELS), panels.LEVEL_STEP)
 
 
-def test_dots_are_diamonds_around_the_points():
-    X = np.array([[0.0, 0.0], [1.0, -2.0]])
-    points = _path_points(figures.dots_path(X, 0.5))
-    np.testing.assert_allclose(
-        points,
-        [[-0.5, 0], [0, 0.5], [0.5, 0], [0, -0.5], [0.5, -2], [1, -1.5], [1.5, -2], [1, -2.5]],
-    )
+def test_dots_are_discs_whose_opacities_combine_like_layers_of_paint():
+    X = np.array([[1.0, 1.0], [3.0, 2.0], [3.0, 2.0]])  # the last two on the same spot
+    image = panels.dots_image(X, (0.0, 4.0), (0.0, 3.0), 10.0, 3.0, (10, 20, 30, 0.5))
+    assert image.shape == (30, 40, 4) and image.dtype == np.uint8
+    assert np.all(image[..., :3] == (10, 20, 30))
+    alpha = image[..., 3] / 255.0
+    # centre pixels (rows from the top): one dot, then two stacked dots
+    np.testing.assert_allclose(alpha[20, 10], 0.5, atol=1 / 255)
+    np.testing.assert_allclose(alpha[10, 30], 1 - (1 - 0.5) ** 2, atol=1 / 255)
+    # a disc of radius 3 px: its coverage adds up to its area
+    single = alpha[14:27, 4:17]
+    np.testing.assert_allclose(single.sum() / 0.5, np.pi * 3.0**2, rtol=0.05)
+    assert alpha[:, :4].max() == 0 and alpha[0].max() == 0
+    assert alpha[20, 10 + 4] == 0  # just beyond the edge
+
+
+def test_png_pixels_round_trip():
+    rng = np.random.default_rng(0)
+    for channels in (3, 4):
+        pixels = rng.integers(0, 256, (7, 5, channels), dtype=np.uint8)
+        np.testing.assert_array_equal(_png_pixels(panels.png_data_uri(pixels)), pixels)
 
 
 def test_a_column_that_cannot_be_computed_is_an_explained_empty_column():
@@ -288,20 +308,34 @@ def test_large_data_are_still_a_few_shapes_per_panel():
     assert all(
         trace.mode in ("none", "markers") and len(trace.x) in (1, 1500) for trace in fig.data
     )
-    dots = _shapes(fig, "data")
-    assert len(dots) == figures.POINT_LAYERS
-    assert sum(shape.path.count("Z") for shape in dots) == 1500
+    (dots,) = _dots(fig)
+    alpha = _png_pixels(dots.source)[..., 3]
+    height, width = alpha.shape
+    # every point shows: its pixel in the picture is painted
+    columns = ((sweep.X[:, 0] - dots.x) / dots.sizex * width).astype(int)
+    rows = ((dots.y - sweep.X[:, 1]) / dots.sizey * height).astype(int)
+    assert np.all(alpha[rows.clip(0, height - 1), columns.clip(0, width - 1)] > 0)
 
 
-def test_dots_have_the_area_of_small_markers_at_the_planned_width():
+def test_dots_are_small_markers_at_the_planned_width():
     sweep = _fig2()
     fig = figures.contour_figure(sweep)
-    x = fig.layout.xaxis
+    x, y = fig.layout.xaxis, fig.layout.yaxis
     width_px = (figures.FIGURE_PX - figures.MARGIN["l"] - figures.MARGIN["r"]) * (
         x.domain[1] - x.domain[0]
     )
     px_per_unit = width_px / (x.range[1] - x.range[0])
-    corners = _path_points(_shapes(fig, "data")[0].path)[:4]
-    radius_px = (corners[2, 0] - corners[0, 0]) / 2 * px_per_unit
-    # a diamond of half-diagonal r has the area 2 r² of a circle of diameter POINT_PX
-    np.testing.assert_allclose(2 * radius_px**2, np.pi * (figures.POINT_PX / 2) ** 2, rtol=0.05)
+    dots = _dots(fig)[0]
+    # the picture spans the panel's ranges, sharper than the screen by DOTS_OVERSAMPLING
+    np.testing.assert_allclose([dots.x, dots.x + dots.sizex], x.range)
+    np.testing.assert_allclose([dots.y - dots.sizey, dots.y], y.range)
+    height, width, _ = _png_pixels(dots.source).shape
+    # square pixels (the panels keep equal units), at most the panel's planned scale
+    scale = width / dots.sizex
+    assert abs(height - dots.sizey * scale) <= 1
+    assert scale <= panels.DOTS_OVERSAMPLING * px_per_unit * 1.01
+    # painted: about 300 discs of diameter POINT_PX on screen, fewer where they overlap
+    alpha = _png_pixels(dots.source)[..., 3] / 255.0
+    painted = alpha.sum() / panels.POINT_RGBA[3] / panels.DOTS_OVERSAMPLING**2
+    disc = np.pi * (panels.POINT_PX / 2) ** 2
+    assert 0.5 * 300 * disc < painted <= 1.01 * 300 * disc

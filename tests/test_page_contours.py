@@ -40,7 +40,7 @@ def traces(spec: dict, kind: str) -> list[dict]:
 
 def panels(spec: dict) -> list[dict]:
     """The panels that show a component: one colour image each (layout images)."""
-    return spec["layout"].get("images", [])
+    return [image for image in spec["layout"].get("images", []) if image.get("name") != "data"]
 
 
 def png_size(image: dict) -> tuple[int, int]:

@@ -9,56 +9,29 @@ budget from a moved slider to a ready figure (``bench/contours.py``).  The
 tests validate every figure these functions build by re-creating it with
 validation on.
 
-Each panel is drawn with what the browser draws fastest, because the app's
-browser redraws the whole grid twice for every change (``bench/ui_latency.py``):
-
-- the colours: one PNG of the grid values (``layout.images``), coloured here
-  through the diverging scale; the browser smooths it as plotly's heatmap does;
-- the contour lines: computed here (``contourpy``), one SVG path per panel
-  (``layout.shapes``) instead of plotly.js tracing 21 levels itself;
-- the data points: small diamonds in :data:`POINT_LAYERS` filled SVG paths
-  per panel instead of one SVG element per point; the data themselves stay
-  in the figure's data as a trace that draws nothing.
-
-A 3 × 4 grid then draws in ~80 ms instead of ~240 ms in headless Chromium.
+Each panel is drawn as pictures (:mod:`kpca_core.figures.panels`): the
+colours and the data dots as PNG images, the contour lines as one SVG path.
+A 3 × 4 grid then draws in ~60 ms instead of ~240 ms in headless Chromium.
 The price: hovering a panel no longer shows the component's value (a heatmap
-or contour trace for hover alone costs ~40 ms per drawing), and the dots, in
-data units, grow when the user zooms in.
+or contour trace for hover alone costs ~40 ms per drawing), and the dots, a
+picture, grow (and blur) when the user zooms in.
 
 Colour: every panel is divided by the largest |value| of its component on
 the data points, so one diverging scale from −1 to 1, centred on 0, fits all
 panels (the raw values differ by orders of magnitude between kernels; each
-panel's λ is in its title).  Beyond the data the colour saturates; contour
-lines are drawn every :data:`LEVEL_STEP` up to ±:data:`LEVEL_MAX`.
+panel's λ is in its title).
 """
 
 from __future__ import annotations
 
-import base64
-import struct
 import textwrap
-import zlib
 
-import contourpy
 import numpy as np
 import plotly.graph_objects as go
-from plotly.colors import get_colorscale, unlabel_rgb
 
 from ..contours import ContourSweep, missing_reason
-from . import style
+from . import panels, style
 
-LEVEL_STEP = 0.2
-LEVEL_MAX = 2.0
-LEVELS = np.round(np.arange(-LEVEL_MAX, LEVEL_MAX + LEVEL_STEP / 2, LEVEL_STEP), 10)
-"""The values of the contour lines (0 included)."""
-LINE = {"width": 0.6, "color": "rgba(0, 0, 0, 0.45)"}
-LINE_STEP_PX = 3.0
-"""Contour lines keep a vertex about every this many pixels (at :data:`FIGURE_PX`)."""
-POINT_PX = 3.5
-"""Diameter of the circle as large as a data point's dot, in pixels at :data:`FIGURE_PX`."""
-POINT_LAYERS = 2
-"""Dots in this many interleaved shapes: overlapping dots of two shapes darken, as markers do."""
-POINT_COLOUR = "rgba(0, 0, 0, 0.55)"
 FIGURE_PX = 820
 """Width the panel heights are planned for: the wide page at 1280 px, sidebar open."""
 MARGIN = {"l": 40, "r": 20, "b": 90}
@@ -69,10 +42,6 @@ GAP_X = 0.025
 MAX_SVG_POINTS = 1000
 """Above this many points, points are drawn with WebGL (``scattergl``)."""
 COLORBAR_TITLE = "component value ÷ its largest |value| on the data"
-COLORSCALE = get_colorscale(style.DIVERGING)
-"""The diverging scale as explicit stops: unvalidated figures get no name lookup."""
-_STOPS = np.array([position for position, _ in COLORSCALE])
-_STOP_RGB = np.array([unlabel_rgb(colour) for _, colour in COLORSCALE], dtype=float)
 
 
 def _axis_suffix(index: int) -> str:
@@ -93,176 +62,8 @@ def _wrap(text: str, width: int = 30) -> str:
     return "<br>".join(textwrap.wrap(text, width))
 
 
-def colours(values: np.ndarray) -> np.ndarray:
-    """RGB of values through :data:`COLORSCALE` from −1 to 1, saturating beyond.
-
-    Parameters
-    ----------
-    values : ndarray
-
-    Returns
-    -------
-    ndarray of shape ``values.shape + (3,)``, uint8
-        Interpolated linearly between the scale's stops, as plotly does.
-
-    Raises
-    ------
-    ValueError
-        If a value is not finite: a panel never shows a hole as a colour.
-    """
-    values = np.asarray(values, dtype=float)
-    if not np.all(np.isfinite(values)):
-        raise ValueError("component values must be finite to be coloured")
-    t = np.clip((values + 1.0) / 2.0, 0.0, 1.0)
-    rgb = np.stack([np.interp(t, _STOPS, _STOP_RGB[:, k]) for k in range(3)], axis=-1)
-    return np.round(rgb).astype(np.uint8)
-
-
-def png_data_uri(rgb: np.ndarray) -> str:
-    """An RGB image as a ``data:image/png;base64`` URI (PNG written with zlib).
-
-    Parameters
-    ----------
-    rgb : ndarray of shape (height, width, 3), uint8
-        Rows from the top of the picture down.
-
-    Returns
-    -------
-    str
-    """
-    height, width, _ = rgb.shape
-    rows = np.concatenate([np.zeros((height, 1), np.uint8), rgb.reshape(height, 3 * width)], 1)
-
-    def chunk(tag: bytes, data: bytes) -> bytes:
-        crc = zlib.crc32(tag + data) & 0xFFFFFFFF
-        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", crc)
-
-    png = b"".join(
-        (
-            b"\x89PNG\r\n\x1a\n",
-            chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)),
-            chunk(b"IDAT", zlib.compress(rows.tobytes(), 1)),
-            chunk(b"IEND", b""),
-        )
-    )
-    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
-
-
-def _colour_image(sweep: ContourSweep, values: np.ndarray, suffix: str) -> dict:
-    """The panel's colours as a layout image, one pixel per grid point (as a heatmap)."""
-    xs, ys = sweep.grid.xs, sweep.grid.ys
-    dx = (xs[-1] - xs[0]) / max(xs.size - 1, 1)
-    dy = (ys[-1] - ys[0]) / max(ys.size - 1, 1)
-    return {
-        "source": png_data_uri(colours(values[::-1])),
-        "xref": f"x{suffix}",
-        "yref": f"y{suffix}",
-        "x": float(xs[0] - dx / 2),
-        "y": float(ys[-1] + dy / 2),
-        "sizex": float(xs[-1] - xs[0] + dx),
-        "sizey": float(ys[-1] - ys[0] + dy),
-        "sizing": "stretch",
-        "xanchor": "left",
-        "yanchor": "top",
-        "layer": "below",
-    }
-
-
-def contour_lines(
-    xs: np.ndarray, ys: np.ndarray, values: np.ndarray, levels: np.ndarray = LEVELS
-) -> tuple[np.ndarray, np.ndarray]:
-    """Lines of constant value of a grid (``contourpy``), every level one after the other.
-
-    Parameters
-    ----------
-    xs, ys : ndarray
-        Grid coordinates.
-    values : ndarray of shape (len(ys), len(xs))
-    levels : ndarray
-        The values of the lines.
-
-    Returns
-    -------
-    points : ndarray of shape (n, 2)
-        The vertices of all lines, in data coordinates.
-    starts : ndarray of shape (n,), bool
-        Where a new line starts.
-    """
-    generator = contourpy.contour_generator(
-        xs,
-        ys,
-        np.asarray(values, dtype=float),
-        line_type=contourpy.LineType.ChunkCombinedOffset,
-    )
-    points, starts = [np.zeros((0, 2))], [np.zeros(0, bool)]
-    for chunk_points, chunk_offsets in generator.multi_lines(levels):
-        for vertices, offsets in zip(chunk_points, chunk_offsets, strict=True):
-            if vertices is None:
-                continue
-            first = np.zeros(len(vertices), bool)
-            first[offsets[:-1]] = True
-            points.append(vertices)
-            starts.append(first)
-    return np.concatenate(points), np.concatenate(starts)
-
-
-def thin(points: np.ndarray, starts: np.ndarray, step: float) -> np.ndarray:
-    """Which vertices to keep so that each line has one about every ``step`` along it.
-
-    Contour lines of a grid have a vertex on every cell edge they cross, often
-    a fraction of a pixel apart, and the browser converts every vertex of a
-    shape.  A chord of length ≤ 2 × ``step`` strays from a curve of radius R
-    by at most (2 step)² / 8R: a fifth of a pixel for a 3-pixel step and a
-    20-pixel radius.  The ends of every line are kept.
-
-    Parameters
-    ----------
-    points : ndarray of shape (n, 2)
-    starts : ndarray of shape (n,), bool
-        Where a new line starts, as from :func:`contour_lines`.
-    step : float
-        In data units.
-
-    Returns
-    -------
-    ndarray of shape (n,), bool
-    """
-    if len(points) == 0:
-        return np.zeros(0, bool)
-    length = np.concatenate([[0.0], np.hypot(*np.diff(points, axis=0).T)])
-    length[starts] = 0.0
-    arc = np.cumsum(length)
-    first = np.maximum.accumulate(np.where(starts, np.arange(len(points)), 0))
-    section = np.floor((arc - arc[first]) / step)
-    ends = np.append(starts[1:], True)
-    return starts | ends | (section != np.roll(section, 1))
-
-
-def lines_path(points: np.ndarray, starts: np.ndarray, decimals: int) -> str:
-    """One SVG path of polylines, ``"M x,y L x,y …"`` per line, in data coordinates."""
-    fmt = f"{{}}{{:.{decimals}f}},{{:.{decimals}f}}".format
-    commands = np.where(starts, "M", "L").tolist()
-    return "".join(map(fmt, commands, points[:, 0].tolist(), points[:, 1].tolist()))
-
-
-def _lines_shape(
-    sweep: ContourSweep, values: np.ndarray, step: float, decimals: int, suffix: str
-) -> dict:
-    points, starts = contour_lines(sweep.grid.xs, sweep.grid.ys, values)
-    keep = thin(points, starts, step)
-    return {
-        "type": "path",
-        "path": lines_path(points[keep], starts[keep], decimals),
-        "xref": f"x{suffix}",
-        "yref": f"y{suffix}",
-        "line": LINE,
-        "layer": "above",
-        "name": "contour lines",
-    }
-
-
 def _points_trace(X: np.ndarray, axes: dict) -> dict:
-    """The data in the first panel as a trace that draws nothing (the dots are shapes).
+    """The data in the first panel as a trace that draws nothing (the dots are a picture).
 
     Cheap to draw, and it keeps the data points among the figure's data.
     """
@@ -276,41 +77,6 @@ def _points_trace(X: np.ndarray, axes: dict) -> dict:
         "hoverinfo": "skip",
         "showlegend": False,
         **axes,
-    }
-
-
-def dots_path(X: np.ndarray, radius: float) -> str:
-    """An SVG path of a small diamond around every point, for one filled shape.
-
-    Parameters
-    ----------
-    X : ndarray of shape (n_samples, 2)
-    radius : float
-        Half the diagonal of a diamond, in data units.
-
-    Returns
-    -------
-    str
-        ``"M…L…L…L…Z"`` once per point, in data coordinates.
-    """
-    x, y = np.asarray(X[:, 0], float), np.asarray(X[:, 1], float)
-    return "".join(
-        f"M{x0:.6g},{y0:.6g}L{x1:.6g},{y1:.6g}L{x2:.6g},{y0:.6g}L{x1:.6g},{y2:.6g}Z"
-        for x0, x1, x2, y0, y1, y2 in zip(
-            x - radius, x, x + radius, y, y + radius, y - radius, strict=True
-        )
-    )
-
-
-def _points_shape(X: np.ndarray, radius: float) -> dict:
-    return {
-        "type": "path",
-        "path": dots_path(X, radius),
-        "fillcolor": POINT_COLOUR,
-        "fillrule": "nonzero",
-        "line": {"width": 0},
-        "layer": "above",
-        "name": "data",
     }
 
 
@@ -358,15 +124,11 @@ def contour_figure(sweep: ContourSweep, *, title: str = "") -> go.Figure:
     plot_px = n_rows * row_px
     x_range = [float(sweep.grid.xs[0]), float(sweep.grid.xs[-1])]
     y_range = [float(sweep.grid.ys[0]), float(sweep.grid.ys[-1])]
-    # dots of the same area as POINT_PX circles, at the scale the panels are planned for
+    # the scale the panels are planned for
     px_per_unit = min(
         panel_width / max(np.ptp(x_range), 1e-300), panel_px / max(np.ptp(y_range), 1e-300)
     )
-    radius = np.sqrt(np.pi / 8) * POINT_PX / px_per_unit
-    step = LINE_STEP_PX / px_per_unit
-    # a hundredth of a pixel
-    decimals = max(0, int(np.ceil(np.log10(100 * px_per_unit))))
-    dots = [_points_shape(sweep.X[k::POINT_LAYERS], radius) for k in range(POINT_LAYERS)]
+    dots = panels.dots_layer(sweep.X, x_range, y_range, px_per_unit)
     data: list[dict] = []
     annotations: list[dict] = []
     images: list[dict] = []
@@ -378,7 +140,7 @@ def contour_figure(sweep: ContourSweep, *, title: str = "") -> go.Figure:
         "showlegend": False,
         "plot_bgcolor": "white",
         "coloraxis": {
-            "colorscale": COLORSCALE,
+            "colorscale": panels.COLORSCALE,
             "cmin": -1.0,
             "cmax": 1.0,
             "colorbar": {
@@ -441,8 +203,12 @@ def contour_figure(sweep: ContourSweep, *, title: str = "") -> go.Figure:
                 }
             )
             if r < column.n_components:
-                images.append(_colour_image(sweep, column.values[r], suffix))
-                shapes.append(_lines_shape(sweep, column.values[r], step, decimals, suffix))
+                values = column.values[r]
+                grid_axes = {"xref": f"x{suffix}", "yref": f"y{suffix}"}
+                images.append(panels.colour_image(sweep.grid.xs, sweep.grid.ys, values, grid_axes))
+                shapes.append(
+                    panels.lines_shape(sweep.grid.xs, sweep.grid.ys, values, px_per_unit, grid_axes)
+                )
             else:
                 reason = missing_reason(column, r)
                 if column.error is not None:
@@ -461,7 +227,7 @@ def contour_figure(sweep: ContourSweep, *, title: str = "") -> go.Figure:
                         "font": {"size": 10},
                     }
                 )
-            shapes += [{**layer, "xref": f"x{suffix}", "yref": f"y{suffix}"} for layer in dots]
+            images.append({**dots, "xref": f"x{suffix}", "yref": f"y{suffix}"})
             if index == 0:
                 data.append(_points_trace(sweep.X, axes))
     data.append(_colour_axis_trace())

@@ -1,0 +1,311 @@
+"""Component maps drawn as pictures: colours, contour lines and data dots.
+
+Shared by the figures that show kernel principal components over the plane
+(the Contours grid, the Spectrum view's component maps).  Each panel is drawn
+with what the browser draws fastest, because Streamlit draws every changed
+chart twice (``bench/ui_latency.py``):
+
+- the colours: one PNG of the grid values (``layout.images``), coloured here
+  through the diverging scale; the browser smooths it as plotly's heatmap does;
+- the contour lines: computed here (``contourpy``), one SVG path per panel
+  (``layout.shapes``) instead of plotly.js tracing 21 levels itself;
+- the data points: one transparent PNG of round dots (:func:`dots_image`),
+  which panels of the same plane share, instead of one SVG element per point
+  (or a path the browser parses point by point).
+
+Values are expected divided by their largest |value| on the data, so one
+diverging scale from −1 to 1, centred on 0, fits every panel; beyond the data
+the colour saturates, and lines are drawn every :data:`LEVEL_STEP` up to
+±:data:`LEVEL_MAX`.
+"""
+
+from __future__ import annotations
+
+import base64
+import struct
+import zlib
+
+import contourpy
+import numpy as np
+from plotly.colors import get_colorscale, unlabel_rgb
+
+from . import style
+
+LEVEL_STEP = 0.2
+LEVEL_MAX = 2.0
+LEVELS = np.round(np.arange(-LEVEL_MAX, LEVEL_MAX + LEVEL_STEP / 2, LEVEL_STEP), 10)
+"""The values of the contour lines (0 included)."""
+LINE = {"width": 0.6, "color": "rgba(0, 0, 0, 0.45)"}
+LINE_STEP_PX = 3.0
+"""Contour lines keep a vertex about every this many pixels."""
+POINT_PX = 3.5
+"""Diameter of a data point's dot, in pixels."""
+POINT_RGBA = (0, 0, 0, 0.55)
+"""Colour and opacity of the data points' dots."""
+DOTS_OVERSAMPLING = 2
+"""The dots' picture has this many pixels per screen pixel (sharp on high-density screens)."""
+COLORSCALE = get_colorscale(style.DIVERGING)
+"""The diverging scale as explicit stops: unvalidated figures get no name lookup."""
+_STOPS = np.array([position for position, _ in COLORSCALE])
+_STOP_RGB = np.array([unlabel_rgb(colour) for _, colour in COLORSCALE], dtype=float)
+
+
+def colours(values: np.ndarray) -> np.ndarray:
+    """RGB of values through :data:`COLORSCALE` from −1 to 1, saturating beyond.
+
+    Parameters
+    ----------
+    values : ndarray
+
+    Returns
+    -------
+    ndarray of shape ``values.shape + (3,)``, uint8
+        Interpolated linearly between the scale's stops, as plotly does.
+
+    Raises
+    ------
+    ValueError
+        If a value is not finite: a panel never shows a hole as a colour.
+    """
+    values = np.asarray(values, dtype=float)
+    if not np.all(np.isfinite(values)):
+        raise ValueError("component values must be finite to be coloured")
+    t = np.clip((values + 1.0) / 2.0, 0.0, 1.0)
+    rgb = np.stack([np.interp(t, _STOPS, _STOP_RGB[:, k]) for k in range(3)], axis=-1)
+    return np.round(rgb).astype(np.uint8)
+
+
+def png_data_uri(pixels: np.ndarray) -> str:
+    """An RGB or RGBA image as a ``data:image/png;base64`` URI (PNG written with zlib).
+
+    Parameters
+    ----------
+    pixels : ndarray of shape (height, width, 3 or 4), uint8
+        Rows from the top of the picture down; a 4th channel is the opacity.
+
+    Returns
+    -------
+    str
+    """
+    height, width, channels = pixels.shape
+    colour_type = {3: 2, 4: 6}[channels]
+    rows = np.concatenate(
+        [np.zeros((height, 1), np.uint8), pixels.reshape(height, channels * width)], 1
+    )
+
+    def chunk(tag: bytes, data: bytes) -> bytes:
+        crc = zlib.crc32(tag + data) & 0xFFFFFFFF
+        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", crc)
+
+    png = b"".join(
+        (
+            b"\x89PNG\r\n\x1a\n",
+            chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0)),
+            chunk(b"IDAT", zlib.compress(rows.tobytes(), 1)),
+            chunk(b"IEND", b""),
+        )
+    )
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+
+
+def dots_image(
+    X: np.ndarray,
+    x_range: tuple[float, float],
+    y_range: tuple[float, float],
+    px_per_unit: float,
+    radius_px: float,
+    rgba: tuple[int, int, int, float] = POINT_RGBA,
+) -> np.ndarray:
+    """The points as round dots on a transparent picture of ``x_range`` × ``y_range``.
+
+    The browser draws one picture far faster than a shape or marker per point.
+    Each dot is a disc of ``radius_px`` pixels with anti-aliased edges (a pixel
+    takes the disc's coverage of it); where dots overlap, their opacities
+    combine as layers of paint do, α = 1 − Π(1 − αᵢ), so clusters darken.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, 2)
+    x_range, y_range : (float, float)
+        The data coordinates of the picture's edges.
+    px_per_unit : float
+        Pixels per data unit, the same along both axes.
+    radius_px : float
+    rgba : (int, int, int, float)
+        The dots' colour and opacity in [0, 1].
+
+    Returns
+    -------
+    ndarray of shape (height, width, 4), uint8
+        Rows from the top (largest y) down.
+    """
+    width = max(1, int(np.ceil((x_range[1] - x_range[0]) * px_per_unit)))
+    height = max(1, int(np.ceil((y_range[1] - y_range[0]) * px_per_unit)))
+    x = (np.asarray(X[:, 0], float) - x_range[0]) * px_per_unit
+    y = (y_range[1] - np.asarray(X[:, 1], float)) * px_per_unit
+    reach = np.arange(-int(np.ceil(radius_px)) - 1, int(np.ceil(radius_px)) + 2)
+    columns, rows = np.broadcast_arrays(
+        np.floor(x).astype(int)[:, None, None] + reach[None, None, :],
+        np.floor(y).astype(int)[:, None, None] + reach[None, :, None],
+    )
+    distance = np.hypot(columns + 0.5 - x[:, None, None], rows + 0.5 - y[:, None, None])
+    coverage = np.clip(radius_px + 0.5 - distance, 0.0, 1.0)
+    inside = (coverage > 0) & (columns >= 0) & (columns < width) & (rows >= 0) & (rows < height)
+    # log Π(1 − αᵢ), summed per pixel; an opaque dot gives −inf, i.e. α = 1
+    log_clear = np.zeros((height, width))
+    with np.errstate(divide="ignore"):
+        np.add.at(log_clear, (rows[inside], columns[inside]), np.log1p(-rgba[3] * coverage[inside]))
+    image = np.zeros((height, width, 4), np.uint8)
+    image[..., :3] = rgba[:3]
+    image[..., 3] = np.round(-255.0 * np.expm1(log_clear))
+    return image
+
+
+def dots_layer(
+    X: np.ndarray, x_range: list[float], y_range: list[float], px_per_unit: float
+) -> dict:
+    """The data points as a layout image of ``x_range`` × ``y_range`` (add xref/yref).
+
+    Panels of the same plane can share it: the browser decodes it once.
+    """
+    image = dots_image(
+        X, x_range, y_range, DOTS_OVERSAMPLING * px_per_unit, DOTS_OVERSAMPLING * POINT_PX / 2
+    )
+    return {
+        "source": png_data_uri(image),
+        "x": x_range[0],
+        "y": y_range[1],
+        "sizex": x_range[1] - x_range[0],
+        "sizey": y_range[1] - y_range[0],
+        "sizing": "stretch",
+        "xanchor": "left",
+        "yanchor": "top",
+        "layer": "above",
+        "name": "data",
+    }
+
+
+def colour_image(xs: np.ndarray, ys: np.ndarray, values: np.ndarray, axes: dict) -> dict:
+    """A panel's colours as a layout image, one pixel per grid point (as a heatmap).
+
+    Parameters
+    ----------
+    xs, ys : ndarray
+        Grid coordinates.
+    values : ndarray of shape (len(ys), len(xs))
+        Component values, divided by their largest |value| on the data.
+    axes : dict
+        The panel's ``{"xref": …, "yref": …}``.
+    """
+    dx = (xs[-1] - xs[0]) / max(xs.size - 1, 1)
+    dy = (ys[-1] - ys[0]) / max(ys.size - 1, 1)
+    return {
+        "source": png_data_uri(colours(values[::-1])),
+        **axes,
+        "x": float(xs[0] - dx / 2),
+        "y": float(ys[-1] + dy / 2),
+        "sizex": float(xs[-1] - xs[0] + dx),
+        "sizey": float(ys[-1] - ys[0] + dy),
+        "sizing": "stretch",
+        "xanchor": "left",
+        "yanchor": "top",
+        "layer": "below",
+    }
+
+
+def contour_lines(
+    xs: np.ndarray, ys: np.ndarray, values: np.ndarray, levels: np.ndarray = LEVELS
+) -> tuple[np.ndarray, np.ndarray]:
+    """Lines of constant value of a grid (``contourpy``), every level one after the other.
+
+    Parameters
+    ----------
+    xs, ys : ndarray
+        Grid coordinates.
+    values : ndarray of shape (len(ys), len(xs))
+    levels : ndarray
+        The values of the lines.
+
+    Returns
+    -------
+    points : ndarray of shape (n, 2)
+        The vertices of all lines, in data coordinates.
+    starts : ndarray of shape (n,), bool
+        Where a new line starts.
+    """
+    generator = contourpy.contour_generator(
+        xs,
+        ys,
+        np.asarray(values, dtype=float),
+        line_type=contourpy.LineType.ChunkCombinedOffset,
+    )
+    points, starts = [np.zeros((0, 2))], [np.zeros(0, bool)]
+    for chunk_points, chunk_offsets in generator.multi_lines(levels):
+        for vertices, offsets in zip(chunk_points, chunk_offsets, strict=True):
+            if vertices is None:
+                continue
+            first = np.zeros(len(vertices), bool)
+            first[offsets[:-1]] = True
+            points.append(vertices)
+            starts.append(first)
+    return np.concatenate(points), np.concatenate(starts)
+
+
+def thin(points: np.ndarray, starts: np.ndarray, step: float) -> np.ndarray:
+    """Which vertices to keep so that each line has one about every ``step`` along it.
+
+    Contour lines of a grid have a vertex on every cell edge they cross, often
+    a fraction of a pixel apart, and the browser converts every vertex of a
+    shape.  A chord of length ≤ 2 × ``step`` strays from a curve of radius R
+    by at most (2 step)² / 8R: a fifth of a pixel for a 3-pixel step and a
+    20-pixel radius.  The ends of every line are kept.
+
+    Parameters
+    ----------
+    points : ndarray of shape (n, 2)
+    starts : ndarray of shape (n,), bool
+        Where a new line starts, as from :func:`contour_lines`.
+    step : float
+        In data units.
+
+    Returns
+    -------
+    ndarray of shape (n,), bool
+    """
+    if len(points) == 0:
+        return np.zeros(0, bool)
+    length = np.concatenate([[0.0], np.hypot(*np.diff(points, axis=0).T)])
+    length[starts] = 0.0
+    arc = np.cumsum(length)
+    first = np.maximum.accumulate(np.where(starts, np.arange(len(points)), 0))
+    section = np.floor((arc - arc[first]) / step)
+    ends = np.append(starts[1:], True)
+    return starts | ends | (section != np.roll(section, 1))
+
+
+def lines_path(points: np.ndarray, starts: np.ndarray, decimals: int) -> str:
+    """One SVG path of polylines, ``"M x,y L x,y …"`` per line, in data coordinates."""
+    fmt = f"{{}}{{:.{decimals}f}},{{:.{decimals}f}}".format
+    commands = np.where(starts, "M", "L").tolist()
+    return "".join(map(fmt, commands, points[:, 0].tolist(), points[:, 1].tolist()))
+
+
+def lines_shape(
+    xs: np.ndarray, ys: np.ndarray, values: np.ndarray, px_per_unit: float, axes: dict
+) -> dict:
+    """A panel's contour lines every :data:`LEVEL_STEP` as one SVG path shape.
+
+    A vertex about every :data:`LINE_STEP_PX` pixels, written to a hundredth
+    of a pixel, at ``px_per_unit`` pixels per data unit.
+    """
+    points, starts = contour_lines(xs, ys, values)
+    keep = thin(points, starts, LINE_STEP_PX / px_per_unit)
+    decimals = max(0, int(np.ceil(np.log10(100 * px_per_unit))))
+    return {
+        "type": "path",
+        "path": lines_path(points[keep], starts[keep], decimals),
+        **axes,
+        "line": LINE,
+        "layer": "above",
+        "name": "contour lines",
+    }
