@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import base64
+import re
+import struct
+import zlib
+
 import numpy as np
 import plotly.graph_objects as go
 import pytest
 
 from kpca_core import KernelPCA
 from kpca_core.datasets import gaussian_clusters, parabola, three_rings
+from kpca_core.figures import panels, style
 from kpca_core.figures import spectrum as figures
-from kpca_core.figures import style
 from kpca_core.spectrum import CONSTANT, IDENTITY, WidthSweep, component_grid
 
 
@@ -196,23 +201,150 @@ def test_degree_sweep_has_a_linear_integer_axis() -> None:
 
 
 # -------------------------------------------------------------- figure 4b
-def test_component_maps_are_diverging_and_centred_on_zero() -> None:
+@pytest.fixture(scope="module")
+def maps_input() -> tuple:
     X = three_rings(90, 0.25, 0)[0]
     model = KernelPCA(2, kernel="rbf", gamma=0.2).fit(X)
     xs, ys, values = component_grid(model, X, resolution=20)
+    return xs, ys, values, X
+
+
+def png_pixels(source: str) -> np.ndarray:
+    """The pixels of a ``data:image/png;base64`` URI (RGB or RGBA), rows from the top."""
+    png = base64.b64decode(source.split(",", 1)[1])
+    width, height, depth, colour = struct.unpack(">IIBB", png[16:26])
+    assert png[12:16] == b"IHDR" and depth == 8
+    channels = {2: 3, 6: 4}[colour]
+    rows = np.frombuffer(zlib.decompress(png[41:-12]), np.uint8).reshape(height, -1)
+    assert np.all(rows[:, 0] == 0)  # no PNG filter
+    return rows[:, 1:].reshape(height, width, channels)
+
+
+def path_points(path: str) -> np.ndarray:
+    """The vertices of an SVG path of M and L commands."""
+    return np.array(re.findall(r"[ML]([-0-9.e+]+),([-0-9.e+]+)", path), dtype=float)
+
+
+def bilinear(xs: np.ndarray, ys: np.ndarray, values: np.ndarray, points: np.ndarray):
+    """``values`` on the grid (xs, ys) interpolated bilinearly at ``points``."""
+    i = np.clip(np.searchsorted(xs, points[:, 0]), 1, xs.size - 1)
+    j = np.clip(np.searchsorted(ys, points[:, 1]), 1, ys.size - 1)
+    tx = (points[:, 0] - xs[i - 1]) / (xs[i] - xs[i - 1])
+    ty = (points[:, 1] - ys[j - 1]) / (ys[j] - ys[j - 1])
+    bottom = values[j - 1, i - 1] * (1 - tx) + values[j - 1, i] * tx
+    top = values[j, i - 1] * (1 - tx) + values[j, i] * tx
+    return bottom * (1 - ty) + top * ty
+
+
+def maps_images(fig: go.Figure) -> tuple[list, list]:
+    """The colour images and the data's dot pictures of a maps figure."""
+    images = list(fig.layout.images)
+    return [i for i in images if i.name != "data"], [i for i in images if i.name == "data"]
+
+
+def test_component_maps_colour_each_component_over_its_largest_value(maps_input) -> None:
+    xs, ys, values, X = maps_input
     fig = figures.component_maps_figure(xs, ys, values, X, title="maps")
-    contours = [t for t in fig.data if isinstance(t, go.Contour)]
-    assert len(contours) == 2
-    for k, contour in enumerate(contours):
-        # each component over its largest |value|: one colour scale for both
-        expected = values[k] / np.abs(values[k]).max()
-        np.testing.assert_allclose(contour.z, expected, rtol=1e-5, atol=1e-7)
-        assert contour.z.dtype == np.float32 and contour.coloraxis == "coloraxis"
-    assert fig.layout.coloraxis.cmin == -1 and fig.layout.coloraxis.cmax == 1
-    assert fig.layout.coloraxis.colorscale == go.Heatmap(colorscale=style.DIVERGING).colorscale
-    points = [t for t in fig.data if t.name == "data"]
-    np.testing.assert_allclose(points[0].x, X[:, 0], rtol=1e-6)
-    assert fig.layout.yaxis.scaleanchor == "x"  # equal aspect: contours are not squashed
+    colour, _ = maps_images(fig)
+    assert [(image.xref, image.yref) for image in colour] == [("x", "y"), ("x2", "y2")]
+    for k, image in enumerate(colour):
+        # each component over its largest |value| on the grid: one scale for both
+        expected = panels.colours(values[k] / np.abs(values[k]).max())
+        np.testing.assert_array_equal(png_pixels(image.source), expected[::-1])
+        assert image.layer == "below"
+        # one pixel per grid point, centred on it, as a heatmap
+        dx, dy = xs[1] - xs[0], ys[1] - ys[0]
+        assert image.x == pytest.approx(xs[0] - dx / 2)
+        assert image.y == pytest.approx(ys[-1] + dy / 2)
+        assert image.sizex == pytest.approx(xs[-1] - xs[0] + dx)
+        assert image.sizey == pytest.approx(ys[-1] - ys[0] + dy)
+
+
+def test_component_maps_draw_each_components_contour_lines(maps_input) -> None:
+    xs, ys, values, X = maps_input
+    fig = figures.component_maps_figure(xs, ys, values, X)
+    lines = [shape for shape in fig.layout.shapes if shape.name == "contour lines"]
+    assert [(shape.xref, shape.yref) for shape in lines] == [("x", "y"), ("x2", "y2")]
+    for k, shape in enumerate(lines):
+        normalised = values[k] / np.abs(values[k]).max()
+        points = path_points(shape.path)
+        # every vertex lies on a level of its own component
+        on_grid = bilinear(xs, ys, normalised, points)
+        nearest = panels.LEVELS[np.abs(on_grid[:, None] - panels.LEVELS).argmin(axis=1)]
+        np.testing.assert_allclose(on_grid, nearest, atol=2e-3)
+        # every level between the component's extremes is drawn, none beyond them
+        low, high = normalised.min(), normalised.max()
+        levels, drawn = panels.LEVELS, set(np.round(nearest, 6))
+        assert set(np.round(levels[(levels > low) & (levels < high)], 6)) <= drawn
+        assert drawn <= set(np.round(levels[(levels >= low) & (levels <= high)], 6))
+        assert shape.line.width == panels.LINE["width"]
+
+
+def test_component_maps_show_the_data_as_dots_and_keep_them_as_data(maps_input) -> None:
+    xs, ys, values, X = maps_input
+    fig = figures.component_maps_figure(xs, ys, values, X)
+    _, dots = maps_images(fig)
+    assert [(image.xref, image.yref) for image in dots] == [("x", "y"), ("x2", "y2")]
+    assert dots[0].source == dots[1].source  # one picture, decoded once by the browser
+    for image in dots:
+        assert image.layer == "above"  # on top of the colours
+        assert [image.x, image.x + image.sizex] == pytest.approx([xs[0], xs[-1]])
+        assert [image.y - image.sizey, image.y] == pytest.approx([ys[0], ys[-1]])
+    alpha = png_pixels(dots[0].source)[..., 3]
+    height, width = alpha.shape
+    # a dot at every data point (rows from the top), the picture mostly clear
+    column = ((X[:, 0] - xs[0]) / (xs[-1] - xs[0]) * width).astype(int)
+    row = ((ys[-1] - X[:, 1]) / (ys[-1] - ys[0]) * height).astype(int)
+    assert np.all(alpha[np.clip(row, 0, height - 1), np.clip(column, 0, width - 1)] > 0)
+    assert np.mean(alpha > 0) < 0.5
+    # planned for a panel of the maps' width on the page: dots a few pixels wide
+    on_screen = width / panels.DOTS_OVERSAMPLING
+    assert 100 < on_screen < figures.MAPS_PX / 2
+    (points,) = [t for t in fig.data if t.name == "data"]
+    assert points.mode == "none"
+    np.testing.assert_allclose(points.x, X[:, 0], rtol=1e-6)
+    np.testing.assert_allclose(points.y, X[:, 1], rtol=1e-6)
+
+
+def test_component_maps_share_a_symmetric_colour_bar(maps_input) -> None:
+    fig = figures.component_maps_figure(*maps_input)
+    axis = fig.layout.coloraxis
+    assert axis.cmin == -1 and axis.cmax == 1
+    assert axis.colorscale == go.layout.Coloraxis(colorscale=panels.COLORSCALE).colorscale
+    # the same colours as the named diverging scale (stops equal up to rounding)
+    named = go.Heatmap(colorscale=style.DIVERGING).colorscale
+    assert [colour for _, colour in axis.colorscale] == [colour for _, colour in named]
+    np.testing.assert_allclose([t for t, _ in axis.colorscale], [t for t, _ in named])
+    assert axis.colorbar.title.text == "value /<br>max|value|"
+    assert list(axis.colorbar.tickvals) == [-1, -0.5, 0, 0.5, 1]
+    # plotly draws a colour bar only for a trace on the colour axis
+    assert [t for t in fig.data if t.marker.coloraxis == "coloraxis"]
+
+
+def test_component_maps_layout(maps_input) -> None:
+    fig = figures.component_maps_figure(*maps_input, title="maps")
+    assert fig.layout.title.text == "maps"
+    assert fig.layout.height == figures.HEIGHT - 60
+    texts = [note.text for note in fig.layout.annotations]
+    assert texts == ["component 1", "component 2"]
+    assert fig.layout.template.layout.plot_bgcolor == "white"
+    first, second = fig.layout.xaxis, fig.layout.xaxis2
+    assert first.domain[1] < second.domain[0]  # side by side, apart
+    # equal aspect: contours are not squashed
+    assert fig.layout.yaxis.scaleanchor == "x" and fig.layout.yaxis2.scaleanchor == "x2"
+    # no grid lines over the colour pictures
+    assert not first.showgrid and not fig.layout.yaxis2.showgrid
+
+
+@pytest.mark.parametrize("n_components", [1, 2])
+def test_component_maps_are_valid_plotly(maps_input, n_components: int) -> None:
+    xs, ys, values, X = maps_input
+    fig = figures.component_maps_figure(xs, ys, values[:n_components], X, title="maps")
+    spec = fig.to_dict()
+    checked = go.Figure(spec)  # validates every property
+    assert len(checked.layout.images) == 2 * n_components
+    assert len(checked.layout.shapes) == n_components
+    assert len(checked.layout.annotations) == n_components
 
 
 def test_projection_scatter_colours_each_group() -> None:

@@ -22,7 +22,7 @@ from plotly.colors import qualitative, sample_colorscale
 from plotly.subplots import make_subplots
 
 from ..spectrum import CONSTANT, IDENTITY, SYMBOLS, WidthSweep
-from . import style
+from . import panels, style
 
 KERNEL_NAMES = {"rbf": "Gaussian", "laplacian": "Laplacian", "poly": "polynomial"}
 REGIME_TEXT = {
@@ -676,6 +676,48 @@ def spectrum_film_figure(sweep: WidthSweep, *, n_bars: int = 20, frame_ms: int =
 
 
 # ------------------------------------------------------------ figure 4b
+MAPS_PX = 480
+"""Width the component maps are planned for: the right 3/5 of the wide page at
+1280 px with the sidebar open (two panels and the colour bar)."""
+MAPS_MARGIN = {"l": 40, "r": 20, "t": 70, "b": 40}
+MAPS_GAP_X = 0.08
+"""Paper fraction between two panels."""
+MAPS_COLORBAR_PX = 86
+"""Room the vertical colour bar takes right of the plot (plotly widens the right
+margin by as much; measured in Chromium)."""
+MAPS_COLORBAR_TITLE = "value /<br>max|value|"
+
+
+def _maps_points_trace(X: np.ndarray) -> dict:
+    """The data in the first panel as a trace that draws nothing (the dots are a picture).
+
+    Cheap to draw, and it keeps the data points among the figure's data.
+    """
+    X = np.asarray(X, dtype=np.float32)
+    return {
+        "type": "scatter",
+        "x": X[:, 0],
+        "y": X[:, 1],
+        "mode": "none",
+        "name": "data",
+        "hoverinfo": "skip",
+        "showlegend": False,
+    }
+
+
+def _maps_colour_axis_trace() -> dict:
+    """An empty trace on the colour axis, so that plotly draws its colour bar."""
+    return {
+        "type": "scatter",
+        "x": [None],
+        "y": [None],
+        "mode": "markers",
+        "marker": {"color": [0.0], "coloraxis": "coloraxis"},
+        "hoverinfo": "skip",
+        "showlegend": False,
+    }
+
+
 def component_maps_figure(
     xs: np.ndarray,
     ys: np.ndarray,
@@ -690,6 +732,18 @@ def component_maps_figure(
     that both share one diverging colour scale centred on 0: the shape of the
     contours is what matters (a component's sign and scale are arbitrary).
 
+    Each panel is drawn as pictures (:mod:`kpca_core.figures.panels`), as in
+    the Contours grid: the colours as a PNG image, the contour lines (every
+    :data:`panels.LEVEL_STEP`) as one SVG path, the data as a PNG of dots
+    shared by the panels.  Built as plain dictionaries without plotly's
+    validation (the tests re-create it with validation on).  Why: as plotly
+    contour traces with a scatter of the data (300 points, an 80 × 80 grid),
+    the figure took 50–60 ms per drawing in headless Chromium, and Streamlit
+    draws every changed chart twice; as pictures it takes 16–20 ms, and
+    ~6 ms instead of 16–22 ms to build.  The price: hovering a panel no
+    longer shows the component's value, the colours are smooth instead of
+    banded, and the dots, a picture, grow (and blur) when the user zooms in.
+
     Parameters
     ----------
     xs, ys : ndarray
@@ -699,65 +753,96 @@ def component_maps_figure(
         :func:`kpca_core.spectrum.component_grid`.
     X : ndarray of shape (n_samples, 2)
         The data, drawn on top.
+    title : str
+        Figure title.
+
+    Returns
+    -------
+    go.Figure
+        One panel per component, titled "component k", sharing one colour axis.
     """
+    xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
     n = values.shape[0]
-    fig = make_subplots(
-        1,
-        n,
-        subplot_titles=[f"component {k + 1}" for k in range(n)],
-        horizontal_spacing=0.08,
+    width = (1.0 - MAPS_GAP_X * (n - 1)) / n
+    margin = MAPS_MARGIN
+    height = HEIGHT - 60
+    # the scale the panels are planned for: equal aspect, so the tighter axis sets it
+    plot_px = MAPS_PX - margin["l"] - margin["r"] - MAPS_COLORBAR_PX
+    x_range = [float(xs[0]), float(xs[-1])]
+    y_range = [float(ys[0]), float(ys[-1])]
+    px_per_unit = min(
+        plot_px * width / max(np.ptp(x_range), 1e-300),
+        (height - margin["t"] - margin["b"]) / max(np.ptp(y_range), 1e-300),
     )
-    for k in range(n):
-        bound = float(np.max(np.abs(values[k]))) or 1.0
-        fig.add_trace(
-            go.Contour(
-                x=_f32(xs),
-                y=_f32(ys),
-                z=_f32(values[k] / bound),
-                coloraxis="coloraxis",
-                contours={"start": -1.0, "end": 1.0, "size": 0.125},
-                line={"width": 0.5, "color": "rgba(0,0,0,0.35)"},
-                name=f"component {k + 1}",
-                hovertemplate="x = %{x:.2f}, y = %{y:.2f}<br>value / max|value| = %{z:.2f}"
-                "<extra></extra>",
-            ),
-            row=1,
-            col=k + 1,
-        )
-        fig.add_trace(
-            go.Scatter(
-                x=_f32(X[:, 0]),
-                y=_f32(X[:, 1]),
-                mode="markers",
-                marker={"size": 4, "color": "black", "line": {"width": 0.5, "color": "white"}},
-                name="data",
-                showlegend=False,
-                hoverinfo="skip",
-            ),
-            row=1,
-            col=k + 1,
-        )
-        axis = "" if k == 0 else str(k + 1)
-        fig.update_yaxes(scaleanchor=f"x{axis}", scaleratio=1, row=1, col=k + 1)
-    fig.update_xaxes(constrain="domain")
-    fig.update_yaxes(constrain="domain")
-    fig.update_layout(
-        font=FONT,
-        height=HEIGHT - 60,
-        title={"text": title, "x": 0},
-        coloraxis={
-            "colorscale": style.DIVERGING,
+    dots = panels.dots_layer(X, x_range, y_range, px_per_unit)
+    annotations: list[dict] = []
+    images: list[dict] = []
+    shapes: list[dict] = []
+    layout: dict = {
+        "template": WHITE,
+        "font": FONT,
+        "height": height,
+        "margin": margin,
+        "title": {"text": title, "x": 0},
+        "showlegend": False,
+        "coloraxis": {
+            "colorscale": panels.COLORSCALE,
             "cmin": -1.0,
             "cmax": 1.0,
             "colorbar": {
-                "title": {"text": "value /<br>max|value|"},
+                "title": {"text": MAPS_COLORBAR_TITLE},
                 "thickness": 12,
                 "tickvals": [-1, -0.5, 0, 0.5, 1],
             },
         },
-        margin={"l": 40, "r": 20, "t": 70, "b": 40},
-    )
-    return _white(fig)
+    }
+    for k in range(n):
+        suffix = "" if k == 0 else str(k + 1)
+        left = k * (width + MAPS_GAP_X)
+        domain = [max(left, 0.0), min(left + width, 1.0)]
+        layout[f"xaxis{suffix}"] = {
+            "domain": domain,
+            "range": x_range,
+            "anchor": f"y{suffix}",
+            "constrain": "domain",
+            "showgrid": False,
+            "zeroline": False,
+        }
+        layout[f"yaxis{suffix}"] = {
+            "domain": [0.0, 1.0],
+            "range": y_range,
+            "anchor": f"x{suffix}",
+            "scaleanchor": f"x{suffix}",
+            "scaleratio": 1,
+            "constrain": "domain",
+            "showgrid": False,
+            "zeroline": False,
+        }
+        annotations.append(
+            {
+                "text": f"component {k + 1}",
+                "x": (domain[0] + domain[1]) / 2,
+                "y": 1.0,
+                "xref": "paper",
+                "yref": "paper",
+                "xanchor": "center",
+                "yanchor": "bottom",
+                "showarrow": False,
+                "font": {"size": 16},
+            }
+        )
+        bound = float(np.max(np.abs(values[k]))) or 1.0
+        normalised = values[k] / bound
+        axes = {"xref": f"x{suffix}", "yref": f"y{suffix}"}
+        images.append(panels.colour_image(xs, ys, normalised, axes))
+        shapes.append(panels.lines_shape(xs, ys, normalised, px_per_unit, axes))
+        images.append({**dots, **axes})
+    layout["annotations"] = annotations
+    layout["images"] = images
+    layout["shapes"] = shapes
+    data = [_maps_points_trace(X), _maps_colour_axis_trace()]
+    # Built from checked dictionaries; tests re-create it with validation on.
+    return go.Figure(data=data, layout=layout, _validate=False)
 
 
 def projection_figure(
