@@ -6,18 +6,21 @@ evaluations (one per column, keyed on small values) → pure figure builders.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
 from kpca_core import contours as ct
 from kpca_core.figures import contours as figures
+from kpca_core.figures import panels
 from kpca_core.figures.style import export_config
 from pages.common import PointSet, camera_format, point_picker, require_app_shell
 from pages.explain import explain
 from pages.links import link_tools
 from pages.presenter import presentable
-from pages.workers import build, compute
+from pages.workers import build, compute, concurrently
 
 require_app_shell()
 
@@ -297,7 +300,12 @@ def contour_view(points: PointSet) -> None:
         specs.insert(0, ct.KernelSpec("pca"))
     X = points.X
     columns = tuple(
-        _column(X, points.key, _spec_key(s), center, n_components, resolution) for s in specs
+        concurrently(
+            *(
+                partial(_column, X, points.key, _spec_key(s), center, n_components, resolution)
+                for s in specs
+            )
+        )
     )
     sweep = ct.ContourSweep(
         X, points.labels, ct.make_grid(X, resolution), columns, parameter, n_components
@@ -330,7 +338,7 @@ def contour_view(points: PointSet) -> None:
         "Each panel shows one component's value over the plane, divided by its largest "
         "|value| on the data points, so that one colour scale (red positive, blue "
         "negative, white 0) fits every panel; λ and its share of the variance are in the "
-        f"title. Contour lines every {figures.LEVEL_STEP:g} of that scale."
+        f"title. Contour lines every {panels.LEVEL_STEP:g} of that scale."
     )
     explain("ct_contours")
     projection_view(sweep, slug)

@@ -25,7 +25,7 @@ from pages.common import (
 from pages.explain import explain
 from pages.links import link_tools
 from pages.presenter import presentable
-from pages.workers import build, compute
+from pages.workers import build, compute, concurrently
 
 require_app_shell()
 
@@ -380,6 +380,42 @@ def chosen_width_view(
         key="sp_at",
         bind="query-params",
     )
+    log_bars = st.toggle("Logarithmic bars", key="sp_logbars", bind="query-params")
+    below_left, below_right = st.columns([2, 3])
+    value = figures.format_parameter(sweep, float(sweep.widths_[index]))
+
+    def maps() -> go.Figure | str:
+        """The component maps at this width, or why there are none."""
+        if sweep.regime_[index] == CONSTANT:
+            return (
+                f"At {value} every entry of the kernel matrix rounds to the same number, so "
+                "a plain kernel PCA, which the component maps need, sees no differences "
+                "between the points. Choose a narrower width to see the components."
+            )
+        try:
+            return _maps(holder, sweep, points.labels, index)
+        except ValueError as error:
+            return f"The components at {value} cannot be computed: {error}"
+
+    # What the slider asks for comes first, the spectrum and the maps at this width
+    # (built at the same time, in the two workers); the browser draws the charts in
+    # the order they arrive, so the marks on the sweep figures above follow them.
+    bars, components_or_reason = concurrently(
+        lambda: _once(
+            holder,
+            ("bars", index, log_bars),
+            lambda: build(figures.spectrum_bars_figure, sweep, index, log=log_bars),
+        ),
+        maps,
+    )
+    with below_left:
+        show(bars, "bars")
+    with below_right:
+        if isinstance(components_or_reason, str):
+            shown = st.info if sweep.regime_[index] == CONSTANT else st.warning
+            shown(components_or_reason)
+        else:
+            show(components_or_reason, "maps")
     left, right = above.columns(2)
     with left:
         lines = marked(
@@ -408,29 +444,6 @@ def chosen_width_view(
             text = _range_text(sweep, regime)
             if text:
                 st.caption(text)
-
-    log_bars = st.toggle("Logarithmic bars", key="sp_logbars", bind="query-params")
-    left, right = st.columns([2, 3])
-    with left:
-        bars = _once(
-            holder,
-            ("bars", index, log_bars),
-            lambda: build(figures.spectrum_bars_figure, sweep, index, log=log_bars),
-        )
-        show(bars, "bars")
-    with right:
-        value = figures.format_parameter(sweep, float(sweep.widths_[index]))
-        if sweep.regime_[index] == CONSTANT:
-            st.info(
-                f"At {value} every entry of the kernel matrix rounds to the same number, so "
-                "a plain kernel PCA, which the component maps need, sees no differences "
-                "between the points. Choose a narrower width to see the components."
-            )
-        else:
-            try:
-                show(_maps(holder, sweep, points.labels, index), "maps")
-            except ValueError as error:
-                st.warning(f"The components at {value} cannot be computed: {error}")
     st.caption(_rounding_text(sweep, index))
 
 

@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 
 import plotly.graph_objects as go
 import streamlit as st
+from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
 from threadpoolctl import threadpool_limits
 
 Result = TypeVar("Result")
@@ -127,6 +128,38 @@ def build(builder: Callable[..., go.Figure], /, *args: Any, **kwargs: Any) -> go
     its data, which is wrapped here without plotly validating it again.
     """
     return go.Figure(compute(_spec, builder, *args, **kwargs), _validate=False)
+
+
+def concurrently(*calls: Callable[[], Any]) -> list[Any]:
+    """The results of ``calls``, made at the same time in threads of this session.
+
+    For independent pieces of one redraw that each wait on a worker (e.g. the
+    four columns of the Contours grid): with two workers they take the time
+    of the slowest pair instead of the sum.  The threads carry the session's
+    script context, so the calls may use Streamlit's caches.  The first
+    exception raised by a call is raised here, after all calls have ended.
+    """
+    if len(calls) < 2 or n_workers() == 0:
+        return [call() for call in calls]
+    context = get_script_run_ctx()
+    futures: list[Future] = [Future() for _ in calls]
+
+    def run(call: Callable[[], Any], future: Future) -> None:
+        try:
+            future.set_result(call())
+        except BaseException as error:  # raised again by future.result() in the caller
+            future.set_exception(error)
+
+    threads = [
+        threading.Thread(target=run, args=(call, future), name="kpca-concurrently", daemon=True)
+        for call, future in zip(calls, futures, strict=True)
+    ]
+    for thread in threads:
+        add_script_run_ctx(thread, context)
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return [future.result() for future in futures]
 
 
 def at_low_priority(

@@ -97,3 +97,38 @@ def test_a_long_fit_runs_at_low_priority_and_reports_progress() -> None:
         assert niceness == own_niceness() + workers.BACKGROUND_NICENESS
     with pytest.raises(ValueError, match="bad"):
         workers.at_low_priority(int, "bad")
+
+
+def test_calls_made_concurrently_run_at_the_same_time_and_keep_their_order(
+    in_workers: None,
+) -> None:
+    # each call waits for the other: made one after the other, both would time out
+    barrier = threading.Barrier(2, timeout=10)
+
+    def meet(value: str) -> str:
+        barrier.wait()
+        return value
+
+    assert workers.concurrently(lambda: meet("a"), lambda: meet("b")) == ["a", "b"]
+
+
+def test_an_exception_of_a_concurrent_call_is_raised_after_all_have_ended(
+    in_workers: None,
+) -> None:
+    finished = threading.Event()
+
+    def slow() -> None:
+        finished.wait(0.2)
+        finished.set()
+
+    with pytest.raises(ZeroDivisionError):
+        workers.concurrently(lambda: 1 / 0, slow)
+    assert finished.is_set()
+
+
+def test_without_workers_calls_are_made_in_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KPCA_WORKERS", "0")
+    threads: list[str] = []
+    calls = [lambda: threads.append(threading.current_thread().name)] * 2
+    workers.concurrently(*calls)
+    assert threads == [threading.current_thread().name] * 2
