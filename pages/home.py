@@ -3,6 +3,8 @@
 import streamlit as st
 
 from pages.common import require_app_shell
+from pages.presenter import KEY as PRESENTER
+from pages.presenter import presenter_mode
 
 require_app_shell()
 
@@ -108,7 +110,10 @@ GALLERY = [
         "The same with speckle noise p = 0.4: each pixel turns black or white.",
     ),
 ]
+# A lecturer in presenter mode stays in it when opening a card.
+keep = {PRESENTER: "true"} if presenter_mode() else {}
 for column, (page, title, query, caption) in zip(st.columns(len(GALLERY)), GALLERY, strict=True):
+    query = {**query, **keep}
     with column.container(border=True):
         st.markdown(f"**{title}**")
         st.caption(caption)
