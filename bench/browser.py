@@ -14,7 +14,11 @@ A redraw is timed inside the page, on the browser's own clock
 - ``drawn``: the animation frame after the figure's content first changed in a
   graph div that can be seen (checked on each ``plotly_afterplot`` event of the
   graph div and on each DOM mutation, so a replaced graph div counts too), i.e.
-  the frame that shows the new figure.
+  the frame that shows the new figure;
+- ``settled``: the end of the last drawing of any figure on the page that can
+  be seen, once the script run has ended and no figure has been drawn for
+  :data:`QUIET_MS` (a change that redraws several figures has settled only
+  when all of them are drawn).
 
 Streamlit's chart element mounts anew for every changed figure and draws it
 twice: first hidden (``visibility: hidden`` until it knows its width), then
@@ -47,6 +51,8 @@ VIEWPORT = {"width": 1280, "height": 720}
 """A projector's resolution; the figures must read well at this size."""
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 """The app root once no script is running."""
+QUIET_MS = 400
+"""A page has settled when no figure has been drawn for this long after the run ended."""
 EXCEPTION = '[data-testid="stException"]'
 ERROR_ALERT = '[data-testid="stAlertContentError"]'
 
@@ -206,8 +212,23 @@ ARM_REDRAW_JS = """
   if (!graph || !graph.data) return false;
   let data = graph.data;
   const before = content(graph);
-  const probe = {keydown: null, sent: null, received: null, drawn: null, changed: false};
+  const probe = {keydown: null, sent: null, received: null, drawn: null, changed: false,
+                 settled: null};
   window.__kpcaProbe = probe;
+  // Every figure drawn where it can be seen after the key press: the page's settling.
+  const drawnAnywhere = (div) => {
+    if (div.on && !div.__kpcaAnywhere) {
+      div.__kpcaAnywhere = true;
+      div.on('plotly_afterplot', () => {
+        const current = window.__kpcaProbe;
+        if (current.keydown !== null && seen(div)) current.settled = performance.now();
+      });
+    }
+  };
+  document.querySelectorAll('.js-plotly-plot').forEach(drawnAnywhere);
+  probe.anywhere = new MutationObserver(
+    () => document.querySelectorAll('.js-plotly-plot').forEach(drawnAnywhere));
+  probe.anywhere.observe(document.body, {childList: true, subtree: true});
   document.addEventListener('keydown', () => {
     if (probe.keydown === null) probe.keydown = performance.now();
   }, {capture: true, once: true});
@@ -283,6 +304,21 @@ async (timeoutMs) => {
 """
 """Waits for the armed probe (at most ``timeoutMs``) and returns its times."""
 
+READ_SETTLED_JS = """
+async (quietMs) => {
+  const probe = window.__kpcaProbe;
+  let last = probe.settled;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, quietMs));
+    if (probe.settled === last) break;
+    last = probe.settled;
+  }
+  probe.anywhere.disconnect();
+  return probe.settled;
+}
+"""
+"""Once the run has ended: waits until no figure was drawn for ``quietMs``; the last drawing."""
+
 
 def open_view(page: Page, view: View, base_url: str, timeout_ms: float = 90_000) -> None:
     """Open the view's preset link and wait until its main figure is drawn and the run ends."""
@@ -321,9 +357,10 @@ def url_params(page: Page) -> dict[str, list[str]]:
 def press_and_time(page: Page, view: View, key: str, timeout_ms: float = 30_000) -> dict:
     """Press ``key`` on the view's slider and time the redraw, in ms after the key press.
 
-    Returns ``{"sent": ..., "drawn": ...}``; ``drawn`` is ``None`` if the figure
-    did not change within ``timeout_ms``. Waits for the script run to end too,
-    so the next press starts from a quiet page.
+    Returns ``{"sent": ..., "received": ..., "drawn": ..., "settled": ...}``;
+    ``drawn`` is ``None`` if the figure did not change within ``timeout_ms``.
+    Waits for the script run to end and the page to settle too, so the next
+    press starts from a quiet page.
     """
     thumb = view.slider_thumb(page)
     thumb.focus()
@@ -332,9 +369,10 @@ def press_and_time(page: Page, view: View, key: str, timeout_ms: float = 30_000)
     thumb.press(key)
     times = page.evaluate(READ_PROBE_JS, timeout_ms)
     page.wait_for_selector(IDLE, timeout=timeout_ms)
+    times["settled"] = page.evaluate(READ_SETTLED_JS, QUIET_MS)
     start = times["keydown"]
 
     def since(t: float | None) -> float | None:
         return None if t is None or start is None else t - start
 
-    return {name: since(times[name]) for name in ("sent", "received", "drawn")}
+    return {name: since(times[name]) for name in ("sent", "received", "drawn", "settled")}
