@@ -14,7 +14,7 @@ import streamlit as st
 from kpca_core import gamma_to_sigma
 from kpca_core.figures import spectrum as figures
 from kpca_core.figures import style
-from kpca_core.spectrum import CONSTANT, IDENTITY, WidthSweep, component_grid
+from kpca_core.spectrum import CONSTANT, IDENTITY, WidthSweep
 from pages.common import (
     MAX_TOY_POINTS,
     PointSet,
@@ -188,28 +188,11 @@ def _marked(
 
 def _maps(holder: dict, sweep: WidthSweep, labels: np.ndarray | None, index: int) -> go.Figure:
     """Eigenvectors at one width (a full KernelPCA fit there): contours, or a projection."""
-
-    def make() -> go.Figure:
-        value = figures.format_parameter(sweep, float(sweep.widths_[index]))
-        model = compute(sweep.fit_at, index, n_components=2)
-        if sweep.n_features_in_ == 2:
-            xs, ys, values = compute(component_grid, model, sweep.X_fit_)
-            return build(
-                figures.component_maps_figure,
-                xs,
-                ys,
-                values,
-                sweep.X_fit_,
-                title=f"The first two components at {value}",
-            )
-        return build(
-            figures.projection_figure,
-            compute(model.transform, sweep.X_fit_),
-            labels,
-            title=f"The data on the first two components at {value}",
-        )
-
-    return _once(holder, ("maps", index), make)
+    return _once(
+        holder,
+        ("maps", index),
+        lambda: build(figures.components_at_figure, sweep, index, labels),
+    )
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

@@ -3,6 +3,9 @@
 import base64
 import json
 import pathlib
+import re
+import struct
+import zlib
 
 import numpy as np
 import pytest
@@ -54,3 +57,22 @@ def decode(array: dict | list) -> np.ndarray:
     values = np.frombuffer(base64.b64decode(array["bdata"]), dtype=array["dtype"])
     shape = array.get("shape")
     return values.reshape([int(n) for n in str(shape).split(",")]) if shape else values
+
+
+def png_pixels(source: str) -> np.ndarray:
+    """The pixels of a ``data:image/png;base64`` URI (RGB or RGBA), rows from the top.
+
+    Reads the PNGs the figure builders write: 8 bits, one IDAT chunk, no filter.
+    """
+    png = base64.b64decode(source.split(",", 1)[1])
+    width, height, depth, colour = struct.unpack(">IIBB", png[16:26])
+    assert png[12:16] == b"IHDR" and depth == 8
+    channels = {2: 3, 6: 4}[colour]
+    rows = np.frombuffer(zlib.decompress(png[41:-12]), np.uint8).reshape(height, -1)
+    assert np.all(rows[:, 0] == 0)  # no PNG filter
+    return rows[:, 1:].reshape(height, width, channels)
+
+
+def path_points(path: str) -> np.ndarray:
+    """The vertices of an SVG path of M, L (and Z) commands."""
+    return np.array(re.findall(r"[ML]([-0-9.e+]+),([-0-9.e+]+)", path), dtype=float)

@@ -1,13 +1,11 @@
 """The Contours figures: panels, ranges, titles, colours — checked on the figure itself."""
 
-import base64
 import re
-import struct
-import zlib
 
 import numpy as np
 import plotly.graph_objects as go
 import pytest
+from conftest import path_points, png_pixels
 
 from kpca_core import contours as ct
 from kpca_core.datasets import parabola, three_rings
@@ -50,23 +48,6 @@ def _dots(fig: go.Figure) -> list:
 
 def _shapes(fig: go.Figure, name: str) -> list:
     return [shape for shape in fig.layout.shapes if shape.name == name]
-
-
-def _png_pixels(source: str) -> np.ndarray:
-    """The pixels of a ``data:image/png;base64`` URI written by the figure (RGB or RGBA)."""
-    png = base64.b64decode(source.split(",", 1)[1])
-    width, height, depth, colour = struct.unpack(">IIBB", png[16:26])
-    channels = {2: 3, 6: 4}[colour]
-    assert depth == 8
-    rows = np.frombuffer(zlib.decompress(png[41:-12]), np.uint8)
-    rows = rows.reshape(height, channels * width + 1)
-    assert np.all(rows[:, 0] == 0)
-    return rows[:, 1:].reshape(height, width, channels)
-
-
-def _path_points(path: str) -> np.ndarray:
-    """The vertices of an SVG path of M, L and Z commands."""
-    return np.array(re.findall(r"[ML]([-0-9.e+]+),([-0-9.e+]+)", path), dtype=float)
 
 
 def _panel_titles(fig: go.Figure) -> list[str]:
@@ -168,7 +149,7 @@ def test_one_colour_scale_symmetric_about_zero_and_colour_blind_safe():
     assert [trace.marker.coloraxis for trace in fig.data if trace.marker.coloraxis] == ["coloraxis"]
     # each panel's pixels are its values through that scale, top row first
     values = sweep.columns[0].values[0]
-    rgb = _png_pixels(_panels(fig)[0].source)
+    rgb = png_pixels(_panels(fig)[0].source)
     assert rgb.shape == (*values.shape, 3)
     np.testing.assert_array_equal(rgb, panels.colours(values[::-1]))
 
@@ -199,7 +180,7 @@ def test_contour_lines_lie_on_their_levels_every_step():
     assert gaps.max() < 0.2 and len(kept) < len(points)
     path = panels.lines_path(kept, starts[keep], 4)
     assert path.count("M") == 2 and path.startswith("M")
-    np.testing.assert_allclose(_path_points(path), kept, atol=1e-4)
+    np.testing.assert_allclose(path_points(path), kept, atol=1e-4)
 
 
 def test_the_lines_of_a_panel_are_its_contour_lines_every_level_step():
@@ -208,7 +189,7 @@ def test_the_lines_of_a_panel_are_its_contour_lines_every_level_step():
     lines = _shapes(fig, "contour lines")
     assert lines[0].line.width == panels.LINE["width"]
     # degree 2, kPC 1: every vertex lies where the grid values cross a level
-    points = _path_points(lines[1].path)
+    points = path_points(lines[1].path)
     values = sweep.columns[1].values[0]
     i = np.clip(np.searchsorted(sweep.grid.xs, points[:, 0]), 1, sweep.grid.xs.size - 1)
     j = np.clip(np.searchsorted(sweep.grid.ys, points[:, 1]), 1, sweep.grid.ys.size - 1)
@@ -241,7 +222,7 @@ def test_png_pixels_round_trip():
     rng = np.random.default_rng(0)
     for channels in (3, 4):
         pixels = rng.integers(0, 256, (7, 5, channels), dtype=np.uint8)
-        np.testing.assert_array_equal(_png_pixels(panels.png_data_uri(pixels)), pixels)
+        np.testing.assert_array_equal(png_pixels(panels.png_data_uri(pixels)), pixels)
 
 
 def test_a_column_that_cannot_be_computed_is_an_explained_empty_column():
@@ -309,7 +290,7 @@ def test_large_data_are_still_a_few_shapes_per_panel():
         trace.mode in ("none", "markers") and len(trace.x) in (1, 1500) for trace in fig.data
     )
     (dots,) = _dots(fig)
-    alpha = _png_pixels(dots.source)[..., 3]
+    alpha = png_pixels(dots.source)[..., 3]
     height, width = alpha.shape
     # every point shows: its pixel in the picture is painted
     columns = ((sweep.X[:, 0] - dots.x) / dots.sizex * width).astype(int)
@@ -329,13 +310,13 @@ def test_dots_are_small_markers_at_the_planned_width():
     # the picture spans the panel's ranges, sharper than the screen by DOTS_OVERSAMPLING
     np.testing.assert_allclose([dots.x, dots.x + dots.sizex], x.range)
     np.testing.assert_allclose([dots.y - dots.sizey, dots.y], y.range)
-    height, width, _ = _png_pixels(dots.source).shape
+    height, width, _ = png_pixels(dots.source).shape
     # square pixels (the panels keep equal units), at most the panel's planned scale
     scale = width / dots.sizex
     assert abs(height - dots.sizey * scale) <= 1
     assert scale <= panels.DOTS_OVERSAMPLING * px_per_unit * 1.01
     # painted: about 300 discs of diameter POINT_PX on screen, fewer where they overlap
-    alpha = _png_pixels(dots.source)[..., 3] / 255.0
+    alpha = png_pixels(dots.source)[..., 3] / 255.0
     painted = alpha.sum() / panels.POINT_RGBA[3] / panels.DOTS_OVERSAMPLING**2
     disc = np.pi * (panels.POINT_PX / 2) ** 2
     assert 0.5 * 300 * disc < painted <= 1.01 * 300 * disc

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import base64
-import re
-import struct
-import zlib
-
 import numpy as np
 import plotly.graph_objects as go
 import pytest
+from conftest import path_points, png_pixels
 
 from kpca_core import KernelPCA
 from kpca_core.datasets import gaussian_clusters, parabola, three_rings
@@ -209,22 +205,6 @@ def maps_input() -> tuple:
     return xs, ys, values, X
 
 
-def png_pixels(source: str) -> np.ndarray:
-    """The pixels of a ``data:image/png;base64`` URI (RGB or RGBA), rows from the top."""
-    png = base64.b64decode(source.split(",", 1)[1])
-    width, height, depth, colour = struct.unpack(">IIBB", png[16:26])
-    assert png[12:16] == b"IHDR" and depth == 8
-    channels = {2: 3, 6: 4}[colour]
-    rows = np.frombuffer(zlib.decompress(png[41:-12]), np.uint8).reshape(height, -1)
-    assert np.all(rows[:, 0] == 0)  # no PNG filter
-    return rows[:, 1:].reshape(height, width, channels)
-
-
-def path_points(path: str) -> np.ndarray:
-    """The vertices of an SVG path of M and L commands."""
-    return np.array(re.findall(r"[ML]([-0-9.e+]+),([-0-9.e+]+)", path), dtype=float)
-
-
 def bilinear(xs: np.ndarray, ys: np.ndarray, values: np.ndarray, points: np.ndarray):
     """``values`` on the grid (xs, ys) interpolated bilinearly at ``points``."""
     i = np.clip(np.searchsorted(xs, points[:, 0]), 1, xs.size - 1)
@@ -355,6 +335,23 @@ def test_projection_scatter_colours_each_group() -> None:
     assert len({t.marker.color for t in fig.data}) == 11
     total = sum(t.x.size for t in fig.data)
     assert total == 110
+
+
+def test_components_at_a_width_come_from_a_fit_at_that_width() -> None:
+    X = three_rings(60, 0.25, 0)[0]
+    sweep = WidthSweep("rbf", n_widths=5).fit(X)
+    fig = figures.components_at_figure(sweep, 2)
+    assert fig.layout.title.text == f"The first two components at σ = {sweep.widths_[2]:.3g}"
+    xs, ys, values = component_grid(sweep.fit_at(2, n_components=2), sweep.X_fit_)
+    same = figures.component_maps_figure(xs, ys, values, sweep.X_fit_, title=fig.layout.title.text)
+    assert fig.to_dict() == same.to_dict()
+
+    X, labels = gaussian_clusters(55, 0.1, 0)
+    sweep = WidthSweep("rbf", n_widths=5).fit(X)
+    fig = figures.components_at_figure(sweep, 3, labels)
+    assert fig.layout.title.text.startswith("The data on the first two components at σ = ")
+    Z = sweep.fit_at(3, n_components=2).transform(sweep.X_fit_)
+    np.testing.assert_allclose(fig.data[0].x, Z[labels == 0, 0], rtol=1e-5, atol=1e-6)
 
 
 def test_labels_of_the_swept_parameter(rings_sweep: WidthSweep) -> None:

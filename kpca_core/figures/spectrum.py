@@ -21,7 +21,7 @@ import plotly.io as pio
 from plotly.colors import qualitative, sample_colorscale
 from plotly.subplots import make_subplots
 
-from ..spectrum import CONSTANT, IDENTITY, SYMBOLS, WidthSweep
+from ..spectrum import CONSTANT, IDENTITY, SYMBOLS, WidthSweep, component_grid
 from . import panels, style
 
 KERNEL_NAMES = {"rbf": "Gaussian", "laplacian": "Laplacian", "poly": "polynomial"}
@@ -880,3 +880,27 @@ def projection_figure(
         margin={"l": 60, "r": 20, "t": 60, "b": 50},
     )
     return _white(fig)
+
+
+def components_at_figure(
+    sweep: WidthSweep, index: int, labels: np.ndarray | None = None
+) -> go.Figure:
+    """The first two components at ``widths_[index]``, from a kernel PCA fitted there.
+
+    2-D data: :func:`component_maps_figure` over a grid around the data;
+    otherwise :func:`projection_figure` of the data.  One call, so that a
+    page can build it in one trip to a worker process (fit, grid, figure).
+
+    Raises
+    ------
+    ValueError
+        If kernel PCA cannot be fitted at this width (see ``WidthSweep.fit_at``).
+    """
+    value = format_parameter(sweep, float(sweep.widths_[index]))
+    model = sweep.fit_at(index, n_components=2)
+    if sweep.n_features_in_ == 2:
+        xs, ys, values = component_grid(model, sweep.X_fit_)
+        title = f"The first two components at {value}"
+        return component_maps_figure(xs, ys, values, sweep.X_fit_, title=title)
+    title = f"The data on the first two components at {value}"
+    return projection_figure(model.transform(sweep.X_fit_), labels, title=title)
