@@ -85,31 +85,51 @@ def test_fig2_has_one_panel_per_column_and_component(pca, n_cols):
     assert len(empty) == (2 if pca else 1)
     assert len(_panels(fig)) == n_panels - len(empty)
     assert len(_shapes(fig, "contour lines")) == n_panels - len(empty)
-    # every panel has its own pair of axes and the data on top, one picture for all
-    assert sum(1 for key in fig.layout.to_plotly_json() if key.startswith("xaxis")) == n_panels
+    # the panels share one pair of hidden axes, each panel a shifted copy of the plane
+    layout = fig.layout.to_plotly_json()
+    assert sorted(key for key in layout if key.startswith(("xaxis", "yaxis"))) == [
+        "xaxis",
+        "yaxis",
+    ]
+    assert not layout["xaxis"]["visible"] and layout["yaxis"]["scaleanchor"] == "x"
+    # the data on top of every panel, one picture for all, where that panel's colours are
     dots = _dots(fig)
-    assert len({image.source for image in dots}) == 1
+    assert len(dots) == n_panels and len({image.source for image in dots}) == 1
     assert {image.layer for image in dots} == {"above"}
-    assert {(image.xref, image.yref) for image in dots} == {
-        (f"x{s}", f"y{s}") for s in ["", *map(str, range(2, n_panels + 1))]
-    }
+    shifts = {(round(image.x - dots[0].x, 9), round(image.y - dots[0].y, 9)) for image in dots}
+    assert len(shifts) == n_panels
+    colour = _panels(fig)
+    assert {
+        (round(image.x - colour[0].x, 9), round(image.y - colour[0].y, 9)) for image in colour
+    } <= shifts
     # the data themselves are in the figure's data, in a trace that draws nothing
     (points,) = [trace for trace in fig.data if trace.name == "data"]
     assert points.mode == "none" and len(points.x) == 300
 
 
-def test_axis_ranges_cover_the_data():
+def test_panels_cover_the_data_side_by_side_within_the_axes():
     sweep = _rings()
     fig = figures.contour_figure(sweep)
-    layout = fig.layout.to_plotly_json()
+    x, y = fig.layout.xaxis.range, fig.layout.yaxis.range
     low, high = sweep.X.min(axis=0), sweep.X.max(axis=0)
-    for key, axis in layout.items():
-        if key.startswith(("xaxis", "yaxis")):
-            d = 0 if key.startswith("x") else 1
-            assert axis["range"][0] < low[d] and axis["range"][1] > high[d], key
-    for image in _panels(fig):
-        assert image.x <= low[0] and image.x + image.sizex >= high[0]
-        assert image.y >= high[1] and image.y - image.sizey <= low[1]
+    images = _panels(fig)
+    # the first panel is the plane itself, around the data
+    first = images[0]
+    assert first.x <= low[0] and first.x + first.sizex >= high[0]
+    assert first.y >= high[1] and first.y - first.sizey <= low[1]
+    # the panels of a row follow one another to the right, rows go down, none overlap;
+    # a colour picture reaches half a grid cell beyond its grid, as a heatmap does
+    n_cols = len(sweep.columns)
+    half_x = (sweep.grid.xs[1] - sweep.grid.xs[0]) / 2 + 1e-9
+    half_y = (sweep.grid.ys[1] - sweep.grid.ys[0]) / 2 + 1e-9
+    for k, image in enumerate(images):
+        assert x[0] - half_x <= image.x and image.x + image.sizex <= x[1] + half_x
+        assert y[0] - half_y <= image.y - image.sizey and image.y <= y[1] + half_y
+        if k % n_cols:
+            assert image.x >= images[k - 1].x + images[k - 1].sizex
+            assert image.y == images[k - 1].y
+        elif k:
+            assert image.y <= images[k - n_cols].y - images[k - n_cols].sizey
         assert (image.sizing, image.xanchor, image.yanchor, image.layer) == (
             "stretch",
             "left",
@@ -189,7 +209,8 @@ def test_the_lines_of_a_panel_are_its_contour_lines_every_level_step():
     lines = _shapes(fig, "contour lines")
     assert lines[0].line.width == panels.LINE["width"]
     # degree 2, kPC 1: every vertex lies where the grid values cross a level
-    points = path_points(lines[1].path)
+    first, second = _panels(fig)[:2]
+    points = path_points(lines[1].path) - [second.x - first.x, second.y - first.y]
     values = sweep.columns[1].values[0]
     i = np.clip(np.searchsorted(sweep.grid.xs, points[:, 0]), 1, sweep.grid.xs.size - 1)
     j = np.clip(np.searchsorted(sweep.grid.ys, points[:, 1]), 1, sweep.grid.ys.size - 1)
@@ -301,20 +322,18 @@ def test_large_data_are_still_a_few_shapes_per_panel():
 def test_dots_are_small_markers_at_the_planned_width():
     sweep = _fig2()
     fig = figures.contour_figure(sweep)
-    x, y = fig.layout.xaxis, fig.layout.yaxis
-    width_px = (figures.FIGURE_PX - figures.MARGIN["l"] - figures.MARGIN["r"]) * (
-        x.domain[1] - x.domain[0]
-    )
-    px_per_unit = width_px / (x.range[1] - x.range[0])
+    layout = fig.layout
+    plot_w = figures.FIGURE_PX - layout.margin.l - layout.margin.r
+    plot_h = layout.height - layout.margin.t - layout.margin.b
+    # equal units on both axes: the scale is what fits the plot both ways
+    px_per_unit = min(plot_w / np.ptp(layout.xaxis.range), plot_h / np.ptp(layout.yaxis.range))
     dots = _dots(fig)[0]
-    # the picture spans the panel's ranges, sharper than the screen by DOTS_OVERSAMPLING
-    np.testing.assert_allclose([dots.x, dots.x + dots.sizex], x.range)
-    np.testing.assert_allclose([dots.y - dots.sizey, dots.y], y.range)
+    # the picture spans the grid of the first panel, sharper than the screen
+    np.testing.assert_allclose([dots.x, dots.x + dots.sizex], sweep.grid.xs[[0, -1]])
+    np.testing.assert_allclose([dots.y - dots.sizey, dots.y], sweep.grid.ys[[0, -1]])
     height, width, _ = png_pixels(dots.source).shape
-    # square pixels (the panels keep equal units), at most the panel's planned scale
-    scale = width / dots.sizex
-    assert abs(height - dots.sizey * scale) <= 1
-    assert scale <= panels.DOTS_OVERSAMPLING * px_per_unit * 1.01
+    scale = panels.DOTS_OVERSAMPLING * px_per_unit
+    assert abs(width - dots.sizex * scale) <= 1 and abs(height - dots.sizey * scale) <= 1
     # painted: about 300 discs of diameter POINT_PX on screen, fewer where they overlap
     alpha = png_pixels(dots.source)[..., 3] / 255.0
     painted = alpha.sum() / panels.POINT_RGBA[3] / panels.DOTS_OVERSAMPLING**2
