@@ -81,8 +81,14 @@ def test_fig2_has_one_panel_per_column_and_component(pca, n_cols):
     n_panels = 3 * n_cols
     assert len(_panel_titles(fig)) == n_panels
     # degree 1 (and linear PCA) have no 3rd component: an explained empty panel
-    empty = [a.text for a in fig.layout.annotations if "no 3rd component" in a.text]
+    notes = [a for a in fig.layout.annotations if "no 3rd component" in a.text]
+    empty = [a.text for a in notes]
     assert len(empty) == (2 if pca else 1)
+    # an empty panel is white with dark text; between panels the page's own background
+    assert len(_shapes(fig, "empty panel")) == len(empty)
+    assert {shape.fillcolor for shape in _shapes(fig, "empty panel")} == {"white"}
+    assert {note.font.color for note in notes} == {style.INK}
+    assert fig.layout.plot_bgcolor == "rgba(0, 0, 0, 0)"
     assert len(_panels(fig)) == n_panels - len(empty)
     assert len(_shapes(fig, "contour lines")) == n_panels - len(empty)
     # the panels share one pair of hidden axes, each panel a shifted copy of the plane

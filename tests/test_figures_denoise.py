@@ -66,6 +66,10 @@ def test_fig4_is_one_grey_heatmap_with_row_labels():
     assert fig.layout.yaxis.scaleanchor == "x" and fig.layout.yaxis.autorange == "reversed"
     assert fig.layout.xaxis.showgrid is False and fig.layout.yaxis.zeroline is False
     assert fig.layout.title.text == "Fig. 4"
+    # on its white paper every text is dark, also where the app's theme writes light text
+    assert fig.layout.paper_bgcolor == "white"
+    assert fig.layout.font.color == fig.layout.title.font.color == style.INK
+    assert fig.layout.xaxis.tickfont.color == fig.layout.yaxis.tickfont.color == style.INK
 
 
 def test_side_by_side_writes_each_error_under_its_image():

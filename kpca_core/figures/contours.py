@@ -146,7 +146,8 @@ def contour_figure(sweep: ContourSweep, *, title: str = "") -> go.Figure:
         "margin": {**MARGIN, "t": 60 if title else 20},
         "font": {"family": style.FONT_FAMILY, "size": 11},
         "showlegend": False,
-        "plot_bgcolor": "white",
+        # the page's background between the panels, so titles read on light and dark themes
+        "plot_bgcolor": "rgba(0, 0, 0, 0)",
         "xaxis": {**axis, "range": x_range},
         "yaxis": {
             **axis,
@@ -202,6 +203,21 @@ def contour_figure(sweep: ContourSweep, *, title: str = "") -> go.Figure:
                 if column.error is not None:
                     head = reason.split(":")[0]
                     reason = f"{head}: see the note above the figure" if r == 0 else "no picture"
+                # an empty panel is white, like the middle of the colour scale
+                shapes.append(
+                    {
+                        "type": "rect",
+                        **axes,
+                        "x0": xs[0] + dx,
+                        "x1": xs[-1] + dx,
+                        "y0": ys[0] + dy,
+                        "y1": ys[-1] + dy,
+                        "fillcolor": "white",
+                        "line": {"width": 0},
+                        "layer": "below",
+                        "name": "empty panel",
+                    }
+                )
                 annotations.append(
                     {
                         "text": _wrap(reason),
@@ -211,7 +227,7 @@ def contour_figure(sweep: ContourSweep, *, title: str = "") -> go.Figure:
                         "showarrow": False,
                         "bgcolor": "rgba(255, 255, 255, 0.85)",
                         "bordercolor": style.NEUTRAL,
-                        "font": {"size": 10},
+                        "font": {"size": 10, "color": style.INK},
                     }
                 )
             images.append({**dots, **axes, "x": dots["x"] + dx, "y": dots["y"] + dy})

@@ -78,7 +78,14 @@ def mosaic_figure(
             hoverinfo="skip",
         )
     )
-    axis = {"showgrid": False, "zeroline": False, "showline": False, "ticks": ""}
+    # Dark text on the white paper, whatever the app's theme (its text may be light).
+    axis = {
+        "showgrid": False,
+        "zeroline": False,
+        "showline": False,
+        "ticks": "",
+        "tickfont": {"color": style.INK},
+    }
     fig.update_xaxes(
         **axis,
         tickvals=[c * step + (side - 1) / 2 for c in range(n_cols)],
@@ -96,12 +103,12 @@ def mosaic_figure(
         constrain="domain",
     )
     fig.update_layout(
-        title={"text": title, "font": TITLE_FONT},
+        title={"text": title, "font": {**TITLE_FONT, "color": style.INK}},
         height=max(220, 90 + row_height * n_rows),
         margin={"l": 10, "r": 10, "t": 80 if title else 40, "b": 10},
         plot_bgcolor="white",
         paper_bgcolor="white",
-        font={"family": style.FONT_FAMILY},
+        font={"family": style.FONT_FAMILY, "color": style.INK},
     )
     return fig
 
@@ -145,7 +152,7 @@ def side_by_side_figure(grid: ImageGrid, *, title: str = "") -> go.Figure:
                     text=f"{error:.1f}",
                     showarrow=False,
                     yanchor="top",
-                    font={"size": 11, "color": "#333333"},
+                    font={"size": 11, "color": style.INK},
                 )
     return fig
 

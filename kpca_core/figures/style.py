@@ -17,6 +17,8 @@ RIDGE = "#009E73"
 """Learned pre-image by kernel ridge regression (bluish green)."""
 NEUTRAL = "#7F7F7F"
 """Data points, guides and other marks that belong to no method."""
+INK = "#31333F"
+"""Text on a white box of its own, which must stay dark on the dark theme too."""
 
 DIVERGING = "RdBu_r"
 """Component values: diverging, colour-blind safe, centred on 0 (set zmid=0)."""
