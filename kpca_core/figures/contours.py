@@ -64,36 +64,6 @@ def _wrap(text: str, width: int = 30) -> str:
     return "<br>".join(textwrap.wrap(text, width))
 
 
-def _points_trace(X: np.ndarray) -> dict:
-    """The data in the first panel as a trace that draws nothing (the dots are a picture).
-
-    Cheap to draw, and it keeps the data points among the figure's data.
-    """
-    X = np.asarray(X, dtype=np.float32)
-    return {
-        "type": "scatter",
-        "x": X[:, 0],
-        "y": X[:, 1],
-        "mode": "none",
-        "name": "data",
-        "hoverinfo": "skip",
-        "showlegend": False,
-    }
-
-
-def _colour_axis_trace() -> dict:
-    """An empty trace on the colour axis, so that plotly draws its colour bar."""
-    return {
-        "type": "scatter",
-        "x": [None],
-        "y": [None],
-        "mode": "markers",
-        "marker": {"color": [0.0], "coloraxis": "coloraxis"},
-        "hoverinfo": "skip",
-        "showlegend": False,
-    }
-
-
 def contour_figure(sweep: ContourSweep, *, title: str = "") -> go.Figure:
     """The grid of Fig. 2: columns are kernels, rows are components 1 … k.
 
@@ -234,7 +204,7 @@ def contour_figure(sweep: ContourSweep, *, title: str = "") -> go.Figure:
     layout["annotations"] = annotations
     layout["images"] = images
     layout["shapes"] = shapes
-    data = [_points_trace(sweep.X), _colour_axis_trace()]
+    data = [panels.data_trace(sweep.X), panels.colour_axis_trace()]
     # Built from checked dictionaries; tests re-create it with validation on.
     return go.Figure(data=data, layout=layout, _validate=False)
 

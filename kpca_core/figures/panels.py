@@ -13,10 +13,10 @@ chart twice (``bench/ui_latency.py``):
   which panels of the same plane share, instead of one SVG element per point
   (or a path the browser parses point by point).
 
-Values are expected divided by their largest |value| on the data, so one
-diverging scale from −1 to 1, centred on 0, fits every panel; beyond the data
-the colour saturates, and lines are drawn every :data:`LEVEL_STEP` up to
-±:data:`LEVEL_MAX`.
+Values are expected divided by their largest |value| (the Contours grid: on
+the data points; the Spectrum maps: on the grid), so one diverging scale from
+−1 to 1, centred on 0, fits every panel; beyond ±1 the colour saturates, and
+lines are drawn every :data:`LEVEL_STEP` up to ±:data:`LEVEL_MAX`.
 """
 
 from __future__ import annotations
@@ -308,4 +308,34 @@ def lines_shape(
         "line": LINE,
         "layer": "above",
         "name": "contour lines",
+    }
+
+
+def data_trace(X: np.ndarray) -> dict:
+    """The data as a trace that draws nothing (their dots are a picture).
+
+    Cheap to draw, and it keeps the data points among the figure's data.
+    """
+    X = np.asarray(X, dtype=np.float32)
+    return {
+        "type": "scatter",
+        "x": X[:, 0],
+        "y": X[:, 1],
+        "mode": "none",
+        "name": "data",
+        "hoverinfo": "skip",
+        "showlegend": False,
+    }
+
+
+def colour_axis_trace() -> dict:
+    """An empty trace on the figure's colour axis, so that plotly draws its colour bar."""
+    return {
+        "type": "scatter",
+        "x": [None],
+        "y": [None],
+        "mode": "markers",
+        "marker": {"color": [0.0], "coloraxis": "coloraxis"},
+        "hoverinfo": "skip",
+        "showlegend": False,
     }

@@ -688,36 +688,6 @@ margin by as much; measured in Chromium)."""
 MAPS_COLORBAR_TITLE = "value /<br>max|value|"
 
 
-def _maps_points_trace(X: np.ndarray) -> dict:
-    """The data in the first panel as a trace that draws nothing (the dots are a picture).
-
-    Cheap to draw, and it keeps the data points among the figure's data.
-    """
-    X = np.asarray(X, dtype=np.float32)
-    return {
-        "type": "scatter",
-        "x": X[:, 0],
-        "y": X[:, 1],
-        "mode": "none",
-        "name": "data",
-        "hoverinfo": "skip",
-        "showlegend": False,
-    }
-
-
-def _maps_colour_axis_trace() -> dict:
-    """An empty trace on the colour axis, so that plotly draws its colour bar."""
-    return {
-        "type": "scatter",
-        "x": [None],
-        "y": [None],
-        "mode": "markers",
-        "marker": {"color": [0.0], "coloraxis": "coloraxis"},
-        "hoverinfo": "skip",
-        "showlegend": False,
-    }
-
-
 def component_maps_figure(
     xs: np.ndarray,
     ys: np.ndarray,
@@ -840,7 +810,7 @@ def component_maps_figure(
     layout["annotations"] = annotations
     layout["images"] = images
     layout["shapes"] = shapes
-    data = [_maps_points_trace(X), _maps_colour_axis_trace()]
+    data = [panels.data_trace(X), panels.colour_axis_trace()]
     # Built from checked dictionaries; tests re-create it with validation on.
     return go.Figure(data=data, layout=layout, _validate=False)
 
