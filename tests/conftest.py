@@ -60,17 +60,20 @@ def decode(array: dict | list) -> np.ndarray:
 
 
 def png_pixels(source: str) -> np.ndarray:
-    """The pixels of a ``data:image/png;base64`` URI (RGB or RGBA), rows from the top.
+    """The pixels of a ``data:image/png;base64`` URI (grey or RGB, with or without opacity).
 
-    Reads the PNGs the figure builders write: 8 bits, one IDAT chunk, no filter.
+    Reads the PNGs the figure builders write: 8 bits, one IDAT chunk, every row
+    unfiltered or with PNG's "Sub" filter. Rows from the top.
     """
     png = base64.b64decode(source.split(",", 1)[1])
     width, height, depth, colour = struct.unpack(">IIBB", png[16:26])
     assert png[12:16] == b"IHDR" and depth == 8
-    channels = {2: 3, 6: 4}[colour]
+    channels = {4: 2, 2: 3, 6: 4}[colour]
     rows = np.frombuffer(zlib.decompress(png[41:-12]), np.uint8).reshape(height, -1)
-    assert np.all(rows[:, 0] == 0)  # no PNG filter
-    return rows[:, 1:].reshape(height, width, channels)
+    filters, pixels = rows[:, 0], rows[:, 1:].reshape(height, width, channels)
+    assert set(filters) <= {0, 1}  # none, or Sub: each byte minus the one a pixel left
+    summed = np.cumsum(pixels, axis=1, dtype=np.uint8)  # wraps around at 256, as PNG does
+    return np.where(filters[:, None, None] == 1, summed, pixels)
 
 
 def path_points(path: str) -> np.ndarray:

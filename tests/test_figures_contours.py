@@ -231,10 +231,10 @@ def test_the_lines_of_a_panel_are_its_contour_lines_every_level_step():
 
 def test_dots_are_discs_whose_opacities_combine_like_layers_of_paint():
     X = np.array([[1.0, 1.0], [3.0, 2.0], [3.0, 2.0]])  # the last two on the same spot
-    image = panels.dots_image(X, (0.0, 4.0), (0.0, 3.0), 10.0, 3.0, (10, 20, 30, 0.5))
-    assert image.shape == (30, 40, 4) and image.dtype == np.uint8
-    assert np.all(image[..., :3] == (10, 20, 30))
-    alpha = image[..., 3] / 255.0
+    image = panels.dots_image(X, (0.0, 4.0), (0.0, 3.0), 10.0, 3.0, grey=10, opacity=0.5)
+    assert image.shape == (30, 40, 2) and image.dtype == np.uint8
+    assert np.all(image[..., 0] == 10)
+    alpha = image[..., 1] / 255.0
     # centre pixels (rows from the top): one dot, then two stacked dots
     np.testing.assert_allclose(alpha[20, 10], 0.5, atol=1 / 255)
     np.testing.assert_allclose(alpha[10, 30], 1 - (1 - 0.5) ** 2, atol=1 / 255)
@@ -247,9 +247,11 @@ def test_dots_are_discs_whose_opacities_combine_like_layers_of_paint():
 
 def test_png_pixels_round_trip():
     rng = np.random.default_rng(0)
-    for channels in (3, 4):
+    for channels in (2, 3, 4):
         pixels = rng.integers(0, 256, (7, 5, channels), dtype=np.uint8)
-        np.testing.assert_array_equal(png_pixels(panels.png_data_uri(pixels)), pixels)
+        for sub_filter in (False, True):
+            uri = panels.png_data_uri(pixels, sub_filter=sub_filter)
+            np.testing.assert_array_equal(png_pixels(uri), pixels)
 
 
 def test_a_column_that_cannot_be_computed_is_an_explained_empty_column():
@@ -317,7 +319,7 @@ def test_large_data_are_still_a_few_shapes_per_panel():
         trace.mode in ("none", "markers") and len(trace.x) in (1, 1500) for trace in fig.data
     )
     (dots,) = _dots(fig)
-    alpha = png_pixels(dots.source)[..., 3]
+    alpha = png_pixels(dots.source)[..., -1]
     height, width = alpha.shape
     # every point shows: its pixel in the picture is painted
     columns = ((sweep.X[:, 0] - dots.x) / dots.sizex * width).astype(int)
@@ -341,7 +343,7 @@ def test_dots_are_small_markers_at_the_planned_width():
     scale = panels.DOTS_OVERSAMPLING * px_per_unit
     assert abs(width - dots.sizex * scale) <= 1 and abs(height - dots.sizey * scale) <= 1
     # painted: about 300 discs of diameter POINT_PX on screen, fewer where they overlap
-    alpha = png_pixels(dots.source)[..., 3] / 255.0
-    painted = alpha.sum() / panels.POINT_RGBA[3] / panels.DOTS_OVERSAMPLING**2
+    alpha = png_pixels(dots.source)[..., -1] / 255.0
+    painted = alpha.sum() / panels.POINT_OPACITY / panels.DOTS_OVERSAMPLING**2
     disc = np.pi * (panels.POINT_PX / 2) ** 2
     assert 0.5 * 300 * disc < painted <= 1.01 * 300 * disc

@@ -270,7 +270,7 @@ def test_component_maps_show_the_data_as_dots_and_keep_them_as_data(maps_input) 
         assert image.layer == "above"  # on top of the colours
         assert [image.x, image.x + image.sizex] == pytest.approx([xs[0], xs[-1]])
         assert [image.y - image.sizey, image.y] == pytest.approx([ys[0], ys[-1]])
-    alpha = png_pixels(dots[0].source)[..., 3]
+    alpha = png_pixels(dots[0].source)[..., -1]
     height, width = alpha.shape
     # a dot at every data point (rows from the top), the picture mostly clear
     column = ((X[:, 0] - xs[0]) / (xs[-1] - xs[0]) * width).astype(int)
