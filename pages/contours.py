@@ -329,6 +329,7 @@ def contour_view(points: PointSet) -> None:
     )
     st.plotly_chart(
         presentable(_contour_figure(sweep, figure_key, points.title)),
+        width="content",  # the figure's own width, figures.FIGURE_PX
         key="ct_contours",
         config=export_config(f"contours_{slug}", image_format=image_format),
     )

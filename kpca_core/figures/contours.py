@@ -112,6 +112,10 @@ def contour_figure(sweep: ContourSweep, *, title: str = "") -> go.Figure:
     )
     axis = {"showgrid": False, "zeroline": False, "visible": False, "constrain": "domain"}
     layout: dict = {
+        # The planned width, not the column's: a chart whose width is known from the
+        # start is drawn visibly at once (Streamlit first draws a chart of unknown
+        # width hidden, then again at its width), so a change shows one drawing sooner.
+        "width": FIGURE_PX,
         "height": round(plot_px) + (60 if title else 20) + MARGIN["b"],
         "margin": {**MARGIN, "t": 60 if title else 20},
         "font": {"family": style.FONT_FAMILY, "size": 11},
