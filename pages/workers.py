@@ -26,7 +26,7 @@ import queue
 import sys
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor, wait
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
@@ -141,24 +141,13 @@ def concurrently(*calls: Callable[[], Any]) -> list[Any]:
     """
     if len(calls) < 2 or n_workers() == 0:
         return [call() for call in calls]
-    context = get_script_run_ctx()
-    futures: list[Future] = [Future() for _ in calls]
-
-    def run(call: Callable[[], Any], future: Future) -> None:
-        try:
-            future.set_result(call())
-        except BaseException as error:  # raised again by future.result() in the caller
-            future.set_exception(error)
-
-    threads = [
-        threading.Thread(target=run, args=(call, future), name="kpca-concurrently", daemon=True)
-        for call, future in zip(calls, futures, strict=True)
-    ]
-    for thread in threads:
-        add_script_run_ctx(thread, context)
-        thread.start()
-    for thread in threads:
-        thread.join()
+    with ThreadPoolExecutor(
+        len(calls),
+        thread_name_prefix="kpca-concurrently",
+        initializer=add_script_run_ctx,
+        initargs=(None, get_script_run_ctx()),
+    ) as threads:
+        futures = [threads.submit(call) for call in calls]
     return [future.result() for future in futures]
 
 

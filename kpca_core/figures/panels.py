@@ -43,7 +43,7 @@ POINT_PX = 3.5
 POINT_GREY = 0
 """Grey value of the data points' dots (0: black)."""
 POINT_OPACITY = 0.55
-"""Colour and opacity of the data points' dots."""
+"""Opacity of one data point's dot."""
 DOTS_OVERSAMPLING = 2
 """The dots' picture has this many pixels per screen pixel (sharp on high-density screens)."""
 COLORSCALE = get_colorscale(style.DIVERGING)
@@ -83,6 +83,11 @@ PNG_COLOUR_TYPES = {2: 4, 3: 2, 4: 6}
 
 def png_data_uri(pixels: np.ndarray, *, sub_filter: bool = False) -> str:
     """An image as a ``data:image/png;base64`` URI (PNG written with zlib).
+
+    Written here rather than by Pillow: for the pictures of a contour grid
+    (12 colour images of 100 × 100, a dots picture of ~300 × 280) Pillow took
+    0.8–2.4 ms per image against 0.3–0.5 ms here, for the same size, and a
+    grid has two dozen of them.
 
     Parameters
     ----------
