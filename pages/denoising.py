@@ -121,6 +121,11 @@ def fitted_model(key: ModelKey, _subsets: DigitSubsets) -> DigitDenoiser:
         done()
 
 
+def noisy_test_digits(key: ModelKey, noise: tuple[str, float], subsets: DigitSubsets) -> np.ndarray:
+    """The test digits with this noise, drawn with the seed after the model's (``key[5]``)."""
+    return Noise(*noise).apply(subsets.X_test, key[5] + 1)
+
+
 @st.cache_resource(show_spinner=False, max_entries=8)
 def cached_sweep(
     key: ModelKey,
@@ -130,7 +135,7 @@ def cached_sweep(
     _model: DigitDenoiser,
     _subsets: DigitSubsets,
 ) -> ErrorSweep:
-    noisy = Noise(*noise).apply(_subsets.X_test, key[5] + 1)
+    noisy = noisy_test_digits(key, noise, _subsets)
     report, done = progress_bar("Computing the error for every n")
     sweep = error_sweep(
         _model,
@@ -154,7 +159,7 @@ def cached_fig4(
     _model: DigitDenoiser,
     _subsets: DigitSubsets,
 ) -> ImageGrid:
-    noisy = Noise(*noise).apply(_subsets.X_test, key[5] + 1)
+    noisy = noisy_test_digits(key, noise, _subsets)
     return fig4_grid(
         _model,
         _subsets.X_test,
@@ -180,7 +185,7 @@ def cached_side_by_side(
 ) -> ImageGrid:
     """The side-by-side grid, shared by every session that asks for the same digits."""
     rows = list(pick)
-    noisy = Noise(*noise).apply(_subsets.X_test, key[5] + 1)[rows]
+    noisy = noisy_test_digits(key, noise, _subsets)[rows]
     return side_by_side(
         _model,
         _subsets.X_test[rows],
