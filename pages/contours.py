@@ -16,11 +16,12 @@ from kpca_core import contours as ct
 from kpca_core.figures import contours as figures
 from kpca_core.figures import panels
 from kpca_core.figures.style import export_config
-from pages.common import PointSet, camera_format, point_picker, require_app_shell
-from pages.explain import explain
-from pages.links import link_tools
-from pages.presenter import presentable
-from pages.workers import build, compute, concurrently
+from kpca_ui.explain import explain
+from kpca_ui.links import link_tools
+from kpca_ui.points import PointSet, point_picker
+from kpca_ui.presenter import presentable
+from kpca_ui.shell import camera_format, require_app_shell
+from kpca_ui.workers import build, compute, concurrently
 
 require_app_shell()
 

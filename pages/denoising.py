@@ -33,11 +33,11 @@ from kpca_core.denoise import (
 from kpca_core.figures import denoise as figures
 from kpca_core.figures.style import export_config
 from kpca_core.kernels import gamma_to_sigma
-from pages.common import camera_format, require_app_shell
-from pages.explain import explain
-from pages.links import link_tools
-from pages.presenter import presentable
-from pages.workers import at_low_priority, build
+from kpca_ui.explain import explain
+from kpca_ui.links import link_tools
+from kpca_ui.presenter import presentable
+from kpca_ui.shell import camera_format, require_app_shell
+from kpca_ui.workers import at_low_priority, build
 
 require_app_shell()
 

@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from pages.common import require_app_shell
-from pages.presenter import KEY as PRESENTER
-from pages.presenter import presenter_mode
+from kpca_ui.presenter import KEY as PRESENTER
+from kpca_ui.presenter import presenter_mode
+from kpca_ui.shell import require_app_shell
 
 require_app_shell()
 

@@ -15,17 +15,12 @@ from kpca_core import gamma_to_sigma
 from kpca_core.figures import spectrum as figures
 from kpca_core.figures import style
 from kpca_core.spectrum import CONSTANT, IDENTITY, WidthSweep
-from pages.common import (
-    MAX_TOY_POINTS,
-    PointSet,
-    camera_format,
-    point_picker,
-    require_app_shell,
-)
-from pages.explain import explain
-from pages.links import link_tools
-from pages.presenter import presentable
-from pages.workers import build, compute, concurrently
+from kpca_ui.explain import explain
+from kpca_ui.links import link_tools
+from kpca_ui.points import MAX_TOY_POINTS, PointSet, point_picker
+from kpca_ui.presenter import presentable
+from kpca_ui.shell import camera_format, require_app_shell
+from kpca_ui.workers import build, compute, concurrently
 
 require_app_shell()
 

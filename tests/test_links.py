@@ -12,7 +12,7 @@ from conftest import APP, ROOT, open_view
 from streamlit.testing.v1 import AppTest
 from test_page_home import gallery_links
 
-from pages.links import LABELS, PAGES
+from kpca_ui.links import LABELS, PAGES
 
 USPS_DIR = os.environ.get("KPCA_USPS_DIR") or "/work/shared/data/usps"
 
@@ -153,4 +153,4 @@ def test_every_bound_widget_has_a_label_for_the_notices(prefix):
     keys = bound_keys(ROOT / "pages" / f"{PAGES[prefix]}.py")
     assert keys, "no bound widget found: has the page moved?"
     missing = {key for key in keys if key.removeprefix(f"{prefix}_") not in LABELS[prefix]}
-    assert not missing, f"add these keys to pages/links.py LABELS[{prefix!r}]: {missing}"
+    assert not missing, f"add these keys to kpca_ui/links.py LABELS[{prefix!r}]: {missing}"
