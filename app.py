@@ -3,11 +3,11 @@
 import streamlit as st
 from threadpoolctl import threadpool_limits
 
-from pages.common import SHELL_FLAG, app_pages
-from pages.presenter import presenter_toggle
+from kpca_ui.presenter import presenter_toggle
+from kpca_ui.shell import SHELL_FLAG, app_pages
 
 # Many sessions share two cores: one BLAS thread in the server's process (and one in
-# each worker, pages/workers.py), so that idle BLAS threads never spin on a core
+# each worker, kpca_ui/workers.py), so that idle BLAS threads never spin on a core
 # another session needs.
 threadpool_limits(1, user_api="blas")
 st.set_page_config(page_title="Kernel PCA Explorer", page_icon="🌀", layout="wide")

@@ -21,7 +21,7 @@ def numerics_in_the_session_thread(
 ) -> None:
     """Page tests run the engine in their own thread, where they can watch its calls.
 
-    The served app computes in worker processes (``pages/workers.py``);
+    The served app computes in worker processes (``kpca_ui/workers.py``);
     ``tests/test_workers.py`` tests that path, and the browser tests (marked
     ``e2e``) start a real server that uses it.
     """

@@ -11,7 +11,7 @@ import pytest
 from conftest import open_view
 from streamlit.testing.v1 import AppTest
 
-from pages.explain import EXPLANATIONS, MATHS, MIKA, SSM, WORDS
+from kpca_ui.explain import EXPLANATIONS, MATHS, MIKA, SSM, WORDS
 
 USPS_DIR = os.environ.get("KPCA_USPS_DIR") or "/work/shared/data/usps"
 PAPERS = Path(os.environ.get("KPCA_PAPERS_DIR") or "/work/shared/papers")

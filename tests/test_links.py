@@ -12,7 +12,7 @@ from conftest import APP, ROOT, open_view
 from streamlit.testing.v1 import AppTest
 from test_page_home import gallery_links
 
-from pages.links import LABELS, PAGES
+from kpca_ui.links import LABELS, PAGES
 
 USPS_DIR = os.environ.get("KPCA_USPS_DIR") or "/work/shared/data/usps"
 
@@ -132,7 +132,7 @@ def test_link_to_this_view_carries_the_settings():
 
 
 def bound_keys(path: Path) -> set[str]:
-    """The literal keys of the widgets a page script binds to the URL."""
+    """The literal keys of the widgets a page script or view module binds to the URL."""
     keys = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if not isinstance(node, ast.Call):
@@ -150,7 +150,9 @@ def bound_keys(path: Path) -> set[str]:
 
 @pytest.mark.parametrize("prefix", sorted(PAGES))
 def test_every_bound_widget_has_a_label_for_the_notices(prefix):
-    keys = bound_keys(ROOT / "pages" / f"{PAGES[prefix]}.py")
+    view = PAGES[prefix]
+    files = [ROOT / "pages" / f"{view}.py", *(ROOT / "kpca_ui" / "views").glob(f"{view}*.py")]
+    keys = set().union(*map(bound_keys, files))
     assert keys, "no bound widget found: has the page moved?"
     missing = {key for key in keys if key.removeprefix(f"{prefix}_") not in LABELS[prefix]}
-    assert not missing, f"add these keys to pages/links.py LABELS[{prefix!r}]: {missing}"
+    assert not missing, f"add these keys to kpca_ui/links.py LABELS[{prefix!r}]: {missing}"

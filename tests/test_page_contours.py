@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from kpca_core import contours as ct
 from kpca_core.datasets import parabola
-from pages.common import UPLOAD, PointSet
+from kpca_ui.points import UPLOAD, PointSet
 
 
 def page(**state: object) -> AppTest:

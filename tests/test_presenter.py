@@ -21,7 +21,7 @@ from conftest import APP, chart
 from streamlit.testing.v1 import AppTest
 
 from kpca_core.figures import style
-from pages import presenter
+from kpca_ui import presenter
 
 USPS_DIR = os.environ.get("KPCA_USPS_DIR") or "/work/shared/data/usps"
 SPECTRUM_CHARTS = ("lines", "components", "heatmap", "bars", "maps")

@@ -13,7 +13,7 @@ from kpca_core import KernelPCA
 from kpca_core.datasets import three_rings
 from kpca_core.figures import spectrum as spectrum_figures
 from kpca_core.spectrum import WidthSweep
-from pages import workers
+from kpca_ui import workers
 
 
 @pytest.fixture

@@ -15,12 +15,12 @@ import pytest
 from appserver import AppServer
 from browser import IDLE, VIEWPORT, VIEWS, View, figure_json, open_view, press_and_time, url_params
 
-from pages.presenter import KEY
+from kpca_ui.presenter import KEY
 
 pytestmark = pytest.mark.e2e
 
 STEPPING = {"contours": "ct_k", "spectrum": "sp_at", "denoising": "dn_n"}
-"""The control each view keeps in presenter mode (pages/presenter.py, STEPPING_KEYS)."""
+"""The control each view keeps in presenter mode (kpca_ui/presenter.py, STEPPING_KEYS)."""
 HIDDEN = {"contours": "ct_kernel", "spectrum": "sp_logbars", "denoising": "dn_sbs_count"}
 """A control of each view, next to the figure, that presenter mode hides."""
 

@@ -1,4 +1,4 @@
-"""Widgets shared by the pages: the 2-D data picker with CSV upload."""
+"""The 2-D data picker every 2-D view shows in its sidebar: a toy set or a CSV upload."""
 
 from __future__ import annotations
 
@@ -8,11 +8,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
-from streamlit.delta_generator import DeltaGenerator
 
 from kpca_core import datasets
 from kpca_core.uploads import MAX_ROWS, UploadError, parse_points_csv
-from pages.links import remember_link
 
 UPLOAD = "Your own data (CSV upload)"
 DATASET_TITLES = {
@@ -24,50 +22,6 @@ DATASET_TITLES = {
     "circles": "Two circles",
 }
 MAX_TOY_POINTS = 2000
-SHELL_FLAG = "_via_app"
-
-
-def app_pages() -> list[st.Page]:
-    """The app's pages, in the order of the navigation."""
-    return [
-        st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
-        st.Page("pages/contours.py", title="Contours", icon=":material/line_curve:"),
-        st.Page("pages/spectrum.py", title="Spectrum", icon=":material/bar_chart:"),
-        st.Page("pages/denoising.py", title="Denoising", icon=":material/blur_off:"),
-    ]
-
-
-def require_app_shell() -> None:
-    """Make sure a page runs inside ``app.py``'s navigation; call it first in every page.
-
-    Because the page scripts live in ``pages/``, Streamlit's older multipage
-    mode runs ``pages/<view>.py`` on its own, without ``app.py``, for the very
-    first request after the server starts, until some run has called
-    ``st.navigation``.  A bookmarked link opened on a fresh server would then
-    lose the page config and navigation.  Calling ``st.navigation`` here ends
-    that mode for the server; the rerun then goes through ``app.py`` with the
-    same URL and query parameters.
-
-    It then keeps the link's parameters, before any widget reads them, for
-    :func:`pages.links.link_tools`.
-    """
-    if not st.session_state.get(SHELL_FLAG):
-        st.navigation(app_pages(), position="hidden")
-        st.rerun()
-    remember_link()
-
-
-def camera_format(container: DeltaGenerator, key: str) -> str:
-    """A choice of what the camera button of the page's figures saves, PNG or SVG."""
-    return container.radio(
-        "Camera button saves",
-        ["png", "svg"],
-        format_func=str.upper,
-        horizontal=True,
-        key=key,
-        bind="query-params",
-        help="Format of the camera button in each figure's toolbar.",
-    )
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,57 @@
+"""The frame every page runs in: the navigation, the app-shell check, the export format.
+
+Page scripts call :func:`require_app_shell` first; ``app.py`` builds its
+navigation from :func:`app_pages`.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from kpca_ui.links import remember_link
+
+SHELL_FLAG = "_via_app"
+
+
+def app_pages() -> list[st.Page]:
+    """The app's pages, in the order of the navigation."""
+    return [
+        st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
+        st.Page("pages/contours.py", title="Contours", icon=":material/line_curve:"),
+        st.Page("pages/spectrum.py", title="Spectrum", icon=":material/bar_chart:"),
+        st.Page("pages/denoising.py", title="Denoising", icon=":material/blur_off:"),
+    ]
+
+
+def require_app_shell() -> None:
+    """Make sure a page runs inside ``app.py``'s navigation; call it first in every page.
+
+    Because the page scripts live in ``pages/``, Streamlit's older multipage
+    mode runs ``pages/<view>.py`` on its own, without ``app.py``, for the very
+    first request after the server starts, until some run has called
+    ``st.navigation``.  A bookmarked link opened on a fresh server would then
+    lose the page config and navigation.  Calling ``st.navigation`` here ends
+    that mode for the server; the rerun then goes through ``app.py`` with the
+    same URL and query parameters.
+
+    It then keeps the link's parameters, before any widget reads them, for
+    :func:`kpca_ui.links.link_tools`.
+    """
+    if not st.session_state.get(SHELL_FLAG):
+        st.navigation(app_pages(), position="hidden")
+        st.rerun()
+    remember_link()
+
+
+def camera_format(container: DeltaGenerator, key: str) -> str:
+    """A choice of what the camera button of the page's figures saves, PNG or SVG."""
+    return container.radio(
+        "Camera button saves",
+        ["png", "svg"],
+        format_func=str.upper,
+        horizontal=True,
+        key=key,
+        bind="query-params",
+        help="Format of the camera button in each figure's toolbar.",
+    )

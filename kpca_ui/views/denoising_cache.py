@@ -1,0 +1,252 @@
+"""The Denoising view's cached work: the digits, the fitted models, the sweeps and grids.
+
+Each is cached across reruns and sessions, keyed on small values; the progress
+bars are drawn inside the cached calls, so that Streamlit replays them on a hit.
+:func:`usps_digits` and :func:`chosen_subsets` also say where the digits come
+from and how many there are.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+import numpy as np
+import streamlit as st
+
+from kpca_core import usps
+from kpca_core.denoise import (
+    FIG4_N,
+    SWEEP_N,
+    DigitDenoiser,
+    DigitSubsets,
+    ErrorSweep,
+    ImageGrid,
+    Noise,
+    ToyDenoising,
+    error_sweep,
+    fig4_grid,
+    sample_digits,
+    side_by_side,
+    toy_denoising,
+)
+from kpca_ui.views.denoising import width_caption
+from kpca_ui.workers import at_low_priority
+
+# (source, train per class, test per class, c, centre, seed, training-noise kind, level)
+ModelKey = tuple[str, int, int, float, bool, int, str | None, float]
+
+
+@st.cache_resource(show_spinner=False, ttl="1h", max_entries=4)
+def load_digits(
+    usps_dir: str | None, data_home: str | None, base_urls: tuple[str, ...]
+) -> tuple[usps.DigitsData, usps.DigitsData]:
+    """USPS training and test digits (or the 8×8 fallback), keyed on where they come from.
+
+    The progress bar is created here, so that Streamlit can replay it on a
+    cache hit (where it ends empty at once).
+    """
+    report, done = progress_bar("Loading the USPS digits")
+    test, train = (
+        usps.load_digits_with_fallback(
+            subset, data_home=data_home, base_urls=base_urls, progress=_half(report, i)
+        )
+        for i, subset in enumerate(("test", "train"))  # the small file first
+    )
+    done()
+    return train, test
+
+
+def _half(progress: Callable[[float, str], None], i: int) -> Callable[[float, str], None]:
+    """Report the i-th of two downloads as the i-th half of one bar."""
+
+    def report(fraction: float, message: str) -> None:
+        progress((i + fraction) / 2, message)
+
+    return report
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def digit_subsets(
+    source: str, n_train: int, n_test: int, seed: int, _data: tuple[usps.DigitsData, ...]
+) -> DigitSubsets:
+    train, test = _data
+    return sample_digits(
+        (train.images, train.labels),
+        (test.images, test.labels),
+        n_train,
+        n_test,
+        side=train.side,
+        source=source,
+        random_state=seed,
+    )
+
+
+@st.cache_resource(show_spinner=False, max_entries=2)  # ~150 MB each for M = 3000
+def fitted_model(key: ModelKey, _subsets: DigitSubsets) -> DigitDenoiser:
+    """Linear and kernel PCA on the training digits, cached across reruns and sessions."""
+    _, _, _, c, center, seed, noise_kind, noise_level = key
+    X = _subsets.X_train
+    if noise_kind is not None:
+        X = Noise(noise_kind, noise_level).apply(X, seed + 2)
+    report, done = progress_bar(f"Fitting linear and kernel PCA on {len(X)} digits")
+    try:
+        return at_low_priority(DigitDenoiser(c, center=center).fit, X, progress=report)
+    finally:
+        done()
+
+
+def noisy_test_digits(key: ModelKey, noise: tuple[str, float], subsets: DigitSubsets) -> np.ndarray:
+    """The test digits with this noise, drawn with the seed after the model's (``key[5]``)."""
+    return Noise(*noise).apply(subsets.X_test, key[5] + 1)
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def cached_sweep(
+    key: ModelKey,
+    noise: tuple[str, float],
+    ridge: bool,
+    ridge_alpha: float,
+    _model: DigitDenoiser,
+    _subsets: DigitSubsets,
+) -> ErrorSweep:
+    noisy = noisy_test_digits(key, noise, _subsets)
+    report, done = progress_bar("Computing the error for every n")
+    sweep = error_sweep(
+        _model,
+        _subsets.X_test,
+        noisy,
+        SWEEP_N,
+        ridge=ridge,
+        ridge_alpha=ridge_alpha,
+        progress=report,
+    )
+    done()
+    return sweep
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def cached_fig4(
+    key: ModelKey,
+    noise: tuple[str, float],
+    method: str,
+    ridge_alpha: float,
+    _model: DigitDenoiser,
+    _subsets: DigitSubsets,
+) -> ImageGrid:
+    noisy = noisy_test_digits(key, noise, _subsets)
+    return fig4_grid(
+        _model,
+        _subsets.X_test,
+        noisy,
+        _subsets.y_test,
+        side=_subsets.side,
+        n_values=FIG4_N,
+        method=method,
+        ridge_alpha=ridge_alpha,
+    )
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def cached_side_by_side(
+    key: ModelKey,
+    noise: tuple[str, float],
+    pick: tuple[int, ...],
+    n: int,
+    method: str,
+    ridge_alpha: float,
+    _model: DigitDenoiser,
+    _subsets: DigitSubsets,
+) -> ImageGrid:
+    """The side-by-side grid, shared by every session that asks for the same digits."""
+    rows = list(pick)
+    noisy = noisy_test_digits(key, noise, _subsets)[rows]
+    return side_by_side(
+        _model,
+        _subsets.X_test[rows],
+        noisy,
+        _subsets.y_test[rows],
+        n,
+        side=_subsets.side,
+        method=method,
+        ridge_alpha=ridge_alpha,
+    )
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def cached_toy(
+    name: str, n_samples: int, noise: float, c: float, n: int, seed: int
+) -> ToyDenoising:
+    return toy_denoising(
+        name, n_samples=n_samples, noise=noise, c=c, n_components=n, random_state=seed
+    )
+
+
+def progress_bar(text: str) -> tuple[Callable[[float, str], None], Callable[[], None]]:
+    """A ``progress(fraction, message)`` callback drawing a bar, and a function removing it."""
+    bar = st.progress(0.0, text=text)
+
+    def report(fraction: float, message: str) -> None:
+        bar.progress(min(max(fraction, 0.0), 1.0), text=f"{text}: {message}")
+
+    return report, bar.empty
+
+
+def usps_digits() -> tuple[usps.DigitsData, usps.DigitsData]:
+    """The training and test digits, with a word where they are not the USPS files."""
+    data = load_digits(
+        os.environ.get(usps.USPS_ENV_VAR),
+        os.environ.get("SCIKIT_LEARN_DATA"),
+        tuple(usps.USPS_BASE_URLS),
+    )
+    train_data, test_data = data
+    if train_data.message or test_data.message:
+        st.warning(train_data.message or test_data.message, icon=":material/cloud_off:")
+    for note in {train_data.note, test_data.note} - {None}:
+        st.caption(note)
+    if train_data.source != "USPS":
+        st.info(
+            f"These are the **{train_data.source}**, not USPS: every figure is labelled so. "
+            "With only 64 pixels and about 140 training digits per class the numbers differ "
+            "from the paper's."
+        )
+    return data
+
+
+def chosen_subsets(
+    data: tuple[usps.DigitsData, usps.DigitsData], settings: dict[str, object]
+) -> DigitSubsets:
+    """The digits the settings ask for, and a caption saying what they are."""
+    subsets = digit_subsets(
+        data[0].source, settings["n_train"], settings["n_test"], settings["seed"], data
+    )
+    if (subsets.n_train_per_class, subsets.n_test_per_class) != (
+        settings["n_train"],
+        settings["n_test"],
+    ):
+        st.info(
+            f"The {subsets.source} have fewer digits of some class than asked for: using "
+            f"{len(subsets.X_train)} training and {len(subsets.X_test)} test digits "
+            "(all there are of the rarest classes)."
+        )
+    n_pixels = subsets.X_train.shape[1]
+    st.caption(
+        f"{subsets.source}: {len(subsets.X_train)} training and {len(subsets.X_test)} test "
+        f"digits, {subsets.side} × {subsets.side} pixels. " + width_caption(settings["c"], n_pixels)
+    )
+    return subsets
+
+
+def model_key(subsets: DigitSubsets, settings: dict[str, object]) -> ModelKey:
+    """The key of the model these settings fit."""
+    noise: Noise = settings["noise"]
+    return (
+        subsets.source,
+        settings["n_train"],
+        settings["n_test"],
+        settings["c"],
+        settings["center"],
+        settings["seed"],
+        noise.kind if settings["train_noisy"] else None,
+        noise.level if settings["train_noisy"] else 0.0,
+    )

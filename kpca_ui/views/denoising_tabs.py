@@ -1,0 +1,287 @@
+"""The Denoising view's tabs: the Fig. 4 grid, side by side, error vs n, the 2-D toy, the demo.
+
+Each ``show_*`` draws one tab's body; the settings are in
+:mod:`kpca_ui.views.denoising`, the cached work in :mod:`kpca_ui.views.denoising_cache`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
+from kpca_core.denoise import (
+    DEMO_N,
+    FIG4_N,
+    SWEEP_N,
+    DigitDenoiser,
+    DigitSubsets,
+    ImageGrid,
+    Noise,
+    demo_images,
+)
+from kpca_core.figures import denoise as figures
+from kpca_core.figures.style import export_config
+from kpca_ui.explain import explain
+from kpca_ui.presenter import presentable
+from kpca_ui.views.denoising import DEMO_LEVELS
+from kpca_ui.views.denoising_cache import (
+    ModelKey,
+    cached_fig4,
+    cached_side_by_side,
+    cached_sweep,
+    cached_toy,
+)
+from kpca_ui.workers import build
+
+
+def _export(name: str) -> dict:
+    """The figure's toolbar config: the camera button saves ``name`` as PNG or SVG."""
+    return export_config(name, image_format=st.session_state.get("dn_img", "png"))
+
+
+def _show_with_numbers(
+    fig: go.Figure, key: str, name: str, table: Callable[[], pd.DataFrame]
+) -> None:
+    """Draw a figure and offer the numbers behind it.
+
+    The chart's key is ``<key>_chart`` and its camera button saves ``name``; the
+    CSV download (``<key>_csv``) is built only when clicked.
+    """
+    st.plotly_chart(presentable(fig), key=f"{key}_chart", config=_export(name))
+    st.download_button(
+        "The numbers behind this figure (CSV)",
+        data=lambda: table().to_csv(index=False),
+        file_name=f"{name}.csv",
+        mime="text/csv",
+        on_click="ignore",
+        key=f"{key}_csv",
+    )
+
+
+def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dict) -> None:
+    noise: Noise = s["noise"]
+    grid = cached_fig4(
+        key, (noise.kind, noise.level), s["method"], s["ridge_alpha"], model, subsets
+    )
+    title = f"{subsets.source}: {noise.describe()}"
+    _show_with_numbers(
+        build(figures.fig4_figure, grid, title=title),
+        "dn_fig4",
+        f"denoise_fig4_{noise.kind}{noise.level:g}_c{s['c']:g}",
+        grid.to_frame,
+    )
+    st.caption(
+        "Like Mika et al. Fig. 4: the first test digit of each class, its noisy version, "
+        f"then linear PCA and kernel PCA from n = {', '.join(map(str, FIG4_N))} components."
+    )
+    explain("dn_fig4")
+    _restart_note(grid.restarts)
+
+
+@st.fragment
+def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dict) -> None:
+    left, middle, right = st.columns(3)
+    n = left.select_slider(
+        "Number of components n",
+        SWEEP_N,
+        value=64,
+        key="dn_n",
+        bind="query-params",
+        persist_state="page",
+        help="On a log scale. Kernel PCA can use more components than there are pixels.",
+    )
+    count = middle.slider(
+        "How many digits", 1, 10, 6, key="dn_sbs_count", bind="query-params", persist_state="page"
+    )
+    draw = right.number_input(
+        "Draw",
+        0,
+        10_000,
+        0,
+        key="dn_sbs_draw",
+        bind="query-params",
+        persist_state="page",
+        help="Another set of digits.",
+    )
+    _explain_n(n, model, subsets)
+    rng = np.random.RandomState(int(draw))
+    pick = np.sort(rng.choice(len(subsets.X_test), min(count, len(subsets.X_test)), replace=False))
+    noise: Noise = s["noise"]
+    grid = cached_side_by_side(
+        key,
+        (noise.kind, noise.level),
+        tuple(int(i) for i in pick),
+        n,
+        s["method"],
+        s["ridge_alpha"],
+        model,
+        subsets,
+    )
+    _show_with_numbers(
+        build(
+            figures.side_by_side_figure,
+            grid,
+            title=f"{subsets.source}: {noise.describe()}, n = {n}",
+        ),
+        "dn_sbs",
+        f"denoise_side_by_side_{noise.kind}{noise.level:g}_n{n}",
+        grid.to_frame,
+    )
+    errors = grid.errors
+    st.markdown(
+        f"Squared error to the clean digit (under each image), mean over these digits: "
+        f"noisy **{errors[1].mean():.1f}**, linear PCA **{errors[2].mean():.1f}**, "
+        f"kernel PCA **{errors[3].mean():.1f}**."
+    )
+    explain("dn_side_by_side")
+    _restart_note(grid.restarts)
+
+
+def _explain_n(n: int, model: DigitDenoiser, subsets: DigitSubsets) -> None:
+    if n > model.n_linear_max_:
+        st.info(
+            f"Linear PCA has only {model.n_linear_max_} components (at most one per pixel): "
+            f"n = {n} uses all {model.n_linear_max_}, which gives back the noisy digit unchanged."
+        )
+    if n > model.n_kernel_max_:
+        st.info(
+            f"Kernel PCA has {model.n_kernel_max_} components here (one per training digit "
+            f"with a non-zero eigenvalue): n = {n} uses all of them. Use more training "
+            "digits per class for more components."
+        )
+
+
+def _restart_note(restarts: int) -> None:
+    if restarts:
+        st.caption(
+            f"The fixed-point iteration restarted {restarts} time(s) from another start, "
+            "where its denominator vanished or turned negative."
+        )
+
+
+def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dict) -> None:
+    ridge = st.checkbox(
+        "Add the learned pre-image (kernel ridge; one fit per n, slower)",
+        key="dn_sweep_ridge",
+        bind="query-params",
+        persist_state="page",
+    )
+    noise: Noise = s["noise"]
+    sweep = cached_sweep(key, (noise.kind, noise.level), ridge, s["ridge_alpha"], model, subsets)
+    n_same, ratio_same = sweep.largest_same_n_ratio
+    cols = st.columns(4)
+    cols[0].metric("Best n, linear PCA", sweep.linear.best_n, help="Smallest error")
+    cols[1].metric("Best n, kernel PCA", sweep.kernel.best_n)
+    cols[2].metric("Ratio at the best n", f"{sweep.ratio_at_best:.2f}×", help="linear / kernel")
+    cols[3].metric("Largest same-n ratio", f"{ratio_same:.1f}×", help=f"at n = {n_same}")
+    title = f"{subsets.source}: {noise.describe()}, {len(subsets.X_test)} test digits"
+    _show_with_numbers(
+        figures.error_curve_figure(
+            sweep, chosen_n=st.session_state.get("dn_n"), title_prefix=title
+        ),
+        "dn_error",
+        f"denoise_error_vs_n_{noise.kind}{noise.level:g}_c{s['c']:g}",
+        sweep.to_frame,
+    )
+    st.caption(
+        "Mean over the test digits of the squared distance between the reconstruction and "
+        "the clean digit (summed over pixels). Ratios above 1: kernel PCA is better. "
+        f"Fixed-point restarts over the sweep: {sweep.restarts}."
+    )
+    explain("dn_error")
+
+
+@st.fragment
+def show_toy() -> None:
+    st.markdown(
+        "Mika et al. Fig. 1: noisy points on a half circle and on a square outline (grey), "
+        "each joined to its de-noised version (colour). Kernel PCA follows the curve; linear "
+        "PCA with one component can only put the points on a straight line."
+    )
+    cols = st.columns(4)
+    noise = cols[0].slider(
+        "Noise",
+        0.0,
+        0.3,
+        0.1,
+        step=0.01,
+        key="dn_toy_noise",
+        bind="query-params",
+        persist_state="page",
+    )
+    c = cols[1].select_slider(
+        "Width c",
+        (0.05, 0.1, 0.2, 0.5, 1.0, 2.0),
+        0.5,
+        key="dn_toy_c",
+        bind="query-params",
+        persist_state="page",
+    )
+    n = cols[2].slider(
+        "Kernel components", 1, 20, 4, key="dn_toy_n", bind="query-params", persist_state="page"
+    )
+    seed = cols[3].number_input(
+        "Seed", 0, 10_000, 0, key="dn_toy_seed", bind="query-params", persist_state="page"
+    )
+    st.caption(f"k(x, y) = exp(−‖x − y‖² / {2 * c:g}) (N c with N = 2), 200 points per set.")
+    results = [cached_toy(name, 200, noise, c, n, int(seed)) for name in ("half_circle", "square")]
+    st.plotly_chart(
+        presentable(figures.toy_figure(results)),
+        key="dn_toy_chart",
+        config=_export(f"denoise_toy_noise{noise:g}_c{c:g}_n{n}"),
+    )
+    explain("dn_toy")
+    _restart_note(sum(r.restarts for r in results))
+
+
+@st.fragment
+def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
+    left, right = st.columns([1, 3])
+    digit = left.selectbox(
+        "Which digit?", list(range(10)), key="dn_demo_digit", bind="query-params"
+    )
+    if left.button("Another handwritten example", key="dn_demo_next"):
+        st.session_state["dn_demo_example"] = st.session_state.get("dn_demo_example", 0) + 1
+    level = right.select_slider(
+        "How much noise?", list(DEMO_LEVELS), value="some", key="dn_demo_noise", bind="query-params"
+    )
+    examples = np.flatnonzero(subsets.y_test == digit)
+    index = examples[st.session_state.get("dn_demo_example", 0) % len(examples)]
+    original = ImageGrid(subsets.X_test[index][np.newaxis, np.newaxis], subsets.side, ("",), ("",))
+    left.plotly_chart(
+        presentable(figures.demo_figure(original)),
+        key="dn_demo_original",
+        config=_export(f"denoise_demo_original_{digit}"),
+    )
+    left.caption("Written by hand")
+    grid = demo_images(
+        model,
+        subsets.X_test[index],
+        Noise("gaussian", DEMO_LEVELS[level]),
+        side=subsets.side,
+        random_state=int(index),
+    )
+    right.plotly_chart(
+        presentable(figures.demo_figure(grid)),
+        key="dn_demo_chart",
+        config=_export(f"denoise_demo_{digit}_{level.replace(' ', '_')}"),
+    )
+    st.markdown(
+        f"#### The computer has looked at {len(subsets.X_train)} handwritten digits: the "
+        "classic method keeps only the most common strokes, so much of the noise stays, "
+        "while the kernel method redraws the digit from similar examples it has seen."
+    )
+    with st.expander("How it works, for the technically minded"):
+        st.markdown(
+            f"Classic method: linear PCA with {DEMO_N['linear']} components. Kernel method: "
+            f"kernel PCA (Gaussian kernel) with {min(DEMO_N['kernel'], model.n_kernel_max_)} "
+            "components and the fixed-point pre-image of Mika et al. (1999), eq. 10 — the "
+            f"best numbers of components for Gaussian noise in the paper. Noise: Gaussian, "
+            f"σ = {DEMO_LEVELS[level]:g} on a 0–1 intensity scale. Digits: {subsets.source}."
+        )
+    explain("dn_demo")

@@ -1,0 +1,125 @@
+"""The Home view's contents: the five steps of kernel PCA, the views, the gallery of figures.
+
+Each gallery card is a link into a view with a paper's settings (the query
+parameters its widgets are bound to).  The page, ``pages/home.py``, is the layout.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from kpca_ui.presenter import KEY as PRESENTER
+from kpca_ui.presenter import presenter_mode
+
+STEPS = [
+    (
+        "1. Kernel matrix",
+        r"K_{ij} = k(\mathbf{x}_i, \mathbf{x}_j) = (\Phi(\mathbf{x}_i)\cdot\Phi(\mathbf{x}_j))"
+        r"\qquad (10)",
+        "Compare every pair of the M training points with the kernel.",
+    ),
+    (
+        "2. Centring in feature space",
+        r"\tilde K = K - 1_M K - K 1_M + 1_M K 1_M,\quad (1_M)_{ij} = 1/M \qquad (49)",
+        "Subtract the mean of the mapped points, through the kernel alone.",
+    ),
+    (
+        "3. Eigenproblem",
+        r"M\lambda\,\boldsymbol\alpha = \tilde K\boldsymbol\alpha \qquad (12)",
+        "The eigenvalues λ are the variances along the principal axes in F.",
+    ),
+    (
+        "4. Normalisation",
+        r"M\lambda_k\,(\boldsymbol\alpha^k\cdot\boldsymbol\alpha^k) = 1 \qquad (16, 50)",
+        "Scale each α so that its axis V^k = Σ α_i Φ(x_i) has unit length in F.",
+    ),
+    (
+        "5. Projection",
+        r"(\mathbf V^k\cdot\Phi(\mathbf t)) = \sum_{i=1}^M \alpha_i^k\,"
+        r"\tilde k(\mathbf x_i, \mathbf t) \qquad (17, 51)",
+        "The k-th nonlinear principal component of a new point t.",
+    ),
+]
+
+VIEWS = [
+    (
+        "pages/contours.py",
+        "Contours: kernel principal components as contour lines on 2-D data (Fig. 2)",
+        ":material/line_curve:",
+    ),
+    (
+        "pages/spectrum.py",
+        "Spectrum: how the kernel width shapes the eigenvalues",
+        ":material/bar_chart:",
+    ),
+    (
+        "pages/denoising.py",
+        "Denoising: linear vs kernel PCA on noisy handwritten digits (Mika et al. 1999)",
+        ":material/blur_off:",
+    ),
+]
+
+GALLERY = [
+    (
+        "pages/contours.py",
+        "Schölkopf et al. 1998, Fig. 2",
+        {"ct_n": 300, "ct_noise": 0.2, "ct_values": "1, 2, 3, 4", "ct_k": 3},
+        "Polynomial kernels of degree 1–4 on a noisy parabola. Linear PCA (degree 1) has "
+        "only two non-zero eigenvalues; with degree 2 the third component picks up the noise.",
+    ),
+    (
+        "pages/spectrum.py",
+        "The spectrum as the width varies",
+        {"sp_data": "Three rings, radii 1, 2, 4"},
+        "Three rings: narrow Gaussians make every point its own component, wide ones behave "
+        "like linear PCA, with the first two components taking all the variance.",
+    ),
+    (
+        "pages/denoising.py",
+        "Mika et al. 1999, Fig. 1",
+        {"dn_tab": "2-D toy"},
+        "A half circle and a square outline: kernel PCA moves noisy points back onto the "
+        "curve, linear PCA can only put them on a line.",
+    ),
+    (
+        "pages/denoising.py",
+        "Mika et al. 1999, Fig. 4 (Gaussian noise)",
+        {"dn_tab": "Fig. 4 grid"},
+        "USPS digits with Gaussian noise σ = 0.5, rebuilt from n = 1, 4, 16, 64, 256 "
+        "components: kernel PCA gives clean digits where linear PCA keeps the noise.",
+    ),
+    (
+        "pages/denoising.py",
+        "Mika et al. 1999, Fig. 4 (speckle noise)",
+        {"dn_tab": "Fig. 4 grid", "dn_noise": "Speckle (salt and pepper)"},
+        "The same with speckle noise p = 0.4: each pixel turns black or white.",
+    ),
+]
+
+
+def five_steps() -> None:
+    """Each step of kernel PCA: a heading, its equation and a line of words."""
+    for title, equation, words in STEPS:
+        st.subheader(title)
+        st.latex(equation)
+        st.caption(words)
+
+
+def view_links() -> None:
+    """A link into each view, with a line saying what it shows."""
+    for page, label, icon in VIEWS:
+        st.page_link(page, label=label, icon=icon)
+
+
+def classic_figures_gallery() -> None:
+    """A card per classic figure, each opening its view with the paper's settings."""
+    # A lecturer in presenter mode stays in it when opening a card.
+    keep = {PRESENTER: "true"} if presenter_mode() else {}
+    for column, (page, title, query, caption) in zip(
+        st.columns(len(GALLERY)), GALLERY, strict=True
+    ):
+        query = {**query, **keep}
+        with column.container(border=True):
+            st.markdown(f"**{title}**")
+            st.caption(caption)
+            st.page_link(page, label="Open", icon=":material/open_in_new:", query_params=query)

@@ -1,0 +1,329 @@
+"""The Spectrum view's sweep, computed once per data and sweep choice, and its figures.
+
+The sweep and the figures built from it are kept in one holder per choice and
+shared by every session; the chosen width only re-marks copies of them.  The
+settings and texts are in :mod:`kpca_ui.views.spectrum`.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+from kpca_core import gamma_to_sigma
+from kpca_core.figures import spectrum as figures
+from kpca_core.figures import style
+from kpca_core.spectrum import CONSTANT, IDENTITY, WidthSweep
+from kpca_ui.explain import explain
+from kpca_ui.points import PointSet
+from kpca_ui.presenter import presentable
+from kpca_ui.views.spectrum import DK_GAMMA, LIMITS, file_stem, range_text, rounding_text
+from kpca_ui.workers import build, compute, concurrently
+
+# The progress bar appears only when the sweep takes longer than this.
+PROGRESS_DELAY_S = 0.3
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _results(data_key: tuple, sweep_key: tuple) -> dict:
+    """An empty holder per data and sweep choice: the sweep, then its figures.
+
+    Filled once by :func:`_sweep` (and the figure helpers), instead of caching
+    a function, because the sweep's progress bar must not be recorded and
+    replayed by the cache.
+    """
+    return {}
+
+
+def _sweep(points: PointSet, sweep_key: tuple) -> dict:
+    """The holder of this data and sweep choice, with the sweep computed in it."""
+    holder = _results(points.key, sweep_key)
+    holder["key"] = (points.key, sweep_key)
+    if "sweep" not in holder:
+        kernel, decades, n_widths, degree, coef0, max_degree = sweep_key
+        sweep = WidthSweep(
+            "poly" if kernel == "degree" else kernel,
+            sweep="degree" if kernel == "degree" else "width",
+            decades=decades,
+            n_widths=n_widths,
+            degree=degree,
+            coef0=coef0,
+            max_degree=max_degree,
+        )
+        bar = _DelayedProgress()
+        try:
+            holder["sweep"] = compute(sweep.fit, points.X, progress=bar)
+        finally:
+            bar.close()
+    return holder
+
+
+class _DelayedProgress:
+    """A progress callback that shows a bar only once the work takes a while."""
+
+    def __init__(self) -> None:
+        self.start = time.perf_counter()
+        self.bar = None
+
+    def __call__(self, fraction: float, message: str) -> None:
+        if self.bar is None:
+            if time.perf_counter() - self.start < PROGRESS_DELAY_S:
+                return
+            self.bar = st.progress(0.0)
+        self.bar.progress(min(fraction, 1.0), text=f"Sweeping the width: {message}")
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.empty()
+
+
+def _once(holder: dict, key: tuple, make: Callable[[], go.Figure]) -> go.Figure:
+    """A figure built once per sweep and shared by every session (never mutated)."""
+    if key not in holder:
+        holder[key] = make()
+    return holder[key]
+
+
+COPY_LOCK = threading.Lock()
+# Re-marked sweep figures kept per sweep: three figures at 16 widths.
+MARKED_COPIES = 48
+
+
+def _marked(
+    holder: dict,
+    key: tuple,
+    make: Callable[[], go.Figure],
+    sweep: WidthSweep,
+    index: int,
+) -> go.Figure:
+    """A sweep figure with its chosen-width marks at ``index``, shared by every session.
+
+    The figure is built once per sweep (``key``); a chosen width gets a copy of
+    it, re-marked (a millisecond, where a new figure takes tens), which every
+    session then shares and nobody mutates: scrubbing the width redraws without
+    rebuilding, and a width that any session chose before costs nothing.  The
+    last ``MARKED_COPIES`` copies per sweep are kept, so memory stays bounded.
+    """
+    copies = holder.setdefault("marked", OrderedDict())
+    token = (*key, index)
+    with COPY_LOCK:
+        if token in copies:
+            copies.move_to_end(token)
+            return copies[token]
+    if key not in holder:
+        # built at this very width, so it is its own re-marked copy
+        copy = _once(holder, key, make)
+    else:
+        with COPY_LOCK:  # plotly touches the figure it copies: not safe across sessions
+            copy = figures.copy_figure(holder[key])
+        figures.move_chosen(copy, sweep, index)
+    with COPY_LOCK:
+        copies[token] = copy
+        while len(copies) > MARKED_COPIES:
+            copies.popitem(last=False)
+    return copy
+
+
+def _maps(holder: dict, sweep: WidthSweep, labels: np.ndarray | None, index: int) -> go.Figure:
+    """Eigenvectors at one width (a full KernelPCA fit there): contours, or a projection."""
+    return _once(
+        holder,
+        ("maps", index),
+        lambda: build(figures.components_at_figure, sweep, index, labels),
+    )
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _csv(_sweep: WidthSweep, data_key: tuple, sweep_key: tuple) -> bytes:
+    return _sweep.to_frame().to_csv(index=False).encode()
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _dk_share(_X: np.ndarray, data_key: tuple) -> float:
+    """(λ₁+λ₂)/Σλ of the centred Gaussian kernel at Dereǵowski & Krzyśko's c."""
+    sweep = compute(WidthSweep("rbf", widths=[gamma_to_sigma(DK_GAMMA)], n_jobs=1).fit, _X)
+    return float(sweep.share(2)[0])
+
+
+def _chosen_default(sweep: WidthSweep) -> int:
+    """The width nearest the data scale (the middle of the degrees)."""
+    if sweep.sweep == "degree":
+        return min(2, sweep.widths_.size - 1)
+    return int(np.argmin(np.abs(np.log(sweep.widths_ / sweep.scale_))))
+
+
+def _marks(points: PointSet, sweep: WidthSweep) -> list[tuple[float, str]]:
+    if points.key[:2] == ("toy", "three_rings") and sweep.kernel == "rbf":
+        return [(gamma_to_sigma(DK_GAMMA), "D&K c = 0.017")]
+    return []
+
+
+@st.fragment
+def chosen_width_view(
+    holder: dict,
+    points: PointSet,
+    sweep_key: tuple,
+    n_leading: int,
+    image_format: str,
+) -> None:
+    """Everything that moves with the chosen width; reruns alone when it changes.
+
+    Nothing here recomputes the sweep: the three sweep figures are only
+    re-marked, and the spectrum and maps at a width are built once.
+    """
+    sweep = holder["sweep"]
+    n = sweep.widths_.size
+    if st.session_state.get("sp_at") not in range(n):
+        st.session_state["sp_at"] = _chosen_default(sweep)
+    stem = file_stem(points, sweep_key)
+    marks = _marks(points, sweep)
+
+    def show(fig: go.Figure, name: str) -> None:
+        st.plotly_chart(
+            presentable(fig),  # a copy in presenter mode: shared figures stay as they are
+            key=f"sp_fig_{name}",
+            config=style.export_config(f"spectrum-{name}_{stem}", image_format=image_format),
+        )
+        explain(f"sp_{name}")
+
+    def marked(name: str, make: Callable[[], go.Figure], *extra: object) -> go.Figure:
+        return _marked(holder, (name, *extra), make, sweep, index)
+
+    # The figures above the slider are drawn after it, so that they use the
+    # value it returns: on a link's first run that is the URL's value.
+    above = st.container()
+    index = st.select_slider(
+        f"Chosen {figures.parameter_label(sweep)}: the dashed line above, the spectrum below",
+        options=list(range(n)),
+        format_func=lambda i: f"{sweep.widths_[i]:.3g}",
+        key="sp_at",
+        bind="query-params",
+    )
+    log_bars = st.toggle("Logarithmic bars", key="sp_logbars", bind="query-params")
+    below_left, below_right = st.columns([2, 3])
+    value = figures.format_parameter(sweep, float(sweep.widths_[index]))
+
+    def maps() -> go.Figure | str:
+        """The component maps at this width, or why there are none."""
+        if sweep.regime_[index] == CONSTANT:
+            return (
+                f"At {value} every entry of the kernel matrix rounds to the same number, so "
+                "a plain kernel PCA, which the component maps need, sees no differences "
+                "between the points. Choose a narrower width to see the components."
+            )
+        try:
+            return _maps(holder, sweep, points.labels, index)
+        except ValueError as error:
+            return f"The components at {value} cannot be computed: {error}"
+
+    # What the slider asks for comes first, the spectrum and the maps at this width
+    # (built at the same time, in the two workers); the browser draws the charts in
+    # the order they arrive, so the marks on the sweep figures above follow them.
+    bars, components_or_reason = concurrently(
+        lambda: _once(
+            holder,
+            ("bars", index, log_bars),
+            lambda: build(figures.spectrum_bars_figure, sweep, index, log=log_bars),
+        ),
+        maps,
+    )
+    with below_left:
+        show(bars, "bars")
+    with below_right:
+        if isinstance(components_or_reason, str):
+            shown = st.info if sweep.regime_[index] == CONSTANT else st.warning
+            shown(components_or_reason)
+        else:
+            show(components_or_reason, "maps")
+    left, right = above.columns(2)
+    with left:
+        lines = marked(
+            "lines",
+            lambda: build(
+                figures.ratio_lines_figure, sweep, n_leading=n_leading, chosen=index, marks=marks
+            ),
+            n_leading,
+        )
+        show(lines, "lines")
+    with right:
+        components = marked(
+            "components", lambda: build(figures.effective_components_figure, sweep, chosen=index)
+        )
+        show(components, "components")
+    left, right = above.columns([3, 2])
+    with left:
+        heatmap = marked(
+            "heatmap", lambda: build(figures.spectrum_heatmap_figure, sweep, chosen=index)
+        )
+        show(heatmap, "heatmap")
+    with right:
+        st.markdown("#### The two limits")
+        st.markdown(LIMITS["degree" if sweep.sweep == "degree" else sweep.kernel])
+        for regime in (IDENTITY, CONSTANT):
+            text = range_text(sweep, regime)
+            if text:
+                st.caption(text)
+    st.caption(rounding_text(sweep, index))
+
+
+def computed_sweep(points: PointSet, sweep_key: tuple) -> dict | None:
+    """The holder of this data and sweep choice with its sweep, or ``None`` and why not."""
+    try:
+        return _sweep(points, sweep_key)
+    except ValueError as error:
+        st.error(f"The spectrum cannot be computed for these settings: {error}")
+        return None
+
+
+def dk_note(holder: dict, points: PointSet) -> None:
+    """On the three rings, what Dereǵowski & Krzyśko report and what the maths gives."""
+    if points.key[:2] == ("toy", "three_rings") and holder["sweep"].kernel == "rbf":
+        st.info(
+            "Dereǵowski & Krzyśko (Fig. 4) report a maximum of (λ₁+λ₂)/Σλ at "
+            f"c = {DK_GAMMA} (σ = {gamma_to_sigma(DK_GAMMA):.2f}). With the centred kernel "
+            "of the standard formulation the maths gives no maximum there: the share "
+            "rises monotonically as the kernel widens, towards 1 (linear PCA on 2-D "
+            f"data). At their c it is {_dk_share(points.X, points.key):.3f} on these points."
+        )
+
+
+def sweep_film(holder: dict, points: PointSet, sweep_key: tuple, image_format: str) -> None:
+    """On request, the spectrum at every width as an animation played in the browser.
+
+    The film is built and sent only on request: its frames hold the spectrum at
+    every width, a large figure that most visits never play.
+    """
+    if st.toggle(
+        "Play the sweep: the spectrum at every width, animated in your browser",
+        key="sp_film",
+        bind="query-params",
+    ):
+        sweep = holder["sweep"]
+        film = _once(holder, ("film",), lambda: figures.spectrum_film_figure(sweep))
+        st.plotly_chart(
+            film,
+            key="sp_fig_film",
+            config=style.export_config(
+                f"spectrum-film_{file_stem(points, sweep_key)}", image_format=image_format
+            ),
+        )
+        explain("sp_film")
+
+
+def sweep_csv_download(holder: dict, points: PointSet, sweep_key: tuple) -> None:
+    """The download button of the sweep's numbers, built only when clicked."""
+    sweep = holder["sweep"]
+    st.download_button(
+        "Download the sweep (CSV)",
+        lambda: _csv(sweep, points.key, sweep_key),
+        on_click="ignore",
+        file_name=f"spectrum_{file_stem(points, sweep_key)}.csv",
+        mime="text/csv",
+        key="sp_csv",
+    )
