@@ -1,6 +1,21 @@
 """kpca_core: the exact kernel-PCA engine behind Kernel PCA Explorer.
 
 Pure numerics, data sets and figure builders; no user interface.
+
+* the engine: :mod:`.kernels` (kernel functions and width conventions),
+  :mod:`.kernel_pca` (:class:`KernelPCA`), :mod:`.preimage` (pre-images);
+* the numerics of each view: :mod:`.spectrum` (the width sweep),
+  :mod:`.contours` (the contour grid of Fig. 2), :mod:`.denoise` (the
+  de-noising experiments), each a package split where its work splits;
+* data: :mod:`.datasets` (the papers' toy sets), :mod:`.usps` (the USPS
+  digits), :mod:`.noise` (the noise models), :mod:`.uploads` (the user's CSV);
+* :mod:`.figures`: pure figure builders, one per view.
+
+What belongs here: functions and classes on arrays and plain parameters,
+checked against an independent answer in ``tests/``.  What must not:
+streamlit or any other user interface (``tests/test_kernels.py`` checks that
+no module imports it), session state, caching, reading widgets.  Nothing
+here imports the page scripts or the app's UI package; they import this.
 """
 
 import importlib

@@ -18,6 +18,13 @@ Where :func:`load_usps` looks, in order:
 
 :func:`load_digits_with_fallback` never fails: when USPS cannot be had it
 returns scikit-learn's bundled 8 × 8 digits instead, saying why in one line.
+
+Why one file of about 450 lines: it is one path (look in the directory, the
+cache, then download, validate, write, fall back), and its private helpers
+share one vocabulary of errors and constants.  Tests replace those constants
+on this module (``usps.USPS_BASE_URLS``, the download address); split into a
+package, a replacement on the package would no longer reach the module that
+downloads.
 """
 
 from __future__ import annotations

@@ -316,7 +316,7 @@ def test_bad_input_gets_a_clear_message(params: dict, X: np.ndarray, message: st
 
 def test_distances_once_and_eigenvalues_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """What does not depend on the width is computed once; no eigenvectors per width."""
-    import kpca_core.spectrum as spectrum
+    import kpca_core.spectrum.base as spectrum_base
 
     calls = {"distances": 0, "eigvalsh": 0}
 
@@ -337,7 +337,7 @@ def test_distances_once_and_eigenvalues_only(monkeypatch: pytest.MonkeyPatch) ->
         assert a.shape[0] < 60, "the sweep computed eigenvectors of a kernel matrix"
         return original_eigh(a, *args, **kwargs)
 
-    monkeypatch.setattr(spectrum, "squared_distances", counting_distances)
+    monkeypatch.setattr(spectrum_base, "squared_distances", counting_distances)
     monkeypatch.setattr(np.linalg, "eigvalsh", counting_eigvalsh)
     monkeypatch.setattr(np.linalg, "eigh", no_eigenvectors)
     WidthSweep("rbf", n_widths=12).fit(rings(60))
@@ -358,21 +358,21 @@ def test_low_rank_widths_give_the_full_eigenvalues(
     monkeypatch: pytest.MonkeyPatch, kernel: str, sweep: str, low_rank: bool
 ) -> None:
     """Pivoted Cholesky on low-rank widths agrees with the full eigenvalue problem."""
-    import kpca_core.spectrum as spectrum
+    import kpca_core.spectrum.low_rank as shortcut
 
     X = rings(120)
     calls = []
-    original = spectrum._low_rank_eigenvalues
+    original = shortcut.low_rank_eigenvalues
 
     def counting(*args: object) -> np.ndarray | None:
         result = original(*args)
         calls.append(result is not None)
         return result
 
-    monkeypatch.setattr(spectrum, "_low_rank_eigenvalues", counting)
+    monkeypatch.setattr(shortcut, "low_rank_eigenvalues", counting)
     fast = WidthSweep(kernel, sweep=sweep, n_widths=30, max_degree=6).fit(X)
     assert any(calls) == low_rank
-    monkeypatch.setattr(spectrum, "LOW_RANK_FRACTION", 0.0)
+    monkeypatch.setattr(shortcut, "LOW_RANK_FRACTION", 0.0)
     full = WidthSweep(kernel, sweep=sweep, n_widths=30, max_degree=6).fit(X)
     scale = full.eigenvalues_[:, :1]
     assert np.all(

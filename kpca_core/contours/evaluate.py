@@ -1,0 +1,209 @@
+"""Fitted columns over the plane: the grid, the component values on it, the whole sweep.
+
+The value drawn at a point t of the plane is its k-th nonlinear principal
+component (V^k · Φ̃(t)) = Σ_i α_i^k k̃(x_i, t) (eqs. 17, 51, 54):
+:func:`evaluate_column` evaluates a fitted column on a :class:`Grid`, and
+:func:`missing_reason` explains the components that do not exist.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..kernels import feature_space_dimension
+from .fit import ColumnFit, fit_column
+from .specs import KernelSpec, Parameter
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A regular grid over the data: ``xs`` by ``ys``, values as (len(ys), len(xs))."""
+
+    xs: np.ndarray
+    ys: np.ndarray
+
+    @property
+    def points(self) -> np.ndarray:
+        """All grid points, x running fastest, so values reshape to (len(ys), len(xs))."""
+        gx, gy = np.meshgrid(self.xs, self.ys)
+        return np.column_stack([gx.ravel(), gy.ravel()])
+
+    @property
+    def spacing(self) -> float:
+        """The larger of the two grid steps."""
+        return float(max(self.xs[1] - self.xs[0], self.ys[1] - self.ys[0]))
+
+
+def make_grid(X: np.ndarray, resolution: int = 100, margin: float = 0.15) -> Grid:
+    """A ``resolution`` × ``resolution`` grid covering the 2-D data with a margin.
+
+    Both axes get the same margin, ``margin`` × the larger extent of the data,
+    so that the panels of Fig. 2 show a little of the plane around the data.
+    """
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2 or X.shape[1] != 2:
+        raise ValueError(f"contours need 2-D points, got shape {X.shape}")
+    if resolution < 2:
+        raise ValueError(f"resolution must be at least 2, got {resolution}")
+    low, high = X.min(axis=0), X.max(axis=0)
+    pad = margin * max(float(np.max(high - low)), 1e-12)
+    xs = np.linspace(low[0] - pad, high[0] + pad, resolution)
+    ys = np.linspace(low[1] - pad, high[1] + pad, resolution)
+    return Grid(xs, ys)
+
+
+@dataclass(frozen=True)
+class Column:
+    """One evaluated column: component values over the grid.
+
+    Attributes
+    ----------
+    fit : ColumnFit
+    values : ndarray of shape (n_components, len(ys), len(xs)), float32
+        (V^k · Φ̃(t)) / scales[k] at every grid point t (eq. 51): each
+        component divided by its largest magnitude on the data, so that one
+        colour scale fits every panel and float32 never overflows.
+    scales : ndarray of shape (n_components,)
+        max_i |(V^k · Φ̃(x_i))| over the data points; ``values * scales``
+        are the components themselves.
+    notes : tuple of str
+    error : str or None
+    """
+
+    fit: ColumnFit
+    values: np.ndarray
+    scales: np.ndarray
+    notes: tuple[str, ...]
+    error: str | None
+
+    @property
+    def n_components(self) -> int:
+        return int(self.values.shape[0])
+
+
+def evaluate_column(fit: ColumnFit, grid: Grid) -> Column:
+    """Components of every grid point for a fitted column (eqs. 51 and 54).
+
+    ``fit.model`` may be any fitted object with ``transform`` returning
+    (n_points, ≥ n_components) components, e.g. scikit-learn's ``KernelPCA``.
+    Non-finite values (a polynomial overflowing in the margin beyond the
+    data) turn into an error, never into a NaN panel.
+    """
+    shape = (0, grid.ys.size, grid.xs.size)
+    if fit.error is not None or fit.model is None:
+        return Column(fit, np.zeros(shape, np.float32), np.zeros(0), fit.notes, fit.error)
+    n = fit.n_components
+    scales = np.max(np.abs(fit.projections[:, :n]), axis=0)
+    scales[scales == 0] = 1.0
+    with np.errstate(over="ignore", invalid="ignore"):
+        values = fit.model.transform(grid.points)[:, :n] / scales
+        values = values.T.reshape(n, grid.ys.size, grid.xs.size).astype(np.float32)
+    if not np.all(np.isfinite(values)):
+        error = (
+            f"{fit.spec.formula()} overflows on the grid beyond the data (values above "
+            "the largest floating-point number). Lower the degree or γ, or rescale the data."
+        )
+        return Column(fit, np.zeros(shape, np.float32), np.zeros(0), fit.notes, error)
+    notes = list(fit.notes)
+    if fit.spec.kernel in ("rbf", "laplacian") and fit.spec.sigma < grid.spacing:
+        notes.append(
+            f"σ = {fit.spec.sigma:g} is smaller than the grid spacing ({grid.spacing:.2g}): "
+            "the bumps around the points fall between grid points and the panels look "
+            "patchy. Raise the grid resolution or σ."
+        )
+    return Column(fit, values, scales, tuple(notes), None)
+
+
+@dataclass(frozen=True)
+class ContourSweep:
+    """Everything the Contours figures show.
+
+    Attributes
+    ----------
+    X : ndarray of shape (n_samples, 2)
+    labels : ndarray of shape (n_samples,) or None
+        Group of each point, for colour.
+    grid : Grid
+    columns : tuple of Column
+    parameter : str or None
+        The swept parameter, for the column headings.
+    n_components : int
+        Rows of the grid (components asked for).
+    """
+
+    X: np.ndarray
+    labels: np.ndarray | None
+    grid: Grid
+    columns: tuple[Column, ...]
+    parameter: Parameter | None
+    n_components: int
+
+    def column_label(self, c: int) -> str:
+        return self.columns[c].fit.spec.label(self.parameter)
+
+
+def contour_sweep(
+    X: np.ndarray,
+    specs: list[KernelSpec],
+    *,
+    n_components: int,
+    center: bool = True,
+    parameter: Parameter | None = None,
+    labels: np.ndarray | None = None,
+    resolution: int = 100,
+    margin: float = 0.15,
+    random_state: int = 0,
+) -> ContourSweep:
+    """Fit every column and evaluate it on one grid (no caching)."""
+    grid = make_grid(X, resolution, margin)
+    columns = tuple(
+        evaluate_column(
+            fit_column(
+                X, spec, n_components=n_components, center=center, random_state=random_state
+            ),
+            grid,
+        )
+        for spec in specs
+    )
+    return ContourSweep(np.asarray(X, float), labels, grid, columns, parameter, n_components)
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, … 11th, 12th, …"""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def missing_reason(column: Column, r: int) -> str:
+    """Why row ``r`` (0-based) of ``column`` has no picture, for the empty panel."""
+    if column.error is not None:
+        return column.error
+    fit = column.fit
+    spec = fit.spec
+    n = fit.n_components
+    head = f"no {ordinal(r + 1)} component: "
+    if (
+        spec.kernel == "pca"
+        or spec.kernel == "linear"
+        or (spec.kernel == "poly" and spec.degree == 1 and spec.coef0 == 0)
+    ):
+        name = {"pca": "linear PCA", "linear": "the linear kernel"}.get(
+            spec.kernel, "degree 1 is the linear kernel, which"
+        )
+        return head + f"{name} in 2-D has only {_count(n)} non-zero eigenvalues"
+    dimension = feature_space_dimension(
+        "poly" if spec.kernel == "poly" else spec.kernel, 2, degree=spec.degree, coef0=spec.coef0
+    )
+    if spec.kernel == "poly" and dimension is not None:
+        reason = f"its feature space has dimension {dimension}"
+        if spec.coef0 != 0 and fit.center:
+            reason += ", and centring removes the constant monomial"
+        return head + f"{spec.formula()} has only {_count(n)} non-zero eigenvalues ({reason})"
+    return head + f"the centred kernel matrix has only {_count(n)} non-zero eigenvalues"
+
+
+def _count(n: int) -> str:
+    words = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
+    return words[n] if n < len(words) else str(n)

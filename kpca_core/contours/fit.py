@@ -1,0 +1,269 @@
+"""One column fitted: the eigenproblem of one kernel on the data (eq. 12), and what it means.
+
+:func:`fit_column` is the expensive step, cached per column by the page.
+Kernels and parameters that give no picture (a width so small that every
+point is its own component, a kernel matrix that is constant to rounding, an
+overflowing polynomial) are not errors: the column carries a sentence saying
+what happened and what to change.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.spatial import cKDTree
+from sklearn.decomposition import PCA
+
+from ..kernel_pca import KernelPCA
+from .specs import MAX_COMPONENTS, KernelSpec
+
+ISOLATED_KERNEL_VALUE = 1e-3
+"""Below this median k(x, nearest neighbour) every point is its own component."""
+NEARLY_CONSTANT_SPREAD = 1e-3
+"""Above 1 − k over the data below this, the kernel matrix is 'nearly constant'."""
+ROUNDING_SPREAD = 1e-12
+"""Below this spread the centred kernel matrix is rounding noise: nothing is fitted."""
+INDEFINITE_RATIO = 1e-6
+"""|most negative| / largest eigenvalue above which a kernel is reported indefinite."""
+
+
+@dataclass(frozen=True)
+class ColumnFit:
+    """One fitted column: the eigenproblem of one kernel on the data.
+
+    Attributes
+    ----------
+    spec : KernelSpec
+    center : bool
+    n_requested : int
+        Components asked for; ``eigenvalues`` can be shorter (zero
+        eigenvalues are dropped).
+    model : fitted KernelPCA or PCA, or None when nothing could be fitted
+    projections : ndarray of shape (n_samples, n_components)
+        Components of the training points.
+    eigenvalues : ndarray of shape (n_components,)
+        λ = eig(K̃)/M (eq. 12); for linear PCA the same convention (variance
+        with 1/M).
+    shares : ndarray of shape (n_components,)
+        λ_k / trace(K̃)/M: the share of the total variance in F.
+    notes : tuple of str
+        Sentences for the user about this kernel on these data.
+    error : str or None
+        Why there is no picture at all, and what to change.
+    """
+
+    spec: KernelSpec
+    center: bool
+    n_requested: int
+    model: KernelPCA | PCA | None
+    projections: np.ndarray
+    eigenvalues: np.ndarray
+    shares: np.ndarray
+    notes: tuple[str, ...] = ()
+    error: str | None = None
+
+    @property
+    def n_components(self) -> int:
+        return int(self.eigenvalues.size)
+
+
+def _empty_fit(spec: KernelSpec, center: bool, n: int, M: int, error: str) -> ColumnFit:
+    return ColumnFit(spec, center, n, None, np.zeros((M, 0)), np.zeros(0), np.zeros(0), (), error)
+
+
+def _width_checks(X: np.ndarray, spec: KernelSpec) -> tuple[list[str], str | None]:
+    """Notes (and a reason to skip the fit) for a Gaussian or Laplacian width.
+
+    Too small a width: k(x, y) ≈ 0 between neighbours, so K ≈ I, every
+    eigenvalue of K̃ is ≈ 1 (a degenerate spectrum) and each component is a
+    spike on one point.  Too large: k ≈ 1 for all pairs, K is nearly
+    constant and K̃ = K − 1_M K − K 1_M + 1_M K 1_M (eq. 49) loses its digits
+    to cancellation.
+    """
+    gamma = spec.engine_gamma
+    metric = 2 if spec.kernel == "rbf" else 1
+    nearest, _ = cKDTree(X).query(X, k=2, p=metric)
+    distance = float(np.median(nearest[:, 1]))
+    power = 2 if spec.kernel == "rbf" else 1
+    k_neighbour = math.exp(-gamma * distance**power)
+    if k_neighbour < ISOLATED_KERNEL_VALUE:
+        return [], (
+            f"σ = {spec.sigma:g} is so small that every point is its own component: "
+            f"between nearest neighbours (median distance {distance:.2g} = "
+            f"{distance / spec.sigma:.0f} σ) k(x, y) = {k_neighbour:.1e}, so K ≈ I, "
+            "all eigenvalues are nearly equal and each component would be a "
+            f"spike on a single point. Increase σ to about {distance:.2g} or more."
+        )
+    extent = np.ptp(X, axis=0)
+    reach = float(np.sum(extent**2)) if spec.kernel == "rbf" else float(np.sum(extent))
+    spread = -math.expm1(-gamma * reach)
+    if spread < ROUNDING_SPREAD:
+        return [], (
+            f"σ = {spec.sigma:g} is so large that the kernel matrix is constant: its entries "
+            f"differ by at most {spread:.1e}, below the rounding error of the centring "
+            "(eq. 49), so any component would be noise. Decrease σ towards the size "
+            f"of the data ({math.sqrt(float(np.sum(extent**2))):.2g})."
+        )
+    if spread < NEARLY_CONSTANT_SPREAD:
+        first_order = "γ‖x−y‖²" if spec.kernel == "rbf" else "γ‖x−y‖₁"
+        return [
+            f"σ = {spec.sigma:g}: the kernel matrix is nearly constant (its entries differ by "
+            f"at most {spread:.1e}). For σ much larger than the data, k(x, y) ≈ 1 − {first_order} "
+            "to first order, so the components stop changing with σ and only λ shrinks; "
+            "at even larger σ rounding errors take over."
+        ], None
+    return [], None
+
+
+def _overflow_check(X: np.ndarray, spec: KernelSpec) -> str | None:
+    """Why a polynomial kernel cannot be computed in floating point, or None.
+
+    |k(x, y)| ≤ (γ‖x‖‖y‖ + |c|)^d (Cauchy–Schwarz).  Above ~1e300 the kernel
+    matrix, or its centring (eq. 49, sums of M entries), overflows.
+    """
+    reach = spec.gamma * float(np.max(np.einsum("ij,ij->i", X, X))) + abs(spec.coef0)
+    exponent = spec.degree * math.log10(reach) if reach > 0 else -math.inf
+    if exponent <= 300:
+        return None
+    return (
+        f"{spec.formula()} overflows on these data: its values reach up to about "
+        f"1e{exponent:.0f}, beyond the largest floating-point number (≈ 1e308). "
+        "Lower the degree or γ, or rescale the data."
+    )
+
+
+def _fit_pca(X: np.ndarray, spec: KernelSpec, n: int, center: bool) -> ColumnFit:
+    """Linear PCA by scikit-learn, with the kernel-PCA conventions for λ and signs."""
+    M = X.shape[0]
+    model = PCA(n_components=min(n, X.shape[1])).fit(X)
+    eigenvalues = model.explained_variance_ * (M - 1) / M
+    keep = eigenvalues > eigenvalues[0] * M * np.finfo(float).eps
+    projections = model.transform(X)[:, keep]
+    signs = _largest_positive(projections)
+    model.components_[: keep.sum()] *= signs[:, np.newaxis]
+    return ColumnFit(
+        spec,
+        True,
+        n,
+        model,
+        projections * signs,
+        eigenvalues[keep],
+        model.explained_variance_ratio_[keep],
+        () if center else ("Linear PCA always centres the data, whatever the toggle says.",),
+    )
+
+
+def _largest_positive(projections: np.ndarray) -> np.ndarray:
+    """Signs making the largest-magnitude projection of each component positive.
+
+    The engine's convention (``svd_flip``), so that a linear PCA column and the
+    degree-1 polynomial column look the same.
+    """
+    rows = np.argmax(np.abs(projections), axis=0)
+    return np.sign(projections[rows, np.arange(projections.shape[1])])
+
+
+def fit_column(
+    X: np.ndarray,
+    spec: KernelSpec,
+    *,
+    n_components: int,
+    center: bool = True,
+    random_state: int = 0,
+) -> ColumnFit:
+    """Solve the kernel eigenproblem (eq. 12) of one column of the grid.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, 2)
+    spec : KernelSpec
+    n_components : int
+        Components to keep, 1 … :data:`MAX_COMPONENTS`.
+    center : bool
+        Centre in feature space (eq. 49).  Linear PCA always centres.
+    random_state : int
+        Seeds the ARPACK start vector.
+
+    Returns
+    -------
+    ColumnFit
+        Never raises for extreme parameters: ``error`` and ``notes`` say
+        what happened instead.
+    """
+    if not 1 <= n_components <= MAX_COMPONENTS:
+        raise ValueError(f"n_components must be in 1…{MAX_COMPONENTS}, got {n_components}")
+    X = np.asarray(X, dtype=float)
+    M = X.shape[0]
+    if spec.kernel == "pca":
+        return _fit_pca(X, spec, n_components, center)
+    notes: list[str] = []
+    if spec.kernel == "poly":
+        skip = _overflow_check(X, spec)
+        if skip is not None:
+            return _empty_fit(spec, center, n_components, M, skip)
+    if spec.kernel in ("rbf", "laplacian"):
+        notes, skip = _width_checks(X, spec)
+        if skip is not None:
+            return _empty_fit(spec, center, n_components, M, skip)
+    model = KernelPCA(
+        n_components,
+        kernel=spec.kernel,
+        gamma=spec.engine_gamma,
+        degree=spec.degree,
+        coef0=spec.coef0,
+        center=center,
+        random_state=random_state,
+    )
+    try:
+        projections = model.fit_transform(X)
+    except ValueError as error:
+        return _empty_fit(spec, center, n_components, M, _explain_failure(spec, str(error)))
+    notes += _model_notes(model, spec)
+    return ColumnFit(
+        spec,
+        center,
+        n_components,
+        model,
+        projections,
+        model.eigenvalues_,
+        model.explained_variance_ratio_,
+        tuple(notes),
+    )
+
+
+def _explain_failure(spec: KernelSpec, message: str) -> str:
+    if "non-finite" in message:
+        return (
+            f"{spec.formula()} overflows on these data: the kernel values exceed the largest "
+            "floating-point number (≈ 1e308). Lower the degree or γ, or rescale the data."
+        )
+    if "centred kernel matrix is zero" in message:
+        return (
+            f"{spec.formula()}: the centred kernel matrix is zero, so there is no variance "
+            "in feature space: the kernel is constant on these data."
+        )
+    return f"{spec.formula()} cannot be used on these data: {message}."
+
+
+def _model_notes(model: KernelPCA, spec: KernelSpec) -> list[str]:
+    notes = []
+    M = model.n_samples_fit_
+    share = float(model.explained_variance_ratio_[0])
+    if spec.kernel in ("rbf", "laplacian") and M * share < 2.0:
+        notes.append(
+            f"σ = {spec.sigma:g} is so small that almost every point is its own component: "
+            f"the first component carries {share:.2%} of the variance, hardly more than the "
+            f"1/M = {1 / M:.2%} of a single isolated point, so no group of points shares a "
+            "component. Increase σ."
+        )
+    if model.negative_eigenvalue_ratio_ > INDEFINITE_RATIO:
+        notes.append(
+            f"{spec.formula()} is indefinite: the most negative eigenvalue is "
+            f"{model.negative_eigenvalue_ratio_:.1%} of the largest, so K is not a matrix of "
+            "dot products (Appendix B.2). The components are still computed; a negative λ "
+            "belongs to an axis of negative squared length, and the shares are of the "
+            "trace of K̃, which the negative eigenvalues reduce, so they can exceed 100 %."
+        )
+    return notes

@@ -1,0 +1,365 @@
+"""Figures over the range of widths: every width of a fitted ``WidthSweep`` at once.
+
+Figure 1, the normalised eigenvalues λ_k/Σλ of the leading components
+(:func:`ratio_lines_figure`); figure 2, the whole spectrum as a heatmap
+(:func:`spectrum_heatmap_figure`); figure 3, the effective number of
+components (:func:`effective_components_figure`); and the spectrum at every
+width as animation frames (:func:`spectrum_film_figure`).  The first three
+share their width axis and marks (:func:`.marks.decorate`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.colors import sample_colorscale
+
+from ...spectrum import WidthSweep
+from .. import style
+from .marks import (
+    FONT,
+    HEIGHT,
+    LEGEND_BELOW,
+    MARGIN,
+    annotation_x,
+    decorate,
+    f32,
+    format_parameter,
+    hover_x,
+    is_log,
+    symbol,
+    white,
+    width_edges,
+)
+
+
+# ------------------------------------------------------------- figure 1
+def ratio_lines_figure(
+    sweep: WidthSweep,
+    *,
+    n_leading: int = 6,
+    chosen: int | None = None,
+    marks: Sequence[tuple[float, str]] = (),
+) -> go.Figure:
+    """Normalised eigenvalues λ_k/Σλ of the leading components against the width.
+
+    Parameters
+    ----------
+    sweep : fitted WidthSweep
+    n_leading : int, default=6
+        The k leading components drawn, as lines of a sequential scale.
+    chosen : int, optional
+        Index of the chosen width, marked by a dashed line.
+    marks : sequence of (width, text)
+        Further widths to mark, e.g. a value from a paper.
+
+    The share of the first two, (λ₁+λ₂)/Σλ, is its own thick line.  For
+    reference: linear PCA's ratios (dotted, the wide limit of the Gaussian
+    kernel) and, for the Gaussian and Laplacian, the narrow limit 1/(M − 1),
+    the share of each component when K = I.
+    """
+    widths = f32(sweep.widths_)
+    n_leading = max(1, min(int(n_leading), sweep.n_samples_))
+    fig = go.Figure()
+    # Viridis from 0.15: its darkest purple would vanish on the dark theme
+    colours = sample_colorscale(style.SEQUENTIAL, list(np.linspace(0.15, 0.9, n_leading)))
+    for k in range(n_leading):
+        fig.add_trace(
+            go.Scatter(
+                x=widths,
+                y=f32(sweep.ratios_[:, k]),
+                mode="lines",
+                name=f"λ<sub>{k + 1}</sub>/Σλ",
+                line={"color": colours[k], "width": 1.8},
+                hovertemplate=f"{hover_x(sweep)}<br>λ<sub>{k + 1}</sub>/Σλ = %{{y:.4f}}"
+                "<extra></extra>",
+            )
+        )
+    fig.add_trace(
+        go.Scatter(
+            x=widths,
+            y=f32(sweep.share(2)),
+            mode="lines",
+            name="(λ<sub>1</sub>+λ<sub>2</sub>)/Σλ",
+            line={"color": style.KERNEL, "width": 3.5},
+            hovertemplate=f"{hover_x(sweep)}<br>(λ₁+λ₂)/Σλ = %{{y:.4f}}<extra></extra>",
+        )
+    )
+    ends = f32([widths[0], widths[-1]])
+    linear = sweep.linear_ratios_
+    for k in range(min(n_leading, linear.size)):
+        fig.add_trace(
+            go.Scatter(
+                x=ends,
+                y=f32([linear[k], linear[k]]),
+                mode="lines",
+                name="linear PCA λ<sub>k</sub>/Σλ",
+                legendgroup="linear",
+                showlegend=k == 0,
+                line={"color": style.LINEAR, "width": 1.2, "dash": "dot"},
+                hovertemplate=f"linear PCA: λ<sub>{k + 1}</sub>/Σλ = {linear[k]:.4f}"
+                "<extra></extra>",
+            )
+        )
+    if sweep.kernel in ("rbf", "laplacian"):
+        narrow = 1.0 / (sweep.n_samples_ - 1)
+        fig.add_trace(
+            go.Scatter(
+                x=ends,
+                y=f32([narrow, narrow]),
+                mode="lines",
+                name="narrow limit 1/(M−1)",
+                line={"color": style.NEUTRAL, "width": 1.2, "dash": "dashdot"},
+                hovertemplate=f"K = I: each λ<sub>k</sub>/Σλ = 1/(M−1) = {narrow:.2e}"
+                "<extra></extra>",
+            )
+        )
+    log = is_log(sweep)
+    for value, text in marks:
+        fig.add_shape(
+            type="line",
+            x0=value,
+            x1=value,
+            y0=0,
+            y1=1,
+            yref="paper",
+            line={"color": style.NEUTRAL, "width": 1.2, "dash": "dot"},
+            name="mark",
+        )
+        fig.add_annotation(
+            x=annotation_x(value, log),
+            y=0.5,
+            yref="paper",
+            text=text,
+            showarrow=False,
+            textangle=-90,
+            xanchor="right",
+            font={"size": 11, "color": style.NEUTRAL},
+            name="mark",
+        )
+    decorate(fig, sweep, chosen)
+    fig.update_yaxes(title="share of the variance λ<sub>k</sub>/Σλ", range=[0, 1.02])
+    fig.update_layout(title={"text": "Normalised eigenvalues λ<sub>k</sub>/Σλ", "x": 0})
+    return white(fig)
+
+
+# ------------------------------------------------------------- figure 2
+def _component_bins(n_samples: int, max_rows: int) -> np.ndarray:
+    """Edges (0-based, into the component axis) of at most ``max_rows`` bins.
+
+    One bin per component up to ``max_rows`` components; beyond that,
+    log-spaced bins, so that the leading components keep a row each and the
+    tail, a fraction of a pixel per component on a log axis, is averaged.
+    """
+    if n_samples <= max_rows:
+        return np.arange(n_samples + 1)
+    edges = np.unique(np.round(np.geomspace(1, n_samples + 1, max_rows + 1)).astype(int) - 1)
+    return np.union1d(edges, [0, n_samples])
+
+
+def spectrum_heatmap_figure(
+    sweep: WidthSweep, *, chosen: int | None = None, max_rows: int = 400
+) -> go.Figure:
+    """The whole spectrum: width × component index, colour log10(λ_k/Σλ).
+
+    Eigenvalues clipped to zero (rounding) and numerically constant widths
+    are left blank, not drawn as noise.  The component axis is logarithmic
+    so that the leading components, which carry the variance, get the room;
+    beyond ``max_rows`` components the tail is averaged over log-spaced bins
+    of components (the mean of log10 λ_k/Σλ over the non-zero ones).
+    """
+    log = is_log(sweep)
+    M = sweep.n_samples_
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.log10(sweep.ratios_)
+    z[~np.isfinite(z)] = np.nan
+    bins = _component_bins(M, max_rows)
+    if bins.size - 1 < M:
+        with np.errstate(invalid="ignore"):
+            sums = np.add.reduceat(np.nan_to_num(z), bins[:-1], axis=1)
+            counts = np.add.reduceat(np.isfinite(z), bins[:-1], axis=1)
+            z = np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
+    finite = z[np.isfinite(z)]
+    zmin = max(float(finite.min()), -16.0) if finite.size else -16.0
+    fig = go.Figure(
+        go.Heatmap(
+            x=f32(width_edges(sweep.widths_, log)),
+            y=f32(bins + 0.5),
+            z=f32(z.T),
+            colorscale=style.SEQUENTIAL,
+            zmin=zmin,
+            zmax=0.0,
+            colorbar={"title": {"text": "log<sub>10</sub> λ<sub>k</sub>/Σλ", "side": "right"}},
+            hovertemplate=f"{symbol(sweep)} ≈ %{{x:.2g}}<br>k ≈ %{{y:.0f}}<br>"
+            "log<sub>10</sub> λ<sub>k</sub>/Σλ = %{z:.2f}<extra></extra>",
+            hoverongaps=False,
+        )
+    )
+    decorate(fig, sweep, chosen, label_chosen=False)
+    fig.update_yaxes(
+        type="log",
+        title="component k (log scale)",
+        range=[np.log10(0.5), np.log10(M + 0.5)],
+        dtick=1,
+    )
+    fig.update_layout(title={"text": "The whole spectrum (blank: zero up to rounding)", "x": 0})
+    return white(fig)
+
+
+# ------------------------------------------------------------- figure 3
+def effective_components_figure(
+    sweep: WidthSweep,
+    *,
+    chosen: int | None = None,
+    fractions: Sequence[float] = (0.90, 0.95),
+) -> go.Figure:
+    """How many leading components carry 90 % (95 %) of the variance, per width."""
+    widths = f32(sweep.widths_)
+    fig = go.Figure()
+    dashes = ("solid", "dash", "dot", "dashdot")
+    cumulative_linear = np.cumsum(sweep.linear_ratios_)
+    ends = f32([widths[0], widths[-1]])
+    for index, fraction in enumerate(fractions):
+        percent = f"{100 * fraction:g} %"
+        fig.add_trace(
+            go.Scatter(
+                x=widths,
+                y=f32(sweep.effective_components(fraction)),
+                mode="lines+markers",
+                marker={"size": 4},
+                line={"color": style.KERNEL, "dash": dashes[index % 4], "shape": "hv"},
+                name=f"kernel PCA, {percent}",
+                hovertemplate=f"{hover_x(sweep)}<br>%{{y:.0f}} components for {percent}"
+                "<extra></extra>",
+            )
+        )
+        linear = float(np.searchsorted(cumulative_linear, fraction - 1e-12) + 1)
+        fig.add_trace(
+            go.Scatter(
+                x=ends,
+                y=f32([linear, linear]),
+                mode="lines",
+                line={"color": style.LINEAR, "dash": dashes[index % 4], "width": 1.2},
+                name=f"linear PCA, {percent}",
+                hovertemplate=f"linear PCA: {linear:.0f} components for {percent}<extra></extra>",
+            )
+        )
+    decorate(fig, sweep, chosen, label_chosen=False)
+    fig.update_yaxes(type="log", title="components needed (log scale)", dtick=1)
+    fig.update_layout(title={"text": "Effective number of components", "x": 0})
+    return white(fig)
+
+
+# ------------------------------------------------------------ figure 4a
+def spectrum_film_figure(sweep: WidthSweep, *, n_bars: int = 20, frame_ms: int = 150) -> go.Figure:
+    """The spectrum at every width as animation frames, played in the browser.
+
+    Bars λ_k/Σλ and the cumulative share, one frame per width, with a play
+    button and a slider of plotly's own: scrubbing it needs no server round
+    trip.  Linear PCA's ratios stay as a reference in every frame.
+    """
+    n_bars = max(1, min(int(n_bars), sweep.n_samples_))
+    k = np.arange(1, n_bars + 1)
+
+    def frame_data(index: int) -> list:
+        ratios = sweep.ratios_[index, :n_bars]
+        return [
+            go.Bar(x=k, y=f32(ratios), marker_color=style.KERNEL, name="λ<sub>k</sub>/Σλ"),
+            go.Scatter(
+                x=k,
+                y=f32(np.cumsum(ratios)),
+                yaxis="y2",
+                mode="lines+markers",
+                marker={"size": 4},
+                line={"color": style.NEUTRAL, "width": 1.5},
+                name="cumulative share",
+            ),
+        ]
+
+    def frame_title(index: int) -> str:
+        value = format_parameter(sweep, float(sweep.widths_[index]))
+        share = sweep.share(2)[index]
+        if np.isnan(share):
+            return f"{value}: zero up to rounding"
+        return f"{value}: (λ₁+λ₂)/Σλ = {share:.3f}"
+
+    linear = sweep.linear_ratios_[:n_bars]
+    fig = go.Figure(
+        data=[
+            *frame_data(0),
+            go.Scatter(
+                x=k[: linear.size],
+                y=f32(linear),
+                mode="markers",
+                marker={"color": style.LINEAR, "symbol": "diamond", "size": 10},
+                name="linear PCA λ<sub>k</sub>/Σλ",
+            ),
+        ],
+        frames=[
+            go.Frame(
+                data=frame_data(i),
+                traces=[0, 1],
+                name=str(i),
+                layout={"title": {"text": frame_title(i)}},
+            )
+            for i in range(sweep.widths_.size)
+        ],
+    )
+    step_args = {"mode": "immediate", "frame": {"duration": 0, "redraw": True}}
+    fig.update_layout(
+        template="plotly_white",
+        font=FONT,
+        height=HEIGHT + 40,
+        title={"text": frame_title(0), "x": 0},
+        margin={**MARGIN, "r": 60, "b": 150},
+        legend={**LEGEND_BELOW, "y": -0.45},
+        xaxis={"title": "component k", "tick0": 0, "dtick": 1 if n_bars <= 10 else 5},
+        yaxis={"title": "λ<sub>k</sub>/Σλ", "range": [0, 1.02]},
+        yaxis2={
+            "title": "cumulative share",
+            "overlaying": "y",
+            "side": "right",
+            "range": [0, 1.02],
+            "showgrid": False,
+        },
+        sliders=[
+            {
+                "active": 0,
+                "currentvalue": {"prefix": f"{symbol(sweep)} = "},
+                "pad": {"t": 40},
+                "steps": [
+                    {
+                        "args": [[str(i)], step_args],
+                        "label": f"{w:.3g}" if sweep.sweep == "width" else f"{int(w)}",
+                        "method": "animate",
+                    }
+                    for i, w in enumerate(sweep.widths_)
+                ],
+            }
+        ],
+        updatemenus=[
+            {
+                "type": "buttons",
+                "direction": "left",
+                "x": 1.0,
+                "y": 1.02,
+                "xanchor": "right",
+                "yanchor": "bottom",
+                "showactive": False,
+                "buttons": [
+                    {
+                        "label": "▶ play",
+                        "method": "animate",
+                        "args": [
+                            None,
+                            {"frame": {"duration": frame_ms, "redraw": True}, "fromcurrent": True},
+                        ],
+                    },
+                    {"label": "❚❚ pause", "method": "animate", "args": [[None], step_args]},
+                ],
+            }
+        ],
+    )
+    return fig
