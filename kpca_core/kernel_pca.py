@@ -215,7 +215,6 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
                 reset=reset,
                 dtype=np.float64,
                 ensure_all_finite=False,
-                ensure_min_samples=2 if reset and self.center else 1,
             )
         except ValueError:
             if _has_non_finite(X):
@@ -247,6 +246,11 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         """
         X = self._validate_input(X, reset=True)
         M = X.shape[0]
+        if M == 1 and self.center:
+            raise ValueError(
+                "centring needs at least 2 points, got 1 sample: after centring in feature "
+                "space every point looks the same (K̃ = 0); give more points or center=False"
+            )
         if self.kernel == "precomputed" and X.shape != (M, M):
             raise ValueError(f"a precomputed kernel must be square, got shape {X.shape}")
         self.gamma_ = 1.0 / X.shape[1] if self.gamma is None else float(self.gamma)
