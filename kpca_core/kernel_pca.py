@@ -1,4 +1,4 @@
-"""Kernel principal component analysis, exactly as in the papers.
+"""Kernel principal component analysis, exactly as in the papers, as a scikit-learn estimator.
 
 Equation numbers refer to Schölkopf, Smola & Müller, *Nonlinear component
 analysis as a kernel eigenvalue problem* (1998; the text in
@@ -6,27 +6,52 @@ analysis as a kernel eigenvalue problem* (1998; the text in
 pre-images, to Mika et al., *Kernel PCA and de-noising in feature spaces*
 (1999).
 
-The five steps of the algorithm, and where they live below:
+The five steps of the algorithm, and where they live:
 
-1. kernel matrix K_ij = k(x_i, x_j)                          (eq. 10)  ``fit``
-2. centring in feature space  K̃ = K − 1_M K − K 1_M + 1_M K 1_M  (eq. 49)  ``fit``
-3. eigenproblem  M λ α = K̃ α                                 (eq. 12/46) ``_eigsolve``
-4. normalisation  (Mλ)(α · α) = 1, i.e. ‖V‖ = 1 in F          (eq. 16/50) ``fit``
-5. projection  (V^k · Φ(t)) = Σ_i α_i^k k̃(x_i, t)            (eq. 17/51/54) ``transform``
+1. kernel matrix K_ij = k(x_i, x_j)                  (eq. 10)       ``kernels.kernel_matrix``
+2. centring  K̃ = K − 1_M K − K 1_M + 1_M K 1_M       (eq. 49)       ``eigenproblem.center_kernel``
+3. eigenproblem  M λ α = K̃ α                         (eq. 12/46)    ``eigenproblem.eigsolve``
+4. normalisation  (M λ)(α · α) = 1, ‖V‖ = 1 in F      (eq. 16/50)    ``KernelPCA._normalise``
+5. projection  (V^k · Φ(t)) = Σ_i α_i^k k̃(x_i, t)    (eq. 17/51/54) ``KernelPCA.transform``
+
+Why this file is over 400 lines: it is one estimator class, and 260 of its
+lines are the numpydoc docstrings that tie each method to its equations.  The
+seam that could be cut, the eigenproblem (centring, solvers), lives in
+``eigenproblem.py``; cutting the class itself (e.g. the pre-image methods
+into a mixin) would spread one object's fitted state over two modules.
+
+Input validation (``validate_data``, ``_parameter_constraints``) happens once
+per public call, never per block of the test kernel: the Fig. 2 grid makes
+four fits and four transforms in ~40 ms, and validation costs ~1 ms of it
+(``bench/engine.py``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Literal
+from numbers import Integral, Real
+from typing import ClassVar, Literal
 
 import numpy as np
-from scipy import linalg
-from scipy.sparse.linalg import ArpackError, eigsh
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    TransformerMixin,
+    _fit_context,
+)
 from sklearn.kernel_ridge import KernelRidge
-from sklearn.utils import check_random_state
-from sklearn.utils.extmath import svd_flip
+from sklearn.utils import Tags
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
+from .eigenproblem import (
+    EIGEN_SOLVERS,
+    EigenSolver,
+    center_kernel,
+    choose_solver,
+    eigsolve,
+)
 from .kernels import (
     KERNELS,
     feature_space_dimension,
@@ -34,20 +59,17 @@ from .kernels import (
     kernel_diagonal,
     kernel_matrix,
 )
+from .preimage import expansion_weights, fixed_point_preimage
+
+__all__ = ["BLOCK_ROWS", "KernelPCA", "Progress", "center_kernel"]
 
 Progress = Callable[[float, str], None]
 """A progress callback: called with a fraction in [0, 1] and a short message."""
 
-EigenSolver = Literal["auto", "dense", "subset", "arpack"]
+Inverse = Literal["auto", "fixed-point", "ridge"]
 
-# Crossovers of ``eigen_solver="auto"``, measured on the 2-core machine the app
-# is served from (``bench/engine.py --solvers`` prints the table behind them).
-ARPACK_MIN_SAMPLES = 1500
-ARPACK_MAX_COMPONENTS = 30
-SUBSET_MAX_FRACTION = 0.5
-LOW_RANK = 50
-ARPACK_MAX_RESTARTS = 100
 BLOCK_ROWS = 256
+NON_FINITE = "{name} contains NaN or infinite values: remove or replace them"
 
 
 def _notify(progress: Progress | None, fraction: float, message: str) -> None:
@@ -55,29 +77,19 @@ def _notify(progress: Progress | None, fraction: float, message: str) -> None:
         progress(fraction, message)
 
 
-def center_kernel(K: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
-    """Centre a training Gram matrix in feature space (eq. 49).
-
-    K̃ = K − 1_M K − K 1_M + 1_M K 1_M, with (1_M)_ij = 1/M.
-
-    Returns
-    -------
-    K_centered : ndarray of shape (M, M)
-    column_means : ndarray of shape (M,)
-        (1/M) Σ_m K_mj, needed again to centre test kernels (eq. 54).
-    total_mean : float
-        (1/M²) Σ_mn K_mn.
-    """
-    column_means = K.mean(axis=0)
-    total_mean = float(column_means.mean())
-    K_centered = K - column_means[np.newaxis, :]
-    K_centered -= column_means[:, np.newaxis]  # K is symmetric: row means = column means
-    K_centered += total_mean
-    return K_centered, column_means, total_mean
+def _has_input_points(model: KernelPCA) -> bool:
+    """Whether pre-images exist: not for a precomputed kernel, which has no input points."""
+    if model.kernel == "precomputed":
+        raise AttributeError("a pre-image needs input points, and a precomputed kernel has none")
+    return True
 
 
-class KernelPCA:
+class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Kernel PCA (Schölkopf, Smola & Müller 1998) with pre-images (Mika et al. 1999).
+
+    A scikit-learn transformer: it works in ``Pipeline``, ``clone``,
+    ``GridSearchCV`` and ``set_output``, and its output columns are named
+    ``kernelpca0``, ``kernelpca1``, …
 
     Parameters
     ----------
@@ -107,9 +119,18 @@ class KernelPCA:
         ``"arpack"``: ``scipy.sparse.linalg.eigsh``;
         ``"auto"`` picks the fastest of these for the problem size (measured
         crossovers, see ``bench/engine.py``).
+    inverse : {"auto", "fixed-point", "ridge"}, default="auto"
+        How :meth:`inverse_transform` maps components back to input space:
+        ``"fixed-point"``, the iteration of Mika et al. eq. (10) (Gaussian
+        kernel only); ``"ridge"``, the map learned by kernel ridge regression
+        from the training points' components to the points (Bakır et al.
+        2004, scikit-learn's ``fit_inverse_transform``).  ``"auto"`` is the
+        fixed point for ``kernel="rbf"`` and the ridge map otherwise.
+    alpha : float, default=1.0
+        Ridge parameter of the learned map (``inverse="ridge"``).
     random_state : int, RandomState instance or None
-        Seeds ARPACK's starting vector (the only random step), so that the
-        same call gives the same result.
+        Seeds ARPACK's starting vector and the restarts of the fixed-point
+        iteration, so that the same call gives the same result.
 
     Attributes
     ----------
@@ -131,11 +152,25 @@ class KernelPCA:
     n_components_ : int
     n_samples_fit_ : int
     n_features_in_ : int
+    feature_names_in_ : ndarray of str, only when ``X`` had string column names
     gamma_ : float
     X_fit_ : ndarray of shape (n_samples, n_features)
     eigen_solver_ : str
         The solver that was used.
     """
+
+    _parameter_constraints: ClassVar[dict] = {
+        "n_components": [Interval(Integral, 1, None, closed="left"), None],
+        "kernel": [StrOptions(set(KERNELS))],
+        "gamma": [Interval(Real, 0, None, closed="neither"), None],
+        "degree": [Interval(Real, 0, None, closed="neither")],
+        "coef0": [Interval(Real, None, None, closed="neither")],
+        "center": ["boolean"],
+        "eigen_solver": [StrOptions(set(EIGEN_SOLVERS))],
+        "inverse": [StrOptions({"auto", "fixed-point", "ridge"})],
+        "alpha": [Interval(Real, 0, None, closed="neither")],
+        "random_state": ["random_state"],
+    }
 
     def __init__(
         self,
@@ -147,6 +182,8 @@ class KernelPCA:
         coef0: float = 1.0,
         center: bool = True,
         eigen_solver: EigenSolver = "auto",
+        inverse: Inverse = "auto",
+        alpha: float = 1.0,
         random_state: int | np.random.RandomState | None = None,
     ) -> None:
         self.n_components = n_components
@@ -156,38 +193,53 @@ class KernelPCA:
         self.coef0 = coef0
         self.center = center
         self.eigen_solver = eigen_solver
+        self.inverse = inverse
+        self.alpha = alpha
         self.random_state = random_state
 
+    def __sklearn_tags__(self) -> Tags:
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = self.kernel == "precomputed"
+        return tags
+
+    @property
+    def _n_features_out(self) -> int:
+        """Number of output columns, for ``get_feature_names_out``."""
+        return self.n_components_
+
     # ------------------------------------------------------------------ fit
-    def _validate(self, X: np.ndarray) -> np.ndarray:
-        if self.kernel not in KERNELS:
-            raise ValueError(f"kernel must be one of {KERNELS}, got {self.kernel!r}")
-        if self.eigen_solver not in ("auto", "dense", "subset", "arpack"):
-            raise ValueError(
-                "eigen_solver must be 'auto', 'dense', 'subset' or 'arpack', "
-                f"got {self.eigen_solver!r}"
+    def _validate_input(self, X: np.ndarray, *, reset: bool) -> np.ndarray:
+        """``validate_data`` (shape, dtype, n_features_in_), then our own NaN/inf message.
+
+        NaN and inf are reported first, as scikit-learn does, even when the
+        shape is wrong too.
+        """
+        try:
+            X = validate_data(
+                self,
+                X,
+                reset=reset,
+                dtype=np.float64,
+                ensure_all_finite=False,
             )
-        if self.n_components is not None and (
-            int(self.n_components) != self.n_components or self.n_components < 1
-        ):
-            raise ValueError(f"n_components must be a positive integer, got {self.n_components!r}")
-        if self.kernel == "poly" and not self.degree > 0:
-            raise ValueError(f"degree must be positive, got {self.degree!r}")
-        if self.gamma is not None and not (np.isfinite(self.gamma) and self.gamma > 0):
-            raise ValueError(f"gamma must be a positive finite number, got {self.gamma!r}")
-        return _check_array(X, "X")
+        except ValueError:
+            if _has_non_finite(X):
+                raise ValueError(NON_FINITE.format(name="X")) from None
+            raise
+        return _check_finite(X, "X")
 
     def _kernel(self, X: np.ndarray, Y: np.ndarray | None = None) -> np.ndarray:
         return kernel_matrix(
             X, Y, kernel=self.kernel, gamma=self.gamma_, degree=self.degree, coef0=self.coef0
         )
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: np.ndarray, y: None = None, *, progress: Progress | None = None) -> KernelPCA:
         """Solve the kernel eigenproblem for the training points ``X``.
 
         Parameters
         ----------
-        X : ndarray of shape (n_samples, n_features)
+        X : array-like of shape (n_samples, n_features)
             Training points, or the (n_samples, n_samples) Gram matrix when
             ``kernel="precomputed"``.
         y : ignored
@@ -198,11 +250,15 @@ class KernelPCA:
         -------
         self
         """
-        X = self._validate(X)
+        X = self._validate_input(X, reset=True)
         M = X.shape[0]
+        if M == 1 and self.center:
+            raise ValueError(
+                "centring needs at least 2 points, got 1 sample: after centring in feature "
+                "space every point looks the same (K̃ = 0); give more points or center=False"
+            )
         if self.kernel == "precomputed" and X.shape != (M, M):
             raise ValueError(f"a precomputed kernel must be square, got shape {X.shape}")
-        self.n_features_in_ = X.shape[1]
         self.gamma_ = 1.0 / X.shape[1] if self.gamma is None else float(self.gamma)
         self.X_fit_ = X
         self.n_samples_fit_ = M
@@ -210,15 +266,16 @@ class KernelPCA:
         _notify(progress, 0.0, "kernel matrix (eq. 10)")
         with np.errstate(over="ignore", invalid="ignore"):  # reported just below
             K = X.copy() if self.kernel == "precomputed" else self._kernel(X)
-        if not np.all(np.isfinite(K)):
+        if not _all_finite(K):
             raise ValueError(
                 "the kernel matrix has non-finite entries (too large for floating point): "
                 "lower gamma or degree, or rescale the data"
             )
         _notify(progress, 0.2, "centring in feature space (eq. 49)")
         if self.center:
-            K, self._column_means, self._total_mean = center_kernel(K)
-            if not np.all(np.isfinite(K)):
+            with np.errstate(over="ignore", invalid="ignore"):  # reported just below
+                K, self._column_means, self._total_mean = center_kernel(K, overwrite=True)
+            if not _all_finite(K):
                 raise ValueError(
                     "centring the kernel matrix overflowed: its entries are too large; "
                     "lower gamma or degree, or rescale the data"
@@ -226,125 +283,72 @@ class KernelPCA:
         trace = float(np.trace(K))
 
         _notify(progress, 0.3, "eigenproblem (eq. 12)")
-        mu, u, mu_min = self._eigsolve(K)
+        k = M if self.n_components is None else min(self.n_components, M)
+        dim_f = feature_space_dimension(
+            self.kernel, self.n_features_in_, degree=self.degree, coef0=self.coef0
+        )
+        solver = choose_solver(self.eigen_solver, M, k, feature_dimension=dim_f)
+        psd = is_positive_semidefinite(self.kernel, degree=self.degree, coef0=self.coef0)
+        mu, u, mu_min, self.eigen_solver_ = eigsolve(
+            K, k, solver, positive_semidefinite=psd, random_state=self.random_state
+        )
+        del K
         if not (np.all(np.isfinite(mu)) and np.isfinite(mu_min)):
             raise ValueError(
                 "the eigenproblem overflowed: the kernel matrix's entries are too large; "
                 "lower gamma or degree, or rescale the data"
             )
         _notify(progress, 0.9, "normalisation (eq. 50)")
+        self._normalise(mu, u, k, mu_min, trace)
+        _notify(progress, 1.0, "done")
+        return self
 
-        # Drop zero eigenvalues (numerical rank, as numpy.linalg.matrix_rank
-        # decides it): they carry no variance, and eq. 50 would divide by 0.
+    def _normalise(
+        self, mu: np.ndarray, u: np.ndarray, k: int, mu_min: float, trace: float
+    ) -> None:
+        """Keep the top k eigenpairs, drop zero eigenvalues, fix signs, scale α so ‖V‖ = 1 (eq. 50).
+
+        Maintenance note on the normalisation
+        -------------------------------------
+        ``u`` holds unit eigenvectors of K̃ (u · u = 1) with K̃u = μu, μ = Mλ.
+        The feature-space axis V = Σ_i α_i Φ̃(x_i) has ‖V‖² = αᵀK̃α = μ (α · α),
+        so α = u / √μ gives ‖V‖ = 1 (eqs. 16 and 50); for μ < 0 the axis has
+        squared length −1 and α = u / √|μ| (Appendix B.2).  Zero eigenvalues
+        (numerical rank, as ``numpy.linalg.matrix_rank`` decides it) carry no
+        variance, and eq. 50 would divide by 0: they are dropped.  Signs are
+        made deterministic: the entry of largest |u_i| of each column is
+        positive (as ``sklearn.utils.extmath.svd_flip``, without its two
+        M × k temporaries).  The kept columns, in descending order, are
+        gathered from ``u`` in one copy and scaled in place.
+        """
+        M = u.shape[0]
+        order = np.argsort(mu, kind="stable")[::-1][:k]
+        mu = mu[order]
         scale = max(float(np.max(np.abs(mu))), abs(mu_min)) if mu.size else 0.0
         keep = np.abs(mu) > scale * M * np.finfo(float).eps
-        mu, u = mu[keep], u[:, keep]
-        if mu.size == 0:
+        if not np.any(keep):
             where = " after centring" if self.center else ""
             raise ValueError(
                 f"the kernel matrix is zero{where}: every point looks the same to this kernel "
                 "(all points equal, or the kernel width is so large that k is constant)"
             )
-        u, _ = svd_flip(u, None)
+        mu, u = mu[keep], np.take(u, order[keep], axis=1)
+        columns = np.arange(mu.size)
+        top, bottom = np.argmax(u, axis=0), np.argmin(u, axis=0)
+        high, low = u[top, columns], -u[bottom, columns]
+        flip = (low > high) | ((low == high) & (bottom < top))
+        u *= np.where(flip, -1.0, 1.0) / np.sqrt(np.abs(mu))
 
         self._mu = mu
         self.eigenvalues_ = mu / M
-        self.alphas_ = u / np.sqrt(np.abs(mu))
+        self.alphas_ = u
         self.explained_variance_ratio_ = mu / trace if trace > 0 else np.zeros_like(mu)
-        self.negative_eigenvalue_ratio_ = max(0.0, -mu_min) / scale if scale else 0.0
+        self.negative_eigenvalue_ratio_ = max(0.0, -mu_min) / scale
         if self.negative_eigenvalue_ratio_ <= M * np.finfo(float).eps:
             self.negative_eigenvalue_ratio_ = 0.0
         self.n_components_ = mu.size
-        _notify(progress, 1.0, "done")
-        return self
-
-    def _choose_solver(self, M: int, k: int) -> str:
-        """The fastest solver for k of M eigenpairs, by the crossovers measured.
-
-        ARPACK wins when M is large and k small, and whenever the kernel's
-        feature space is low-dimensional (rank(K) ≤ dim F, so the Krylov
-        space is exhausted after a few steps: the polynomial kernels on 2-D
-        data of Fig. 2); ``eigh`` with ``subset_by_index`` wins for small,
-        full-rank matrices; the full divide-and-conquer ``eigh`` for k ≥ M/2.
-        """
-        if self.eigen_solver != "auto":
-            return self.eigen_solver
-        if k >= SUBSET_MAX_FRACTION * M:
-            return "dense"
-        dim_f = feature_space_dimension(
-            self.kernel, self.n_features_in_, degree=self.degree, coef0=self.coef0
-        )
-        low_rank = dim_f is not None and dim_f <= LOW_RANK
-        if k <= ARPACK_MAX_COMPONENTS and (M >= ARPACK_MIN_SAMPLES or low_rank):
-            return "arpack"
-        return "subset"
-
-    def _eigsolve(self, K: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
-        """Leading eigenpairs of the symmetric K, descending, and its smallest eigenvalue."""
-        M = K.shape[0]
-        k = M if self.n_components is None else min(int(self.n_components), M)
-        solver = self._choose_solver(M, k)
-        if solver == "arpack" and k >= M - 1:
-            solver = "dense"  # ARPACK needs k < M - 1
-        # An indefinite kernel may have a negative eigenvalue outside the top k:
-        # find the smallest one too, so that it is reported.
-        lowest = np.inf
-        if solver != "dense" and not self._is_psd():
-            lowest = linalg.eigh(K, eigvals_only=True, subset_by_index=(0, 0), check_finite=False)
-            lowest = float(lowest[0])
-
-        if solver == "arpack":
-            v0 = check_random_state(self.random_state).uniform(-1, 1, M)
-            try:
-                mu, u = eigsh(K, k=k, which="LA", v0=v0, maxiter=ARPACK_MAX_RESTARTS)
-            except ArpackError:
-                # A nearly flat spectrum (K ≈ I) stalls ARPACK; K = 0 stops it at once.
-                solver = "subset"
-        if solver == "subset":
-            mu, u = linalg.eigh(K, subset_by_index=(M - k, M - 1), check_finite=False)
-            if mu.size < k:
-                # LAPACK's index-range driver can return nothing from inside a
-                # large cluster of equal eigenvalues (K̃ ≈ I − 1_M, σ → 0).
-                solver = "dense"
-        if solver == "dense":
-            # The same LAPACK divide and conquer as scipy's eigh(driver="evd"), as
-            # fast, but numpy releases the GIL while it runs: scipy's wrapper
-            # holds it, and one large fit froze every other session of the
-            # server for its whole duration (bench/load_test.py --heavy).
-            mu, u = np.linalg.eigh(K)
-        self.eigen_solver_ = solver
-        order = np.argsort(mu)[::-1][:k]
-        return mu[order], u[:, order], min(lowest, float(mu.min()))
-
-    def _is_psd(self) -> bool:
-        return is_positive_semidefinite(self.kernel, degree=self.degree, coef0=self.coef0)
 
     # ------------------------------------------------------------ transform
-    def _test_kernel_blocks(self, Y: np.ndarray) -> Iterator[tuple[slice, np.ndarray]]:
-        """Row blocks of the uncentred test kernel Kᵗᵉˢᵗ (eq. 52).
-
-        A block of ``BLOCK_ROWS`` × M entries stays in the CPU cache while it
-        is raised to its power, projected and centred; a whole 10⁴ × 300
-        matrix would be streamed through memory several times (5× slower on
-        the contour grid, ``bench/engine.py``).
-        """
-        self._check_fitted()
-        Y = _check_array(Y, "Y")
-        if self.kernel == "precomputed":
-            if Y.shape[1] != self.n_samples_fit_:
-                raise ValueError(
-                    f"a precomputed test kernel needs {self.n_samples_fit_} columns, "
-                    f"got {Y.shape[1]}"
-                )
-        elif Y.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"Y has {Y.shape[1]} features, but the model was fitted on {self.n_features_in_}"
-            )
-        for begin in range(0, Y.shape[0], BLOCK_ROWS):
-            rows = slice(begin, begin + BLOCK_ROWS)
-            block = Y[rows]
-            yield rows, block if self.kernel == "precomputed" else self._kernel(block, self.X_fit_)
-
     def _project_blocks(
         self, Y: np.ndarray, alphas: np.ndarray
     ) -> Iterator[tuple[slice, np.ndarray, np.ndarray]]:
@@ -353,7 +357,11 @@ class KernelPCA:
         (Kᵗ − 1'_M K − Kᵗ 1_M + 1'_M K 1_M) α
             = Kᵗα − rowmean(Kᵗ) Σ_i α_i − (1/M)1ᵀKα + mean(K) Σ_i α_i,
         so the centred test kernel itself is never formed; rowmean(Kᵗ) comes
-        out of the same matrix product as a last column 1/M.
+        out of the same matrix product as a last column 1/M.  A block of
+        ``BLOCK_ROWS`` × M entries of Kᵗᵉˢᵗ (eq. 52) stays in the CPU cache
+        while it is raised to its power, projected and centred; a whole
+        10⁴ × 300 matrix would be streamed through memory several times (5×
+        slower on the contour grid, ``bench/engine.py``).  ``Y`` is validated.
 
         Yields
         ------
@@ -365,37 +373,43 @@ class KernelPCA:
         A = np.column_stack([alphas, np.full(M, 1.0 / M)])
         alpha_sums = alphas.sum(axis=0)
         offset = self._total_mean * alpha_sums - self._column_means @ alphas if self.center else 0
-        for rows, K in self._test_kernel_blocks(Y):
+        for begin in range(0, Y.shape[0], BLOCK_ROWS):
+            rows = slice(begin, begin + BLOCK_ROWS)
+            K = Y[rows] if self.kernel == "precomputed" else self._kernel(Y[rows], self.X_fit_)
             P = K @ A
             beta, row_means = P[:, :-1], P[:, -1]
             if self.center:
                 beta += offset - row_means[:, np.newaxis] * alpha_sums
             yield rows, row_means, beta
 
+    def _project(self, Y: np.ndarray, n: int) -> np.ndarray:
+        """β_k = (V^k · Φ̃(y)) for k ≤ n (eqs. 51 and 54) of the validated ``Y``."""
+        return np.vstack([beta for _, _, beta in self._project_blocks(Y, self.alphas_[:, :n])])
+
     def _components(self, n_components: int | None) -> int:
-        self._check_fitted()
+        check_is_fitted(self)
         if n_components is None:
             return self.n_components_
         if int(n_components) != n_components or n_components < 1:
             raise ValueError(f"n_components must be a positive integer, got {n_components!r}")
         return min(int(n_components), self.n_components_)
 
-    def transform(self, Y: np.ndarray) -> np.ndarray:
+    def transform(self, X: np.ndarray) -> np.ndarray:
         """Nonlinear principal components of new points (eqs. 51 and 54).
 
         Parameters
         ----------
-        Y : ndarray of shape (n_points, n_features)
+        X : array-like of shape (n_points, n_features)
             Points, or the (n_points, n_samples_fit_) test Gram matrix when
             ``kernel="precomputed"``.
 
         Returns
         -------
         ndarray of shape (n_points, n_components_)
-            β_k = (V^k · Φ̃(y)) = Σ_i α_i^k k̃(x_i, y).
+            β_k = (V^k · Φ̃(x)) = Σ_i α_i^k k̃(x_i, x).
         """
-        self._check_fitted()
-        return np.vstack([beta for _, _, beta in self._project_blocks(Y, self.alphas_)])
+        check_is_fitted(self)
+        return self._project(self._validate_input(X, reset=False), self.n_components_)
 
     def fit_transform(
         self, X: np.ndarray, y: None = None, *, progress: Progress | None = None
@@ -406,6 +420,10 @@ class KernelPCA:
         u^k √|Mλ_k| (with the sign of λ_k) and need no second kernel matrix.
         """
         return self.fit(X, progress=progress)._training_projections()
+
+    def _training_projections(self) -> np.ndarray:
+        """Components of the training points: K̃α^k = Mλ_k α^k (eq. 12), no kernel needed."""
+        return self.alphas_ * self._mu
 
     # ------------------------------------------------- feature-space error
     def reconstruction_error(self, Y: np.ndarray, n_components: int | None = None) -> np.ndarray:
@@ -420,7 +438,7 @@ class KernelPCA:
 
         Parameters
         ----------
-        Y : ndarray of shape (n_points, n_features)
+        Y : array-like of shape (n_points, n_features)
         n_components : int, optional
             n in P_n; defaults to all kept components.
 
@@ -431,7 +449,7 @@ class KernelPCA:
         if self.kernel == "precomputed":
             raise ValueError("reconstruction_error needs k(y, y), unknown for a precomputed kernel")
         n = self._components(n_components)
-        Y = _check_array(Y, "Y")
+        Y = self._validate_input(Y, reset=False)
         k_yy = kernel_diagonal(
             Y, kernel=self.kernel, gamma=self.gamma_, degree=self.degree, coef0=self.coef0
         )
@@ -452,32 +470,30 @@ class KernelPCA:
         start: np.ndarray | None = None,
         max_iter: int = 300,
         tol: float = 1e-6,
-        ridge_alpha: float = 1.0,
+        ridge_alpha: float | None = None,
         random_state: int | np.random.RandomState | None = None,
         return_info: bool = False,
     ) -> np.ndarray | tuple[np.ndarray, dict]:
-        """Approximate pre-images z with Φ(z) ≈ P_n Φ(y), one per row of ``Y``.
+        """Approximate pre-images z with Φ(z) ≈ P_n Φ(y), one per row of ``Y``: de-noising.
 
         Parameters
         ----------
-        Y : ndarray of shape (n_points, n_features)
+        Y : array-like of shape (n_points, n_features)
             The (noisy) points to de-noise.
         n_components : int, optional
             n in the projection P_n (Mika et al. eq. 4); defaults to all.
         method : {"fixed-point", "ridge"}
             ``"fixed-point"``: the iteration of Mika et al. eq. (10), Gaussian
             kernel only, see :func:`kpca_core.preimage.fixed_point_preimage`.
-            ``"ridge"``: a learned map from the first n components back to
-            input space, by kernel ridge regression on the training points
-            (scikit-learn's ``fit_inverse_transform``).
-        start : ndarray of shape (n_points, n_features), optional
+            ``"ridge"``: the learned map of :meth:`inverse_transform`.
+        start : array-like of shape (n_points, n_features), optional
             Starting points of the iteration; defaults to ``Y`` itself
             (de-noising, as in the paper).
         max_iter, tol :
             Iteration limit, and the convergence threshold on
             ‖z_{t+1} − z_t‖² / n_features.
-        ridge_alpha : float
-            Ridge parameter of the ``"ridge"`` method.
+        ridge_alpha : float, optional
+            Ridge parameter of the ``"ridge"`` method; defaults to ``alpha``.
         random_state :
             Seeds the restarts of the fixed-point iteration.
         return_info : bool
@@ -490,58 +506,148 @@ class KernelPCA:
         Z : ndarray of shape (n_points, n_features)
         info : dict, only if ``return_info``
         """
-        from .preimage import fixed_point_preimage
-
         n = self._components(n_components)
-        Y = _check_array(Y, "Y")
         if method not in ("fixed-point", "ridge"):
             raise ValueError(f"method must be 'fixed-point' or 'ridge', got {method!r}")
+        self._check_inverse(method)
+        Y = self._validate_input(Y, reset=False)
+        if start is not None:
+            start = check_array(start, dtype=np.float64, ensure_all_finite=False)
+            _check_finite(start, "start")
+            if start.shape != Y.shape:
+                raise ValueError(f"start must have the shape of Y, {Y.shape}; got {start.shape}")
+        beta = self._project(Y, n)
+        alpha = self.alpha if ridge_alpha is None else ridge_alpha
+        if method == "ridge":
+            Z = self._ridge_map(n, alpha).predict(beta)
+            info = {"n_iter": 0, "restarts": 0, "converged": np.ones(len(Z), dtype=bool)}
+        else:
+            Z, info = self._fixed_point(
+                beta, Y if start is None else start, max_iter, tol, random_state
+            )
+        return (Z, info) if return_info else Z
+
+    @available_if(_has_input_points)
+    def inverse_transform(self, X: np.ndarray) -> np.ndarray:
+        """Map components back to input space: a pre-image z of Σ_k β_k V^k.
+
+        ``inverse="fixed-point"`` (the default for the Gaussian kernel)
+        iterates Mika et al. eq. (10) with the centring correction of
+        :func:`kpca_core.preimage.expansion_weights`.  From components alone
+        there is no noisy input to start from: the iteration starts from
+        the training point of largest weight γ_i in the expansion
+        P_n Φ = Σ_i γ_i Φ(x_i), the point it also restarts from.  On the
+        USPS digits of Mika et al.'s Fig. 4 this start reaches the same
+        MSE as the weighted mean Σγ_i x_i / Σγ_i, the ridge map's answer,
+        and the noisy digit itself (``bench/engine.py --inverse-start``),
+        and needs no ridge fit.  ``inverse="ridge"`` (the default
+        for every other kernel) applies the map learned by kernel ridge
+        regression (parameter ``alpha``) from the training points'
+        components to the points, with the model's own kernel (Bakır et al.
+        2004; scikit-learn's ``KernelPCA(fit_inverse_transform=True)``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_points, n)
+            Components β_1 … β_n, n ≤ ``n_components_``: the pre-image of the
+            projection onto the first n axes.
+
+        Returns
+        -------
+        ndarray of shape (n_points, n_features_in_)
+
+        Raises
+        ------
+        AttributeError
+            For ``kernel="precomputed"``, which has no input points to map
+            back to (``hasattr(model, "inverse_transform")`` is then False,
+            as scikit-learn's meta-estimators expect).
+        """
+        check_is_fitted(self)
+        method = self._inverse_method()
+        self._check_inverse(method)
+        beta = _check_finite(check_array(X, dtype=np.float64, ensure_all_finite=False), "X")
+        n = beta.shape[1]
+        if n > self.n_components_:
+            raise ValueError(
+                f"X has {n} components, but this KernelPCA has only {self.n_components_}"
+            )
+        if method == "ridge":
+            return self._ridge_map(n, self.alpha).predict(beta)
+        weights = expansion_weights(beta, self.alphas_[:, :n], center=self.center)
+        start = self.X_fit_[np.argmax(weights, axis=1)]
+        return self._fixed_point(beta, start, 300, 1e-6, self.random_state)[0]
+
+    def _inverse_method(self) -> str:
+        if self.inverse != "auto":
+            return self.inverse
+        return "fixed-point" if self.kernel == "rbf" else "ridge"
+
+    def _check_inverse(self, method: str) -> None:
+        if self.kernel == "precomputed":
+            raise ValueError("a pre-image needs input points, and a precomputed kernel has none")
         if method == "fixed-point" and self.kernel != "rbf":
             raise ValueError(
                 "the fixed-point pre-image (Mika et al. eq. 10) needs the Gaussian (rbf) kernel"
             )
-        if method == "ridge" and self.kernel == "precomputed":
-            raise ValueError("the ridge pre-image needs input points, not a precomputed kernel")
-        if start is not None:
-            start = _check_array(start, "start")
-            if start.shape != Y.shape:
-                raise ValueError(f"start must have the shape of Y, {Y.shape}; got {start.shape}")
-        # β_k = (V^k · Φ̃(y)) for k ≤ n only (eq. 4 needs no more): the first n α^k.
-        beta = np.vstack([b for _, _, b in self._project_blocks(Y, self.alphas_[:, :n])])
-        if method == "ridge":
-            train = self._training_projections()[:, :n]
-            model = KernelRidge(alpha=ridge_alpha, kernel="rbf", gamma=self.gamma_)
-            Z = model.fit(train, self.X_fit_).predict(beta)
-            info = {"n_iter": 0, "restarts": 0, "converged": np.ones(len(Z), dtype=bool)}
-            return (Z, info) if return_info else Z
-        Z, info = fixed_point_preimage(
+
+    def _fixed_point(
+        self,
+        beta: np.ndarray,
+        start: np.ndarray,
+        max_iter: int,
+        tol: float,
+        random_state: int | np.random.RandomState | None,
+    ) -> tuple[np.ndarray, dict]:
+        return fixed_point_preimage(
             beta,
-            self.alphas_[:, :n],
+            self.alphas_[:, : beta.shape[1]],
             self.X_fit_,
             gamma=self.gamma_,
             center=self.center,
-            start=Y if start is None else start,
+            start=start,
             max_iter=max_iter,
             tol=tol,
             random_state=random_state,
         )
-        return (Z, info) if return_info else Z
 
-    def _training_projections(self) -> np.ndarray:
-        """Components of the training points: K̃α^k = Mλ_k α^k (eq. 12), no kernel needed."""
-        return self.alphas_ * self._mu
+    def _ridge_map(self, n: int, alpha: float) -> KernelRidge:
+        """Kernel ridge regression from the first n components of the training points to them."""
+        model = KernelRidge(
+            alpha=alpha, kernel=self.kernel, gamma=self.gamma_, degree=self.degree, coef0=self.coef0
+        )
+        return model.fit(self._training_projections()[:, :n], self.X_fit_)
 
-    def _check_fitted(self) -> None:
-        if not hasattr(self, "alphas_"):
-            raise RuntimeError("this KernelPCA is not fitted yet: call fit(X) first")
+
+def _all_finite(A: np.ndarray) -> bool:
+    """Whether no entry is NaN or ±inf: two reductions, no boolean temporary."""
+    return bool(np.isfinite(A.max()) and np.isfinite(A.min()))
+
+
+def _has_non_finite(X: object) -> bool:
+    """Whether ``X`` reads as a numeric array with a NaN or an infinite entry."""
+    try:
+        array = np.asarray(X, dtype=np.float64)
+    except (TypeError, ValueError):
+        return False
+    return array.size > 0 and not _all_finite(array)
+
+
+def _check_finite(X: np.ndarray, name: str) -> np.ndarray:
+    if not _all_finite(X):
+        raise ValueError(NON_FINITE.format(name=name))
+    return X
 
 
 def _check_array(X: np.ndarray, name: str) -> np.ndarray:
+    """A non-empty, finite 2-D float array, or a ValueError that says what is wrong.
+
+    For the callers that are not estimators (``kpca_core.spectrum``); the
+    estimator validates with scikit-learn's ``validate_data``.
+    """
     X = np.asarray(X, dtype=float)
     if X.ndim == 1:
         raise ValueError(f"{name} must be 2-D (n_points, n_features); got a 1-D array")
     if X.ndim != 2 or X.shape[0] == 0 or X.shape[1] == 0:
         raise ValueError(f"{name} must be a non-empty 2-D array, got shape {X.shape}")
-    if not np.all(np.isfinite(X)):
-        raise ValueError(f"{name} contains NaN or infinite values: remove or replace them")
-    return X
+    return _check_finite(X, name)

@@ -89,12 +89,13 @@ def kernel_matrix(
 
     The dot-product kernels and the Gaussian are written out here rather than
     taken from ``sklearn.metrics.pairwise``: the engine evaluates test kernels
-    in blocks of 128 rows (so that each block stays in cache), and
-    scikit-learn's input validation costs 0.2–0.7 ms per call against 15 µs
-    of arithmetic for such a block, which made the Fig. 2 grid 10× slower
-    (``bench/engine.py``).  ``tests/test_kernels.py`` checks every formula
-    against scikit-learn.  Integer polynomial degrees are raised by
-    multiplication (:func:`integer_power`).
+    in blocks of 256 rows (so that each block stays in cache), and
+    scikit-learn's input validation costs 0.2–0.7 ms per call against tens of
+    µs of arithmetic for such a block, which made the Fig. 2 grid 10× slower
+    (``bench/engine.py --kernels`` times ours and scikit-learn's).
+    ``tests/test_kernels.py`` checks every formula against scikit-learn.
+    Integer polynomial degrees are raised by multiplication
+    (:func:`integer_power`).
 
     Parameters
     ----------

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from sklearn.decomposition import PCA
 from sklearn.decomposition import KernelPCA as SkKernelPCA
+from sklearn.exceptions import NotFittedError
 from sklearn.metrics.pairwise import laplacian_kernel
 
 from kpca_core import KernelPCA
@@ -252,8 +253,9 @@ def test_progress_callback_reports_each_step(data):
     [
         (np.array([[0.0, np.nan], [1.0, 2.0]]), "NaN"),
         (np.array([[0.0, np.inf], [1.0, 2.0]]), "infinite"),
-        (np.array([1.0, 2.0]), "2-D"),
-        (np.empty((0, 2)), "non-empty"),
+        (np.array([1.0, 2.0]), "Expected 2D array"),  # scikit-learn's words, as below
+        (np.empty((0, 2)), "0 sample"),
+        (np.ones((1, 2)), "1 sample"),  # centring a single point leaves nothing
     ],
 )
 def test_bad_input_is_refused_clearly(X, match):
@@ -294,7 +296,7 @@ def test_transform_checks_feature_count(data):
 
 
 def test_unfitted_model_says_so():
-    with pytest.raises(RuntimeError, match="not fitted"):
+    with pytest.raises(NotFittedError, match="not fitted"):
         KernelPCA().transform(np.ones((2, 2)))
 
 

@@ -20,6 +20,17 @@ def test_readme_gives_two_commands_and_ci_runs_the_test_one():
     assert test in ci_lines
 
 
+def test_engine_example_runs_as_written():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Use the engine in your own code", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, flags=re.S).group(1)
+    namespace: dict = {}
+    exec(compile(code, "README.md", "exec"), namespace)
+    assert namespace["search"].best_params_ == {"kernelpca__gamma": 10.0}
+    assert namespace["X_back"].shape == namespace["X"].shape
+    assert namespace["Z"].shape == (200, 2)
+
+
 def test_streamlit_config_protects_a_deployment():
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
     assert config["server"]["enableXsrfProtection"] is True

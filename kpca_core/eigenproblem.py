@@ -1,0 +1,136 @@
+"""The eigenproblem of kernel PCA: centring, solvers, rank and normalisation.
+
+Equation numbers refer to Schölkopf, Smola & Müller (1998):
+
+- centring in feature space  K̃ = K − 1_M K − K 1_M + 1_M K 1_M   (eq. 49)
+- the eigenproblem  M λ α = K̃ α                                 (eq. 12/46)
+- the normalisation  (M λ)(α · α) = 1, i.e. ‖V‖ = 1 in F          (eq. 16/50)
+
+Every step works on the M × M matrix in place: for M = 3000 each full copy
+costs 72 MB and 20–40 ms, and the eigensolver itself is the only step that
+should take time (``bench/engine.py`` prints the stages).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+from scipy import linalg
+from scipy.sparse.linalg import ArpackError, eigsh
+from sklearn.utils import check_random_state
+
+EigenSolver = Literal["auto", "dense", "subset", "arpack"]
+EIGEN_SOLVERS: tuple[str, ...] = ("auto", "dense", "subset", "arpack")
+
+# Crossovers of ``eigen_solver="auto"``, measured on the 2-core machine the app
+# is served from (``bench/engine.py --solvers`` prints the table behind them).
+ARPACK_MIN_SAMPLES = 1500
+ARPACK_MAX_COMPONENTS = 30
+SUBSET_MAX_FRACTION = 0.5
+LOW_RANK = 50
+ARPACK_MAX_RESTARTS = 100
+
+
+def center_kernel(
+    K: np.ndarray, *, overwrite: bool = False
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """Centre a training Gram matrix in feature space (eq. 49).
+
+    K̃ = K − 1_M K − K 1_M + 1_M K 1_M, with (1_M)_ij = 1/M.
+
+    Parameters
+    ----------
+    K : ndarray of shape (M, M), symmetric
+    overwrite : bool, default=False
+        Centre ``K`` itself instead of a copy.
+
+    Returns
+    -------
+    K_centered : ndarray of shape (M, M)
+    column_means : ndarray of shape (M,)
+        (1/M) Σ_m K_mj, needed again to centre test kernels (eq. 54).
+    total_mean : float
+        (1/M²) Σ_mn K_mn.
+    """
+    column_means = K.mean(axis=0)
+    total_mean = float(column_means.mean())
+    K_centered = K if overwrite else K.copy()
+    # One pass: K_ij − m_j − (m_i − m̄); K is symmetric, so row means = column means.
+    K_centered -= column_means[np.newaxis, :]
+    K_centered -= (column_means - total_mean)[:, np.newaxis]
+    return K_centered, column_means, total_mean
+
+
+def choose_solver(eigen_solver: str, M: int, k: int, *, feature_dimension: int | None) -> str:
+    """The fastest solver for k of M eigenpairs, by the crossovers measured.
+
+    ARPACK wins when M is large and k small, and whenever the kernel's
+    feature space is low-dimensional (rank(K) ≤ dim F, so the Krylov
+    space is exhausted after a few steps: the polynomial kernels on 2-D
+    data of Fig. 2); ``eigh`` with ``subset_by_index`` wins for small,
+    full-rank matrices; the full divide-and-conquer ``eigh`` for k ≥ M/2.
+    """
+    if eigen_solver != "auto":
+        return eigen_solver
+    if k >= SUBSET_MAX_FRACTION * M:
+        return "dense"
+    low_rank = feature_dimension is not None and feature_dimension <= LOW_RANK
+    if k <= ARPACK_MAX_COMPONENTS and (M >= ARPACK_MIN_SAMPLES or low_rank):
+        return "arpack"
+    return "subset"
+
+
+def eigsolve(
+    K: np.ndarray,
+    k: int,
+    solver: str,
+    *,
+    positive_semidefinite: bool,
+    random_state: int | np.random.RandomState | None,
+) -> tuple[np.ndarray, np.ndarray, float, str]:
+    """The k leading eigenpairs (or more) of the symmetric K, and its smallest eigenvalue.
+
+    Returns
+    -------
+    mu : ndarray of shape (m,), m ≥ k
+        Eigenvalues in the solver's order (ascending), the top k among them:
+        the dense solver returns all M.  They are sorted, and the
+        eigenvectors gathered, once, by the caller.
+    u : ndarray of shape (M, m), orthonormal columns
+    mu_min : float
+        The smallest eigenvalue of K (of those computed, for a positive
+        semidefinite kernel, where it is only used to report negatives).
+    solver : str
+        The solver that ran (a fallback may replace the one asked for).
+    """
+    M = K.shape[0]
+    if solver == "arpack" and k >= M - 1:
+        solver = "dense"  # ARPACK needs k < M - 1
+    # An indefinite kernel may have a negative eigenvalue outside the top k:
+    # find the smallest one too, so that it is reported.
+    lowest = np.inf
+    if solver != "dense" and not positive_semidefinite:
+        lowest = linalg.eigh(K, eigvals_only=True, subset_by_index=(0, 0), check_finite=False)
+        lowest = float(lowest[0])
+
+    if solver == "arpack":
+        v0 = check_random_state(random_state).uniform(-1, 1, M)
+        try:
+            mu, u = eigsh(K, k=k, which="LA", v0=v0, maxiter=ARPACK_MAX_RESTARTS)
+        except ArpackError:
+            # A nearly flat spectrum (K ≈ I) stalls ARPACK; K = 0 stops it at once.
+            solver = "subset"
+    if solver == "subset":
+        mu, u = linalg.eigh(K, subset_by_index=(M - k, M - 1), check_finite=False)
+        if mu.size < k:
+            # LAPACK's index-range driver can return nothing from inside a
+            # large cluster of equal eigenvalues (K̃ ≈ I − 1_M, σ → 0).
+            solver = "dense"
+    if solver == "dense":
+        # The same LAPACK divide and conquer as scipy's eigh(driver="evd"), as
+        # fast, but numpy releases the GIL while it runs: scipy's wrapper
+        # holds it, and one large fit froze every other session of the
+        # server for its whole duration (bench/load_test.py --heavy).
+        mu, u = np.linalg.eigh(K)
+    return mu, u, min(lowest, float(mu.min())), solver
