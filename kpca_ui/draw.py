@@ -141,8 +141,8 @@ def drawn_state(prefix: str, copy_source: tuple | None = None) -> Drawing:
 def canvas(
     prefix: str,
     background: Mapping[str, str] | None,
-    copy_label: str,
     *,
+    can_copy: bool = True,
     place: DeltaGenerator | None = None,
     large: bool = False,
 ) -> None:
@@ -153,8 +153,8 @@ def canvas(
     prefix : str
     background : mapping or None
         From :func:`kpca_core.figures.drawing.canvas_background`.
-    copy_label : str
-        The copy button's text (it names the data set it copies).
+    can_copy : bool
+        Whether there is a 2-D data set, shown before the drawing, to copy in.
     place : DeltaGenerator, optional
         Where to draw it (default: the main area).
     large : bool
@@ -180,7 +180,7 @@ def canvas(
                 "max": MAX_POINTS,
                 "colours": list(style.GROUPS[:3]),
                 "background": dict(background) if background else None,
-                "copyLabel": copy_label,
+                "copyLabel": "Copy in the data shown before" if can_copy else "Nothing to copy",
                 "maxPx": PRESENTER_PX if large else CANVAS_PX,
             },
             default={"edit": None},

@@ -115,10 +115,9 @@ def contour_view(points: PointSet) -> None:
         canvas_place, grid_place = (
             st.columns([2, 3]) if presenter_mode() else (st.container(), st.container())
         )
-        source = copy_source("ct")
-        label = "Copy in the data shown before" if source is not None else "Nothing to copy"
+        can_copy = copy_source("ct") is not None
         if len(points.X) < draw.MIN_POINTS:
-            draw.canvas("ct", None, label, place=canvas_place)
+            draw.canvas("ct", None, can_copy=can_copy, place=canvas_place)
             return
         c = min(st.session_state.get("ct_pcol", len(specs) - 1), len(specs) - 1)
         background = _background(
@@ -129,7 +128,7 @@ def contour_view(points: PointSet) -> None:
             n_components,
             draw.current_drawing("ct").half_width,
         )
-        draw.canvas("ct", background, label, place=canvas_place, large=presenter_mode())
+        draw.canvas("ct", background, can_copy=can_copy, place=canvas_place, large=presenter_mode())
     X = points.X
     columns = tuple(
         concurrently(
