@@ -372,6 +372,7 @@ function receive(state, data) {
   }
   draw(state);
   state.canvas.dataset.rev = String(data.rev);
+  state.canvas.dataset.half = String(data.half);
   state.canvas.dataset.background = background ? "yes" : "no";
 }
 
