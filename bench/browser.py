@@ -7,7 +7,8 @@ Playwright by :func:`launch_chromium`.
 A redraw is timed inside the page, on the browser's own clock
 (``performance.now()``), see :data:`ARM_REDRAW_JS`:
 
-- ``keydown``: the key press on the slider (a capture-phase listener);
+- ``keydown``: the key press on the slider, or the event that starts the change
+  (a capture-phase listener; the drawing canvas: ``pointerup``, the click's release);
 - ``sent``: the first websocket message the page sends after it (the slider's
   new value going to the server; the slider may wait a moment before sending);
 - ``received``: the last websocket message from the server before the redraw;
@@ -28,6 +29,8 @@ so the probe waits for it.
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -192,7 +195,7 @@ FIGURE_JS = """
 """The figure's data and layout as JSON (typed arrays as lists), or ``None`` if not drawn."""
 
 ARM_REDRAW_JS = """
-(selector) => {
+([selector, startEvent]) => {
   // Typed arrays by a checksum of their values: as telling, and fast on large figures.
   const digest = (array) => {
     let sum = array.length;
@@ -229,7 +232,7 @@ ARM_REDRAW_JS = """
   probe.anywhere = new MutationObserver(
     () => document.querySelectorAll('.js-plotly-plot').forEach(drawnAnywhere));
   probe.anywhere.observe(document.body, {childList: true, subtree: true});
-  document.addEventListener('keydown', () => {
+  document.addEventListener(startEvent, () => {
     if (probe.keydown === null) probe.keydown = performance.now();
   }, {capture: true, once: true});
   const send = WebSocket.prototype.send;
@@ -283,7 +286,8 @@ ARM_REDRAW_JS = """
   return true;
 }
 """
-"""Arms the redraw probe on the figure matching a selector, before a key press.
+"""Arms the redraw probe on the figure matching a selector, before a key press (or the
+event named, e.g. ``pointerup``).
 
 Sets ``window.__kpcaProbe`` with the times described in the module docstring
 and a promise ``done`` that resolves at the redraw. The figure's content (its
@@ -364,9 +368,24 @@ def press_and_time(page: Page, view: View, key: str, timeout_ms: float = 30_000)
     """
     thumb = view.slider_thumb(page)
     thumb.focus()
-    if not page.evaluate(ARM_REDRAW_JS, view.chart_selector):
-        raise RuntimeError(f"no drawn figure matching {view.chart_selector}")
-    thumb.press(key)
+    return act_and_time(page, view.chart_selector, lambda: thumb.press(key), "keydown", timeout_ms)
+
+
+def act_and_time(
+    page: Page,
+    selector: str,
+    act: Callable[[], object],
+    start_event: str,
+    timeout_ms: float = 30_000,
+) -> dict:
+    """Do ``act`` and time the redraw of the figure at ``selector``, in ms after ``start_event``.
+
+    As :func:`press_and_time`, for any action: e.g. a click on the drawing
+    canvas, timed from the release of the button (``"pointerup"``).
+    """
+    if not page.evaluate(ARM_REDRAW_JS, [selector, start_event]):
+        raise RuntimeError(f"no drawn figure matching {selector}")
+    act()
     times = page.evaluate(READ_PROBE_JS, timeout_ms)
     page.wait_for_selector(IDLE, timeout=timeout_ms)
     times["settled"] = page.evaluate(READ_SETTLED_JS, QUIET_MS)
@@ -376,3 +395,31 @@ def press_and_time(page: Page, view: View, key: str, timeout_ms: float = 30_000)
         return None if t is None or start is None else t - start
 
     return {name: since(times[name]) for name in ("sent", "received", "drawn", "settled")}
+
+
+CANVAS = "canvas.plane"
+"""The drawing canvas of "Draw your own points" (in its component's open shadow root)."""
+DRAW_DATA = "Draw your own points"
+
+
+def drawing_link(points: list[tuple[float, float, int]], **settings: object) -> str:
+    """Query string of the Contours view with these points drawn, ``(x, y, group)`` in ±2."""
+    root = str(Path(__file__).resolve().parent.parent)  # this checkout's kpca_core
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    from kpca_core.drawing import encode, from_points
+
+    drawing, _ = from_points([list(point) for point in points], 2.0)
+    return urlencode({**settings, "ct_data": DRAW_DATA, "ct_draw": encode(drawing)})
+
+
+def canvas_xy(page: Page, x: float, y: float) -> tuple[float, float]:
+    """Where on the page the plane's point (x, y) is drawn on the canvas (scrolled into view)."""
+    canvas = page.locator(CANVAS)
+    canvas.scroll_into_view_if_needed()
+    half = float(canvas.evaluate("(c) => c.dataset.half"))
+    box = canvas.bounding_box()
+    return (
+        box["x"] + (x + half) / (2 * half) * box["width"],
+        box["y"] + (half - y) / (2 * half) * box["height"],
+    )

@@ -21,7 +21,13 @@ SNAPSHOT = "_link_snapshot"
 REPORTED = "_link_reported"
 # Widget-key prefix of each view -> its URL path.
 PAGES = {"ct": "contours", "sp": "spectrum", "dn": "denoising"}
-_POINTS = {"data": "Data set", "n": "Number of points", "noise": "Noise", "seed": "Seed"}
+_POINTS = {
+    "data": "Data set",
+    "n": "Number of points",
+    "noise": "Noise",
+    "seed": "Seed",
+    "draw": "Drawing",  # not a widget: kpca_ui/draw.py reads it and tells what it could not use
+}
 # The bound widgets of each view, by key without the prefix, with the labels the
 # notices use. tests/test_links.py checks that every bound key of a page is here.
 LABELS: dict[str, dict[str, str]] = {

@@ -1,4 +1,4 @@
-"""The 2-D data picker every 2-D view shows in its sidebar: a toy set or a CSV upload."""
+"""The 2-D data picker every 2-D view shows in its sidebar: a toy set, a CSV upload or a drawing."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ import numpy as np
 import streamlit as st
 
 from kpca_core import datasets
+from kpca_core.drawing import encode
 from kpca_core.uploads import MAX_ROWS, UploadError, parse_points_csv
+from kpca_ui import draw
 
 UPLOAD = "Your own data (CSV upload)"
 DATASET_TITLES = {
@@ -62,7 +64,7 @@ def point_picker(
     *,
     extra: Mapping[str, tuple[str, float]] | None = None,
 ) -> PointSet:
-    """Sidebar controls choosing a toy set or an uploaded CSV; returns the points.
+    """Sidebar controls choosing a toy set, an uploaded CSV or a drawing; returns the points.
 
     Parameters
     ----------
@@ -73,11 +75,13 @@ def point_picker(
         ``name -> (title, default noise)``; e.g. the Gaussian clusters in R^10.
 
     A bad upload shows what is wrong and the page keeps the last good data.
+    A drawing's canvas is drawn by the view (:func:`kpca_ui.draw.canvas`), which
+    shows the fit behind it; here it is only read.
     """
     extra = extra or {}
     titles = {**DATASET_TITLES, **{name: title for name, (title, _) in extra.items()}}
     default_noises = {name: noise for name, (_, noise) in extra.items()}
-    options = [*titles, UPLOAD]
+    options = [*titles, UPLOAD, draw.DRAW]
     sidebar = st.sidebar
     sidebar.subheader("Data")
     name = sidebar.selectbox(
@@ -90,6 +94,9 @@ def point_picker(
         bind="query-params",
     )
     last_good = f"{prefix}_last_good"
+    if name == draw.DRAW:
+        return drawn_points(prefix)
+    draw.sync_link(prefix, None)
     if name == UPLOAD:
         upload = sidebar.file_uploader(
             f"CSV: x, y and an optional group column (at most {MAX_ROWS} rows)",
@@ -148,3 +155,25 @@ def _toy(name: str, n_samples: int, noise: float, seed: int, title: str | None =
     X, labels = _generate(name, n_samples, noise, seed)
     title = f"{title or DATASET_TITLES[name]}: {n_samples} points, noise {noise:g}, seed {seed}"
     return PointSet(X, labels, title, ("toy", name, n_samples, noise, seed))
+
+
+def drawn_points(prefix: str) -> PointSet:
+    """The session's drawing after the canvas's latest edit, as the page's data.
+
+    The canvas's copy button copies in the data set shown before the drawing
+    (if it is 2-D).
+    """
+    source = copy_source(prefix)
+    drawing = draw.drawn_state(prefix, None if source is None else (source.X, source.labels))
+    return PointSet(drawing.X, drawing.groups, draw.title(drawing), ("drawn", encode(drawing)))
+
+
+def copy_source(prefix: str) -> PointSet | None:
+    """The 2-D data set shown before the drawing, which the canvas can copy in."""
+    source = st.session_state.get(f"{prefix}_last_good") or _toy("parabola", 300, 0.2, 0)
+    return source if source.X.shape[1] == 2 else None
+
+
+def is_drawn(points: PointSet) -> bool:
+    """Whether the points are the session's drawing."""
+    return points.key[0] == "drawn"

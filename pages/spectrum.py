@@ -28,6 +28,7 @@ sweep_key = view.kernel_controls()
 n_leading, image_format = view.figure_controls()
 st.caption(f"Data: {points.title}")
 holder = sweep_view.computed_sweep(points, sweep_key)
+sweep_view.drawing_canvas(holder, points)
 if holder is not None:
     sweep_view.dk_note(holder, points)
     # One fragment, rerun alone when the chosen width changes: the three sweep

@@ -16,10 +16,12 @@ import streamlit as st
 from kpca_core import contours as ct
 from kpca_core.figures import contours as figures
 from kpca_core.figures import panels
+from kpca_core.figures.drawing import canvas_background
 from kpca_core.figures.style import export_config
+from kpca_ui import draw
 from kpca_ui.explain import explain
-from kpca_ui.points import PointSet
-from kpca_ui.presenter import presentable
+from kpca_ui.points import PointSet, copy_source, drawn_points, is_drawn
+from kpca_ui.presenter import presentable, presenter_mode
 from kpca_ui.shell import camera_format
 from kpca_ui.views.contours import kernel_controls, spec_key
 from kpca_ui.workers import build, compute, concurrently
@@ -82,13 +84,51 @@ def _contour_figure(_sweep: ct.ContourSweep, key: tuple, title: str) -> go.Figur
     return build(figures.contour_figure, _sweep, title=title)
 
 
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _background(
+    _X: np.ndarray,
+    data_key: tuple,
+    spec: tuple,
+    center: bool,
+    n_components: int,
+    half_width: float,
+) -> dict | None:
+    """The picture behind the drawing canvas: kPC 1 of a column over the canvas's square."""
+    fit = _fit(_X, data_key, spec, center, n_components)
+    return compute(canvas_background, fit, half_width)
+
+
 @st.fragment
 def contour_view(points: PointSet) -> None:
-    """Kernel controls, the grid of contour panels and the downloads."""
+    """Kernel controls, the drawing canvas if drawn, the grid of contour panels, the downloads.
+
+    A canvas edit reruns this fragment alone, so the drawing is read again here.
+    """
     spec, parameter, values, n_components, center, pca, resolution = kernel_controls()
     specs = ct.sweep_specs(spec, parameter, values)
     if pca:
         specs.insert(0, ct.KernelSpec("pca"))
+    grid_place = st
+    if is_drawn(points):
+        points = drawn_points("ct")
+        # in presenter mode the canvas enlarged, the grid beside it
+        canvas_place, grid_place = (
+            st.columns([2, 3]) if presenter_mode() else (st.container(), st.container())
+        )
+        can_copy = copy_source("ct") is not None
+        if len(points.X) < draw.MIN_POINTS:
+            draw.canvas("ct", None, can_copy=can_copy, place=canvas_place)
+            return
+        c = min(st.session_state.get("ct_pcol", len(specs) - 1), len(specs) - 1)
+        background = _background(
+            points.X,
+            points.key,
+            spec_key(specs[c]),
+            center,
+            n_components,
+            draw.current_drawing("ct").half_width,
+        )
+        draw.canvas("ct", background, can_copy=can_copy, place=canvas_place, large=presenter_mode())
     X = points.X
     columns = tuple(
         concurrently(
@@ -118,7 +158,7 @@ def contour_view(points: PointSet) -> None:
         n_components,
         resolution,
     )
-    st.plotly_chart(
+    grid_place.plotly_chart(
         presentable(_contour_figure(sweep, figure_key, points.title)),
         width="content",  # the figure's own width, figures.FIGURE_PX
         key="ct_contours",

@@ -16,12 +16,15 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
+from kpca_core import contours as ct
 from kpca_core import gamma_to_sigma
 from kpca_core.figures import spectrum as figures
 from kpca_core.figures import style
+from kpca_core.figures.drawing import canvas_background
 from kpca_core.spectrum import CONSTANT, IDENTITY, WidthSweep
+from kpca_ui import draw
 from kpca_ui.explain import explain
-from kpca_ui.points import PointSet
+from kpca_ui.points import PointSet, copy_source, is_drawn
 from kpca_ui.presenter import presentable
 from kpca_ui.views.spectrum import DK_GAMMA, LIMITS, file_stem, range_text, rounding_text
 from kpca_ui.workers import build, compute, concurrently
@@ -273,7 +276,12 @@ def chosen_width_view(
 
 
 def computed_sweep(points: PointSet, sweep_key: tuple) -> dict | None:
-    """The holder of this data and sweep choice with its sweep, or ``None`` and why not."""
+    """The holder of this data and sweep choice with its sweep, or ``None`` and why not.
+
+    A drawing of too few points has no sweep; its canvas says so.
+    """
+    if is_drawn(points) and len(points.X) < draw.MIN_POINTS:
+        return None
     try:
         return _sweep(points, sweep_key)
     except ValueError as error:
@@ -327,3 +335,42 @@ def sweep_csv_download(holder: dict, points: PointSet, sweep_key: tuple) -> None
         mime="text/csv",
         key="sp_csv",
     )
+
+
+def _spec_at(sweep: WidthSweep, index: int) -> ct.KernelSpec:
+    """The sweep's kernel at one width, as the Contours view writes it."""
+    params = sweep.kernel_params(index)
+    if params["kernel"] == "rbf":
+        return ct.KernelSpec("rbf", sigma=gamma_to_sigma(params["gamma"]))
+    if params["kernel"] == "laplacian":
+        return ct.KernelSpec("laplacian", sigma=1.0 / params["gamma"])
+    return ct.KernelSpec("poly", degree=params["degree"], gamma=1.0, coef0=params["coef0"])
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _background(
+    _X: np.ndarray, data_key: tuple, spec: ct.KernelSpec, half_width: float
+) -> dict | None:
+    """The picture behind the drawing canvas: kPC 1 at the chosen width over its square."""
+    fit = compute(ct.fit_column, _X, spec, n_components=1, center=True)
+    return compute(canvas_background, fit, half_width)
+
+
+def drawing_canvas(holder: dict | None, points: PointSet) -> None:
+    """The drawing canvas, when the points are drawn, over kPC 1 at the chosen width.
+
+    The chosen width is the one of the page's last full run: moving its slider
+    reruns only the figures below, and the next edit brings the canvas along.
+    """
+    if not is_drawn(points):
+        return
+    background = None
+    if holder is not None:
+        sweep = holder["sweep"]
+        index = st.session_state.get("sp_at")
+        if index not in range(sweep.widths_.size):
+            index = _chosen_default(sweep)
+        background = _background(
+            points.X, points.key, _spec_at(sweep, index), draw.current_drawing("sp").half_width
+        )
+    draw.canvas("sp", background, can_copy=copy_source("sp") is not None)

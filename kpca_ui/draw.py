@@ -1,0 +1,201 @@
+"""The drawing canvas: points drawn by hand as a data set of the 2-D views.
+
+"Draw your own points" in the data picker (:mod:`kpca_ui.points`) shows a
+canvas (a Streamlit ``components.v2`` component, its script and style in
+``draw_canvas.js`` and ``draw_canvas.css`` beside this module, registered once
+at import).  A click adds a point, a drag moves one, a group picker (or
+shift-click) puts the next points in group 2 or 3, a delete mode (or
+alt-click) removes one; undo, clear, and a button that copies in the data set
+shown before.  Behind the points, the first component of the current fit.
+
+The drawing is kept in the session (:class:`kpca_core.drawing.Drawing`) and in
+the link (``<prefix>_draw``, :func:`kpca_core.drawing.encode`).  Every edit
+sends the whole drawing as the canvas's state value ``edit``, with a sequence
+token; :func:`take_edit` applies an edit it has not seen, so the state logic
+reads a plain value and can be tested with one passed in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
+from kpca_core.drawing import MAX_POINTS, Drawing, decode, encode, from_data, from_points
+from kpca_core.figures import style
+
+DRAW = "Draw your own points"
+"""The data picker's option."""
+MIN_POINTS = 3
+"""Fewer points give no kernel principal component to show."""
+CANVAS_PX = 480
+"""The canvas's largest width, in CSS pixels (presenter mode: :data:`PRESENTER_PX`)."""
+PRESENTER_PX = 620
+_HERE = Path(__file__).parent
+_CANVAS = st.components.v2.component(
+    "kpca_ui.draw_canvas",
+    css=(_HERE / "draw_canvas.css").read_text(encoding="utf-8"),
+    js=(_HERE / "draw_canvas.js").read_text(encoding="utf-8"),
+)
+HELP = (
+    f"**Click** adds a point, **drag** moves one; **1 2 3** (or shift-click) choose the "
+    "group of the next points, **Delete** (or alt-click) removes one, **Undo** and "
+    "**Clear** do what they say. On the keyboard: the arrows move a cursor, Enter adds "
+    "a point there (or picks up the point under it and puts it down again). Every edit "
+    f"refits. At most {MAX_POINTS} points; the link to this view keeps them."
+)
+
+
+def _keys(prefix: str) -> dict[str, str]:
+    return {
+        "drawing": f"{prefix}_drawing",
+        "link": f"{prefix}_draw",
+        "notes": f"{prefix}_draw_notes",
+        "seq": f"{prefix}_draw_seq",
+        "rev": f"{prefix}_draw_rev",
+        "canvas": f"{prefix}_canvas",
+    }
+
+
+def current_drawing(prefix: str) -> Drawing:
+    """The session's drawing; the first time, the one in the link (with notes on it)."""
+    keys = _keys(prefix)
+    if keys["drawing"] not in st.session_state:
+        drawing, notes = decode(st.query_params.get(keys["link"]))
+        st.session_state[keys["drawing"]] = drawing
+        st.session_state[keys["notes"]] = notes
+        st.session_state[keys["rev"]] = 0
+    return st.session_state[keys["drawing"]]
+
+
+def _replace(prefix: str, drawing: Drawing, notes: list[str]) -> None:
+    """A drawing that the canvas did not make: the canvas takes it (a new revision)."""
+    keys = _keys(prefix)
+    st.session_state[keys["drawing"]] = drawing
+    st.session_state[keys["notes"]] = notes
+    st.session_state[keys["rev"]] = st.session_state.get(keys["rev"], 0) + 1
+
+
+def take_edit(prefix: str, value: object, copy_source: tuple | None = None) -> bool:
+    """Apply the canvas's latest edit to the session's drawing, once; whether it was new.
+
+    Parameters
+    ----------
+    prefix : str
+        Widget-key prefix of the page (``"ct"``, ``"sp"``).
+    value : object
+        The canvas's state, ``{"edit": {"seq", "half", "points"}}`` (or with
+        ``"copy": True`` to start from the data set shown before); anything else
+        is no edit.
+    copy_source : (X, labels) or None
+        The data set a copy takes; None: nothing to copy.
+    """
+    keys = _keys(prefix)
+    current = current_drawing(prefix)
+    edit = value.get("edit") if isinstance(value, Mapping) else None
+    if not isinstance(edit, Mapping) or "seq" not in edit:
+        return False
+    if edit["seq"] == st.session_state.get(keys["seq"]):
+        return False
+    st.session_state[keys["seq"]] = edit["seq"]
+    if edit.get("copy"):
+        if copy_source is not None:
+            drawing, note = from_data(*copy_source)
+            _replace(prefix, drawing, [f"Copied in: {note}."] if note else [])
+        return True
+    half_width = edit.get("half", current.half_width)
+    drawing, notes = from_points(edit.get("points"), half_width)
+    st.session_state[keys["drawing"]] = drawing
+    st.session_state[keys["notes"]] = notes
+    return True
+
+
+def sync_link(prefix: str, drawing: Drawing | None) -> None:
+    """Put the drawing in the link (``None``, or no points: take it out)."""
+    key = _keys(prefix)["link"]
+    text = encode(drawing) if drawing is not None and len(drawing) else None
+    if text is None:
+        if key in st.query_params:
+            del st.query_params[key]
+    elif st.query_params.get(key) != text:
+        st.query_params[key] = text
+
+
+def title(drawing: Drawing) -> str:
+    """The data set's title, with the number of points as for the other sets."""
+    n = len(drawing)
+    return f"Your drawing: {n} point{'' if n == 1 else 's'}"
+
+
+def drawn_state(prefix: str, copy_source: tuple | None = None) -> Drawing:
+    """The drawing after the canvas's latest edit, also put in the link."""
+    take_edit(prefix, st.session_state.get(_keys(prefix)["canvas"]), copy_source)
+    drawing = current_drawing(prefix)
+    sync_link(prefix, drawing)
+    return drawing
+
+
+def canvas(
+    prefix: str,
+    background: Mapping[str, str] | None,
+    *,
+    can_copy: bool = True,
+    place: DeltaGenerator | None = None,
+    large: bool = False,
+) -> None:
+    """The canvas with the session's drawing over ``background``, its notes and help.
+
+    Parameters
+    ----------
+    prefix : str
+    background : mapping or None
+        From :func:`kpca_core.figures.drawing.canvas_background`.
+    can_copy : bool
+        Whether there is a 2-D data set, shown before the drawing, to copy in.
+    place : DeltaGenerator, optional
+        Where to draw it (default: the main area).
+    large : bool
+        Presenter mode: a larger canvas.
+    """
+    keys = _keys(prefix)
+    place = place or st.container()
+    drawing = current_drawing(prefix)
+    for note in st.session_state.get(keys["notes"], []):
+        place.warning(note, icon=":material/draw:")
+    place.caption(HELP)
+    with place:
+        _CANVAS(
+            key=keys["canvas"],
+            data={
+                "points": [
+                    [float(x), float(y), int(g)]
+                    for (x, y), g in zip(drawing.X.tolist(), drawing.groups.tolist(), strict=True)
+                ],
+                "half": drawing.half_width,
+                "rev": st.session_state.get(keys["rev"], 0),
+                "seq": st.session_state.get(keys["seq"]),
+                "max": MAX_POINTS,
+                "colours": list(style.GROUPS[:3]),
+                "background": dict(background) if background else None,
+                "copyLabel": "Copy in the data shown before" if can_copy else "Nothing to copy",
+                "maxPx": PRESENTER_PX if large else CANVAS_PX,
+            },
+            default={"edit": None},
+            on_edit_change=_edited,
+        )
+    if len(drawing) < MIN_POINTS:
+        place.info(
+            f"Click at least {MIN_POINTS} places on the canvas: with fewer points there is "
+            "no kernel principal component to show."
+        )
+
+
+def _edited() -> None:
+    """The callback that declares the canvas's state ``edit`` (components v2 asks for one).
+
+    It does nothing: the edit is read by :func:`drawn_state` on the run it starts,
+    so that a value passed in (a page test's) takes the same path.
+    """

@@ -1,0 +1,388 @@
+// The drawing canvas of kpca_ui/draw.py (a Streamlit components v2 module).
+//
+// Streamlit calls the default export on mount and again whenever `data` or the
+// theme change, with the same parentElement (a shadow root) and without a
+// cleanup in between: the canvas is built once per parentElement and kept in
+// STATES; later calls only hand it the new data.
+//
+// data: {points: [[x, y, group]], half, rev, seq, max, colours, background:
+// {image, lines} | null, copyLabel, maxPx}.  Every edit sends the whole drawing
+// as the state value "edit": {seq, half, points} (or {seq, copy: true}); the
+// points follow the pointer here, at the browser's frame rate, and the refit
+// background arrives later in `data`.
+
+const STATES = new WeakMap();
+const HIT_PX = 18; // a point is grabbed within this many CSS pixels: big enough for a projector
+const DOT_PX = 7;
+const DRAG_SEND_MS = 300; // while dragging, the drawing is sent at most this often
+const KEY_STEP = 0.02; // the keyboard cursor moves by this share of the side (shift: 5 times)
+
+function build(root) {
+  const box = document.createElement("div");
+  box.className = "kd";
+  box.innerHTML = `
+    <div class="bar" role="toolbar" aria-label="Drawing tools">
+      <span class="label">Next points:</span>
+      <button type="button" data-group="1" title="Group 1 (key 1)">● 1</button>
+      <button type="button" data-group="2" title="Group 2 (key 2, or shift-click)">● 2</button>
+      <button type="button" data-group="3" title="Group 3 (key 3)">● 3</button>
+      <button type="button" data-mode="delete" title="Delete mode: a click removes a point (key D, or alt-click)">Delete</button>
+      <button type="button" data-act="undo" title="Undo (key U or Ctrl+Z)">Undo</button>
+      <button type="button" data-act="clear" title="Remove every point">Clear</button>
+      <button type="button" data-act="copy"></button>
+    </div>
+    <canvas class="plane" tabindex="0" role="application"
+      aria-label="Drawing canvas. Click to add a point, drag a point to move it. Keyboard: arrows move the cursor, Enter adds a point or picks up the point under the cursor and puts it down again, Delete removes it, 1 2 3 choose the group, U undoes."></canvas>
+    <div class="status" aria-live="polite"></div>`;
+  root.appendChild(box);
+  const state = {
+    box,
+    canvas: box.querySelector("canvas"),
+    status: box.querySelector(".status"),
+    points: [],
+    history: [],
+    group: 1,
+    deleting: false,
+    drag: null,
+    cursor: null,
+    carried: null,
+    rev: null,
+    sent: null,
+    count: 0,
+    id: Math.random().toString(36).slice(2, 8),
+    image: null,
+    imageSource: null,
+    lines: null,
+    data: null,
+    setStateValue: null,
+    frame: 0,
+    lastDragSend: 0,
+  };
+  bind(state);
+  new ResizeObserver(() => draw(state)).observe(state.canvas);
+  return state;
+}
+
+function toPlane(state, event) {
+  const rect = state.canvas.getBoundingClientRect();
+  const h = state.data.half;
+  return [
+    ((event.clientX - rect.left) / rect.width) * 2 * h - h,
+    h - ((event.clientY - rect.top) / rect.height) * 2 * h,
+  ];
+}
+
+function pxPerUnit(state) {
+  return state.canvas.getBoundingClientRect().width / (2 * state.data.half);
+}
+
+function nearest(state, x, y) {
+  const reach = HIT_PX / pxPerUnit(state);
+  let best = -1;
+  let bestDistance = reach;
+  state.points.forEach(([px, py], i) => {
+    const distance = Math.hypot(px - x, py - y);
+    if (distance <= bestDistance) {
+      best = i;
+      bestDistance = distance;
+    }
+  });
+  return best;
+}
+
+function clamp(state, value) {
+  return Math.max(-state.data.half, Math.min(state.data.half, value));
+}
+
+function remember(state) {
+  state.history.push(state.points.map((p) => p.slice()));
+  if (state.history.length > 200) state.history.shift();
+}
+
+function send(state, extra) {
+  state.count += 1;
+  state.sent = `${state.id}:${state.count}`;
+  state.setStateValue("edit", {
+    seq: state.sent,
+    half: state.data.half,
+    points: state.points.map((p) => p.slice()),
+    ...extra,
+  });
+  draw(state);
+}
+
+function edit(state, change) {
+  remember(state);
+  change();
+  send(state);
+}
+
+function add(state, x, y, group) {
+  if (state.points.length >= state.data.max) {
+    state.status.textContent = `The canvas holds at most ${state.data.max} points.`;
+    return;
+  }
+  edit(state, () => state.points.push([clamp(state, x), clamp(state, y), group]));
+}
+
+function remove(state, i) {
+  if (i >= 0) edit(state, () => state.points.splice(i, 1));
+}
+
+function undo(state) {
+  if (!state.history.length) return;
+  state.points = state.history.pop();
+  send(state);
+}
+
+function bind(state) {
+  const { canvas, box } = state;
+  box.querySelectorAll("[data-group]").forEach((button) => {
+    button.addEventListener("click", () => {
+      state.group = Number(button.dataset.group);
+      state.deleting = false;
+      draw(state);
+    });
+  });
+  box.querySelector("[data-mode=delete]").addEventListener("click", () => {
+    state.deleting = !state.deleting;
+    draw(state);
+  });
+  box.querySelector("[data-act=undo]").addEventListener("click", () => undo(state));
+  box.querySelector("[data-act=clear]").addEventListener("click", () => {
+    if (state.points.length) edit(state, () => (state.points = []));
+  });
+  // Python replaces the drawing (a new rev), and the points before it are remembered then.
+  box.querySelector("[data-act=copy]").addEventListener("click", () => send(state, { copy: true }));
+
+  canvas.addEventListener("pointerdown", (event) => {
+    if (!state.data || event.button !== 0) return;
+    event.preventDefault();
+    canvas.focus();
+    const [x, y] = toPlane(state, event);
+    const i = nearest(state, x, y);
+    if (i >= 0 && (state.deleting || event.altKey)) {
+      remove(state, i);
+      return;
+    }
+    canvas.setPointerCapture(event.pointerId);
+    state.drag = { index: i, start: [x, y], moved: false, shift: event.shiftKey, before: null };
+    if (i >= 0) state.drag.before = state.points.map((p) => p.slice());
+  });
+  canvas.addEventListener("pointermove", (event) => {
+    const drag = state.drag;
+    if (!drag || drag.index < 0) return;
+    const [x, y] = toPlane(state, event);
+    const far = Math.hypot(x - drag.start[0], y - drag.start[1]) * pxPerUnit(state) > 3;
+    if (!drag.moved && !far) return;
+    drag.moved = true;
+    const point = state.points[drag.index];
+    point[0] = clamp(state, x);
+    point[1] = clamp(state, y);
+    schedule(state);
+    const now = performance.now();
+    if (now - state.lastDragSend > DRAG_SEND_MS) {
+      // the background follows at a lower rate than the point
+      state.lastDragSend = now;
+      send(state);
+    }
+  });
+  const release = (event) => {
+    const drag = state.drag;
+    if (!drag) return;
+    state.drag = null;
+    if (drag.index >= 0) {
+      if (drag.moved) {
+        state.history.push(drag.before);
+        send(state);
+      }
+      return;
+    }
+    if (event.type === "pointerup") {
+      const [x, y] = toPlane(state, event);
+      add(state, x, y, drag.shift ? 2 : state.group);
+    }
+  };
+  canvas.addEventListener("pointerup", release);
+  canvas.addEventListener("pointercancel", release);
+  canvas.addEventListener("keydown", (event) => keyboard(state, event));
+  canvas.addEventListener("focus", () => {
+    if (!state.cursor) state.cursor = [0, 0];
+    draw(state);
+  });
+  canvas.addEventListener("blur", () => draw(state));
+}
+
+function keyboard(state, event) {
+  if (!state.data) return;
+  const key = event.key;
+  const step = 2 * state.data.half * KEY_STEP * (event.shiftKey ? 5 : 1);
+  const moves = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, step], ArrowDown: [0, -step] };
+  const cursor = state.cursor || (state.cursor = [0, 0]);
+  if (key in moves) {
+    cursor[0] = clamp(state, cursor[0] + moves[key][0]);
+    cursor[1] = clamp(state, cursor[1] + moves[key][1]);
+    if (state.carried !== null) {
+      state.points[state.carried.index][0] = cursor[0];
+      state.points[state.carried.index][1] = cursor[1];
+    }
+    draw(state);
+  } else if (key === "Enter" || key === " ") {
+    if (state.carried !== null) {
+      state.history.push(state.carried.before);
+      state.carried = null;
+      send(state);
+      return event.preventDefault();
+    }
+    const i = nearest(state, cursor[0], cursor[1]);
+    if (i >= 0 && state.deleting) remove(state, i);
+    else if (i >= 0) {
+      state.carried = { index: i, before: state.points.map((p) => p.slice()) };
+      state.points[i][0] = cursor[0];
+      state.points[i][1] = cursor[1];
+      draw(state);
+    } else add(state, cursor[0], cursor[1], state.group);
+  } else if (key === "Delete" || key === "Backspace") {
+    remove(state, nearest(state, cursor[0], cursor[1]));
+  } else if (key === "1" || key === "2" || key === "3") {
+    state.group = Number(key);
+    state.deleting = false;
+    draw(state);
+  } else if (key === "d" || key === "D") {
+    state.deleting = !state.deleting;
+    draw(state);
+  } else if (key === "u" || key === "U" || (key === "z" && (event.ctrlKey || event.metaKey))) {
+    undo(state);
+  } else if (key === "Escape" && state.carried !== null) {
+    state.points = state.carried.before;
+    state.carried = null;
+    draw(state);
+  } else return;
+  event.preventDefault();
+}
+
+function schedule(state) {
+  if (state.frame) return;
+  state.frame = requestAnimationFrame(() => {
+    state.frame = 0;
+    draw(state);
+  });
+}
+
+function draw(state) {
+  const { canvas, data } = state;
+  if (!data) return;
+  const ratio = window.devicePixelRatio || 1;
+  const side = canvas.getBoundingClientRect().width;
+  if (!side) return;
+  const pixels = Math.round(side * ratio);
+  if (canvas.width !== pixels || canvas.height !== pixels) {
+    canvas.width = pixels;
+    canvas.height = pixels;
+  }
+  const ctx = canvas.getContext("2d");
+  const style = getComputedStyle(state.box);
+  const h = data.half;
+  const scale = pixels / (2 * h);
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.clearRect(0, 0, pixels, pixels);
+  if (state.image && state.image.complete && state.image.naturalWidth) {
+    ctx.imageSmoothingEnabled = true;
+    ctx.drawImage(state.image, 0, 0, pixels, pixels);
+  }
+  // plane coordinates from here on: x to the right, y up
+  ctx.setTransform(scale, 0, 0, -scale, pixels / 2, pixels / 2);
+  if (state.lines) {
+    ctx.lineWidth = (0.8 * ratio) / scale;
+    ctx.strokeStyle = "rgba(0, 0, 0, 0.45)";
+    ctx.stroke(state.lines);
+  }
+  ctx.lineWidth = (1.5 * ratio) / scale;
+  ctx.strokeStyle = style.getPropertyValue("--axis").trim() || "rgba(128, 128, 128, 0.6)";
+  ctx.beginPath();
+  ctx.moveTo(-h, 0);
+  ctx.lineTo(h, 0);
+  ctx.moveTo(0, -h);
+  ctx.lineTo(0, h);
+  ctx.stroke();
+  const radius = (DOT_PX * ratio) / scale;
+  state.points.forEach(([x, y, group], i) => {
+    ctx.beginPath();
+    ctx.arc(x, y, radius, 0, 2 * Math.PI);
+    ctx.fillStyle = data.colours[group - 1] || data.colours[0];
+    ctx.fill();
+    const held = (state.drag && state.drag.index === i) || (state.carried && state.carried.index === i);
+    ctx.lineWidth = ((held ? 3 : 1.5) * ratio) / scale;
+    ctx.strokeStyle = held ? "#000" : "#fff";
+    ctx.stroke();
+  });
+  if (state.cursor && state.box.getRootNode().activeElement === canvas) {
+    const [cx, cy] = state.cursor;
+    const arm = (12 * ratio) / scale;
+    ctx.lineWidth = (2 * ratio) / scale;
+    ctx.strokeStyle = style.getPropertyValue("--focus").trim() || "#ff4b4b";
+    ctx.beginPath();
+    ctx.moveTo(cx - arm, cy);
+    ctx.lineTo(cx + arm, cy);
+    ctx.moveTo(cx, cy - arm);
+    ctx.lineTo(cx, cy + arm);
+    ctx.stroke();
+  }
+  state.box.querySelectorAll("[data-group]").forEach((button) => {
+    const group = Number(button.dataset.group);
+    button.style.color = data.colours[group - 1];
+    button.setAttribute("aria-pressed", String(!state.deleting && state.group === group));
+  });
+  state.box.querySelector("[data-mode=delete]").setAttribute("aria-pressed", String(state.deleting));
+  state.box.querySelector("[data-act=undo]").disabled = !state.history.length;
+  state.box.querySelector("[data-act=clear]").disabled = !state.points.length;
+  const n = state.points.length;
+  state.status.textContent =
+    `${n} ${n === 1 ? "point" : "points"} (at most ${data.max}) · square ±${h}` +
+    (state.deleting ? " · delete mode: click a point to remove it" : "");
+  canvas.dataset.points = String(n);
+}
+
+function receive(state, data) {
+  const previous = state.data;
+  state.data = data;
+  state.box.style.setProperty("--max-px", `${data.maxPx}px`);
+  state.box.querySelector("[data-act=copy]").textContent = data.copyLabel;
+  const replaced = previous === null || data.rev !== state.rev;
+  const echo = data.seq !== null && data.seq === state.sent;
+  const busy = state.drag !== null || state.carried !== null;
+  if (replaced && previous !== null) remember(state);
+  if (replaced || (echo && !busy)) state.points = data.points.map((p) => p.slice());
+  state.rev = data.rev;
+  const background = data.background;
+  state.lines = background ? new Path2D(background.lines) : null;
+  if (!background) {
+    state.image = null;
+    state.imageSource = null;
+  } else if (background.image !== state.imageSource) {
+    const image = new Image();
+    image.onload = () => {
+      if (state.imageSource === background.image) {
+        state.image = image;
+        draw(state);
+      }
+    };
+    state.imageSource = background.image;
+    image.src = background.image;
+  }
+  draw(state);
+  state.canvas.dataset.rev = String(data.rev);
+  state.canvas.dataset.half = String(data.half);
+  state.canvas.dataset.background = background ? "yes" : "no";
+}
+
+export default function (component) {
+  const { parentElement, data, setStateValue } = component;
+  let state = STATES.get(parentElement);
+  if (!state) {
+    state = build(parentElement);
+    STATES.set(parentElement, state);
+  }
+  state.setStateValue = setStateValue;
+  receive(state, data);
+}

@@ -1,0 +1,131 @@
+"""Pages with a drawn data set: the link, the canvas's edits injected as its value, notices."""
+
+import json
+
+import pytest
+from conftest import chart, open_view
+from streamlit.testing.v1 import AppTest
+
+from kpca_core.drawing import MAX_POINTS, Drawing, decode, encode, from_points
+from kpca_ui.draw import DRAW
+
+SIX = [
+    [-1.0, 0.5, 1],
+    [-0.5, -0.2, 1],
+    [0.0, -0.4, 1],
+    [0.5, -0.1, 2],
+    [1.0, 0.6, 2],
+    [0.2, 1.0, 3],
+]
+
+
+def six_link(prefix: str = "ct") -> dict[str, str]:
+    drawing, _ = from_points(SIX, 2.0)
+    return {f"{prefix}_data": DRAW, f"{prefix}_draw": encode(drawing)}
+
+
+def canvas_data(at: AppTest) -> dict:
+    """What the page sent the drawing canvas (its ``data``)."""
+    (element,) = at.get("bidi_component")
+    proto = element.proto
+    return json.loads(proto.json if proto.WhichOneof("data") == "json" else proto.mixed.json)
+
+
+def edit(at: AppTest, seq: str, points: list | None = None, **extra: object) -> None:
+    """The canvas's state after an edit, as the browser would send it; then a rerun."""
+    at.session_state["ct_canvas"] = {"edit": {"seq": seq, "half": 2.0, "points": points, **extra}}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def grid_title(at: AppTest) -> str:
+    return chart(at, "ct_contours")["layout"]["title"]["text"]
+
+
+def test_a_drawing_link_opens_its_points_over_the_first_component():
+    at = open_view("contours", query=six_link())
+    assert grid_title(at) == "Your drawing: 6 points"
+    data = canvas_data(at)
+    assert [row[2] for row in data["points"]] == [1, 1, 1, 2, 2, 3]
+    assert data["points"][0][:2] == pytest.approx([-1.0, 0.5], abs=1e-3)
+    assert data["max"] == MAX_POINTS and data["half"] == 2.0
+    assert data["background"]["image"].startswith("data:image/png;base64,")
+    assert data["background"]["lines"].startswith("M")
+    assert not at.warning
+
+
+def test_an_edit_refits_and_goes_into_the_link():
+    at = open_view("contours", query=six_link())
+    before = chart(at, "ct_contours")["layout"]["images"]
+    edit(at, "tab:1", [*SIX[:4], [1.5, -1.0, 1]])
+    assert grid_title(at) == "Your drawing: 5 points"
+    assert chart(at, "ct_contours")["layout"]["images"] != before
+    drawing, notes = decode(at.query_params["ct_draw"])
+    assert len(drawing) == 5 and notes == []
+    assert canvas_data(at)["seq"] == "tab:1"
+
+
+def test_an_edit_is_taken_once():
+    at = open_view("contours", query=six_link())
+    edit(at, "tab:1", SIX[:4])
+    edit(at, "tab:1", SIX)  # the same token: the canvas's stale value, not a new edit
+    assert grid_title(at) == "Your drawing: 4 points"
+
+
+def test_too_few_points_show_the_canvas_and_what_to_do():
+    at = open_view("contours", query={"ct_data": DRAW})
+    assert canvas_data(at)["points"] == []
+    assert "Click at least 3 places" in at.info[0].value
+    assert not [c for c in at.get("plotly_chart") if c.key == "ct_contours"]
+    edit(at, "tab:1", SIX[:3])
+    assert grid_title(at) == "Your drawing: 3 points"
+
+
+def test_copy_takes_the_data_set_shown_before():
+    at = open_view("contours")
+    at.selectbox(key="ct_data").set_value(DRAW).run()
+    assert canvas_data(at)["copyLabel"] == "Copy in the data shown before"
+    edit(at, "tab:1", None, copy=True)
+    assert grid_title(at) == "Your drawing: 300 points"
+    data = canvas_data(at)
+    assert len(data["points"]) == 300 and data["rev"] == 1
+
+
+def test_leaving_the_drawing_takes_it_out_of_the_link_and_back_keeps_it():
+    at = open_view("contours", query=six_link())
+    at.selectbox(key="ct_data").set_value("moons").run()
+    assert "ct_draw" not in at.query_params
+    at.selectbox(key="ct_data").set_value(DRAW).run()
+    assert grid_title(at) == "Your drawing: 6 points"
+    assert "ct_draw" in at.query_params
+
+
+@pytest.mark.parametrize(
+    ("damage", "kept", "notice"),
+    [
+        (lambda text: text[:-3], 5, "damaged"),
+        (lambda text: "nonsense", 0, "not in the form"),
+        (lambda text: text.replace("1.2.", "1.3.", 1), 6, "unknown size"),
+    ],
+)
+def test_a_damaged_drawing_link_opens_with_a_notice_and_what_is_valid(damage, kept, notice):
+    query = six_link()
+    query["ct_draw"] = damage(query["ct_draw"])
+    at = open_view("contours", query=query)
+    assert len(canvas_data(at)["points"]) == kept
+    assert notice in at.warning[0].value
+    assert not at.error
+
+
+def test_an_oversized_drawing_link_keeps_the_limit():
+    cells = tuple((1000 + 5 * k, 2000 + 300 * (k % 3), 1 + k % 3) for k in range(MAX_POINTS + 20))
+    at = open_view("contours", query={"ct_data": DRAW, "ct_draw": encode(Drawing(cells))})
+    assert grid_title(at) == f"Your drawing: {MAX_POINTS} points"
+    assert f"more than {MAX_POINTS} points" in at.warning[0].value
+
+
+def test_the_spectrum_sweeps_the_drawing():
+    at = open_view("spectrum", query=six_link("sp"))
+    assert "Data: Your drawing: 6 points" in [c.value for c in at.caption]
+    assert chart(at, "sp_fig_bars")["data"]
+    assert canvas_data(at)["background"] is not None
