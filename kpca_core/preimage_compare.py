@@ -214,7 +214,12 @@ def toy_data(
 def toy_comparison(
     name: str, n_values: Sequence[int] = TOY_N, **toy_options: object
 ) -> MethodComparison:
-    """:func:`compare_methods` on a 2-D toy set (:func:`toy_data` takes ``toy_options``)."""
+    """:func:`compare_methods` on a 2-D toy set (:func:`toy_data` takes ``toy_options``).
+
+    The error is the squared distance to the point's own clean position, so a
+    point moved onto the curve but along it (on the square: towards a corner)
+    still counts as wrong.
+    """
     toy = toy_data(name, **toy_options)
     return compare_methods(toy.model, toy.clean, toy.noisy, n_values)
 
