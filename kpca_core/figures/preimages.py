@@ -284,19 +284,21 @@ def fixed_point_animation(
     track = positions[:, selected].astype(np.float32)
     jumps = paths.restarted
 
-    def moving(t: int) -> list[go.Scatter]:
+    def moving(t: int) -> list[dict]:
         now = positions[t].astype(np.float32)
         jumped = np.flatnonzero(jumps[: t + 1].any(axis=0))
         where = positions[t, jumped].astype(np.float32)
         return [
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=now[:, 0],
                 y=now[:, 1],
                 mode="markers",
                 marker={"size": 6, "color": style.KERNEL},
                 name="z_t of every point",
             ),
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=track[: t + 1, 0],
                 y=track[: t + 1, 1],
                 mode="lines+markers",
@@ -304,7 +306,8 @@ def fixed_point_animation(
                 marker={"size": 7, "color": "black"},
                 name=f"path of point {selected}",
             ),
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=where[:, 0],
                 y=where[:, 1],
                 mode="markers",
@@ -314,7 +317,8 @@ def fixed_point_animation(
         ]
 
     static = [
-        go.Contour(
+        dict(
+            type="contour",
             x=xs.astype(np.float32),
             y=ys.astype(np.float32),
             z=rho.astype(np.float32),
@@ -326,14 +330,16 @@ def fixed_point_animation(
             hovertemplate="z = (%{x:.2f}, %{y:.2f})<br>ρ = %{z:.3f}<extra></extra>",
             name=f"ρ(z) of point {selected}",
         ),
-        go.Scatter(
+        dict(
+            type="scatter",
             x=data[:, 0].astype(np.float32),
             y=data[:, 1].astype(np.float32),
             mode="markers",
             marker={"size": 4, "color": style.NEUTRAL},
             name="training points",
         ),
-        go.Scatter(
+        dict(
+            type="scatter",
             x=positions[0, :, 0].astype(np.float32),
             y=positions[0, :, 1].astype(np.float32),
             mode="markers",
@@ -343,10 +349,12 @@ def fixed_point_animation(
     ]
     n_static = len(static)
     moving_ids = list(range(n_static, n_static + 3))
+    # Plain dictionaries of valid values, not validated: validating the frames
+    # would take most of the build time.
     frames = [
-        go.Frame(data=moving(t), traces=moving_ids, name=str(t)) for t in range(paths.n_frames)
+        {"data": moving(t), "traces": moving_ids, "name": str(t)} for t in range(paths.n_frames)
     ]
-    fig = go.Figure(data=static + moving(0), frames=frames)
+    fig = go.Figure({"data": static + moving(0), "frames": frames}, _validate=False)
     # redraw: without it plotly.js drops the contour from the plot at the first
     # frame (seen in Chromium with plotly 7.1); a redraw of this small figure is cheap.
     play = {
