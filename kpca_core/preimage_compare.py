@@ -21,7 +21,6 @@ import pandas as pd
 
 from .denoise import TOY_SETS, DigitDenoiser, ImageGrid, kernel_gamma, squared_errors
 from .kernel_pca import KernelPCA
-from .preimage import FixedPointIteration
 from .preimage_methods import (
     METHOD_LABELS,
     METHODS,
@@ -346,15 +345,8 @@ def fixed_point_paths(
     denominator, see :class:`~kpca_core.preimage.FixedPointIteration`) puts it
     on a training point: the frame records that jump.
     """
-    e = problem.expansion
-    iteration = FixedPointIteration(
-        problem.weights,
-        e.X_fit,
-        gamma=e.gamma,
-        start=problem.start,
-        max_iter=max_steps,
-        tol=tol,
-        random_state=random_state,
+    iteration = problem.fixed_point_iteration(
+        max_iter=max_steps, tol=tol, random_state=random_state
     )
     frames = [iteration.Z.copy()]
     jumps = [np.zeros(len(iteration.Z), dtype=bool)]

@@ -206,6 +206,24 @@ class PreimageProblem:
         K = rbf_kernel(np.asarray(Z, dtype=float), self.expansion.X_fit, gamma=self.expansion.gamma)
         return 1.0 - 2.0 * (K @ self.weights[row]) + self.target_sq_norm[row]
 
+    def fixed_point_iteration(
+        self,
+        *,
+        max_iter: int = 300,
+        tol: float = 1e-6,
+        random_state: int | np.random.RandomState | None = 0,
+    ) -> FixedPointIteration:
+        """Eq. (10) for every row, from ``start``, ready to step (not yet run)."""
+        return FixedPointIteration(
+            self.weights,
+            self.expansion.X_fit,
+            gamma=self.expansion.gamma,
+            start=self.start,
+            max_iter=max_iter,
+            tol=tol,
+            random_state=random_state,
+        )
+
     def train_distances(self) -> np.ndarray:
         """‖Ψ_r − Φ(x_i)‖² = ‖Ψ_r‖² + 1 − 2(Ψ_r · Φ(x_i)), shape (n_points, M)."""
         return self.target_sq_norm[:, np.newaxis] + 1.0 - 2.0 * self.dot_train
@@ -260,16 +278,7 @@ def fixed_point(
     Started at ``problem.start``; see :class:`kpca_core.preimage.FixedPointIteration`
     for the restarts and the stopping rule (‖z_{t+1} − z_t‖² / N ≤ ``tol``).
     """
-    e = problem.expansion
-    iteration = FixedPointIteration(
-        problem.weights,
-        e.X_fit,
-        gamma=e.gamma,
-        start=problem.start,
-        max_iter=max_iter,
-        tol=tol,
-        random_state=random_state,
-    )
+    iteration = problem.fixed_point_iteration(max_iter=max_iter, tol=tol, random_state=random_state)
     iteration.run()
     return Preimages(
         iteration.Z, "fixed-point", iteration.restarts, iteration.steps, iteration.converged
