@@ -18,6 +18,11 @@ import time
 from kpca_core.gaussians_table import SEEDS, gaussians_table
 
 
+def ratio(value: float) -> str:
+    """As the paper prints ratios: two decimals, whole numbers from 100 on."""
+    return f"{value:.0f}" if value >= 100 else f"{value:.2f}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=list(SEEDS))
@@ -27,14 +32,14 @@ def main() -> None:
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     paper = table.paper()
     print(f"Table 1, linear / kernel, mean over seeds {table.seeds} [min–max]; paper below")
-    print("σ     " + "".join(f"{f'n = {n}':>20}" for n in table.n_values))
+    print("σ     " + "".join(f"{f'n = {n}':>21}" for n in table.n_values))
     for i, sigma in enumerate(table.sigmas):
         cells = [
-            f"{table.mean[i, j]:.2f} [{table.low[i, j]:.3g}–{table.high[i, j]:.3g}]"
+            f"{ratio(table.mean[i, j])} [{ratio(table.low[i, j])}–{ratio(table.high[i, j])}]"
             for j in range(len(table.n_values))
         ]
-        print(f"{sigma:<6g}" + "".join(f"{cell:>20}" for cell in cells))
-        print(f"{'paper':<6}" + "".join(f"{value:>20.2f}" for value in paper[i]))
+        print(f"{sigma:<6g}" + "".join(f"{cell:>21}" for cell in cells))
+        print(f"{'paper':<6}" + "".join(f"{ratio(value):>21}" for value in paper[i]))
     print(
         f"fixed-point restarts {int(table.restarts.sum())}, rows not converged "
         f"{int(table.failures.sum())}"

@@ -13,12 +13,16 @@ c = 2σ² (the paper's "c = 2σ²" with its general kernel of Sect. 4), centred
 in feature space, the fixed point of eq. (10) started at the test point
 itself (de-noising). The paper states neither the centring nor the seed.
 
-What it gives (``python bench/denoise_gaussians.py``, seeds 0–2): the
-σ = 0.8 row is close to the paper's at every n, σ = 0.4 for small n; the
-σ = 0.05 row has the paper's shape, higher at small n; the σ = 0.1 and 0.2
-rows are not reproduced — there a few test points pulled to the wrong
-cluster by the fixed point dominate the kernel error, so the ratio swings
-by orders of magnitude from seed to seed.
+What it gives (``python bench/denoise_gaussians.py``, seeds 0–2, mean
+[range]): the σ = 0.8 row within 0.2 of the paper's at every n (1.08 against
+1.23 at n = 1, 2.45 against 2.39 at n = 9); σ = 0.4 within 0.15 for n ≤ 4,
+then growing faster than the paper's (7.5 against 2.47 at n = 9); σ = 0.05
+has the paper's shape, falling with n, but 3.3× higher at n = 1 (6858
+against 2058). The σ = 0.1 and 0.2 rows are not reproduced: σ = 0.1 gives
+1715 at n = 1 where the paper has 10.22, and at σ = 0.2 a few test points
+pulled to the wrong cluster by the fixed point dominate the kernel error, so
+the ratio swings by orders of magnitude from seed to seed (4.8–140 at
+n = 1, where the paper has 0.99).
 """
 
 from __future__ import annotations
