@@ -95,7 +95,9 @@ def fixed_point_preimage(
     info : dict
         ``n_iter`` (the most iterations any row took), ``restarts`` (how many
         times a vanishing or negative denominator forced a new start),
-        ``converged`` (boolean per row: met ``tol`` within ``max_iter``).
+        ``converged`` (boolean per row: met ``tol`` within ``max_iter``),
+        ``row_restarts`` and ``row_steps`` (restarts and steps of eq. (10)
+        per row).
 
     Notes
     -----
@@ -110,33 +112,114 @@ def fixed_point_preimage(
     of eq. (10); everything else is a pass over the (rows × M) array, done in
     place.  Rows leave the iteration as soon as they converge.
     """
-    rng = check_random_state(random_state)
     weights = expansion_weights(beta, alphas, center=center)
-    abs_weights = np.abs(weights)
-    half_sq_norms = 0.5 * np.einsum("ij,ij->i", X_fit, X_fit)
-    n_points, n_features = start.shape
-    Z = np.array(start, dtype=float, copy=True)
-    fallback = X_fit[np.argmax(weights, axis=1)]
+    iteration = FixedPointIteration(
+        weights,
+        X_fit,
+        gamma=gamma,
+        start=start,
+        max_iter=max_iter,
+        tol=tol,
+        random_state=random_state,
+    )
+    iteration.run()
+    info = {
+        "n_iter": iteration.n_iter,
+        "restarts": int(iteration.restarts.sum()),
+        "converged": iteration.converged,
+        "row_restarts": iteration.restarts,
+        "row_steps": iteration.steps,
+    }
+    return iteration.Z, info
 
-    active = np.arange(n_points)
-    iters = np.zeros(n_points, dtype=int)
-    restarts = np.zeros(n_points, dtype=int)
-    converged = np.zeros(n_points, dtype=bool)
-    n_iter = 0
-    while active.size:
-        n_iter += 1
+
+class FixedPointIteration:
+    """The iteration of Mika et al. eq. (10) for many rows, one step at a time.
+
+    :func:`fixed_point_preimage` runs it to the end; a caller that wants the
+    path z_0 → z_1 → … of every row (the animation of the 2-D toy) calls
+    :meth:`step` and reads ``Z`` and ``restarted`` after each step.
+
+    Parameters
+    ----------
+    weights : ndarray of shape (n_points, M)
+        γ_i of each row (:func:`expansion_weights`).
+    X_fit : ndarray of shape (M, n_features)
+    gamma : float
+        k = exp(−γ‖x − y‖²).
+    start : ndarray of shape (n_points, n_features)
+    max_iter, tol, random_state :
+        As in :func:`fixed_point_preimage`.
+
+    Attributes
+    ----------
+    Z : ndarray of shape (n_points, n_features)
+        The current z_t of every row.
+    active : ndarray of int
+        Rows still iterating.
+    restarts : ndarray of int, per row
+        Restarts so far (vanishing or negative denominator of eq. 10).
+    restarted : ndarray of int
+        Rows restarted by the last step (their z jumped to a training point).
+    steps : ndarray of int, per row
+        Steps of eq. (10) taken, over all starts.
+    converged : ndarray of bool, per row
+    n_iter : int
+        Steps taken by the iteration as a whole.
+    """
+
+    def __init__(
+        self,
+        weights: np.ndarray,
+        X_fit: np.ndarray,
+        *,
+        gamma: float,
+        start: np.ndarray,
+        max_iter: int = 300,
+        tol: float = 1e-6,
+        random_state: int | np.random.RandomState | None = None,
+    ) -> None:
+        self._rng = check_random_state(random_state)
+        self._weights = weights
+        self._abs_weights = np.abs(weights)
+        self._X_fit = X_fit
+        self._half_sq_norms = 0.5 * np.einsum("ij,ij->i", X_fit, X_fit)
+        self._gamma = gamma
+        self._max_iter = max_iter
+        self._tol = tol
+        self._fallback = X_fit[np.argmax(weights, axis=1)]
+        n_points = start.shape[0]
+        self.Z = np.array(start, dtype=float, copy=True)
+        self.active = np.arange(n_points)
+        self._iters = np.zeros(n_points, dtype=int)  # since the last (re)start
+        self.steps = np.zeros(n_points, dtype=int)
+        self.restarts = np.zeros(n_points, dtype=int)
+        self.restarted = np.zeros(0, dtype=int)
+        self.converged = np.zeros(n_points, dtype=bool)
+        self.n_iter = 0
+
+    def run(self) -> None:
+        """Step until every row has converged, stalled or given up."""
+        while self.active.size:
+            self.step()
+
+    def step(self) -> None:
+        """One step of eq. (10) for every active row (restarting where it fails)."""
+        Z, X_fit, active = self.Z, self._X_fit, self.active
+        n_points, n_features = Z.shape
+        self.n_iter += 1
         every = active.size == n_points
-        w_active = weights if every else weights[active]
-        abs_active = abs_weights if every else abs_weights[active]
+        w_active = self._weights if every else self._weights[active]
+        abs_active = self._abs_weights if every else self._abs_weights[active]
         # −γ‖z − x_i‖² = −γ‖z‖² + 2γ(z · x_i − ‖x_i‖²/2).  The first term, and
         # the row maximum subtracted below, multiply numerator and denominator
         # of eq. (10) by the same positive factor, so both are dropped: the
         # largest k left in each row is 1, and exp() cannot underflow to 0
         # for points far from all x_i.
         E = Z[active] @ X_fit.T
-        E -= half_sq_norms
+        E -= self._half_sq_norms
         E -= E.max(axis=1, keepdims=True)
-        E *= 2.0 * gamma
+        E *= 2.0 * self._gamma
         np.exp(E, out=E)  # k(z, x_i) up to a positive factor per row
         denom = np.einsum("ij,ij->i", w_active, E)
         bad = denom <= VANISHING * np.einsum("ij,ij->i", abs_active, E)
@@ -144,27 +227,28 @@ def fixed_point_preimage(
         good = ~bad
         E *= w_active  # γ_i k(z, x_i)
         Z_new = (E @ X_fit)[good] / denom[good, np.newaxis]
-        step = np.sum((Z_new - Z[active[good]]) ** 2, axis=1) / n_features
-        Z[active[good]] = Z_new
-        iters[active] += 1
-        done_rows = active[good][step <= tol]
-        converged[done_rows] = True
-        stalled = active[good][(step > tol) & (iters[active[good]] >= max_iter)]
+        moved = active[good]
+        step = np.sum((Z_new - Z[moved]) ** 2, axis=1) / n_features
+        Z[moved] = Z_new
+        self._iters[active] += 1
+        self.steps[moved] += 1
+        done_rows = moved[step <= self._tol]
+        self.converged[done_rows] = True
+        stalled = moved[(step > self._tol) & (self._iters[moved] >= self._max_iter)]
 
         failed = active[bad]
-        restart_rows = failed[restarts[failed] < MAX_RESTARTS]
-        given_up = failed[restarts[failed] >= MAX_RESTARTS]
-        Z[given_up] = fallback[given_up]
+        restart_rows = failed[self.restarts[failed] < MAX_RESTARTS]
+        given_up = failed[self.restarts[failed] >= MAX_RESTARTS]
+        Z[given_up] = self._fallback[given_up]
         for row in restart_rows:
-            Z[row] = fallback[row] if restarts[row] == 0 else X_fit[rng.randint(len(X_fit))]
-        restarts[restart_rows] += 1
-        iters[restart_rows] = 0
+            Z[row] = (
+                self._fallback[row]
+                if self.restarts[row] == 0
+                else X_fit[self._rng.randint(len(X_fit))]
+            )
+        self.restarts[restart_rows] += 1
+        self._iters[restart_rows] = 0
+        self.restarted = restart_rows
 
         finished = np.concatenate([done_rows, stalled, given_up])
-        active = np.setdiff1d(active, finished, assume_unique=True)
-    info = {
-        "n_iter": n_iter,
-        "restarts": int(restarts.sum()),
-        "converged": converged,
-    }
-    return Z, info
+        self.active = np.setdiff1d(active, finished, assume_unique=True)

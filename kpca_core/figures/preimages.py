@@ -1,0 +1,427 @@
+"""Figures of pre-images and of the rest of Mika et al. (1999): Table 1, Fig. 3, methods, paths.
+
+Pure functions: results of :mod:`kpca_core.gaussians_table` and
+:mod:`kpca_core.preimage_compare` in, ``go.Figure`` out.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from ..gaussians_table import GaussiansTable
+from ..preimage_compare import FixedPointPaths, MethodComparison, Reconstruction, rho_landscape
+from . import style
+from .denoise import TITLE_FONT, mosaic_figure
+
+METHOD_COLOURS: dict[str, str] = {
+    "fixed-point": style.KERNEL,
+    "distance": style.GROUPS[3],
+    "gradient": style.GROUPS[0],
+    "ridge": style.RIDGE,
+}
+"""One Okabe–Ito colour per pre-image method (the fixed point in kernel PCA's colour)."""
+GRID_COLOUR = "#E5E5E5"
+
+
+def _layout(fig: go.Figure, *, title: str, height: int) -> go.Figure:
+    fig.update_layout(
+        title={"text": title, "font": TITLE_FONT},
+        height=height,
+        font={"family": style.FONT_FAMILY},
+        plot_bgcolor="white",
+    )
+    return fig
+
+
+# -------------------------------------------------------------------- Table 1
+def _ratio(value: float) -> str:
+    """A ratio as the paper prints it: two decimals, whole numbers from 100 on."""
+    if not np.isfinite(value):
+        return ""
+    return f"{value:.0f}" if value >= 100 else f"{value:.2f}"
+
+
+def table1_figure(table: GaussiansTable) -> go.Figure:
+    """Table 1 as two heatmaps, ours (mean over seeds) above the paper's, one colour scale.
+
+    Colour: log10 of the ratio linear / kernel (1 = a tie, white; kernel
+    PCA better in red). Our cells show the mean and, below, the range over
+    the seeds; hovering shows the paper's number beside ours.
+    """
+    paper = table.paper()
+    mean = table.mean
+    span = float(np.nanmax(np.abs(np.log10(np.concatenate([mean.ravel(), paper.ravel()])))))
+    n_labels = [str(n) for n in table.n_values]
+    sigma_labels = [f"σ = {s:g}" for s in table.sigmas]
+    ours_text = [
+        [
+            f"{_ratio(mean[i, j])}<br>{_ratio(table.low[i, j])}–{_ratio(table.high[i, j])}"
+            for j in range(mean.shape[1])
+        ]
+        for i in range(mean.shape[0])
+    ]
+    paper_text = [[_ratio(value) for value in row] for row in paper]
+    custom = np.dstack([table.low, table.high, paper])
+    fig = make_subplots(
+        rows=2,
+        cols=1,
+        subplot_titles=(
+            f"ours: mean of {len(table.seeds)} seeds, below it the range over the seeds",
+            "Mika et al. 1999, Table 1",
+        ),
+        vertical_spacing=0.14,
+        shared_xaxes=True,
+    )
+    common = {
+        "x": n_labels,
+        "y": sigma_labels,
+        "colorscale": style.DIVERGING,
+        "zmid": 0.0,
+        "zmin": -span,
+        "zmax": span,
+        "texttemplate": "%{text}",
+        "textfont": {"size": 11},
+    }
+    fig.add_trace(
+        go.Heatmap(
+            z=np.log10(mean),
+            text=ours_text,
+            customdata=custom,
+            hovertemplate=(
+                "%{y}, n = %{x}<br>ours (mean, range) %{text}"
+                "<br>paper %{customdata[2]:.2f}<extra></extra>"
+            ),
+            colorbar={
+                "title": "linear / kernel",
+                "tickvals": list(range(-int(np.ceil(span)), int(np.ceil(span)) + 1)),
+                "ticktext": [
+                    f"{10.0**k:g}" for k in range(-int(np.ceil(span)), int(np.ceil(span)) + 1)
+                ],
+            },
+            **common,
+        ),
+        row=1,
+        col=1,
+    )
+    fig.add_trace(
+        go.Heatmap(
+            z=np.log10(paper),
+            text=paper_text,
+            hovertemplate="%{y}, n = %{x}<br>paper %{text}<extra></extra>",
+            showscale=False,
+            **common,
+        ),
+        row=2,
+        col=1,
+    )
+    fig.update_xaxes(title="number of components n", row=2, col=1)
+    fig.update_yaxes(autorange="reversed")
+    return _layout(
+        fig,
+        title="De-noising eleven Gaussians in R¹⁰: linear / kernel (> 1: kernel PCA better)",
+        height=640,
+    )
+
+
+# --------------------------------------------------------------------- Fig. 3
+def fig3_figure(recon: Reconstruction, *, title: str = "") -> go.Figure:
+    """Mika et al. Fig. 3: linear and kernel rows, n = 1 … 20, the original last.
+
+    Under each reconstruction the fraction ‖z_n − x‖² / ‖x̄ − x‖² of the
+    squared distance left (see :class:`~kpca_core.preimage_compare.Reconstruction`).
+    """
+    grid = recon.grid
+    gap = max(2, grid.side // 2)
+    fig = mosaic_figure(
+        grid.images,
+        side=grid.side,
+        row_labels=grid.row_labels,
+        column_labels=grid.column_labels,
+        title=title,
+        gap=gap,
+        row_height=70,
+    )
+    step = grid.side + gap
+    for r, fractions in enumerate((recon.fraction_linear, recon.fraction_kernel)):
+        for c, fraction in enumerate(fractions):
+            fig.add_annotation(
+                x=c * step + (grid.side - 1) / 2,
+                y=r * step + grid.side - 0.5,
+                text=f"{fraction:.2f}",
+                showarrow=False,
+                yanchor="top",
+                font={"size": 10, "color": style.INK},
+            )
+    return fig
+
+
+# ------------------------------------------------------- methods side by side
+def comparison_figure(comparison: MethodComparison, *, title: str = "") -> go.Figure:
+    """Three panels against n: MSE to the clean points, time per point, failures.
+
+    A dotted line in the first panel marks the MSE of the noisy points.
+    Failures count the points that missed the method's criterion (and, in
+    the hover text, the restarts).
+    """
+    fig = make_subplots(
+        rows=1,
+        cols=3,
+        subplot_titles=("mean squared error", "time per point (s)", "failures"),
+        horizontal_spacing=0.08,
+    )
+    for curve in comparison.curves:
+        colour = METHOD_COLOURS[curve.method]
+        n = curve.n.astype(np.float32)
+        common = {
+            "x": n,
+            "mode": "lines+markers",
+            "line": {"color": colour, "width": 2},
+            "marker": {"size": 6},
+            "legendgroup": curve.method,
+        }
+        fig.add_trace(
+            go.Scatter(
+                y=curve.mse.astype(np.float32),
+                name=curve.label,
+                hovertemplate="n = %{x}<br>MSE %{y:.4g}<extra>" + curve.label + "</extra>",
+                **common,
+            ),
+            row=1,
+            col=1,
+        )
+        fig.add_trace(
+            go.Scatter(
+                y=curve.seconds_per_point.astype(np.float32),
+                showlegend=False,
+                hovertemplate="n = %{x}<br>%{y:.2e} s per point<extra>" + curve.label + "</extra>",
+                **common,
+            ),
+            row=1,
+            col=2,
+        )
+        fig.add_trace(
+            go.Scatter(
+                y=curve.failures,
+                customdata=curve.restarts,
+                showlegend=False,
+                hovertemplate=(
+                    "n = %{x}<br>%{y} failures, %{customdata} restarts<extra>"
+                    + curve.label
+                    + "</extra>"
+                ),
+                **common,
+            ),
+            row=1,
+            col=3,
+        )
+    if np.isfinite(comparison.baseline_mse):
+        fig.add_hline(
+            y=comparison.baseline_mse,
+            line={"color": style.NEUTRAL, "dash": "dot"},
+            annotation_text="noisy, not de-noised",
+            annotation_position="top left",
+            row=1,
+            col=1,
+        )
+    fig.update_xaxes(type="log", title="n", showgrid=True, gridcolor=GRID_COLOUR)
+    fig.update_yaxes(showgrid=True, gridcolor=GRID_COLOUR)
+    fig.update_yaxes(rangemode="tozero", row=1, col=1)
+    fig.update_yaxes(type="log", row=1, col=2)
+    fig.update_yaxes(rangemode="tozero", row=1, col=3)
+    fig.update_layout(legend={"orientation": "h", "yanchor": "top", "y": -0.2}, margin={"t": 90})
+    return _layout(
+        fig,
+        title=title or f"Pre-image methods on the same {comparison.n_points} points",
+        height=460,
+    )
+
+
+# ------------------------------------------------------------ the fixed point
+def fixed_point_animation(
+    paths: FixedPointPaths,
+    data: np.ndarray,
+    *,
+    selected: int = 0,
+    grid_size: int = 80,
+    frame_ms: int = 400,
+) -> go.Figure:
+    """The fixed point of eq. (10) played in the browser, over ρ(z) for one point.
+
+    Static: the contours of ρ(z) = ‖Φ(z) − P_n Φ(y)‖² for the selected point
+    y (eq. 5; dark = small), the training points, and the start of every
+    path. Animated (one Plotly frame per step, played without a rerun): where
+    every point is now, the selected point's path so far, and restarts as
+    crosses (a restart is a jump to a training point).
+
+    Parameters
+    ----------
+    paths : FixedPointPaths
+        Of 2-D points.
+    data : ndarray of shape (M, 2)
+        The training points.
+    selected : int
+        Row whose ρ is drawn and whose path is traced.
+    grid_size : int
+        Grid points per axis of the contours.
+    frame_ms : int
+        Duration of a frame when playing.
+    """
+    positions = paths.positions
+    if positions.shape[2] != 2:
+        raise ValueError(f"the animation needs 2-D points, got {positions.shape[2]}-D")
+    if not 0 <= selected < positions.shape[1]:
+        raise ValueError(
+            f"selected must be a point index below {positions.shape[1]}, got {selected}"
+        )
+    everything = np.vstack([positions.reshape(-1, 2), data])
+    low, high = everything.min(axis=0), everything.max(axis=0)
+    pad = 0.1 * (high - low)
+    xs = np.linspace(low[0] - pad[0], high[0] + pad[0], grid_size)
+    ys = np.linspace(low[1] - pad[1], high[1] + pad[1], grid_size)
+    rho = rho_landscape(paths.problem, selected, xs, ys)
+    track = positions[:, selected].astype(np.float32)
+    jumps = paths.restarted
+
+    def moving(t: int) -> list[dict]:
+        now = positions[t].astype(np.float32)
+        jumped = np.flatnonzero(jumps[: t + 1].any(axis=0))
+        where = positions[t, jumped].astype(np.float32)
+        return [
+            dict(
+                type="scatter",
+                x=now[:, 0],
+                y=now[:, 1],
+                mode="markers",
+                marker={"size": 6, "color": style.KERNEL},
+                name="z_t of every point",
+            ),
+            dict(
+                type="scatter",
+                x=track[: t + 1, 0],
+                y=track[: t + 1, 1],
+                mode="lines+markers",
+                line={"color": "black", "width": 2},
+                marker={"size": 7, "color": "black"},
+                name=f"path of point {selected}",
+            ),
+            dict(
+                type="scatter",
+                x=where[:, 0],
+                y=where[:, 1],
+                mode="markers",
+                marker={"symbol": "x", "size": 11, "color": style.GROUPS[3]},
+                name="restarted (jumped to a training point)",
+            ),
+        ]
+
+    static = [
+        dict(
+            type="contour",
+            x=xs.astype(np.float32),
+            y=ys.astype(np.float32),
+            z=rho.astype(np.float32),
+            colorscale=style.SEQUENTIAL,
+            ncontours=20,
+            contours={"coloring": "heatmap"},
+            colorbar={"title": "ρ(z)"},
+            opacity=0.75,
+            hovertemplate="z = (%{x:.2f}, %{y:.2f})<br>ρ = %{z:.3f}<extra></extra>",
+            name=f"ρ(z) of point {selected}",
+        ),
+        dict(
+            type="scatter",
+            x=data[:, 0].astype(np.float32),
+            y=data[:, 1].astype(np.float32),
+            mode="markers",
+            marker={"size": 4, "color": style.NEUTRAL},
+            name="training points",
+        ),
+        dict(
+            type="scatter",
+            x=positions[0, :, 0].astype(np.float32),
+            y=positions[0, :, 1].astype(np.float32),
+            mode="markers",
+            marker={"size": 5, "color": style.LINEAR, "symbol": "circle-open"},
+            name="z_0 (the noisy points)",
+        ),
+    ]
+    n_static = len(static)
+    moving_ids = list(range(n_static, n_static + 3))
+    # Plain dictionaries of valid values, not validated: validating the frames
+    # would take most of the build time.
+    frames = [
+        {"data": moving(t), "traces": moving_ids, "name": str(t)} for t in range(paths.n_frames)
+    ]
+    fig = go.Figure({"data": static + moving(0), "frames": frames}, _validate=False)
+    # redraw: without it plotly.js drops the contour from the plot at the first
+    # frame (seen in Chromium with plotly 7.1); a redraw of this small figure is cheap.
+    play = {
+        "frame": {"duration": frame_ms, "redraw": True},
+        "transition": {"duration": 0},
+        "fromcurrent": True,
+        "mode": "immediate",
+    }
+    jump = {
+        "frame": {"duration": 0, "redraw": True},
+        "transition": {"duration": 0},
+        "mode": "immediate",
+    }
+    fig.update_layout(
+        updatemenus=[
+            {
+                "type": "buttons",
+                "direction": "left",
+                "x": 0.0,
+                "y": -0.08,
+                "xanchor": "left",
+                "yanchor": "top",
+                "buttons": [
+                    {"label": "▶ play", "method": "animate", "args": [None, play]},
+                    {
+                        "label": "❚❚ pause",
+                        "method": "animate",
+                        "args": [[None], jump],
+                    },
+                ],
+            }
+        ],
+        sliders=[
+            {
+                "active": 0,
+                "x": 0.2,
+                "len": 0.8,
+                "y": -0.05,
+                "currentvalue": {"prefix": "step t = "},
+                "steps": [
+                    {
+                        "label": str(t),
+                        "method": "animate",
+                        "args": [[str(t)], jump],
+                    }
+                    for t in range(paths.n_frames)
+                ],
+            }
+        ],
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02},
+        margin={"b": 110, "t": 90},
+    )
+    fig.update_xaxes(range=[xs[0], xs[-1]], showgrid=False, zeroline=False, constrain="domain")
+    fig.update_yaxes(
+        range=[ys[0], ys[-1]],
+        scaleanchor="x",
+        scaleratio=1,
+        showgrid=False,
+        zeroline=False,
+        constrain="domain",
+    )
+    converged = int(paths.converged.sum())
+    return _layout(
+        fig,
+        title=(
+            f"The fixed point of eq. (10), step by step: {converged} of {paths.converged.size} "
+            f"points converged in {paths.n_frames - 1} steps"
+        ),
+        height=620,
+    )

@@ -1,0 +1,89 @@
+"""Mika et al. Table 1 (kpca_core.gaussians_table) against an independent computation."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.decomposition import PCA
+
+from kpca_core import KernelPCA
+from kpca_core.gaussians_table import (
+    N_VALUES,
+    PAPER_TABLE1,
+    SIGMAS,
+    denoise_draw,
+    gaussians_split,
+    gaussians_table,
+)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_split_has_100_training_and_33_test_points_per_source(seed):
+    split = gaussians_split(0.1, seed)
+    assert split.X_train.shape == (1100, 10)
+    assert split.X_test.shape == (363, 10)
+    centres, counts = np.unique(split.test_centres, axis=0, return_counts=True)
+    assert len(centres) == 11 and np.all(counts == 33)
+    assert np.all(np.abs(centres) <= 1.0)
+    # test points scatter around their own centre with the given σ
+    assert np.std(split.X_test - split.test_centres) == pytest.approx(0.1, rel=0.1)
+    # every σ of a seed shares the centres
+    np.testing.assert_array_equal(
+        np.unique(gaussians_split(0.4, seed).test_centres, axis=0), centres
+    )
+
+
+@pytest.mark.parametrize(("sigma", "seed"), [(0.8, 0), (0.2, 1)])
+def test_a_draw_matches_sklearn_pca_and_one_preimage_call_per_n(sigma, seed):
+    n_values = (1, 3, 6)
+    draw = denoise_draw(sigma, seed, n_values)
+    split = gaussians_split(sigma, seed)
+    kpca = KernelPCA(kernel="rbf", gamma=1.0 / (10 * 2 * sigma**2), center=True).fit(split.X_train)
+    for j, n in enumerate(n_values):
+        pca = PCA(n).fit(split.X_train)
+        linear = pca.inverse_transform(pca.transform(split.X_test))
+        expected_linear = np.mean(np.sum((linear - split.test_centres) ** 2, axis=1))
+        assert draw.mse_linear[j] == pytest.approx(expected_linear, rel=1e-10)
+        Z = kpca.preimage(split.X_test, n, random_state=seed)
+        expected_kernel = np.mean(np.sum((Z - split.test_centres) ** 2, axis=1))
+        assert draw.mse_kernel[j] == pytest.approx(expected_kernel, rel=1e-4)
+
+
+def test_table_shape_spread_and_paper_alignment():
+    table = gaussians_table(sigmas=(0.8,), n_values=(1, 9), seeds=(0, 1))
+    assert table.ratios.shape == (1, 2, 2)
+    assert np.all(table.low <= table.mean) and np.all(table.mean <= table.high)
+    np.testing.assert_array_equal(table.paper(), [[1.23, 2.39]])
+    frame = table.to_frame()
+    assert list(frame.columns) == [
+        "sigma",
+        "n",
+        "ratio_mean",
+        "ratio_min",
+        "ratio_max",
+        "ratio_paper",
+    ]
+    assert len(frame) == 2
+    # at σ = 0.8 kernel PCA wins, more so with more components (the paper's trend)
+    assert np.all(table.mean > 1.0) and table.mean[0, 1] > table.mean[0, 0]
+
+
+def test_paper_constant_is_the_papers_table():
+    assert PAPER_TABLE1.shape == (len(SIGMAS), len(N_VALUES))
+    assert PAPER_TABLE1[0, 0] == 2058.42 and PAPER_TABLE1[-1, -1] == 2.39
+
+
+def test_n_outside_1_to_10_is_refused():
+    with pytest.raises(ValueError, match="n must lie in"):
+        gaussians_table(sigmas=(0.8,), n_values=(0, 3), seeds=(0,))
+
+
+@pytest.mark.slow
+def test_full_table_reproduces_the_papers_rows_for_wide_and_narrow_clusters():
+    table = gaussians_table()
+    paper = table.paper()
+    # σ = 0.8 within 0.2 of the paper at every n; σ = 0.4 within 0.4 for n ≤ 5
+    assert np.all(np.abs(table.mean[4] - paper[4]) < 0.2)
+    assert np.all(np.abs(table.mean[3, :5] - paper[3, :5]) < 0.4)
+    # σ = 0.05: the paper's shape (falling with n), higher at n = 1
+    assert np.all(np.diff(table.mean[0]) < 0) and table.mean[0, 0] > paper[0, 0]
