@@ -26,7 +26,7 @@ from ..features import (
 )
 from . import style
 from .denoise import mosaic_figure
-from .panels import png_data_uri
+from .panels import colour_image, png_data_uri
 
 REGION_TINT = 0.3
 """A class's region takes this share of its colour, the rest white."""
@@ -61,23 +61,11 @@ def region_pixels(regions: np.ndarray, classes: np.ndarray) -> np.ndarray:
 
 
 def _region_image(features: ToyFeatures, regions: np.ndarray, classes: np.ndarray, axis: str):
-    xs, ys = features.xs, features.ys
-    dx = (xs[-1] - xs[0]) / max(xs.size - 1, 1)
-    dy = (ys[-1] - ys[0]) / max(ys.size - 1, 1)
-    return {
-        "source": png_data_uri(region_pixels(regions, classes)),
-        "xref": f"x{axis}",
-        "yref": f"y{axis}",
-        "x": float(xs[0] - dx / 2),
-        "y": float(ys[-1] + dy / 2),
-        "sizex": float(xs[-1] - xs[0] + dx),
-        "sizey": float(ys[-1] - ys[0] + dy),
-        "sizing": "stretch",
-        "xanchor": "left",
-        "yanchor": "top",
-        "layer": "below",
-        "name": "decision regions",
-    }
+    """The regions as a layout image placed as the component maps are (one pixel per grid point)."""
+    axes = {"xref": f"x{axis}", "yref": f"y{axis}"}
+    placed = colour_image(features.xs, features.ys, np.zeros(regions.shape), axes)
+    source = png_data_uri(region_pixels(regions, classes))
+    return {**placed, "source": source, "name": "decision regions"}
 
 
 def toy_regions_figure(
@@ -282,6 +270,7 @@ def table2_figure(
         },
         height=420,
         margin={"l": 60, "r": 10, "t": 70 if title else 50, "b": 50},
+        plot_bgcolor="white",
         font={"family": style.FONT_FAMILY},
     )
     return fig
