@@ -283,7 +283,9 @@ def test_shipped_table_is_complete_with_provenance():
 def test_two_cells_of_the_shipped_table_recomputed_from_scratch():
     table = read_table2(SHIPPED.read_text(encoding="utf-8"))
     decomposition = decompose(load_table2_data(), 2, n_max=256)
+    one_digit = 100 / decomposition.test_labels.size
     for cell in table2_cells(decomposition, [64, 256]):
         where = TABLE2_N.index(cell.n_components), TABLE2_DEGREES.index(2)
         assert table.C[where] == cell.C
-        assert cell.test_error == pytest.approx(table.errors[where], abs=0.005)
+        # the same up to rounding in the CSV, or one borderline digit of BLAS's rounding
+        assert cell.test_error == pytest.approx(table.errors[where], abs=one_digit + 0.005)
