@@ -190,10 +190,11 @@ def main() -> None:
         if degree in args.compare:
             compare_cell(decomposition, max(ns))
         del decomposition
-    elapsed = time.perf_counter() - total_start
-    provenance["seconds"] = f"{elapsed:.0f} (including the comparisons with scikit-learn)"
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(table2_csv(cells, provenance), encoding="utf-8")
+        # written after every degree, so that an interrupted run keeps what it computed
+        elapsed = time.perf_counter() - total_start
+        provenance["seconds"] = f"{elapsed:.0f} (including the comparisons with scikit-learn)"
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(table2_csv(cells, provenance), encoding="utf-8")
     print(f"{len(cells)} cells in {elapsed:.0f} s; wrote {args.out}")
 
 
