@@ -1,0 +1,362 @@
+"""Figures of the feature-extraction view (Schölkopf, Smola & Müller 1998, Sect. 6.3).
+
+Pure functions: results of :mod:`kpca_core.features` in, ``go.Figure`` out.
+The toy's decision regions are drawn as pictures (one PNG per panel,
+:func:`kpca_core.figures.panels.png_data_uri`), which the browser draws far
+faster than a heatmap trace of 10⁴ cells; digits are drawn by
+:func:`kpca_core.figures.denoise.mosaic_figure`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.colors import hex_to_rgb
+from plotly.subplots import make_subplots
+
+from ..features import (
+    PAPER_CITATION,
+    PAPER_TABLE2,
+    TABLE2_DEGREES,
+    TABLE2_N,
+    ToyFeatures,
+    ToyResult,
+)
+from . import style
+from .denoise import mosaic_figure
+from .panels import colour_image, png_data_uri
+
+REGION_TINT = 0.3
+"""A class's region takes this share of its colour, the rest white."""
+POINT_SIZE = 6
+ERROR_SCALE = "Viridis_r"
+"""Test error: low (good) light, high (bad) dark."""
+LIVE_MARK = "•"
+"""Put after the value of a cell that was computed live in the app."""
+
+
+def _class_rgb(n_classes: int) -> np.ndarray:
+    return np.array([hex_to_rgb(style.GROUPS[k % len(style.GROUPS)]) for k in range(n_classes)])
+
+
+def region_pixels(regions: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    """RGB picture of a grid of predicted classes, rows from the top (largest y) down.
+
+    Parameters
+    ----------
+    regions : ndarray of shape (n_y, n_x)
+        Predicted class at each grid point, y increasing with the row.
+    classes : ndarray
+        The class labels, in the order of their colours in ``style.GROUPS``.
+
+    Returns
+    -------
+    ndarray of shape (n_y, n_x, 3), uint8
+    """
+    tints = np.round(255 - REGION_TINT * (255 - _class_rgb(classes.size))).astype(np.uint8)
+    index = np.searchsorted(classes, regions[::-1])
+    return tints[index]
+
+
+def _region_image(features: ToyFeatures, regions: np.ndarray, classes: np.ndarray, axis: str):
+    """The regions as a layout image placed as the component maps are (one pixel per grid point)."""
+    axes = {"xref": f"x{axis}", "yref": f"y{axis}"}
+    placed = colour_image(features.xs, features.ys, np.zeros(regions.shape), axes)
+    source = png_data_uri(region_pixels(regions, classes))
+    return {**placed, "source": source, "name": "decision regions"}
+
+
+def toy_regions_figure(
+    features: ToyFeatures,
+    result: ToyResult,
+    *,
+    kernel_label: str = "kernel",
+    class_names: Sequence[str] | None = None,
+) -> go.Figure:
+    """Decision regions of the linear SVM: on n kernel components (left), on x, y (right).
+
+    Each region is tinted with its class's colour (one picture per panel);
+    the points are drawn in their class's colour.  Titles give the accuracy
+    on the points.  Built from plain dictionaries without plotly's
+    validation (~10× faster to build; the tests re-create it with validation).
+
+    Parameters
+    ----------
+    features : ToyFeatures
+    result : ToyResult
+    kernel_label : str
+        How to name the kernel in the left title (e.g. "Gaussian, σ = 0.3").
+    class_names : sequence of str, optional
+        Legend names of the classes, in sorted label order.
+    """
+    classes = np.unique(features.labels)
+    names = list(class_names) if class_names is not None else [f"class {c}" for c in classes]
+    if len(names) != classes.size:
+        raise ValueError(f"{classes.size} classes need as many names, got {len(names)}")
+    titles = (
+        f"on {result.n_components} kernel components ({kernel_label}):"
+        f" {100 * result.kernel_accuracy:.1f} % correct",
+        f"on x, y: {100 * result.raw_accuracy:.1f} % correct",
+    )
+    x_range = [float(features.xs[0]), float(features.xs[-1])]
+    y_range = [float(features.ys[0]), float(features.ys[-1])]
+    layout: dict = {
+        "height": 460,
+        "margin": {"l": 40, "r": 10, "t": 60, "b": 40},
+        "plot_bgcolor": "white",
+        "legend": {"orientation": "h", "y": -0.08, "yanchor": "top"},
+        "font": {"family": style.FONT_FAMILY},
+        "images": [
+            _region_image(features, result.kernel_regions, classes, ""),
+            _region_image(features, result.raw_regions, classes, "2"),
+        ],
+        "annotations": [],
+    }
+    data = []
+    for panel, (suffix, domain) in enumerate((("", [0.0, 0.47]), ("2", [0.53, 1.0]))):
+        axis = {"showgrid": False, "zeroline": False, "constrain": "domain"}
+        layout[f"xaxis{suffix}"] = {**axis, "range": x_range, "domain": domain}
+        layout[f"yaxis{suffix}"] = {
+            **axis,
+            "range": y_range,
+            "anchor": f"x{suffix}",
+            "scaleanchor": f"x{suffix}",
+        }
+        layout[f"xaxis{suffix}"]["anchor"] = f"y{suffix}"
+        layout["annotations"].append(
+            {
+                "text": titles[panel],
+                "x": sum(domain) / 2,
+                "y": 1.0,
+                "xref": "paper",
+                "yref": "paper",
+                "xanchor": "center",
+                "yanchor": "bottom",
+                "showarrow": False,
+                "font": {"size": 13},
+            }
+        )
+        for k, label in enumerate(classes):
+            X = features.X[features.labels == label].astype(np.float32)
+            data.append(
+                {
+                    "type": "scatter",
+                    "x": X[:, 0],
+                    "y": X[:, 1],
+                    "xaxis": f"x{suffix}",
+                    "yaxis": f"y{suffix}",
+                    "mode": "markers",
+                    "name": names[k],
+                    "legendgroup": names[k],
+                    "showlegend": panel == 0,
+                    "marker": {
+                        "size": POINT_SIZE,
+                        "color": style.GROUPS[k % len(style.GROUPS)],
+                        "line": {"width": 0.5, "color": "white"},
+                    },
+                    "hovertemplate": f"{names[k]}<br>x %{{x:.2f}}, y %{{y:.2f}}<extra></extra>",
+                }
+            )
+    return go.Figure(data=data, layout=layout, _validate=False)
+
+
+def _cell_text(values: np.ndarray, live: np.ndarray) -> list[list[str]]:
+    return [
+        [
+            "" if np.isnan(v) else f"{v:.1f}{LIVE_MARK if flag else ''}"
+            for v, flag in zip(row, live_row, strict=True)
+        ]
+        for row, live_row in zip(values, live, strict=True)
+    ]
+
+
+def table2_figure(
+    errors: np.ndarray,
+    *,
+    paper: np.ndarray = PAPER_TABLE2,
+    live: np.ndarray | None = None,
+    chosen: tuple[int, int] | None = None,
+    title: str = "",
+) -> go.Figure:
+    """Table 2 as two heatmaps with one colour scale: our test error (left), the paper's (right).
+
+    Parameters
+    ----------
+    errors : ndarray of shape (len(TABLE2_N), len(TABLE2_DEGREES))
+        Test error (%), rows n = 32 … 2048, columns degree 1–7; NaN: no cell.
+    paper : ndarray of the same shape
+        The paper's numbers (:data:`kpca_core.features.PAPER_TABLE2`).
+    live : ndarray of bool of the same shape, optional
+        Cells computed live in the app: marked with :data:`LIVE_MARK` and
+        "computed live" on hover.
+    chosen : (degree, n), optional
+        A cell to outline (the one whose details are shown).
+    title : str
+    """
+    errors = np.asarray(errors, dtype=float)
+    shape = (len(TABLE2_N), len(TABLE2_DEGREES))
+    if errors.shape != shape or paper.shape != shape:
+        raise ValueError(f"Table 2 grids have shape {shape}, got {errors.shape}, {paper.shape}")
+    live = np.zeros(shape, bool) if live is None else np.asarray(live, bool)
+    degrees = [str(d) for d in TABLE2_DEGREES]
+    ns = [str(n) for n in TABLE2_N]
+    finite = np.concatenate([errors[np.isfinite(errors)], paper[np.isfinite(paper)]])
+    zmin, zmax = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+    source = np.where(live, "computed live", "shipped table")
+    fig = make_subplots(
+        rows=1,
+        cols=2,
+        subplot_titles=("this implementation", PAPER_CITATION),
+        horizontal_spacing=0.08,
+    )
+    for col, values, custom, template in (
+        (
+            1,
+            errors,
+            np.dstack([paper, source]),
+            "degree %{x}, n = %{y}<br>test error %{z:.2f} %<br>"
+            "paper %{customdata[0]} %<br>%{customdata[1]}<extra></extra>",
+        ),
+        (
+            2,
+            paper,
+            np.dstack([errors, source]),
+            "degree %{x}, n = %{y}<br>paper %{z:.1f} %<br>ours %{customdata[0]} %<extra></extra>",
+        ),
+    ):
+        text = _cell_text(values, live if col == 1 else np.zeros(shape, bool))
+        fig.add_trace(
+            go.Heatmap(
+                z=values,
+                x=degrees,
+                y=ns,
+                text=text,
+                texttemplate="%{text}",
+                customdata=np.vectorize(_format_value)(custom),
+                hovertemplate=template,
+                coloraxis="coloraxis",
+                xgap=1,
+                ygap=1,
+            ),
+            row=1,
+            col=col,
+        )
+    if chosen is not None:
+        degree, n = chosen
+        i, j = TABLE2_DEGREES.index(degree), TABLE2_N.index(n)
+        fig.add_shape(
+            type="rect",
+            x0=i - 0.5,
+            x1=i + 0.5,
+            y0=j - 0.5,
+            y1=j + 0.5,
+            xref="x",
+            yref="y",
+            line={"color": style.KERNEL, "width": 3},
+            name="chosen cell",
+        )
+    fig.update_xaxes(title_text="polynomial degree d", type="category")
+    fig.update_yaxes(title_text="number of components n", type="category", row=1, col=1)
+    fig.update_yaxes(type="category", row=1, col=2)
+    fig.update_layout(
+        title={"text": title},
+        coloraxis={
+            "colorscale": ERROR_SCALE,
+            "cmin": zmin,
+            "cmax": zmax,
+            "colorbar": {"title": {"text": "test error (%)"}},
+        },
+        height=420,
+        margin={"l": 60, "r": 10, "t": 70 if title else 50, "b": 50},
+        plot_bgcolor="white",
+        font={"family": style.FONT_FAMILY},
+    )
+    return fig
+
+
+def _format_value(value: object) -> str:
+    """A cell's hover value: errors to 2 decimals, n.a. for NaN, words as they are."""
+    try:
+        number = float(value)
+    except ValueError:
+        return str(value)
+    return "n.a." if np.isnan(number) else f"{number:.2f}"
+
+
+def confusion_figure(confusion: np.ndarray, *, title: str = "") -> go.Figure:
+    """A confusion matrix: counts in every cell, the colour of the errors only.
+
+    The diagonal (correct digits) is left uncoloured, so that the few
+    confusions are not drowned by ~200 correct digits per class.
+
+    Parameters
+    ----------
+    confusion : ndarray of shape (k, k)
+        Rows: true class; columns: predicted class.
+    title : str
+    """
+    confusion = np.asarray(confusion)
+    k = confusion.shape[0]
+    errors = confusion.astype(float)
+    np.fill_diagonal(errors, np.nan)
+    labels = [str(c) for c in range(k)]
+    fig = go.Figure(
+        go.Heatmap(
+            z=errors,
+            x=labels,
+            y=labels,
+            text=confusion.astype(str),
+            texttemplate="%{text}",
+            colorscale="Reds",
+            zmin=0,
+            colorbar={"title": {"text": "errors"}},
+            hovertemplate="true %{y}, predicted %{x}: %{text} digits<extra></extra>",
+            xgap=1,
+            ygap=1,
+        )
+    )
+    fig.update_xaxes(title_text="predicted digit", type="category", side="top")
+    fig.update_yaxes(title_text="true digit", type="category", autorange="reversed")
+    fig.update_layout(
+        title={"text": title},
+        height=440,
+        margin={"l": 60, "r": 10, "t": 90 if title else 60, "b": 10},
+        plot_bgcolor="white",
+        font={"family": style.FONT_FAMILY},
+    )
+    return fig
+
+
+def misclassified_figure(
+    images: np.ndarray,
+    true_labels: np.ndarray,
+    predicted: np.ndarray,
+    *,
+    side: int = 16,
+    max_digits: int = 12,
+    title: str = "",
+) -> go.Figure:
+    """The first ``max_digits`` misclassified digits in one row, each labelled "true → predicted".
+
+    Parameters
+    ----------
+    images : ndarray of shape (n, side * side)
+        The misclassified digits (grey values in [−1, 1]).
+    true_labels, predicted : ndarray of shape (n,)
+    side : int
+    max_digits : int
+    title : str
+    """
+    n = min(len(images), max_digits)
+    if n == 0:
+        fig = go.Figure()
+        fig.add_annotation(text="no misclassified digits", showarrow=False, x=0.5, y=0.5)
+        fig.update_xaxes(visible=False)
+        fig.update_yaxes(visible=False)
+        fig.update_layout(title={"text": title}, height=160, plot_bgcolor="white")
+        return fig
+    tiles = np.asarray(images[:n], dtype=np.float32).reshape(1, n, side * side)
+    labels = [f"{t} → {p}" for t, p in zip(true_labels[:n], predicted[:n], strict=True)]
+    return mosaic_figure(tiles, side=side, row_labels=[""], column_labels=labels, title=title)

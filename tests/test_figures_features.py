@@ -1,0 +1,129 @@
+"""Figures of the feature-extraction view: inspect the Figures the builders return."""
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+from kpca_core import sigma_to_gamma
+from kpca_core.datasets import three_rings
+from kpca_core.features import PAPER_TABLE2, TABLE2_DEGREES, TABLE2_N, toy_experiment, toy_features
+from kpca_core.figures import style
+from kpca_core.figures.features import (
+    LIVE_MARK,
+    REGION_TINT,
+    confusion_figure,
+    misclassified_figure,
+    region_pixels,
+    table2_figure,
+    toy_regions_figure,
+)
+from tests.conftest import png_pixels
+
+
+@pytest.fixture(scope="module")
+def rings():
+    X, y = three_rings(150, random_state=0)
+    features = toy_features(X, y, kernel="rbf", gamma=sigma_to_gamma(1.0), grid_size=40)
+    return features, toy_experiment(features, 12)
+
+
+def test_toy_figure_has_two_panels_of_regions_and_points(rings):
+    features, result = rings
+    fig = toy_regions_figure(features, result, kernel_label="Gaussian, σ = 1", class_names="ABC")
+    go.Figure(fig.to_dict())  # built without validation: it must be valid
+    assert len(fig.layout.images) == 2
+    assert [img.xref for img in fig.layout.images] == ["x", "x2"]
+    assert len(fig.data) == 6  # three classes in each panel
+    assert [t.name for t in fig.data if t.showlegend] == ["A", "B", "C"]
+    titles = [a.text for a in fig.layout.annotations]
+    assert f"{100 * result.kernel_accuracy:.1f} % correct" in titles[0]
+    assert "12 kernel components (Gaussian, σ = 1)" in titles[0]
+    assert f"{100 * result.raw_accuracy:.1f} % correct" in titles[1]
+    assert fig.layout.yaxis.scaleanchor == "x" and fig.layout.yaxis2.scaleanchor == "x2"
+
+
+def test_toy_region_pictures_show_the_predicted_classes(rings):
+    features, result = rings
+    fig = toy_regions_figure(features, result)
+    for image, regions in zip(
+        fig.layout.images, (result.kernel_regions, result.raw_regions), strict=True
+    ):
+        pixels = png_pixels(image.source)
+        assert pixels.shape == (*regions.shape, 3)
+        np.testing.assert_array_equal(pixels, region_pixels(regions, np.arange(3)))
+        # the top-left pixel is the grid's top-left point: largest y, smallest x
+        assert tuple(pixels[0, 0]) == tuple(region_pixels(regions[-1:, :1], np.arange(3))[0, 0])
+
+
+def test_region_tints_are_light_versions_of_the_group_colours():
+    pixels = region_pixels(np.array([[0, 1]]), np.array([0, 1]))
+    first = np.array([int(style.GROUPS[0][i : i + 2], 16) for i in (1, 3, 5)])
+    np.testing.assert_allclose(pixels[0, 0], 255 - REGION_TINT * (255 - first), atol=0.5)
+    assert not np.array_equal(pixels[0, 0], pixels[0, 1])
+
+
+def test_toy_figure_rejects_wrong_class_names(rings):
+    features, result = rings
+    with pytest.raises(ValueError, match="3 classes"):
+        toy_regions_figure(features, result, class_names=["a", "b"])
+
+
+def ours_grid():
+    errors = PAPER_TABLE2 + 0.5
+    errors[0, 0] = 9.87
+    return errors
+
+
+def test_table2_figure_shows_ours_and_the_papers_on_one_scale():
+    live = np.zeros(PAPER_TABLE2.shape, bool)
+    live[2, 3] = True
+    fig = table2_figure(ours_grid(), live=live, chosen=(4, 2048))
+    ours, paper = fig.data
+    np.testing.assert_array_equal(np.asarray(ours.z, float), ours_grid())
+    np.testing.assert_array_equal(np.asarray(paper.z, float), PAPER_TABLE2)
+    assert list(ours.x) == [str(d) for d in TABLE2_DEGREES]
+    assert list(ours.y) == [str(n) for n in TABLE2_N]
+    assert ours.coloraxis == paper.coloraxis == "coloraxis"
+    assert fig.layout.coloraxis.cmax == pytest.approx(ours_grid()[np.isfinite(ours_grid())].max())
+    assert ours.text[0][0] == "9.9"
+    assert ours.text[2][3] == f"{ours_grid()[2, 3]:.1f}{LIVE_MARK}"
+    assert ours.text[6][0] == ""  # degree 1 stops at 256
+    assert ours.customdata[2][3][1] == "computed live"
+    assert ours.customdata[0][0][1] == "shipped table"
+    assert ours.customdata[0][0][0] == "9.60"  # the paper's number on hover
+    assert paper.customdata[0][0][0] == "9.87"
+    assert ours.customdata[6][0][0] == "n.a."
+    (outline,) = fig.layout.shapes
+    assert (outline.x0 + outline.x1) / 2 == TABLE2_DEGREES.index(4)
+    assert (outline.y0 + outline.y1) / 2 == TABLE2_N.index(2048)
+
+
+def test_table2_figure_rejects_a_grid_of_the_wrong_shape():
+    with pytest.raises(ValueError, match="shape"):
+        table2_figure(np.zeros((3, 3)))
+
+
+def test_confusion_figure_colours_only_the_errors():
+    confusion = np.diag(np.full(10, 200))
+    confusion[3, 5] = 7
+    fig = confusion_figure(confusion, title="degree 4, n = 2048")
+    (heatmap,) = fig.data
+    z = np.asarray(heatmap.z, float)
+    assert np.all(np.isnan(np.diag(z)))
+    assert z[3, 5] == 7 and np.nansum(z) == 7
+    assert heatmap.text[3][3] == "200" and heatmap.text[3][5] == "7"
+    assert fig.layout.yaxis.autorange == "reversed"
+
+
+def test_misclassified_figure_labels_each_digit_true_then_predicted():
+    images = np.linspace(-1, 1, 3 * 256).reshape(3, 256)
+    fig = misclassified_figure(images, np.array([4, 7, 9]), np.array([9, 1, 4]), max_digits=2)
+    (heatmap,) = fig.data
+    assert np.asarray(heatmap.z).shape == (16, 2 * 17 - 1)
+    assert list(fig.layout.xaxis.ticktext) == ["4 → 9", "7 → 1"]
+    np.testing.assert_allclose(np.asarray(heatmap.z)[:, :16].ravel(), images[0], rtol=1e-6)
+
+
+def test_misclassified_figure_without_errors_says_so():
+    fig = misclassified_figure(np.zeros((0, 256)), np.array([]), np.array([]))
+    assert fig.layout.annotations[0].text == "no misclassified digits"
