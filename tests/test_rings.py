@@ -10,8 +10,9 @@ from sklearn.decomposition import KernelPCA as SkKernelPCA
 from kpca_core.datasets import three_rings
 from kpca_core.figures import rings as figures
 from kpca_core.figures import style
-from kpca_core.kernels import kernel_matrix
+from kpca_core.kernels import kernel_matrix, sigma_to_gamma
 from kpca_core.rings import DK_GAMMA, fig5_readings, radius_correlations, reading
+from kpca_ui.views.rings import DK_SIGMA, RINGS_CAPTION, RINGS_CLAIMS, RINGS_HELP
 
 
 @pytest.fixture(scope="module")
@@ -90,3 +91,32 @@ def test_fig5_figure_draws_both_readings(readings) -> None:
     assert titles[1].startswith("Not centred in F")
     assert "0.017" in fig.layout.title.text
     assert [t.name for t in left] == ["r = 1", "r = 2", "r = 4"]
+
+
+# ------------------------------------------- the captions say what is drawn
+@pytest.mark.parametrize(("setting", "claimed"), list(RINGS_CLAIMS.items()), ids=str)
+def test_the_rings_caption_states_what_the_components_show(setting, claimed) -> None:
+    """Each |ρ| the "Three rings, Gaussian" caption prints, recomputed on the preset's data."""
+    sigma, center = setting
+    X = three_rings(300, 0.25, 0)[0]
+    measured = reading(X, gamma=sigma_to_gamma(sigma), center=center).correlations
+    for component, value in claimed.items():
+        assert measured[component - 1] == pytest.approx(value, abs=0.005), component
+        if center:
+            assert f"{value:.2f}" in RINGS_CAPTION
+    if not center:  # the caption prints the smallest uncentred kPC 1, "or more"
+        floor = min(c[1] for (_, centred), c in RINGS_CLAIMS.items() if not centred)
+        assert f"|ρ| {floor:.2f} or more" in RINGS_CAPTION
+        assert measured[0] >= floor - 0.005
+
+
+def test_the_rings_help_names_the_radius_component() -> None:
+    """The button's words: centred, at σ = 2, kPC 3 is the radius and kPC 1–2 are not."""
+    X = three_rings(300, 0.25, 0)[0]
+    centred = reading(X, gamma=sigma_to_gamma(2.0))
+    assert centred.radius_component == 3 and "the radius is kPC 3" in RINGS_HELP
+    assert max(centred.correlations[:2]) < 0.35
+
+
+def test_the_dk_width_is_their_c() -> None:
+    assert sigma_to_gamma(DK_SIGMA) == pytest.approx(DK_GAMMA, rel=1e-4)
