@@ -1,4 +1,4 @@
-"""Dereǵowski & Krzyśko's three rings: which kernel component carries the radius.
+"""Deręgowski & Krzyśko's three rings: which kernel component carries the radius.
 
 Section 4 of the paper: 100 points on each of the circles of radius 1, 2 and
 4 (:func:`kpca_core.datasets.three_rings`), the Gaussian kernel
@@ -38,7 +38,7 @@ from scipy.stats import spearmanr
 from .kernel_pca import KernelPCA
 
 DK_GAMMA = 0.017
-"""Dereǵowski & Krzyśko's c in exp(−c‖x − y‖²), i.e. γ = c: where they report
+"""Deręgowski & Krzyśko's c in exp(−c‖x − y‖²), i.e. γ = c: where they report
 the maximum of (λ₁+λ₂)/Σλ (Fig. 4) and draw the projection of Fig. 5."""
 
 
@@ -115,7 +115,7 @@ def reading(
 def fig5_readings(
     X: np.ndarray, *, gamma: float = DK_GAMMA, n_components: int = 3
 ) -> tuple[Reading, Reading]:
-    """Both readings of Dereǵowski & Krzyśko's Fig. 5: centred, then uncentred."""
+    """Both readings of Deręgowski & Krzyśko's Fig. 5: centred, then uncentred."""
     return (
         reading(X, gamma=gamma, center=True, n_components=n_components),
         reading(X, gamma=gamma, center=False, n_components=n_components),

@@ -1,6 +1,8 @@
-"""Dereǵowski & Krzyśko's three rings: which component carries the radius, both ways."""
+"""Deręgowski & Krzyśko's three rings: which component carries the radius, both ways."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,6 +14,7 @@ from kpca_core.figures import rings as figures
 from kpca_core.figures import style
 from kpca_core.kernels import kernel_matrix, sigma_to_gamma
 from kpca_core.rings import DK_GAMMA, fig5_readings, radius_correlations, reading
+from kpca_core.spectrum import WidthSweep
 from kpca_ui.views.rings import DK_SIGMA, RINGS_CAPTION, RINGS_CLAIMS, RINGS_HELP
 
 
@@ -120,3 +123,16 @@ def test_the_rings_help_names_the_radius_component() -> None:
 
 def test_the_dk_width_is_their_c() -> None:
     assert sigma_to_gamma(DK_SIGMA) == pytest.approx(DK_GAMMA, rel=1e-4)
+
+
+def test_the_readme_states_the_measured_numbers(readings) -> None:
+    X, _, (centred, uncentred) = readings
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    rho = [f"{value:.2f}" for value in centred.correlations]
+    assert f"kPC 1 {rho[0]}, kPC 2 {rho[1]}, **kPC 3 {rho[2]}**" in readme
+    assert f"**kPC 1 {uncentred.correlations[0]:.2f}**" in readme
+    shares = [
+        WidthSweep("rbf", widths=[DK_SIGMA], center=center, n_jobs=1).fit(X).share(2)[0]
+        for center in (True, False)
+    ]
+    assert f"{shares[0]:.3f} centred and {shares[1]:.3f} not centred" in readme

@@ -233,7 +233,7 @@ def test_uncentred_differs_from_centred_and_fit_at_is_uncentred() -> None:
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_three_rings_share_rises_monotonically(seed: int, center: bool) -> None:
     """Centred or not, (λ₁+λ₂)/Σλ rises monotonically as the kernel widens: no
-    maximum at Dereǵowski & Krzyśko's c = 0.017 in either formulation."""
+    maximum at Deręgowski & Krzyśko's c = 0.017 in either formulation."""
     X = three_rings(300, 0.25, seed)[0]
     sweep = WidthSweep("rbf", center=center).fit(X)
     share = sweep.share(2)

@@ -1,4 +1,4 @@
-"""Dereǵowski & Krzyśko's Fig. 5, both readings side by side: centred and uncentred.
+"""Deręgowski & Krzyśko's Fig. 5, both readings side by side: centred and uncentred.
 
 Pure: two :class:`kpca_core.rings.Reading` in, a ``go.Figure`` out.  Each
 panel shows the data in two kernel principal components, coloured by ring,
@@ -92,7 +92,7 @@ def fig5_figure(
                 row=1,
                 col=panel,
             )
-    title = "Dereǵowski & Krzyśko, Fig. 5: the data in kernel principal components"
+    title = "Deręgowski & Krzyśko, Fig. 5: the data in kernel principal components"
     if gamma is not None:
         title += f", k = exp(−{gamma:g}‖x − y‖²)"
     fig.update_layout(

@@ -66,7 +66,7 @@ class WidthSweep:
         Centre in feature space (eq. 49), on E = K − 1 (see
         :mod:`kpca_core.spectrum`).  ``False`` takes the eigenvalues of K
         itself, the eigenproblem of eq. 12 on the raw kernel matrix (what
-        Dereǵowski & Krzyśko solve: they centre only the inputs); the
+        Deręgowski & Krzyśko solve: they centre only the inputs); the
         constant then matters, and K holds the differences between points
         only to ε max|K|, so the rounding floor is relative to max|K|.
     n_jobs : int, default=2

@@ -163,7 +163,7 @@ def centring_share_figure(
     centred, uncentred : fitted WidthSweep
         The same data and widths, ``center=True`` and ``center=False``.
     marks : sequence of (width, text)
-        Widths to mark, e.g. Dereǵowski & Krzyśko's c.
+        Widths to mark, e.g. Deręgowski & Krzyśko's c.
 
     Both curves rise monotonically as the kernel widens on the three rings:
     a maximum at some width, claimed for one formulation, would show here in
