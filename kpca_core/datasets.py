@@ -58,7 +58,7 @@ def three_rings(
 ) -> Dataset:
     """Points on the circles of radius 1, 2 and 4, the outer two with noise.
 
-    Dereǵowski & Krzyśko: 100 points on each ring (``n_samples`` split equally),
+    Deręgowski & Krzyśko: 100 points on each ring (``n_samples`` split equally),
     N(0, noise²) added to each coordinate of the rings of radius 2 and 4.
     The label is the ring (0, 1, 2).
     """

@@ -30,7 +30,7 @@ st.caption(f"Data: {points.title}")
 holder = sweep_view.computed_sweep(points, sweep_key)
 sweep_view.drawing_canvas(holder, points)
 if holder is not None:
-    sweep_view.dk_note(holder, points)
+    sweep_view.dk_note(holder, points, image_format)
     # One fragment, rerun alone when the chosen width changes: the three sweep
     # figures marked at it, the slider, the spectrum and the component maps there.
     sweep_view.chosen_width_view(holder, points, sweep_key, n_leading, image_format)

@@ -15,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 from kpca_core import contours as ct
 from kpca_core.datasets import parabola
 from kpca_ui.points import UPLOAD, PointSet
+from kpca_ui.views import rings
 
 
 def page(**state: object) -> AppTest:
@@ -131,7 +132,7 @@ def test_a_shared_url_opens_the_same_view():
     assert config(at, "ct_contours")["toImageButtonOptions"]["filename"].endswith("_uncentred")
 
 
-def test_the_rings_preset_separates_the_rings_in_kpc_space():
+def test_the_rings_preset_says_which_component_carries_the_radius():
     at = page()
     at.button(key="ct_preset_rings").click().run()
     assert not at.exception
@@ -141,7 +142,28 @@ def test_the_rings_preset_separates_the_rings_in_kpc_space():
     projection = chart(at, "ct_projection")
     assert [trace["name"] for trace in projection["data"]] == ["0", "1", "2"]
     assert projection["layout"]["title"]["text"] == "σ = 2: the data in kPC 1 and kPC 2"
+    assert rings.RINGS_CAPTION in shown(at, "info")
+    assert at.button(key="ct_preset_rings").help == rings.RINGS_HELP
+    assert not [c for c in at.get("plotly_chart") if c.key == "ct_fig5"]
+    # uncentred, the caption's numbers no longer describe the picture: it goes
+    at.toggle(key="ct_center").set_value(False).run()
     assert "What to look at" not in shown(at, "info")
+
+
+def test_the_dk_fig5_preset_shows_both_readings_side_by_side():
+    at = page()
+    at.button(key="ct_preset_dk5").click().run()
+    assert not at.exception
+    assert at.text_input(key="ct_values").value == "5.423"
+    spec = chart(at, "ct_fig5")
+    assert len(spec["data"]) == 6  # three rings in each of two panels
+    assert spec["layout"]["yaxis"]["title"]["text"] == "kPC 3 (|ρ| 0.96)"
+    assert spec["layout"]["xaxis2"]["title"]["text"] == "kPC 1 (|ρ| 0.96)"
+    words = shown(at, "markdown")
+    assert "**Centred in F**: the radius is kPC 3 (|Spearman ρ| with ‖x‖ 0.96" in words
+    assert "**Not centred in F**: the radius is kPC 1" in words
+    assert rings.WHY_CENTRING in shown(at, "info")
+    assert config(at, "ct_fig5")["toImageButtonOptions"]["filename"].endswith("fig5")
 
 
 def test_a_tiny_sigma_is_explained_on_the_page_and_in_the_panel():

@@ -143,10 +143,18 @@ def test_switching_the_data_set_changes_the_figures() -> None:
     assert "three_rings" in rings["lines"]["config"]["toImageButtonOptions"]["filename"]
     page = texts(at)
     assert "Three rings" in page
-    # Dereǵowski & Krzyśko's claimed maximum, and what the centred maths gives
-    assert "c = 0.017" in page and "rises monotonically" in page
+    # Deręgowski & Krzyśko's claimed maximum, and what the maths gives in both formulations
+    assert "c = 0.017" in page
+    assert "standard formulation the share rises monotonically" in page
+    assert "as the paper solves it) it rises monotonically too" in page
+    assert "0.822 centred and 0.897 not centred" in page
     marks = [a["text"] for a in rings["lines"]["layout"]["annotations"] if a.get("name") == "mark"]
     assert marks == ["D&K c = 0.017"]
+    both = rings["centring"]
+    centred, uncentred = (decode(trace["y"]) for trace in both["data"])
+    assert np.all(np.diff(centred) >= -1e-6) and np.all(np.diff(uncentred) >= -1e-6)
+    assert not np.allclose(centred, uncentred)
+    assert "centring" not in parabola  # only on the three rings
 
 
 def test_the_degree_sweep_has_its_own_axis_and_explanation() -> None:

@@ -198,13 +198,44 @@ def test_eigenvectors_at_the_chosen_width_match_scikit_learn() -> None:
     np.testing.assert_allclose(ours * signs, theirs, atol=1e-8)
 
 
+# ------------------------------------------------------------- uncentred
+@pytest.mark.parametrize(("params", "name"), SWEEPS, ids=[name for _, name in SWEEPS])
+@pytest.mark.parametrize("precision", ["double", "single"])
+def test_uncentred_is_eigvalsh_of_k_itself(params: dict, name: str, precision: str) -> None:
+    """center=False: the eigenvalues of K itself (no K − 1 trick), against a direct eigvalsh."""
+    X = three_rings(120, 0.25, 1)[0] / 2
+    sweep = WidthSweep(
+        n_widths=9, decades=(-1.5, 1.5), center=False, precision=precision, **params
+    ).fit(X)
+    M = len(X)
+    for index in range(sweep.widths_.size):
+        kernel = sweep.kernel_params(index)
+        K = kernel_matrix(X, **kernel)
+        expected = linalg.eigvalsh(K)[::-1] / M
+        # agreement to the rounding floor of the sweep's own precision (ε max|K|)
+        tolerance = 10 * sweep.floor_[index] + 1e-12 * expected[0]
+        assert np.all(np.abs(sweep.eigenvalues_[index] - expected) <= tolerance)
+
+
+def test_uncentred_differs_from_centred_and_fit_at_is_uncentred() -> None:
+    X = rings(100)
+    sweep = WidthSweep("rbf", n_widths=5, center=False).fit(X)
+    centred = WidthSweep("rbf", n_widths=5).fit(X)
+    # wide kernels: uncentred, the constant direction takes nearly all (K → 1 1ᵀ)
+    assert sweep.share(1)[-1] > 0.99 > 0.6 > centred.share(1)[-1]
+    model = sweep.fit_at(2, n_components=3)
+    assert model.center is False
+    np.testing.assert_allclose(model.eigenvalues_, sweep.eigenvalues_[2, :3], rtol=1e-8)
+
+
 # ---------------------------------------------- three rings: monotone, finite
+@pytest.mark.parametrize("center", [True, False], ids=["centred", "uncentred"])
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_three_rings_share_rises_monotonically(seed: int) -> None:
-    """With centring, (λ₁+λ₂)/Σλ rises monotonically as the kernel widens: no
-    maximum at Dereǵowski & Krzyśko's c = 0.017."""
+def test_three_rings_share_rises_monotonically(seed: int, center: bool) -> None:
+    """Centred or not, (λ₁+λ₂)/Σλ rises monotonically as the kernel widens: no
+    maximum at Deręgowski & Krzyśko's c = 0.017 in either formulation."""
     X = three_rings(300, 0.25, seed)[0]
-    sweep = WidthSweep("rbf").fit(X)
+    sweep = WidthSweep("rbf", center=center).fit(X)
     share = sweep.share(2)
     assert np.all(np.isfinite(sweep.ratios_)) and np.all(np.isfinite(sweep.eigenvalues_))
     assert np.all(np.diff(share) >= -1e-12)
@@ -307,6 +338,7 @@ def test_component_grid_is_transform_on_the_grid() -> None:
         ({}, np.zeros((20, 2)), "coincide"),
         ({}, rings(20)[:2], "at least 3"),
         ({"widths": [1.0, -1.0]}, rings(20), "positive"),
+        ({"center": "no"}, rings(20), "center must be"),
     ],
 )
 def test_bad_input_gets_a_clear_message(params: dict, X: np.ndarray, message: str) -> None:

@@ -24,7 +24,8 @@ The package is split where this maths splits, one module per step:
   by full eigenvalue problems.  Centring removes any constant matrix, so
   step 2 is applied to E = K − 1 computed by ``expm1``: it keeps the
   differences between the k(x_i, x_j) exact when a wide kernel makes them all
-  nearly 1 (:func:`~.dense.kernel_minus_constant`);
+  nearly 1 (:func:`~.dense.kernel_minus_constant`).  ``center=False``
+  skips step 2 and takes K itself, where the constant matters;
 * :mod:`.low_rank`: the shortcut for wide widths, where K̃ has few
   eigenvalues above the rounding floor: a pivoted Cholesky factorisation
   instead of a full eigenvalue problem;

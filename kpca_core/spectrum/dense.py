@@ -155,23 +155,40 @@ def kernel_minus_constant(
     return E, coef0**degree, 1.0
 
 
-def centred_kernel(base: np.ndarray, params: dict) -> Centred:
+def centred_kernel(base: np.ndarray, params: dict, *, center: bool = True) -> Centred:
     """The centred Ẽ at one width (eqs. 10, 49), its scale and entry summary.
+
+    Without centring the constant matters (eig(K) ≠ eig(K − 1)), so the
+    matrix is K / scale itself, exact to ε max|K| only: wide kernels lose
+    the differences between points that centring keeps.
+
+    Parameters
+    ----------
+    base : ndarray of shape (M, M)
+    params : dict
+        The kernel at this width (``WidthSweep.kernel_params``).
+    center : bool, default=True
+        ``False``: K / scale, uncentred (the eigenproblem of eq. 12 on K).
 
     Returns
     -------
     centred : ndarray of shape (M, M)
-        Ẽ, with K̃ = scale · Ẽ.
+        Ẽ, with K̃ = scale · Ẽ (uncentred: K / scale).
     scale : float
     summary : ndarray of shape (4,)
-        The scale, max|E|, max E − min E and the offset of
-        :func:`kernel_minus_constant`: what the rounding floor and the
-        regimes are judged by (:mod:`kpca_core.spectrum.summary`).
+        The scale, the largest |entry| of the matrix before centring, its
+        max − min and the offset of :func:`kernel_minus_constant` (0
+        uncentred, where K / scale is offset + E itself): what the rounding
+        floor and the regimes are judged by (:mod:`kpca_core.spectrum.summary`).
     """
     E, scale, offset = kernel_minus_constant(base, **params)
+    if not center:
+        E += offset
+        offset = 0.0
     low, high = float(E.min()), float(E.max())
     spread = max(abs(low), abs(high))
-    return double_centre(E), scale, np.array([scale, spread, high - low, offset])
+    matrix = double_centre(E) if center else E
+    return matrix, scale, np.array([scale, spread, high - low, offset])
 
 
 def dense_spectra(

@@ -30,7 +30,7 @@ SYMBOLS = {"rbf": "σ", "laplacian": "ℓ", "poly": "c", "degree": "d"}
 
 
 class WidthSweep:
-    """The spectrum of the centred kernel matrix over a range of kernel widths.
+    """The spectrum of the centred (or uncentred) kernel matrix over a range of kernel widths.
 
     Parameters
     ----------
@@ -62,6 +62,13 @@ class WidthSweep:
     precision : {"auto", "double", "single"}, default="auto"
         Floating-point type of the eigenproblems; ``"auto"`` is float64 below
         ``SINGLE_PRECISION_MIN_SAMPLES`` points and float32 from there on.
+    center : bool, default=True
+        Centre in feature space (eq. 49), on E = K − 1 (see
+        :mod:`kpca_core.spectrum`).  ``False`` takes the eigenvalues of K
+        itself, the eigenproblem of eq. 12 on the raw kernel matrix (what
+        Deręgowski & Krzyśko solve: they centre only the inputs); the
+        constant then matters, and K holds the differences between points
+        only to ε max|K|, so the rounding floor is relative to max|K|.
     n_jobs : int, default=2
         Stacks of widths solved at the same time, one stack per thread.
         numpy's LAPACK releases the GIL for a stack (see ``STACK_BYTES``), and
@@ -122,6 +129,7 @@ class WidthSweep:
         coef0: float = 1.0,
         max_degree: int = 10,
         precision: Precision = "auto",
+        center: bool = True,
         n_jobs: int = 2,
     ) -> None:
         self.kernel = kernel
@@ -133,6 +141,7 @@ class WidthSweep:
         self.coef0 = coef0
         self.max_degree = max_degree
         self.precision = precision
+        self.center = center
         self.n_jobs = n_jobs
 
     # ---------------------------------------------------------- validation
@@ -147,6 +156,8 @@ class WidthSweep:
             raise ValueError(
                 f"precision must be 'auto', 'double' or 'single', got {self.precision!r}"
             )
+        if not isinstance(self.center, bool | np.bool_):
+            raise ValueError(f"center must be True or False, got {self.center!r}")
         if int(self.n_jobs) != self.n_jobs or self.n_jobs < 1:
             raise ValueError(f"n_jobs must be a positive integer, got {self.n_jobs!r}")
         if self.kernel == "poly":
@@ -184,7 +195,7 @@ class WidthSweep:
         return scale * np.logspace(self.decades[0], self.decades[1], int(self.n_widths))
 
     def fit(self, X: np.ndarray, y: None = None, *, progress: Progress | None = None) -> WidthSweep:
-        """Eigenvalues of the centred kernel matrix of ``X`` at every width.
+        """Eigenvalues of the centred (``center=False``: raw) kernel matrix of ``X`` per width.
 
         Parameters
         ----------
@@ -213,7 +224,8 @@ class WidthSweep:
         eps = float(np.finfo(dtype).eps)
 
         def centred_at(index: int) -> tuple[np.ndarray, float, np.ndarray]:
-            return centred_kernel(base, self._params(float(self.widths_[index])))
+            params = self._params(float(self.widths_[index]))
+            return centred_kernel(base, params, center=bool(self.center))
 
         n = self.widths_.size
         mu = np.empty((n, M))
@@ -301,7 +313,10 @@ class WidthSweep:
     ) -> KernelPCA:
         """A full kernel PCA (eigenvectors too) at the width ``widths_[index]``."""
         return chosen.fit_at(
-            self.X_fit_, self.kernel_params(index), n_components, progress=progress
+            self.X_fit_,
+            {**self.kernel_params(index), "center": bool(self.center)},
+            n_components,
+            progress=progress,
         )
 
     def to_frame(self) -> pd.DataFrame:

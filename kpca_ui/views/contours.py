@@ -9,6 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from kpca_core import contours as ct
+from kpca_ui.views.rings import DK_SIGMA, RINGS_HELP
 
 KERNELS = {
     "poly": "Polynomial",
@@ -59,7 +60,8 @@ FIG2 = {
     "ct_seed": 0,
     **DEFAULTS,
 }
-# Three rings and Gaussian kernels: kPC 1 against kPC 2 separates the rings.
+# Three rings and Gaussian kernels σ = 0.5, 1, 2: centred, the radius is kPC 3 at σ = 2
+# (kpca_ui/views/rings.py says what the picture shows).
 RINGS = {
     "ct_data": "three_rings",
     "ct_n": 300,
@@ -71,6 +73,9 @@ RINGS = {
     "ct_values": "0.5, 1, 2",
     "ct_pca": True,
 }
+# Deręgowski & Krzyśko, Fig. 5: three rings, exp(−c‖x−y‖²) with c = 0.017, centred
+# and uncentred side by side (the section of kpca_ui/views/rings.py).
+DK_FIG5 = {**RINGS, "ct_values": f"{DK_SIGMA:g}", "ct_pca": False}
 
 
 def _apply(preset: dict) -> None:
@@ -221,8 +226,8 @@ def kernel_controls() -> tuple[ct.KernelSpec, str | None, tuple[float, ...], int
 
 
 def preset_buttons() -> None:
-    """The buttons that set the paper's figure or the three rings."""
-    presets = st.columns([1.3, 1, 2])
+    """The buttons that set the papers' figures or the three rings."""
+    presets = st.columns([1.3, 1, 1.5, 0.5])
     presets[0].button(
         "Schölkopf et al. 1998, Fig. 2",
         key="ct_preset_fig2",
@@ -235,5 +240,13 @@ def preset_buttons() -> None:
         key="ct_preset_rings",
         on_click=_apply,
         args=(RINGS,),
-        help="Gaussian kernels on three rings; kPC 1 against kPC 2 separates them.",
+        help=RINGS_HELP,
+    )
+    presets[2].button(
+        "Deręgowski & Krzyśko, Fig. 5",
+        key="ct_preset_dk5",
+        on_click=_apply,
+        args=(DK_FIG5,),
+        help="Three rings at their c = 0.017: the components centred and not centred in "
+        "feature space, side by side, and which of them carries the radius.",
     )

@@ -23,6 +23,7 @@ from kpca_ui.explain import explain
 from kpca_ui.points import PointSet, copy_source, drawn_points, is_drawn
 from kpca_ui.presenter import presentable, presenter_mode
 from kpca_ui.shell import camera_format
+from kpca_ui.views import rings
 from kpca_ui.views.contours import kernel_controls, spec_key
 from kpca_ui.workers import build, compute, concurrently
 
@@ -166,6 +167,8 @@ def contour_view(points: PointSet) -> None:
     )
     if _is_fig2(points, spec, parameter, values, center):
         st.info(FIG2_CAPTION)
+    if rings.is_rings_preset(points, spec, parameter, values) and center:
+        st.info(rings.RINGS_CAPTION)
     st.caption(
         "Each panel shows one component's value over the plane, divided by its largest "
         "|value| on the data points, so that one colour scale (red positive, blue "
@@ -174,6 +177,8 @@ def contour_view(points: PointSet) -> None:
     )
     explain("ct_contours")
     projection_view(sweep, slug)
+    if rings.has_dk_width(points, spec, parameter, values):
+        rings.fig5_section(points, image_format)
     _downloads(sweep, slug)
 
 

@@ -94,6 +94,18 @@ GALLERY = [
         {"dn_tab": "Fig. 4 grid", "dn_noise": "Speckle (salt and pepper)"},
         "The same with speckle noise p = 0.4: each pixel turns black or white.",
     ),
+    (
+        "pages/contours.py",
+        "Deręgowski & Krzyśko, Fig. 5",
+        {
+            "ct_data": "Three rings, radii 1, 2, 4",
+            "ct_kernel": "Gaussian",
+            "ct_sweep": "width σ",
+            "ct_values": "5.423",
+        },
+        "Three rings at their c = 0.017: not centred in feature space, kPC 1 orders the "
+        "points by radius, as the paper says; centred, the radius is kPC 3.",
+    ),
 ]
 
 

@@ -28,9 +28,6 @@ FORMULAS = {
     "poly": "k(x, y) = (x·y + c)^d, c swept",
     "degree": "k(x, y) = (x·y + c)^d, d = 1, 2, …",
 }
-# Dereǵowski & Krzyśko's c in exp(−c‖x−y‖²), where they report the maximum of
-# (λ₁+λ₂)/Σλ for the three rings.
-DK_GAMMA = 0.017
 MAX_WIDTHS = 200
 
 LIMITS = {

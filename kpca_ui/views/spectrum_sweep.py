@@ -21,12 +21,13 @@ from kpca_core import gamma_to_sigma
 from kpca_core.figures import spectrum as figures
 from kpca_core.figures import style
 from kpca_core.figures.drawing import canvas_background
+from kpca_core.rings import DK_GAMMA
 from kpca_core.spectrum import CONSTANT, IDENTITY, WidthSweep
 from kpca_ui import draw
 from kpca_ui.explain import explain
 from kpca_ui.points import PointSet, copy_source, is_drawn
 from kpca_ui.presenter import presentable
-from kpca_ui.views.spectrum import DK_GAMMA, LIMITS, file_stem, range_text, rounding_text
+from kpca_ui.views.spectrum import LIMITS, file_stem, range_text, rounding_text
 from kpca_ui.workers import build, compute, concurrently
 
 # The progress bar appears only when the sweep takes longer than this.
@@ -148,10 +149,28 @@ def _csv(_sweep: WidthSweep, data_key: tuple, sweep_key: tuple) -> bytes:
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
-def _dk_share(_X: np.ndarray, data_key: tuple) -> float:
-    """(λ₁+λ₂)/Σλ of the centred Gaussian kernel at Dereǵowski & Krzyśko's c."""
-    sweep = compute(WidthSweep("rbf", widths=[gamma_to_sigma(DK_GAMMA)], n_jobs=1).fit, _X)
-    return float(sweep.share(2)[0])
+def _dk_share(_X: np.ndarray, data_key: tuple, center: bool) -> float:
+    """(λ₁+λ₂)/Σλ of the Gaussian kernel at Deręgowski & Krzyśko's c, centred or not."""
+    sweep = WidthSweep("rbf", widths=[gamma_to_sigma(DK_GAMMA)], center=center, n_jobs=1)
+    return float(compute(sweep.fit, _X).share(2)[0])
+
+
+def _uncentred(holder: dict, points: PointSet) -> WidthSweep:
+    """The same widths without centring in feature space, computed once per sweep."""
+    if "uncentred" not in holder:
+        sweep = WidthSweep("rbf", widths=holder["sweep"].widths_, center=False)
+        holder["uncentred"] = compute(sweep.fit, points.X)
+    return holder["uncentred"]
+
+
+def _course(sweep: WidthSweep) -> str:
+    """How (λ₁+λ₂)/Σλ runs as the kernel widens: "rises monotonically", or where it peaks."""
+    share = sweep.share(2)
+    finite = share[np.isfinite(share)]
+    if np.all(np.diff(finite) >= -1e-12):
+        return "rises monotonically"
+    peak = float(sweep.widths_[np.nanargmax(share)])
+    return f"does not rise monotonically (largest at σ = {peak:.3g})"
 
 
 def _chosen_default(sweep: WidthSweep) -> int:
@@ -289,16 +308,39 @@ def computed_sweep(points: PointSet, sweep_key: tuple) -> dict | None:
         return None
 
 
-def dk_note(holder: dict, points: PointSet) -> None:
-    """On the three rings, what Dereǵowski & Krzyśko report and what the maths gives."""
-    if points.key[:2] == ("toy", "three_rings") and holder["sweep"].kernel == "rbf":
-        st.info(
-            "Dereǵowski & Krzyśko (Fig. 4) report a maximum of (λ₁+λ₂)/Σλ at "
-            f"c = {DK_GAMMA} (σ = {gamma_to_sigma(DK_GAMMA):.2f}). With the centred kernel "
-            "of the standard formulation the maths gives no maximum there: the share "
-            "rises monotonically as the kernel widens, towards 1 (linear PCA on 2-D "
-            f"data). At their c it is {_dk_share(points.X, points.key):.3f} on these points."
-        )
+def dk_note(holder: dict, points: PointSet, image_format: str) -> None:
+    """On the three rings, what Deręgowski & Krzyśko report and what the maths gives.
+
+    Both formulations: centred in feature space (eq. 49, the sweep above) and
+    not centred (K itself, the paper's eq. 3.7), their (λ₁+λ₂)/Σλ in one figure.
+    """
+    if points.key[:2] != ("toy", "three_rings") or holder["sweep"].kernel != "rbf":
+        return
+    centred, uncentred = holder["sweep"], _uncentred(holder, points)
+    at_c = {center: _dk_share(points.X, points.key, center) for center in (True, False)}
+    st.info(
+        "Deręgowski & Krzyśko (Fig. 4) report a maximum of (λ₁+λ₂)/Σλ at "
+        f"c = {DK_GAMMA} (σ = {gamma_to_sigma(DK_GAMMA):.2f}). With the centred kernel "
+        f"of the standard formulation the share {_course(centred)} as the kernel widens, "
+        "towards 1 (linear PCA on 2-D data); without centring in feature space (K itself, "
+        f"as the paper solves it) it {_course(uncentred)} too, towards 1 (K → 1 1ᵀ). At "
+        f"their c it is {at_c[True]:.3f} centred and {at_c[False]:.3f} not centred on "
+        "these points."
+    )
+    fig = _once(
+        holder,
+        ("centring",),
+        lambda: build(
+            figures.centring_share_figure, centred, uncentred, marks=_marks(points, centred)
+        ),
+    )
+    st.plotly_chart(
+        presentable(fig),
+        key="sp_fig_centring",
+        config=style.export_config(
+            f"spectrum-centring_{file_stem(points, holder['key'][1])}", image_format=image_format
+        ),
+    )
 
 
 def sweep_film(holder: dict, points: PointSet, sweep_key: tuple, image_format: str) -> None:

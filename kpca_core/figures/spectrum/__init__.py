@@ -51,6 +51,7 @@ from .marks import (
     symbol,
 )
 from .widths import (
+    centring_share_figure,
     effective_components_figure,
     ratio_lines_figure,
     spectrum_film_figure,
@@ -72,6 +73,7 @@ __all__ = [
     "REGIME_FILL",
     "REGIME_TEXT",
     "WHITE",
+    "centring_share_figure",
     "chosen_marks",
     "component_maps_figure",
     "components_at_figure",

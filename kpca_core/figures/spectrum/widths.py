@@ -116,6 +116,15 @@ def ratio_lines_figure(
                 "<extra></extra>",
             )
         )
+    _add_marks(fig, sweep, marks)
+    decorate(fig, sweep, chosen)
+    fig.update_yaxes(title="share of the variance λ<sub>k</sub>/Σλ", range=[0, 1.02])
+    fig.update_layout(title={"text": "Normalised eigenvalues λ<sub>k</sub>/Σλ", "x": 0})
+    return white(fig)
+
+
+def _add_marks(fig: go.Figure, sweep: WidthSweep, marks: Sequence[tuple[float, str]]) -> None:
+    """A dotted vertical line and a label at each (width, text) of ``marks``."""
     log = is_log(sweep)
     for value, text in marks:
         fig.add_shape(
@@ -139,9 +148,48 @@ def ratio_lines_figure(
             font={"size": 11, "color": style.NEUTRAL},
             name="mark",
         )
-    decorate(fig, sweep, chosen)
-    fig.update_yaxes(title="share of the variance λ<sub>k</sub>/Σλ", range=[0, 1.02])
-    fig.update_layout(title={"text": "Normalised eigenvalues λ<sub>k</sub>/Σλ", "x": 0})
+
+
+def centring_share_figure(
+    centred: WidthSweep,
+    uncentred: WidthSweep,
+    *,
+    marks: Sequence[tuple[float, str]] = (),
+) -> go.Figure:
+    """(λ₁+λ₂)/Σλ against the width, centred (eq. 49) and not, on one axis.
+
+    Parameters
+    ----------
+    centred, uncentred : fitted WidthSweep
+        The same data and widths, ``center=True`` and ``center=False``.
+    marks : sequence of (width, text)
+        Widths to mark, e.g. Deręgowski & Krzyśko's c.
+
+    Both curves rise monotonically as the kernel widens on the three rings:
+    a maximum at some width, claimed for one formulation, would show here in
+    either.
+    """
+    fig = go.Figure()
+    for sweep, name, colour, dash in (
+        (centred, "centred in F (eq. 49)", style.KERNEL, "solid"),
+        (uncentred, "not centred (K itself)", style.LINEAR, "dash"),
+    ):
+        fig.add_trace(
+            go.Scatter(
+                x=f32(sweep.widths_),
+                y=f32(sweep.share(2)),
+                mode="lines",
+                name=name,
+                line={"color": colour, "width": 3, "dash": dash},
+                hovertemplate=f"{hover_x(sweep)}<br>{name}: (λ₁+λ₂)/Σλ = %{{y:.4f}}<extra></extra>",
+            )
+        )
+    _add_marks(fig, centred, marks)
+    decorate(fig, centred, None)
+    fig.update_yaxes(title="(λ<sub>1</sub>+λ<sub>2</sub>)/Σλ", range=[0, 1.02])
+    fig.update_layout(
+        title={"text": "(λ<sub>1</sub>+λ<sub>2</sub>)/Σλ with and without centring", "x": 0}
+    )
     return white(fig)
 
 
