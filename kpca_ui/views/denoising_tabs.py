@@ -94,7 +94,7 @@ def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dic
         "dn_fig4",
         f"denoise_fig4_{noise.kind}{noise.level:g}_c{s['c']:g}",
         grid.to_frame,
-        height=FIGURE_PX + 60,  # no stepping control above it
+        height=FIGURE_PX + 40,  # no stepping control above it
     )
     st.caption(
         "Like Mika et al. Fig. 4: the first test digit of each class, its noisy version, "
