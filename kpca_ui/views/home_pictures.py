@@ -1,9 +1,10 @@
 """Small pictures of the gallery's figures, built by the views' own figure builders.
 
-Each is computed once per server (cached) on small, fixed data, so that the home
-page stays quick: the Fig. 2 grid at a coarse resolution, the rings' spectrum
-over 30 widths, the 2-D toy, and the USPS test digits with each noise (the
-model-free first rows of Fig. 4, so that the home page never fits the digits model).
+Each is computed once per server (cached) on small, fixed data (150 points), so
+that the home page stays quick: the Fig. 2 grid at a coarse resolution, the
+rings' spectrum over 20 widths, the 2-D toy, and the USPS test digits with each
+noise (the model-free first rows of Fig. 4: the home page never fits the digits
+model).
 """
 
 from __future__ import annotations
@@ -40,9 +41,9 @@ def _small(fig: go.Figure) -> go.Figure:
 
 
 def _fig2() -> go.Figure:
-    X, labels = parabola(300, noise=0.2, random_state=0)
+    X, labels = parabola(150, noise=0.2, random_state=0)
     specs = ct.sweep_specs(ct.KernelSpec("poly", gamma=1.0, coef0=0.0), "degree", (1, 2, 3, 4))
-    grid = ct.make_grid(X, 40)
+    grid = ct.make_grid(X, 30)
     columns = tuple(
         ct.evaluate_column(ct.fit_column(X, spec, n_components=3), grid) for spec in specs
     )
@@ -53,8 +54,8 @@ def _fig2() -> go.Figure:
 
 
 def _rings() -> go.Figure:
-    X, _ = three_rings(300, noise=0.25, random_state=0)
-    sweep = WidthSweep(kernel="rbf", n_widths=30).fit(X)
+    X, _ = three_rings(150, noise=0.25, random_state=0)
+    sweep = WidthSweep(kernel="rbf", n_widths=20).fit(X)
     return spectrum_figures.spectrum_heatmap_figure(sweep)
 
 
