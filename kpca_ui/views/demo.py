@@ -13,6 +13,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
+import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
 from kpca_core.demo import DemoCases, measure, most_convincing, noisy_digits
 from kpca_core.denoise import DEMO_N, PRESETS, DigitDenoiser, DigitSubsets, ImageGrid, Noise
 from kpca_core.figures import denoise as figures

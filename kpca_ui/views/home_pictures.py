@@ -13,6 +13,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
+import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
 from kpca_core import contours as ct
 from kpca_core.datasets import parabola, three_rings
 from kpca_core.denoise import Noise, first_of_each_class, toy_denoising
