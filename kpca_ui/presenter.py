@@ -7,7 +7,10 @@ the page, where it is the way back. In presenter mode a style sheet hides the
 sidebar, the explanations, the downloads and every control except each view's
 stepping control (:data:`STEPPING_KEYS`: a slider, moved with the mouse or, once
 clicked, with the arrow keys), and :func:`presentable` gives each figure larger
-fonts, lines and markers (:func:`kpca_core.figures.style.for_projector`).
+fonts, lines and markers (:func:`kpca_core.figures.style.for_projector`) and
+fits it into a 1280 × 720 screen (:data:`FIGURE_PX` tall, the page's full
+width), below the stepping control and above one line of what to notice
+(:func:`notice`).
 
 Hidden controls are still drawn, only not shown, so that they keep their
 values and the link keeps its parameters.
@@ -21,6 +24,16 @@ import streamlit as st
 import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
 from kpca_core.figures.style import for_projector
 
+SCREEN = {"width": 1280, "height": 720}
+"""The projector presenter mode is planned for."""
+PAGE_PX = SCREEN["width"] - 48
+"""Width of the page's content in presenter mode (1.5 rem padding each side)."""
+FIGURE_PX = 440
+"""Height of a figure in presenter mode: the screen less the header and the page
+title (≈ 130 px), the stepping control (≈ 80 px) and the line of what to notice
+(≈ 40 px), with room to spare for a row of tabs."""
+NOTICE_CLASS = "kpca-notice"
+
 KEY = "presenter"
 BAR = "presenter_bar"
 """Key of the container that holds the toggle in presenter mode (fixed in the header)."""
@@ -30,12 +43,12 @@ HELP = (
     "hidden except one slider per view (click it, then step with the arrow keys). "
     "The link keeps presenter mode on, for a bookmark."
 )
-STEPPING_KEYS = ("ct_k", "sp_at", "dn_n", "dn_toy_n", "dn_demo_noise")
+STEPPING_KEYS = ("ct_k", "sp_at", "dn_n", "dn_toy_n", "dn_demo_noise", "dm_next")
 """The controls shown in presenter mode: the main parameter of each view (and tab).
 
 Contours: the number of components (one row of panels each); Spectrum: the
 chosen width; Denoising: the number of components n (side by side), the 2-D
-toy's kernel components and the demo's amount of noise.
+toy's kernel components and the demo's amount of noise; Demo: "Show me another".
 """
 WIDGETS = (
     "stSlider",
@@ -74,9 +87,23 @@ def presenter_mode() -> bool:
     return st.query_params.get(KEY, "").lower() == "true"
 
 
-def presentable(fig: go.Figure) -> go.Figure:
-    """``fig`` as drawn now: a projector copy in presenter mode, else ``fig`` itself."""
-    return for_projector(fig) if presenter_mode() else fig
+def presentable(fig: go.Figure, *, height: int = FIGURE_PX) -> go.Figure:
+    """``fig`` as drawn now: a projector copy in presenter mode, else ``fig`` itself.
+
+    The projector copy is ``height`` pixels tall and as wide as its place on
+    the page, so that it fits the screen with the stepping control above it.
+    """
+    return for_projector(fig, height=height) if presenter_mode() else fig
+
+
+def notice(text: str) -> None:
+    """One line of what to notice in the figure above, shown in presenter mode only.
+
+    It is what a lecturer points at; the full explanations are under the
+    figure outside presenter mode.
+    """
+    if presenter_mode():
+        st.markdown(f'<p class="{NOTICE_CLASS}">{text}</p>', unsafe_allow_html=True)
 
 
 def presenter_toggle() -> bool:
@@ -101,7 +128,8 @@ def projector_css() -> str:
     widgets = ", ".join(f'[data-testid="{name}"]' for name in WIDGETS)
     shown = ", ".join([*kept, *SHOWN])
     kept_text = (
-        '.katex-display, [data-testid="stMarkdownContainer"] > p:only-child > strong:only-child'
+        f".katex-display, .{NOTICE_CLASS}, "
+        '[data-testid="stMarkdownContainer"] > p:only-child > strong:only-child'
     )
     hidden = [
         # The sidebar and the buttons that open it: navigation moves to the top.
@@ -126,7 +154,9 @@ def projector_css() -> str:
             *(f"{selector} {{ display: none !important; }}" for selector in hidden),
             f'{main} [data-testid="stMainBlockContainer"] '
             "{ padding: 3.5rem 1.5rem 1rem; max-width: none; }",
-            f"{main} h1 {{ font-size: 2rem; padding: 0 0 0.25rem; }}",
+            f"{main} h1 {{ font-size: 1.5rem; padding: 0; }}",
+            f"{main} .{NOTICE_CLASS} {{ font-size: 1.25rem; margin: 0; white-space: nowrap; "
+            "overflow: hidden; text-overflow: ellipsis; }",
             # Each stepping control first in its block, above the figures it moves
             # (the Spectrum's chosen width would otherwise be below the screen).
             f"{main} :is({', '.join(kept)}) {{ order: -1; }}",

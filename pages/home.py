@@ -1,4 +1,4 @@
-"""Home: kernel PCA in five steps, and the way into each view."""
+"""Home: the gallery of classic figures first, then the views and kernel PCA in five steps."""
 
 import streamlit as st
 
@@ -8,18 +8,18 @@ from kpca_ui.views import home as view
 require_app_shell()
 
 st.title("Kernel PCA Explorer")
+st.header("Classic figures")
+st.caption("Each card opens its view with the paper's settings; the link can be bookmarked.")
+view.classic_figures_gallery()
+
+st.header("The views")
+view.view_links()
+
+st.header("Kernel PCA in five steps")
 st.markdown(
     "Kernel PCA finds the directions of largest variance of your data after a "
     "nonlinear map Φ into a feature space F, without ever computing Φ: every "
     "step needs only the kernel k(x, y) = Φ(x)·Φ(y). "
     "Equation numbers follow Schölkopf, Smola & Müller (1998)."
 )
-
 view.five_steps()
-
-st.header("The views")
-view.view_links()
-
-st.header("Classic figures")
-st.caption("Each card opens its view with the paper's settings; the link can be bookmarked.")
-view.classic_figures_gallery()

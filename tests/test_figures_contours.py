@@ -84,10 +84,12 @@ def test_fig2_has_one_panel_per_column_and_component(pca, n_cols):
     notes = [a for a in fig.layout.annotations if "no 3rd component" in a.text]
     empty = [a.text for a in notes]
     assert len(empty) == (2 if pca else 1)
-    # an empty panel is white with dark text; between panels the page's own background
+    # an empty panel is translucent grey with the theme's text colour (no white square on
+    # the dark theme); between panels the page's own background
     assert len(_shapes(fig, "empty panel")) == len(empty)
-    assert {shape.fillcolor for shape in _shapes(fig, "empty panel")} == {"white"}
-    assert {note.font.color for note in notes} == {style.INK}
+    assert {shape.fillcolor for shape in _shapes(fig, "empty panel")} == {figures.EMPTY_FILL}
+    assert {note.font.color for note in notes} == {None}
+    assert {note.bgcolor for note in notes} == {None}
     assert fig.layout.plot_bgcolor == "rgba(0, 0, 0, 0)"
     assert len(_panels(fig)) == n_panels - len(empty)
     assert len(_shapes(fig, "contour lines")) == n_panels - len(empty)
@@ -347,3 +349,23 @@ def test_dots_are_small_markers_at_the_planned_width():
     painted = alpha.sum() / panels.POINT_OPACITY / panels.DOTS_OVERSAMPLING**2
     disc = np.pi * (panels.POINT_PX / 2) ** 2
     assert 0.5 * 300 * disc < painted <= 1.01 * 300 * disc
+
+
+@pytest.mark.parametrize("height", [360, 480, 600])
+def test_a_height_limit_fits_every_row_and_keeps_the_titles_room(height):
+    sweep = _fig2(pca=False)
+    free = figures.contour_figure(sweep, title="parabola", width_px=1232)
+    assert free.layout.height > height  # the limit binds
+    fig = figures.contour_figure(sweep, title="parabola", width_px=1232, height_px=height)
+    assert height - 3 <= fig.layout.height <= height
+    assert fig.layout.width == 1232
+    # the panels shrink, but the titles keep their room: the first row's name the column
+    # (two lines, TITLE_PX), the others' are one line (FITTED_TITLE_PX)
+    y0, y1 = fig.layout.yaxis.range
+    plot_px = fig.layout.height - fig.layout.margin.t - fig.layout.margin.b
+    px_per_unit = plot_px / (y1 - y0)
+    rows = sorted({a.y for a in fig.layout.annotations if "kPC" in a.text}, reverse=True)
+    assert (y1 - rows[0]) * px_per_unit == pytest.approx(figures.TITLE_PX, rel=0.02)
+    titles = [a.text for a in fig.layout.annotations if "kPC" in a.text]
+    assert sum("<br>" in text for text in titles) == 4  # one per column
+    assert fig.layout.coloraxis.colorbar.orientation != "h"  # at the right, not below

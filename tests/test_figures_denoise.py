@@ -88,6 +88,9 @@ def test_demo_figure_has_big_titled_images():
     assert len(fig.data) == 1
     assert tuple(fig.layout.xaxis.ticktext) == grid.column_labels
     assert fig.layout.height >= 350
+    # no white block on the dark theme: the page shows around the digits, in its text colour
+    assert fig.layout.paper_bgcolor == fig.layout.plot_bgcolor == "rgba(0, 0, 0, 0)"
+    assert fig.layout.xaxis.tickfont.color is None and fig.layout.font.color is None
 
 
 def _sweep(ridge: bool) -> ErrorSweep:

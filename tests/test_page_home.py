@@ -5,6 +5,8 @@ from urllib.parse import parse_qsl
 from conftest import APP, open_view
 from streamlit.testing.v1 import AppTest
 
+from kpca_ui.views import home
+
 
 def test_home_shows_the_five_steps():
     at = AppTest.from_file(APP).run(timeout=60)
@@ -32,7 +34,9 @@ def open_link(page: str, query: dict[str, str]) -> AppTest:
 
 def test_gallery_cards_open_their_views_with_the_papers_settings():
     at = AppTest.from_file(APP).run(timeout=60)
-    assert [h.value for h in at.header][-1] == "Classic figures"
+    assert at.header[0].value == "Classic figures"  # the gallery comes first
+    pictures = [c for c in at.get("plotly_chart") if c.key and c.key.startswith("home_pic_")]
+    assert len(pictures) == len(home.GALLERY)  # each card has its picture
     links = gallery_links(at)
     assert [page for page, _ in links] == [
         "contours",

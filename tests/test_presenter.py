@@ -27,6 +27,10 @@ USPS_DIR = os.environ.get("KPCA_USPS_DIR") or "/work/shared/data/usps"
 SPECTRUM_CHARTS = ("lines", "components", "heatmap", "bars", "maps")
 
 
+CONTOURS_FONT = max(11 * style.FONT_SCALE, style.MIN_FONT_PX)
+"""The Contours grid's base font (11 px) in presenter mode."""
+
+
 def open_page(page: str, *, presenting: bool, **state: object) -> AppTest:
     """A page of the app after one run, from a link with or without ``presenter=true``."""
     at = AppTest.from_file(APP, default_timeout=120)
@@ -103,7 +107,7 @@ def test_a_bookmark_opens_contours_in_presenter_mode_with_large_figures():
     at = open_page("pages/contours.py", presenting=True)
     assert_presenting(at, "ct_k")
     contours = chart(at, "ct_contours")
-    assert contours["layout"]["font"]["size"] == pytest.approx(11 * style.FONT_SCALE)
+    assert contours["layout"]["font"]["size"] == pytest.approx(CONTOURS_FONT)
     titles = [a["font"]["size"] for a in contours["layout"]["annotations"]]
     assert min(titles) >= style.MIN_FONT_PX
     plain = chart(open_page("pages/contours.py", presenting=False), "ct_contours")
@@ -126,7 +130,7 @@ def test_stepping_through_the_components_in_presenter_mode():
     titles = [a["text"] for a in contours["layout"]["annotations"]]
     assert any("kPC 2" in title for title in titles)
     assert not any("kPC 3" in title for title in titles)
-    assert contours["layout"]["font"]["size"] == pytest.approx(11 * style.FONT_SCALE)
+    assert contours["layout"]["font"]["size"] == pytest.approx(CONTOURS_FONT)
 
 
 def test_leaving_presenter_mode_brings_back_the_sidebar_and_the_plain_figures():
@@ -143,9 +147,7 @@ def test_the_sidebar_toggle_turns_presenter_mode_on():
     presenter_toggle(at, "sidebar").set_value(True).run()
     assert not at.exception
     assert at.session_state[presenter.KEY] is True
-    assert chart(at, "ct_contours")["layout"]["font"]["size"] == pytest.approx(
-        11 * style.FONT_SCALE
-    )
+    assert chart(at, "ct_contours")["layout"]["font"]["size"] == pytest.approx(CONTOURS_FONT)
 
 
 @pytest.mark.parametrize("value", ["TRUE", "True"])

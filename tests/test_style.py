@@ -45,8 +45,8 @@ def test_fonts_grow_and_none_is_smaller_than_the_minimum():
     assert big.font.size == pytest.approx(style.PLOTLY_FONT_PX * style.FONT_SCALE)
     assert big.title.font.size == pytest.approx(15 * style.FONT_SCALE)
     assert big.annotations[0].font.size == pytest.approx(12 * style.FONT_SCALE)
-    assert big.legend.font.size == pytest.approx(11 * style.FONT_SCALE)
-    assert big.xaxis.tickfont.size == style.MIN_FONT_PX  # 9 × 1.4 < 14
+    assert big.legend.font.size == style.MIN_FONT_PX  # 11 × 1.4 < 16
+    assert big.xaxis.tickfont.size == style.MIN_FONT_PX  # 9 × 1.4 < 16
     assert big.coloraxis.colorbar.tickfont.size == style.MIN_FONT_PX
 
 
@@ -124,6 +124,33 @@ def test_a_style_dictionary_shared_by_many_parts_grows_once():
     )
     big = style.for_projector(fig).layout
     assert [shape.line.width for shape in big.shapes] == [0.9] * 5
-    assert [annotation.font.size for annotation in big.annotations] == [14] * 3
-    assert big.font.size == 14
+    assert [annotation.font.size for annotation in big.annotations] == [style.MIN_FONT_PX] * 3
+    assert big.font.size == style.MIN_FONT_PX
     assert line == {"width": 0.5, "color": "black"} and font == {"size": 10}
+
+
+def test_a_fitted_copy_has_the_screens_height_and_its_containers_width():
+    fig = figure().update_layout(width=820, height=900)
+    big = style.for_projector(fig, height=440).layout
+    assert big.height == 440
+    assert big.width is None
+    assert style.for_projector(fig).layout.height > 900  # unfitted: grows with the margins
+
+
+def test_text_sized_by_the_theme_gets_the_projectors_size():
+    """Streamlit's template sets 12 px ticks: unset sizes are pinned to the base font."""
+    fig = go.Figure(go.Scatter(x=[0, 1], y=[0, 1])).update_layout(
+        yaxis={"title": {"text": "y"}}, annotations=[{"text": "a", "x": 0, "y": 0}]
+    )
+    big = style.for_projector(fig).layout
+    size = style.PLOTLY_FONT_PX * style.FONT_SCALE
+    assert big.yaxis.tickfont.size == pytest.approx(size)
+    assert big.yaxis.title.font.size == pytest.approx(size)
+    assert big.legend.font.size == pytest.approx(size)
+    assert big.annotations[0].font.size == pytest.approx(size)
+
+
+def test_a_plan_height_leaves_room_for_the_grown_margins():
+    margin = {"t": 40, "b": 10}
+    planned = style.projector_plan_height(440, margin)
+    assert planned + (style.FONT_SCALE - 1) * 50 == pytest.approx(440, abs=1)

@@ -40,6 +40,10 @@ COLORBAR_PX = 60
 """Room below the panels for the horizontal colour bar."""
 TITLE_PX = 50
 """Room above each row of panels for their titles."""
+FITTED_TITLE_PX = 28
+"""Room above each row of a figure fitted to a height: one line of title."""
+FITTED_MARGIN = {"l": 10, "r": 130, "t": 40, "b": 10}
+"""Margins of a figure fitted to a height: the colour bar stands at the right."""
 GAP_X = 0.025
 """Gap between columns, as a fraction of the plot's width."""
 PANEL_MAX_PX = 420
@@ -48,6 +52,10 @@ PANEL_ASPECT = (0.4, 2.5)
 """A panel's height ÷ width is kept in this range: flatter or taller data get white margins."""
 MAX_SVG_POINTS = 1000
 """Above this many points, points are drawn with WebGL (``scattergl``)."""
+FITTED_COLORBAR = {"title": {"text": "value ÷<br>max |value|", "side": "top"}, "thickness": 14}
+"""The vertical colour bar of a figure fitted to a height."""
+EMPTY_FILL = "rgba(127, 127, 127, 0.15)"
+"""A panel without a component: translucent grey, which reads on light and dark pages."""
 COLORBAR_TITLE = "component value ÷ its largest |value| on the data"
 
 
@@ -61,11 +69,25 @@ def panel_title(sweep: ContourSweep, c: int, r: int) -> str:
     return f"{head}<br>λ = {fit.eigenvalues[r]:.3g} ({fit.shares[r]:.1%})"
 
 
+def _fitted_title(sweep: ContourSweep, c: int, r: int) -> str:
+    """A fitted figure's panel title: one line, the column's heading only in the first row."""
+    lines = panel_title(sweep, c, r).split("<br>")
+    lines[0] = lines[0].split(" · ")[1]  # "kPC k"
+    line = " · ".join(lines)
+    return f"<b>{sweep.column_label(c)}</b><br>{line}" if r == 0 else line
+
+
 def _wrap(text: str, width: int = 30) -> str:
     return "<br>".join(textwrap.wrap(text, width))
 
 
-def contour_figure(sweep: ContourSweep, *, title: str = "") -> go.Figure:
+def contour_figure(
+    sweep: ContourSweep,
+    *,
+    title: str = "",
+    width_px: int = FIGURE_PX,
+    height_px: int | None = None,
+) -> go.Figure:
     """The grid of Fig. 2: columns are kernels, rows are components 1 … k.
 
     Each panel: the component's value over the grid (filled, with contour
@@ -84,6 +106,12 @@ def contour_figure(sweep: ContourSweep, *, title: str = "") -> go.Figure:
     sweep : ContourSweep
     title : str
         Figure title (e.g. the data set).
+    width_px : int
+        Width of the figure in pixels.
+    height_px : int, optional
+        The tallest the figure may be (a projector's screen): the panels shrink
+        until every row fits, with one-line titles in :data:`FITTED_TITLE_PX`
+        and the colour bar at the right (:data:`FITTED_MARGIN`).
 
     Returns
     -------
@@ -98,15 +126,28 @@ def contour_figure(sweep: ContourSweep, *, title: str = "") -> go.Figure:
     # a panel is a box around the grid, of a height ÷ width within PANEL_ASPECT
     box_w = max(w, h / PANEL_ASPECT[1], 1e-300)
     box_h = max(h, w * PANEL_ASPECT[0], 1e-300)
-    plot_w = FIGURE_PX - MARGIN["l"] - MARGIN["r"]
+    fitted = height_px is not None
+    margin = FITTED_MARGIN if fitted else MARGIN
+    title_px = FITTED_TITLE_PX if fitted else TITLE_PX
+    top_px = (margin["t"] if fitted else 60) if title else 20
+    plot_w = width_px - margin["l"] - margin["r"]
     gap_px = GAP_X * plot_w
     panel_w = (plot_w - gap_px * (n_cols - 1)) / n_cols
     px_per_unit = min(panel_w / box_w, PANEL_MAX_PX / box_h)
-    gap, title_h = gap_px / px_per_unit, TITLE_PX / px_per_unit
+    # the first row's titles name the column too (two lines); in a fitted figure the
+    # other rows' titles are one line
+    first_px = TITLE_PX
+    if fitted:
+        rows_px = height_px - top_px - margin["b"] - first_px - (n_rows - 1) * title_px
+        px_per_unit = min(px_per_unit, max(rows_px, n_rows) / (n_rows * box_h))
+        # each panel centred in an equal share of the width, so that its title has room
+        gap_px = plot_w / n_cols - box_w * px_per_unit
+    gap, title_h = gap_px / px_per_unit, title_px / px_per_unit
+    pad = gap / 2 if fitted else 0.0
     # panel (0, 0) is the grid itself, centred in its box; the others are shifted copies
     left, top = float(xs[0]) - (box_w - w) / 2, float(ys[-1]) + (box_h - h) / 2
-    x_range = [left, left + n_cols * box_w + (n_cols - 1) * gap]
-    y_range = [top - n_rows * box_h - (n_rows - 1) * title_h, top + title_h]
+    x_range = [left - pad, left + n_cols * box_w + (n_cols - 1) * gap + pad]
+    y_range = [top - n_rows * box_h - (n_rows - 1) * title_h, top + first_px / px_per_unit]
     plot_px = (y_range[1] - y_range[0]) * px_per_unit
     dots = panels.dots_layer(
         sweep.X, [float(xs[0]), float(xs[-1])], [float(ys[0]), float(ys[-1])], px_per_unit
@@ -116,9 +157,9 @@ def contour_figure(sweep: ContourSweep, *, title: str = "") -> go.Figure:
         # The planned width, not the column's: a chart whose width is known from the
         # start is drawn visibly at once (Streamlit first draws a chart of unknown
         # width hidden, then again at its width), so a change shows one drawing sooner.
-        "width": FIGURE_PX,
-        "height": round(plot_px) + (60 if title else 20) + MARGIN["b"],
-        "margin": {**MARGIN, "t": 60 if title else 20},
+        "width": width_px,
+        "height": round(plot_px) + top_px + margin["b"],
+        "margin": {**margin, "t": top_px},
         "font": {"family": style.FONT_FAMILY, "size": 11},
         "showlegend": False,
         # the page's background between the panels, so titles read on light and dark themes
@@ -134,7 +175,9 @@ def contour_figure(sweep: ContourSweep, *, title: str = "") -> go.Figure:
             "colorscale": panels.COLORSCALE,
             "cmin": -1.0,
             "cmax": 1.0,
-            "colorbar": {
+            "colorbar": FITTED_COLORBAR
+            if fitted
+            else {
                 "title": {"text": COLORBAR_TITLE, "side": "top"},
                 "orientation": "h",
                 "x": 0.5,
@@ -159,7 +202,7 @@ def contour_figure(sweep: ContourSweep, *, title: str = "") -> go.Figure:
             centre = (left + dx + box_w / 2, top + dy - box_h / 2)
             annotations.append(
                 {
-                    "text": panel_title(sweep, c, r),
+                    "text": _fitted_title(sweep, c, r) if fitted else panel_title(sweep, c, r),
                     "x": centre[0],
                     "y": top + dy,
                     **axes,
@@ -178,7 +221,9 @@ def contour_figure(sweep: ContourSweep, *, title: str = "") -> go.Figure:
                 if column.error is not None:
                     head = reason.split(":")[0]
                     reason = f"{head}: see the note above the figure" if r == 0 else "no picture"
-                # an empty panel is white, like the middle of the colour scale
+                if fitted:  # a small panel: the reason's head only
+                    reason = reason.split(":")[0]
+                # an empty panel is a faint grey on light and dark themes alike
                 shapes.append(
                     {
                         "type": "rect",
@@ -187,7 +232,7 @@ def contour_figure(sweep: ContourSweep, *, title: str = "") -> go.Figure:
                         "x1": xs[-1] + dx,
                         "y0": ys[0] + dy,
                         "y1": ys[-1] + dy,
-                        "fillcolor": "white",
+                        "fillcolor": EMPTY_FILL,
                         "line": {"width": 0},
                         "layer": "below",
                         "name": "empty panel",
@@ -200,9 +245,7 @@ def contour_figure(sweep: ContourSweep, *, title: str = "") -> go.Figure:
                         "y": centre[1],
                         **axes,
                         "showarrow": False,
-                        "bgcolor": "rgba(255, 255, 255, 0.85)",
-                        "bordercolor": style.NEUTRAL,
-                        "font": {"size": 10, "color": style.INK},
+                        "font": {"size": 10},
                     }
                 )
             images.append({**dots, **axes, "x": dots["x"] + dx, "y": dots["y"] + dy})

@@ -167,8 +167,16 @@ def demo_figure(grid: ImageGrid) -> go.Figure:
         gap=max(1, grid.side // 4),
         row_height=320,
     )
-    fig.update_xaxes(tickfont={"size": 20})
+    # The digits are pictures of paper; around them, the page's own background and
+    # text colour, on the light and the dark theme.
+    fig.update_xaxes(tickfont={"size": 18, "color": None})
     fig.update_yaxes(showticklabels=False)
+    fig.update_layout(
+        paper_bgcolor="rgba(0, 0, 0, 0)",
+        plot_bgcolor="rgba(0, 0, 0, 0)",
+        font={"color": None},
+        margin={"t": 70},
+    )
     return fig
 
 

@@ -48,8 +48,8 @@ def export_config(filename: str, *, image_format: str = "png", scale: float = 2.
 
 FONT_SCALE = 1.4
 """Presenter mode: every font this much larger (a projector at 1280 × 720)."""
-MIN_FONT_PX = 14
-"""Presenter mode: no text smaller than this."""
+MIN_FONT_PX = 16
+"""Presenter mode: no text smaller than this (readable from the back of a room)."""
 LINE_SCALE = 1.8
 """Presenter mode: every line (traces, contour lines, shapes, outlines) this much wider."""
 MARKER_SCALE = 1.4
@@ -62,7 +62,7 @@ _FONT_KEYS = frozenset(
 _SKIPPED_KEYS = frozenset({"template", "frames"})
 
 
-def for_projector(fig: go.Figure) -> go.Figure:
+def for_projector(fig: go.Figure, *, height: int | None = None) -> go.Figure:
     """A copy of ``fig`` for a projector: larger fonts, wider lines, larger markers.
 
     Every font size the figure sets (titles, ticks, annotations, legends,
@@ -75,6 +75,14 @@ def for_projector(fig: go.Figure) -> go.Figure:
     that its plots keep their size; a legend below the plot moves to the
     bottom of the figure, clear of the larger axis labels. ``fig`` is not
     changed, so a figure shared between sessions can be passed.
+
+    Parameters
+    ----------
+    fig : go.Figure
+    height : int, optional
+        Fit the figure to the screen: this tall in pixels (its rows shrink to
+        fit), as wide as its container (a fixed width is dropped). A builder
+        that places text in data units plans for :func:`projector_plan_height`.
     """
     spec = fig.to_dict()
     layout = spec.setdefault("layout", {})
@@ -84,6 +92,7 @@ def for_projector(fig: go.Figure) -> go.Figure:
     # the copy shares it too, and it must grow only once.
     seen: set[int] = set()
     _enlarge(layout, seen)
+    _pin_text_sizes(layout, base["size"])
     for trace in spec.get("data", []):
         _enlarge(trace, seen)
     margin = layout.get("margin", {})
@@ -93,13 +102,49 @@ def for_projector(fig: go.Figure) -> go.Figure:
             larger = round(margin[side] * FONT_SCALE)
             grown += larger - margin[side]
             margin[side] = larger
-    if "height" in layout:
+    if height is not None:
+        layout["height"] = height
+        layout.pop("width", None)
+    elif "height" in layout:
         layout["height"] += grown
     legend = layout.get("legend", {})
     if legend.get("y", 1.0) < 0 and legend.get("yref", "paper") == "paper":
         legend.update(yref="container", y=0.0, yanchor="bottom")
     # Sizes of a valid figure, scaled: no need to validate the copy again.
     return go.Figure(spec, _validate=False)
+
+
+def _pin_text_sizes(layout: dict, size: float) -> None:
+    """Give every axis, legend and annotation text without a size the base ``size``.
+
+    Text without a size takes it from the theme's template first (Streamlit's
+    sets 12 px ticks), not from the base font: so the projector's sizes are set
+    explicitly, in place.
+    """
+    axes = [value for key, value in layout.items() if key.startswith(("xaxis", "yaxis"))]
+    colorbars = [
+        value["colorbar"]
+        for key, value in layout.items()
+        if key.startswith("coloraxis") and isinstance(value, dict) and "colorbar" in value
+    ]
+    for part in [*axes, *colorbars]:
+        part.setdefault("tickfont", {}).setdefault("size", size)
+        title = part.get("title")
+        if isinstance(title, dict):
+            title.setdefault("font", {}).setdefault("size", size)
+    layout.setdefault("legend", {}).setdefault("font", {}).setdefault("size", size)
+    for note in layout.get("annotations", []):
+        note.setdefault("font", {}).setdefault("size", size)
+
+
+def projector_plan_height(height: int, margin: dict) -> int:
+    """The height to build a figure at so that :func:`for_projector` fits it into ``height``.
+
+    ``for_projector`` grows the top and bottom margins by :data:`FONT_SCALE`; a
+    builder that sizes its panels from its height (equal units on both axes,
+    text placed in data units) plans for what remains.
+    """
+    return height - round((FONT_SCALE - 1) * (margin.get("t", 0) + margin.get("b", 0)))
 
 
 def _enlarge(node: dict, seen: set[int]) -> None:

@@ -17,11 +17,11 @@ from kpca_core import contours as ct
 from kpca_core.figures import contours as figures
 from kpca_core.figures import panels
 from kpca_core.figures.drawing import canvas_background
-from kpca_core.figures.style import export_config
+from kpca_core.figures.style import export_config, projector_plan_height
 from kpca_ui import draw
 from kpca_ui.explain import explain
 from kpca_ui.points import PointSet, copy_source, drawn_points, is_drawn
-from kpca_ui.presenter import presentable, presenter_mode
+from kpca_ui.presenter import FIGURE_PX, PAGE_PX, notice, presentable, presenter_mode
 from kpca_ui.shell import camera_format
 from kpca_ui.views import rings
 from kpca_ui.views.contours import kernel_controls, spec_key
@@ -35,6 +35,12 @@ FIG2_CAPTION = (
     "component picks up the variance caused by the noise: its lines run along the "
     "parabola, so its value measures how far a point lies off the curve."
 )
+
+NOTICE = (
+    "Linear PCA (degree 1): straight lines. From degree 2 they bend along the data, "
+    "and a higher component measures the distance from the curve."
+)
+"""Presenter mode's one line under the grid."""
 
 
 @st.cache_resource(max_entries=96, show_spinner=False)
@@ -76,13 +82,20 @@ def _column(
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def _contour_figure(_sweep: ct.ContourSweep, key: tuple, title: str) -> go.Figure:
+def _contour_figure(
+    _sweep: ct.ContourSweep, key: tuple, title: str, projector: bool = False
+) -> go.Figure:
     """The grid figure, built once per setting and shared by every session (never mutated).
 
     Building it takes ~25 ms (an image and contour lines per panel); the class
-    that opened the same preset shares one.
+    that opened the same preset shares one. For a ``projector`` it is planned
+    for presenter mode's screen: the full width, every row within its height.
     """
-    return build(figures.contour_figure, _sweep, title=title)
+    if not projector:
+        return build(figures.contour_figure, _sweep, title=title)
+    # No title: the page's says what the figure shows, and the panels get its room.
+    height = projector_plan_height(FIGURE_PX, {**figures.FITTED_MARGIN, "t": 20})
+    return build(figures.contour_figure, _sweep, width_px=PAGE_PX, height_px=height)
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -159,12 +172,15 @@ def contour_view(points: PointSet) -> None:
         n_components,
         resolution,
     )
+    projector = presenter_mode()
     grid_place.plotly_chart(
-        presentable(_contour_figure(sweep, figure_key, points.title)),
-        width="content",  # the figure's own width, figures.FIGURE_PX
+        presentable(_contour_figure(sweep, figure_key, points.title, projector)),
+        # the figure's own width, figures.FIGURE_PX, or the screen's in presenter mode
+        width="stretch" if projector else "content",
         key="ct_contours",
         config=export_config(f"contours_{slug}", image_format=image_format),
     )
+    notice(NOTICE)
     if _is_fig2(points, spec, parameter, values, center):
         st.info(FIG2_CAPTION)
     if rings.is_rings_preset(points, spec, parameter, values) and center:

@@ -27,7 +27,7 @@ from kpca_core.denoise import (
 from kpca_core.figures import denoise as figures
 from kpca_core.figures.style import export_config
 from kpca_ui.explain import explain
-from kpca_ui.presenter import presentable
+from kpca_ui.presenter import FIGURE_PX, notice, presentable
 from kpca_ui.views.denoising import DEMO_LEVELS
 from kpca_ui.views.denoising_cache import (
     ModelKey,
@@ -38,6 +38,19 @@ from kpca_ui.views.denoising_cache import (
 )
 from kpca_ui.workers import build
 
+NOTICES = {
+    "dn_fig4": "Row by row, more components: kernel PCA's digits come out clean, "
+    "linear PCA's keep the noise.",
+    "dn_sbs": "Kernel PCA redraws clean digits; linear PCA keeps much of the noise "
+    "(errors under each digit).",
+    "dn_error": "Kernel PCA's error (orange) drops well below linear PCA's (blue) at its best n.",
+    "dn_toy": "Kernel PCA moves the noisy points back onto the curve; linear PCA puts "
+    "them on a straight line.",
+}
+"""Presenter mode's one line under each tab's figure."""
+BELOW_CONTROL_PX = FIGURE_PX - 60
+"""Presenter mode: a figure below the row of tabs and a stepping control (or numbers)."""
+
 
 def _export(name: str) -> dict:
     """The figure's toolbar config: the camera button saves ``name`` as PNG or SVG."""
@@ -45,14 +58,21 @@ def _export(name: str) -> dict:
 
 
 def _show_with_numbers(
-    fig: go.Figure, key: str, name: str, table: Callable[[], pd.DataFrame]
+    fig: go.Figure,
+    key: str,
+    name: str,
+    table: Callable[[], pd.DataFrame],
+    *,
+    height: int = FIGURE_PX,
 ) -> None:
-    """Draw a figure and offer the numbers behind it.
+    """Draw a figure, its line of what to notice, and offer the numbers behind it.
 
     The chart's key is ``<key>_chart`` and its camera button saves ``name``; the
-    CSV download (``<key>_csv``) is built only when clicked.
+    CSV download (``<key>_csv``) is built only when clicked. ``height`` is the
+    figure's in presenter mode.
     """
-    st.plotly_chart(presentable(fig), key=f"{key}_chart", config=_export(name))
+    st.plotly_chart(presentable(fig, height=height), key=f"{key}_chart", config=_export(name))
+    notice(NOTICES[key])
     st.download_button(
         "The numbers behind this figure (CSV)",
         data=lambda: table().to_csv(index=False),
@@ -74,6 +94,7 @@ def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dic
         "dn_fig4",
         f"denoise_fig4_{noise.kind}{noise.level:g}_c{s['c']:g}",
         grid.to_frame,
+        height=FIGURE_PX + 40,  # no stepping control above it
     )
     st.caption(
         "Like Mika et al. Fig. 4: the first test digit of each class, its noisy version, "
@@ -131,6 +152,7 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey
         "dn_sbs",
         f"denoise_side_by_side_{noise.kind}{noise.level:g}_n{n}",
         grid.to_frame,
+        height=BELOW_CONTROL_PX,
     )
     errors = grid.errors
     st.markdown(
@@ -187,6 +209,7 @@ def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey,
         "dn_error",
         f"denoise_error_vs_n_{noise.kind}{noise.level:g}_c{s['c']:g}",
         sweep.to_frame,
+        height=BELOW_CONTROL_PX,  # below the row of numbers
     )
     st.caption(
         "Mean over the test digits of the squared distance between the reconstruction and "
@@ -231,10 +254,11 @@ def show_toy() -> None:
     st.caption(f"k(x, y) = exp(−‖x − y‖² / {2 * c:g}) (N c with N = 2), 200 points per set.")
     results = [cached_toy(name, 200, noise, c, n, int(seed)) for name in ("half_circle", "square")]
     st.plotly_chart(
-        presentable(figures.toy_figure(results)),
+        presentable(figures.toy_figure(results), height=BELOW_CONTROL_PX),
         key="dn_toy_chart",
         config=_export(f"denoise_toy_noise{noise:g}_c{c:g}_n{n}"),
     )
+    notice(NOTICES["dn_toy"])
     explain("dn_toy")
     _restart_note(sum(r.restarts for r in results))
 

@@ -6,10 +6,13 @@ parameters its widgets are bound to).  The page, ``pages/home.py``, is the layou
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import streamlit as st
 
 from kpca_ui.presenter import KEY as PRESENTER
 from kpca_ui.presenter import presenter_mode
+from kpca_ui.views import home_pictures as pictures
 
 STEPS = [
     (
@@ -57,44 +60,79 @@ VIEWS = [
         "Denoising: linear vs kernel PCA on noisy handwritten digits (Mika et al. 1999)",
         ":material/blur_off:",
     ),
+    (
+        "pages/demo.py",
+        "Demo: can a computer clean up handwriting? (no maths)",
+        ":material/auto_fix_high:",
+    ),
 ]
 
-GALLERY = [
-    (
+
+@dataclass(frozen=True)
+class Card:
+    """One gallery card: a link into a view with a paper's settings, and its picture.
+
+    Attributes
+    ----------
+    page : str
+        The view's page script.
+    title, caption : str
+        What the card says.
+    query : dict
+        The link's query parameters (the widgets' values).
+    picture : callable, optional
+        Name of a function of :mod:`kpca_ui.views.home_pictures` that builds a
+        small figure with the app's own builders (cached), or None.
+    """
+
+    page: str
+    title: str
+    query: dict = field(default_factory=dict)
+    caption: str = ""
+    picture: str | None = None
+
+
+GALLERY: list[Card] = [
+    Card(
         "pages/contours.py",
         "Schölkopf et al. 1998, Fig. 2",
         {"ct_n": 300, "ct_noise": 0.2, "ct_values": "1, 2, 3, 4", "ct_k": 3},
         "Polynomial kernels of degree 1–4 on a noisy parabola. Linear PCA (degree 1) has "
         "only two non-zero eigenvalues; with degree 2 the third component picks up the noise.",
+        "fig2",
     ),
-    (
+    Card(
         "pages/spectrum.py",
         "The spectrum as the width varies",
         {"sp_data": "Three rings, radii 1, 2, 4"},
         "Three rings: narrow Gaussians make every point its own component, wide ones behave "
         "like linear PCA, with the first two components taking all the variance.",
+        "rings",
     ),
-    (
+    Card(
         "pages/denoising.py",
         "Mika et al. 1999, Fig. 1",
         {"dn_tab": "2-D toy"},
         "A half circle and a square outline: kernel PCA moves noisy points back onto the "
         "curve, linear PCA can only put them on a line.",
+        "toy",
     ),
-    (
+    Card(
         "pages/denoising.py",
         "Mika et al. 1999, Fig. 4 (Gaussian noise)",
         {"dn_tab": "Fig. 4 grid"},
         "USPS digits with Gaussian noise σ = 0.5, rebuilt from n = 1, 4, 16, 64, 256 "
         "components: kernel PCA gives clean digits where linear PCA keeps the noise.",
+        "gaussian_digits",
     ),
-    (
+    Card(
         "pages/denoising.py",
         "Mika et al. 1999, Fig. 4 (speckle noise)",
         {"dn_tab": "Fig. 4 grid", "dn_noise": "Speckle (salt and pepper)"},
         "The same with speckle noise p = 0.4: each pixel turns black or white.",
+        "speckle_digits",
     ),
-    (
+    Card(
         "pages/contours.py",
         "Deręgowski & Krzyśko, Fig. 5",
         {
@@ -107,6 +145,7 @@ GALLERY = [
         "points by radius, as the paper says; centred, the radius is kPC 3.",
     ),
 ]
+"""The gallery, in order: append a :class:`Card` to add one."""
 
 
 def five_steps() -> None:
@@ -123,15 +162,25 @@ def view_links() -> None:
         st.page_link(page, label=label, icon=icon)
 
 
-def classic_figures_gallery() -> None:
-    """A card per classic figure, each opening its view with the paper's settings."""
+def classic_figures_gallery(per_row: int = 3) -> None:
+    """A card per classic figure with its picture, opening its view with the paper's settings."""
     # A lecturer in presenter mode stays in it when opening a card.
     keep = {PRESENTER: "true"} if presenter_mode() else {}
-    for column, (page, title, query, caption) in zip(
-        st.columns(len(GALLERY)), GALLERY, strict=True
-    ):
-        query = {**query, **keep}
-        with column.container(border=True):
-            st.markdown(f"**{title}**")
-            st.caption(caption)
-            st.page_link(page, label="Open", icon=":material/open_in_new:", query_params=query)
+    for start in range(0, len(GALLERY), per_row):
+        row = GALLERY[start : start + per_row]
+        for column, card in zip(st.columns(per_row), row, strict=False):
+            with column.container(border=True):
+                st.markdown(f"**{card.title}**")
+                if card.picture is not None:
+                    st.plotly_chart(
+                        pictures.picture(card.picture),
+                        key=f"home_pic_{start}_{card.picture}",
+                        config={"staticPlot": True},
+                    )
+                st.caption(card.caption)
+                st.page_link(
+                    card.page,
+                    label="Open",
+                    icon=":material/open_in_new:",
+                    query_params={**card.query, **keep},
+                )

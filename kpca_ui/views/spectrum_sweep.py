@@ -26,11 +26,16 @@ from kpca_core.spectrum import CONSTANT, IDENTITY, WidthSweep
 from kpca_ui import draw
 from kpca_ui.explain import explain
 from kpca_ui.points import PointSet, copy_source, is_drawn
-from kpca_ui.presenter import presentable
+from kpca_ui.presenter import notice, presentable, presenter_mode
 from kpca_ui.views.spectrum import LIMITS, file_stem, range_text, rounding_text
 from kpca_ui.workers import build, compute, concurrently
 
 # The progress bar appears only when the sweep takes longer than this.
+NOTICE = (
+    "Narrow widths spread the variance over many components; wide ones give nearly all "
+    "of it to the first two."
+)
+"""Presenter mode's one line under the spectrum and the component maps."""
 PROGRESS_DELAY_S = 0.3
 
 
@@ -218,10 +223,12 @@ def chosen_width_view(
         return _marked(holder, (name, *extra), make, sweep, index)
 
     # The figures above the slider are drawn after it, so that they use the
-    # value it returns: on a link's first run that is the URL's value.
-    above = st.container()
+    # value it returns: on a link's first run that is the URL's value. In presenter
+    # mode they go below the figures the slider moves, which must fit the screen.
+    above = None if presenter_mode() else st.container()
     index = st.select_slider(
-        f"Chosen {figures.parameter_label(sweep)}: the dashed line above, the spectrum below",
+        f"Chosen {figures.parameter_label(sweep)}: its spectrum and components, and the "
+        "dashed line in the sweep figures",
         options=list(range(n)),
         format_func=lambda i: f"{sweep.widths_[i]:.3g}",
         key="sp_at",
@@ -263,6 +270,9 @@ def chosen_width_view(
             shown(components_or_reason)
         else:
             show(components_or_reason, "maps")
+    if above is None:
+        notice(NOTICE)
+        above = st.container()
     left, right = above.columns(2)
     with left:
         lines = marked(

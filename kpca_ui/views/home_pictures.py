@@ -1,0 +1,91 @@
+"""Small pictures of the gallery's figures, built by the views' own figure builders.
+
+Each is computed once per server (cached) on small, fixed data (150 points), so
+that the home page stays quick: the Fig. 2 grid at a coarse resolution, the
+rings' spectrum over 20 widths, the 2-D toy, and the USPS test digits with each
+noise (the model-free first rows of Fig. 4: the home page never fits the digits
+model).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
+from kpca_core import contours as ct
+from kpca_core.datasets import parabola, three_rings
+from kpca_core.denoise import Noise, first_of_each_class, toy_denoising
+from kpca_core.figures import contours as contour_figures
+from kpca_core.figures import denoise as denoise_figures
+from kpca_core.figures import spectrum as spectrum_figures
+from kpca_core.spectrum import WidthSweep
+from kpca_ui.views.denoising_cache import usps_digits
+
+HEIGHT_PX = 180
+"""Height of every picture: one row of cards reads as one row."""
+
+
+def _small(fig: go.Figure) -> go.Figure:
+    """A thumbnail: no title, legend or colour bar, a short fixed height."""
+    fig = go.Figure(fig.to_dict(), _validate=False)
+    fig.update_layout(
+        height=HEIGHT_PX,
+        width=None,
+        title=None,
+        showlegend=False,
+        margin={"l": 0, "r": 0, "t": 0, "b": 0},
+    )
+    fig.update_layout(coloraxis_showscale=False) if "coloraxis" in fig.layout else None
+    return fig
+
+
+def _fig2() -> go.Figure:
+    X, labels = parabola(150, noise=0.2, random_state=0)
+    specs = ct.sweep_specs(ct.KernelSpec("poly", gamma=1.0, coef0=0.0), "degree", (1, 2, 3, 4))
+    grid = ct.make_grid(X, 30)
+    columns = tuple(
+        ct.evaluate_column(ct.fit_column(X, spec, n_components=3), grid) for spec in specs
+    )
+    sweep = ct.ContourSweep(X, labels, grid, columns, "degree", 3)
+    fig = contour_figures.contour_figure(sweep)
+    fig.layout.annotations = ()  # the panel titles: too small to read here
+    return fig
+
+
+def _rings() -> go.Figure:
+    X, _ = three_rings(150, noise=0.25, random_state=0)
+    sweep = WidthSweep(kernel="rbf", n_widths=20).fit(X)
+    return spectrum_figures.spectrum_heatmap_figure(sweep)
+
+
+def _toy() -> go.Figure:
+    return denoise_figures.toy_figure(
+        [toy_denoising(name, n_samples=100) for name in ("half_circle", "square")]
+    )
+
+
+def _digits(noise: Noise) -> go.Figure:
+    _, test = usps_digits()
+    clean = test.images[first_of_each_class(test.labels)][:5]
+    rows = np.stack([clean, noise.apply(clean, 1)])
+    return denoise_figures.mosaic_figure(
+        rows, side=test.side, row_labels=("", ""), column_labels=("",) * len(clean)
+    )
+
+
+BUILDERS = {
+    "fig2": _fig2,
+    "rings": _rings,
+    "toy": _toy,
+    "gaussian_digits": lambda: _digits(Noise("gaussian", 0.5)),
+    "speckle_digits": lambda: _digits(Noise("speckle", 0.4)),
+}
+"""The pictures by name, as :class:`kpca_ui.views.home.Card` names them."""
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def picture(name: str) -> go.Figure:
+    """The picture called ``name``, built once per server (never mutated)."""
+    return _small(BUILDERS[name]())
