@@ -143,6 +143,7 @@ GALLERY: list[Card] = [
         },
         "Three rings at their c = 0.017: not centred in feature space, kPC 1 orders the "
         "points by radius, as the paper says; centred, the radius is kPC 3.",
+        "fig5",
     ),
 ]
 """The gallery, in order: append a :class:`Card` to add one."""

@@ -19,7 +19,9 @@ from kpca_core.datasets import parabola, three_rings
 from kpca_core.denoise import Noise, first_of_each_class, toy_denoising
 from kpca_core.figures import contours as contour_figures
 from kpca_core.figures import denoise as denoise_figures
+from kpca_core.figures import rings as rings_figures
 from kpca_core.figures import spectrum as spectrum_figures
+from kpca_core.rings import fig5_readings
 from kpca_core.spectrum import WidthSweep
 from kpca_ui.views.denoising_cache import usps_digits
 
@@ -60,6 +62,11 @@ def _rings() -> go.Figure:
     return spectrum_figures.spectrum_heatmap_figure(sweep)
 
 
+def _fig5() -> go.Figure:
+    X, labels = three_rings(150, noise=0.25, random_state=0)
+    return rings_figures.fig5_figure(fig5_readings(X), labels)
+
+
 def _toy() -> go.Figure:
     return denoise_figures.toy_figure(
         [toy_denoising(name, n_samples=100) for name in ("half_circle", "square")]
@@ -79,6 +86,7 @@ BUILDERS = {
     "fig2": _fig2,
     "rings": _rings,
     "toy": _toy,
+    "fig5": _fig5,
     "gaussian_digits": lambda: _digits(Noise("gaussian", 0.5)),
     "speckle_digits": lambda: _digits(Noise("speckle", 0.4)),
 }
