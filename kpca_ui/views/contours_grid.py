@@ -98,6 +98,48 @@ def _background(
     return compute(canvas_background, fit, half_width)
 
 
+def contour_sweep(
+    points: PointSet,
+    specs: list[ct.KernelSpec],
+    parameter: str | None,
+    center: bool,
+    n_components: int,
+    resolution: int,
+) -> ct.ContourSweep:
+    """The fitted and evaluated columns of the grid, through the caches shared by every session."""
+    X = points.X
+    columns = tuple(
+        concurrently(
+            *(
+                partial(_column, X, points.key, spec_key(s), center, n_components, resolution)
+                for s in specs
+            )
+        )
+    )
+    return ct.ContourSweep(
+        X, points.labels, ct.make_grid(X, resolution), columns, parameter, n_components
+    )
+
+
+def contour_figure(
+    sweep: ct.ContourSweep,
+    points: PointSet,
+    specs: list[ct.KernelSpec],
+    center: bool,
+    resolution: int,
+) -> go.Figure:
+    """The grid figure of ``sweep``, from the cache shared by every session."""
+    key = (
+        points.key,
+        tuple(map(spec_key, specs)),
+        sweep.parameter,
+        center,
+        sweep.n_components,
+        resolution,
+    )
+    return _contour_figure(sweep, key, points.title)
+
+
 @st.fragment
 def contour_view(points: PointSet) -> None:
     """Kernel controls, the drawing canvas if drawn, the grid of contour panels, the downloads.
@@ -129,19 +171,8 @@ def contour_view(points: PointSet) -> None:
             draw.current_drawing("ct").half_width,
         )
         draw.canvas("ct", background, can_copy=can_copy, place=canvas_place, large=presenter_mode())
-    X = points.X
-    columns = tuple(
-        concurrently(
-            *(
-                partial(_column, X, points.key, spec_key(s), center, n_components, resolution)
-                for s in specs
-            )
-        )
-    )
-    sweep = ct.ContourSweep(
-        X, points.labels, ct.make_grid(X, resolution), columns, parameter, n_components
-    )
-    for c, column in enumerate(columns):
+    sweep = contour_sweep(points, specs, parameter, center, n_components, resolution)
+    for c, column in enumerate(sweep.columns):
         label = sweep.column_label(c)
         if column.error is not None:
             st.warning(f"**{label}**: {column.error}")
@@ -150,16 +181,8 @@ def contour_view(points: PointSet) -> None:
 
     slug = ct.sweep_slug(sweep)
     image_format = st.session_state.get("ct_img", "png")
-    figure_key = (
-        points.key,
-        tuple(map(spec_key, specs)),
-        parameter,
-        center,
-        n_components,
-        resolution,
-    )
     grid_place.plotly_chart(
-        presentable(_contour_figure(sweep, figure_key, points.title)),
+        presentable(contour_figure(sweep, points, specs, center, resolution)),
         width="content",  # the figure's own width, figures.FIGURE_PX
         key="ct_contours",
         config=export_config(f"contours_{slug}", image_format=image_format),
