@@ -157,3 +157,42 @@ def _started() -> threading.Event:
     stop = threading.Event()
     threading.Thread(target=_run, args=(stop,), name="kpca-warm-up", daemon=True).start()
     return stop
+
+
+def kick(base_url: str, timeout: float = 120.0) -> bool:
+    """Open one session on a server that has just started, so that it starts warming up.
+
+    Streamlit runs ``app.py`` (and so :func:`start`) only when a session asks
+    for a page; the container runs this beside the server (``Dockerfile``).
+    Waits for ``/_stcore/health``, then runs the home page once; whether it did.
+    """
+    import time
+    import urllib.request
+
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+    from websockets.sync.client import connect
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"{base_url}/_stcore/health", timeout=2) as answer:
+                if answer.status == 200:
+                    break
+        except OSError:
+            time.sleep(0.5)
+    message = BackMsg()
+    message.rerun_script.query_string = ""
+    url = base_url.replace("http://", "ws://") + "/_stcore/stream"
+    with connect(url, subprotocols=["streamlit"], max_size=None, open_timeout=timeout) as ws:
+        ws.send(message.SerializeToString())
+        while time.monotonic() < deadline:
+            reply = ForwardMsg()
+            reply.ParseFromString(ws.recv(timeout=max(deadline - time.monotonic(), 0.1)))
+            if reply.WhichOneof("type") == "script_finished":
+                return True
+    return False
+
+
+if __name__ == "__main__":
+    sys.exit(0 if kick(sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8501") else 1)
