@@ -20,6 +20,7 @@ from kpca_core.figures.drawing import canvas_background
 from kpca_core.figures.style import export_config
 from kpca_ui import draw
 from kpca_ui.explain import explain
+from kpca_ui.memory import MB, bounded
 from kpca_ui.points import PointSet, copy_source, drawn_points, is_drawn
 from kpca_ui.presenter import presentable, presenter_mode
 from kpca_ui.shell import camera_format
@@ -34,6 +35,8 @@ FIG2_CAPTION = (
     "component picks up the variance caused by the noise: its lines run along the "
     "parabola, so its value measures how far a point lies off the curve."
 )
+FIGURES_MAX_BYTES = 64 * MB
+"""The cached grid figures together (a few hundred kB each at the largest resolution)."""
 
 
 @st.cache_resource(max_entries=96, show_spinner=False)
@@ -74,6 +77,7 @@ def _column(
     return compute(ct.evaluate_column, fit, ct.make_grid(_X, resolution))
 
 
+@bounded(FIGURES_MAX_BYTES)
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _contour_figure(_sweep: ct.ContourSweep, key: tuple, title: str) -> go.Figure:
     """The grid figure, built once per setting and shared by every session (never mutated).
