@@ -21,7 +21,9 @@ thread's nice value is raised (Linux), so a visitor's redraw comes first.
 
 from __future__ import annotations
 
+import json
 import logging
+import multiprocessing
 import os
 import sys
 import threading
@@ -33,6 +35,7 @@ import streamlit as st
 from kpca_core import contours as ct
 from kpca_core.datasets import default_noise
 from kpca_ui import workers
+from kpca_ui.memory import cache_sizes
 from kpca_ui.points import DATASET_TITLES, _toy
 from kpca_ui.views import contours as contours_view
 from kpca_ui.views.contours_grid import contour_figure, contour_sweep
@@ -41,6 +44,9 @@ from kpca_ui.views.spectrum_sweep import _sweep as spectrum_sweep
 
 ENV = "KPCA_WARMUP"
 """``KPCA_WARMUP=0`` turns the warm-up off (the page tests do, to count the engine's calls)."""
+CACHE_REPORT_ENV = "KPCA_CACHE_REPORT"
+"""``KPCA_CACHE_REPORT=1``: print the cache sizes every :data:`WATCH_S` (for the load test)."""
+CACHE_REPORT = "kpca cache sizes: "
 WATCH_S = 5.0
 """How often the warm-up thread checks that the worker processes are alive."""
 _LOG = logging.getLogger(__name__)
@@ -136,6 +142,9 @@ def _run(stop: threading.Event) -> None:
     _lower_priority()
     warm()
     while not stop.wait(WATCH_S):
+        if os.environ.get(CACHE_REPORT_ENV, "").strip() == "1":
+            # on the server's output, where bench/load_test.py reads the last line
+            print(CACHE_REPORT + json.dumps(cache_sizes()), flush=True)
         if pool_broken():
             _LOG.warning("a worker process died: starting new ones")
             workers._pool.clear()
@@ -147,6 +156,10 @@ def start() -> threading.Event | None:
 
     Returns the event that stops its watch when set, or ``None`` when turned off.
     """
+    # A worker process started by "spawn" imports app.py again as its main module:
+    # only the server's own process warms up.
+    if multiprocessing.current_process().name != "MainProcess":
+        return None
     if os.environ.get(ENV, "").strip() == "0":
         return None
     return _started()
