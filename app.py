@@ -5,12 +5,16 @@ from threadpoolctl import threadpool_limits
 
 from kpca_ui.presenter import presenter_toggle
 from kpca_ui.shell import SHELL_FLAG, app_pages
+from kpca_ui.warmup import start as start_warm_up
 
 # Many sessions share two cores: one BLAS thread in the server's process (and one in
 # each worker, kpca_ui/workers.py), so that idle BLAS threads never spin on a core
 # another session needs.
 threadpool_limits(1, user_api="blas")
 st.set_page_config(page_title="Kernel PCA Explorer", page_icon="🌀", layout="wide")
+# Once per server process: workers spawned and the gallery's presets cached in the
+# background, so that a class opening the lecturer's link finds them ready.
+start_warm_up()
 st.session_state[SHELL_FLAG] = True
 # In presenter mode the sidebar is hidden: the pages are reached from the top.
 presenter = presenter_toggle()

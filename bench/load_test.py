@@ -3,6 +3,14 @@
     python bench/load_test.py                    # 30 sessions for 60 s
     python bench/load_test.py --sessions 60 --duration 120
     python bench/load_test.py --heavy            # plus one session asking for the largest fit
+    python bench/load_test.py --lecture          # 100 open the Fig. 2 link in 60 s, a third play
+
+``--lecture`` is a lecture's pattern: ``--sessions`` (100) open the same link
+(``--link``, default the Fig. 2 preset of the Contours view) within ``--ramp``
+(60 s); every third then moves sliders with a think time of 2-5 s for
+``--duration`` (120 s), the others stay connected.  It prints the time to the
+first figure (the opening run's figures) besides the redraws, and the sizes of
+the server's caches (``kpca_ui/memory.py``), which the server prints while it runs.
 
 It starts the app the way the README does on a free port of 127.0.0.1
 (``bench/appserver.py``), then opens ``--sessions`` sessions within
@@ -52,6 +60,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import random
 import resource
@@ -73,6 +82,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from appserver import AppServer
 from browser import FIG2_LINK, RINGS_LINK
 
+CACHE_REPORT_ENV, CACHE_REPORT = "KPCA_CACHE_REPORT", "kpca cache sizes: "
+"""How the server is asked to print its cache sizes, and how it does (kpca_ui/warmup.py)."""
+
 FINISHED = {
     ForwardMsg.ScriptFinishedStatus.FINISHED_SUCCESSFULLY,
     ForwardMsg.ScriptFinishedStatus.FINISHED_FRAGMENT_RUN_SUCCESSFULLY,
@@ -91,6 +103,8 @@ class Scenario:
     tab: tuple[str, str] | None = None
     """(key of an ``st.tabs``, label) to open after the page, as a click would."""
     heavy: bool = False
+    interactive: bool = True
+    """Whether it moves sliders after opening (otherwise it only stays connected)."""
 
 
 SCENARIOS = (
@@ -161,6 +175,7 @@ class Record:
 
     scenario: str
     opened: float | None = None
+    first_figure: float | None = None
     redraws: list[Redraw] = field(default_factory=list)
     exceptions: int = 0
     error_alerts: int = 0
@@ -330,8 +345,12 @@ async def drive(
                     return
                 opened = (opened[0], opened[1] + tab_opened[1])
             record.opened = opened[1]
+            record.first_figure = opened[0]
             if scenario.heavy:
                 await go_heavy(session, stop_at, timeout)
+                return
+            if not scenario.interactive:  # a student who only watches
+                await asyncio.sleep(max(stop_at - time.monotonic(), 0.0))
                 return
             while time.monotonic() < stop_at and session.sliders:
                 await asyncio.sleep(rng.uniform(*think))
@@ -415,6 +434,8 @@ def summarise(records: list[Record], peak: int, args: argparse.Namespace) -> boo
     )
     if opened:
         print(f"open a view          {spread(opened)}")
+        first = [r.first_figure for r in normal if r.first_figure is not None]
+        print(f"time to first figure {spread(first)}")
     p95 = percentile([d.figure for d in redraws], 95) if redraws else float("inf")
     if redraws:
         print(f"redraw (last figure) {spread([d.figure for d in redraws])}")
@@ -453,6 +474,11 @@ async def main_async(args: argparse.Namespace, base_url: str) -> list[Record]:
     stop_at = start + args.ramp + args.duration
     records, tasks = [], []
     sessions = [scenarios[i % len(scenarios)] for i in range(args.sessions)]
+    if args.lecture:
+        page, _, query = args.link.partition("?")
+        sessions = [
+            Scenario("lecture", page, query, interactive=i % 3 == 0) for i in range(args.sessions)
+        ]
     if args.heavy:
         sessions.append(HEAVY)
     for i, scenario in enumerate(sessions):
@@ -477,18 +503,39 @@ async def main_async(args: argparse.Namespace, base_url: str) -> list[Record]:
     return records
 
 
+STORM = {"sessions": 30, "duration": 60.0, "ramp": 10.0, "think": (0.5, 2.0)}
+"""Today's mode: sessions over the three views moving sliders."""
+LECTURE = {"sessions": 100, "duration": 120.0, "ramp": 60.0, "think": (2.0, 5.0)}
+"""``--lecture``: the class opening the lecturer's link within a minute."""
+
+
+def last_cache_report(log_path: Path) -> dict[str, list[int]]:
+    """The last cache sizes the server printed (``kpca_ui/warmup.py``), by function."""
+    reports = [
+        line.split(CACHE_REPORT, 1)[1]
+        for line in log_path.read_text(errors="replace").splitlines()
+        if CACHE_REPORT in line
+    ]
+    return json.loads(reports[-1]) if reports else {}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sessions", type=int, default=30, help="concurrent sessions (30)")
-    parser.add_argument("--duration", type=float, default=60.0, help="seconds of sliding (60)")
-    parser.add_argument("--ramp", type=float, default=10.0, help="seconds to open all (10)")
+    parser.add_argument(
+        "--lecture", action="store_true", help="a lecture: all open one link, a third play"
+    )
+    parser.add_argument(
+        "--link", default=f"contours?{FIG2_LINK}", help="the lecture's link (Fig. 2 preset)"
+    )
+    parser.add_argument("--sessions", type=int, help="concurrent sessions (30; lecture 100)")
+    parser.add_argument("--duration", type=float, help="seconds of sliding (60; lecture 120)")
+    parser.add_argument("--ramp", type=float, help="seconds to open all (10; lecture 60)")
     parser.add_argument(
         "--think",
         type=float,
         nargs=2,
-        default=(0.5, 2.0),
         metavar=("MIN", "MAX"),
-        help="seconds between a redraw and the next change (0.5 2.0)",
+        help="seconds between a redraw and the next change (0.5 2.0; lecture 2 5)",
     )
     parser.add_argument("--timeout", type=float, default=60.0, help="longest wait for a run")
     parser.add_argument("--heavy", action="store_true", help="add one largest-fit session")
@@ -501,11 +548,16 @@ def main() -> int:
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the random moves")
     args = parser.parse_args()
+    defaults = LECTURE if args.lecture else STORM
+    for name, value in defaults.items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
 
-    with AppServer() as server:
+    with AppServer(env={CACHE_REPORT_ENV: "1"}) as server:
         print(f"server {server.url} (pid {server.process.pid}), log {server.log_path}")
         print(
-            f"{args.sessions} sessions over {', '.join(args.views)}"
+            f"{args.sessions} sessions over "
+            f"{'the link ' + args.link if args.lecture else ', '.join(args.views)}"
             f"{' + 1 heavy' if args.heavy else ''}; open within {args.ramp:g} s, "
             f"then slide for {args.duration:g} s"
         )
@@ -526,12 +578,16 @@ def main() -> int:
             with contextlib.suppress(Exception):
                 peak[0] = max(peak[0], server.tree_rss())
         wall, server_cpu = time.monotonic() - wall, server.tree_cpu() - server_cpu
+        caches = last_cache_report(server.log_path)
     ok = summarise(records, peak[0], args)
     if delays:
         print(
             f"health check         {spread(delays)}   (while it waits, the server "
             "answers no session)"
         )
+    print("cache sizes          " + ("(none reported)" if not caches else ""))
+    for name, (entries, size) in sorted(caches.items(), key=lambda item: -item[1][1]):
+        print(f"  {name.rsplit('.', 1)[-1]:<22} {entries:4d} entries {size / 2**20:8.1f} MB")
     clients = resource.getrusage(resource.RUSAGE_SELF)
     print(
         f"CPU                  server {server_cpu:.0f} s, these clients "

@@ -23,10 +23,12 @@ def numerics_in_the_session_thread(
 
     The served app computes in worker processes (``kpca_ui/workers.py``);
     ``tests/test_workers.py`` tests that path, and the browser tests (marked
-    ``e2e``) start a real server that uses it.
+    ``e2e``) start a real server that uses it.  Nor do they warm the presets in
+    a background thread (``kpca_ui/warmup.py``, tested in ``tests/test_warmup.py``).
     """
     if request.node.get_closest_marker("e2e") is None:
         monkeypatch.setenv("KPCA_WORKERS", "0")
+        monkeypatch.setenv("KPCA_WARMUP", "0")
 
 
 def open_view(

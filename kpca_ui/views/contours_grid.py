@@ -20,6 +20,7 @@ from kpca_core.figures.drawing import canvas_background
 from kpca_core.figures.style import export_config, projector_plan_height
 from kpca_ui import draw
 from kpca_ui.explain import explain
+from kpca_ui.memory import MB, bounded
 from kpca_ui.points import PointSet, copy_source, drawn_points, is_drawn
 from kpca_ui.presenter import FIGURE_PX, PAGE_PX, notice, presentable, presenter_mode
 from kpca_ui.shell import camera_format
@@ -35,6 +36,8 @@ FIG2_CAPTION = (
     "component picks up the variance caused by the noise: its lines run along the "
     "parabola, so its value measures how far a point lies off the curve."
 )
+FIGURES_MAX_BYTES = 64 * MB
+"""The cached grid figures together (a few hundred kB each at the largest resolution)."""
 
 NOTICE = (
     "Linear PCA (degree 1): straight lines. From degree 2 they bend along the data, "
@@ -81,6 +84,7 @@ def _column(
     return compute(ct.evaluate_column, fit, ct.make_grid(_X, resolution))
 
 
+@bounded(FIGURES_MAX_BYTES)
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _contour_figure(
     _sweep: ct.ContourSweep, key: tuple, title: str, projector: bool = False
@@ -110,6 +114,52 @@ def _background(
     """The picture behind the drawing canvas: kPC 1 of a column over the canvas's square."""
     fit = _fit(_X, data_key, spec, center, n_components)
     return compute(canvas_background, fit, half_width)
+
+
+def contour_sweep(
+    points: PointSet,
+    specs: list[ct.KernelSpec],
+    parameter: str | None,
+    center: bool,
+    n_components: int,
+    resolution: int,
+) -> ct.ContourSweep:
+    """The fitted and evaluated columns of the grid, through the caches shared by every session."""
+    X = points.X
+    columns = tuple(
+        concurrently(
+            *(
+                partial(_column, X, points.key, spec_key(s), center, n_components, resolution)
+                for s in specs
+            )
+        )
+    )
+    return ct.ContourSweep(
+        X, points.labels, ct.make_grid(X, resolution), columns, parameter, n_components
+    )
+
+
+def contour_figure(
+    sweep: ct.ContourSweep,
+    points: PointSet,
+    specs: list[ct.KernelSpec],
+    center: bool,
+    resolution: int,
+    projector: bool = False,
+) -> go.Figure:
+    """The grid figure of ``sweep``, from the cache shared by every session.
+
+    For a ``projector`` it is planned for presenter mode's screen.
+    """
+    key = (
+        points.key,
+        tuple(map(spec_key, specs)),
+        sweep.parameter,
+        center,
+        sweep.n_components,
+        resolution,
+    )
+    return _contour_figure(sweep, key, points.title, projector)
 
 
 @st.fragment
@@ -143,19 +193,8 @@ def contour_view(points: PointSet) -> None:
             draw.current_drawing("ct").half_width,
         )
         draw.canvas("ct", background, can_copy=can_copy, place=canvas_place, large=presenter_mode())
-    X = points.X
-    columns = tuple(
-        concurrently(
-            *(
-                partial(_column, X, points.key, spec_key(s), center, n_components, resolution)
-                for s in specs
-            )
-        )
-    )
-    sweep = ct.ContourSweep(
-        X, points.labels, ct.make_grid(X, resolution), columns, parameter, n_components
-    )
-    for c, column in enumerate(columns):
+    sweep = contour_sweep(points, specs, parameter, center, n_components, resolution)
+    for c, column in enumerate(sweep.columns):
         label = sweep.column_label(c)
         if column.error is not None:
             st.warning(f"**{label}**: {column.error}")
@@ -164,17 +203,9 @@ def contour_view(points: PointSet) -> None:
 
     slug = ct.sweep_slug(sweep)
     image_format = st.session_state.get("ct_img", "png")
-    figure_key = (
-        points.key,
-        tuple(map(spec_key, specs)),
-        parameter,
-        center,
-        n_components,
-        resolution,
-    )
     projector = presenter_mode()
     grid_place.plotly_chart(
-        presentable(_contour_figure(sweep, figure_key, points.title, projector)),
+        presentable(contour_figure(sweep, points, specs, center, resolution, projector)),
         # the figure's own width, figures.FIGURE_PX, or the screen's in presenter mode
         width="stretch" if projector else "content",
         key="ct_contours",

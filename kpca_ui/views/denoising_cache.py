@@ -30,8 +30,12 @@ from kpca_core.denoise import (
     side_by_side,
     toy_denoising,
 )
+from kpca_ui.memory import MB, bounded
 from kpca_ui.views.denoising import width_caption
 from kpca_ui.workers import at_low_priority
+
+MODELS_MAX_BYTES = 400 * MB
+"""The fitted models together: two of the largest (M = 3000, ~150 MB each) fit."""
 
 # (source, train per class, test per class, c, centre, seed, training-noise kind, level)
 ModelKey = tuple[str, int, int, float, bool, int, str | None, float]
@@ -82,6 +86,7 @@ def digit_subsets(
     )
 
 
+@bounded(MODELS_MAX_BYTES)
 @st.cache_resource(show_spinner=False, max_entries=2)  # ~150 MB each for M = 3000
 def fitted_model(key: ModelKey, _subsets: DigitSubsets) -> DigitDenoiser:
     """Linear and kernel PCA on the training digits, cached across reruns and sessions."""

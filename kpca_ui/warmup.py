@@ -1,0 +1,216 @@
+"""Warm the server before the first visitor: worker processes spawned, the gallery's presets cached.
+
+When a lecturer says "open this link", a whole class opens the same preset
+within a minute.  Cold, the first sessions wait for the worker processes to
+spawn and for the preset's models to be fitted.  :func:`start` (called by
+``app.py`` on every run, acting once per server process) starts one
+background thread of low CPU priority that
+
+1. spawns the worker processes (:mod:`kpca_ui.workers`) and waits until each
+   has imported the engine;
+2. computes the home gallery's 2-D presets (the Contours Fig. 2 grid and its
+   figure, the Spectrum's sweep on the three rings) through the same cached
+   functions the views call, with the same arguments, so that a first visit
+   finds them cached and fits nothing;
+3. then watches the workers: when one has died (the pool is broken), it spawns
+   a new pool at once instead of leaving that to the next visitor.
+
+The app answers at once: nothing here runs in a session's script.  The
+thread's nice value is raised (Linux), so a visitor's redraw comes first.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import multiprocessing
+import os
+import sys
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import streamlit as st
+
+from kpca_core import contours as ct
+from kpca_core.datasets import default_noise
+from kpca_ui import workers
+from kpca_ui.memory import cache_sizes
+from kpca_ui.points import DATASET_TITLES, _toy
+from kpca_ui.views import contours as contours_view
+from kpca_ui.views.contours_grid import contour_figure, contour_sweep
+from kpca_ui.views.spectrum_sweep import _dk_share as dk_share
+from kpca_ui.views.spectrum_sweep import _sweep as spectrum_sweep
+from kpca_ui.views.spectrum_sweep import _uncentred as uncentred_sweep
+
+ENV = "KPCA_WARMUP"
+"""``KPCA_WARMUP=0`` turns the warm-up off (the page tests do, to count the engine's calls)."""
+CACHE_REPORT_ENV = "KPCA_CACHE_REPORT"
+"""``KPCA_CACHE_REPORT=1``: print the cache sizes every :data:`WATCH_S` (for the load test)."""
+CACHE_REPORT = "kpca cache sizes: "
+WATCH_S = 5.0
+"""How often the warm-up thread checks that the worker processes are alive."""
+_LOG = logging.getLogger(__name__)
+
+# The Spectrum view's default sweep (kpca_ui.views.spectrum.kernel_controls):
+# Gaussian widths over 10^-3 … 10^2 of the median distance, 60 widths.
+SPECTRUM_DEFAULT = ("rbf", (-3.0, 2.0), 60, 3, 1.0, 10)
+
+
+def warm_contours(preset: Mapping[str, Any] = contours_view.FIG2) -> ct.ContourSweep:
+    """Fit, evaluate and draw a Contours preset into the view's caches; the sweep.
+
+    ``preset`` maps the view's widget keys to values, as
+    :data:`kpca_ui.views.contours.FIG2` does.  The arguments are those the
+    view's widgets give for it (``kernel_controls``, ``point_picker``).
+    """
+    name = preset["ct_data"]
+    points = _toy(name, preset["ct_n"], preset["ct_noise"], preset["ct_seed"], DATASET_TITLES[name])
+    kernel, parameter = preset["ct_kernel"], preset["ct_sweep"]
+    parameter = None if parameter == "none" else parameter
+    spec = ct.KernelSpec(kernel)
+    fixed = {"degree": "ct_degree", "gamma": "ct_gamma", "c": "ct_coef0", "sigma": "ct_sigma"}
+    used = {"poly": ("degree", "gamma", "c"), "sigmoid": ("gamma", "c")}
+    for fixed_name in used.get(kernel, ("sigma",) if kernel in ("rbf", "laplacian") else ()):
+        if fixed_name != parameter:
+            spec = spec.with_value(fixed_name, preset[fixed[fixed_name]])
+    values = ct.parse_values(preset["ct_values"], parameter) if parameter else ()
+    specs = ct.sweep_specs(spec, parameter, values)
+    if preset["ct_pca"]:
+        specs.insert(0, ct.KernelSpec("pca"))
+    center, resolution = preset["ct_center"], preset["ct_res"]
+    sweep = contour_sweep(points, specs, parameter, center, preset["ct_k"], resolution)
+    contour_figure(sweep, points, specs, center, resolution)
+    return sweep
+
+
+def warm_spectrum(data: str = "three_rings", n_samples: int = 300) -> dict:
+    """The Spectrum view's default sweep of a toy set (its own noise), into the view's cache.
+
+    On the three rings also the share at Deręgowski & Krzyśko's width, centred and not, and
+    the uncentred sweep, which the view states and draws.
+    """
+    points = _toy(data, n_samples, default_noise(data), 0, DATASET_TITLES[data])
+    holder = spectrum_sweep(points, SPECTRUM_DEFAULT)
+    if data == "three_rings":
+        for center in (True, False):
+            dk_share(points.X, points.key, center)
+        uncentred_sweep(holder, points)
+    return holder
+
+
+WARMERS: tuple[Callable[[], object], ...] = (warm_contours, warm_spectrum)
+"""The gallery's presets, the lecturer's likely first link first."""
+
+
+def spawn_workers() -> int:
+    """Start the worker processes now and wait until each is ready; how many there are."""
+    count = workers.n_workers()
+    pool = workers._pool(count) if count else None
+    if pool is not None:
+        for future in [pool.submit(os.getpid) for _ in range(count)]:
+            future.result()
+    return count
+
+
+def warm(warmers: tuple[Callable[[], object], ...] = WARMERS) -> list[str]:
+    """Spawn the workers and run every warmer; the names of those that failed.
+
+    A failing warmer is logged and skipped: its preset is then computed by its
+    first visitor, as without warm-up.
+    """
+    failed = []
+    spawn_workers()
+    for warmer in warmers:
+        try:
+            warmer()
+        except Exception:  # a preset that cannot be warmed must not stop the others
+            _LOG.exception("warm-up of %s failed", warmer.__name__)
+            failed.append(warmer.__name__)
+    return failed
+
+
+def pool_broken() -> bool:
+    """Whether the worker pool has lost a process (and cannot take work any more)."""
+    count = workers.n_workers()
+    return bool(count) and bool(getattr(workers._pool(count), "_broken", False))
+
+
+def _lower_priority() -> None:
+    if sys.platform == "linux":  # this thread only; lowering it needs no privilege
+        thread = threading.get_native_id()
+        niceness = os.getpriority(os.PRIO_PROCESS, thread) + workers.BACKGROUND_NICENESS
+        os.setpriority(os.PRIO_PROCESS, thread, niceness)
+
+
+def _run(stop: threading.Event) -> None:
+    _lower_priority()
+    warm()
+    while not stop.wait(WATCH_S):
+        if os.environ.get(CACHE_REPORT_ENV, "").strip() == "1":
+            # on the server's output, where bench/load_test.py reads the last line
+            print(CACHE_REPORT + json.dumps(cache_sizes()), flush=True)
+        if pool_broken():
+            _LOG.warning("a worker process died: starting new ones")
+            workers._pool.clear()
+            spawn_workers()
+
+
+def start() -> threading.Event | None:
+    """Start the warm-up thread once per server process (unless ``KPCA_WARMUP=0``).
+
+    Returns the event that stops its watch when set, or ``None`` when turned off.
+    """
+    # A worker process started by "spawn" imports app.py again as its main module:
+    # only the server's own process warms up.
+    if multiprocessing.current_process().name != "MainProcess":
+        return None
+    if os.environ.get(ENV, "").strip() == "0":
+        return None
+    return _started()
+
+
+@st.cache_resource(show_spinner=False)
+def _started() -> threading.Event:
+    stop = threading.Event()
+    threading.Thread(target=_run, args=(stop,), name="kpca-warm-up", daemon=True).start()
+    return stop
+
+
+def kick(base_url: str, timeout: float = 120.0) -> bool:
+    """Open one session on a server that has just started, so that it starts warming up.
+
+    Streamlit runs ``app.py`` (and so :func:`start`) only when a session asks
+    for a page; the container runs this beside the server (``Dockerfile``).
+    Waits for ``/_stcore/health``, then runs the home page once; whether it did.
+    """
+    import time
+    import urllib.request
+
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+    from websockets.sync.client import connect
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"{base_url}/_stcore/health", timeout=2) as answer:
+                if answer.status == 200:
+                    break
+        except OSError:
+            time.sleep(0.5)
+    message = BackMsg()
+    message.rerun_script.query_string = ""
+    url = base_url.replace("http://", "ws://") + "/_stcore/stream"
+    with connect(url, subprotocols=["streamlit"], max_size=None, open_timeout=timeout) as ws:
+        ws.send(message.SerializeToString())
+        while time.monotonic() < deadline:
+            reply = ForwardMsg()
+            reply.ParseFromString(ws.recv(timeout=max(deadline - time.monotonic(), 0.1)))
+            if reply.WhichOneof("type") == "script_finished":
+                return True
+    return False
+
+
+if __name__ == "__main__":
+    sys.exit(0 if kick(sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8501") else 1)

@@ -1,0 +1,81 @@
+"""Warm-up before the first visitor (kpca_ui/warmup.py): a warm preset is served without a fit."""
+
+from __future__ import annotations
+
+import threading
+
+from conftest import open_view
+
+from kpca_core import contours as ct
+from kpca_core.spectrum import WidthSweep
+from kpca_ui import warmup
+from kpca_ui.views import contours_grid, spectrum_sweep
+from kpca_ui.views.home import GALLERY
+
+
+def counting(monkeypatch, owner: object, name: str) -> list:
+    """Count the calls of ``owner.name`` (still calling it)."""
+    calls, original = [], getattr(owner, name)
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+    return calls
+
+
+def clear_contours_caches() -> None:
+    for cached in (contours_grid._fit, contours_grid._column, contours_grid._contour_figure):
+        cached.clear()
+
+
+def test_the_fig2_link_after_warm_up_fits_nothing(monkeypatch):
+    clear_contours_caches()
+    fits = counting(monkeypatch, ct, "fit_column")
+    figures = counting(monkeypatch, contours_grid.figures, "contour_figure")
+    assert warmup.warm((warmup.warm_contours,)) == []
+    assert (len(fits), len(figures)) == (4, 1)  # the preset's four degrees, one grid figure
+    card = GALLERY[0]
+    assert card.title == "Schölkopf et al. 1998, Fig. 2"
+    at = open_view("contours", query={key: str(value) for key, value in card.query.items()})
+    assert [c.key for c in at.get("plotly_chart")][:1] == ["ct_contours"]
+    assert (len(fits), len(figures)) == (4, 1)
+
+
+def test_the_rings_spectrum_after_warm_up_sweeps_nothing(monkeypatch):
+    spectrum_sweep._results.clear()
+    spectrum_sweep._dk_share.clear()
+    sweeps = counting(monkeypatch, WidthSweep, "fit")
+    warmup.warm((warmup.warm_spectrum,))
+    # the 60 widths centred and not, and Deręgowski & Krzyśko's one width centred and not
+    assert len(sweeps) == 4
+    open_view("spectrum", query=GALLERY[1].query)
+    assert len(sweeps) == 4
+
+
+def test_a_failing_warmer_is_reported_and_the_others_still_run():
+    ran = []
+
+    def broken() -> None:
+        raise RuntimeError("no")
+
+    assert warmup.warm((broken, lambda: ran.append(1))) == ["broken"]
+    assert ran == [1]
+
+
+def test_warm_up_is_off_in_the_page_tests_and_started_once_otherwise(monkeypatch):
+    assert warmup.start() is None  # KPCA_WARMUP=0 here (conftest)
+    started = []
+    monkeypatch.setattr(warmup, "_run", lambda stop: started.append(stop))
+    monkeypatch.delenv("KPCA_WARMUP")
+    warmup._started.clear()
+    try:
+        first, second = warmup.start(), warmup.start()
+        assert first is second and isinstance(first, threading.Event)
+        for thread in threading.enumerate():
+            if thread.name == "kpca-warm-up":
+                thread.join(5)
+        assert started == [first]
+    finally:
+        warmup._started.clear()
