@@ -13,7 +13,7 @@ from plotly.subplots import make_subplots
 from ..gaussians_table import GaussiansTable
 from ..preimage_compare import FixedPointPaths, MethodComparison, Reconstruction, rho_landscape
 from . import style
-from .denoise import TITLE_FONT, mosaic_figure
+from .denoise import TITLE_FONT, numbered_mosaic
 
 METHOD_COLOURS: dict[str, str] = {
     "fixed-point": style.KERNEL,
@@ -132,29 +132,8 @@ def fig3_figure(recon: Reconstruction, *, title: str = "") -> go.Figure:
     Under each reconstruction the fraction ‖z_n − x‖² / ‖x̄ − x‖² of the
     squared distance left (see :class:`~kpca_core.preimage_compare.Reconstruction`).
     """
-    grid = recon.grid
-    gap = max(2, grid.side // 2)
-    fig = mosaic_figure(
-        grid.images,
-        side=grid.side,
-        row_labels=grid.row_labels,
-        column_labels=grid.column_labels,
-        title=title,
-        gap=gap,
-        row_height=70,
-    )
-    step = grid.side + gap
-    for r, fractions in enumerate((recon.fraction_linear, recon.fraction_kernel)):
-        for c, fraction in enumerate(fractions):
-            fig.add_annotation(
-                x=c * step + (grid.side - 1) / 2,
-                y=r * step + grid.side - 0.5,
-                text=f"{fraction:.2f}",
-                showarrow=False,
-                yanchor="top",
-                font={"size": 10, "color": style.INK},
-            )
-    return fig
+    fractions = np.stack([recon.fraction_linear, recon.fraction_kernel])
+    return numbered_mosaic(recon.grid, fractions, title=title, fmt=".2f", font_size=10)
 
 
 # ------------------------------------------------------- methods side by side
