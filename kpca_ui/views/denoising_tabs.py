@@ -39,12 +39,12 @@ from kpca_ui.views.denoising_cache import (
 from kpca_ui.workers import build
 
 
-def _export(name: str) -> dict:
+def image_export(name: str) -> dict:
     """The figure's toolbar config: the camera button saves ``name`` as PNG or SVG."""
     return export_config(name, image_format=st.session_state.get("dn_img", "png"))
 
 
-def _show_with_numbers(
+def show_with_numbers(
     fig: go.Figure, key: str, name: str, table: Callable[[], pd.DataFrame]
 ) -> None:
     """Draw a figure and offer the numbers behind it.
@@ -52,7 +52,7 @@ def _show_with_numbers(
     The chart's key is ``<key>_chart`` and its camera button saves ``name``; the
     CSV download (``<key>_csv``) is built only when clicked.
     """
-    st.plotly_chart(presentable(fig), key=f"{key}_chart", config=_export(name))
+    st.plotly_chart(presentable(fig), key=f"{key}_chart", config=image_export(name))
     st.download_button(
         "The numbers behind this figure (CSV)",
         data=lambda: table().to_csv(index=False),
@@ -69,7 +69,7 @@ def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dic
         key, (noise.kind, noise.level), s["method"], s["ridge_alpha"], model, subsets
     )
     title = f"{subsets.source}: {noise.describe()}"
-    _show_with_numbers(
+    show_with_numbers(
         build(figures.fig4_figure, grid, title=title),
         "dn_fig4",
         f"denoise_fig4_{noise.kind}{noise.level:g}_c{s['c']:g}",
@@ -80,7 +80,7 @@ def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dic
         f"then linear PCA and kernel PCA from n = {', '.join(map(str, FIG4_N))} components."
     )
     explain("dn_fig4")
-    _restart_note(grid.restarts)
+    restart_note(grid.restarts)
 
 
 @st.fragment
@@ -122,7 +122,7 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey
         model,
         subsets,
     )
-    _show_with_numbers(
+    show_with_numbers(
         build(
             figures.side_by_side_figure,
             grid,
@@ -139,7 +139,7 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey
         f"kernel PCA **{errors[3].mean():.1f}**."
     )
     explain("dn_side_by_side")
-    _restart_note(grid.restarts)
+    restart_note(grid.restarts)
 
 
 def _explain_n(n: int, model: DigitDenoiser, subsets: DigitSubsets) -> None:
@@ -156,7 +156,7 @@ def _explain_n(n: int, model: DigitDenoiser, subsets: DigitSubsets) -> None:
         )
 
 
-def _restart_note(restarts: int) -> None:
+def restart_note(restarts: int) -> None:
     if restarts:
         st.caption(
             f"The fixed-point iteration restarted {restarts} time(s) from another start, "
@@ -180,7 +180,7 @@ def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey,
     cols[2].metric("Ratio at the best n", f"{sweep.ratio_at_best:.2f}×", help="linear / kernel")
     cols[3].metric("Largest same-n ratio", f"{ratio_same:.1f}×", help=f"at n = {n_same}")
     title = f"{subsets.source}: {noise.describe()}, {len(subsets.X_test)} test digits"
-    _show_with_numbers(
+    show_with_numbers(
         figures.error_curve_figure(
             sweep, chosen_n=st.session_state.get("dn_n"), title_prefix=title
         ),
@@ -233,10 +233,10 @@ def show_toy() -> None:
     st.plotly_chart(
         presentable(figures.toy_figure(results)),
         key="dn_toy_chart",
-        config=_export(f"denoise_toy_noise{noise:g}_c{c:g}_n{n}"),
+        config=image_export(f"denoise_toy_noise{noise:g}_c{c:g}_n{n}"),
     )
     explain("dn_toy")
-    _restart_note(sum(r.restarts for r in results))
+    restart_note(sum(r.restarts for r in results))
 
 
 @st.fragment
@@ -256,7 +256,7 @@ def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
     left.plotly_chart(
         presentable(figures.demo_figure(original)),
         key="dn_demo_original",
-        config=_export(f"denoise_demo_original_{digit}"),
+        config=image_export(f"denoise_demo_original_{digit}"),
     )
     left.caption("Written by hand")
     grid = demo_images(
@@ -269,7 +269,7 @@ def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
     right.plotly_chart(
         presentable(figures.demo_figure(grid)),
         key="dn_demo_chart",
-        config=_export(f"denoise_demo_{digit}_{level.replace(' ', '_')}"),
+        config=image_export(f"denoise_demo_{digit}_{level.replace(' ', '_')}"),
     )
     st.markdown(
         f"#### The computer has looked at {len(subsets.X_train)} handwritten digits: the "
