@@ -19,6 +19,8 @@ from streamlit.testing.v1 import AppTest
 
 from kpca_core import usps
 from kpca_core.denoise import DigitDenoiser
+from kpca_core.gaussians_table import N_VALUES, PAPER_TABLE1, SIGMAS, GaussiansTable
+from kpca_ui.views import denoising_cache as cache
 
 USPS_DIR = os.environ.get("KPCA_USPS_DIR") or "/work/shared/data/usps"
 SPECKLE = "Mika et al. 1999, Fig. 4 (speckle noise)"
@@ -210,3 +212,45 @@ def test_every_figure_offers_its_numbers_and_svg(usps_dir, tab, chart_key, butto
     assert options["format"] == "svg"
     (button,) = [b for b in at.get("download_button") if b.proto.id.endswith(button_key)]
     assert button.proto.label == "The numbers behind this figure (CSV)"
+
+
+def fake_table() -> GaussiansTable:
+    """Table 1 with the paper's shape: every cell the paper's, times 1.0, 1.1 and 1.3."""
+    paper = PAPER_TABLE1[:, :, np.newaxis] * np.array([1.0, 1.1, 1.3])
+    zeros = np.zeros((len(SIGMAS), 3), dtype=int)
+    return GaussiansTable(SIGMAS, N_VALUES, (0, 1, 2), paper, zeros, zeros)
+
+
+@pytest.fixture
+def quick_table1(monkeypatch: pytest.MonkeyPatch) -> GaussiansTable:
+    """The Table 1 tab on a made-up table (the real one takes seconds of two cores)."""
+    table = fake_table()
+    monkeypatch.setattr(cache, "gaussians_table", lambda progress=None: table)
+    cache.cached_table1.clear()
+    yield table
+    cache.cached_table1.clear()
+
+
+def test_table1_tab_shows_ours_beside_the_paper_and_says_where_it_differs(no_usps, quick_table1):
+    at = page("Table 1")
+    spec = chart(at, "dn_table1_chart")
+    ours, paper = spec["data"]
+    assert ours["type"] == paper["type"] == "heatmap"
+    assert ours["text"][4][0] == "1.39<br>1.23–1.60"  # σ = 0.8, n = 1: mean, range
+    text = " ".join(" ".join(m.value.split()) for m in at.markdown)
+    assert "within 0.32 of the paper at every n" in text  # (3.4 / 3 − 1) 2.39 at n = 9
+    assert "σ = 0.1 and 0.2 are not reproduced" in text
+    assert "(0.99 to 1.29 at n = 1, the paper: 0.99)" in text
+    assert "2333 against 2058 at n = 1 (1.1×)" in text
+    (button,) = [b for b in at.get("download_button") if b.proto.id.endswith("dn_table1_csv")]
+    assert button.proto.label == "The numbers behind this figure (CSV)"
+    assert {e.label for e in at.expander} >= {"The maths", "What am I looking at"}
+
+
+@pytest.mark.slow
+def test_table1_tab_computes_the_real_table_once(no_usps):
+    cache.cached_table1.clear()
+    at = page("Table 1")
+    ours = chart(at, "dn_table1_chart")["data"][0]
+    assert decode(ours["z"]).shape == (len(SIGMAS), len(N_VALUES))
+    assert "σ = 0.8** is reproduced" in " ".join(m.value for m in at.markdown)

@@ -30,8 +30,9 @@ from kpca_core.denoise import (
     side_by_side,
     toy_denoising,
 )
+from kpca_core.gaussians_table import GaussiansTable, gaussians_table
 from kpca_ui.views.denoising import width_caption
-from kpca_ui.workers import at_low_priority
+from kpca_ui.workers import at_low_priority, compute
 
 # (source, train per class, test per class, c, centre, seed, training-noise kind, level)
 ModelKey = tuple[str, int, int, float, bool, int, str | None, float]
@@ -180,6 +181,16 @@ def cached_toy(
     return toy_denoising(
         name, n_samples=n_samples, noise=noise, c=c, n_components=n, random_state=seed
     )
+
+
+@st.cache_resource(show_spinner=False)
+def cached_table1() -> GaussiansTable:
+    """Mika et al. Table 1 (5 σ × 9 n × 3 seeds), computed once for every session, in a worker."""
+    report, done = progress_bar("Computing Table 1 (15 fits of kernel PCA, once for everyone)")
+    try:
+        return compute(gaussians_table, progress=report)
+    finally:
+        done()
 
 
 def progress_bar(text: str) -> tuple[Callable[[float, str], None], Callable[[], None]]:
