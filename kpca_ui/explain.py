@@ -308,6 +308,24 @@ EXPLANATIONS: dict[str, Explanation] = {
         "linear PCA did, by the factor written in the cell; blue: the other way round. The "
         "lower table is the paper's, coloured the same way, so you can compare cell by cell.",
     ),
+    "dn_fig3": Explanation(
+        MIKA,
+        (
+            LINEAR,
+            PROJECTOR,
+            PREIMAGE,
+            FIXED_POINT,
+            (
+                r"\frac{\|\mathbf z_n - \mathbf x\|^2}{\|\bar{\mathbf x} - \mathbf x\|^2}",
+                "The number under each image: the squared distance to the original that is "
+                "left after n components, as a fraction of the distance of the mean digit.",
+            ),
+        ),
+        "One clean digit, rebuilt from more and more components (left to right): linear PCA "
+        "above, kernel PCA below, the original at the end. The numbers say how far each "
+        "picture still is from the original (0 would be exact). Linear PCA creeps towards this "
+        "very digit; kernel PCA settles on a typical digit of its kind.",
+    ),
 }
 
 

@@ -87,6 +87,8 @@ LABELS: dict[str, dict[str, str]] = {
         "toy_seed": "Seed (2-D toy)",
         "demo_digit": "Which digit?",
         "demo_noise": "How much noise?",
+        "fig3_digit": "Test digit (Fig. 3)",
+        "fig3_start": "Start the iteration at (Fig. 3)",
     },
 }
 

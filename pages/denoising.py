@@ -3,7 +3,7 @@
 This script is the page's layout; its settings are in
 ``kpca_ui/views/denoising.py``, its cached work in
 ``kpca_ui/views/denoising_cache.py`` and the body of each tab in
-``kpca_ui/views/denoising_tabs.py`` (Table 1 in
+``kpca_ui/views/denoising_tabs.py`` (Table 1 and Fig. 3 in
 ``kpca_ui/views/denoising_preimages.py``).
 """
 
@@ -57,4 +57,7 @@ with tabs[4]:
 with tabs[5]:
     if tabs[5].open:
         more.show_table1()
+with tabs[6]:
+    if tabs[6].open:
+        more.show_fig3(model, subsets, model_key)
 link_tools("dn")

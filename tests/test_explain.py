@@ -91,6 +91,7 @@ def test_spectrum_figures_have_their_maths_and_words():
         ("Error vs n", "dn_error_chart", True),
         ("2-D toy", "dn_toy_chart", True),
         ("Demo", "dn_demo_chart", False),
+        ("Fig. 3", "dn_fig3_chart", True),
     ],
 )
 def test_denoising_tabs_have_their_maths_and_words(monkeypatch, tab, chart, has_words):

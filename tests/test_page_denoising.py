@@ -254,3 +254,29 @@ def test_table1_tab_computes_the_real_table_once(no_usps):
     ours = chart(at, "dn_table1_chart")["data"][0]
     assert decode(ours["z"]).shape == (len(SIGMAS), len(N_VALUES))
     assert "σ = 0.8** is reproduced" in " ".join(m.value for m in at.markdown)
+
+
+@pytest.mark.usps
+def test_fig3_tab_rebuilds_the_chosen_digit_with_fractions(usps_dir):
+    at = page("Fig. 3")
+    spec = chart(at, "dn_fig3_chart")
+    assert spec["layout"]["yaxis"]["ticktext"] == ["linear PCA", "kernel PCA"]
+    columns = spec["layout"]["xaxis"]["ticktext"]
+    assert columns[:2] == ["1", "2"] and columns[-1].startswith("original")
+    assert len(spec["layout"]["annotations"]) == 2 * 20  # a fraction under each rebuilt digit
+    assert spec["layout"]["title"]["text"].startswith("USPS: test digit 0")
+    assert "kernel PCA draws a more prototypical" in " ".join(m.value for m in at.markdown)
+
+    at.number_input(key="dn_fig3_digit").set_value(7).run()
+    assert not at.exception
+    assert chart(at, "dn_fig3_chart")["layout"]["title"]["text"].startswith("USPS: test digit 7")
+    at.number_input(key="dn_fig3_digit").set_value(900).run()
+    assert not at.exception
+    assert "There are 50 test digits: showing the last, 49." in " ".join(i.value for i in at.info)
+
+    before = chart(at, "dn_fig3_chart")["layout"]["annotations"]
+    at.radio(key="dn_fig3_start").set_value("digit").run()
+    assert not at.exception
+    after = chart(at, "dn_fig3_chart")["layout"]["annotations"]
+    assert [a["text"] for a in before[:20]] == [a["text"] for a in after[:20]]  # linear: same
+    assert "started at the digit itself" in " ".join(m.value for m in at.markdown)

@@ -32,6 +32,7 @@ TABS = [
     "2-D toy",
     "Demo",
     "Table 1",
+    "Fig. 3",
 ]
 DEMO_LEVELS = {"none": 0.0, "a little": 0.2, "some": 0.4, "a lot": 0.6, "very much": 0.8}
 GAUSSIAN_PRESET = next(iter(PRESETS))

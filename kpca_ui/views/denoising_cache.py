@@ -31,6 +31,7 @@ from kpca_core.denoise import (
     toy_denoising,
 )
 from kpca_core.gaussians_table import GaussiansTable, gaussians_table
+from kpca_core.preimage_compare import Reconstruction, reconstruction_series
 from kpca_ui.views.denoising import width_caption
 from kpca_ui.workers import at_low_priority, compute
 
@@ -191,6 +192,21 @@ def cached_table1() -> GaussiansTable:
         return compute(gaussians_table, progress=report)
     finally:
         done()
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def cached_fig3(
+    key: ModelKey, index: int, start: str, _model: DigitDenoiser, _subsets: DigitSubsets
+) -> Reconstruction:
+    """Test digit ``index`` rebuilt without noise from n = 1 … 20 components (Fig. 3)."""
+    return reconstruction_series(
+        _model,
+        _subsets.X_test[index],
+        side=_subsets.side,
+        start=start,
+        label=str(_subsets.y_test[index]),
+        random_state=key[5],
+    )
 
 
 def progress_bar(text: str) -> tuple[Callable[[float, str], None], Callable[[], None]]:

@@ -1,23 +1,35 @@
-"""The Denoising view's tabs on the rest of Mika et al. (1999): "Table 1".
+"""The Denoising view's tabs on the rest of Mika et al. (1999).
 
-The cached work is in :mod:`kpca_ui.views.denoising_cache`; the figures are those
+"Table 1" (eleven Gaussians in R^10) and "Fig. 3" (reconstruction without noise). The
+cached work is in :mod:`kpca_ui.views.denoising_cache`; the figures are those
 of :mod:`kpca_core.figures.preimages`.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
+from kpca_core.denoise import DigitDenoiser, DigitSubsets
 from kpca_core.figures import preimages as figures
 from kpca_core.gaussians_table import GaussiansTable
+from kpca_core.preimage_compare import Reconstruction
 from kpca_ui.explain import explain
 from kpca_ui.views.denoising_cache import (
+    ModelKey,
+    cached_fig3,
     cached_table1,
 )
-from kpca_ui.views.denoising_tabs import show_with_numbers
+from kpca_ui.views.denoising_tabs import restart_note, show_with_numbers
 from kpca_ui.workers import build
+
+MAX_TEST_INDEX = 999
+FIG3_STARTS = {
+    "mean": "the mean training digit (reconstruction)",
+    "digit": "the digit itself (as in de-noising)",
+}
 
 
 # -------------------------------------------------------------------- Table 1
@@ -83,3 +95,68 @@ What the table teaches all the same (the paper's words): kernel PCA "moves each 
 the correct source even when using only a small number of components", where linear PCA
 has to cover eleven spots with fewer than ten directions.
 """
+
+
+# --------------------------------------------------------------------- Fig. 3
+@st.fragment
+def show_fig3(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey) -> None:
+    left, right = st.columns(2)
+    asked = left.number_input(
+        "Test digit (0 = the first)",
+        0,
+        MAX_TEST_INDEX,
+        0,
+        key="dn_fig3_digit",
+        bind="query-params",
+        persist_state="page",
+        help="The paper shows the first digit of its test set.",
+    )
+    start = right.radio(
+        "Start the iteration (10) at",
+        list(FIG3_STARTS),
+        format_func=FIG3_STARTS.get,
+        key="dn_fig3_start",
+        bind="query-params",
+        persist_state="page",
+        help="Reconstruction may not use the digit itself; de-noising may (the paper, Sect. 4).",
+    )
+    index = min(int(asked), len(subsets.X_test) - 1)
+    if index < asked:
+        st.info(f"There are {len(subsets.X_test)} test digits: showing the last, {index}.")
+    recon = cached_fig3(key, index, start, model, subsets)
+    label = subsets.y_test[index]
+    show_with_numbers(
+        build(
+            figures.fig3_figure,
+            recon,
+            title=f"{subsets.source}: test digit {index} (a {label}) rebuilt without noise",
+        ),
+        "dn_fig3",
+        f"denoise_fig3_digit{index}_{start}",
+        lambda: fig3_frame(recon),
+    )
+    last = len(recon.n_values) - 1
+    st.markdown(
+        "Mika et al. Fig. 3: with few components both rebuild much the same; with more, "
+        "**linear PCA comes closer to this very digit, kernel PCA draws a more prototypical "
+        f"{label}**. Under each image: the fraction ‖z − x‖² / ‖x̄ − x‖² of the squared "
+        f"distance left; at n = {recon.n_values[last]} linear PCA "
+        f"{recon.fraction_linear[last]:.2f}, kernel PCA {recon.fraction_kernel[last]:.2f}. "
+        f"The iteration (10) started at {FIG3_STARTS[start]}."
+    )
+    explain("dn_fig3")
+    restart_note(recon.grid.restarts)
+
+
+def fig3_frame(recon: Reconstruction) -> pd.DataFrame:
+    """The numbers under Fig. 3: per n, the squared distance and its fraction, both methods."""
+    errors = recon.grid.errors
+    return pd.DataFrame(
+        {
+            "n": recon.n_values,
+            "squared_distance_linear": errors[0, :-1],
+            "squared_distance_kernel": errors[1, :-1],
+            "fraction_linear": recon.fraction_linear,
+            "fraction_kernel": recon.fraction_kernel,
+        }
+    )
