@@ -89,6 +89,10 @@ LABELS: dict[str, dict[str, str]] = {
         "demo_noise": "How much noise?",
         "fig3_digit": "Test digit (Fig. 3)",
         "fig3_start": "Start the iteration at (Fig. 3)",
+        "pre_digits": "Noisy test digits compared",
+        "pre_set": "Data set (pre-images)",
+        "pre_n": "Kernel components (fixed point)",
+        "pre_point": "Point whose ρ(z) is drawn",
     },
 }
 

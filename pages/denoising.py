@@ -3,7 +3,7 @@
 This script is the page's layout; its settings are in
 ``kpca_ui/views/denoising.py``, its cached work in
 ``kpca_ui/views/denoising_cache.py`` and the body of each tab in
-``kpca_ui/views/denoising_tabs.py`` (Table 1 and Fig. 3 in
+``kpca_ui/views/denoising_tabs.py`` (Table 1, Fig. 3 and pre-images in
 ``kpca_ui/views/denoising_preimages.py``).
 """
 
@@ -60,4 +60,7 @@ with tabs[5]:
 with tabs[6]:
     if tabs[6].open:
         more.show_fig3(model, subsets, model_key)
+with tabs[7]:
+    if tabs[7].open:
+        more.show_preimages(model, subsets, model_key, settings)
 link_tools("dn")

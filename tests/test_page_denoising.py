@@ -20,6 +20,7 @@ from streamlit.testing.v1 import AppTest
 from kpca_core import usps
 from kpca_core.denoise import DigitDenoiser
 from kpca_core.gaussians_table import N_VALUES, PAPER_TABLE1, SIGMAS, GaussiansTable
+from kpca_core.preimage_methods import METHOD_LABELS, METHODS
 from kpca_ui.views import denoising_cache as cache
 
 USPS_DIR = os.environ.get("KPCA_USPS_DIR") or "/work/shared/data/usps"
@@ -280,3 +281,29 @@ def test_fig3_tab_rebuilds_the_chosen_digit_with_fractions(usps_dir):
     after = chart(at, "dn_fig3_chart")["layout"]["annotations"]
     assert [a["text"] for a in before[:20]] == [a["text"] for a in after[:20]]  # linear: same
     assert "started at the digit itself" in " ".join(m.value for m in at.markdown)
+
+
+@pytest.mark.usps
+def test_preimages_tab_compares_the_methods_and_animates_the_fixed_point(usps_dir):
+    at = page("Pre-images", dn_pre_digits=10)
+    spec = chart(at, "dn_methods_chart")
+    assert len(spec["data"]) == 3 * len(METHODS)
+    assert "10 digits" in spec["layout"]["title"]["text"]
+    (summary,) = at.dataframe
+    assert list(summary.value["method"]) == [METHOD_LABELS[m] for m in METHODS]
+    toy = chart(at, "dn_toy_methods_chart")
+    assert toy["layout"]["title"]["text"].startswith("Half circle: 200 noisy points")
+
+    animation = chart(at, "dn_fixed_point_chart")
+    assert animation["data"][0]["type"] == "contour"
+    assert len(animation["frames"]) > 2  # played in the browser, one frame per step
+    assert animation["layout"]["updatemenus"][0]["buttons"][0]["method"] == "animate"
+    rho = decode(animation["data"][0]["z"])
+    at.number_input(key="dn_pre_point").set_value(5).run()
+    assert not at.exception
+    assert not np.array_equal(rho, decode(chart(at, "dn_fixed_point_chart")["data"][0]["z"]))
+    at.radio(key="dn_pre_set").set_value("square").run()
+    assert not at.exception
+    assert chart(at, "dn_toy_methods_chart")["layout"]["title"]["text"].startswith("Square")
+    words = [e for e in at.expander if e.label == "What am I looking at"]
+    assert any("cluster centre" in m.value for e in words for m in e.markdown)

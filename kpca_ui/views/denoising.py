@@ -33,6 +33,7 @@ TABS = [
     "Demo",
     "Table 1",
     "Fig. 3",
+    "Pre-images",
 ]
 DEMO_LEVELS = {"none": 0.0, "a little": 0.2, "some": 0.4, "a lot": 0.6, "very much": 0.8}
 GAUSSIAN_PRESET = next(iter(PRESETS))

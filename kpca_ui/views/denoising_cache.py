@@ -31,7 +31,16 @@ from kpca_core.denoise import (
     toy_denoising,
 )
 from kpca_core.gaussians_table import GaussiansTable, gaussians_table
-from kpca_core.preimage_compare import Reconstruction, reconstruction_series
+from kpca_core.preimage_compare import (
+    FixedPointPaths,
+    MethodComparison,
+    Reconstruction,
+    ToyData,
+    compare_methods,
+    reconstruction_series,
+    toy_comparison,
+    toy_paths,
+)
 from kpca_ui.views.denoising import width_caption
 from kpca_ui.workers import at_low_priority, compute
 
@@ -207,6 +216,52 @@ def cached_fig3(
         label=str(_subsets.y_test[index]),
         random_state=key[5],
     )
+
+
+def compared_rows(n_test: int, count: int) -> np.ndarray:
+    """``count`` test digits spread evenly over the test set (so over every class)."""
+    return np.unique(np.linspace(0, n_test - 1, min(count, n_test)).astype(int))
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def cached_digit_methods(
+    key: ModelKey,
+    noise: tuple[str, float],
+    count: int,
+    n_values: tuple[int, ...],
+    ridge_alpha: float,
+    _model: DigitDenoiser,
+    _subsets: DigitSubsets,
+) -> MethodComparison:
+    """Every pre-image method on the same ``count`` noisy test digits, at every n."""
+    rows = compared_rows(len(_subsets.X_test), count)
+    noisy = noisy_test_digits(key, noise, _subsets)[rows]
+    report, done = progress_bar(f"Pre-images of {len(rows)} digits by every method")
+    try:
+        return compare_methods(
+            _model,
+            _subsets.X_test[rows],
+            noisy,
+            n_values,
+            options={"ridge": {"alpha": ridge_alpha}},
+            progress=report,
+        )
+    finally:
+        done()
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def cached_toy_methods(name: str, noise: float, c: float, seed: int) -> MethodComparison:
+    """Every pre-image method on a 2-D toy set (Fig. 1's setting, 200 points)."""
+    return compute(toy_comparison, name, noise=noise, c=c, random_state=seed)
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def cached_toy_paths(
+    name: str, noise: float, c: float, n: int, seed: int
+) -> tuple[ToyData, FixedPointPaths]:
+    """Every noisy point's path under eq. (10) in a 2-D toy set."""
+    return compute(toy_paths, name, n_components=n, random_state=seed, noise=noise, c=c)
 
 
 def progress_bar(text: str) -> tuple[Callable[[float, str], None], Callable[[], None]]:

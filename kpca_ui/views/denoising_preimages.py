@@ -1,6 +1,7 @@
-"""The Denoising view's tabs on the rest of Mika et al. (1999).
+"""The Denoising view's tabs on the rest of Mika et al. (1999) and on pre-images.
 
-"Table 1" (eleven Gaussians in R^10) and "Fig. 3" (reconstruction without noise). The
+"Table 1" (eleven Gaussians in R^10), "Fig. 3" (reconstruction without noise)
+and "Pre-images" (the methods side by side, the fixed point animated). The
 cached work is in :mod:`kpca_ui.views.denoising_cache`; the figures are those
 of :mod:`kpca_core.figures.preimages`.
 """
@@ -12,20 +13,34 @@ import pandas as pd
 import streamlit as st
 
 import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
-from kpca_core.denoise import DigitDenoiser, DigitSubsets
+from kpca_core.denoise import DigitDenoiser, DigitSubsets, Noise
 from kpca_core.figures import preimages as figures
 from kpca_core.gaussians_table import GaussiansTable
-from kpca_core.preimage_compare import Reconstruction
+from kpca_core.preimage_compare import MethodComparison, Reconstruction
+from kpca_core.preimage_methods import METHOD_LABELS
 from kpca_ui.explain import explain
+from kpca_ui.presenter import presentable
 from kpca_ui.views.denoising_cache import (
     ModelKey,
+    cached_digit_methods,
     cached_fig3,
     cached_table1,
+    cached_toy_methods,
+    cached_toy_paths,
 )
-from kpca_ui.views.denoising_tabs import restart_note, show_with_numbers
+from kpca_ui.views.denoising_tabs import image_export, restart_note, show_with_numbers
 from kpca_ui.workers import build
 
+DIGIT_N = (4, 16, 64, 256)
+"""Numbers of components of the methods' comparison on digits."""
+DIGIT_COUNTS = (10, 20, 50, 100)
+"""How many noisy digits the comparison may use. With the paper's 3000 training digits its
+time is mostly the kernel ridge map's four fits (one per n), whatever the count."""
 MAX_TEST_INDEX = 999
+TOY_SETS = {"half_circle": "Half circle", "square": "Square"}
+TOY = {"noise": 0.1, "c": 0.5, "seed": 0}
+"""The 2-D toy of Fig. 1 as the "2-D toy" tab opens: 200 points, noise 0.1, c = 0.5."""
+TOY_POINTS = 200
 FIG3_STARTS = {
     "mean": "the mean training digit (reconstruction)",
     "digit": "the digit itself (as in de-noising)",
@@ -160,3 +175,133 @@ def fig3_frame(recon: Reconstruction) -> pd.DataFrame:
             "fraction_kernel": recon.fraction_kernel,
         }
     )
+
+
+# ----------------------------------------------------------------- pre-images
+@st.fragment
+def show_preimages(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dict) -> None:
+    st.markdown(
+        "Kernel PCA de-noises in feature space; the **pre-image** brings the result back to "
+        "an image. Four ways to find it, on the same noisy points: the fixed point (eq. 10), "
+        "distance constraints and multidimensional scaling (Kwok & Tsang 2004, no iteration), "
+        "gradient descent on ρ(z) (eq. 7) and a learned kernel ridge map (Bakır et al. 2004, "
+        "scikit-learn's `fit_inverse_transform`)."
+    )
+    count = st.select_slider(
+        "Noisy test digits compared",
+        DIGIT_COUNTS,
+        20,
+        key="dn_pre_digits",
+        bind="query-params",
+        persist_state="page",
+        help="Spread over the test set; each method runs at every n on the same digits.",
+    )
+    noise: Noise = s["noise"]
+    comparison = cached_digit_methods(
+        key, (noise.kind, noise.level), int(count), DIGIT_N, s["ridge_alpha"], model, subsets
+    )
+    show_with_numbers(
+        build(
+            figures.comparison_figure,
+            comparison,
+            title=f"{subsets.source}: {comparison.n_points} digits, {noise.describe()}",
+        ),
+        "dn_methods",
+        f"preimages_digits_{noise.kind}{noise.level:g}_c{s['c']:g}",
+        comparison.to_frame,
+    )
+    st.dataframe(method_summary(comparison), hide_index=True)
+    st.caption(
+        "Times are wall time on this shared server, after the common projection. A failure: "
+        "the point missed its method's criterion (no convergence, or a failed line search). "
+        f"The ridge map uses α = {s['ridge_alpha']:g} (the sidebar's)."
+    )
+    explain("dn_methods")
+    show_fixed_point(show_toy_methods())
+
+
+def method_summary(comparison: MethodComparison) -> pd.DataFrame:
+    """One row per method: its best MSE and n, the median time per point, all failures."""
+    rows = []
+    for curve in comparison.curves:
+        best = int(np.argmin(curve.mse))
+        milliseconds = 1000 * float(np.median(curve.seconds_per_point))
+        rows.append(
+            {
+                "method": METHOD_LABELS[curve.method],
+                "best MSE": round(float(curve.mse[best]), 3),
+                "at n": int(curve.n[best]),
+                "ms per point (median over n)": round(milliseconds, 3),
+                "failures (all n)": int(curve.failures.sum()),
+                "restarts (all n)": int(curve.restarts.sum()),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def show_toy_methods() -> str:
+    """The methods side by side on a 2-D toy set; returns the set chosen."""
+    st.subheader("The same methods in the 2-D toy")
+    name = st.radio(
+        "Data set",
+        list(TOY_SETS),
+        format_func=TOY_SETS.get,
+        key="dn_pre_set",
+        bind="query-params",
+        persist_state="page",
+        horizontal=True,
+    )
+    comparison = cached_toy_methods(name, TOY["noise"], TOY["c"], TOY["seed"])
+    show_with_numbers(
+        build(
+            figures.comparison_figure,
+            comparison,
+            title=f"{TOY_SETS[name]}: {TOY_POINTS} noisy points (noise {TOY['noise']:g})",
+        ),
+        "dn_toy_methods",
+        f"preimages_toy_{name}",
+        comparison.to_frame,
+    )
+    st.caption(
+        f"Mika et al. Fig. 1's setting: k = exp(−‖x − y‖² / {2 * TOY['c']:g}), fitted on the "
+        "noisy points; the error is the squared distance to each point's own clean position."
+    )
+    return name
+
+
+def show_fixed_point(name: str) -> None:
+    st.subheader("The fixed point, step by step")
+    left, right = st.columns(2)
+    n = left.slider(
+        "Kernel components",
+        1,
+        20,
+        4,
+        key="dn_pre_n",
+        bind="query-params",
+        persist_state="page",
+    )
+    point = right.number_input(
+        "Point whose ρ(z) is drawn",
+        0,
+        TOY_POINTS - 1,
+        0,
+        key="dn_pre_point",
+        bind="query-params",
+        persist_state="page",
+        help="Its path is traced in black over the contours of its own ρ(z).",
+    )
+    toy, paths = cached_toy_paths(name, TOY["noise"], TOY["c"], int(n), TOY["seed"])
+    fig = build(figures.fixed_point_animation, paths, toy.noisy, selected=int(point))
+    st.plotly_chart(
+        presentable(fig),
+        key="dn_fixed_point_chart",
+        config=image_export(f"fixed_point_{name}_n{n}_point{point}"),
+    )
+    restarted = int(paths.restarted.any(axis=0).sum())
+    st.caption(
+        f"{TOY_SETS[name]}, n = {n}: press ▶ play; the animation runs in your browser. "
+        f"{int(paths.converged.sum())} of {paths.converged.size} points converged, "
+        f"{restarted} restarted (crosses: a restart is a jump to a training point)."
+    )
+    explain("dn_fixed_point")
