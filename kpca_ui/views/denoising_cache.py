@@ -12,6 +12,7 @@ import os
 from collections.abc import Callable
 
 import numpy as np
+import plotly.graph_objects as go
 import streamlit as st
 
 from kpca_core import usps
@@ -30,6 +31,7 @@ from kpca_core.denoise import (
     side_by_side,
     toy_denoising,
 )
+from kpca_core.figures import preimages as figures
 from kpca_core.gaussians_table import GaussiansTable, gaussians_table
 from kpca_core.preimage_compare import (
     FixedPointPaths,
@@ -42,7 +44,7 @@ from kpca_core.preimage_compare import (
     toy_paths,
 )
 from kpca_ui.views.denoising import width_caption
-from kpca_ui.workers import at_low_priority, compute
+from kpca_ui.workers import at_low_priority, build, compute
 
 # (source, train per class, test per class, c, centre, seed, training-noise kind, level)
 ModelKey = tuple[str, int, int, float, bool, int, str | None, float]
@@ -262,6 +264,13 @@ def cached_toy_paths(
 ) -> tuple[ToyData, FixedPointPaths]:
     """Every noisy point's path under eq. (10) in a 2-D toy set."""
     return compute(toy_paths, name, n_components=n, random_state=seed, noise=noise, c=c)
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def cached_animation(name: str, noise: float, c: float, n: int, seed: int, point: int) -> go.Figure:
+    """The fixed point's animation over ρ(z) of one point, built in a worker once per choice."""
+    toy, paths = cached_toy_paths(name, noise, c, n, seed)
+    return build(figures.fixed_point_animation, paths, toy.noisy, selected=point)
 
 
 def progress_bar(text: str) -> tuple[Callable[[float, str], None], Callable[[], None]]:

@@ -22,6 +22,7 @@ from kpca_ui.explain import explain
 from kpca_ui.presenter import presentable
 from kpca_ui.views.denoising_cache import (
     ModelKey,
+    cached_animation,
     cached_digit_methods,
     cached_fig3,
     cached_table1,
@@ -291,8 +292,8 @@ def show_fixed_point(name: str) -> None:
         persist_state="page",
         help="Its path is traced in black over the contours of its own ρ(z).",
     )
-    toy, paths = cached_toy_paths(name, TOY["noise"], TOY["c"], int(n), TOY["seed"])
-    fig = build(figures.fixed_point_animation, paths, toy.noisy, selected=int(point))
+    _, paths = cached_toy_paths(name, TOY["noise"], TOY["c"], int(n), TOY["seed"])
+    fig = cached_animation(name, TOY["noise"], TOY["c"], int(n), TOY["seed"], int(point))
     st.plotly_chart(
         presentable(fig),
         key="dn_fixed_point_chart",
