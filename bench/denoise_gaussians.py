@@ -15,12 +15,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from kpca_core.gaussians_table import SEEDS, gaussians_table
-
-
-def ratio(value: float) -> str:
-    """As the paper prints ratios: two decimals, whole numbers from 100 on."""
-    return f"{value:.0f}" if value >= 100 else f"{value:.2f}"
+from kpca_core.gaussians_table import SEEDS, format_ratio, gaussians_table
 
 
 def main() -> None:
@@ -35,11 +30,10 @@ def main() -> None:
     print("σ     " + "".join(f"{f'n = {n}':>21}" for n in table.n_values))
     for i, sigma in enumerate(table.sigmas):
         cells = [
-            f"{ratio(table.mean[i, j])} [{ratio(table.low[i, j])}–{ratio(table.high[i, j])}]"
-            for j in range(len(table.n_values))
+            "{} [{}–{}]".format(*table.formatted(i, j)[:3]) for j in range(len(table.n_values))
         ]
         print(f"{sigma:<6g}" + "".join(f"{cell:>21}" for cell in cells))
-        print(f"{'paper':<6}" + "".join(f"{ratio(value):>21}" for value in paper[i]))
+        print(f"{'paper':<6}" + "".join(f"{format_ratio(value):>21}" for value in paper[i]))
     print(
         f"fixed-point restarts {int(table.restarts.sum())}, rows not converged "
         f"{int(table.failures.sum())}"

@@ -59,6 +59,13 @@ PAPER_TABLE1 = np.array(
 """Mika et al. (1999), Table 1: linear / kernel ratio, rows σ = 0.05 … 0.8, columns n = 1 … 9."""
 
 
+def format_ratio(value: float) -> str:
+    """A ratio as the paper prints it: two decimals, whole numbers from 100 on; NaN as ""."""
+    if not np.isfinite(value):
+        return ""
+    return f"{value:.0f}" if value >= 100 else f"{value:.2f}"
+
+
 @dataclass(frozen=True)
 class GaussiansSplit:
     """Training and test points of one draw, and the centre of each test point."""
@@ -200,6 +207,11 @@ class GaussiansTable:
                     if n in N_VALUES:
                         out[i, j] = PAPER_TABLE1[SIGMAS.index(sigma), N_VALUES.index(n)]
         return out
+
+    def formatted(self, i: int, j: int) -> tuple[str, str, str, str]:
+        """Cell (σ_i, n_j) as the paper prints ratios: the mean, smallest, largest, the paper's."""
+        cell = (self.mean[i, j], self.low[i, j], self.high[i, j], self.paper()[i, j])
+        return tuple(format_ratio(value) for value in cell)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per (σ, n): the mean, smallest and largest ratio, and the paper's."""

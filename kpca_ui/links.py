@@ -87,6 +87,12 @@ LABELS: dict[str, dict[str, str]] = {
         "toy_seed": "Seed (2-D toy)",
         "demo_digit": "Which digit?",
         "demo_noise": "How much noise?",
+        "fig3_digit": "Test digit (Fig. 3)",
+        "fig3_start": "Start the iteration at (Fig. 3)",
+        "pre_digits": "Noisy test digits compared",
+        "pre_set": "Data set (pre-images)",
+        "pre_n": "Kernel components (fixed point)",
+        "pre_point": "Point whose ρ(z) is drawn",
     },
 }
 

@@ -3,7 +3,8 @@
 This script is the page's layout; its settings are in
 ``kpca_ui/views/denoising.py``, its cached work in
 ``kpca_ui/views/denoising_cache.py`` and the body of each tab in
-``kpca_ui/views/denoising_tabs.py``.
+``kpca_ui/views/denoising_tabs.py`` (Table 1, Fig. 3 and pre-images in
+``kpca_ui/views/denoising_preimages.py``).
 """
 
 import streamlit as st
@@ -12,6 +13,7 @@ from kpca_ui.links import link_tools
 from kpca_ui.shell import require_app_shell
 from kpca_ui.views import denoising as view
 from kpca_ui.views import denoising_cache as cache
+from kpca_ui.views import denoising_preimages as more
 from kpca_ui.views import denoising_tabs as tab
 
 require_app_shell()
@@ -52,4 +54,13 @@ with tabs[3]:
 with tabs[4]:
     if tabs[4].open:
         tab.show_demo(model, subsets)
+with tabs[5]:
+    if tabs[5].open:
+        more.show_table1()
+with tabs[6]:
+    if tabs[6].open:
+        more.show_fig3(model, subsets, model_key)
+with tabs[7]:
+    if tabs[7].open:
+        more.show_preimages(model, subsets, model_key, settings)
 link_tools("dn")

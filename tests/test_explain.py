@@ -91,11 +91,14 @@ def test_spectrum_figures_have_their_maths_and_words():
         ("Error vs n", "dn_error_chart", True),
         ("2-D toy", "dn_toy_chart", True),
         ("Demo", "dn_demo_chart", False),
+        ("Fig. 3", "dn_fig3_chart", True),
+        ("Pre-images", "dn_methods_chart", True),
+        ("Pre-images", "dn_fixed_point_chart", True),
     ],
 )
 def test_denoising_tabs_have_their_maths_and_words(monkeypatch, tab, chart, has_words):
     monkeypatch.setenv("KPCA_USPS_DIR", USPS_DIR)
-    at = open_page("denoising", dn_train=20, dn_test=5, dn_tab=tab)
+    at = open_page("denoising", dn_train=20, dn_test=5, dn_tab=tab, dn_pre_digits=10)
     expanders = explanations(at)[chart]
     assert set(expanders) == ({MATHS, WORDS} if has_words else {MATHS})
     maths = latex(expanders[MATHS])
@@ -136,6 +139,7 @@ IN_THE_PAPER = {
     "mika": {
         "4": r"P_n \Phi(\mathbf{x}) = \sum_{k=1}^n \beta_k \mathbf{V}^k",
         "5": r"\rho(\mathbf{z}) = \|\Phi(\mathbf{z}) - \mathbf{P}_n \Phi(\mathbf{x})\|^2",
+        "7": r"\beta_k \sum_{i=1}^{\ell} \alpha_i^k \mathbf{k}(\mathbf{z}, \mathbf{x}_i)",
         "10": r"\mathbf{z}_{t+1}",
     },
 }

@@ -19,6 +19,9 @@ from streamlit.testing.v1 import AppTest
 
 from kpca_core import usps
 from kpca_core.denoise import DigitDenoiser
+from kpca_core.gaussians_table import N_VALUES, PAPER_TABLE1, SIGMAS, GaussiansTable
+from kpca_core.preimage_methods import METHOD_LABELS, METHODS
+from kpca_ui.views import denoising_cache as cache
 
 USPS_DIR = os.environ.get("KPCA_USPS_DIR") or "/work/shared/data/usps"
 SPECKLE = "Mika et al. 1999, Fig. 4 (speckle noise)"
@@ -210,3 +213,97 @@ def test_every_figure_offers_its_numbers_and_svg(usps_dir, tab, chart_key, butto
     assert options["format"] == "svg"
     (button,) = [b for b in at.get("download_button") if b.proto.id.endswith(button_key)]
     assert button.proto.label == "The numbers behind this figure (CSV)"
+
+
+def fake_table() -> GaussiansTable:
+    """Table 1 with the paper's shape: every cell the paper's, times 1.0, 1.1 and 1.3."""
+    paper = PAPER_TABLE1[:, :, np.newaxis] * np.array([1.0, 1.1, 1.3])
+    zeros = np.zeros((len(SIGMAS), 3), dtype=int)
+    return GaussiansTable(SIGMAS, N_VALUES, (0, 1, 2), paper, zeros, zeros)
+
+
+@pytest.fixture
+def quick_table1(monkeypatch: pytest.MonkeyPatch) -> GaussiansTable:
+    """The Table 1 tab on a made-up table (the real one takes seconds of two cores)."""
+    table = fake_table()
+    monkeypatch.setattr(cache, "gaussians_table", lambda progress=None: table)
+    cache.cached_table1.clear()
+    yield table
+    cache.cached_table1.clear()
+
+
+def test_table1_tab_shows_ours_beside_the_paper_and_says_where_it_differs(no_usps, quick_table1):
+    at = page("Table 1")
+    spec = chart(at, "dn_table1_chart")
+    ours, paper = spec["data"]
+    assert ours["type"] == paper["type"] == "heatmap"
+    assert ours["text"][4][0] == "1.39<br>1.23–1.60"  # σ = 0.8, n = 1: mean, range
+    text = " ".join(" ".join(m.value.split()) for m in at.markdown)
+    assert "within 0.32 of the paper at every n" in text  # (3.4 / 3 − 1) 2.39 at n = 9
+    assert "σ = 0.1 and 0.2 are not reproduced" in text
+    assert "(0.99 to 1.29 at n = 1, the paper: 0.99)" in text
+    assert "2333 against 2058 at n = 1 (1.1×)" in text
+    (button,) = [b for b in at.get("download_button") if b.proto.id.endswith("dn_table1_csv")]
+    assert button.proto.label == "The numbers behind this figure (CSV)"
+    assert {e.label for e in at.expander} >= {"The maths", "What am I looking at"}
+
+
+@pytest.mark.slow
+def test_table1_tab_computes_the_real_table_once(no_usps):
+    cache.cached_table1.clear()
+    at = page("Table 1")
+    ours = chart(at, "dn_table1_chart")["data"][0]
+    assert decode(ours["z"]).shape == (len(SIGMAS), len(N_VALUES))
+    assert "σ = 0.8** is reproduced" in " ".join(m.value for m in at.markdown)
+
+
+@pytest.mark.usps
+def test_fig3_tab_rebuilds_the_chosen_digit_with_fractions(usps_dir):
+    at = page("Fig. 3")
+    spec = chart(at, "dn_fig3_chart")
+    assert spec["layout"]["yaxis"]["ticktext"] == ["linear PCA", "kernel PCA"]
+    columns = spec["layout"]["xaxis"]["ticktext"]
+    assert columns[:2] == ["1", "2"] and columns[-1].startswith("original")
+    assert len(spec["layout"]["annotations"]) == 2 * 20  # a fraction under each rebuilt digit
+    assert spec["layout"]["title"]["text"].startswith("USPS: test digit 0")
+    assert "kernel PCA draws a more prototypical" in " ".join(m.value for m in at.markdown)
+
+    at.number_input(key="dn_fig3_digit").set_value(7).run()
+    assert not at.exception
+    assert chart(at, "dn_fig3_chart")["layout"]["title"]["text"].startswith("USPS: test digit 7")
+    at.number_input(key="dn_fig3_digit").set_value(900).run()
+    assert not at.exception
+    assert "There are 50 test digits: showing the last, 49." in " ".join(i.value for i in at.info)
+
+    before = chart(at, "dn_fig3_chart")["layout"]["annotations"]
+    at.radio(key="dn_fig3_start").set_value("digit").run()
+    assert not at.exception
+    after = chart(at, "dn_fig3_chart")["layout"]["annotations"]
+    assert [a["text"] for a in before[:20]] == [a["text"] for a in after[:20]]  # linear: same
+    assert "started at the digit itself" in " ".join(m.value for m in at.markdown)
+
+
+@pytest.mark.usps
+def test_preimages_tab_compares_the_methods_and_animates_the_fixed_point(usps_dir):
+    at = page("Pre-images", dn_pre_digits=10)
+    spec = chart(at, "dn_methods_chart")
+    assert len(spec["data"]) == 3 * len(METHODS)
+    assert "10 digits" in spec["layout"]["title"]["text"]
+    (summary,) = at.dataframe
+    assert list(summary.value["method"]) == [METHOD_LABELS[m] for m in METHODS]
+    toy = chart(at, "dn_toy_methods_chart")
+    assert toy["layout"]["title"]["text"].startswith("Half circle: 200 noisy points")
+
+    animation = chart(at, "dn_fixed_point_chart")
+    assert animation["data"][0]["type"] == "contour"
+    assert len(animation["frames"]) > 2  # played in the browser, one frame per step
+    assert animation["layout"]["updatemenus"][0]["buttons"][0]["method"] == "animate"
+    rho = decode(animation["data"][0]["z"])
+    at.number_input(key="dn_pre_point").set_value(5).run()
+    assert not at.exception
+    assert not np.array_equal(rho, decode(chart(at, "dn_fixed_point_chart")["data"][0]["z"]))
+    at.radio(key="dn_pre_set").set_value("square").run()
+    assert not at.exception
+    assert chart(at, "dn_toy_methods_chart")["layout"]["title"]["text"].startswith("Square")
+    words = [e for e in at.expander if e.label == "What am I looking at"]
+    assert any("cluster centre" in m.value for e in words for m in e.markdown)

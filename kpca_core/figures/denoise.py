@@ -124,13 +124,23 @@ def fig4_figure(grid: ImageGrid, *, title: str = "") -> go.Figure:
     )
 
 
-def side_by_side_figure(grid: ImageGrid, *, title: str = "") -> go.Figure:
-    """Original / noisy / linear / kernel for a few digits, each with its squared error.
+def numbered_mosaic(
+    grid: ImageGrid, numbers: np.ndarray, *, title: str = "", fmt: str = ".1f", font_size: int = 11
+) -> go.Figure:
+    """The grid's mosaic with ``numbers[r, c]`` written under the tile in row r, column c.
 
-    The error ‖z − x‖² of each image to the clean original is written
-    under it (none under the originals).
+    Parameters
+    ----------
+    grid : ImageGrid
+    numbers : ndarray of shape (n_rows, n_cols) or smaller
+        Compared with the grid from its top left; NaN (or inf) leaves a tile
+        without a number.
+    title : str
+    fmt : str
+        Format spec of the numbers (e.g. ``".2f"``).
+    font_size : int
     """
-    gap = max(2, grid.side // 2)  # room for the error under each tile
+    gap = max(2, grid.side // 2)  # room for the number under each tile
     fig = mosaic_figure(
         grid.images,
         side=grid.side,
@@ -140,21 +150,32 @@ def side_by_side_figure(grid: ImageGrid, *, title: str = "") -> go.Figure:
         gap=gap,
         row_height=70,
     )
-    if grid.errors is not None:
-        step = grid.side + gap
-        for r, row in enumerate(grid.errors):
-            for c, error in enumerate(row):
-                if r == 0 or not np.isfinite(error):
-                    continue
-                fig.add_annotation(
-                    x=c * step + (grid.side - 1) / 2,
-                    y=r * step + grid.side - 0.5,
-                    text=f"{error:.1f}",
-                    showarrow=False,
-                    yanchor="top",
-                    font={"size": 11, "color": style.INK},
-                )
+    step = grid.side + gap
+    for r, row in enumerate(np.asarray(numbers, dtype=float)):
+        for c, value in enumerate(row):
+            if not np.isfinite(value):
+                continue
+            fig.add_annotation(
+                x=c * step + (grid.side - 1) / 2,
+                y=r * step + grid.side - 0.5,
+                text=format(value, fmt),
+                showarrow=False,
+                yanchor="top",
+                font={"size": font_size, "color": style.INK},
+            )
     return fig
+
+
+def side_by_side_figure(grid: ImageGrid, *, title: str = "") -> go.Figure:
+    """Original / noisy / linear / kernel for a few digits, each with its squared error.
+
+    The error ‖z − x‖² of each image to the clean original is written
+    under it (none under the originals).
+    """
+    shape = grid.images.shape[:2]
+    errors = np.full(shape, np.nan) if grid.errors is None else np.array(grid.errors, dtype=float)
+    errors[0] = np.nan
+    return numbered_mosaic(grid, errors, title=title)
 
 
 def demo_figure(grid: ImageGrid) -> go.Figure:

@@ -10,10 +10,10 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..gaussians_table import GaussiansTable
+from ..gaussians_table import GaussiansTable, format_ratio
 from ..preimage_compare import FixedPointPaths, MethodComparison, Reconstruction, rho_landscape
 from . import style
-from .denoise import TITLE_FONT, mosaic_figure
+from .denoise import TITLE_FONT, numbered_mosaic
 
 METHOD_COLOURS: dict[str, str] = {
     "fixed-point": style.KERNEL,
@@ -36,13 +36,6 @@ def _layout(fig: go.Figure, *, title: str, height: int) -> go.Figure:
 
 
 # -------------------------------------------------------------------- Table 1
-def _ratio(value: float) -> str:
-    """A ratio as the paper prints it: two decimals, whole numbers from 100 on."""
-    if not np.isfinite(value):
-        return ""
-    return f"{value:.0f}" if value >= 100 else f"{value:.2f}"
-
-
 def table1_figure(table: GaussiansTable) -> go.Figure:
     """Table 1 as two heatmaps, ours (mean over seeds) above the paper's, one colour scale.
 
@@ -56,13 +49,10 @@ def table1_figure(table: GaussiansTable) -> go.Figure:
     n_labels = [str(n) for n in table.n_values]
     sigma_labels = [f"σ = {s:g}" for s in table.sigmas]
     ours_text = [
-        [
-            f"{_ratio(mean[i, j])}<br>{_ratio(table.low[i, j])}–{_ratio(table.high[i, j])}"
-            for j in range(mean.shape[1])
-        ]
+        ["{}<br>{}–{}".format(*table.formatted(i, j)[:3]) for j in range(mean.shape[1])]
         for i in range(mean.shape[0])
     ]
-    paper_text = [[_ratio(value) for value in row] for row in paper]
+    paper_text = [[format_ratio(value) for value in row] for row in paper]
     custom = np.dstack([table.low, table.high, paper])
     fig = make_subplots(
         rows=2,
@@ -132,29 +122,8 @@ def fig3_figure(recon: Reconstruction, *, title: str = "") -> go.Figure:
     Under each reconstruction the fraction ‖z_n − x‖² / ‖x̄ − x‖² of the
     squared distance left (see :class:`~kpca_core.preimage_compare.Reconstruction`).
     """
-    grid = recon.grid
-    gap = max(2, grid.side // 2)
-    fig = mosaic_figure(
-        grid.images,
-        side=grid.side,
-        row_labels=grid.row_labels,
-        column_labels=grid.column_labels,
-        title=title,
-        gap=gap,
-        row_height=70,
-    )
-    step = grid.side + gap
-    for r, fractions in enumerate((recon.fraction_linear, recon.fraction_kernel)):
-        for c, fraction in enumerate(fractions):
-            fig.add_annotation(
-                x=c * step + (grid.side - 1) / 2,
-                y=r * step + grid.side - 0.5,
-                text=f"{fraction:.2f}",
-                showarrow=False,
-                yanchor="top",
-                font={"size": 10, "color": style.INK},
-            )
-    return fig
+    fractions = np.stack([recon.fraction_linear, recon.fraction_kernel])
+    return numbered_mosaic(recon.grid, fractions, title=title, fmt=".2f", font_size=10)
 
 
 # ------------------------------------------------------- methods side by side

@@ -25,7 +25,16 @@ METHODS = {
     "ridge": "Learned (kernel ridge regression)",
 }
 CUSTOM = "Custom settings"
-TABS = ["Fig. 4 grid", "Side by side", "Error vs n", "2-D toy", "Demo"]
+TABS = [
+    "Fig. 4 grid",
+    "Side by side",
+    "Error vs n",
+    "2-D toy",
+    "Demo",
+    "Table 1",
+    "Fig. 3",
+    "Pre-images",
+]
 DEMO_LEVELS = {"none": 0.0, "a little": 0.2, "some": 0.4, "a lot": 0.6, "very much": 0.8}
 GAUSSIAN_PRESET = next(iter(PRESETS))
 

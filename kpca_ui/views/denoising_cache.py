@@ -12,6 +12,7 @@ import os
 from collections.abc import Callable
 
 import numpy as np
+import plotly.graph_objects as go
 import streamlit as st
 
 from kpca_core import usps
@@ -30,9 +31,21 @@ from kpca_core.denoise import (
     side_by_side,
     toy_denoising,
 )
+from kpca_core.figures import preimages as figures
+from kpca_core.gaussians_table import GaussiansTable, gaussians_table
+from kpca_core.preimage_compare import (
+    FixedPointPaths,
+    MethodComparison,
+    Reconstruction,
+    ToyData,
+    compare_methods,
+    reconstruction_series,
+    toy_comparison,
+    toy_paths,
+)
 from kpca_ui.memory import MB, bounded
 from kpca_ui.views.denoising import width_caption
-from kpca_ui.workers import at_low_priority
+from kpca_ui.workers import at_low_priority, build, compute
 
 MODELS_MAX_BYTES = 400 * MB
 """The fitted models together: two of the largest (M = 3000, ~150 MB each) fit."""
@@ -185,6 +198,84 @@ def cached_toy(
     return toy_denoising(
         name, n_samples=n_samples, noise=noise, c=c, n_components=n, random_state=seed
     )
+
+
+@st.cache_resource(show_spinner=False)
+def cached_table1() -> GaussiansTable:
+    """Mika et al. Table 1 (5 σ × 9 n × 3 seeds), computed once for every session, in a worker."""
+    report, done = progress_bar("Computing Table 1 (15 fits of kernel PCA, once for everyone)")
+    try:
+        return compute(gaussians_table, progress=report)
+    finally:
+        done()
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def cached_fig3(
+    key: ModelKey, index: int, start: str, _model: DigitDenoiser, _subsets: DigitSubsets
+) -> Reconstruction:
+    """Test digit ``index`` rebuilt without noise from n = 1 … 20 components (Fig. 3)."""
+    return reconstruction_series(
+        _model,
+        _subsets.X_test[index],
+        side=_subsets.side,
+        start=start,
+        label=str(_subsets.y_test[index]),
+        random_state=key[5],
+    )
+
+
+def compared_rows(n_test: int, count: int) -> np.ndarray:
+    """``count`` test digits spread evenly over the test set (so over every class)."""
+    return np.unique(np.linspace(0, n_test - 1, min(count, n_test)).astype(int))
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def cached_digit_methods(
+    key: ModelKey,
+    noise: tuple[str, float],
+    count: int,
+    n_values: tuple[int, ...],
+    ridge_alpha: float,
+    _model: DigitDenoiser,
+    _subsets: DigitSubsets,
+) -> MethodComparison:
+    """Every pre-image method on the same ``count`` noisy test digits, at every n."""
+    rows = compared_rows(len(_subsets.X_test), count)
+    noisy = noisy_test_digits(key, noise, _subsets)[rows]
+    report, done = progress_bar(f"Pre-images of {len(rows)} digits by every method")
+    try:
+        return compare_methods(
+            _model,
+            _subsets.X_test[rows],
+            noisy,
+            n_values,
+            options={"ridge": {"alpha": ridge_alpha}},
+            progress=report,
+        )
+    finally:
+        done()
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def cached_toy_methods(name: str, noise: float, c: float, seed: int) -> MethodComparison:
+    """Every pre-image method on a 2-D toy set (Fig. 1's setting, 200 points)."""
+    return compute(toy_comparison, name, noise=noise, c=c, random_state=seed)
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def cached_toy_paths(
+    name: str, noise: float, c: float, n: int, seed: int
+) -> tuple[ToyData, FixedPointPaths]:
+    """Every noisy point's path under eq. (10) in a 2-D toy set."""
+    return compute(toy_paths, name, n_components=n, random_state=seed, noise=noise, c=c)
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def cached_animation(name: str, noise: float, c: float, n: int, seed: int, point: int) -> go.Figure:
+    """The fixed point's animation over ρ(z) of one point, built in a worker once per choice."""
+    toy, paths = cached_toy_paths(name, noise, c, n, seed)
+    return build(figures.fixed_point_animation, paths, toy.noisy, selected=point)
 
 
 def progress_bar(text: str) -> tuple[Callable[[float, str], None], Callable[[], None]]:

@@ -52,12 +52,12 @@ BELOW_CONTROL_PX = FIGURE_PX - 60
 """Presenter mode: a figure below the row of tabs and a stepping control (or numbers)."""
 
 
-def _export(name: str) -> dict:
+def image_export(name: str) -> dict:
     """The figure's toolbar config: the camera button saves ``name`` as PNG or SVG."""
     return export_config(name, image_format=st.session_state.get("dn_img", "png"))
 
 
-def _show_with_numbers(
+def show_with_numbers(
     fig: go.Figure,
     key: str,
     name: str,
@@ -71,8 +71,9 @@ def _show_with_numbers(
     CSV download (``<key>_csv``) is built only when clicked. ``height`` is the
     figure's in presenter mode.
     """
-    st.plotly_chart(presentable(fig, height=height), key=f"{key}_chart", config=_export(name))
-    notice(NOTICES[key])
+    st.plotly_chart(presentable(fig, height=height), key=f"{key}_chart", config=image_export(name))
+    if key in NOTICES:
+        notice(NOTICES[key])
     st.download_button(
         "The numbers behind this figure (CSV)",
         data=lambda: table().to_csv(index=False),
@@ -89,7 +90,7 @@ def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dic
         key, (noise.kind, noise.level), s["method"], s["ridge_alpha"], model, subsets
     )
     title = f"{subsets.source}: {noise.describe()}"
-    _show_with_numbers(
+    show_with_numbers(
         build(figures.fig4_figure, grid, title=title),
         "dn_fig4",
         f"denoise_fig4_{noise.kind}{noise.level:g}_c{s['c']:g}",
@@ -101,7 +102,7 @@ def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dic
         f"then linear PCA and kernel PCA from n = {', '.join(map(str, FIG4_N))} components."
     )
     explain("dn_fig4")
-    _restart_note(grid.restarts)
+    restart_note(grid.restarts)
 
 
 @st.fragment
@@ -143,7 +144,7 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey
         model,
         subsets,
     )
-    _show_with_numbers(
+    show_with_numbers(
         build(
             figures.side_by_side_figure,
             grid,
@@ -161,7 +162,7 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey
         f"kernel PCA **{errors[3].mean():.1f}**."
     )
     explain("dn_side_by_side")
-    _restart_note(grid.restarts)
+    restart_note(grid.restarts)
 
 
 def _explain_n(n: int, model: DigitDenoiser, subsets: DigitSubsets) -> None:
@@ -178,7 +179,7 @@ def _explain_n(n: int, model: DigitDenoiser, subsets: DigitSubsets) -> None:
         )
 
 
-def _restart_note(restarts: int) -> None:
+def restart_note(restarts: int) -> None:
     if restarts:
         st.caption(
             f"The fixed-point iteration restarted {restarts} time(s) from another start, "
@@ -202,7 +203,7 @@ def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey,
     cols[2].metric("Ratio at the best n", f"{sweep.ratio_at_best:.2f}×", help="linear / kernel")
     cols[3].metric("Largest same-n ratio", f"{ratio_same:.1f}×", help=f"at n = {n_same}")
     title = f"{subsets.source}: {noise.describe()}, {len(subsets.X_test)} test digits"
-    _show_with_numbers(
+    show_with_numbers(
         figures.error_curve_figure(
             sweep, chosen_n=st.session_state.get("dn_n"), title_prefix=title
         ),
@@ -256,11 +257,11 @@ def show_toy() -> None:
     st.plotly_chart(
         presentable(figures.toy_figure(results), height=BELOW_CONTROL_PX),
         key="dn_toy_chart",
-        config=_export(f"denoise_toy_noise{noise:g}_c{c:g}_n{n}"),
+        config=image_export(f"denoise_toy_noise{noise:g}_c{c:g}_n{n}"),
     )
     notice(NOTICES["dn_toy"])
     explain("dn_toy")
-    _restart_note(sum(r.restarts for r in results))
+    restart_note(sum(r.restarts for r in results))
 
 
 @st.fragment
@@ -280,7 +281,7 @@ def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
     left.plotly_chart(
         presentable(figures.demo_figure(original)),
         key="dn_demo_original",
-        config=_export(f"denoise_demo_original_{digit}"),
+        config=image_export(f"denoise_demo_original_{digit}"),
     )
     left.caption("Written by hand")
     grid = demo_images(
@@ -293,7 +294,7 @@ def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
     right.plotly_chart(
         presentable(figures.demo_figure(grid)),
         key="dn_demo_chart",
-        config=_export(f"denoise_demo_{digit}_{level.replace(' ', '_')}"),
+        config=image_export(f"denoise_demo_{digit}_{level.replace(' ', '_')}"),
     )
     st.markdown(
         f"#### The computer has looked at {len(subsets.X_train)} handwritten digits: the "
