@@ -20,7 +20,7 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_r
 SNAPSHOT = "_link_snapshot"
 REPORTED = "_link_reported"
 # Widget-key prefix of each view -> its URL path.
-PAGES = {"ct": "contours", "sp": "spectrum", "dn": "denoising"}
+PAGES = {"ct": "contours", "sp": "spectrum", "dn": "denoising", "ft": "features"}
 _POINTS = {
     "data": "Data set",
     "n": "Number of points",
@@ -87,6 +87,19 @@ LABELS: dict[str, dict[str, str]] = {
         "toy_seed": "Seed (2-D toy)",
         "demo_digit": "Which digit?",
         "demo_noise": "How much noise?",
+    },
+    "ft": {
+        "img": "Camera button saves",
+        "tab": "Tab",
+        "data": "Data set",
+        "points": "Number of points",
+        "seed": "Seed",
+        "kernel": "Kernel",
+        "sigma": "Width σ",
+        "pdegree": "Degree d",
+        "k": "Kernel components n",
+        "degree": "Degree d of the cell",
+        "n": "Number of components n of the cell",
     },
 }
 

@@ -21,6 +21,7 @@ def app_pages() -> list[st.Page]:
         st.Page("pages/contours.py", title="Contours", icon=":material/line_curve:"),
         st.Page("pages/spectrum.py", title="Spectrum", icon=":material/bar_chart:"),
         st.Page("pages/denoising.py", title="Denoising", icon=":material/blur_off:"),
+        st.Page("pages/features.py", title="Features", icon=":material/grid_on:"),
     ]
 
 
