@@ -40,6 +40,7 @@ def test_gallery_cards_open_their_views_with_the_papers_settings():
         "denoising",
         "denoising",
         "denoising",
+        "features",
     ]
 
     fig2 = open_link(*links[0])
@@ -54,12 +55,14 @@ def test_gallery_cards_open_their_views_with_the_papers_settings():
     assert any(text.value.startswith("Mika et al. Fig. 1") for text in toy.markdown)
     speckle = open_link(links[4][0], {**links[4][1], **small})
     assert speckle.radio(key="dn_noise").value == "speckle"
+    table2 = open_link(*links[5])
+    assert any(chart.key == "ft_table_chart" for chart in table2.get("plotly_chart"))
 
 
 def test_gallery_cards_keep_presenter_mode():
     at = AppTest.from_file(APP)
     at.query_params["presenter"] = "true"
     links = gallery_links(at.run(timeout=60))
-    assert len(links) == 5 and all(query["presenter"] == "true" for _, query in links)
+    assert len(links) == 6 and all(query["presenter"] == "true" for _, query in links)
     plain = gallery_links(AppTest.from_file(APP).run(timeout=60))
     assert all("presenter" not in query for _, query in plain)
