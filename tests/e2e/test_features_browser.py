@@ -11,6 +11,7 @@ import dataclasses
 import pytest
 from appserver import AppServer
 from browser import View, open_view, press_and_time, slider_value, url_params
+
 from e2e.test_browser import assert_drawn, assert_no_error_shown
 
 pytestmark = pytest.mark.e2e
