@@ -644,15 +644,21 @@ class Claim:
     detail: str
 
 
-def _where(name: str, checks: list[tuple[int, bool]]) -> str:
-    """Where a claim holds, in words: "Holds at every n" or "Holds at n = 128, 256; not at …"."""
+def _claim(statement: str, name: str, checks: list[tuple[int, bool]], numbers: str) -> Claim:
+    """A claim checked at each value of ``name`` (n or d): where it holds, then the numbers.
+
+    "Holds at every n compared", "Holds at n = 128, 256; not at n = 32, 64" or
+    "Does not hold at any n".
+    """
     held = [str(value) for value, ok in checks if ok]
     failed = [str(value) for value, ok in checks if not ok]
     if not failed:
-        return f"Holds at every {name} compared"
-    if not held:
-        return f"Does not hold at any {name}"
-    return f"Holds at {name} = {', '.join(held)}; not at {name} = {', '.join(failed)}"
+        where = f"Holds at every {name} compared"
+    elif not held:
+        where = f"Does not hold at any {name}"
+    else:
+        where = f"Holds at {name} = {', '.join(held)}; not at {name} = {', '.join(failed)}"
+    return Claim(statement, bool(checks) and not failed, f"{where}. {numbers}")
 
 
 def table2_claims(errors: np.ndarray) -> tuple[Claim, Claim]:
@@ -682,12 +688,11 @@ def table2_claims(errors: np.ndarray) -> tuple[Claim, Claim]:
         wins = int(np.sum(others < linear[i]))
         beaten.append((n, wins == others.size))
         counts.append(f"n = {n}: {wins} of {others.size}")
-    failing = [n for n, ok in beaten if not ok]
-    where = _where("n", beaten)
-    first = Claim(
+    first = _claim(
         "Nonlinear components beat the same number of linear ones (degree 2–7 against degree 1).",
-        bool(beaten) and not failing,
-        f"{where}. Degrees below degree 1's error: {'; '.join(counts)}.",
+        "n",
+        beaten,
+        f"Degrees below degree 1's error: {'; '.join(counts)}.",
     )
     at_256 = TABLE2_N.index(LINEAR_MAX_COMPONENTS)
     helped, changes = [], []
@@ -701,12 +706,11 @@ def table2_claims(errors: np.ndarray) -> tuple[Claim, Claim]:
             f"d = {degree}: {errors[at_256, j]:.2f} → {beyond[best]:.2f} % "
             f"(n = {TABLE2_N[at_256 + 1 + best]})"
         )
-    failing = [degree for degree, ok in helped if not ok]
-    where = _where("d", helped)
-    second = Claim(
+    second = _claim(
         "More than 256 components help further.",
-        bool(helped) and not failing,
-        f"{where}. Error at n = 256 → best with n > 256: {'; '.join(changes)}.",
+        "d",
+        helped,
+        f"Error at n = 256 → best with n > 256: {'; '.join(changes)}.",
     )
     return first, second
 

@@ -8,19 +8,16 @@ run for real on few digits in one slow test.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import numpy as np
 import pytest
 from conftest import chart, decode, open_view
 from sklearn.metrics import confusion_matrix
+from test_page_denoising import usps_dir  # noqa: F401  (the fixture)
 
 from kpca_core import features, usps
 from kpca_core.figures.features import LIVE_MARK
 from kpca_ui.views import features as view
 
-USPS_DIR = os.environ.get("KPCA_USPS_DIR") or "/work/shared/data/usps"
 USPS_TAB = "USPS: Table 2"
 
 
@@ -33,14 +30,6 @@ def no_live_cells() -> None:
     yield
     view.live_cell.clear()
     view._live_cells.clear()
-
-
-@pytest.fixture
-def usps_dir(monkeypatch: pytest.MonkeyPatch) -> str:
-    if not Path(USPS_DIR, "zip.test.gz").exists():
-        pytest.skip("the USPS files are not available (set KPCA_USPS_DIR)")
-    monkeypatch.setenv("KPCA_USPS_DIR", USPS_DIR)
-    return USPS_DIR
 
 
 def metrics(at) -> dict[str, str]:
@@ -157,7 +146,8 @@ def fake_cell(degree, n, *, n_fit, progress=None):
 
 
 @pytest.mark.usps
-def test_a_cell_recomputed_live_is_marked_and_detailed(usps_dir, monkeypatch):
+@pytest.mark.usefixtures("usps_dir")
+def test_a_cell_recomputed_live_is_marked_and_detailed(monkeypatch):
     monkeypatch.setattr(features, "recompute_cell", fake_cell)
     at = usps_page(ft_degree="2", ft_n="64")
     assert "ft_confusion_chart" not in [c.key for c in at.get("plotly_chart")]
@@ -189,7 +179,8 @@ def test_without_usps_the_page_says_so_in_one_line(monkeypatch, tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.usps
-def test_a_live_cell_on_few_digits_equals_the_pipeline(usps_dir, monkeypatch):
+@pytest.mark.usefixtures("usps_dir")
+def test_a_live_cell_on_few_digits_equals_the_pipeline(monkeypatch):
     monkeypatch.setenv("KPCA_FEATURES_FIT", "300")
     at = usps_page(ft_degree="2", ft_n="32")
     at.button(key="ft_live").click().run()
