@@ -145,6 +145,25 @@ RIDGE_PREIMAGE = (
     "learned on the training points (scikit-learn's fit_inverse_transform).",
 )
 
+# --------------------------------------------------------------- features
+POLYNOMIAL = (
+    r"k(\mathbf x, \mathbf y) = (\mathbf x\cdot\mathbf y)^d \qquad (22)",
+    "The homogeneous polynomial kernel of Table 2: its feature space holds every product of "
+    "d pixels. Here divided by 256^d, which leaves the components' directions unchanged.",
+)
+LINEAR_SVM = (
+    r"f_c(\mathbf t) = \sum_{k=1}^n w_{ck}\,(\mathbf V^k\cdot\tilde\Phi(\mathbf t)) + b_c,"
+    r"\qquad \hat y = \arg\max_c f_c(\mathbf t)",
+    "A linear classifier on the first n components, one machine per class against the rest; "
+    "the class of t is that of the largest f_c (no equation number in SSM: Sect. 6.3 in words).",
+)
+SVM_OBJECTIVE = (
+    r"\min_{\mathbf w, b}\ \tfrac12\|\mathbf w\|^2 + C\sum_i \max\big(0,\,1 - "
+    r"y_i f(\mathbf t_i)\big)",
+    "The linear support vector machine: a wide margin, against C times the margin errors; C "
+    "is chosen on held-out training digits.",
+)
+
 EXPLANATIONS: dict[str, Explanation] = {
     "ct_contours": Explanation(
         SSM,
@@ -366,6 +385,30 @@ EXPLANATIONS: dict[str, Explanation] = {
         "with positive γᵢ and pushed from those with negative ones, so it settles in the "
         "middle of the nearby part of the data, like a cluster centre. A cross marks a restart, "
         "where the weights summed to nearly zero and the point jumped to a training point.",
+    ),
+    "ft_toy": Explanation(
+        SSM,
+        (GAUSSIAN, CENTRING, EIGENPROBLEM, PROJECTION, TEST_CENTRING, LINEAR_SVM),
+        "Each point is coloured by its class; the tinted background is the class the "
+        "classifier gives to each place of the plane. Left, the classifier only saw the first n "
+        "kernel components of each point; right, it saw x and y. Both classifiers are linear, "
+        "but on the left the boundaries bend, because the components themselves do: move n "
+        "and watch the left picture follow the data.",
+    ),
+    "ft_table2": Explanation(
+        SSM,
+        (POLYNOMIAL, CENTRING, EIGENPROBLEM, PROJECTION, LINEAR_SVM, SVM_OBJECTIVE),
+        "Each square is one experiment: the percentage of the 2007 test digits the classifier "
+        "got wrong (light is good), for a kernel degree (across) and a number of components "
+        "(down). Degree 1 is ordinary PCA and stops at 256, the number of pixels. Left: "
+        "computed here; right: the paper. Down each column the errors fall as more "
+        "components are used, and the nonlinear columns fall further than the linear one.",
+    ),
+    "ft_confusion": Explanation(
+        SSM,
+        (LINEAR_SVM,),
+        "Rows: the digit that was written; columns: the digit the classifier said. Only the "
+        "mistakes are coloured: the darker, the more often that digit was taken for that one.",
     ),
 }
 

@@ -20,7 +20,7 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_r
 SNAPSHOT = "_link_snapshot"
 REPORTED = "_link_reported"
 # Widget-key prefix of each view -> its URL path.
-PAGES = {"ct": "contours", "sp": "spectrum", "dn": "denoising"}
+PAGES = {"ct": "contours", "sp": "spectrum", "dn": "denoising", "ft": "features"}
 _POINTS = {
     "data": "Data set",
     "n": "Number of points",
@@ -93,6 +93,19 @@ LABELS: dict[str, dict[str, str]] = {
         "pre_set": "Data set (pre-images)",
         "pre_n": "Kernel components (fixed point)",
         "pre_point": "Point whose ρ(z) is drawn",
+    },
+    "ft": {
+        "img": "Camera button saves",
+        "tab": "Tab",
+        "data": "Data set",
+        "points": "Number of points",
+        "seed": "Seed",
+        "kernel": "Kernel",
+        "sigma": "Width σ",
+        "pdegree": "Degree d",
+        "k": "Kernel components n",
+        "degree": "Degree d of the cell",
+        "n": "Number of components n of the cell",
     },
 }
 

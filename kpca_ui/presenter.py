@@ -43,12 +43,13 @@ HELP = (
     "hidden except one slider per view (click it, then step with the arrow keys). "
     "The link keeps presenter mode on, for a bookmark."
 )
-STEPPING_KEYS = ("ct_k", "sp_at", "dn_n", "dn_toy_n", "dn_demo_noise", "dm_next")
+STEPPING_KEYS = ("ct_k", "sp_at", "dn_n", "dn_toy_n", "dn_demo_noise", "dm_next", "ft_k", "ft_n")
 """The controls shown in presenter mode: the main parameter of each view (and tab).
 
 Contours: the number of components (one row of panels each); Spectrum: the
 chosen width; Denoising: the number of components n (side by side), the 2-D
-toy's kernel components and the demo's amount of noise; Demo: "Show me another".
+toy's kernel components and the demo's amount of noise; Demo: "Show me another";
+Features: the toy's kernel components n and the n of Table 2's chosen cell.
 """
 WIDGETS = (
     "stSlider",

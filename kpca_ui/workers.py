@@ -54,19 +54,25 @@ def n_workers() -> int:
 
 
 @st.cache_resource(show_spinner=False)
-def _pool(workers: int) -> ProcessPoolExecutor:
+def _pool(workers: int, niceness: int = 0) -> ProcessPoolExecutor:
     # "spawn": a fresh interpreter, never a fork of a server that runs threads
     return ProcessPoolExecutor(
-        workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker
+        workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_start_worker,
+        initargs=(niceness,),
     )
 
 
-def _start_worker() -> None:
+def _start_worker(niceness: int = 0) -> None:
     """Prepare a new worker: one BLAS thread, and the engine imported before the first task.
 
     A second BLAS thread would only compete with the other worker (and spin).
+    A positive ``niceness`` lowers the worker's CPU priority for good.
     """
     threadpool_limits(1, user_api="blas")
+    if niceness:
+        os.nice(niceness)
     importlib.import_module("kpca_core")
 
 
@@ -102,7 +108,38 @@ def compute(
     workers = n_workers()
     if workers == 0:
         return _inline(function, args, kwargs, progress)
-    pool = _pool(workers)
+    return _submit((workers, 0), function, args, kwargs, progress)
+
+
+def in_background(
+    function: Callable[..., Result],
+    /,
+    *args: Any,
+    progress: Progress | None = None,
+    **kwargs: Any,
+) -> Result:
+    """:func:`compute`, in a worker process of its own at low CPU priority.
+
+    For long computations whose result is small (a cell of Table 2: ~30 s and
+    ~1 GB at its peak, a few kB to keep): they neither wait for nor hold up the
+    :data:`WORKERS` workers of the redraws, and the redraws get the cores first
+    (nice +:data:`BACKGROUND_NICENESS`).  One runs at a time; others queue.
+    ``KPCA_WORKERS=0`` runs it in the calling thread, as :func:`compute` does.
+    """
+    if n_workers() == 0:
+        return _inline(function, args, kwargs, progress)
+    return _submit((1, BACKGROUND_NICENESS), function, args, kwargs, progress)
+
+
+def _submit(
+    pool_args: tuple[int, int],
+    function: Callable[..., Result],
+    args: tuple,
+    kwargs: dict,
+    progress: Progress | None,
+) -> Result:
+    """``function(*args, **kwargs)`` in a worker of ``_pool(*pool_args)``, progress relayed."""
+    pool = _pool(*pool_args)
     try:
         if progress is None:
             return pool.submit(function, *args, **kwargs).result()

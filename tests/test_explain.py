@@ -108,6 +108,17 @@ def test_denoising_tabs_have_their_maths_and_words(monkeypatch, tab, chart, has_
         assert any(e.label.startswith("How it works") for e in at.expander)
 
 
+def test_features_figures_have_their_maths_and_words():
+    found = explanations(open_page("features"))
+    assert set(found) == {"ft_toy_chart"}
+    assert set(found["ft_toy_chart"]) == {MATHS, WORDS}
+    assert "(54)" in latex(found["ft_toy_chart"][MATHS])
+    table = explanations(open_page("features", ft_tab="USPS: Table 2"))["ft_table_chart"]
+    assert set(table) == {MATHS, WORDS}
+    assert "(22)" in latex(table[MATHS]) and "C\\sum_i" in latex(table[MATHS])
+    assert "Degree 1 is ordinary PCA" in words(table[WORDS])
+
+
 def tags(equation: str) -> list[str]:
     """The equation numbers at the end of a LaTeX line: "(16, 50)" -> ["16", "50"]."""
     match = re.search(r"\((?:SSM )?([\d, ]+)\)\}?$", equation.strip())
@@ -134,6 +145,7 @@ IN_THE_PAPER = {
         "50": r"\tilde{\lambda}_k (\tilde{\alpha}^k \cdot \tilde{\alpha}^k) = 1",
         "51": r"\tilde{K}(\mathbf{x}_i, \mathbf{t})",
         "54": r"1'_M K 1_M",
+        "22": r"(\mathbf{x} \cdot \mathbf{y})^d",
         "62": r"2\sigma^2",
     },
     "mika": {

@@ -45,6 +45,7 @@ def test_gallery_cards_open_their_views_with_the_papers_settings():
         "denoising",
         "denoising",
         "contours",
+        "features",
     ]
 
     fig2 = open_link(*links[0])
@@ -64,12 +65,15 @@ def test_gallery_cards_open_their_views_with_the_papers_settings():
     assert dk.selectbox(key="ct_data").value == "three_rings"
     assert dk.text_input(key="ct_values").value == "5.423"
     assert [c for c in dk.get("plotly_chart") if c.key == "ct_fig5"]
+    table2 = open_link(*links[6])
+    assert any(chart.key == "ft_table_chart" for chart in table2.get("plotly_chart"))
 
 
 def test_gallery_cards_keep_presenter_mode():
     at = AppTest.from_file(APP)
     at.query_params["presenter"] = "true"
     links = gallery_links(at.run(timeout=60))
-    assert len(links) == 6 and all(query["presenter"] == "true" for _, query in links)
+    assert len(links) == len(home.GALLERY)
+    assert all(query["presenter"] == "true" for _, query in links)
     plain = gallery_links(AppTest.from_file(APP).run(timeout=60))
     assert all("presenter" not in query for _, query in plain)

@@ -132,3 +132,8 @@ def test_without_workers_calls_are_made_in_turn(monkeypatch: pytest.MonkeyPatch)
     calls = [lambda: threads.append(threading.current_thread().name)] * 2
     workers.concurrently(*calls)
     assert threads == [threading.current_thread().name] * 2
+
+
+def test_background_work_runs_in_a_process_of_its_own_at_lower_priority(in_workers: None) -> None:
+    assert workers.in_background(os.getpid) not in {os.getpid(), workers.compute(os.getpid)}
+    assert workers.in_background(os.nice, 0) == min(19, os.nice(0) + workers.BACKGROUND_NICENESS)

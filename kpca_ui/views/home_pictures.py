@@ -19,11 +19,13 @@ from kpca_core.datasets import parabola, three_rings
 from kpca_core.denoise import Noise, first_of_each_class, toy_denoising
 from kpca_core.figures import contours as contour_figures
 from kpca_core.figures import denoise as denoise_figures
+from kpca_core.figures import features as features_figures
 from kpca_core.figures import rings as rings_figures
 from kpca_core.figures import spectrum as spectrum_figures
 from kpca_core.rings import fig5_readings
 from kpca_core.spectrum import WidthSweep
 from kpca_ui.views.denoising_cache import usps_digits
+from kpca_ui.views.features import shipped_table
 
 HEIGHT_PX = 180
 """Height of every picture: one row of cards reads as one row."""
@@ -67,6 +69,10 @@ def _fig5() -> go.Figure:
     return rings_figures.fig5_figure(fig5_readings(X), labels)
 
 
+def _table2() -> go.Figure:
+    return features_figures.table2_figure(shipped_table().errors)
+
+
 def _toy() -> go.Figure:
     return denoise_figures.toy_figure(
         [toy_denoising(name, n_samples=100) for name in ("half_circle", "square")]
@@ -87,6 +93,7 @@ BUILDERS = {
     "rings": _rings,
     "toy": _toy,
     "fig5": _fig5,
+    "table2": _table2,
     "gaussian_digits": lambda: _digits(Noise("gaussian", 0.5)),
     "speckle_digits": lambda: _digits(Noise("speckle", 0.4)),
 }

@@ -1,0 +1,353 @@
+"""The Features view: kernel PCA as a feature extractor (Schölkopf, Smola & Müller 1998, Sect. 6.3).
+
+Two tabs, each drawn by a ``show_*`` function here; the page,
+``pages/features.py``, is the layout.
+
+- **Toy** (:func:`show_toy`): a linear SVM on the first n kernel components of
+  2-D points, its decision regions beside the same SVM on x, y.  The kernel
+  PCA fit runs in a worker process and is cached; a change of n only refits
+  the two small SVMs.
+- **USPS, Table 2** (:func:`show_table2`): the table computed by
+  ``bench/features_usps.py`` (``assets/features_table2.csv``) beside the
+  paper's, the paper's two claims checked on the numbers shown, and a chosen
+  cell, which can be recomputed live (:func:`live_cell`: in a worker process
+  of low priority, cached for every session; its confusion matrix and
+  misclassified digits come from that computation).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import streamlit as st
+
+import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
+from kpca_core import datasets, features, sigma_to_gamma, usps
+from kpca_core.figures import features as figures
+from kpca_core.figures.style import export_config
+from kpca_ui.explain import explain
+from kpca_ui.presenter import presentable
+from kpca_ui.views.denoising_cache import progress_bar
+from kpca_ui.workers import compute, in_background
+
+TABS = ["Toy: why it works", "USPS: Table 2"]
+TABLE_PATH = Path(__file__).resolve().parents[2] / "assets" / "features_table2.csv"
+BENCH_COMMAND = "python bench/features_usps.py"
+
+# ---------------------------------------------------------------- the toy
+TOY_SETS = {
+    "moons": "Two moons",
+    "circles": "Two circles",
+    "three_rings": "Three rings, radii 1, 2, 4",
+}
+TOY_KERNELS = {"rbf": "Gaussian", "poly": "Polynomial (x·y + 1)^d"}
+SIGMAS = (0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0)
+TOY_N_MAX = 50
+"""Components the toy computes once per fit; the slider picks the first n."""
+MAX_TOY_POINTS = 1000
+_KEPT = {"bind": "query-params", "persist_state": "page"}
+"""Every control of the view is in the link and keeps its value while its tab is closed."""
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def toy_fit(
+    name: str, n_points: int, seed: int, kernel: str, parameter: float
+) -> features.ToyFeatures:
+    """Kernel PCA of a toy set and the components of the points and the grid (in a worker)."""
+    X, labels = datasets.TOY_2D[name](n_points, random_state=seed)
+    if kernel == "rbf":
+        params = {"gamma": sigma_to_gamma(parameter)}
+    else:
+        params = {"degree": int(parameter), "gamma": 1.0, "coef0": 1.0}
+    return compute(features.toy_features, X, labels, kernel=kernel, n_max=TOY_N_MAX, **params)
+
+
+@st.cache_resource(show_spinner=False, max_entries=128)
+def toy_result(key: tuple, n: int, _fit: features.ToyFeatures) -> features.ToyResult:
+    """The two linear SVMs and their regions for the first n components of ``toy_fit(*key)``."""
+    return features.toy_experiment(_fit, n)
+
+
+def _toy_controls() -> tuple[str, int, int, str, float, int]:
+    """The toy's controls: data set, points, seed, kernel, its parameter, n."""
+    cols = st.columns(5)
+    name = cols[0].selectbox(
+        "Data set", list(TOY_SETS), format_func=TOY_SETS.get, key="ft_data", **_KEPT
+    )
+    n_points = cols[1].slider(
+        "Number of points",
+        50,
+        MAX_TOY_POINTS,
+        300,
+        step=50,
+        key="ft_points",
+        help=f"At most {MAX_TOY_POINTS}: one kernel PCA fit per change, shared by everyone.",
+        **_KEPT,
+    )
+    seed = cols[2].number_input("Seed", 0, 10_000, 0, key="ft_seed", **_KEPT)
+    kernel = cols[3].selectbox(
+        "Kernel", list(TOY_KERNELS), format_func=TOY_KERNELS.get, key="ft_kernel", **_KEPT
+    )
+    if kernel == "rbf":
+        parameter = cols[4].select_slider("Width σ", SIGMAS, 0.5, key="ft_sigma", **_KEPT)
+    else:
+        parameter = cols[4].slider("Degree d", 1, 6, 2, key="ft_pdegree", **_KEPT)
+    n = st.slider(
+        "Kernel components n",
+        1,
+        TOY_N_MAX,
+        10,
+        key="ft_k",
+        help="The linear SVM sees the first n kernel principal components (eq. 51).",
+        **_KEPT,
+    )
+    return name, n_points, int(seed), kernel, float(parameter), n
+
+
+def show_toy(image_format: str) -> None:
+    """The toy tab: controls, the two decision-region panels, the accuracies."""
+    st.markdown(
+        "In the plane the classes are wrapped around each other: no straight line separates "
+        "them. Kernel PCA maps each point to its first n nonlinear components; a **linear** "
+        "classifier (scikit-learn `LinearSVC`, one class against the rest) trained on those "
+        "components draws curved boundaries in the plane (left). The same classifier on x, y "
+        "can only cut the plane by straight lines (right)."
+    )
+    name, n_points, seed, kernel, parameter, n = _toy_controls()
+    key = (name, n_points, seed, kernel, parameter)
+    fit = toy_fit(*key)
+    result = toy_result(key, n, fit)
+    label = f"Gaussian, σ = {parameter:g}" if kernel == "rbf" else f"polynomial, d = {parameter:g}"
+    left, right = st.columns(2)
+    left.metric(f"Correct on {result.n_components} kernel components", _percent(result, True))
+    right.metric("Correct on x, y", _percent(result, False))
+    if result.n_components < n:
+        st.caption(f"This kernel has only {result.n_components} non-zero components.")
+    st.plotly_chart(
+        presentable(figures.toy_regions_figure(fit, result, kernel_label=label)),
+        key="ft_toy_chart",
+        config=export_config(
+            f"features_toy_{name}_{kernel}{parameter:g}_n{result.n_components}",
+            image_format=image_format,
+        ),
+    )
+    explain("ft_toy")
+
+
+def _percent(result: features.ToyResult, kernel: bool) -> str:
+    accuracy = result.kernel_accuracy if kernel else result.raw_accuracy
+    return f"{100 * accuracy:.1f} %"
+
+
+# ---------------------------------------------------------------- USPS, Table 2
+PROTOCOL = f"""
+**The protocol** (Sect. 6.3, in the reading that came closest to the paper's numbers):
+
+1. kernel PCA on the first {features.KPCA_TRAIN} of the 7291 USPS training digits, with the
+   homogeneous polynomial kernel k(x, y) = (x·y)^d (eq. 22) divided by 256^d, centred in
+   feature space (eq. 49). Dividing by 256^d leaves the components' directions unchanged
+   and makes the SVM's C mean the same at every degree;
+2. the first n components (eq. 51) of all 7291 training and 2007 test digits;
+3. a **linear** support vector machine on those components, one digit against the rest.
+   It is solved by libsvm (`OneVsRestClassifier(SVC(kernel="precomputed"))` on the dot
+   products of the components), which is the same linear machine as `LinearSVC` but was
+   far faster here (1.3–1.5 s per fit against 29–33 s at degree 3, n = 2048);
+4. C chosen from {", ".join(f"{c:g}" for c in features.C_GRID)} on
+   {100 * features.VALIDATION_FRACTION:.0f} % held-out training digits (never on the test
+   digits), then the machine trained on all 7291 training digits;
+5. the test error on the 2007 test digits.
+"""
+
+
+@st.cache_resource(show_spinner=False)
+def shipped_table() -> features.Table2:
+    """The table of ``bench/features_usps.py`` shipped in ``assets/``."""
+    return features.read_table2(TABLE_PATH.read_text(encoding="utf-8"))
+
+
+@st.cache_resource(show_spinner=False)
+def _live_cells() -> dict[tuple[int, int], features.Table2Cell]:
+    """Every cell computed live in this server, for every session: (degree, n) → cell."""
+    return {}
+
+
+@st.cache_resource(show_spinner=False, max_entries=len(features.table2_cells_planned()))
+def live_cell(degree: int, n: int) -> features.Table2Cell:
+    """Recompute one cell from scratch in a low-priority worker, with a progress bar.
+
+    Cached for every session (two sessions asking for the same cell wait for
+    one computation), and recorded so that the table marks the cell as
+    computed live.
+    """
+    report, done = progress_bar(f"Recomputing degree {degree}, n = {n}")
+    try:
+        cell = in_background(
+            features.recompute_cell, degree, n, n_fit=live_fit_digits(), progress=report
+        )
+    finally:
+        done()
+    _live_cells()[(degree, n)] = cell
+    return cell
+
+
+def live_fit_digits() -> int:
+    """Training digits the live kernel PCA is fitted on: the paper's 3000.
+
+    ``KPCA_FEATURES_FIT`` sets fewer, for the tests of the page.
+    """
+    value = os.environ.get("KPCA_FEATURES_FIT", "").strip()
+    return int(value) if value.isdigit() and int(value) > 0 else features.KPCA_TRAIN
+
+
+@st.cache_resource(show_spinner=False, ttl="1h")
+def usps_test_digits(usps_dir: str | None) -> tuple[np.ndarray, np.ndarray] | str:
+    """The 2007 USPS test digits, or why they cannot be had (keyed on ``KPCA_USPS_DIR``)."""
+    try:
+        return usps.load_usps("test")
+    except usps.USPSError as error:
+        return str(error)
+
+
+def shown_grid(table: features.Table2) -> tuple[np.ndarray, np.ndarray]:
+    """The errors shown: the shipped table with the live cells put in; and where they are."""
+    errors, live = table.errors.copy(), np.zeros(table.errors.shape, bool)
+    for (degree, n), cell in _live_cells().items():
+        where = features.TABLE2_N.index(n), features.TABLE2_DEGREES.index(degree)
+        errors[where], live[where] = cell.test_error, True
+    return errors, live
+
+
+def grid_csv(table: features.Table2, errors: np.ndarray, live: np.ndarray) -> str:
+    """The grid shown as CSV: the shipped table's provenance as ``#`` lines, then the cells."""
+    lines = [f"# {key}: {value}" for key, value in table.provenance.items()]
+    lines.append("degree,n_components,test_error,paper_error,source")
+    for degree, n in features.table2_cells_planned():
+        i, j = features.TABLE2_N.index(n), features.TABLE2_DEGREES.index(degree)
+        source = "computed live" if live[i, j] else "shipped table"
+        paper = features.PAPER_TABLE2[i, j]
+        lines.append(f"{degree},{n},{errors[i, j]:.2f},{'' if np.isnan(paper) else paper},{source}")
+    return "\n".join(lines) + "\n"
+
+
+def _cell_controls() -> tuple[int, int]:
+    """The chosen cell (degree, n), both bound to the link."""
+    cols = st.columns(2)
+    degree = cols[0].select_slider(
+        "Degree d of the cell", features.TABLE2_DEGREES, 4, key="ft_degree", **_KEPT
+    )
+    n = cols[1].select_slider(
+        "Number of components n of the cell", features.TABLE2_N, 2048, key="ft_n", **_KEPT
+    )
+    return int(degree), int(n)
+
+
+def _claims(errors: np.ndarray) -> None:
+    """The paper's two claims, checked on the numbers shown and on the paper's."""
+    ours, paper = features.table2_claims(errors), features.table2_claims(features.PAPER_TABLE2)
+    for i, (mine, theirs) in enumerate(zip(ours, paper, strict=True), start=1):
+        verdict = ":green[holds]" if mine.holds else ":orange[holds only in part]"
+        st.markdown(f"**Claim {'i' * i}: {mine.statement}** Here: {verdict}. {mine.detail}")
+        st.caption(f"On the paper's own numbers: {theirs.detail}")
+
+
+def show_table2(image_format: str) -> None:
+    """The USPS tab: the grid beside the paper's, the claims, the chosen cell, the protocol."""
+    table = shipped_table()
+    provenance = table.provenance
+    st.markdown(
+        "The paper's experiment: kernel PCA extracts nonlinear components from the USPS "
+        "digits, and a **linear** SVM is trained on them. Its test error falls far below what "
+        "the same number of linear components (degree 1) gives."
+    )
+    degree, n = _cell_controls()
+    errors, live = shown_grid(table)
+    st.plotly_chart(
+        presentable(figures.table2_figure(errors, live=live, chosen=(degree, n))),
+        key="ft_table_chart",
+        config=export_config("features_table2", image_format=image_format),
+    )
+    st.caption(
+        f"Left: computed by `{provenance.get('command', BENCH_COMMAND)}` on "
+        f"{provenance.get('date', '?')}, commit {provenance.get('commit', '?')[:10]} "
+        f"({provenance.get('machine', '?')}). Right: the paper's Table 2. "
+        f"{figures.LIVE_MARK} marks a cell computed live in this app "
+        f"({int(live.sum())} so far); hover a cell for both numbers."
+    )
+    explain("ft_table2")
+    _claims(errors)
+    st.markdown(
+        "**Where the numbers differ from the paper.** " + features.differences_from_paper(errors)
+    )
+    st.download_button(
+        "The grid (CSV)",
+        data=grid_csv(table, errors, live),
+        file_name="features_table2.csv",
+        mime="text/csv",
+        on_click="ignore",
+        key="ft_csv",
+    )
+    show_cell(table, degree, n, image_format)
+    st.markdown(PROTOCOL)
+
+
+def show_cell(table: features.Table2, degree: int, n: int, image_format: str) -> None:
+    """The chosen cell: its numbers, and (once computed live) its confusions and digits."""
+    st.subheader(f"The cell d = {degree}, n = {n}")
+    if degree == 1 and n > features.LINEAR_MAX_COMPONENTS:
+        st.info("Degree 1 is linear PCA: there are only 256 components (the pixels).")
+        return
+    i, j = features.TABLE2_N.index(n), features.TABLE2_DEGREES.index(degree)
+    cols = st.columns(3)
+    cols[0].metric("Test error, shipped table", f"{table.errors[i, j]:.2f} %")
+    cols[1].metric("The paper's", f"{features.PAPER_TABLE2[i, j]:.1f} %")
+    cols[2].metric("C chosen on held-out digits", f"{table.C[i, j]:g}")
+    digits = usps_test_digits(os.environ.get(usps.USPS_ENV_VAR))
+    if isinstance(digits, str):
+        st.info(f"USPS is not available ({digits}): a cell cannot be recomputed live here.")
+        return
+    cell = _live_cells().get((degree, n))
+    if cell is None:
+        st.caption(
+            "Its confusion matrix and misclassified digits come from recomputing it: kernel "
+            f"PCA of {live_fit_digits()} digits, their components and {len(features.C_GRID) + 1}"
+            " linear SVMs, about a minute (at low priority, so that others' pages stay quick)."
+        )
+        if st.button("Recompute this cell live", key="ft_live", icon=":material/refresh:"):
+            try:
+                live_cell(degree, n)
+            except (usps.USPSError, ValueError, MemoryError) as error:
+                st.error(f"The cell could not be recomputed: {error}")
+                return
+            st.rerun()
+        return
+    _cell_details(cell, digits, image_format)
+
+
+def _cell_details(
+    cell: features.Table2Cell, digits: tuple[np.ndarray, np.ndarray], image_format: str
+) -> None:
+    images, labels = digits
+    wrong = cell.misclassified
+    name = f"d{cell.degree}_n{cell.n_components}"
+    st.markdown(
+        f"**Computed live:** test error {cell.test_error:.2f} % ({wrong.size} of "
+        f"{labels.size} test digits wrong), C = {cell.C:g} chosen on held-out digits "
+        f"({cell.seconds:.0f} s for the SVMs)."
+    )
+    st.plotly_chart(
+        presentable(figures.confusion_figure(cell.confusion)),
+        key="ft_confusion_chart",
+        config=export_config(f"features_confusion_{name}", image_format=image_format),
+    )
+    explain("ft_confusion")
+    st.plotly_chart(
+        presentable(
+            figures.misclassified_figure(
+                images[wrong], labels[wrong], cell.predictions[wrong], title="Misclassified"
+            )
+        ),
+        key="ft_wrong_chart",
+        config=export_config(f"features_misclassified_{name}", image_format=image_format),
+    )

@@ -1,0 +1,52 @@
+"""The Features view in a real browser: the toy redraws as n moves, Table 2 is drawn.
+
+Kept apart from ``bench/browser.py``'s ``VIEWS`` so that the load test and the
+latency bench keep their three views.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from appserver import AppServer
+from browser import View, open_view, press_and_time, slider_value, url_params
+
+from e2e.test_browser import assert_drawn, assert_no_error_shown
+
+pytestmark = pytest.mark.e2e
+
+TOY = View(
+    "features",
+    "features",
+    "ft_k=12",
+    slider="ft_k",
+    chart="ft_toy_chart",
+    shows="Correct on 12 kernel components",
+    what="kernel components n of the toy: two SVMs and the decision regions",
+)
+
+
+def test_features_toy_redraws_when_n_moves(page, app_server: AppServer, artifacts) -> None:
+    open_view(page, TOY, app_server.url)
+    assert_no_error_shown(page)
+    assert page.get_by_text(TOY.shows).count() > 0
+    before = assert_drawn(page, TOY)
+    start = slider_value(page, TOY)
+    times = press_and_time(page, TOY, "ArrowRight")
+    assert times["drawn"] is not None, "the toy's figure did not change"
+    assert slider_value(page, TOY) == start + 1
+    assert assert_drawn(page, TOY)["layout"] != before["layout"]
+    assert url_params(page)["ft_k"] == ["13"]
+    assert_no_error_shown(page)
+    page.screenshot(path=artifacts / "features-toy.png")
+
+
+def test_features_table2_is_drawn(page, app_server: AppServer, artifacts) -> None:
+    table = dataclasses.replace(TOY, query="ft_tab=USPS%3A%20Table%202", chart="ft_table_chart")
+    open_view(page, table, app_server.url)
+    assert_no_error_shown(page)
+    figure = assert_drawn(page, table)
+    assert [trace["type"] for trace in figure["data"]] == ["heatmap", "heatmap"]
+    assert page.get_by_text("Claim ii").count() > 0
+    page.screenshot(path=artifacts / "features-table2.png", full_page=True)

@@ -1,0 +1,191 @@
+"""The Features page, tab by tab, through Streamlit's AppTest (widgets by key).
+
+The toy runs as served (one kernel PCA fit per setting, cached). The USPS tab
+reads the shipped table; the live recomputation of a cell is replaced by a
+fake of the same signature in most tests (the real one takes a minute), and
+run for real on few digits in one slow test.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import chart, decode, open_view
+from sklearn.metrics import confusion_matrix
+from test_page_denoising import usps_dir  # noqa: F401  (the fixture)
+
+from kpca_core import features, usps
+from kpca_core.figures.features import LIVE_MARK
+from kpca_ui.views import features as view
+
+USPS_TAB = "USPS: Table 2"
+
+
+@pytest.fixture(autouse=True)
+def no_live_cells() -> None:
+    """Every test starts with no cell computed live (the caches live in this process)."""
+    view.live_cell.clear()
+    view._live_cells.clear()
+    view.usps_test_digits.clear()
+    yield
+    view.live_cell.clear()
+    view._live_cells.clear()
+
+
+def metrics(at) -> dict[str, str]:
+    return {metric.label: metric.value for metric in at.metric}
+
+
+def test_toy_moons_linear_on_kernel_components_beats_the_plane():
+    at = open_view("features")
+    assert at.title[0].value == "Kernel PCA as a feature extractor"
+    shown = metrics(at)
+    assert float(shown["Correct on 10 kernel components"].rstrip(" %")) >= 95
+    assert float(shown["Correct on x, y"].rstrip(" %")) <= 90
+    spec = chart(at, "ft_toy_chart")
+    assert [image["name"] for image in spec["layout"]["images"]] == ["decision regions"] * 2
+    assert spec["layout"]["annotations"][0]["text"].startswith("on 10 kernel components")
+
+
+def test_toy_n_and_kernel_come_from_their_widgets():
+    at = open_view("features", query={"ft_data": "Two circles", "ft_k": "3"})
+    assert at.selectbox(key="ft_data").value == "circles"
+    assert "Correct on 3 kernel components" in metrics(at)
+    at.selectbox(key="ft_kernel").set_value("poly").run()
+    at.slider(key="ft_pdegree").set_value(2).run()
+    at.slider(key="ft_k").set_value(20).run()
+    assert not at.exception
+    # (x·y + 1)² on 2-D points: 5 non-zero centred components, said so
+    assert "Correct on 5 kernel components" in metrics(at)
+    assert any("only 5 non-zero components" in c.value for c in at.caption)
+    title = chart(at, "ft_toy_chart")["layout"]["annotations"][0]["text"]
+    assert "polynomial, d = 2" in title
+
+
+def test_the_toy_regions_shown_are_the_toys():
+    at = open_view("features", query={"ft_k": "4"})
+    fit = view.toy_fit("moons", 300, 0, "rbf", 0.5)
+    result = features.toy_experiment(fit, 4)
+    spec = chart(at, "ft_toy_chart")
+    points = decode(spec["data"][0]["x"])
+    np.testing.assert_allclose(points, fit.X[fit.labels == 0, 0].astype(np.float32))
+    assert metrics(at)["Correct on 4 kernel components"] == f"{100 * result.kernel_accuracy:.1f} %"
+
+
+def usps_page(**query: str):
+    return open_view("features", query={"ft_tab": USPS_TAB, **query})
+
+
+def test_table2_tab_shows_the_shipped_table_beside_the_papers():
+    at = usps_page()
+    spec = chart(at, "ft_table_chart")
+    ours, paper = spec["data"]
+    table = view.shipped_table()
+    np.testing.assert_allclose(decode(ours["z"]), table.errors, equal_nan=True)
+    np.testing.assert_allclose(decode(paper["z"]), features.PAPER_TABLE2, equal_nan=True)
+    caption = " ".join(c.value for c in at.caption)
+    assert "python bench/features_usps.py" in caption
+    assert table.provenance["date"] in caption and table.provenance["commit"][:10] in caption
+    protocol = " ".join(m.value for m in at.markdown)
+    assert 'OneVsRestClassifier(SVC(kernel="precomputed"))' in protocol
+    assert "never on the test" in protocol
+
+
+def test_the_claims_are_checked_on_the_numbers_shown():
+    at = usps_page()
+    text = " ".join(m.value for m in at.markdown)
+    first, second = features.table2_claims(view.shipped_table().errors)
+    assert first.detail in text and second.detail in text
+    assert features.differences_from_paper(view.shipped_table().errors) in text
+
+
+def test_the_chosen_cell_is_outlined_and_its_numbers_shown():
+    at = usps_page(ft_degree="3", ft_n="512")
+    (shape,) = chart(at, "ft_table_chart")["layout"]["shapes"]
+    assert (shape["x0"], shape["y0"]) == (2 - 0.5, 4 - 0.5)
+    shown = metrics(at)
+    assert shown["Test error, shipped table"] == f"{view.shipped_table().error(3, 512):.2f} %"
+    assert shown["The paper's"] == "4.6 %"
+
+
+def test_degree_one_beyond_256_components_says_why_there_is_no_cell():
+    at = usps_page(ft_degree="1", ft_n="1024")
+    assert any("only 256 components" in info.value for info in at.info)
+    assert not at.exception
+
+
+def test_the_grid_downloads_as_csv():
+    at = usps_page()
+    (button,) = at.get("download_button")
+    text = view.grid_csv(view.shipped_table(), *view.shown_grid(view.shipped_table()))
+    lines = [line for line in text.splitlines() if not line.startswith("#")]
+    assert lines[0] == "degree,n_components,test_error,paper_error,source"
+    assert len(lines) == 1 + 46
+    assert lines[-1].startswith("7,2048,5.48,4.4,shipped table")
+    assert button.proto.label == "The grid (CSV)"
+
+
+def fake_cell(degree, n, *, n_fit, progress=None):
+    """A cell of the right shape: seven test digits taken for the next digit."""
+    _, labels = usps.load_usps("test")
+    predictions = labels.copy()
+    predictions[:7] = (labels[:7] + 1) % 10
+    progress(0.5, "halfway")
+    wrong = np.flatnonzero(predictions != labels)
+    return features.Table2Cell(
+        degree=degree,
+        n_components=n,
+        C=10.0,
+        validation_errors={10.0: 1.0},
+        test_error=100 * wrong.size / labels.size,
+        confusion=confusion_matrix(labels, predictions, labels=np.arange(10)),
+        predictions=predictions,
+        misclassified=wrong,
+        seconds=0.1,
+    )
+
+
+@pytest.mark.usps
+@pytest.mark.usefixtures("usps_dir")
+def test_a_cell_recomputed_live_is_marked_and_detailed(monkeypatch):
+    monkeypatch.setattr(features, "recompute_cell", fake_cell)
+    at = usps_page(ft_degree="2", ft_n="64")
+    assert "ft_confusion_chart" not in [c.key for c in at.get("plotly_chart")]
+    at.button(key="ft_live").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    ours = chart(at, "ft_table_chart")["data"][0]
+    i, j = features.TABLE2_N.index(64), features.TABLE2_DEGREES.index(2)
+    assert ours["text"][i][j] == f"{700 / 2007:.1f}{LIVE_MARK}"
+    assert sum(LIVE_MARK in text for row in ours["text"] for text in row) == 1
+    confusion = decode(chart(at, "ft_confusion_chart")["data"][0]["z"])
+    assert np.nansum(confusion) == 7
+    labels = chart(at, "ft_wrong_chart")["layout"]["xaxis"]["ticktext"]
+    _, test_labels = usps.load_usps("test")
+    assert labels[0] == f"{test_labels[0]} → {(test_labels[0] + 1) % 10}"
+    # every session sees it: a new one opens with the cell marked and detailed
+    again = usps_page(ft_degree="2", ft_n="64")
+    assert "ft_confusion_chart" in [c.key for c in again.get("plotly_chart")]
+    assert "1 so far" in " ".join(c.value for c in again.caption)
+
+
+def test_without_usps_the_page_says_so_in_one_line(monkeypatch, tmp_path):
+    monkeypatch.setenv("KPCA_USPS_DIR", str(tmp_path))  # a folder without the files
+    at = usps_page()
+    (info,) = [i.value for i in at.info]
+    assert info.startswith("USPS is not available") and "\n" not in info
+    assert not [b for b in at.button if b.key == "ft_live"]
+    assert chart(at, "ft_table_chart")  # the shipped table is shown all the same
+
+
+@pytest.mark.slow
+@pytest.mark.usps
+@pytest.mark.usefixtures("usps_dir")
+def test_a_live_cell_on_few_digits_equals_the_pipeline(monkeypatch):
+    monkeypatch.setenv("KPCA_FEATURES_FIT", "300")
+    at = usps_page(ft_degree="2", ft_n="32")
+    at.button(key="ft_live").click().run()
+    assert not at.exception
+    cell = view._live_cells()[(2, 32)]
+    data = features.load_table2_data()
+    expected = features.table2_cell(features.decompose(data, 2, n_max=32, n_fit=300), 32)
+    assert cell.test_error == expected.test_error and cell.C == expected.C
