@@ -22,6 +22,7 @@ def app_pages() -> list[st.Page]:
         st.Page("pages/spectrum.py", title="Spectrum", icon=":material/bar_chart:"),
         st.Page("pages/denoising.py", title="Denoising", icon=":material/blur_off:"),
         st.Page("pages/demo.py", title="Demo", icon=":material/auto_fix_high:"),
+        st.Page("pages/lesson.py", title="Lesson", icon=":material/school:"),
     ]
 
 

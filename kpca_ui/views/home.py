@@ -65,6 +65,11 @@ VIEWS = [
         "Demo: can a computer clean up handwriting? (no maths)",
         ":material/auto_fix_high:",
     ),
+    (
+        "pages/lesson.py",
+        "Lesson: kernel PCA in 10 steps, for a lecture (step with ← / →)",
+        ":material/school:",
+    ),
 ]
 
 
