@@ -66,10 +66,12 @@ def test_fig4_is_one_grey_heatmap_with_row_labels():
     assert fig.layout.yaxis.scaleanchor == "x" and fig.layout.yaxis.autorange == "reversed"
     assert fig.layout.xaxis.showgrid is False and fig.layout.yaxis.zeroline is False
     assert fig.layout.title.text == "Fig. 4"
-    # on its white paper every text is dark, also where the app's theme writes light text
-    assert fig.layout.paper_bgcolor == "white"
-    assert fig.layout.font.color == fig.layout.title.font.color == style.INK
-    assert fig.layout.xaxis.tickfont.color == fig.layout.yaxis.tickfont.color == style.INK
+    # white only behind the digits (the colour scale's −1): around them the page's
+    # background shows, and the text takes the theme's colour (light on the dark theme)
+    assert fig.layout.paper_bgcolor == fig.layout.plot_bgcolor == "rgba(0, 0, 0, 0)"
+    assert fig.layout.font.color is None and fig.layout.title.font.color is None
+    assert fig.layout.xaxis.tickfont.color is None and fig.layout.yaxis.tickfont.color is None
+    assert np.isnan(heatmap.z[16, :]).all()  # the gaps between digits are transparent too
 
 
 def test_side_by_side_writes_each_error_under_its_image():
@@ -79,6 +81,8 @@ def test_side_by_side_writes_each_error_under_its_image():
     texts = [a.text for a in fig.layout.annotations]
     expected = [f"{e:.1f}" for e in grid.errors[1:].ravel()]  # none under the originals
     assert texts == expected
+    assert fig.layout.paper_bgcolor == "rgba(0, 0, 0, 0)"
+    assert all(a.font.color is None for a in fig.layout.annotations)  # the theme's text colour
 
 
 def test_demo_figure_has_big_titled_images():

@@ -20,6 +20,8 @@ GREY_RANGE = (-1.0, 1.0)
 """Grey values of the digits: −1 background (white), 1 full ink (black)."""
 ROW_HEIGHT_PX = 46
 TITLE_FONT = {"family": style.FONT_FAMILY, "size": 15}
+TRANSPARENT = "rgba(0, 0, 0, 0)"
+"""Background around the digits: the page's own, on the light and the dark theme."""
 
 
 def tile(images: np.ndarray, side: int, *, gap: int = 1) -> np.ndarray:
@@ -65,6 +67,10 @@ def mosaic_figure(
     Equal aspect, no grid or zero lines, column labels on top; values
     outside [−1, 1] (noise) are clipped to white or black by the colour
     scale. Hovering shows nothing (the pictures speak for themselves).
+
+    The digits are pictures of white paper; around and between them the
+    figure is transparent, with the theme's text colour, so that no white
+    block stands on the dark theme.
     """
     n_rows, n_cols, _ = images.shape
     step = side + gap
@@ -78,14 +84,7 @@ def mosaic_figure(
             hoverinfo="skip",
         )
     )
-    # Dark text on the white paper, whatever the app's theme (its text may be light).
-    axis = {
-        "showgrid": False,
-        "zeroline": False,
-        "showline": False,
-        "ticks": "",
-        "tickfont": {"color": style.INK},
-    }
+    axis = {"showgrid": False, "zeroline": False, "showline": False, "ticks": ""}
     fig.update_xaxes(
         **axis,
         tickvals=[c * step + (side - 1) / 2 for c in range(n_cols)],
@@ -103,12 +102,12 @@ def mosaic_figure(
         constrain="domain",
     )
     fig.update_layout(
-        title={"text": title, "font": {**TITLE_FONT, "color": style.INK}},
+        title={"text": title, "font": TITLE_FONT},
         height=max(220, 90 + row_height * n_rows),
         margin={"l": 10, "r": 10, "t": 80 if title else 40, "b": 10},
-        plot_bgcolor="white",
-        paper_bgcolor="white",
-        font={"family": style.FONT_FAMILY, "color": style.INK},
+        plot_bgcolor=TRANSPARENT,
+        paper_bgcolor=TRANSPARENT,
+        font={"family": style.FONT_FAMILY},
     )
     return fig
 
@@ -152,7 +151,7 @@ def side_by_side_figure(grid: ImageGrid, *, title: str = "") -> go.Figure:
                     text=f"{error:.1f}",
                     showarrow=False,
                     yanchor="top",
-                    font={"size": 11, "color": style.INK},
+                    font={"size": 11},
                 )
     return fig
 
@@ -167,16 +166,9 @@ def demo_figure(grid: ImageGrid) -> go.Figure:
         gap=max(1, grid.side // 4),
         row_height=320,
     )
-    # The digits are pictures of paper; around them, the page's own background and
-    # text colour, on the light and the dark theme.
-    fig.update_xaxes(tickfont={"size": 18, "color": None})
+    fig.update_xaxes(tickfont={"size": 18})
     fig.update_yaxes(showticklabels=False)
-    fig.update_layout(
-        paper_bgcolor="rgba(0, 0, 0, 0)",
-        plot_bgcolor="rgba(0, 0, 0, 0)",
-        font={"color": None},
-        margin={"t": 70},
-    )
+    fig.update_layout(margin={"t": 70})
     return fig
 
 

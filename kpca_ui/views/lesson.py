@@ -302,8 +302,10 @@ def lesson_style() -> None:
     """Presenter-style text for the lesson: large, and shown in presenter mode too."""
     st.html(
         "<style>"
-        ".kpca-lesson-say, .kpca-lesson-notice { font-size: 1.3rem; margin: 0 0 0.4rem; }"
-        ".kpca-lesson-place { font-size: 1.2rem; text-align: center; margin: 0; }"
+        "[data-testid='stMarkdownContainer'] p:is(.kpca-lesson-say, .kpca-lesson-notice) "
+        "{ font-size: 1.3rem; margin: 0 0 0.4rem; }"
+        "[data-testid='stMarkdownContainer'] p.kpca-lesson-place "
+        "{ font-size: 1.2rem; text-align: center; margin: 0; }"
         "</style>"
     )
 
