@@ -152,3 +152,22 @@ def test_mosaic_figure_height_grows_with_rows():
     small = mosaic_figure(np.zeros((2, 3, 64)), side=8, row_labels="ab", column_labels="xyz")
     big = mosaic_figure(np.zeros((12, 3, 64)), side=8, row_labels="a" * 12, column_labels="xyz")
     assert big.layout.height > small.layout.height
+
+
+def test_toy_figure_for_a_projector_puts_the_panels_in_one_row_with_the_legend_below():
+    noisy = np.random.RandomState(0).normal(size=(20, 2))
+    results = [
+        ToyDenoising(name, noisy, noisy * 0.5, noisy * 0.0, n_kernel=4)
+        for name in ("half_circle", "square")
+    ]
+    fig = toy_figure(results, one_row=True)
+    domains = [fig.layout[f"yaxis{i if i > 1 else ''}"].domain for i in range(1, 5)]
+    assert all(tuple(d) == tuple(domains[0]) for d in domains)  # one row of four panels
+    assert [a.text for a in fig.layout.annotations][1::2] == [
+        "half circle<br>linear PCA, 1 component",
+        "square<br>linear PCA, 1 component",
+    ]
+    assert fig.layout.legend.y < 0  # below the panels, clear of their titles
+    assert fig.layout.yaxis4.scaleanchor == "x4"  # equal units on both axes in each panel
+    rows = toy_figure(results)
+    assert rows.layout.yaxis3.domain[1] < rows.layout.yaxis.domain[0]  # a row per data set

@@ -259,23 +259,30 @@ def _segments(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return xy[:, :, 0].ravel(), xy[:, :, 1].ravel()
 
 
-def toy_figure(results: Sequence[ToyDenoising]) -> go.Figure:
+def toy_figure(results: Sequence[ToyDenoising], *, one_row: bool = False) -> go.Figure:
     """Mika et al. Fig. 1: each data set in a row, kernel PCA left, linear PCA right.
 
     Small grey points: the noisy data; coloured points: their de-noised
     versions; thin lines join each point to its de-noised version.
+
+    Parameters
+    ----------
+    results : sequence of ToyDenoising
+    one_row : bool
+        For a projector (a wide, low screen): every panel in one row, each
+        titled with its data set, the legend below; else a row per data set.
     """
     titles = []
     for result in results:
-        titles += [
-            f"kernel PCA, {result.n_kernel} components",
-            "linear PCA, 1 component",
-        ]
+        methods = [f"kernel PCA, {result.n_kernel} components", "linear PCA, 1 component"]
+        name = result.name.replace("_", " ")
+        titles += [f"{name}<br>{method}" for method in methods] if one_row else methods
+    shape = (1, 2 * len(results)) if one_row else (len(results), 2)
     fig = make_subplots(
-        rows=len(results),
-        cols=2,
+        rows=shape[0],
+        cols=shape[1],
         subplot_titles=titles,
-        horizontal_spacing=0.06,
+        horizontal_spacing=0.04 if one_row else 0.06,
         vertical_spacing=0.08,
     )
     for r, result in enumerate(results, start=1):
@@ -285,6 +292,7 @@ def toy_figure(results: Sequence[ToyDenoising]) -> go.Figure:
         ):
             sx, sy = _segments(result.noisy, denoised)
             first = r == 1
+            place = {"row": 1, "col": 2 * (r - 1) + c} if one_row else {"row": r, "col": c}
             fig.add_trace(
                 go.Scatter(
                     x=sx,
@@ -295,8 +303,7 @@ def toy_figure(results: Sequence[ToyDenoising]) -> go.Figure:
                     hoverinfo="skip",
                     showlegend=False,
                 ),
-                row=r,
-                col=c,
+                **place,
             )
             fig.add_trace(
                 go.Scatter(
@@ -308,8 +315,7 @@ def toy_figure(results: Sequence[ToyDenoising]) -> go.Figure:
                     legendgroup="noisy",
                     showlegend=first and c == 1,
                 ),
-                row=r,
-                col=c,
+                **place,
             )
             fig.add_trace(
                 go.Scatter(
@@ -321,17 +327,21 @@ def toy_figure(results: Sequence[ToyDenoising]) -> go.Figure:
                     legendgroup=name,
                     showlegend=first,
                 ),
-                row=r,
-                col=c,
+                **place,
             )
             axis_id = "" if (r, c) == (1, 1) else str(2 * (r - 1) + c)
-            fig.update_yaxes(scaleanchor=f"x{axis_id}", scaleratio=1, row=r, col=c)
+            fig.update_yaxes(scaleanchor=f"x{axis_id}", scaleratio=1, **place)
+    if one_row:
+        # Below the panels, clear of their titles (a projector copy moves it to the bottom).
+        legend, height, margin = {"yanchor": "top", "y": -0.12}, 430, {"t": 60, "b": 50}
+    else:
+        legend, height, margin = {"yanchor": "bottom", "y": 1.04}, 430 * len(results), {"t": 70}
     fig.update_layout(
-        height=430 * len(results),
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.04},
+        height=height,
+        legend={"orientation": "h", **legend},
         font={"family": style.FONT_FAMILY},
         plot_bgcolor="white",
-        margin={"t": 70},
+        margin=margin,
     )
     fig.update_xaxes(showgrid=True, gridcolor="#EEEEEE", zeroline=False)
     fig.update_yaxes(showgrid=True, gridcolor="#EEEEEE", zeroline=False)
