@@ -33,6 +33,8 @@ FIGURE_PX = 440
 title (≈ 130 px), the stepping control (≈ 80 px) and the line of what to notice
 (≈ 40 px), with room to spare for a row of tabs."""
 NOTICE_CLASS = "kpca-notice"
+KEPT_CLASS = "kpca-kept"
+"""Class of a paragraph that stays shown in presenter mode (a lesson's words)."""
 
 KEY = "presenter"
 BAR = "presenter_bar"
@@ -43,13 +45,25 @@ HELP = (
     "hidden except one slider per view (click it, then step with the arrow keys). "
     "The link keeps presenter mode on, for a bookmark."
 )
-STEPPING_KEYS = ("ct_k", "sp_at", "dn_n", "dn_toy_n", "dn_demo_noise", "dm_next", "ft_k", "ft_n")
+STEPPING_KEYS = (
+    "ct_k",
+    "sp_at",
+    "dn_n",
+    "dn_toy_n",
+    "dn_demo_noise",
+    "dm_next",
+    "ls_prev",
+    "ls_next",
+    "ft_k",
+    "ft_n",
+)
 """The controls shown in presenter mode: the main parameter of each view (and tab).
 
 Contours: the number of components (one row of panels each); Spectrum: the
 chosen width; Denoising: the number of components n (side by side), the 2-D
 toy's kernel components and the demo's amount of noise; Demo: "Show me another";
-Features: the toy's kernel components n and the n of Table 2's chosen cell.
+Features: the toy's kernel components n and the n of Table 2's chosen cell;
+Lesson: the previous and next step.
 """
 WIDGETS = (
     "stSlider",
@@ -129,7 +143,7 @@ def projector_css() -> str:
     widgets = ", ".join(f'[data-testid="{name}"]' for name in WIDGETS)
     shown = ", ".join([*kept, *SHOWN])
     kept_text = (
-        f".katex-display, .{NOTICE_CLASS}, "
+        f".katex-display, .{NOTICE_CLASS}, .{KEPT_CLASS}, "
         '[data-testid="stMarkdownContainer"] > p:only-child > strong:only-child'
     )
     hidden = [

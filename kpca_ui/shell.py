@@ -23,6 +23,7 @@ def app_pages() -> list[st.Page]:
         st.Page("pages/denoising.py", title="Denoising", icon=":material/blur_off:"),
         st.Page("pages/demo.py", title="Demo", icon=":material/auto_fix_high:"),
         st.Page("pages/features.py", title="Features", icon=":material/grid_on:"),
+        st.Page("pages/lesson.py", title="Lesson", icon=":material/school:"),
     ]
 
 

@@ -66,10 +66,12 @@ def test_fig4_is_one_grey_heatmap_with_row_labels():
     assert fig.layout.yaxis.scaleanchor == "x" and fig.layout.yaxis.autorange == "reversed"
     assert fig.layout.xaxis.showgrid is False and fig.layout.yaxis.zeroline is False
     assert fig.layout.title.text == "Fig. 4"
-    # on its white paper every text is dark, also where the app's theme writes light text
-    assert fig.layout.paper_bgcolor == "white"
-    assert fig.layout.font.color == fig.layout.title.font.color == style.INK
-    assert fig.layout.xaxis.tickfont.color == fig.layout.yaxis.tickfont.color == style.INK
+    # white only behind the digits (the colour scale's −1): around them the page's
+    # background shows, and the text takes the theme's colour (light on the dark theme)
+    assert fig.layout.paper_bgcolor == fig.layout.plot_bgcolor == "rgba(0, 0, 0, 0)"
+    assert fig.layout.font.color is None and fig.layout.title.font.color is None
+    assert fig.layout.xaxis.tickfont.color is None and fig.layout.yaxis.tickfont.color is None
+    assert np.isnan(heatmap.z[16, :]).all()  # the gaps between digits are transparent too
 
 
 def test_side_by_side_writes_each_error_under_its_image():
@@ -79,6 +81,8 @@ def test_side_by_side_writes_each_error_under_its_image():
     texts = [a.text for a in fig.layout.annotations]
     expected = [f"{e:.1f}" for e in grid.errors[1:].ravel()]  # none under the originals
     assert texts == expected
+    assert fig.layout.paper_bgcolor == "rgba(0, 0, 0, 0)"
+    assert all(a.font.color is None for a in fig.layout.annotations)  # the theme's text colour
 
 
 def test_demo_figure_has_big_titled_images():
@@ -148,3 +152,22 @@ def test_mosaic_figure_height_grows_with_rows():
     small = mosaic_figure(np.zeros((2, 3, 64)), side=8, row_labels="ab", column_labels="xyz")
     big = mosaic_figure(np.zeros((12, 3, 64)), side=8, row_labels="a" * 12, column_labels="xyz")
     assert big.layout.height > small.layout.height
+
+
+def test_toy_figure_for_a_projector_puts_the_panels_in_one_row_with_the_legend_below():
+    noisy = np.random.RandomState(0).normal(size=(20, 2))
+    results = [
+        ToyDenoising(name, noisy, noisy * 0.5, noisy * 0.0, n_kernel=4)
+        for name in ("half_circle", "square")
+    ]
+    fig = toy_figure(results, one_row=True)
+    domains = [fig.layout[f"yaxis{i if i > 1 else ''}"].domain for i in range(1, 5)]
+    assert all(tuple(d) == tuple(domains[0]) for d in domains)  # one row of four panels
+    assert [a.text for a in fig.layout.annotations][1::2] == [
+        "half circle<br>linear PCA, 1 component",
+        "square<br>linear PCA, 1 component",
+    ]
+    assert fig.layout.legend.y < 0  # below the panels, clear of their titles
+    assert fig.layout.yaxis4.scaleanchor == "x4"  # equal units on both axes in each panel
+    rows = toy_figure(results)
+    assert rows.layout.yaxis3.domain[1] < rows.layout.yaxis.domain[0]  # a row per data set

@@ -20,6 +20,8 @@ GREY_RANGE = (-1.0, 1.0)
 """Grey values of the digits: −1 background (white), 1 full ink (black)."""
 ROW_HEIGHT_PX = 46
 TITLE_FONT = {"family": style.FONT_FAMILY, "size": 15}
+TRANSPARENT = "rgba(0, 0, 0, 0)"
+"""Background around the digits: the page's own, on the light and the dark theme."""
 
 
 def tile(images: np.ndarray, side: int, *, gap: int = 1) -> np.ndarray:
@@ -65,6 +67,10 @@ def mosaic_figure(
     Equal aspect, no grid or zero lines, column labels on top; values
     outside [−1, 1] (noise) are clipped to white or black by the colour
     scale. Hovering shows nothing (the pictures speak for themselves).
+
+    The digits are pictures of white paper; around and between them the
+    figure is transparent, with the theme's text colour, so that no white
+    block stands on the dark theme.
     """
     n_rows, n_cols, _ = images.shape
     step = side + gap
@@ -78,14 +84,7 @@ def mosaic_figure(
             hoverinfo="skip",
         )
     )
-    # Dark text on the white paper, whatever the app's theme (its text may be light).
-    axis = {
-        "showgrid": False,
-        "zeroline": False,
-        "showline": False,
-        "ticks": "",
-        "tickfont": {"color": style.INK},
-    }
+    axis = {"showgrid": False, "zeroline": False, "showline": False, "ticks": ""}
     fig.update_xaxes(
         **axis,
         tickvals=[c * step + (side - 1) / 2 for c in range(n_cols)],
@@ -103,12 +102,12 @@ def mosaic_figure(
         constrain="domain",
     )
     fig.update_layout(
-        title={"text": title, "font": {**TITLE_FONT, "color": style.INK}},
+        title={"text": title, "font": TITLE_FONT},
         height=max(220, 90 + row_height * n_rows),
         margin={"l": 10, "r": 10, "t": 80 if title else 40, "b": 10},
-        plot_bgcolor="white",
-        paper_bgcolor="white",
-        font={"family": style.FONT_FAMILY, "color": style.INK},
+        plot_bgcolor=TRANSPARENT,
+        paper_bgcolor=TRANSPARENT,
+        font={"family": style.FONT_FAMILY},
     )
     return fig
 
@@ -161,7 +160,7 @@ def numbered_mosaic(
                 text=format(value, fmt),
                 showarrow=False,
                 yanchor="top",
-                font={"size": font_size, "color": style.INK},
+                font={"size": font_size},  # the theme's text colour: the paper is transparent
             )
     return fig
 
@@ -188,16 +187,9 @@ def demo_figure(grid: ImageGrid) -> go.Figure:
         gap=max(1, grid.side // 4),
         row_height=320,
     )
-    # The digits are pictures of paper; around them, the page's own background and
-    # text colour, on the light and the dark theme.
-    fig.update_xaxes(tickfont={"size": 18, "color": None})
+    fig.update_xaxes(tickfont={"size": 18})
     fig.update_yaxes(showticklabels=False)
-    fig.update_layout(
-        paper_bgcolor="rgba(0, 0, 0, 0)",
-        plot_bgcolor="rgba(0, 0, 0, 0)",
-        font={"color": None},
-        margin={"t": 70},
-    )
+    fig.update_layout(margin={"t": 70})
     return fig
 
 
@@ -288,23 +280,30 @@ def _segments(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return xy[:, :, 0].ravel(), xy[:, :, 1].ravel()
 
 
-def toy_figure(results: Sequence[ToyDenoising]) -> go.Figure:
+def toy_figure(results: Sequence[ToyDenoising], *, one_row: bool = False) -> go.Figure:
     """Mika et al. Fig. 1: each data set in a row, kernel PCA left, linear PCA right.
 
     Small grey points: the noisy data; coloured points: their de-noised
     versions; thin lines join each point to its de-noised version.
+
+    Parameters
+    ----------
+    results : sequence of ToyDenoising
+    one_row : bool
+        For a projector (a wide, low screen): every panel in one row, each
+        titled with its data set, the legend below; else a row per data set.
     """
     titles = []
     for result in results:
-        titles += [
-            f"kernel PCA, {result.n_kernel} components",
-            "linear PCA, 1 component",
-        ]
+        methods = [f"kernel PCA, {result.n_kernel} components", "linear PCA, 1 component"]
+        name = result.name.replace("_", " ")
+        titles += [f"{name}<br>{method}" for method in methods] if one_row else methods
+    shape = (1, 2 * len(results)) if one_row else (len(results), 2)
     fig = make_subplots(
-        rows=len(results),
-        cols=2,
+        rows=shape[0],
+        cols=shape[1],
         subplot_titles=titles,
-        horizontal_spacing=0.06,
+        horizontal_spacing=0.04 if one_row else 0.06,
         vertical_spacing=0.08,
     )
     for r, result in enumerate(results, start=1):
@@ -314,6 +313,7 @@ def toy_figure(results: Sequence[ToyDenoising]) -> go.Figure:
         ):
             sx, sy = _segments(result.noisy, denoised)
             first = r == 1
+            place = {"row": 1, "col": 2 * (r - 1) + c} if one_row else {"row": r, "col": c}
             fig.add_trace(
                 go.Scatter(
                     x=sx,
@@ -324,8 +324,7 @@ def toy_figure(results: Sequence[ToyDenoising]) -> go.Figure:
                     hoverinfo="skip",
                     showlegend=False,
                 ),
-                row=r,
-                col=c,
+                **place,
             )
             fig.add_trace(
                 go.Scatter(
@@ -337,8 +336,7 @@ def toy_figure(results: Sequence[ToyDenoising]) -> go.Figure:
                     legendgroup="noisy",
                     showlegend=first and c == 1,
                 ),
-                row=r,
-                col=c,
+                **place,
             )
             fig.add_trace(
                 go.Scatter(
@@ -350,17 +348,21 @@ def toy_figure(results: Sequence[ToyDenoising]) -> go.Figure:
                     legendgroup=name,
                     showlegend=first,
                 ),
-                row=r,
-                col=c,
+                **place,
             )
             axis_id = "" if (r, c) == (1, 1) else str(2 * (r - 1) + c)
-            fig.update_yaxes(scaleanchor=f"x{axis_id}", scaleratio=1, row=r, col=c)
+            fig.update_yaxes(scaleanchor=f"x{axis_id}", scaleratio=1, **place)
+    if one_row:
+        # Below the panels, clear of their titles (a projector copy moves it to the bottom).
+        legend, height, margin = {"yanchor": "top", "y": -0.12}, 430, {"t": 60, "b": 50}
+    else:
+        legend, height, margin = {"yanchor": "bottom", "y": 1.04}, 430 * len(results), {"t": 70}
     fig.update_layout(
-        height=430 * len(results),
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.04},
+        height=height,
+        legend={"orientation": "h", **legend},
         font={"family": style.FONT_FAMILY},
         plot_bgcolor="white",
-        margin={"t": 70},
+        margin=margin,
     )
     fig.update_xaxes(showgrid=True, gridcolor="#EEEEEE", zeroline=False)
     fig.update_yaxes(showgrid=True, gridcolor="#EEEEEE", zeroline=False)

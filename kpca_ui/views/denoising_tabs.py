@@ -27,7 +27,7 @@ from kpca_core.denoise import (
 from kpca_core.figures import denoise as figures
 from kpca_core.figures.style import export_config
 from kpca_ui.explain import explain
-from kpca_ui.presenter import FIGURE_PX, notice, presentable
+from kpca_ui.presenter import FIGURE_PX, notice, presentable, presenter_mode
 from kpca_ui.views.denoising import DEMO_LEVELS
 from kpca_ui.views.denoising_cache import (
     ModelKey,
@@ -255,7 +255,7 @@ def show_toy() -> None:
     st.caption(f"k(x, y) = exp(−‖x − y‖² / {2 * c:g}) (N c with N = 2), 200 points per set.")
     results = [cached_toy(name, 200, noise, c, n, int(seed)) for name in ("half_circle", "square")]
     st.plotly_chart(
-        presentable(figures.toy_figure(results), height=BELOW_CONTROL_PX),
+        presentable(figures.toy_figure(results, one_row=presenter_mode()), height=BELOW_CONTROL_PX),
         key="dn_toy_chart",
         config=image_export(f"denoise_toy_noise{noise:g}_c{c:g}_n{n}"),
     )

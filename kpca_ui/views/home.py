@@ -70,6 +70,11 @@ VIEWS = [
         "Features: a linear classifier on kernel components, the paper's Table 2 on USPS",
         ":material/grid_on:",
     ),
+    (
+        "pages/lesson.py",
+        "Lesson: kernel PCA in 10 steps, for a lecture (step with ← / →)",
+        ":material/school:",
+    ),
 ]
 
 

@@ -1,0 +1,315 @@
+"""The Lesson view: a lecture as steps, each a view with its settings and what to say.
+
+A lesson is a plain TOML file in ``assets/lessons/`` (its format is in the
+header comment of ``kernel_pca_10_steps.toml`` and in the README), read by
+:func:`parse_lesson`, which names the first problem of a malformed file
+(:class:`LessonError`) instead of failing.  The page, ``pages/lesson.py``,
+shows one step: its title, what to say, what to notice, the view embedded with
+the step's settings in presenter mode, and ← / → buttons, which the keyboard's
+arrow keys click (a small ``components.v2`` listener, :data:`_KEYS`).  The
+lesson and the step are in the link: ``/lesson?lesson=<name>&step=3``.
+"""
+
+from __future__ import annotations
+
+import html
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from kpca_ui.presenter import KEPT_CLASS as KEPT
+from kpca_ui.presenter import KEY as PRESENTER
+
+ROOT = Path(__file__).resolve().parents[2]
+LESSONS = ROOT / "assets" / "lessons"
+"""The folder of lesson files; each ``<name>.toml`` is a lesson."""
+DEFAULT = "kernel_pca_10_steps"
+PAGES = ROOT / "pages"
+PREV, NEXT = "ls_prev", "ls_next"
+"""Keys of the on-screen buttons (the arrow keys click them)."""
+STEP = "ls_step"
+"""Session key of the shown step, counted from 1 as in the link."""
+EMBED_PX = 600
+"""Height of the embedded view: its presenter layout (title, control, figure, notice)."""
+SETTING_TYPES = (str, int, float, bool)
+_STEP_FIELDS = {"title", "page", "say", "notice", "settings"}
+_LESSON_FIELDS = {"title", "intro", "step"}
+_KEYS = st.components.v2.component(
+    "kpca_ui.lesson_keys",
+    js="""
+export default function () {
+  // One listener for the whole page, installed once: it clicks the lesson's
+  // buttons when they are on the page, and leaves keys in a field or a slider alone.
+  if (window.__kpcaLessonKeys) return;
+  window.__kpcaLessonKeys = true;
+  document.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const key = { ArrowLeft: "ls_prev", ArrowRight: "ls_next" }[event.key];
+    const field = "input, textarea, select, [role=slider], [contenteditable]";
+    if (!key || event.target.closest?.(field)) return;
+    const button = document.querySelector(`.st-key-${key} button`);
+    if (button && !button.disabled) {
+      event.preventDefault();
+      button.click();
+    }
+  });
+}
+""",
+)
+
+
+class LessonError(ValueError):
+    """A lesson file that cannot be used; the message names the problem."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a lesson: a view with its settings and what to say about it.
+
+    Attributes
+    ----------
+    title : str
+    page : str
+        The view's page script in ``pages/``, without ``.py``.
+    say : str
+        Two or three sentences for the lecturer.
+    notice : str
+        What to notice in the picture ("" for none).
+    settings : dict of str to str
+        The query parameters of the view's link.
+    """
+
+    title: str
+    page: str
+    say: str
+    notice: str = ""
+    settings: dict[str, str] | None = None
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """A titled, ordered sequence of :class:`Step`."""
+
+    title: str
+    intro: str
+    steps: tuple[Step, ...]
+
+
+def view_pages() -> set[str]:
+    """The pages a step may open: the scripts in ``pages/`` but the lesson itself."""
+    return {path.stem for path in PAGES.glob("*.py")} - {"lesson"}
+
+
+def lesson_names() -> list[str]:
+    """The lessons in :data:`LESSONS`, by file name without ``.toml``; the default first."""
+    names = sorted(path.stem for path in LESSONS.glob("*.toml"))
+    return sorted(names, key=lambda name: name != DEFAULT)
+
+
+def _text(table: dict, field: str, where: str, *, required: bool = True) -> str:
+    value = table.get(field)
+    if value is None and not required:
+        return ""
+    if not isinstance(value, str) or not value.strip():
+        found = "is missing" if value is None else "must be non-empty text"
+        raise LessonError(f"{where}: “{field}” {found}.")
+    return " ".join(value.split())
+
+
+def _unknown(table: dict, allowed: set[str], where: str) -> None:
+    extra = sorted(set(table) - allowed)
+    if extra:
+        raise LessonError(
+            f"{where}: unknown field “{extra[0]}” (allowed: {', '.join(sorted(allowed))})."
+        )
+
+
+def _setting(value: object, where: str) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, SETTING_TYPES):
+        return f"{value:g}" if isinstance(value, float) else str(value)
+    raise LessonError(f"{where} must be text, a number or true/false.")
+
+
+def _step(table: object, number: int, pages: set[str]) -> Step:
+    where = f"step {number}"
+    if not isinstance(table, dict):
+        raise LessonError(f"{where} must be a table ([[step]]).")
+    _unknown(table, _STEP_FIELDS, where)
+    page = _text(table, "page", where)
+    if page not in pages:
+        raise LessonError(
+            f"{where}: “page” is “{page}”; it must be one of {', '.join(sorted(pages))}."
+        )
+    settings = table.get("settings", {})
+    if not isinstance(settings, dict):
+        raise LessonError(f"{where}: “settings” must be a table ([step.settings]).")
+    return Step(
+        title=_text(table, "title", where),
+        page=page,
+        say=_text(table, "say", where),
+        notice=_text(table, "notice", where, required=False),
+        settings={
+            str(key): _setting(value, f"{where}: setting “{key}”")
+            for key, value in settings.items()
+        },
+    )
+
+
+def parse_lesson(text: str, pages: set[str] | None = None) -> Lesson:
+    """A lesson from the text of its TOML file.
+
+    Parameters
+    ----------
+    text : str
+        The file's contents (format: the header of ``assets/lessons/*.toml``).
+    pages : set of str, optional
+        The pages a step may open (default: :func:`view_pages`).
+
+    Raises
+    ------
+    LessonError
+        With a message naming the first problem: the TOML error with its line,
+        or the step and field that is missing, unknown or of the wrong kind.
+    """
+    pages = view_pages() if pages is None else pages
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise LessonError(f"not valid TOML: {error}.") from None
+    _unknown(table, _LESSON_FIELDS, "the lesson")
+    steps = table.get("step")
+    if not isinstance(steps, list) or not steps:
+        raise LessonError("the lesson has no steps: add at least one [[step]] table.")
+    return Lesson(
+        title=_text(table, "title", "the lesson"),
+        intro=_text(table, "intro", "the lesson", required=False),
+        steps=tuple(_step(step, number, pages) for number, step in enumerate(steps, start=1)),
+    )
+
+
+def load_lesson(name: str) -> Lesson:
+    """The lesson ``assets/lessons/<name>.toml``; :class:`LessonError` names its problem."""
+    if name not in lesson_names():
+        raise LessonError(f"there is no lesson “{name}” in assets/lessons/.")
+    path = LESSONS / f"{name}.toml"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise LessonError(f"{path.name} cannot be read: {error}.") from None
+    try:
+        return parse_lesson(text)
+    except LessonError as error:
+        raise LessonError(f"{path.name}: {error}") from None
+
+
+def step_number(asked: str | None, count: int) -> tuple[int, str | None]:
+    """The step a link asks for (1 … ``count``) and a notice if it could not be used."""
+    if asked is None:
+        return 1, None
+    try:
+        number = int(asked)
+    except ValueError:
+        number = 0
+    if 1 <= number <= count:
+        return number, None
+    return 1, f"The link's step “{asked}” is not a step of this lesson (1 to {count}); showing 1."
+
+
+def current_step(count: int) -> int:
+    """The step shown: the session's, or on the first run the link's (with a toast if unusable)."""
+    if STEP not in st.session_state:
+        number, note = step_number(st.query_params.get("step"), count)
+        st.session_state[STEP] = number
+        if note:
+            st.toast(note, icon=":material/link_off:")
+    number = min(max(int(st.session_state[STEP]), 1), count)
+    st.session_state[STEP] = number
+    st.query_params["step"] = str(number)
+    return number
+
+
+def _move(by: int, count: int) -> None:
+    st.session_state[STEP] = min(max(st.session_state.get(STEP, 1) + by, 1), count)
+
+
+def step_query(step: Step) -> dict[str, str]:
+    """The step's link parameters, in presenter mode."""
+    return {**(step.settings or {}), PRESENTER: "true"}
+
+
+def embed_src(step: Step) -> str:
+    """The address of the step's view, embedded (no Streamlit header) in presenter mode."""
+    query = urlencode({**step_query(step), "embed": "true"})
+    base = (st.context.url or "").split("?")[0].rsplit("/", 1)[0]
+    return f"{base}/{step.page}?{query}"
+
+
+def navigation(number: int, count: int) -> None:
+    """The ← / → buttons, the place in the lesson, and the arrow keys' listener."""
+    back, place, forward = st.columns([1, 2, 1], vertical_alignment="center")
+    back.button(
+        "Back",
+        key=PREV,
+        icon=":material/arrow_back:",
+        on_click=_move,
+        args=(-1, count),
+        disabled=number == 1,
+        width="stretch",
+        help="Previous step (← key)",
+    )
+    place.markdown(
+        f'<p class="{KEPT} kpca-lesson-place">Step {number} of {count}</p>', unsafe_allow_html=True
+    )
+    forward.button(
+        "Next",
+        key=NEXT,
+        icon=":material/arrow_forward:",
+        on_click=_move,
+        args=(1, count),
+        disabled=number == count,
+        width="stretch",
+        help="Next step (→ key)",
+    )
+    _KEYS(key="ls_keys")
+
+
+def show_step(step: Step, *, embed: bool) -> None:
+    """The step: what to say, what to notice, a link to its view and the view itself."""
+    st.markdown(
+        f'<p class="{KEPT} kpca-lesson-say">{html.escape(step.say)}</p>', unsafe_allow_html=True
+    )
+    if step.notice:
+        st.markdown(
+            f'<p class="{KEPT} kpca-lesson-notice"><b>Notice:</b> {html.escape(step.notice)}</p>',
+            unsafe_allow_html=True,
+        )
+    st.page_link(
+        f"pages/{step.page}.py",
+        label=f"Open this view ({step.page})",
+        icon=":material/open_in_new:",
+        query_params=step_query(step),
+    )
+    if embed:
+        st.iframe(embed_src(step), height=EMBED_PX)
+
+
+def lesson_style() -> None:
+    """Presenter-style text for the lesson: large, and shown in presenter mode too."""
+    st.html(
+        "<style>"
+        "[data-testid='stMarkdownContainer'] p:is(.kpca-lesson-say, .kpca-lesson-notice) "
+        "{ font-size: 1.3rem; margin: 0 0 0.4rem; }"
+        "[data-testid='stMarkdownContainer'] p.kpca-lesson-place "
+        "{ font-size: 1.2rem; text-align: center; margin: 0; }"
+        "</style>"
+    )
+
+
+def restart() -> None:
+    """Another lesson chosen: start it at step 1."""
+    st.session_state[STEP] = 1

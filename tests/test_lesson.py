@@ -1,0 +1,145 @@
+"""The Lesson page: its file format, and stepping through a lesson."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+from conftest import open_view
+
+from kpca_ui.views import lesson as view
+
+PAGES = {"contours", "spectrum", "denoising", "demo", "home"}
+GOOD = """
+title = "Two steps"
+[[step]]
+title = "First"
+page = "contours"
+say = "Say this."
+[step.settings]
+ct_values = "1"
+ct_k = 3
+ct_center = true
+ct_noise = 0.2
+[[step]]
+title = "Second"
+page = "demo"
+say = "Say that."
+notice = "Look here."
+"""
+
+
+def test_a_good_file_gives_its_steps_in_order():
+    lesson = view.parse_lesson(GOOD, PAGES)
+    assert lesson.title == "Two steps" and lesson.intro == ""
+    assert [step.title for step in lesson.steps] == ["First", "Second"]
+    first, second = lesson.steps
+    assert first.page == "contours" and first.notice == ""
+    # Settings as they stand in a link.
+    assert first.settings == {"ct_values": "1", "ct_k": "3", "ct_center": "true", "ct_noise": "0.2"}
+    assert second.settings == {} and second.notice == "Look here."
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('title = "x"\n[[step]\n', "not valid TOML"),
+        ('title = "x"\n', "no steps"),
+        ('title = "x"\nstep = 3\n', "no steps"),
+        ('[[step]]\ntitle = "a"\npage = "demo"\nsay = "b"\n', "“title” is missing"),
+        ('title = ""\n[[step]]\ntitle = "a"\npage = "demo"\nsay = "b"\n', "non-empty text"),
+        ('title = "x"\n[[step]]\ntitle = "a"\npage = "demo"\n', "step 1: “say” is missing"),
+        ('title = "x"\n[[step]]\ntitle = "a"\npage = "nowhere"\nsay = "b"\n', "must be one of"),
+        ('title = "x"\n[[step]]\ntitle = "a"\npage = "demo"\nsay = "b"\ncolour = 1\n', "colour"),
+        ('title = "x"\n[[step]]\ntitle = "a"\npage = "demo"\nsay = "b"\nsettings = 2\n', "table"),
+        (
+            'title = "x"\n[[step]]\ntitle = "a"\npage = "demo"\nsay = "b"\n'
+            "[step.settings]\nct_k = [1, 2]\n",
+            "setting “ct_k” must be text",
+        ),
+        ('title = "x"\nauthor = "me"\n[[step]]\ntitle = "a"\npage = "demo"\nsay = "b"\n', "author"),
+    ],
+)
+def test_a_malformed_file_gets_a_message_naming_the_problem(text, message):
+    with pytest.raises(view.LessonError, match=message):
+        view.parse_lesson(text, PAGES)
+
+
+def test_the_shipped_lesson_is_valid_and_opens_the_ten_views():
+    assert view.lesson_names()[0] == view.DEFAULT
+    lesson = view.load_lesson(view.DEFAULT)
+    assert lesson.title == "Kernel PCA in 10 steps" and len(lesson.steps) == 10
+    assert [step.page for step in lesson.steps] == [
+        *["contours"] * 4,
+        "spectrum",
+        *["contours"] * 2,
+        "denoising",
+        "denoising",
+        "demo",
+    ]
+    assert lesson.steps[6].settings["ct_data"] == "Draw your own points"
+    with pytest.raises(view.LessonError, match=re.escape("no lesson “../etc”")):
+        view.load_lesson("../etc")
+
+
+@pytest.mark.parametrize(
+    ("asked", "number", "told"),
+    [
+        (None, 1, False),
+        ("3", 3, False),
+        ("10", 10, False),
+        ("0", 1, True),
+        ("11", 1, True),
+        ("two", 1, True),
+        ("", 1, True),
+    ],
+)
+def test_a_step_in_a_link_is_validated(asked, number, told):
+    shown, note = view.step_number(asked, 10)
+    assert shown == number and (note is not None) == told
+
+
+def shown_link(at) -> tuple[str, dict[str, str]]:
+    """The page and parameters of the step's "Open this view" link."""
+    (link,) = at.get("page_link")
+    return link.proto.page, dict(parse_qsl(link.proto.query_string))
+
+
+def test_the_buttons_step_through_the_lesson_and_the_link_follows():
+    at = open_view("lesson")
+    assert at.title[0].value == "1. Linear PCA on a parabola"
+    assert at.button(key=view.PREV).disabled and not at.button(key=view.NEXT).disabled
+    page, query = shown_link(at)
+    assert page == "contours" and query == {"ct_values": "1", "ct_k": "3", "presenter": "true"}
+    (frame,) = at.get("iframe")
+    src = urlsplit(frame.proto.src)
+    assert src.path.endswith("/contours")
+    assert dict(parse_qsl(src.query)) == {**query, "embed": "true"}
+
+    for _ in range(4):
+        at.button(key=view.NEXT).click().run()
+    assert not at.exception
+    assert at.title[0].value == "5. The width decides"
+    assert at.query_params["step"] == "5"
+    assert shown_link(at)[0] == "spectrum"
+    at.button(key=view.PREV).click().run()
+    assert at.title[0].value.startswith("4. ")
+
+
+def test_a_step_is_a_link_and_a_bad_one_opens_the_first_step():
+    at = open_view("lesson", query={"step": "10"})
+    assert at.title[0].value == "10. Without the maths"
+    assert at.button(key=view.NEXT).disabled
+    assert shown_link(at)[0] == "demo"
+    bad = open_view("lesson", query={"step": "42"})
+    assert bad.title[0].value.startswith("1. ")
+    assert "not a step of this lesson" in bad.toast[0].value
+
+
+def test_a_malformed_lesson_file_is_reported_on_the_page(tmp_path, monkeypatch):
+    (tmp_path / "broken.toml").write_text('title = "x"\n[[step]]\ntitle = "a"\n', "utf-8")
+    monkeypatch.setattr(view, "LESSONS", tmp_path)
+    at = open_view("lesson")
+    assert at.error and "broken.toml: step 1: “page” is missing" in at.error[0].value
+    assert not at.get("iframe")
