@@ -242,6 +242,11 @@ class FakeUpload:
         (b"", "The file is empty"),
         (b"1\n2\n3\n", "only one column"),
         (b"\x00\x01\x02binary", "not a text file"),
+        # issue #14, item 6: each of these raised inside the page
+        (b"1" + b"0" * 400 + b",2\n3,4\n", "characters"),
+        (b"1e308,1e308\n-1e308,1e308\n0,0\n5e307,-1e308\n", "Rescale"),
+        (b"1e-300,2e-300\n3e-300,1e-300\n2e-300,2e-300\n", "Rescale"),
+        (",".join(["1"] * 1_050_000).encode(), "1050000 columns"),
     ],
 )
 def test_a_bad_csv_shows_the_message_and_keeps_the_last_good_data(monkeypatch, data, message):
@@ -272,7 +277,21 @@ def test_a_good_csv_is_drawn_with_its_groups(monkeypatch):
     assert not shown(at, "error")
     spec = chart(at, "ct_contours")
     assert len(decode(traces(spec, "scatter")[0]["x"])) == 40
-    assert [trace["name"] for trace in chart(at, "ct_projection")["data"]] == ["0", "1"]
+    assert [trace["name"] for trace in chart(at, "ct_projection")["data"]] == ["a", "b"]
+
+
+def test_an_upload_of_600_groups_is_drawn_as_the_largest_ten_and_others(monkeypatch):
+    rows = "\n".join(f"{x:.6f},{y:.6f},g{i}" for i, (x, y) in enumerate(parabola(600)[0]))
+    monkeypatch.setattr(
+        DeltaGenerator,
+        "file_uploader",
+        lambda self, *args, **kwargs: FakeUpload("groups.csv", rows.encode()),
+    )
+    at = page(ct_data=UPLOAD, ct_res=40, ct_values="2", ct_k=2)
+    assert not at.exception and not shown(at, "error")
+    assert "600 groups" in shown(at, "info")
+    names = [trace["name"] for trace in chart(at, "ct_projection")["data"]]
+    assert len(names) == 11 and "others" in names
 
 
 def test_changing_one_value_refits_only_that_column(monkeypatch):
