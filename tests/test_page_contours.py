@@ -12,6 +12,7 @@ from conftest import APP, chart, decode
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.testing.v1 import AppTest
 
+from kpca_core import budget
 from kpca_core import contours as ct
 from kpca_core.datasets import parabola
 from kpca_ui.points import UPLOAD, PointSet
@@ -325,3 +326,27 @@ def test_an_unforeseen_engine_failure_is_a_message_not_a_traceback(monkeypatch):
     spec = chart(at, "ct_contours")
     assert panels(spec) == []
     assert len(titles(spec)) == 12
+
+
+def test_the_sigmoid_grid_of_the_issue_is_refused_before_any_fit(monkeypatch):
+    """Issue #14, item 8: 2000 points, resolution 200, 8 components, 6 offsets (38 s)."""
+    calls = []
+    monkeypatch.setattr(ct, "fit_column", lambda *args, **kwargs: calls.append(args))
+    at = page(
+        ct_n=2000,
+        ct_res=200,
+        ct_k=8,
+        ct_kernel="sigmoid",
+        ct_sweep="c",
+        ct_values="-1, -0.5, 0, 0.5, 1, 2",
+    )
+    error = shown(at, "error")
+    assert "allows 45 s per request" in error and "at most 3 columns" in error
+    assert calls == [] and not at.get("plotly_chart")
+
+
+def test_a_grid_above_the_budget_is_drawn_coarser_with_a_notice(monkeypatch):
+    monkeypatch.setattr(budget, "REQUEST_BUDGET_S", 0.2)
+    at = page(ct_seed=424_242)
+    assert "Drawn at grid resolution 50 instead of 100" in shown(at, "info")
+    assert png_size(panels(chart(at, "ct_contours"))[0]) == (50, 50)
