@@ -539,20 +539,25 @@ def synthetic_files() -> dict[str, bytes]:
     return {"train": _gz(_synthetic(7291, seed=1)), "test": _gz(_synthetic(2007, seed=2))}
 
 
+def _usps_folder(tmp_path: Path, monkeypatch, files: dict[str, bytes]) -> None:
+    """A KPCA_USPS_DIR holding ``files`` by subset (a subset left out is missing)."""
+    folder = tmp_path / "usps"
+    folder.mkdir()
+    for subset, raw in files.items():
+        (folder / FILES[subset]).write_bytes(raw)
+    monkeypatch.setenv("KPCA_USPS_DIR", str(folder))
+
+
 @pytest.mark.parametrize("damage", ["missing", "truncated", "garbage"])
 def test_one_bad_file_in_kpca_usps_dir_makes_both_fall_back(
     damage: str, synthetic_files: dict[str, bytes], tmp_path: Path, monkeypatch
 ) -> None:
     """A bad training file with a good test file: 8×8 for both, never 16×16 with 8×8."""
-    folder = tmp_path / "usps"
-    folder.mkdir()
-    (folder / "zip.test.gz").write_bytes(synthetic_files["test"])
+    files = {"test": synthetic_files["test"]}
     train = synthetic_files["train"]
     if damage != "missing":
-        (folder / "zip.train.gz").write_bytes(
-            train[: len(train) // 2] if damage == "truncated" else b"\x00" * 100
-        )
-    monkeypatch.setenv("KPCA_USPS_DIR", str(folder))
+        files["train"] = train[: len(train) // 2] if damage == "truncated" else b"\x00" * 100
+    _usps_folder(tmp_path, monkeypatch, files)
     train_data, test_data = load_digit_pair(data_home=tmp_path / "home")
     for data in (train_data, test_data):
         assert (data.source, data.side, data.images.shape[1]) == (FALLBACK_SOURCE, 8, 64)
@@ -575,11 +580,9 @@ def test_a_corrupt_cached_training_file_offline_makes_both_fall_back(
 def test_a_bad_test_file_makes_both_fall_back_too(
     synthetic_files: dict[str, bytes], tmp_path: Path, monkeypatch
 ) -> None:
-    folder = tmp_path / "usps"
-    folder.mkdir()
-    (folder / "zip.train.gz").write_bytes(synthetic_files["train"])
-    (folder / "zip.test.gz").write_bytes(_gz(_synthetic(10)))
-    monkeypatch.setenv("KPCA_USPS_DIR", str(folder))
+    _usps_folder(
+        tmp_path, monkeypatch, {"train": synthetic_files["train"], "test": _gz(_synthetic(10))}
+    )
     train_data, test_data = load_digit_pair(data_home=tmp_path / "home")
     assert train_data.side == test_data.side == 8
     assert "zip.test.gz" in train_data.message
@@ -588,11 +591,7 @@ def test_a_bad_test_file_makes_both_fall_back_too(
 def test_two_good_files_load_together_with_progress_in_halves(
     synthetic_files: dict[str, bytes], tmp_path: Path, monkeypatch
 ) -> None:
-    folder = tmp_path / "usps"
-    folder.mkdir()
-    for subset, raw in synthetic_files.items():
-        (folder / FILES[subset]).write_bytes(raw)
-    monkeypatch.setenv("KPCA_USPS_DIR", str(folder))
+    _usps_folder(tmp_path, monkeypatch, synthetic_files)
     reports: list[float] = []
     train_data, test_data = load_digit_pair(progress=lambda f, m: reports.append(f))
     assert (train_data.source, test_data.source) == ("USPS", "USPS")
