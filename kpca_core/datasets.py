@@ -14,7 +14,7 @@ import numpy as np
 from sklearn import datasets as skdatasets
 from sklearn.utils import check_random_state
 
-from .usps import DigitsData, USPSError, load_digits_with_fallback, load_usps
+from .usps import DigitsData, USPSError, load_digit_pair, load_digits_with_fallback, load_usps
 
 RandomState = int | np.random.RandomState | None
 Dataset = tuple[np.ndarray, np.ndarray]
@@ -134,6 +134,7 @@ __all__ = [
     "default_noise",
     "gaussian_clusters",
     "half_circle",
+    "load_digit_pair",
     "load_digits_with_fallback",
     "load_usps",
     "moons",

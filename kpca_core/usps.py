@@ -18,6 +18,9 @@ Where :func:`load_usps` looks, in order:
 
 :func:`load_digits_with_fallback` never fails: when USPS cannot be had it
 returns scikit-learn's bundled 8 × 8 digits instead, saying why in one line.
+:func:`load_digit_pair` loads the training and test files together: if either
+cannot be had, both fall back, so that a model trained on 16 × 16 digits never
+meets 8 × 8 test digits (or the reverse).
 
 Why one file of about 450 lines: it is one path (look in the directory, the
 cache, then download, validate, write, fall back), and its private helpers
@@ -265,16 +268,29 @@ def _fetch(url: str, subset: Subset, progress: Progress | None, timeout: float) 
 
 
 def _write_cache(raw: bytes, target: Path) -> None:
-    """Write ``raw`` to ``target`` atomically: a temporary file, then ``os.replace``."""
+    """Write ``raw`` to ``target`` atomically: a temporary file, then ``os.replace``.
+
+    The temporary file is created private (0600); before it is renamed into
+    place it gets the mode any new file gets (0666 less the umask), as the
+    first download's file had.
+    """
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(raw)
+        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, target)
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+
+
+def _umask() -> int:
+    """The process's umask (read by setting it and setting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _load_usps(
@@ -444,11 +460,65 @@ def load_digits_with_fallback(
     try:
         images, labels, note = _load_usps(subset, data_home, base_urls, progress, timeout)
     except (USPSError, OSError) as exc:
-        message = _one_line(
-            f"USPS digits unavailable ({exc}). Showing {FALLBACK_SOURCE} instead; "
-            f"to use USPS, download zip.train.gz and zip.test.gz and set {USPS_ENV_VAR} "
-            "to their folder."
-        )
-        x, y = _fallback_split()[subset]
-        return DigitsData(x.copy(), y.copy(), side=8, source=FALLBACK_SOURCE, message=message)
+        return _fallback(subset, exc)
     return DigitsData(images, labels, side=USPS_SIDE, source="USPS", note=note)
+
+
+def _fallback(subset: Subset, reason: Exception) -> DigitsData:
+    message = _one_line(
+        f"USPS digits unavailable ({reason}). Showing {FALLBACK_SOURCE} instead; "
+        f"to use USPS, download zip.train.gz and zip.test.gz and set {USPS_ENV_VAR} "
+        "to their folder."
+    )
+    x, y = _fallback_split()[subset]
+    return DigitsData(x.copy(), y.copy(), side=8, source=FALLBACK_SOURCE, message=message)
+
+
+def load_digit_pair(
+    *,
+    data_home: str | Path | None = None,
+    base_urls: Sequence[str] = USPS_BASE_URLS,
+    progress: Progress | None = None,
+    timeout: float = 30.0,
+) -> tuple[DigitsData, DigitsData]:
+    """The training and test digits, both USPS or both scikit-learn's 8 × 8 digits.
+
+    The test file (the smaller) is loaded first; if either file cannot be
+    had, neither is used and both halves are the fallback's, each with the
+    same message naming the file that failed.
+
+    Parameters
+    ----------
+    data_home, base_urls, timeout
+        As for :func:`load_usps`.
+    progress : callable, optional
+        ``progress(fraction, message)``: the test file is the first half, the
+        training file the second.
+
+    Returns
+    -------
+    train, test : DigitsData
+        Of the same ``source`` and ``side``.
+    """
+    loaded: dict[str, tuple[np.ndarray, np.ndarray, str | None]] = {}
+    try:
+        for i, subset in enumerate(("test", "train")):
+            loaded[subset] = _load_usps(subset, data_home, base_urls, _half(progress, i), timeout)
+    except (USPSError, OSError) as exc:
+        return _fallback("train", exc), _fallback("test", exc)
+    train, test = (
+        DigitsData(images, labels, side=USPS_SIDE, source="USPS", note=note)
+        for images, labels, note in (loaded["train"], loaded["test"])
+    )
+    return train, test
+
+
+def _half(progress: Progress | None, i: int) -> Progress | None:
+    """Report the i-th of two files as the i-th half of one bar."""
+    if progress is None:
+        return None
+
+    def report(fraction: float, message: str) -> None:
+        progress((i + fraction) / 2, message)
+
+    return report

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -11,8 +12,9 @@ import streamlit as st
 
 from kpca_core import datasets
 from kpca_core.drawing import encode
-from kpca_core.uploads import MAX_ROWS, UploadError, parse_points_csv
+from kpca_core.uploads import UploadedPoints, UploadError, parse_points_csv
 from kpca_ui import draw
+from kpca_ui.workers import compute
 
 UPLOAD = "Your own data (CSV upload)"
 DATASET_TITLES = {
@@ -47,8 +49,19 @@ def _generate(name: str, n_samples: int, noise: float, seed: int) -> tuple[np.nd
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def _parse(data: bytes) -> tuple[np.ndarray, np.ndarray | None]:
-    return parse_points_csv(data)
+def _parse(data: bytes, max_rows: int) -> UploadedPoints:
+    """The upload parsed in a worker: a hostile file never holds the server's threads."""
+    return compute(parse_points_csv, data, max_rows=max_rows)
+
+
+def safe_name(name: str, limit: int = 60) -> str:
+    """A file name as plain text for markdown and figure titles: letters, digits, ``._-()``.
+
+    The name is chosen by whoever made the file; any other character (``[``,
+    ``!``, ``<``, …) could turn it into a link, an image or markup.
+    """
+    kept = re.sub(r"[^\w .()-]", "_", name)
+    return kept if len(kept) <= limit else kept[: limit - 1] + "…"
 
 
 def _reset_noise(prefix: str, extra: Mapping[str, float]) -> None:
@@ -63,6 +76,7 @@ def point_picker(
     prefix: str,
     *,
     extra: Mapping[str, tuple[str, float]] | None = None,
+    max_points: int = MAX_TOY_POINTS,
 ) -> PointSet:
     """Sidebar controls choosing a toy set, an uploaded CSV or a drawing; returns the points.
 
@@ -73,6 +87,8 @@ def point_picker(
     extra : mapping, optional
         More generators from :mod:`kpca_core.datasets` by name, as
         ``name -> (title, default noise)``; e.g. the Gaussian clusters in R^10.
+    max_points : int
+        The view's largest number of points, for uploads as for the toy sets.
 
     A bad upload shows what is wrong and the page keeps the last good data.
     A drawing's canvas is drawn by the view (:func:`kpca_ui.draw.canvas`), which
@@ -99,7 +115,7 @@ def point_picker(
     draw.sync_link(prefix, None)
     if name == UPLOAD:
         upload = sidebar.file_uploader(
-            f"CSV: x, y and an optional group column (at most {MAX_ROWS} rows)",
+            f"CSV: x, y and an optional group column (at most {max_points} rows)",
             type=["csv", "txt"],
             key=f"{prefix}_upload",
         )
@@ -108,13 +124,18 @@ def point_picker(
         else:
             data = upload.getvalue()
             try:
-                X, labels = _parse(data)
+                parsed = _parse(data, max_points)
             except UploadError as error:
-                st.error(f"**{upload.name}** cannot be used: {error}")
+                st.error(f"**{safe_name(upload.name)}** cannot be used: {error}")
             else:
+                if parsed.note is not None:
+                    st.info(parsed.note)
                 digest = hashlib.sha256(data).hexdigest()[:16]
                 st.session_state[last_good] = PointSet(
-                    X, labels, f"{upload.name} ({len(X)} points)", ("upload", digest)
+                    parsed.X,
+                    parsed.labels,
+                    f"{safe_name(upload.name)} ({len(parsed.X)} points)",
+                    ("upload", digest),
                 )
         return st.session_state.get(last_good) or _toy("parabola", 300, 0.2, 0)
 
@@ -122,12 +143,12 @@ def point_picker(
     n_samples = sidebar.slider(
         "Number of points",
         20,
-        MAX_TOY_POINTS,
+        max_points,
         300,
         step=10,
         key=f"{prefix}_n",
         bind="query-params",
-        help=f"At most {MAX_TOY_POINTS} points: the kernel matrix has M² entries and its "
+        help=f"At most {max_points} points: the kernel matrix has M² entries and its "
         "eigenvalues take time of order M³, so large sets are slow for everyone on a "
         "shared server.",
     )

@@ -15,10 +15,24 @@ At most :data:`WORKERS` computations run at once, one per core; the rest wait
 in the queue, so one session's largest fit cannot take every core from the
 others.  ``KPCA_WORKERS=0`` runs everything in the calling thread instead (the
 page tests do, to watch the engine's calls).
+
+Heavy requests (an estimated cost of :data:`HEAVY_S` seconds or more,
+``kpca_core.budget``) take the heavy lane: at most ``WORKERS − 1`` of them
+run at once, so one worker always stays free for the other sessions' redraws.
+
+A computation is cancelled when its session stops waiting for it: while a
+session waits, it checks for Streamlit's rerun or stop requests (a new
+setting, the session closed, the server stopping), and then sets the
+computation's cancel flag, which the engine's progress callbacks check in the
+worker between steps (:class:`Cancelled`).  When the server's process exits,
+its worker processes are ended first, so SIGTERM is not held up by a
+computation still running.
 """
 
 from __future__ import annotations
 
+import functools
+import gc
 import importlib
 import multiprocessing
 import os
@@ -42,9 +56,25 @@ WORKERS_ENV = "KPCA_WORKERS"
 WORKERS = 2
 """Worker processes: the machine's two cores."""
 POLL_S = 0.05
-"""How often a waiting session passes on the progress a worker reported."""
+"""How often a waiting session passes on the progress a worker reported and checks
+whether it should stop waiting."""
+HEAVY_S = 2.0
+"""Estimated seconds of one core from which a computation takes the heavy lane."""
 BACKGROUND_NICENESS = 10
 """How much lower the CPU priority of :func:`at_low_priority` is (Unix nice value)."""
+
+
+class Cancelled(BaseException):
+    """The session that asked for a computation no longer waits for it.
+
+    A ``BaseException``, like Streamlit's own rerun and stop exceptions, so that
+    the ``except Exception`` of a cached function never turns it into a
+    cached result.
+    """
+
+
+_local = threading.local()
+"""``_local.cancel``: in the threads of :func:`concurrently`, their session's flag."""
 
 
 def n_workers() -> int:
@@ -56,12 +86,44 @@ def n_workers() -> int:
 @st.cache_resource(show_spinner=False)
 def _pool(workers: int, niceness: int = 0) -> ProcessPoolExecutor:
     # "spawn": a fresh interpreter, never a fork of a server that runs threads
-    return ProcessPoolExecutor(
+    pool = ProcessPoolExecutor(
         workers,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_start_worker,
         initargs=(niceness,),
     )
+    _end_children_at_exit()
+    return pool
+
+
+@functools.cache
+def _end_children_at_exit() -> None:
+    """End the worker processes when the server exits, before anything waits for them.
+
+    ``concurrent.futures`` waits at exit for the computations still running
+    (SIGTERM took 15 s with a sweep running; issue #14).  Its wait is
+    registered with ``threading._register_atexit``, whose functions run in
+    reverse order, so this one, registered later, runs first.
+    """
+    threading._register_atexit(_end_children)  # as concurrent.futures does
+
+
+def _end_children() -> None:
+    """End the worker processes (and the progress manager); skip the final collection.
+
+    With a lecture's caches in memory the interpreter's last garbage
+    collection at exit took 2.5–3 s of the 3.3–3.9 s from SIGTERM to exit
+    (``tests/test_stall.py``); frozen objects are left to the operating system.
+    """
+    gc.freeze()
+    for child in multiprocessing.active_children():
+        child.terminate()
+
+
+@functools.cache
+def _heavy_lane(workers: int) -> threading.BoundedSemaphore:
+    """At most ``workers − 1`` heavy computations at once (at least one)."""
+    return threading.BoundedSemaphore(max(1, workers - 1))
 
 
 def _start_worker(niceness: int = 0) -> None:
@@ -83,10 +145,22 @@ def _manager() -> Any:
 
 
 def _with_progress(
-    function: Callable[..., Result], reports: Any, *args: Any, **kwargs: Any
+    function: Callable[..., Result], reports: Any, cancel: Any, *args: Any, **kwargs: Any
 ) -> Result:
-    """Run in a worker: ``function`` with a progress callback that posts to ``reports``."""
-    return function(*args, progress=lambda f, m: reports.put((f, m)), **kwargs)
+    """Run in a worker: ``function`` with a progress callback that posts to ``reports``.
+
+    The callback raises :class:`Cancelled` once ``cancel`` is set: the engine's
+    loops report progress between their steps, so they stop there.
+    """
+    if cancel.is_set():
+        raise Cancelled
+
+    def report(fraction: float, message: str) -> None:
+        if cancel.is_set():
+            raise Cancelled
+        reports.put((fraction, message))
+
+    return function(*args, progress=report, **kwargs)
 
 
 def compute(
@@ -94,6 +168,7 @@ def compute(
     /,
     *args: Any,
     progress: Progress | None = None,
+    cost: float = 0.0,
     **kwargs: Any,
 ) -> Result:
     """``function(*args, **kwargs)`` in a worker process, and its result.
@@ -101,14 +176,31 @@ def compute(
     ``function`` and its arguments must pickle (a module-level function or a
     method of a picklable object).  With ``progress``, ``function`` is called
     with a ``progress=`` callback whose reports reach ``progress`` here, in the
-    session's thread.  Exceptions come back as they were raised.  A worker
-    that died (e.g. out of memory) is replaced, and the call is made once
-    more in the calling thread.
+    session's thread.  ``cost`` is the estimated seconds of one core
+    (``kpca_core.budget``); from :data:`HEAVY_S` on, the call takes the heavy
+    lane.  Exceptions come back as they were raised.  A worker that died
+    (e.g. out of memory) is replaced, and the call is made once more in the
+    calling thread.
+
+    Raises
+    ------
+    Cancelled, or Streamlit's rerun/stop exception
+        When the session stops waiting; the computation is then cancelled:
+        dropped if it had not started, stopped at its next progress report
+        if it had.
     """
     workers = n_workers()
     if workers == 0:
         return _inline(function, args, kwargs, progress)
-    return _submit((workers, 0), function, args, kwargs, progress)
+    lane = _heavy_lane(workers) if cost >= HEAVY_S else None
+    if lane is not None:
+        while not lane.acquire(timeout=POLL_S):
+            _check_interrupt()
+    try:
+        return _submit((workers, 0), function, args, kwargs, progress, cancellable=bool(lane))
+    finally:
+        if lane is not None:
+            lane.release()
 
 
 def in_background(
@@ -123,12 +215,13 @@ def in_background(
     For long computations whose result is small (a cell of Table 2: ~30 s and
     ~1 GB at its peak, a few kB to keep): they neither wait for nor hold up the
     :data:`WORKERS` workers of the redraws, and the redraws get the cores first
-    (nice +:data:`BACKGROUND_NICENESS`).  One runs at a time; others queue.
+    (nice +:data:`BACKGROUND_NICENESS`).  One runs at a time; others queue.  With
+    ``progress`` it is cancelled as :func:`compute`'s heavy calls are.
     ``KPCA_WORKERS=0`` runs it in the calling thread, as :func:`compute` does.
     """
     if n_workers() == 0:
         return _inline(function, args, kwargs, progress)
-    return _submit((1, BACKGROUND_NICENESS), function, args, kwargs, progress)
+    return _submit((1, BACKGROUND_NICENESS), function, args, kwargs, progress, cancellable=False)
 
 
 def _submit(
@@ -137,19 +230,29 @@ def _submit(
     args: tuple,
     kwargs: dict,
     progress: Progress | None,
+    *,
+    cancellable: bool,
 ) -> Result:
-    """``function(*args, **kwargs)`` in a worker of ``_pool(*pool_args)``, progress relayed."""
+    """``function(*args, **kwargs)`` in a worker of ``_pool(*pool_args)``, progress relayed.
+
+    With progress, or when ``cancellable``, the worker gets a progress callback
+    that stops the computation once the session no longer waits.
+    """
     pool = _pool(*pool_args)
     try:
-        if progress is None:
-            return pool.submit(function, *args, **kwargs).result()
-        reports = _manager().Queue()
-        return _await(
-            pool.submit(_with_progress, function, reports, *args, **kwargs), reports, progress
-        )
+        if progress is None and not cancellable:
+            return _await(pool.submit(function, *args, **kwargs), None, None)
+        manager = _manager()
+        reports, cancel = manager.Queue(), manager.Event()
+        future = pool.submit(_with_progress, function, reports, cancel, *args, **kwargs)
+        return _await(future, reports, progress or _ignore, cancel)
     except BrokenProcessPool:
         _pool.clear()
         return _inline(function, args, kwargs, progress)
+
+
+def _ignore(fraction: float, message: str) -> None:
+    """A progress callback for a caller that does not show progress."""
 
 
 def _spec(builder: Callable[..., go.Figure], /, *args: Any, **kwargs: Any) -> dict:
@@ -178,13 +281,25 @@ def concurrently(*calls: Callable[[], Any]) -> list[Any]:
     """
     if len(calls) < 2 or n_workers() == 0:
         return [call() for call in calls]
-    with ThreadPoolExecutor(
-        len(calls),
-        thread_name_prefix="kpca-concurrently",
-        initializer=add_script_run_ctx,
-        initargs=(None, get_script_run_ctx()),
-    ) as threads:
+    cancel = threading.Event()
+    context = get_script_run_ctx()
+
+    def start_thread() -> None:
+        add_script_run_ctx(None, context)
+        _local.cancel = cancel
+
+    threads = ThreadPoolExecutor(
+        len(calls), thread_name_prefix="kpca-concurrently", initializer=start_thread
+    )
+    try:
         futures = [threads.submit(call) for call in calls]
+        while wait(futures, timeout=POLL_S).not_done:
+            _check_interrupt()
+    except BaseException:
+        cancel.set()  # the threads' waits raise Cancelled and their computations stop
+        raise
+    finally:
+        threads.shutdown(wait=True, cancel_futures=True)
     return [future.result() for future in futures]
 
 
@@ -206,6 +321,12 @@ def at_low_priority(
     """
     reports: queue.SimpleQueue = queue.SimpleQueue()
     future: Future = Future()
+    cancel = threading.Event()
+
+    def report(fraction: float, message: str) -> None:
+        if cancel.is_set():
+            raise Cancelled
+        reports.put((fraction, message))
 
     def run() -> None:
         if sys.platform == "linux":  # this thread only; lowering it needs no privilege
@@ -213,24 +334,52 @@ def at_low_priority(
             niceness = os.getpriority(os.PRIO_PROCESS, thread) + BACKGROUND_NICENESS
             os.setpriority(os.PRIO_PROCESS, thread, niceness)
         if progress is not None:
-            kwargs["progress"] = lambda f, m: reports.put((f, m))
+            kwargs["progress"] = report
         try:
             future.set_result(function(*args, **kwargs))
         except BaseException as error:  # raised again by future.result() in the caller
             future.set_exception(error)
 
     threading.Thread(target=run, name="kpca-low-priority", daemon=True).start()
-    return _await(future, reports, progress)
+    return _await(future, reports, progress, cancel)
 
 
-def _await(future: Future, reports: Any, progress: Progress | None) -> Any:
-    """The result of ``future``; meanwhile its progress ``reports`` go to ``progress``."""
-    while True:
-        finished = wait([future], timeout=POLL_S).done
-        if progress is not None:
-            _relay(reports, progress)
-        if finished:
-            return future.result()
+def _await(future: Future, reports: Any, progress: Progress | None, cancel: Any = None) -> Any:
+    """The result of ``future``; meanwhile its progress ``reports`` go to ``progress``.
+
+    If the session stops waiting (:func:`_check_interrupt` raises), the
+    future is cancelled and ``cancel`` (a thread or a manager's event) is set.
+    """
+    try:
+        while True:
+            finished = wait([future], timeout=POLL_S).done
+            if progress is not None:
+                _relay(reports, progress)
+            if finished:
+                return future.result()
+            _check_interrupt()
+    except BaseException:
+        if not future.done():
+            future.cancel()
+            if cancel is not None:
+                cancel.set()
+        raise
+
+
+def _check_interrupt() -> None:
+    """Raise if the waiting session should stop waiting.
+
+    In the session's script thread, Streamlit's own check raises its rerun or
+    stop exception when a rerun (a new setting) or a stop (the session closed,
+    the server stopping) is pending; in a thread of :func:`concurrently`, the
+    session's flag raises :class:`Cancelled`.
+    """
+    context = get_script_run_ctx(suppress_warning=True)
+    if context is not None:
+        context.yield_check()
+    flag = getattr(_local, "cancel", None)
+    if flag is not None and flag.is_set():
+        raise Cancelled
 
 
 def _inline(

@@ -12,6 +12,7 @@ from conftest import APP, chart, decode
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.testing.v1 import AppTest
 
+from kpca_core import budget
 from kpca_core import contours as ct
 from kpca_core.datasets import parabola
 from kpca_ui.points import UPLOAD, PointSet
@@ -178,8 +179,10 @@ def test_a_huge_sigma_says_the_kernel_matrix_is_nearly_constant():
     at = page(ct_kernel="rbf", ct_sweep="sigma", ct_values="300, 1e4")
     assert "kernel matrix is nearly constant" in shown(at, "info")
     spec = chart(at, "ct_contours")
-    # coloured panels (the figure refuses values that are not finite)
-    assert len(panels(spec)) == 6
+    # coloured panels (the figure refuses values that are not finite); at σ = 1e4
+    # the third component's λ (~4e-18) is rounding noise: flat, not traced (#14)
+    assert "**σ = 10000**: kPC 3 is flat" in shown(at, "info")
+    assert len(panels(spec)) == 5
     assert all(png_size(image) == (100, 100) for image in panels(spec))
 
 
@@ -264,6 +267,11 @@ class FakeUpload:
         (b"", "The file is empty"),
         (b"1\n2\n3\n", "only one column"),
         (b"\x00\x01\x02binary", "not a text file"),
+        # issue #14, item 6: each of these raised inside the page
+        (b"1" + b"0" * 400 + b",2\n3,4\n", "characters"),
+        (b"1e308,1e308\n-1e308,1e308\n0,0\n5e307,-1e308\n", "Rescale"),
+        (b"1e-300,2e-300\n3e-300,1e-300\n2e-300,2e-300\n", "Rescale"),
+        (",".join(["1"] * 1_050_000).encode(), "1050000 columns"),
     ],
 )
 def test_a_bad_csv_shows_the_message_and_keeps_the_last_good_data(monkeypatch, data, message):
@@ -294,7 +302,21 @@ def test_a_good_csv_is_drawn_with_its_groups(monkeypatch):
     assert not shown(at, "error")
     spec = chart(at, "ct_contours")
     assert len(decode(traces(spec, "scatter")[0]["x"])) == 40
-    assert [trace["name"] for trace in chart(at, "ct_projection")["data"]] == ["0", "1"]
+    assert [trace["name"] for trace in chart(at, "ct_projection")["data"]] == ["a", "b"]
+
+
+def test_an_upload_of_600_groups_is_drawn_as_the_largest_ten_and_others(monkeypatch):
+    rows = "\n".join(f"{x:.6f},{y:.6f},g{i}" for i, (x, y) in enumerate(parabola(600)[0]))
+    monkeypatch.setattr(
+        DeltaGenerator,
+        "file_uploader",
+        lambda self, *args, **kwargs: FakeUpload("groups.csv", rows.encode()),
+    )
+    at = page(ct_data=UPLOAD, ct_res=40, ct_values="2", ct_k=2)
+    assert not at.exception and not shown(at, "error")
+    assert "600 groups" in shown(at, "info")
+    names = [trace["name"] for trace in chart(at, "ct_projection")["data"]]
+    assert len(names) == 11 and "others" in names
 
 
 def test_changing_one_value_refits_only_that_column(monkeypatch):
@@ -328,3 +350,27 @@ def test_an_unforeseen_engine_failure_is_a_message_not_a_traceback(monkeypatch):
     spec = chart(at, "ct_contours")
     assert panels(spec) == []
     assert len(titles(spec)) == 12
+
+
+def test_the_sigmoid_grid_of_the_issue_is_refused_before_any_fit(monkeypatch):
+    """Issue #14, item 8: 2000 points, resolution 200, 8 components, 6 offsets (38 s)."""
+    calls = []
+    monkeypatch.setattr(ct, "fit_column", lambda *args, **kwargs: calls.append(args))
+    at = page(
+        ct_n=2000,
+        ct_res=200,
+        ct_k=8,
+        ct_kernel="sigmoid",
+        ct_sweep="c",
+        ct_values="-1, -0.5, 0, 0.5, 1, 2",
+    )
+    error = shown(at, "error")
+    assert "allows 45 s per request" in error and "at most 3 columns" in error
+    assert calls == [] and not at.get("plotly_chart")
+
+
+def test_a_grid_above_the_budget_is_drawn_coarser_with_a_notice(monkeypatch):
+    monkeypatch.setattr(budget, "REQUEST_BUDGET_S", 0.2)
+    at = page(ct_seed=424_243)  # not the seed whose fits the failing-engine test cached
+    assert "Drawn at grid resolution 50 instead of 100" in shown(at, "info")
+    assert png_size(panels(chart(at, "ct_contours"))[0]) == (50, 50)

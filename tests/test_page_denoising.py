@@ -197,6 +197,24 @@ def test_without_usps_the_page_says_so_and_uses_8x8_digits(no_usps):
     assert "8 × 8 pixels" in " ".join(c.value for c in at.caption)
 
 
+def test_a_truncated_training_file_beside_a_good_test_file_shows_8x8_throughout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Issue #14, item 3: was a broadcasting ValueError (16×16 test, 8×8 training)."""
+    if not Path(USPS_DIR, "zip.test.gz").exists():
+        pytest.skip("the USPS files are not available (set KPCA_USPS_DIR)")
+    folder = tmp_path / "usps"
+    folder.mkdir()
+    (folder / "zip.test.gz").write_bytes(Path(USPS_DIR, "zip.test.gz").read_bytes())
+    (folder / "zip.train.gz").write_bytes(Path(USPS_DIR, "zip.train.gz").read_bytes()[:5000])
+    monkeypatch.setenv("KPCA_USPS_DIR", str(folder))
+    at = page()
+    assert "zip.train.gz" in " ".join(w.value for w in at.warning)
+    captions = " ".join(c.value for c in at.caption)
+    assert "8 × 8 pixels" in captions and "16 × 16" not in captions
+    assert chart(at, "dn_fig4_chart")["layout"]["title"]["text"].startswith("scikit-learn 8×8")
+
+
 @pytest.mark.usps
 @pytest.mark.parametrize(
     ("tab", "chart_key", "button_key"),

@@ -213,3 +213,11 @@ def test_the_size_limits_are_stated() -> None:
     assert "At most 200 widths and 2000 points" in texts(at)
     points = _widget(at, "sp_n")
     assert points.max == 2000 and "At most 2000 points" in points.help
+
+
+def test_the_laplacian_sweep_of_the_issue_is_refused_with_what_to_reduce():
+    """Issue #14, item 8: 2000 points × 200 Laplacian widths took 185 s."""
+    at = open_page(sp_kernel="laplacian", sp_nw=200, sp_n=2000)
+    error = " ".join(e.value for e in at.error)
+    assert "allows 45 s per request" in error and "at most 35 widths" in error
+    assert not figures(at)

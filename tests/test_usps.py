@@ -27,6 +27,7 @@ from kpca_core.usps import (
     DigitsData,
     USPSCacheWarning,
     USPSError,
+    load_digit_pair,
     load_digits_with_fallback,
     load_usps,
     parse_usps,
@@ -527,3 +528,87 @@ def test_fallback_loader_prefers_usps(subset: str) -> None:
     data = load_digits_with_fallback(subset, base_urls=USPS_BASE_URLS)
     assert (data.source, data.side, data.message, data.note) == ("USPS", 16, None, None)
     assert np.bincount(data.labels).tolist() == COUNTS[subset]
+
+
+# --- the training and test files together (issue #14, item 3) --------------------
+
+
+@pytest.fixture(scope="module")
+def synthetic_files() -> dict[str, bytes]:
+    """Valid USPS-shaped files (right row counts, labels, grey values)."""
+    return {"train": _gz(_synthetic(7291, seed=1)), "test": _gz(_synthetic(2007, seed=2))}
+
+
+def _usps_folder(tmp_path: Path, monkeypatch, files: dict[str, bytes]) -> None:
+    """A KPCA_USPS_DIR holding ``files`` by subset (a subset left out is missing)."""
+    folder = tmp_path / "usps"
+    folder.mkdir()
+    for subset, raw in files.items():
+        (folder / FILES[subset]).write_bytes(raw)
+    monkeypatch.setenv("KPCA_USPS_DIR", str(folder))
+
+
+@pytest.mark.parametrize("damage", ["missing", "truncated", "garbage"])
+def test_one_bad_file_in_kpca_usps_dir_makes_both_fall_back(
+    damage: str, synthetic_files: dict[str, bytes], tmp_path: Path, monkeypatch
+) -> None:
+    """A bad training file with a good test file: 8×8 for both, never 16×16 with 8×8."""
+    files = {"test": synthetic_files["test"]}
+    train = synthetic_files["train"]
+    if damage != "missing":
+        files["train"] = train[: len(train) // 2] if damage == "truncated" else b"\x00" * 100
+    _usps_folder(tmp_path, monkeypatch, files)
+    train_data, test_data = load_digit_pair(data_home=tmp_path / "home")
+    for data in (train_data, test_data):
+        assert (data.source, data.side, data.images.shape[1]) == (FALLBACK_SOURCE, 8, 64)
+        assert "zip.train.gz" in data.message
+
+
+def test_a_corrupt_cached_training_file_offline_makes_both_fall_back(
+    synthetic_files: dict[str, bytes], home: Path, dead_url: str
+) -> None:
+    cache = home / "usps"
+    cache.mkdir()
+    (cache / "zip.test.gz").write_bytes(synthetic_files["test"])
+    (cache / "zip.train.gz").write_bytes(synthetic_files["train"][:1000])
+    train_data, test_data = load_digit_pair(data_home=home, base_urls=[dead_url], timeout=5)
+    assert train_data.side == test_data.side == 8
+    assert train_data.message == test_data.message
+    assert "zip.train.gz" in train_data.message
+
+
+def test_a_bad_test_file_makes_both_fall_back_too(
+    synthetic_files: dict[str, bytes], tmp_path: Path, monkeypatch
+) -> None:
+    _usps_folder(
+        tmp_path, monkeypatch, {"train": synthetic_files["train"], "test": _gz(_synthetic(10))}
+    )
+    train_data, test_data = load_digit_pair(data_home=tmp_path / "home")
+    assert train_data.side == test_data.side == 8
+    assert "zip.test.gz" in train_data.message
+
+
+def test_two_good_files_load_together_with_progress_in_halves(
+    synthetic_files: dict[str, bytes], tmp_path: Path, monkeypatch
+) -> None:
+    _usps_folder(tmp_path, monkeypatch, synthetic_files)
+    reports: list[float] = []
+    train_data, test_data = load_digit_pair(progress=lambda f, m: reports.append(f))
+    assert (train_data.source, test_data.source) == ("USPS", "USPS")
+    assert (len(train_data.labels), len(test_data.labels)) == (7291, 2007)
+    assert reports == sorted(reports) and reports[-1] == 1.0 and 0.5 in reports
+
+
+def test_a_re_downloaded_cache_file_gets_the_usual_mode(
+    synthetic_files: dict[str, bytes], home: Path, server: Server
+) -> None:
+    """The cache file was created by mkstemp (0600); it must be 0666 less the umask."""
+    cached = home / "usps" / "zip.test.gz"
+    cached.parent.mkdir()
+    cached.write_bytes(b"\x00" * 100)
+    server.put("ok/zip.test.gz", synthetic_files["test"])
+    with pytest.warns(USPSCacheWarning, match="replaced"):
+        load_usps("test", data_home=home, base_urls=[server.url + "ok/"])
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert cached.stat().st_mode & 0o777 == 0o666 & ~mask

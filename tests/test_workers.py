@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -137,3 +138,77 @@ def test_without_workers_calls_are_made_in_turn(monkeypatch: pytest.MonkeyPatch)
 def test_background_work_runs_in_a_process_of_its_own_at_lower_priority(in_workers: None) -> None:
     assert workers.in_background(os.getpid) not in {os.getpid(), workers.compute(os.getpid)}
     assert workers.in_background(os.nice, 0) == min(19, os.nice(0) + workers.BACKGROUND_NICENESS)
+
+
+def counted_steps(path: str, n: int, *, progress: workers.Progress) -> int:
+    """Run in a worker: ``n`` steps of 20 ms, each written to ``path``, then a report."""
+    for step in range(1, n + 1):
+        time.sleep(0.02)
+        with open(path, "w") as handle:
+            handle.write(str(step))
+        progress(step / n, f"step {step}")
+    return n
+
+
+def _steps(path) -> int:
+    return int(path.read_text()) if path.exists() else 0
+
+
+def _in_thread(target, *args, **kwargs) -> tuple[threading.Thread, dict, threading.Event]:
+    """``target`` in a thread that waits as a thread of ``concurrently`` does, with its flag."""
+    outcome: dict = {}
+    cancel = threading.Event()
+
+    def run() -> None:
+        workers._local.cancel = cancel
+        try:
+            outcome["result"] = target(*args, **kwargs)
+        except BaseException as error:  # what the waiting thread saw
+            outcome["error"] = error
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread, outcome, cancel
+
+
+def _wait_for(condition, limit_s: float = 60) -> None:
+    deadline = time.monotonic() + limit_s
+    while not condition():
+        assert time.monotonic() < deadline, "waited too long"
+        time.sleep(0.02)
+
+
+def test_a_cancelled_computation_stops_in_the_worker(in_workers: None, tmp_path) -> None:
+    """The session stops waiting: its wait raises Cancelled and the worker stops at a step."""
+    steps = tmp_path / "steps"
+    thread, outcome, cancel = _in_thread(
+        workers.compute, counted_steps, str(steps), 1000, progress=lambda f, m: None
+    )
+    _wait_for(lambda: _steps(steps) >= 3)
+    cancel.set()
+    thread.join(30)
+    assert isinstance(outcome.get("error"), workers.Cancelled)
+    _wait_for(lambda: workers.compute(os.getpid) > 0)  # the worker is free again
+    stopped_at = _steps(steps)
+    time.sleep(0.3)
+    assert _steps(steps) == stopped_at < 1000
+
+
+def test_heavy_computations_leave_a_worker_free(monkeypatch, tmp_path) -> None:
+    """With two workers, a second heavy call waits; a light one runs meanwhile."""
+    monkeypatch.setenv("KPCA_WORKERS", "2")
+    first, second = tmp_path / "first", tmp_path / "second"
+    heavy = {"progress": lambda f, m: None, "cost": workers.HEAVY_S}
+    one, outcome_one, cancel_one = _in_thread(
+        workers.compute, counted_steps, str(first), 1000, **heavy
+    )
+    _wait_for(lambda: _steps(first) >= 1)
+    two, outcome_two, _ = _in_thread(workers.compute, counted_steps, str(second), 3, **heavy)
+    assert workers.compute(os.getpid) != os.getpid()  # a light call is served meanwhile
+    time.sleep(0.5)  # time enough for the second call to make steps, were it running
+    assert _steps(second) == 0  # it waits for the lane
+    cancel_one.set()
+    one.join(30)
+    two.join(60)
+    assert isinstance(outcome_one.get("error"), workers.Cancelled)
+    assert outcome_two == {"result": 3}

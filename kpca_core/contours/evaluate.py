@@ -184,6 +184,11 @@ def missing_reason(column: Column, r: int) -> str:
     spec = fit.spec
     n = fit.n_components
     head = f"no {ordinal(r + 1)} component: "
+    if r < n + fit.n_flat:
+        return (
+            f"kPC {r + 1} is flat: its eigenvalue is at the rounding level of the kernel "
+            "matrix, so its contour lines would only trace rounding noise"
+        )
     if (
         spec.kernel == "pca"
         or spec.kernel == "linear"

@@ -25,6 +25,14 @@ NEARLY_CONSTANT_SPREAD = 1e-3
 """Above 1 − k over the data below this, the kernel matrix is 'nearly constant'."""
 ROUNDING_SPREAD = 1e-12
 """Below this spread the centred kernel matrix is rounding noise: nothing is fitted."""
+FLAT_ROUNDING = 10 * np.finfo(float).eps
+"""|λ| at or below this times the largest |k(x, y)| is rounding noise: a "flat" component.
+
+Measured on the parabola (300 points, Gaussian): at σ = 300 λ₆ = 4.8e-16 and at
+σ = 1000 λ₆ = 5.1e-16 (noise: it does not move with σ), while λ₅ = 1.2e-12 and
+9.8e-15 (real: it shrinks as σ⁻⁴, as the second-order terms of the kernel do);
+the floor, 2.2e-15 for k ≤ 1, lies between.  The contours of a flat component
+traced rounding noise: a 3.9 MB path in one panel (issue #14)."""
 INDEFINITE_RATIO = 1e-6
 """|most negative| / largest eigenvalue above which a kernel is reported indefinite."""
 
@@ -52,6 +60,9 @@ class ColumnFit:
         Sentences for the user about this kernel on these data.
     error : str or None
         Why there is no picture at all, and what to change.
+    n_flat : int
+        Components after the last one kept whose eigenvalue is rounding noise
+        (:data:`FLAT_ROUNDING`): reported flat, never drawn.
     """
 
     spec: KernelSpec
@@ -63,6 +74,7 @@ class ColumnFit:
     shares: np.ndarray
     notes: tuple[str, ...] = ()
     error: str | None = None
+    n_flat: int = 0
 
     @property
     def n_components(self) -> int:
@@ -123,8 +135,16 @@ def _overflow_check(X: np.ndarray, spec: KernelSpec) -> str | None:
     |k(x, y)| ≤ (γ‖x‖‖y‖ + |c|)^d (Cauchy–Schwarz).  Above ~1e300 the kernel
     matrix, or its centring (eq. 49, sums of M entries), overflows.
     """
-    reach = spec.gamma * float(np.max(np.einsum("ij,ij->i", X, X))) + abs(spec.coef0)
-    exponent = spec.degree * math.log10(reach) if reach > 0 else -math.inf
+    largest = float(np.max(np.abs(X)))
+    if largest == 0:
+        return None
+    # log10 of γ‖x‖² + |c| without forming ‖x‖², which overflows for data near 1e154
+    norms = float(np.max(np.einsum("ij,ij->i", X / largest, X / largest)))
+    terms = [math.log10(spec.gamma) + math.log10(norms) + 2 * math.log10(largest)]
+    if spec.coef0 != 0:
+        terms.append(math.log10(abs(spec.coef0)))
+    top = max(terms)
+    exponent = spec.degree * (top + math.log10(sum(10 ** (t - top) for t in terms)))
     if exponent <= 300:
         return None
     return (
@@ -221,16 +241,39 @@ def fit_column(
     except ValueError as error:
         return _empty_fit(spec, center, n_components, M, _explain_failure(spec, str(error)))
     notes += _model_notes(model, spec)
+    eigenvalues = model.eigenvalues_
+    kept = int(np.sum(np.abs(eigenvalues) > FLAT_ROUNDING * _kernel_bound(X, spec)))
+    n_flat = eigenvalues.size - kept
+    if n_flat:
+        first, last = kept + 1, eigenvalues.size
+        which = f"kPC {first}" if first == last else f"kPC {first}–{last}"
+        largest = float(np.max(np.abs(eigenvalues[kept:])))
+        notes.append(
+            f"{which} {'is' if n_flat == 1 else 'are'} flat: |λ| ≤ {largest:.1e}, "
+            "at the rounding level of the kernel matrix, so contour lines would only "
+            "trace rounding noise; they are not drawn."
+        )
     return ColumnFit(
         spec,
         center,
         n_components,
         model,
-        projections,
-        model.eigenvalues_,
-        model.explained_variance_ratio_,
+        projections[:, :kept],
+        eigenvalues[:kept],
+        model.explained_variance_ratio_[:kept],
         tuple(notes),
+        n_flat=n_flat,
     )
+
+
+def _kernel_bound(X: np.ndarray, spec: KernelSpec) -> float:
+    """An upper bound of |k(x_i, x_j)| over the data (Cauchy–Schwarz for x·y)."""
+    if spec.kernel in ("rbf", "laplacian"):
+        return 1.0
+    if spec.kernel == "linear":
+        return float(np.max(np.einsum("ij,ij->i", X, X)))
+    reach = spec.gamma * float(np.max(np.einsum("ij,ij->i", X, X))) + abs(spec.coef0)
+    return math.tanh(reach) if spec.kernel == "sigmoid" else reach**spec.degree
 
 
 def _explain_failure(spec: KernelSpec, message: str) -> str:

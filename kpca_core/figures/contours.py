@@ -57,6 +57,15 @@ FITTED_COLORBAR = {"title": {"text": "value ÷<br>max |value|", "side": "top"}, 
 EMPTY_FILL = "rgba(127, 127, 127, 0.15)"
 """A panel without a component: translucent grey, which reads on light and dark pages."""
 COLORBAR_TITLE = "component value ÷ its largest |value| on the data"
+MAX_IMAGE_BYTES = 1_000_000
+"""Budget of the panels' colour pictures (base64 PNG) in one figure."""
+MAX_LINE_BYTES = 500_000
+"""Budget of the panels' contour lines (SVG paths) in one figure."""
+MAX_DOTS_BYTES = 400_000
+"""Budget of the data's dots, a picture repeated in every panel.  With the two
+above, a figure stays below ~2 MB: 48 panels at resolution 200 made 1.2 MB of
+colour pictures and 0.9 MB of dots, and one panel of rounding noise a 3.9 MB
+path (issue #14)."""
 
 
 def panel_title(sweep: ContourSweep, c: int, r: int) -> str:
@@ -149,9 +158,10 @@ def contour_figure(
     x_range = [left - pad, left + n_cols * box_w + (n_cols - 1) * gap + pad]
     y_range = [top - n_rows * box_h - (n_rows - 1) * title_h, top + first_px / px_per_unit]
     plot_px = (y_range[1] - y_range[0]) * px_per_unit
-    dots = panels.dots_layer(
-        sweep.X, [float(xs[0]), float(xs[-1])], [float(ys[0]), float(ys[-1])], px_per_unit
-    )
+    plane = ([float(xs[0]), float(xs[-1])], [float(ys[0]), float(ys[-1])])
+    dots = panels.dots_layer(sweep.X, *plane, px_per_unit)
+    if len(dots["source"]) * n_cols * n_rows > MAX_DOTS_BYTES:  # sharp only if affordable
+        dots = panels.dots_layer(sweep.X, *plane, px_per_unit, oversampling=1)
     axis = {"showgrid": False, "zeroline": False, "visible": False, "constrain": "domain"}
     layout: dict = {
         # The planned width, not the column's: a chart whose width is known from the
@@ -195,6 +205,9 @@ def contour_figure(
     annotations: list[dict] = []
     images: list[dict] = []
     shapes: list[dict] = []
+    drawn: list[tuple[np.ndarray, float, float]] = []
+    n_drawn = sum(min(column.n_components, n_rows) for column in sweep.columns)
+    line_chars = MAX_LINE_BYTES // max(n_drawn, 1)
     for r in range(n_rows):
         dy = -r * (box_h + title_h)
         for c, column in enumerate(sweep.columns):
@@ -214,8 +227,10 @@ def contour_figure(
             )
             if r < column.n_components:
                 values = column.values[r]
-                images.append(panels.colour_image(xs + dx, ys + dy, values, axes))
-                shapes.append(panels.lines_shape(xs + dx, ys + dy, values, px_per_unit, axes))
+                drawn.append((values, dx, dy))
+                shapes.append(
+                    panels.lines_shape(xs + dx, ys + dy, values, px_per_unit, axes, line_chars)
+                )
             else:
                 reason = missing_reason(column, r)
                 if column.error is not None:
@@ -250,11 +265,30 @@ def contour_figure(
                 )
             images.append({**dots, **axes, "x": dots["x"] + dx, "y": dots["y"] + dy})
     layout["annotations"] = annotations
-    layout["images"] = images
+    layout["images"] = _colour_images(xs, ys, drawn, axes) + images
     layout["shapes"] = shapes
     data = [panels.data_trace(sweep.X), panels.colour_axis_trace()]
     # Built from checked dictionaries; tests re-create it with validation on.
     return go.Figure(data=data, layout=layout, _validate=False)
+
+
+def _colour_images(
+    xs: np.ndarray, ys: np.ndarray, drawn: list[tuple[np.ndarray, float, float]], axes: dict
+) -> list[dict]:
+    """The panels' colour pictures, coarser where they would exceed :data:`MAX_IMAGE_BYTES`.
+
+    A picture's size grows with its pixels, so a stride of ⌈√(size / budget)⌉
+    brings the total within the budget (the browser smooths the picture).
+    """
+    stride = 1
+    while True:
+        images = [
+            panels.colour_image(xs + dx, ys + dy, values, axes, stride) for values, dx, dy in drawn
+        ]
+        size = sum(len(image["source"]) for image in images)
+        if size <= MAX_IMAGE_BYTES or stride >= xs.size // 2:
+            return images
+        stride = max(stride + 1, int(np.ceil(stride * np.sqrt(size / MAX_IMAGE_BYTES))))
 
 
 def projection_figure(sweep: ContourSweep, column: int, i: int, j: int) -> go.Figure:

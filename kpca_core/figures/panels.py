@@ -38,12 +38,17 @@ LEVELS = np.round(np.arange(-LEVEL_MAX, LEVEL_MAX + LEVEL_STEP / 2, LEVEL_STEP),
 LINE = {"width": 0.6, "color": "rgba(0, 0, 0, 0.45)"}
 LINE_STEP_PX = 3.0
 """Contour lines keep a vertex about every this many pixels."""
+MAX_THINNING_ROUNDS = 4
+"""Tries at a longer step before a panel's lines are left out (see :func:`lines_shape`)."""
+TANGLED = "contour lines left out: too tangled to draw"
 POINT_PX = 3.5
 """Diameter of a data point's dot, in pixels."""
 POINT_GREY = 0
 """Grey value of the data points' dots (0: black)."""
 POINT_OPACITY = 0.55
 """Opacity of one data point's dot."""
+MAX_PICTURE_PX = 20_000
+"""Largest side of a dots picture, in pixels (a figure is ~1000 px wide)."""
 DOTS_OVERSAMPLING = 2
 """The dots' picture has this many pixels per screen pixel (sharp on high-density screens)."""
 COLORSCALE = get_colorscale(style.DIVERGING)
@@ -159,9 +164,17 @@ def dots_image(
     -------
     ndarray of shape (height, width, 2), uint8
         Grey and opacity, rows from the top (largest y) down.
+
+    Raises
+    ------
+    ValueError
+        If a range's width in pixels is not finite or above :data:`MAX_PICTURE_PX`
+        (e.g. data near ±1e308, whose extent overflows).
     """
-    width = max(1, int(np.ceil((x_range[1] - x_range[0]) * px_per_unit)))
-    height = max(1, int(np.ceil((y_range[1] - y_range[0]) * px_per_unit)))
+    size = np.array([x_range[1] - x_range[0], y_range[1] - y_range[0]]) * px_per_unit
+    if not np.all(np.isfinite(size)) or np.any(size > MAX_PICTURE_PX):
+        raise ValueError(f"a picture of {size} pixels cannot be drawn: ranges must be finite")
+    width, height = (max(1, int(np.ceil(side))) for side in size)
     x = (np.asarray(X[:, 0], float) - x_range[0]) * px_per_unit
     y = (y_range[1] - np.asarray(X[:, 1], float)) * px_per_unit
     reach = np.arange(-int(np.ceil(radius_px)) - 1, int(np.ceil(radius_px)) + 2)
@@ -182,15 +195,18 @@ def dots_image(
 
 
 def dots_layer(
-    X: np.ndarray, x_range: list[float], y_range: list[float], px_per_unit: float
+    X: np.ndarray,
+    x_range: list[float],
+    y_range: list[float],
+    px_per_unit: float,
+    oversampling: int = DOTS_OVERSAMPLING,
 ) -> dict:
     """The data points as a layout image of ``x_range`` × ``y_range`` (add xref/yref).
 
-    Panels of the same plane can share it: the browser decodes it once.
+    Panels of the same plane can share it: the browser decodes it once (but
+    the figure carries it once per panel).
     """
-    image = dots_image(
-        X, x_range, y_range, DOTS_OVERSAMPLING * px_per_unit, DOTS_OVERSAMPLING * POINT_PX / 2
-    )
+    image = dots_image(X, x_range, y_range, oversampling * px_per_unit, oversampling * POINT_PX / 2)
     return {
         "source": png_data_uri(image),
         "x": x_range[0],
@@ -205,7 +221,9 @@ def dots_layer(
     }
 
 
-def colour_image(xs: np.ndarray, ys: np.ndarray, values: np.ndarray, axes: dict) -> dict:
+def colour_image(
+    xs: np.ndarray, ys: np.ndarray, values: np.ndarray, axes: dict, stride: int = 1
+) -> dict:
     """A panel's colours as a layout image, one pixel per grid point (as a heatmap).
 
     Parameters
@@ -216,7 +234,11 @@ def colour_image(xs: np.ndarray, ys: np.ndarray, values: np.ndarray, axes: dict)
         Component values, divided by their largest |value| on the data.
     axes : dict
         The panel's ``{"xref": …, "yref": …}``.
+    stride : int
+        One pixel every ``stride`` grid points along each axis: a smaller
+        picture when a figure's pictures would exceed its byte budget.
     """
+    xs, ys, values = xs[::stride], ys[::stride], values[::stride, ::stride]
     dx = (xs[-1] - xs[0]) / max(xs.size - 1, 1)
     dy = (ys[-1] - ys[0]) / max(ys.size - 1, 1)
     return {
@@ -311,23 +333,43 @@ def lines_path(points: np.ndarray, starts: np.ndarray, decimals: int) -> str:
 
 
 def lines_shape(
-    xs: np.ndarray, ys: np.ndarray, values: np.ndarray, px_per_unit: float, axes: dict
+    xs: np.ndarray,
+    ys: np.ndarray,
+    values: np.ndarray,
+    px_per_unit: float,
+    axes: dict,
+    max_chars: int | None = None,
 ) -> dict:
     """A panel's contour lines every :data:`LEVEL_STEP` as one SVG path shape.
 
     A vertex about every :data:`LINE_STEP_PX` pixels, written to a tenth
-    of a pixel, at ``px_per_unit`` pixels per data unit.
+    of a pixel, at ``px_per_unit`` pixels per data unit.  With ``max_chars``,
+    the vertices are thinned further (a longer step) until the path fits; a
+    tangle of lines that fits at no step (thousands of tiny loops) is left out,
+    and the shape's name says so.
     """
     points, starts = contour_lines(xs, ys, values)
-    keep = thin(points, starts, LINE_STEP_PX / px_per_unit)
     decimals = max(0, int(np.ceil(np.log10(10 * px_per_unit))))
+    step = LINE_STEP_PX / px_per_unit
+    for _ in range(MAX_THINNING_ROUNDS):
+        keep = thin(points, starts, step)
+        # at least "L", "," and per coordinate a digit and `decimals` digits
+        length = int(keep.sum()) * (2 * decimals + 4)
+        if max_chars is None or length <= max_chars:
+            path = lines_path(points[keep], starts[keep], decimals)
+            length = len(path)
+            if max_chars is None or length <= max_chars:
+                break
+        step *= 1.2 * length / max_chars
+    else:
+        path = ""
     return {
         "type": "path",
-        "path": lines_path(points[keep], starts[keep], decimals),
+        "path": path,
         **axes,
         "line": LINE,
         "layer": "above",
-        "name": "contour lines",
+        "name": "contour lines" if path or len(points) == 0 else TANGLED,
     }
 
 

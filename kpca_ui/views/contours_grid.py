@@ -13,6 +13,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
+from kpca_core import budget
 from kpca_core import contours as ct
 from kpca_core.figures import contours as figures
 from kpca_core.figures import panels
@@ -56,7 +57,14 @@ def _fit(
 ) -> ct.ColumnFit:
     kernel_spec = ct.KernelSpec(*spec)
     try:
-        return compute(ct.fit_column, _X, kernel_spec, n_components=n_components, center=center)
+        return compute(
+            ct.fit_column,
+            _X,
+            kernel_spec,
+            n_components=n_components,
+            center=center,
+            cost=budget.fit_seconds(len(_X), kernel_spec.kernel),
+        )
     except Exception as error:  # an unforeseen engine failure must not reach the screen
         return ct.ColumnFit(
             kernel_spec,
@@ -81,7 +89,8 @@ def _column(
     resolution: int,
 ) -> ct.Column:
     fit = _fit(_X, data_key, spec, center, n_components)
-    return compute(ct.evaluate_column, fit, ct.make_grid(_X, resolution))
+    grid = ct.make_grid(_X, resolution)
+    return compute(ct.evaluate_column, fit, grid, cost=budget.grid_seconds(len(_X), resolution))
 
 
 @bounded(FIGURES_MAX_BYTES)
@@ -193,6 +202,9 @@ def contour_view(points: PointSet) -> None:
             draw.current_drawing("ct").half_width,
         )
         draw.canvas("ct", background, can_copy=can_copy, place=canvas_place, large=presenter_mode())
+    resolution = affordable_resolution(len(points.X), specs, resolution)
+    if resolution is None:
+        return
     sweep = contour_sweep(points, specs, parameter, center, n_components, resolution)
     for c, column in enumerate(sweep.columns):
         label = sweep.column_label(c)
@@ -227,6 +239,31 @@ def contour_view(points: PointSet) -> None:
     if rings.has_dk_width(points, spec, parameter, values):
         rings.fig5_section(points, image_format)
     _downloads(sweep, slug)
+
+
+def affordable_resolution(n_points: int, specs: list[ct.KernelSpec], resolution: int) -> int | None:
+    """The grid resolution within the request budget, with a notice; ``None`` and why if none is.
+
+    The cost model is :mod:`kpca_core.budget`.
+    """
+    kernels = [spec.kernel for spec in specs]
+    cost, affordable = budget.contour_cost(n_points, kernels, resolution)
+    limit = budget.REQUEST_BUDGET_S
+    if not cost.fits:
+        st.error(
+            f"This grid ({n_points} points, {len(kernels)} columns) would take about "
+            f"{cost.seconds:.0f} s of computing; this shared server allows {limit:.0f} s "
+            f"per request. To draw it, {cost.advice}."
+        )
+        return None
+    if affordable != resolution:
+        full = budget.contour_seconds(n_points, kernels, resolution)
+        st.info(
+            f"Drawn at grid resolution {affordable} instead of {resolution}: at {resolution} "
+            f"this grid would take about {full:.0f} s of computing, above the {limit:.0f} s "
+            "this shared server allows per request."
+        )
+    return affordable
 
 
 @st.fragment

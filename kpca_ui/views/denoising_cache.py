@@ -64,23 +64,9 @@ def load_digits(
     cache hit (where it ends empty at once).
     """
     report, done = progress_bar("Loading the USPS digits")
-    test, train = (
-        usps.load_digits_with_fallback(
-            subset, data_home=data_home, base_urls=base_urls, progress=_half(report, i)
-        )
-        for i, subset in enumerate(("test", "train"))  # the small file first
-    )
+    pair = usps.load_digit_pair(data_home=data_home, base_urls=base_urls, progress=report)
     done()
-    return train, test
-
-
-def _half(progress: Callable[[float, str], None], i: int) -> Callable[[float, str], None]:
-    """Report the i-th of two downloads as the i-th half of one bar."""
-
-    def report(fraction: float, message: str) -> None:
-        progress((i + fraction) / 2, message)
-
-    return report
+    return pair
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)

@@ -16,8 +16,8 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
+from kpca_core import budget, gamma_to_sigma
 from kpca_core import contours as ct
-from kpca_core import gamma_to_sigma
 from kpca_core.figures import spectrum as figures
 from kpca_core.figures import style
 from kpca_core.figures.drawing import canvas_background
@@ -28,7 +28,7 @@ from kpca_ui.explain import explain
 from kpca_ui.points import PointSet, copy_source, is_drawn
 from kpca_ui.presenter import notice, presentable, presenter_mode
 from kpca_ui.views.spectrum import LIMITS, file_stem, range_text, rounding_text
-from kpca_ui.workers import build, compute, concurrently
+from kpca_ui.workers import HEAVY_S, build, compute, concurrently
 
 # The progress bar appears only when the sweep takes longer than this.
 NOTICE = (
@@ -50,12 +50,21 @@ def _results(data_key: tuple, sweep_key: tuple) -> dict:
     return {}
 
 
+def _cost(points: PointSet, sweep_key: tuple) -> budget.Cost:
+    """The sweep's cost by :mod:`kpca_core.budget` (a degree sweep: one width per degree)."""
+    kernel, _, n_widths, _, _, max_degree = sweep_key
+    if kernel == "degree":
+        return budget.sweep_cost(len(points.X), max_degree, "poly")
+    return budget.sweep_cost(len(points.X), n_widths, kernel)
+
+
 def _sweep(points: PointSet, sweep_key: tuple) -> dict:
     """The holder of this data and sweep choice, with the sweep computed in it."""
     holder = _results(points.key, sweep_key)
     holder["key"] = (points.key, sweep_key)
     if "sweep" not in holder:
         kernel, decades, n_widths, degree, coef0, max_degree = sweep_key
+        seconds = _cost(points, sweep_key).seconds
         sweep = WidthSweep(
             "poly" if kernel == "degree" else kernel,
             sweep="degree" if kernel == "degree" else "width",
@@ -64,10 +73,12 @@ def _sweep(points: PointSet, sweep_key: tuple) -> dict:
             degree=degree,
             coef0=coef0,
             max_degree=max_degree,
+            # a heavy sweep keeps to one core, leaving the other to everyone else
+            n_jobs=1 if seconds >= HEAVY_S else 2,
         )
         bar = _DelayedProgress()
         try:
-            holder["sweep"] = compute(sweep.fit, points.X, progress=bar)
+            holder["sweep"] = compute(sweep.fit, points.X, progress=bar, cost=seconds)
         finally:
             bar.close()
     return holder
@@ -307,9 +318,18 @@ def chosen_width_view(
 def computed_sweep(points: PointSet, sweep_key: tuple) -> dict | None:
     """The holder of this data and sweep choice with its sweep, or ``None`` and why not.
 
-    A drawing of too few points has no sweep; its canvas says so.
+    A drawing of too few points has no sweep (its canvas says so); a sweep over the
+    per-request budget is refused with what to reduce.
     """
     if is_drawn(points) and len(points.X) < draw.MIN_POINTS:
+        return None
+    cost = _cost(points, sweep_key)
+    if not cost.fits:
+        st.error(
+            f"This sweep ({len(points.X)} points) would take about {cost.seconds:.0f} s of "
+            f"computing; this shared server allows {budget.REQUEST_BUDGET_S:.0f} s per "
+            f"request. To sweep, {cost.advice}."
+        )
         return None
     try:
         return _sweep(points, sweep_key)

@@ -282,7 +282,7 @@ def projection_figure(
                 y=f32(projections[members, 1]),
                 mode="markers",
                 marker={"size": 5, "color": palette[position % len(palette)]},
-                name=f"group {group}",
+                name=str(group) if labels.dtype.kind in "OUS" else f"group {group}",
                 hovertemplate="component 1 %{x:.3g}<br>component 2 %{y:.3g}<extra></extra>",
             )
         )
