@@ -125,19 +125,7 @@ def toy_regions_figure(
             "scaleanchor": f"x{suffix}",
         }
         layout[f"xaxis{suffix}"]["anchor"] = f"y{suffix}"
-        layout["annotations"].append(
-            {
-                "text": titles[panel],
-                "x": sum(domain) / 2,
-                "y": 1.0,
-                "xref": "paper",
-                "yref": "paper",
-                "xanchor": "center",
-                "yanchor": "bottom",
-                "showarrow": False,
-                "font": {"size": 13},
-            }
-        )
+        layout["annotations"].append(style.panel_title(titles[panel], domain, size=13))
         for k, label in enumerate(classes):
             X = features.X[features.labels == label].astype(np.float32)
             data.append(

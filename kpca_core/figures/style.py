@@ -34,6 +34,21 @@ FONT_FAMILY = "Arial, sans-serif"
 """One font everywhere, present in browsers and in exported images."""
 
 
+def panel_title(text: str, domain: tuple[float, float] | list[float], *, size: int) -> dict:
+    """A panel's title as a layout annotation, centred above the x ``domain`` of its axes."""
+    return {
+        "text": text,
+        "x": (domain[0] + domain[1]) / 2,
+        "y": 1.0,
+        "xref": "paper",
+        "yref": "paper",
+        "xanchor": "center",
+        "yanchor": "bottom",
+        "showarrow": False,
+        "font": {"size": size},
+    }
+
+
 def export_config(filename: str, *, image_format: str = "png", scale: float = 2.0) -> dict:
     """``config`` for ``st.plotly_chart``: the modebar camera saves ``filename``.
 

@@ -233,19 +233,7 @@ def component_maps_figure(
             "showgrid": False,
             "zeroline": False,
         }
-        annotations.append(
-            {
-                "text": f"component {k + 1}",
-                "x": (domain[0] + domain[1]) / 2,
-                "y": 1.0,
-                "xref": "paper",
-                "yref": "paper",
-                "xanchor": "center",
-                "yanchor": "bottom",
-                "showarrow": False,
-                "font": {"size": 16},
-            }
-        )
+        annotations.append(style.panel_title(f"component {k + 1}", domain, size=16))
         bound = float(np.max(np.abs(values[k]))) or 1.0
         normalised = values[k] / bound
         axes = {"xref": f"x{suffix}", "yref": f"y{suffix}"}
