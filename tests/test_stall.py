@@ -21,6 +21,7 @@ import signal
 import statistics
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -95,9 +96,12 @@ async def _scenario(url: str) -> dict:
 
 def test_a_heavy_request_does_not_stall_another_session_and_sigterm_is_prompt() -> None:
     server = AppServer(env={"KPCA_WORKERS": "2"}).start()
+    # The sessions' event loop runs in a thread of its own: the browser tests'
+    # Playwright keeps a loop running in this one for the whole test session.
+    loop = asyncio.new_event_loop()
+    thread = ThreadPoolExecutor(1)
     try:
-        loop = asyncio.new_event_loop()
-        result = loop.run_until_complete(_scenario(server.url))
+        result = thread.submit(loop.run_until_complete, _scenario(server.url)).result()
         children = tree_pids(server.process.pid)[1:]
         start = time.monotonic()
         os.kill(server.process.pid, signal.SIGTERM)  # the server only, as `kill <pid>` does
@@ -109,9 +113,10 @@ def test_a_heavy_request_does_not_stall_another_session_and_sigterm_is_prompt() 
             time.sleep(0.05)
         children_s = time.monotonic() - start
         for ws in result["sockets"]:
-            loop.run_until_complete(ws.close())
-        loop.close()
+            thread.submit(loop.run_until_complete, ws.close()).result()
+        thread.submit(loop.close).result()
     finally:
+        thread.shutdown()
         server.stop()
     alone, beside = result["alone"], result["beside"]
     print(
