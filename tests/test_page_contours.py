@@ -8,6 +8,7 @@ import struct
 from dataclasses import dataclass
 
 import pytest
+from browser_like import BrowserLike
 from conftest import APP, chart, decode
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.testing.v1 import AppTest
@@ -191,7 +192,7 @@ def test_bad_values_are_reported_and_the_defaults_shown():
 
 
 def test_more_components_add_rows_and_the_projection_explains_a_missing_one():
-    at = page(ct_k=8, ct_pcol=0, ct_pi=1, ct_pj=3)
+    at = page(ct_k=8, ct_pcol="degree 1", ct_pi=1, ct_pj=3)
     spec = chart(at, "ct_contours")
     assert len(titles(spec)) == 4 * 8
     projection = chart(at, "ct_projection")
@@ -306,3 +307,46 @@ def test_an_unforeseen_engine_failure_is_a_message_not_a_traceback(monkeypatch):
     spec = chart(at, "ct_contours")
     assert panels(spec) == []
     assert len(titles(spec)) == 12
+
+
+def projection_title(at: AppTest) -> str:
+    return chart(at, "ct_projection")["layout"]["title"]["text"]
+
+
+def assert_consistent(browser: BrowserLike) -> None:
+    """No exception, and the Column box shows the column the scatter is drawn for."""
+    at = browser.at
+    assert not at.exception, [e.value for e in at.exception]
+    assert browser.mismatches() == []
+    shown = browser.shown[at.selectbox(key="ct_pcol").id]
+    assert projection_title(at).startswith(f"{shown}:"), (shown, projection_title(at))
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [
+        [("selectbox", "ct_kernel", "rbf"), ("slider", "ct_k", 4)],
+        [("selectbox", "ct_kernel", "rbf"), ("slider", "ct_noise", 0.3)],
+        [("selectbox", "ct_kernel", "rbf"), ("selectbox", "ct_kernel", "poly")],
+        [("button", "ct_preset_rings", None), ("button", "ct_preset_fig2", None)],
+        [("button", "ct_preset_rings", None), ("button", "ct_preset_rings", None)],
+        [("button", "ct_preset_rings", None), ("checkbox", "ct_pca", False)],
+    ],
+    ids=[
+        "gaussian-components",
+        "gaussian-noise",
+        "gaussian-poly",
+        "rings-fig2",
+        "rings-twice",
+        "rings-no-pca",
+    ],
+)
+def test_the_projection_column_follows_every_change_of_the_columns(steps):
+    # Issue #13: the Column box kept the label of an old column ("degree 4") under
+    # a new column list, and sent it back as a string on the next change.
+    browser = BrowserLike(page())
+    for kind, key, value in steps:
+        widget = getattr(browser.at, kind)(key=key)
+        widget.click() if kind == "button" else widget.set_value(value)
+        browser.run()
+        assert_consistent(browser)

@@ -142,21 +142,21 @@ def projection_view(sweep: ct.ContourSweep, slug: str) -> None:
     """The data in two chosen components of one column."""
     st.subheader("The data in kernel principal components")
     choose = st.columns(3)
-    n_columns, k = len(sweep.columns), sweep.n_components
-    defaults = {"ct_pcol": n_columns - 1, "ct_pi": 1, "ct_pj": min(2, k)}
-    limits = {"ct_pcol": n_columns - 1, "ct_pi": k, "ct_pj": k}
-    for key, default in defaults.items():
-        if st.session_state.get(key, default) > limits[key]:
-            st.session_state[key] = default
-    column = choose[0].selectbox(
-        "Column",
-        range(n_columns),
-        index=defaults["ct_pcol"],
-        format_func=sweep.column_label,
-        key="ct_pcol",
-        bind="query-params",
+    # The Column box's options are the columns' labels, not their positions: a
+    # position keeps its value when the columns change while its label changes
+    # under it, and the browser would go on showing (and sending back) the old one.
+    labels = column_labels(sweep)
+    components = list(range(1, sweep.n_components + 1))
+    choices = {"ct_pcol": labels, "ct_pi": components, "ct_pj": components}
+    defaults = {"ct_pcol": labels[-1], "ct_pi": 1, "ct_pj": min(2, sweep.n_components)}
+    for key, options in choices.items():
+        # Membership, not order: a value left from other columns may be of any type.
+        if st.session_state.get(key, defaults[key]) not in options:
+            st.session_state[key] = defaults[key]
+    label = choose[0].selectbox(
+        "Column", labels, index=len(labels) - 1, key="ct_pcol", bind="query-params"
     )
-    components = list(range(1, k + 1))
+    column = labels.index(label)
     i = choose[1].selectbox("Horizontal: kPC", components, key="ct_pi", bind="query-params")
     j = choose[2].selectbox(
         "Vertical: kPC",
@@ -172,6 +172,14 @@ def projection_view(sweep: ct.ContourSweep, slug: str) -> None:
         config=export_config(f"contours-kpc{i}-kpc{j}_{slug}", image_format=image_format),
     )
     explain("ct_projection")
+
+
+def column_labels(sweep: ct.ContourSweep) -> list[str]:
+    """The columns' labels ("degree 2", "σ = 0.5", "linear PCA"), made unique if they repeat."""
+    labels = [sweep.column_label(c) for c in range(len(sweep.columns))]
+    if len(set(labels)) < len(labels):
+        labels = [f"{label} (column {c + 1})" for c, label in enumerate(labels)]
+    return labels
 
 
 def _downloads(sweep: ct.ContourSweep, slug: str) -> None:
