@@ -158,6 +158,15 @@ def _chosen_default(sweep: WidthSweep) -> int:
     return int(np.argmin(np.abs(np.log(sweep.widths_ / sweep.scale_))))
 
 
+def width_labels(sweep: WidthSweep) -> list[str]:
+    """The swept widths as the chosen-width slider shows them, with more digits if they repeat."""
+    for digits in (3, 6, 12):
+        labels = [f"{width:.{digits}g}" for width in sweep.widths_]
+        if len(set(labels)) == len(labels):
+            return labels
+    return [f"{label} (#{i + 1})" for i, label in enumerate(labels)]
+
+
 def _marks(points: PointSet, sweep: WidthSweep) -> list[tuple[float, str]]:
     if points.key[:2] == ("toy", "three_rings") and sweep.kernel == "rbf":
         return [(gamma_to_sigma(DK_GAMMA), "D&K c = 0.017")]
@@ -178,9 +187,12 @@ def chosen_width_view(
     re-marked, and the spectrum and maps at a width are built once.
     """
     sweep = holder["sweep"]
-    n = sweep.widths_.size
-    if st.session_state.get("sp_at") not in range(n):
-        st.session_state["sp_at"] = _chosen_default(sweep)
+    # The slider's options are the widths as shown, not their positions: a position
+    # keeps its value under a new sweep while its width changes, and the browser
+    # would go on showing (and the URL keep) the old sweep's width.
+    labels = width_labels(sweep)
+    if st.session_state.get("sp_at") not in labels:
+        st.session_state["sp_at"] = labels[_chosen_default(sweep)]
     stem = file_stem(points, sweep_key)
     marks = _marks(points, sweep)
 
@@ -198,12 +210,13 @@ def chosen_width_view(
     # The figures above the slider are drawn after it, so that they use the
     # value it returns: on a link's first run that is the URL's value.
     above = st.container()
-    index = st.select_slider(
-        f"Chosen {figures.parameter_label(sweep)}: the dashed line above, the spectrum below",
-        options=list(range(n)),
-        format_func=lambda i: f"{sweep.widths_[i]:.3g}",
-        key="sp_at",
-        bind="query-params",
+    index = labels.index(
+        st.select_slider(
+            f"Chosen {figures.parameter_label(sweep)}: the dashed line above, the spectrum below",
+            options=labels,
+            key="sp_at",
+            bind="query-params",
+        )
     )
     log_bars = st.toggle("Logarithmic bars", key="sp_logbars", bind="query-params")
     below_left, below_right = st.columns([2, 3])
