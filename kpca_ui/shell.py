@@ -6,10 +6,12 @@ navigation from :func:`app_pages`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from kpca_ui.links import remember_link
+from kpca_ui.links import Domain, choice, remember_link, sanitise_link
 
 SHELL_FLAG = "_via_app"
 
@@ -24,7 +26,10 @@ def app_pages() -> list[st.Page]:
     ]
 
 
-def require_app_shell() -> None:
+IMAGE_FORMATS = ["png", "svg"]
+
+
+def require_app_shell(domains: Mapping[str, Domain] | None = None) -> None:
     """Make sure a page runs inside ``app.py``'s navigation; call it first in every page.
 
     Because the page scripts live in ``pages/``, Streamlit's older multipage
@@ -36,19 +41,26 @@ def require_app_shell() -> None:
     same URL and query parameters.
 
     It then keeps the link's parameters, before any widget reads them, for
-    :func:`kpca_ui.links.link_tools`.
+    :func:`kpca_ui.links.link_tools`, and removes those that the page's widgets'
+    ``domains`` (key -> :class:`kpca_ui.links.Domain`) do not accept.
     """
     if not st.session_state.get(SHELL_FLAG):
         st.navigation(app_pages(), position="hidden")
         st.rerun()
     remember_link()
+    sanitise_link(domains or {})
+
+
+def camera_domain() -> Domain:
+    """What :func:`camera_format` accepts from a link: its labels."""
+    return choice(str.upper(name) for name in IMAGE_FORMATS)
 
 
 def camera_format(container: DeltaGenerator, key: str) -> str:
     """A choice of what the camera button of the page's figures saves, PNG or SVG."""
     return container.radio(
         "Camera button saves",
-        ["png", "svg"],
+        IMAGE_FORMATS,
         format_func=str.upper,
         horizontal=True,
         key=key,

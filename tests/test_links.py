@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
@@ -23,7 +24,12 @@ def open_link(page: str, **query: str) -> AppTest:
 
 
 def notices(at: AppTest) -> list[str]:
-    return [line for toast in at.toast for line in toast.value.split("\n\n")]
+    """The link notices as shown: markdown's backslash escapes resolved."""
+    return [unescape(line) for toast in at.toast for line in toast.value.split("\n\n")]
+
+
+def unescape(markdown: str) -> str:
+    return re.sub(r"\\(.)", r"\1", markdown)
 
 
 def test_invalid_values_fall_back_to_the_default_with_a_notice():

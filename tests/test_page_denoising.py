@@ -19,6 +19,7 @@ from streamlit.testing.v1 import AppTest
 
 from kpca_core import usps
 from kpca_core.denoise import DigitDenoiser
+from kpca_ui.views.home import GALLERY
 
 USPS_DIR = os.environ.get("KPCA_USPS_DIR") or "/work/shared/data/usps"
 SPECKLE = "Mika et al. 1999, Fig. 4 (speckle noise)"
@@ -210,3 +211,17 @@ def test_every_figure_offers_its_numbers_and_svg(usps_dir, tab, chart_key, butto
     assert options["format"] == "svg"
     (button,) = [b for b in at.get("download_button") if b.proto.id.endswith(button_key)]
     assert button.proto.label == "The numbers behind this figure (CSV)"
+
+
+def test_the_speckle_card_opens_with_the_speckle_preset_named(no_usps):
+    # Issue #13: the preset box was worked out from the session's defaults before
+    # the radio had read the link's noise, and named the Gaussian preset.
+    (query,) = [query for _, title, query, _ in GALLERY if title == SPECKLE]
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.switch_page("pages/denoising.py")
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.radio(key="dn_noise").value == "speckle"
+    assert at.selectbox(key="dn_preset").value == SPECKLE

@@ -9,6 +9,9 @@ from __future__ import annotations
 import streamlit as st
 
 from kpca_core import contours as ct
+from kpca_ui.links import choice, flag, integer, literal, number, text
+from kpca_ui.points import link_domains
+from kpca_ui.shell import camera_domain
 
 KERNELS = {
     "poly": "Polynomial",
@@ -71,6 +74,27 @@ RINGS = {
     "ct_values": "0.5, 1, 2",
     "ct_pca": True,
 }
+
+
+LINK_DOMAINS = {
+    **link_domains("ct"),
+    "ct_kernel": choice(KERNELS.values()),
+    "ct_sweep": choice(SWEEP_NAMES.values()),
+    "ct_values": text(),
+    "ct_k": integer(1, ct.MAX_COMPONENTS),
+    "ct_center": flag(),
+    "ct_pca": flag(),
+    "ct_degree": integer(1, 10),
+    "ct_gamma": number(1e-6, 1e6),
+    "ct_coef0": number(-100.0, 100.0),
+    "ct_sigma": choice(f"{sigma:g}" for sigma in SIGMAS),
+    "ct_res": choice(RESOLUTIONS),
+    "ct_pcol": text(),  # the columns' labels, checked by the projection's box
+    "ct_pi": integer(1, ct.MAX_COMPONENTS),
+    "ct_pj": integer(1, ct.MAX_COMPONENTS),
+    "ct_img": camera_domain(),
+}
+"""What each widget of the view accepts from a link (:func:`kpca_ui.links.sanitise_link`)."""
 
 
 def _apply(preset: dict) -> None:
@@ -163,7 +187,10 @@ def kernel_controls() -> tuple[ct.KernelSpec, str | None, tuple[float, ...], int
             values = ct.parse_values(text, parameter)
         except ValueError as error:
             default = ct.DEFAULT_VALUES[(kernel, parameter)]
-            st.error(f"Values of {SWEEP_NAMES[parameter]}: {error}. Showing {default} instead.")
+            st.error(
+                f"Values of {SWEEP_NAMES[parameter]}: {literal(str(error), 80)}. "
+                f"Showing {default} instead."
+            )
             values = ct.parse_values(default, parameter)
 
     spec = ct.KernelSpec(kernel)

@@ -28,7 +28,7 @@ from kpca_core.figures import denoise as figures
 from kpca_core.figures.style import export_config
 from kpca_ui.explain import explain
 from kpca_ui.presenter import presentable
-from kpca_ui.views.denoising import DEMO_LEVELS
+from kpca_ui.views.denoising import DEMO_LEVELS, TOY_WIDTHS
 from kpca_ui.views.denoising_cache import (
     ModelKey,
     cached_fig4,
@@ -216,7 +216,7 @@ def show_toy() -> None:
     )
     c = cols[1].select_slider(
         "Width c",
-        (0.05, 0.1, 0.2, 0.5, 1.0, 2.0),
+        TOY_WIDTHS,
         0.5,
         key="dn_toy_c",
         bind="query-params",
