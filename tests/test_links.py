@@ -207,8 +207,10 @@ def test_the_declared_link_domains_are_the_widgets_own(page, query):
             if widget.key not in domains:
                 continue
             domain, checked = domains[widget.key], checked + 1
-            if domain.kind in ("int", "float", "pair"):
-                assert (domain.low, domain.high) == (widget.min, widget.max), widget.key
+            if domain.kind in ("int", "float", "pair") and hasattr(widget, "options"):
+                assert all(domain.accepts([option]) for option in widget.options), widget.key
+            elif domain.kind in ("int", "float", "pair"):
+                assert (domain.low, domain.high) == (widget.proto.min, widget.proto.max), widget.key
             elif domain.kind == "choice":
                 # the union over the page's settings (the sweeps of every kernel)
                 assert set(widget.options) <= set(domain.options), widget.key
