@@ -227,6 +227,13 @@ def _replace_param(key: str, values: list[str]) -> None:
         st.query_params[key] = values if len(values) > 1 else values[0]
 
 
+def forget_link(prefix: str) -> None:
+    """Remove every parameter of the view with this widget-key prefix from the link."""
+    for key in [key for key in st.query_params if key.startswith(f"{prefix}_")]:
+        _replace_param(key, [])
+    st.session_state.pop(SNAPSHOT, None)
+
+
 def _labelled(prefix: str) -> list[tuple[str, str]]:
     return [(f"{prefix}_{name}", label) for name, label in LABELS[prefix].items()]
 

@@ -20,6 +20,7 @@ from kpca_core.figures.style import export_config
 from kpca_ui.explain import explain
 from kpca_ui.points import PointSet
 from kpca_ui.presenter import presentable
+from kpca_ui.safety import guarded
 from kpca_ui.shell import camera_format
 from kpca_ui.views.contours import kernel_controls, spec_key
 from kpca_ui.workers import build, compute, concurrently
@@ -83,6 +84,7 @@ def _contour_figure(_sweep: ct.ContourSweep, key: tuple, title: str) -> go.Figur
 
 
 @st.fragment
+@guarded("ct", "the contour grid")
 def contour_view(points: PointSet) -> None:
     """Kernel controls, the grid of contour panels and the downloads."""
     spec, parameter, values, n_components, center, pca, resolution = kernel_controls()
@@ -138,6 +140,7 @@ def contour_view(points: PointSet) -> None:
 
 
 @st.fragment
+@guarded("ct", "the projection")
 def projection_view(sweep: ct.ContourSweep, slug: str) -> None:
     """The data in two chosen components of one column."""
     st.subheader("The data in kernel principal components")
@@ -182,6 +185,7 @@ def column_labels(sweep: ct.ContourSweep) -> list[str]:
     return labels
 
 
+@guarded("ct", "the downloads")
 def _downloads(sweep: ct.ContourSweep, slug: str) -> None:
     st.subheader("Numbers and pictures")
     row = st.columns(4)

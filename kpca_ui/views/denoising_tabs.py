@@ -28,6 +28,7 @@ from kpca_core.figures import denoise as figures
 from kpca_core.figures.style import export_config
 from kpca_ui.explain import explain
 from kpca_ui.presenter import presentable
+from kpca_ui.safety import guarded
 from kpca_ui.views.denoising import DEMO_LEVELS, TOY_WIDTHS
 from kpca_ui.views.denoising_cache import (
     ModelKey,
@@ -63,6 +64,7 @@ def _show_with_numbers(
     )
 
 
+@guarded("dn", "the Fig. 4 grid")
 def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dict) -> None:
     noise: Noise = s["noise"]
     grid = cached_fig4(
@@ -84,6 +86,7 @@ def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dic
 
 
 @st.fragment
+@guarded("dn", "the side-by-side digits")
 def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dict) -> None:
     left, middle, right = st.columns(3)
     n = left.select_slider(
@@ -164,6 +167,7 @@ def _restart_note(restarts: int) -> None:
         )
 
 
+@guarded("dn", "the error against n")
 def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dict) -> None:
     ridge = st.checkbox(
         "Add the learned pre-image (kernel ridge; one fit per n, slower)",
@@ -197,6 +201,7 @@ def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey,
 
 
 @st.fragment
+@guarded("dn", "the 2-D toy")
 def show_toy() -> None:
     st.markdown(
         "Mika et al. Fig. 1: noisy points on a half circle and on a square outline (grey), "
@@ -240,6 +245,7 @@ def show_toy() -> None:
 
 
 @st.fragment
+@guarded("dn", "the demo")
 def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
     left, right = st.columns([1, 3])
     digit = left.selectbox(

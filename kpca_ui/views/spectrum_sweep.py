@@ -23,6 +23,7 @@ from kpca_core.spectrum import CONSTANT, IDENTITY, WidthSweep
 from kpca_ui.explain import explain
 from kpca_ui.points import PointSet
 from kpca_ui.presenter import presentable
+from kpca_ui.safety import guarded
 from kpca_ui.views.spectrum import DK_GAMMA, LIMITS, file_stem, range_text, rounding_text
 from kpca_ui.workers import build, compute, concurrently
 
@@ -174,6 +175,7 @@ def _marks(points: PointSet, sweep: WidthSweep) -> list[tuple[float, str]]:
 
 
 @st.fragment
+@guarded("sp", "the figures at the chosen width")
 def chosen_width_view(
     holder: dict,
     points: PointSet,
@@ -306,6 +308,7 @@ def dk_note(holder: dict, points: PointSet) -> None:
         )
 
 
+@guarded("sp", "the film of the sweep")
 def sweep_film(holder: dict, points: PointSet, sweep_key: tuple, image_format: str) -> None:
     """On request, the spectrum at every width as an animation played in the browser.
 
@@ -329,6 +332,7 @@ def sweep_film(holder: dict, points: PointSet, sweep_key: tuple, image_format: s
         explain("sp_film")
 
 
+@guarded("sp", "the download of the sweep")
 def sweep_csv_download(holder: dict, points: PointSet, sweep_key: tuple) -> None:
     """The download button of the sweep's numbers, built only when clicked."""
     sweep = holder["sweep"]
