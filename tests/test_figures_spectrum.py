@@ -392,3 +392,21 @@ def test_the_film_has_one_frame_per_width(rings_sweep: WidthSweep) -> None:
     # the linear-PCA reference is not part of the frames, so it stays
     assert fig.data[2].name == "linear PCA λ<sub>k</sub>/Σλ"
     assert all(frame.traces == (0, 1) for frame in fig.frames)
+
+
+def test_the_film_states_its_width_in_one_place_that_moves_with_each_frame(
+    rings_sweep: WidthSweep,
+) -> None:
+    # Issue #13: during playback the title (σ = 0.714) and the slider's own
+    # label (σ = 0.868) disagreed: each frame's 500 ms default transition
+    # outlasted its 150 ms, so the title lagged behind the slider.
+    fig = figures.spectrum_film_figure(rings_sweep, n_bars=8)
+    (slider,) = fig.layout.sliders
+    assert slider.currentvalue.visible is False  # the title says the width
+    play = fig.layout.updatemenus[0].buttons[0].args[1]
+    assert play["transition"]["duration"] == 0
+    for step in slider.steps:
+        assert step.args[1]["transition"]["duration"] == 0
+        (name,) = step.args[0]
+        (frame,) = [f for f in fig.frames if f.name == name]
+        assert frame.layout.title.text.startswith(f"σ = {step.label}:")
