@@ -19,10 +19,10 @@ SHELL_FLAG = "_via_app"
 def app_pages() -> list[st.Page]:
     """The app's pages, in the order of the navigation."""
     return [
-        st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
-        st.Page("pages/contours.py", title="Contours", icon=":material/line_curve:"),
-        st.Page("pages/spectrum.py", title="Spectrum", icon=":material/bar_chart:"),
-        st.Page("pages/denoising.py", title="Denoising", icon=":material/blur_off:"),
+        st.Page("app_pages/home.py", title="Home", icon=":material/home:", default=True),
+        st.Page("app_pages/contours.py", title="Contours", icon=":material/line_curve:"),
+        st.Page("app_pages/spectrum.py", title="Spectrum", icon=":material/bar_chart:"),
+        st.Page("app_pages/denoising.py", title="Denoising", icon=":material/blur_off:"),
     ]
 
 
@@ -32,13 +32,13 @@ IMAGE_FORMATS = ["png", "svg"]
 def require_app_shell(domains: Mapping[str, Domain] | None = None) -> None:
     """Make sure a page runs inside ``app.py``'s navigation; call it first in every page.
 
-    Because the page scripts live in ``pages/``, Streamlit's older multipage
-    mode runs ``pages/<view>.py`` on its own, without ``app.py``, for the very
-    first request after the server starts, until some run has called
-    ``st.navigation``.  A bookmarked link opened on a fresh server would then
-    lose the page config and navigation.  Calling ``st.navigation`` here ends
-    that mode for the server; the rerun then goes through ``app.py`` with the
-    same URL and query parameters.
+    The page scripts live in ``app_pages/``, not ``pages/``: a ``pages/`` folder
+    beside ``app.py`` starts a new server in Streamlit's older multipage mode,
+    which lists every script of the folder in the sidebar (and may run one
+    without ``app.py``) until some session has called ``st.navigation``; on a
+    fresh server that was the first ~4 s (issue #13).  Should a page script run
+    on its own all the same, calling ``st.navigation`` here brings it back
+    under ``app.py``, with the same URL and query parameters.
 
     It then keeps the link's parameters, before any widget reads them, for
     :func:`kpca_ui.links.link_tools`, and removes those that the page's widgets'

@@ -15,7 +15,7 @@ from __future__ import annotations
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import InitialValue
 
-KINDS = ("selectbox", "select_slider")
+KINDS = ("selectbox", "select_slider", "radio")
 
 
 class BrowserLike:
@@ -30,15 +30,24 @@ class BrowserLike:
     def __init__(self, at: AppTest) -> None:
         self.at = at
         self.shown: dict[str, object] = {}
+        self.chosen: dict[str, object] = {}
         self._remember(set())
+
+    def choose(self, widget: object, label: str) -> None:
+        """Pick an option by its label, as a click in the browser does (sent on :meth:`run`)."""
+        self.chosen[widget.id] = (label,) if widget.type == "select_slider" else label
 
     def run(self) -> AppTest:
         """Rerun as the browser would after the interactions set on ``at``'s widgets."""
         states = self.at._tree.get_widget_states()
         touched = {w.id for w in self._widgets() if not isinstance(w._value, InitialValue)}
+        touched |= set(self.chosen)
         for state in states.widgets:
-            if state.id in self.shown and state.id not in touched:
+            if state.id in self.chosen:
+                self._write(state, self.chosen[state.id])
+            elif state.id in self.shown and state.id not in touched:
                 self._write(state, self.shown[state.id])
+        self.chosen = {}
         self.at._run(states)
         self._remember(touched)
         return self.at

@@ -161,7 +161,7 @@ def bound_keys(path: Path) -> set[str]:
 @pytest.mark.parametrize("prefix", sorted(PAGES))
 def test_every_bound_widget_has_a_label_for_the_notices(prefix):
     view = PAGES[prefix]
-    files = [ROOT / "pages" / f"{view}.py", *(ROOT / "kpca_ui" / "views").glob(f"{view}*.py")]
+    files = [ROOT / "app_pages" / f"{view}.py", *(ROOT / "kpca_ui" / "views").glob(f"{view}*.py")]
     keys = set().union(*map(bound_keys, files))
     assert keys, "no bound widget found: has the page moved?"
     missing = {key for key in keys if key.removeprefix(f"{prefix}_") not in LABELS[prefix]}

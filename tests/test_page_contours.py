@@ -21,7 +21,7 @@ from kpca_ui.points import UPLOAD, PointSet
 def page(**state: object) -> AppTest:
     """The Contours page after one run with these session-state values."""
     at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page("pages/contours.py")
+    at.switch_page("app_pages/contours.py")
     for key, value in state.items():
         at.session_state[key] = value
     at.run()
@@ -107,7 +107,7 @@ def test_the_fig2_preset_gives_the_3_by_4_grid_of_the_paper():
 def test_a_shared_url_opens_the_same_view():
     """Every setting is bound to the URL; a link with them reproduces the figure."""
     at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page("pages/contours.py")
+    at.switch_page("app_pages/contours.py")
     url = {
         "ct_data": "three_rings",
         "ct_kernel": "Gaussian",

@@ -36,7 +36,7 @@ def usps_dir(monkeypatch: pytest.MonkeyPatch) -> str:
 def page(tab: str | None = None, **state: object) -> AppTest:
     """The Denoising page on few digits, optionally on another tab, after one run."""
     at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page("pages/denoising.py")
+    at.switch_page("app_pages/denoising.py")
     at.session_state["dn_train"] = 20
     at.session_state["dn_test"] = 5
     for key, value in state.items():
@@ -218,7 +218,7 @@ def test_the_speckle_card_opens_with_the_speckle_preset_named(no_usps):
     # the radio had read the link's noise, and named the Gaussian preset.
     (query,) = [query for _, title, query, _ in GALLERY if title == SPECKLE]
     at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page("pages/denoising.py")
+    at.switch_page("app_pages/denoising.py")
     for key, value in query.items():
         at.query_params[key] = value
     at.run()

@@ -17,7 +17,7 @@ def open_page(**widgets: object) -> AppTest:
     """The Spectrum page after setting the given widgets (by key), in order."""
     at = AppTest.from_file(APP, default_timeout=120)
     at.run()
-    at.switch_page("pages/spectrum.py")
+    at.switch_page("app_pages/spectrum.py")
     at.run()
     for key, value in widgets.items():
         _widget(at, key).set_value(value)

@@ -1,7 +1,7 @@
 """The Contours view's settings: kernels, presets and the kernel controls above the grid.
 
 Schölkopf, Smola & Müller (1998), Fig. 2.  The cached fits and the figures are
-in :mod:`kpca_ui.views.contours_grid`; the page, ``pages/contours.py``, is the layout.
+in :mod:`kpca_ui.views.contours_grid`; the page, ``app_pages/contours.py``, is the layout.
 """
 
 from __future__ import annotations

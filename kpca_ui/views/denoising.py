@@ -2,7 +2,7 @@
 
 Mika et al. (1999).  The cached work (digits, models, sweeps, grids) is in
 :mod:`kpca_ui.views.denoising_cache`, the body of each tab in
-:mod:`kpca_ui.views.denoising_tabs`; the page, ``pages/denoising.py``, is the layout.
+:mod:`kpca_ui.views.denoising_tabs`; the page, ``app_pages/denoising.py``, is the layout.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The Home view's contents: the five steps of kernel PCA, the views, the gallery of figures.
 
 Each gallery card is a link into a view with a paper's settings (the query
-parameters its widgets are bound to).  The page, ``pages/home.py``, is the layout.
+parameters its widgets are bound to).  The page, ``app_pages/home.py``, is the layout.
 """
 
 from __future__ import annotations
@@ -43,17 +43,17 @@ STEPS = [
 
 VIEWS = [
     (
-        "pages/contours.py",
+        "app_pages/contours.py",
         "Contours: kernel principal components as contour lines on 2-D data (Fig. 2)",
         ":material/line_curve:",
     ),
     (
-        "pages/spectrum.py",
+        "app_pages/spectrum.py",
         "Spectrum: how the kernel width shapes the eigenvalues",
         ":material/bar_chart:",
     ),
     (
-        "pages/denoising.py",
+        "app_pages/denoising.py",
         "Denoising: linear vs kernel PCA on noisy handwritten digits (Mika et al. 1999)",
         ":material/blur_off:",
     ),
@@ -61,35 +61,35 @@ VIEWS = [
 
 GALLERY = [
     (
-        "pages/contours.py",
+        "app_pages/contours.py",
         "Schölkopf et al. 1998, Fig. 2",
         {"ct_n": 300, "ct_noise": 0.2, "ct_values": "1, 2, 3, 4", "ct_k": 3},
         "Polynomial kernels of degree 1–4 on a noisy parabola. Linear PCA (degree 1) has "
         "only two non-zero eigenvalues; with degree 2 the third component picks up the noise.",
     ),
     (
-        "pages/spectrum.py",
+        "app_pages/spectrum.py",
         "The spectrum as the width varies",
         {"sp_data": "Three rings, radii 1, 2, 4"},
         "Three rings: narrow Gaussians make every point its own component, wide ones behave "
         "like linear PCA, with the first two components taking all the variance.",
     ),
     (
-        "pages/denoising.py",
+        "app_pages/denoising.py",
         "Mika et al. 1999, Fig. 1",
         {"dn_tab": "2-D toy"},
         "A half circle and a square outline: kernel PCA moves noisy points back onto the "
         "curve, linear PCA can only put them on a line.",
     ),
     (
-        "pages/denoising.py",
+        "app_pages/denoising.py",
         "Mika et al. 1999, Fig. 4 (Gaussian noise)",
         {"dn_tab": "Fig. 4 grid"},
         "USPS digits with Gaussian noise σ = 0.5, rebuilt from n = 1, 4, 16, 64, 256 "
         "components: kernel PCA gives clean digits where linear PCA keeps the noise.",
     ),
     (
-        "pages/denoising.py",
+        "app_pages/denoising.py",
         "Mika et al. 1999, Fig. 4 (speckle noise)",
         {"dn_tab": "Fig. 4 grid", "dn_noise": "Speckle (salt and pepper)"},
         "The same with speckle noise p = 0.4: each pixel turns black or white.",

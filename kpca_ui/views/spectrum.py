@@ -1,7 +1,7 @@
 """The Spectrum view's settings and words: kernels, sidebar controls, the texts beside figures.
 
 The sweep and its figures are in :mod:`kpca_ui.views.spectrum_sweep`; the page,
-``pages/spectrum.py``, is the layout.
+``app_pages/spectrum.py``, is the layout.
 """
 
 from __future__ import annotations
