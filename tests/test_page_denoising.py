@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import APP, chart, decode
+from conftest import APP, chart, decode, open_view
 from streamlit.testing.v1 import AppTest
 
 from kpca_core import usps
@@ -217,11 +217,6 @@ def test_the_speckle_card_opens_with_the_speckle_preset_named(no_usps):
     # Issue #13: the preset box was worked out from the session's defaults before
     # the radio had read the link's noise, and named the Gaussian preset.
     (query,) = [query for _, title, query, _ in GALLERY if title == SPECKLE]
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page("app_pages/denoising.py")
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
+    at = open_view("denoising", query=query)
     assert at.radio(key="dn_noise").value == "speckle"
     assert at.selectbox(key="dn_preset").value == SPECKLE
