@@ -223,7 +223,8 @@ def _replace_param(key: str, values: list[str]) -> None:
         params.remove_param(key)
     else:
         st.query_params.pop(key, None)
-    if values:
+    bound = getattr(params, "is_bound", lambda _: False)(key)
+    if values and not bound:  # a bound widget writes its own value
         st.query_params[key] = values if len(values) > 1 else values[0]
 
 
