@@ -8,7 +8,7 @@ presenter mode (:mod:`kpca_ui.presenter`), the explanations beside each figure
 that view's helpers (cached calls, presets, controls, the bodies of its tabs).
 
 What must not: numerics and figure builders (they are :mod:`kpca_core`'s, which
-never imports this package); imports of a page script (``pages/`` imports
+never imports this package); imports of a page script (``app_pages/`` imports
 this package, never the other way round).  This ``__init__`` imports nothing,
 so that importing one module of the package never imports the others.
 

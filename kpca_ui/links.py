@@ -6,11 +6,21 @@ unknown option, a number out of range, text where a number belongs) without a wo
 the parameter leaves the URL and the widget shows its default. So :func:`remember_link`
 keeps the parameters as a page starts (``require_app_shell`` calls it, before any widget),
 and :func:`link_tools`, called last on the page, compares them with what the widgets show.
+
+A link is data, never trusted: :func:`sanitise_link` checks every value against the
+:class:`Domain` its widget declares (type, finite, range, allowed option) before any
+widget reads it, and removes what does not fit, so that no widget ever parses it
+(``inf`` in a whole-number box made Streamlit's own parser raise).  Text from a link is
+echoed only through :func:`literal`: shortened, and escaped so that it shows as the
+characters it is and never as markdown (no links or images injected into a notice).
 """
 
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
@@ -19,6 +29,10 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_r
 
 SNAPSHOT = "_link_snapshot"
 REPORTED = "_link_reported"
+PENDING = "_link_pending"
+"""Notices found before the widgets ran (repeated parameters), shown by :func:`link_tools`."""
+ECHO_CHARS = 40
+"""Link text echoed in a notice is cut to this many characters."""
 # Widget-key prefix of each view -> its URL path.
 PAGES = {"ct": "contours", "sp": "spectrum", "dn": "denoising", "ft": "features"}
 _POINTS = {
@@ -110,6 +124,159 @@ LABELS: dict[str, dict[str, str]] = {
 }
 
 
+@dataclass(frozen=True)
+class Domain:
+    """The values a bound widget accepts from a link, as the URL's strings.
+
+    ``kind`` is ``"int"``, ``"float"``, ``"pair"`` (two numbers, a range slider),
+    ``"flag"`` (true or false), ``"choice"`` (one of ``options``, the widget's
+    labels) or ``"text"`` (at most ``high`` characters; the view checks it).
+    """
+
+    kind: str
+    low: float = -math.inf
+    high: float = math.inf
+    options: tuple[str, ...] = ()
+
+    @property
+    def arity(self) -> int:
+        """How many values the parameter carries: 2 for a pair, else 1."""
+        return 2 if self.kind == "pair" else 1
+
+    def accepts(self, values: list[str]) -> bool:
+        """Whether the link's strings are a value of this domain."""
+        if len(values) != self.arity:
+            return False
+        if self.kind == "choice":
+            return values[0] in self.options
+        if self.kind == "flag":
+            return values[0].lower() in ("true", "false")
+        if self.kind == "text":
+            return len(values[0]) <= self.high
+        numbers = [_number(value) for value in values]
+        if any(x is None or not self.low <= x <= self.high for x in numbers):
+            return False
+        return self.kind != "int" or float(numbers[0]).is_integer()
+
+
+def integer(low: int, high: int) -> Domain:
+    """A whole number from ``low`` to ``high`` (a number box or an integer slider)."""
+    return Domain("int", low, high)
+
+
+def number(low: float, high: float) -> Domain:
+    """A finite number from ``low`` to ``high``."""
+    return Domain("float", low, high)
+
+
+def pair(low: float, high: float) -> Domain:
+    """Two finite numbers from ``low`` to ``high`` (a range slider)."""
+    return Domain("pair", low, high)
+
+
+def flag() -> Domain:
+    """``true`` or ``false`` (a toggle or a checkbox)."""
+    return Domain("flag")
+
+
+def choice(labels: Iterable[object]) -> Domain:
+    """One of these labels, as the widget shows them (and writes them into the URL)."""
+    return Domain("choice", options=tuple(str(label) for label in labels))
+
+
+def text(longest: int = 200) -> Domain:
+    """Free text of at most ``longest`` characters, or options only the page knows."""
+    return Domain("text", high=longest)
+
+
+FLAG_WORDS = {"1": "true", "yes": "true", "on": "true", "0": "false", "no": "false", "off": "false"}
+"""Other words a hand-written link may use for a toggle, and what they mean."""
+
+
+def sanitise_link(domains: Mapping[str, Domain], labels: Mapping[str, str] | None = None) -> None:
+    """Remove from the URL every value its widget's domain does not accept; call before widgets.
+
+    A parameter given more times than its widget takes keeps its last values, with a
+    notice; a toggle written ``1``/``yes``/``on`` (``0``/``no``/``off``) is read as
+    ``true`` (``false``).  What is removed is reported by :func:`link_tools`: a view's
+    own settings from the snapshot :func:`remember_link` kept, with what the widget
+    shows instead; any other (``presenter``) here, named by ``labels``.
+    """
+    pending: list[str] = st.session_state.setdefault(PENDING, [])
+    names = {key: label for prefix in LABELS for key, label in _labelled(prefix)}
+    names.update(labels or {})
+    for key, domain in domains.items():
+        given = st.query_params.get_all(key)
+        values = given
+        if not values:
+            continue
+        if len(values) > domain.arity:
+            values = values[-domain.arity :]
+            pending.append(
+                f"The link gives “{names.get(key, key)}” {len(given)} times; "
+                f"the last ({literal(' – '.join(values))}) is used."
+            )
+        if domain.kind == "flag" and values[0].lower() in FLAG_WORDS:
+            values = [FLAG_WORDS[values[0].lower()]]
+        if not domain.accepts(values):
+            values = []
+            if key.split("_", 1)[0] not in PAGES:
+                pending.append(
+                    f"The link's value for “{names.get(key, key)}” "
+                    f"({literal(' – '.join(given))}) is not allowed here; it was ignored."
+                )
+        if values != given:
+            _replace_param(key, values)
+
+
+def _replace_param(key: str, values: list[str]) -> None:
+    """Put ``values`` (none: remove it) in the URL and where widgets seed from it.
+
+    A bound widget seeds from the query string as the page was opened, which
+    Streamlit keeps apart from ``st.query_params``; not public API, so without it
+    (another Streamlit version) only ``st.query_params`` changes.
+    """
+    state = getattr(get_script_run_ctx(), "session_state", None)
+    params = getattr(getattr(state, "_state", None), "query_params", None)
+    initial = getattr(params, "_initial_query_params", None)
+    if isinstance(initial, dict):
+        if values:
+            initial[key] = values
+        else:
+            initial.pop(key, None)
+    if params is not None and hasattr(params, "remove_param"):
+        params.remove_param(key)
+    else:
+        st.query_params.pop(key, None)
+    bound = getattr(params, "is_bound", lambda _: False)(key)
+    if values and not bound:  # a bound widget writes its own value
+        st.query_params[key] = values if len(values) > 1 else values[0]
+
+
+def forget_link(prefix: str) -> None:
+    """Remove every parameter of the view with this widget-key prefix from the link."""
+    for key in [key for key in st.query_params if key.startswith(f"{prefix}_")]:
+        _replace_param(key, [])
+    st.session_state.pop(SNAPSHOT, None)
+
+
+def _labelled(prefix: str) -> list[tuple[str, str]]:
+    return [(f"{prefix}_{name}", label) for name, label in LABELS[prefix].items()]
+
+
+def literal(value: str, limit: int = ECHO_CHARS) -> str:
+    """Text from outside (a link, a file) as markdown that shows exactly these characters.
+
+    Cut to ``limit`` characters (an ellipsis says so), on one line, and every ASCII
+    punctuation character escaped with a backslash (CommonMark allows it for all of
+    them), so that no link, image, emphasis, HTML, auto-linked address or icon
+    shortcode can come out of it.
+    """
+    flat = " ".join(str(value).split())
+    short = flat if len(flat) <= limit else flat[: limit - 1] + "…"
+    return re.sub(r"([!-/:-@\[-`{-~])", r"\\\1", short)
+
+
 def remember_link() -> None:
     """Keep the link's query parameters; call first on a page, before any widget.
 
@@ -133,7 +300,7 @@ def link_tools(prefix: str) -> None:
     """
     with st.sidebar:
         _share(PAGES[prefix], f"{prefix}_share")
-    notes = link_notices(prefix)
+    notes = [*st.session_state.pop(PENDING, []), *link_notices(prefix)]
     if notes:
         st.toast("\n\n".join(notes), icon=":material/link_off:", duration="long")
 
@@ -156,7 +323,10 @@ def link_notices(prefix: str) -> list[str]:
         if name in labels or key in st.session_state:
             note = _value_note(key, labels.get(name, key), asked)
         else:
-            note = f"The link's parameter “{key}” is not a setting of this view; it was ignored."
+            note = (
+                f"The link's parameter “{literal(key)}” is not a setting of this view; "
+                "it was ignored."
+            )
         if note:
             reported.add((key, tuple(asked)))
             notes.append(note)
@@ -202,7 +372,10 @@ def _value_note(key: str, label: str, asked: list[str]) -> str | None:
     else:
         verdict = "is not allowed here"
         instead = f"the default {_join(shown)}" if shown == default else _join(shown)
-    return f"The link's value for “{label}” ({_join(asked)}) {verdict}; showing {instead}."
+    return (
+        f"The link's value for “{label}” ({literal(_join(asked))}) {verdict}; "
+        f"showing {literal(instead)}."
+    )
 
 
 def _metadata(key: str) -> Any:

@@ -14,6 +14,7 @@ from kpca_core import datasets
 from kpca_core.drawing import encode
 from kpca_core.uploads import UploadedPoints, UploadError, parse_points_csv
 from kpca_ui import draw
+from kpca_ui.links import Domain, choice, integer, number
 from kpca_ui.workers import compute
 
 UPLOAD = "Your own data (CSV upload)"
@@ -26,6 +27,20 @@ DATASET_TITLES = {
     "circles": "Two circles",
 }
 MAX_TOY_POINTS = 2000
+MAX_SEED = 2**31 - 1
+
+
+def link_domains(prefix: str, extra: Mapping[str, tuple[str, float]] | None = None) -> dict:
+    """What the picker's widgets accept from a link (:func:`kpca_ui.links.sanitise_link`)."""
+    extras = (title for title, _ in (extra or {}).values())
+    titles = [*DATASET_TITLES.values(), *extras, UPLOAD, draw.DRAW]
+    domains: dict[str, Domain] = {
+        "data": choice(titles),
+        "n": integer(20, MAX_TOY_POINTS),
+        "noise": number(0.0, 1.0),
+        "seed": integer(0, MAX_SEED),
+    }
+    return {f"{prefix}_{name}": domain for name, domain in domains.items()}
 
 
 @dataclass(frozen=True)
@@ -165,7 +180,7 @@ def point_picker(
         bind="query-params",
     )
     seed = sidebar.number_input(
-        "Seed", 0, 2**31 - 1, 0, step=1, key=f"{prefix}_seed", bind="query-params"
+        "Seed", 0, MAX_SEED, 0, step=1, key=f"{prefix}_seed", bind="query-params"
     )
     points = _toy(name, n_samples, noise, int(seed), titles[name])
     st.session_state[last_good] = points

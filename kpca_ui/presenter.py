@@ -23,6 +23,7 @@ import streamlit as st
 
 import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
 from kpca_core.figures.style import for_projector
+from kpca_ui.links import flag, sanitise_link
 
 SCREEN = {"width": 1280, "height": 720}
 """The projector presenter mode is planned for."""
@@ -127,6 +128,8 @@ def presenter_toggle() -> bool:
     Call it on every run before the page (in ``app.py``). The toggle keeps its
     key and label wherever it is drawn, so it stays the same widget.
     """
+    # A hand-written link may say presenter=1 or yes: read before the toggle is.
+    sanitise_link({KEY: flag()}, {KEY: LABEL})
     place = st.container(key=BAR) if presenter_mode() else st.sidebar
     on = place.toggle(LABEL, key=KEY, bind="query-params", help=HELP)
     if on:

@@ -6,10 +6,12 @@ navigation from :func:`app_pages`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from kpca_ui.links import remember_link
+from kpca_ui.links import Domain, choice, remember_link, sanitise_link
 
 SHELL_FLAG = "_via_app"
 
@@ -17,41 +19,51 @@ SHELL_FLAG = "_via_app"
 def app_pages() -> list[st.Page]:
     """The app's pages, in the order of the navigation."""
     return [
-        st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
-        st.Page("pages/contours.py", title="Contours", icon=":material/line_curve:"),
-        st.Page("pages/spectrum.py", title="Spectrum", icon=":material/bar_chart:"),
-        st.Page("pages/denoising.py", title="Denoising", icon=":material/blur_off:"),
-        st.Page("pages/demo.py", title="Demo", icon=":material/auto_fix_high:"),
-        st.Page("pages/features.py", title="Features", icon=":material/grid_on:"),
-        st.Page("pages/lesson.py", title="Lesson", icon=":material/school:"),
+        st.Page("app_pages/home.py", title="Home", icon=":material/home:", default=True),
+        st.Page("app_pages/contours.py", title="Contours", icon=":material/line_curve:"),
+        st.Page("app_pages/spectrum.py", title="Spectrum", icon=":material/bar_chart:"),
+        st.Page("app_pages/denoising.py", title="Denoising", icon=":material/blur_off:"),
+        st.Page("app_pages/demo.py", title="Demo", icon=":material/auto_fix_high:"),
+        st.Page("app_pages/features.py", title="Features", icon=":material/grid_on:"),
+        st.Page("app_pages/lesson.py", title="Lesson", icon=":material/school:"),
     ]
 
 
-def require_app_shell() -> None:
+IMAGE_FORMATS = ["png", "svg"]
+
+
+def require_app_shell(domains: Mapping[str, Domain] | None = None) -> None:
     """Make sure a page runs inside ``app.py``'s navigation; call it first in every page.
 
-    Because the page scripts live in ``pages/``, Streamlit's older multipage
-    mode runs ``pages/<view>.py`` on its own, without ``app.py``, for the very
-    first request after the server starts, until some run has called
-    ``st.navigation``.  A bookmarked link opened on a fresh server would then
-    lose the page config and navigation.  Calling ``st.navigation`` here ends
-    that mode for the server; the rerun then goes through ``app.py`` with the
-    same URL and query parameters.
+    The page scripts live in ``app_pages/``, not ``pages/``: a ``pages/`` folder
+    beside ``app.py`` starts a new server in Streamlit's older multipage mode,
+    which lists every script of the folder in the sidebar (and may run one
+    without ``app.py``) until some session has called ``st.navigation``; on a
+    fresh server that was the first ~4 s (issue #13).  Should a page script run
+    on its own all the same, calling ``st.navigation`` here brings it back
+    under ``app.py``, with the same URL and query parameters.
 
     It then keeps the link's parameters, before any widget reads them, for
-    :func:`kpca_ui.links.link_tools`.
+    :func:`kpca_ui.links.link_tools`, and removes those that the page's widgets'
+    ``domains`` (key -> :class:`kpca_ui.links.Domain`) do not accept.
     """
     if not st.session_state.get(SHELL_FLAG):
         st.navigation(app_pages(), position="hidden")
         st.rerun()
     remember_link()
+    sanitise_link(domains or {})
+
+
+def camera_domain() -> Domain:
+    """What :func:`camera_format` accepts from a link: its labels."""
+    return choice(str.upper(name) for name in IMAGE_FORMATS)
 
 
 def camera_format(container: DeltaGenerator, key: str) -> str:
     """A choice of what the camera button of the page's figures saves, PNG or SVG."""
     return container.radio(
         "Camera button saves",
-        ["png", "svg"],
+        IMAGE_FORMATS,
         format_func=str.upper,
         horizontal=True,
         key=key,

@@ -36,7 +36,7 @@ def open_view(
 ) -> AppTest:
     """A page after its first run, opened from a link (``query``) and/or with session state."""
     at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page(f"pages/{page}.py")
+    at.switch_page(f"app_pages/{page}.py")
     for key, value in (query or {}).items():
         at.query_params[key] = value
     for key, value in (state or {}).items():

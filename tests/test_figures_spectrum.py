@@ -405,3 +405,21 @@ def test_centring_share_figure_draws_both_curves(rings_sweep: WidthSweep) -> Non
     assert not np.allclose(centred_line.y, uncentred_line.y)
     assert shapes_named(fig, "mark")[0].x0 == 5.42
     assert fig.layout.xaxis.type == "log"
+
+
+def test_the_film_states_its_width_in_one_place_that_moves_with_each_frame(
+    rings_sweep: WidthSweep,
+) -> None:
+    # Issue #13: during playback the title (σ = 0.714) and the slider's own
+    # label (σ = 0.868) disagreed: each frame's 500 ms default transition
+    # outlasted its 150 ms, so the title lagged behind the slider.
+    fig = figures.spectrum_film_figure(rings_sweep, n_bars=8)
+    (slider,) = fig.layout.sliders
+    assert slider.currentvalue.visible is False  # the title says the width
+    play = fig.layout.updatemenus[0].buttons[0].args[1]
+    assert play["transition"]["duration"] == 0
+    for step in slider.steps:
+        assert step.args[1]["transition"]["duration"] == 0
+        (name,) = step.args[0]
+        (frame,) = [f for f in fig.frames if f.name == name]
+        assert frame.layout.title.text.startswith(f"σ = {step.label}:")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
@@ -13,6 +14,10 @@ from streamlit.testing.v1 import AppTest
 from test_page_home import gallery_links
 
 from kpca_ui.links import LABELS, PAGES
+from kpca_ui.views.contours import LINK_DOMAINS as CT_DOMAINS
+from kpca_ui.views.denoising import LINK_DOMAINS as DN_DOMAINS
+from kpca_ui.views.denoising import TABS
+from kpca_ui.views.spectrum import LINK_DOMAINS as SP_DOMAINS
 
 USPS_DIR = os.environ.get("KPCA_USPS_DIR") or "/work/shared/data/usps"
 
@@ -23,7 +28,12 @@ def open_link(page: str, **query: str) -> AppTest:
 
 
 def notices(at: AppTest) -> list[str]:
-    return [line for toast in at.toast for line in toast.value.split("\n\n")]
+    """The link notices as shown: markdown's backslash escapes resolved."""
+    return [unescape(line) for toast in at.toast for line in toast.value.split("\n\n")]
+
+
+def unescape(markdown: str) -> str:
+    return re.sub(r"\\(.)", r"\1", markdown)
 
 
 def test_invalid_values_fall_back_to_the_default_with_a_notice():
@@ -151,8 +161,59 @@ def bound_keys(path: Path) -> set[str]:
 @pytest.mark.parametrize("prefix", sorted(PAGES))
 def test_every_bound_widget_has_a_label_for_the_notices(prefix):
     view = PAGES[prefix]
-    files = [ROOT / "pages" / f"{view}.py", *(ROOT / "kpca_ui" / "views").glob(f"{view}*.py")]
+    files = [ROOT / "app_pages" / f"{view}.py", *(ROOT / "kpca_ui" / "views").glob(f"{view}*.py")]
     keys = set().union(*map(bound_keys, files))
     assert keys, "no bound widget found: has the page moved?"
     missing = {key for key in keys if key.removeprefix(f"{prefix}_") not in LABELS[prefix]}
     assert not missing, f"add these keys to kpca_ui/links.py LABELS[{prefix!r}]: {missing}"
+
+
+DOMAIN_PAGES = [
+    ("contours", {}),
+    ("contours", {"ct_kernel": "Gaussian", "ct_sweep": "nothing (one column)"}),
+    ("spectrum", {"sp_n": "100", "sp_nw": "20"}),
+    ("spectrum", {"sp_n": "100", "sp_kernel": "Polynomial: degree d"}),
+    ("spectrum", {"sp_n": "100", "sp_nw": "20", "sp_kernel": "Polynomial: offset c"}),
+    *[("denoising", {"dn_train": "10", "dn_test": "5", "dn_tab": tab}) for tab in TABS],
+    (
+        "denoising",
+        {
+            "dn_train": "10",
+            "dn_test": "5",
+            "dn_noise": "Speckle (salt and pepper)",
+            "dn_method": "Learned (kernel ridge regression)",
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize(("page", "query"), DOMAIN_PAGES)
+def test_the_declared_link_domains_are_the_widgets_own(page, query):
+    """What a link may hold is what the widget can show: bounds and options alike."""
+    domains = {"contours": CT_DOMAINS, "spectrum": SP_DOMAINS, "denoising": DN_DOMAINS}[page]
+    at = open_view(page, query=query)
+    checked = 0
+    for kind in (
+        "slider",
+        "number_input",
+        "selectbox",
+        "radio",
+        "select_slider",
+        "toggle",
+        "checkbox",
+        "text_input",
+    ):
+        for widget in at.get(kind):
+            if widget.key not in domains:
+                continue
+            domain, checked = domains[widget.key], checked + 1
+            if domain.kind in ("int", "float", "pair") and hasattr(widget, "options"):
+                assert all(domain.accepts([option]) for option in widget.options), widget.key
+            elif domain.kind in ("int", "float", "pair"):
+                assert (domain.low, domain.high) == (widget.proto.min, widget.proto.max), widget.key
+            elif domain.kind == "choice":
+                # the union over the page's settings (the sweeps of every kernel)
+                assert set(widget.options) <= set(domain.options), widget.key
+            else:
+                assert domain.kind == ("flag" if kind in ("toggle", "checkbox") else "text")
+    assert checked >= 5

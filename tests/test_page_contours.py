@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import struct
 from dataclasses import dataclass
 
 import pytest
+from browser_like import BrowserLike
 from conftest import APP, chart, decode
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.testing.v1 import AppTest
@@ -22,7 +24,7 @@ from kpca_ui.views import rings
 def page(**state: object) -> AppTest:
     """The Contours page after one run with these session-state values."""
     at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page("pages/contours.py")
+    at.switch_page("app_pages/contours.py")
     for key, value in state.items():
         at.session_state[key] = value
     at.run()
@@ -108,7 +110,7 @@ def test_the_fig2_preset_gives_the_3_by_4_grid_of_the_paper():
 def test_a_shared_url_opens_the_same_view():
     """Every setting is bound to the URL; a link with them reproduces the figure."""
     at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page("pages/contours.py")
+    at.switch_page("app_pages/contours.py")
     url = {
         "ct_data": "three_rings",
         "ct_kernel": "Gaussian",
@@ -210,13 +212,14 @@ def test_the_linear_kernel_has_one_column_and_explains_its_third_row():
 
 def test_bad_values_are_reported_and_the_defaults_shown():
     at = page(ct_values="1, two")
-    assert "'two' is not a number" in shown(at, "error")
+    # the user's text is shown literally: markdown's backslash escapes resolved
+    assert "'two' is not a number" in re.sub(r"\\(.)", r"\1", shown(at, "error"))
     assert "Showing 1, 2, 3, 4 instead" in shown(at, "error")
     assert len(titles(chart(at, "ct_contours"))) == 12
 
 
 def test_more_components_add_rows_and_the_projection_explains_a_missing_one():
-    at = page(ct_k=8, ct_pcol=0, ct_pi=1, ct_pj=3)
+    at = page(ct_k=8, ct_pcol="degree 1", ct_pi=1, ct_pj=3)
     spec = chart(at, "ct_contours")
     assert len(titles(spec)) == 4 * 8
     projection = chart(at, "ct_projection")
@@ -374,3 +377,46 @@ def test_a_grid_above_the_budget_is_drawn_coarser_with_a_notice(monkeypatch):
     at = page(ct_seed=424_243)  # not the seed whose fits the failing-engine test cached
     assert "Drawn at grid resolution 50 instead of 100" in shown(at, "info")
     assert png_size(panels(chart(at, "ct_contours"))[0]) == (50, 50)
+
+
+def projection_title(at: AppTest) -> str:
+    return chart(at, "ct_projection")["layout"]["title"]["text"]
+
+
+def assert_consistent(browser: BrowserLike) -> None:
+    """No exception, and the Column box shows the column the scatter is drawn for."""
+    at = browser.at
+    assert not at.exception, [e.value for e in at.exception]
+    assert browser.mismatches() == []
+    shown = browser.shown[at.selectbox(key="ct_pcol").id]
+    assert projection_title(at).startswith(f"{shown}:"), (shown, projection_title(at))
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [
+        [("selectbox", "ct_kernel", "rbf"), ("slider", "ct_k", 4)],
+        [("selectbox", "ct_kernel", "rbf"), ("slider", "ct_noise", 0.3)],
+        [("selectbox", "ct_kernel", "rbf"), ("selectbox", "ct_kernel", "poly")],
+        [("button", "ct_preset_rings", None), ("button", "ct_preset_fig2", None)],
+        [("button", "ct_preset_rings", None), ("button", "ct_preset_rings", None)],
+        [("button", "ct_preset_rings", None), ("checkbox", "ct_pca", False)],
+    ],
+    ids=[
+        "gaussian-components",
+        "gaussian-noise",
+        "gaussian-poly",
+        "rings-fig2",
+        "rings-twice",
+        "rings-no-pca",
+    ],
+)
+def test_the_projection_column_follows_every_change_of_the_columns(steps):
+    # Issue #13: the Column box kept the label of an old column ("degree 4") under
+    # a new column list, and sent it back as a string on the next change.
+    browser = BrowserLike(page())
+    for kind, key, value in steps:
+        widget = getattr(browser.at, kind)(key=key)
+        widget.click() if kind == "button" else widget.set_value(value)
+        browser.run()
+        assert_consistent(browser)

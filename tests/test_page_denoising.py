@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import APP, chart, decode
+from conftest import APP, chart, decode, open_view
 from streamlit.testing.v1 import AppTest
 
 from kpca_core import usps
@@ -22,6 +22,7 @@ from kpca_core.denoise import DigitDenoiser
 from kpca_core.gaussians_table import N_VALUES, PAPER_TABLE1, SIGMAS, GaussiansTable
 from kpca_core.preimage_methods import METHOD_LABELS, METHODS
 from kpca_ui.views import denoising_cache as cache
+from kpca_ui.views.home import GALLERY
 
 USPS_DIR = os.environ.get("KPCA_USPS_DIR") or "/work/shared/data/usps"
 SPECKLE = "Mika et al. 1999, Fig. 4 (speckle noise)"
@@ -38,7 +39,7 @@ def usps_dir(monkeypatch: pytest.MonkeyPatch) -> str:
 def page(tab: str | None = None, **state: object) -> AppTest:
     """The Denoising page on few digits, optionally on another tab, after one run."""
     at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page("pages/denoising.py")
+    at.switch_page("app_pages/denoising.py")
     at.session_state["dn_train"] = 20
     at.session_state["dn_test"] = 5
     for key, value in state.items():
@@ -325,3 +326,12 @@ def test_preimages_tab_compares_the_methods_and_animates_the_fixed_point(usps_di
     assert chart(at, "dn_toy_methods_chart")["layout"]["title"]["text"].startswith("Square")
     words = [e for e in at.expander if e.label == "What am I looking at"]
     assert any("cluster centre" in m.value for e in words for m in e.markdown)
+
+
+def test_the_speckle_card_opens_with_the_speckle_preset_named(no_usps):
+    # Issue #13: the preset box was worked out from the session's defaults before
+    # the radio had read the link's noise, and named the Gaussian preset.
+    (query,) = [card.query for card in GALLERY if card.title == SPECKLE]
+    at = open_view("denoising", query=query)
+    assert at.radio(key="dn_noise").value == "speckle"
+    assert at.selectbox(key="dn_preset").value == SPECKLE

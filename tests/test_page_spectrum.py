@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pytest
+from browser_like import BrowserLike
 from conftest import APP, decode
 from streamlit.testing.v1 import AppTest
 
@@ -16,7 +17,7 @@ def open_page(**widgets: object) -> AppTest:
     """The Spectrum page after setting the given widgets (by key), in order."""
     at = AppTest.from_file(APP, default_timeout=120)
     at.run()
-    at.switch_page("pages/spectrum.py")
+    at.switch_page("app_pages/spectrum.py")
     at.run()
     for key, value in widgets.items():
         _widget(at, key).set_value(value)
@@ -56,8 +57,14 @@ def texts(at: AppTest) -> str:
 
 
 def chosen_label(at: AppTest) -> str:
+    return _widget(at, "sp_at").value
+
+
+def choose_width(at: AppTest, position: int) -> AppTest:
+    """Move the chosen-width slider to the width at this position of the sweep."""
     slider = _widget(at, "sp_at")
-    return slider.options[slider.value]
+    slider.set_value(slider.options[position])
+    return at.run()
 
 
 def test_default_page_draws_the_sweep_and_marks_the_chosen_width() -> None:
@@ -101,7 +108,7 @@ def test_the_limits_are_explained_in_plain_words() -> None:
 def test_moving_the_chosen_width_moves_the_marks_and_the_spectrum() -> None:
     at = open_page()
     before = figures(at)
-    at = open_page(sp_at=10)
+    at = choose_width(open_page(), 10)
     after = figures(at)
     label = chosen_label(at)
     assert f"{chosen_x(after['lines']):.3g}" == label
@@ -125,8 +132,7 @@ def test_scrubbing_never_recomputes_the_sweep(monkeypatch: pytest.MonkeyPatch) -
     at = open_page(sp_nw=35)  # a sweep no other test has cached
     assert fits.count(35) == 1
     for position in (3, 20, 30):
-        _widget(at, "sp_at").set_value(position)
-        at.run()
+        choose_width(at, position)
         assert chosen_label(at) in figures(at)["bars"]["layout"]["title"]["text"]
     _widget(at, "sp_logbars").set_value(True)
     at.run()
@@ -199,8 +205,7 @@ def test_the_camera_button_can_save_svg() -> None:
 def test_a_numerically_constant_kernel_explains_why_there_are_no_maps() -> None:
     at = open_page(sp_range=(9.5, 10.0), sp_nw=10)
     assert "K is numerically constant" in texts(at)
-    _widget(at, "sp_at").set_value(9)
-    at.run()
+    choose_width(at, 9)
     assert not at.exception
     assert "rounds to the same number" in texts(at)
     assert "maps" not in figures(at)
@@ -221,3 +226,25 @@ def test_the_laplacian_sweep_of_the_issue_is_refused_with_what_to_reduce():
     error = " ".join(e.value for e in at.error)
     assert "allows 45 s per request" in error and "at most 35 widths" in error
     assert not figures(at)
+
+
+@pytest.mark.parametrize(
+    "key, value",
+    [("sp_data", "three_rings"), ("sp_kernel", "laplacian"), ("sp_data", "gaussian_clusters")],
+)
+def test_the_chosen_width_slider_shows_the_width_the_figures_use_after_a_new_sweep(key, value):
+    # Issue #13: after a new data set or kernel the slider sat at its narrowest end
+    # (the old sweep's label) while the figures used the width nearest the data
+    # scale, and the URL kept the old sp_at.
+    browser = BrowserLike(open_page(sp_n=100, sp_nw=20))
+    _widget(browser.at, key).set_value(value)
+    at = browser.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert browser.mismatches() == []
+    (shown,) = browser.shown[_widget(at, "sp_at").id]
+    assert figures(at)["bars"]["layout"]["title"]["text"].startswith("Spectrum at ")
+    assert f"= {shown}" in figures(at)["bars"]["layout"]["title"]["text"]
+    assert at.query_params.get("sp_at", shown) == shown
+    options = _widget(at, "sp_at").options
+    # the width nearest the data's scale, never the degenerate narrow end
+    assert 0 < options.index(shown) < len(options) - 1

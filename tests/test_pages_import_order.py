@@ -13,7 +13,7 @@ import pathlib
 import pytest
 from conftest import ROOT
 
-SCRIPTS = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))]
+SCRIPTS = [ROOT / "app.py", *sorted((ROOT / "app_pages").glob("*.py"))]
 UI_MODULES = sorted((ROOT / "kpca_ui").rglob("*.py"))
 
 

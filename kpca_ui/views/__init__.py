@@ -1,4 +1,4 @@
-"""One module per view, holding that view's helpers; the page script in ``pages/`` is its layout.
+"""One module per view, with its helpers; the page script in ``app_pages/`` is its layout.
 
 What belongs here: a view's cached calls into :mod:`kpca_core`, its presets,
 its sidebar and control builders, the body of each of its tabs and fragments,

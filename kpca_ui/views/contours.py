@@ -1,7 +1,7 @@
 """The Contours view's settings: kernels, presets and the kernel controls above the grid.
 
 Schölkopf, Smola & Müller (1998), Fig. 2.  The cached fits and the figures are
-in :mod:`kpca_ui.views.contours_grid`; the page, ``pages/contours.py``, is the layout.
+in :mod:`kpca_ui.views.contours_grid`; the page, ``app_pages/contours.py``, is the layout.
 """
 
 from __future__ import annotations
@@ -9,6 +9,9 @@ from __future__ import annotations
 import streamlit as st
 
 from kpca_core import contours as ct
+from kpca_ui.links import choice, flag, integer, literal, number, text
+from kpca_ui.points import link_domains
+from kpca_ui.shell import camera_domain
 from kpca_ui.views.rings import DK_SIGMA, RINGS_HELP
 
 KERNELS = {
@@ -76,6 +79,27 @@ RINGS = {
 # Deręgowski & Krzyśko, Fig. 5: three rings, exp(−c‖x−y‖²) with c = 0.017, centred
 # and uncentred side by side (the section of kpca_ui/views/rings.py).
 DK_FIG5 = {**RINGS, "ct_values": f"{DK_SIGMA:g}", "ct_pca": False}
+
+
+LINK_DOMAINS = {
+    **link_domains("ct"),
+    "ct_kernel": choice(KERNELS.values()),
+    "ct_sweep": choice(SWEEP_NAMES.values()),
+    "ct_values": text(),
+    "ct_k": integer(1, ct.MAX_COMPONENTS),
+    "ct_center": flag(),
+    "ct_pca": flag(),
+    "ct_degree": integer(1, 10),
+    "ct_gamma": number(1e-6, 1e6),
+    "ct_coef0": number(-100.0, 100.0),
+    "ct_sigma": choice(f"{sigma:g}" for sigma in SIGMAS),
+    "ct_res": choice(RESOLUTIONS),
+    "ct_pcol": text(),  # the columns' labels, checked by the projection's box
+    "ct_pi": integer(1, ct.MAX_COMPONENTS),
+    "ct_pj": integer(1, ct.MAX_COMPONENTS),
+    "ct_img": camera_domain(),
+}
+"""What each widget of the view accepts from a link (:func:`kpca_ui.links.sanitise_link`)."""
 
 
 def _apply(preset: dict) -> None:
@@ -168,7 +192,10 @@ def kernel_controls() -> tuple[ct.KernelSpec, str | None, tuple[float, ...], int
             values = ct.parse_values(text, parameter)
         except ValueError as error:
             default = ct.DEFAULT_VALUES[(kernel, parameter)]
-            st.error(f"Values of {SWEEP_NAMES[parameter]}: {error}. Showing {default} instead.")
+            st.error(
+                f"Values of {SWEEP_NAMES[parameter]}: {literal(str(error), 80)}. "
+                f"Showing {default} instead."
+            )
             values = ct.parse_values(default, parameter)
 
     spec = ct.KernelSpec(kernel)

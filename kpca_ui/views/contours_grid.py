@@ -24,6 +24,7 @@ from kpca_ui.explain import explain
 from kpca_ui.memory import MB, bounded
 from kpca_ui.points import PointSet, copy_source, drawn_points, is_drawn
 from kpca_ui.presenter import FIGURE_PX, PAGE_PX, notice, presentable, presenter_mode
+from kpca_ui.safety import guarded
 from kpca_ui.shell import camera_format
 from kpca_ui.views import rings
 from kpca_ui.views.contours import kernel_controls, spec_key
@@ -172,6 +173,7 @@ def contour_figure(
 
 
 @st.fragment
+@guarded("ct", "the contour grid")
 def contour_view(points: PointSet) -> None:
     """Kernel controls, the drawing canvas if drawn, the grid of contour panels, the downloads.
 
@@ -192,7 +194,9 @@ def contour_view(points: PointSet) -> None:
         if len(points.X) < draw.MIN_POINTS:
             draw.canvas("ct", None, can_copy=can_copy, place=canvas_place)
             return
-        c = min(st.session_state.get("ct_pcol", len(specs) - 1), len(specs) - 1)
+        labels = spec_labels(specs, parameter)  # the projection's Column box holds a label
+        chosen = st.session_state.get("ct_pcol")
+        c = labels.index(chosen) if chosen in labels else len(specs) - 1
         background = _background(
             points.X,
             points.key,
@@ -267,25 +271,26 @@ def affordable_resolution(n_points: int, specs: list[ct.KernelSpec], resolution:
 
 
 @st.fragment
+@guarded("ct", "the projection")
 def projection_view(sweep: ct.ContourSweep, slug: str) -> None:
     """The data in two chosen components of one column."""
     st.subheader("The data in kernel principal components")
     choose = st.columns(3)
-    n_columns, k = len(sweep.columns), sweep.n_components
-    defaults = {"ct_pcol": n_columns - 1, "ct_pi": 1, "ct_pj": min(2, k)}
-    limits = {"ct_pcol": n_columns - 1, "ct_pi": k, "ct_pj": k}
-    for key, default in defaults.items():
-        if st.session_state.get(key, default) > limits[key]:
-            st.session_state[key] = default
-    column = choose[0].selectbox(
-        "Column",
-        range(n_columns),
-        index=defaults["ct_pcol"],
-        format_func=sweep.column_label,
-        key="ct_pcol",
-        bind="query-params",
+    # The Column box's options are the columns' labels, not their positions: a
+    # position keeps its value when the columns change while its label changes
+    # under it, and the browser would go on showing (and sending back) the old one.
+    labels = column_labels(sweep)
+    components = list(range(1, sweep.n_components + 1))
+    choices = {"ct_pcol": labels, "ct_pi": components, "ct_pj": components}
+    defaults = {"ct_pcol": labels[-1], "ct_pi": 1, "ct_pj": min(2, sweep.n_components)}
+    for key, options in choices.items():
+        # Membership, not order: a value left from other columns may be of any type.
+        if st.session_state.get(key, defaults[key]) not in options:
+            st.session_state[key] = defaults[key]
+    label = choose[0].selectbox(
+        "Column", labels, index=len(labels) - 1, key="ct_pcol", bind="query-params"
     )
-    components = list(range(1, k + 1))
+    column = labels.index(label)
     i = choose[1].selectbox("Horizontal: kPC", components, key="ct_pi", bind="query-params")
     j = choose[2].selectbox(
         "Vertical: kPC",
@@ -303,6 +308,20 @@ def projection_view(sweep: ct.ContourSweep, slug: str) -> None:
     explain("ct_projection")
 
 
+def column_labels(sweep: ct.ContourSweep) -> list[str]:
+    """The columns' labels ("degree 2", "σ = 0.5", "linear PCA"), made unique if they repeat."""
+    return spec_labels([column.fit.spec for column in sweep.columns], sweep.parameter)
+
+
+def spec_labels(specs: list[ct.KernelSpec], parameter: str | None) -> list[str]:
+    """The labels of the columns of ``specs``, as :func:`column_labels` gives them."""
+    labels = [spec.label(parameter) for spec in specs]
+    if len(set(labels)) < len(labels):
+        labels = [f"{label} (column {c + 1})" for c, label in enumerate(labels)]
+    return labels
+
+
+@guarded("ct", "the downloads")
 def _downloads(sweep: ct.ContourSweep, slug: str) -> None:
     st.subheader("Numbers and pictures")
     row = st.columns(4)

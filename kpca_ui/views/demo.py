@@ -4,7 +4,7 @@ For someone who does not program: one handwritten digit, the same with noise,
 and the noise removed by the classic method (linear PCA) and by the kernel
 method (kernel PCA), at one height with their titles in one row. Which digits
 and how much noise is measured, not chosen by hand (:mod:`kpca_core.demo`).
-The page, ``pages/demo.py``, is the layout.
+The page, ``app_pages/demo.py``, is the layout.
 """
 
 from __future__ import annotations

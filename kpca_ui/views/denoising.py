@@ -2,7 +2,7 @@
 
 Mika et al. (1999).  The cached work (digits, models, sweeps, grids) is in
 :mod:`kpca_ui.views.denoising_cache`, the body of each tab in
-:mod:`kpca_ui.views.denoising_tabs`; the page, ``pages/denoising.py``, is the layout.
+:mod:`kpca_ui.views.denoising_tabs`; the page, ``app_pages/denoising.py``, is the layout.
 """
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ from __future__ import annotations
 import streamlit as st
 
 from kpca_core import gamma_to_sigma
-from kpca_core.denoise import PRESETS, Noise, kernel_gamma
-from kpca_ui.shell import camera_format
+from kpca_core.denoise import PRESETS, SWEEP_N, Noise, kernel_gamma
+from kpca_ui.links import choice, flag, integer, number
+from kpca_ui.shell import camera_domain, camera_format
 
 # M ≤ 5000 training digits: the fit (all M eigenvectors) takes about 10 s alone
 # on the 2-core server and 0.6 GB while it runs; 300 per class (the paper) about 3 s.
@@ -37,6 +38,34 @@ TABS = [
 ]
 DEMO_LEVELS = {"none": 0.0, "a little": 0.2, "some": 0.4, "a lot": 0.6, "very much": 0.8}
 GAUSSIAN_PRESET = next(iter(PRESETS))
+TOY_WIDTHS = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0)
+MAX_SEED = 2**31 - 1
+LINK_DOMAINS = {
+    "dn_img": camera_domain(),
+    "dn_train": integer(10, MAX_TRAIN_PER_CLASS),
+    "dn_test": integer(5, MAX_TEST_PER_CLASS),
+    "dn_seed": integer(0, MAX_SEED),
+    "dn_c": choice(WIDTHS),
+    "dn_center": flag(),
+    "dn_noise": choice(NOISE_KINDS.values()),
+    "dn_sigma": number(0.0, 1.5),
+    "dn_p": number(0.0, 1.0),
+    "dn_train_noisy": flag(),
+    "dn_method": choice(METHODS.values()),
+    "dn_ridge": choice(RIDGE_ALPHAS),
+    "dn_tab": choice(TABS),
+    "dn_n": choice(SWEEP_N),
+    "dn_sbs_count": integer(1, 10),
+    "dn_sbs_draw": integer(0, 10_000),
+    "dn_sweep_ridge": flag(),
+    "dn_toy_noise": number(0.0, 0.3),
+    "dn_toy_c": choice(TOY_WIDTHS),
+    "dn_toy_n": integer(1, 20),
+    "dn_toy_seed": integer(0, 10_000),
+    "dn_demo_digit": choice(range(10)),
+    "dn_demo_noise": choice(DEMO_LEVELS),
+}
+"""What each widget of the view accepts from a link (:func:`kpca_ui.links.sanitise_link`)."""
 
 
 def _preset_state(name: str) -> dict[str, object]:
@@ -59,45 +88,33 @@ def _apply_preset() -> None:
         st.session_state.update(_preset_state(name))
 
 
-def _matching_preset() -> str:
+def _matching_preset(values: dict[str, object]) -> str:
+    """The preset whose settings are these widgets' values, or :data:`CUSTOM`."""
     for name in PRESETS:
-        if all(st.session_state.get(k) == v for k, v in _preset_state(name).items()):
+        if all(values.get(k) == v for k, v in _preset_state(name).items()):
             return name
     return CUSTOM
 
 
-def _init_state() -> None:
-    defaults = {
-        "dn_preset": GAUSSIAN_PRESET,
-        **_preset_state(GAUSSIAN_PRESET),
-        "dn_p": 0.4,
-        "dn_seed": 0,
-        "dn_method": "fixed-point",
-        "dn_ridge": 1.0,
-    }
-    for key, value in defaults.items():
-        st.session_state.setdefault(key, value)
-    # The preset box shows which preset the settings match, whatever changed them.
-    st.session_state["dn_preset"] = _matching_preset()
+DEFAULTS = {**_preset_state(GAUSSIAN_PRESET), "dn_p": 0.4, "dn_seed": 0, "dn_ridge": 1.0}
+"""Every widget's starting value is its own default (``value=``): a bound widget leaves
+its default out of the URL, so this is also what a link without the parameter means,
+and any other value, its lowest included, stays in the link."""
 
 
 def sidebar_settings() -> dict[str, object]:
     """The experiment's controls, in the sidebar; returns their values."""
-    _init_state()
     side = st.sidebar
     side.header("Experiment")
-    side.selectbox(
-        "Preset",
-        [*PRESETS, CUSTOM],
-        key="dn_preset",
-        on_change=_apply_preset,
-        help="The settings that reproduce Mika et al. (1999), Fig. 4; see 'What the preset means'.",
-    )
+    # The preset box is drawn at the top but filled last, from what the widgets
+    # below show (after a link, a preset or a change of one's own alike).
+    preset_slot = side.container()
     side.subheader("Digits")
     n_train = side.slider(
         "Training digits per class",
         10,
         MAX_TRAIN_PER_CLASS,
+        DEFAULTS["dn_train"],
         step=10,
         key="dn_train",
         bind="query-params",
@@ -113,6 +130,7 @@ def sidebar_settings() -> dict[str, object]:
         "Test digits per class",
         5,
         MAX_TEST_PER_CLASS,
+        DEFAULTS["dn_test"],
         step=5,
         key="dn_test",
         bind="query-params",
@@ -121,7 +139,8 @@ def sidebar_settings() -> dict[str, object]:
     seed = side.number_input(
         "Seed",
         0,
-        2**31 - 1,
+        MAX_SEED,
+        DEFAULTS["dn_seed"],
         step=1,
         key="dn_seed",
         bind="query-params",
@@ -131,12 +150,14 @@ def sidebar_settings() -> dict[str, object]:
     c = side.select_slider(
         "Width c (Mika et al., per pixel)",
         WIDTHS,
+        DEFAULTS["dn_c"],
         key="dn_c",
         bind="query-params",
         help="k(x, y) = exp(−‖x − y‖² / (N c)), N = number of pixels; the paper's c = 0.5.",
     )
     center = side.toggle(
         "Centre in feature space",
+        DEFAULTS["dn_center"],
         key="dn_center",
         bind="query-params",
         help="Subtract the mean in feature space (eq. 49). The paper's equations are "
@@ -147,6 +168,7 @@ def sidebar_settings() -> dict[str, object]:
         "Noise type",
         list(NOISE_KINDS),
         format_func=NOISE_KINDS.get,
+        index=list(NOISE_KINDS).index(DEFAULTS["dn_noise"]),
         key="dn_noise",
         bind="query-params",
         horizontal=True,
@@ -156,6 +178,7 @@ def sidebar_settings() -> dict[str, object]:
             "Standard deviation σ (0–1 intensity scale)",
             0.0,
             1.5,
+            DEFAULTS["dn_sigma"],
             step=0.05,
             key="dn_sigma",
             bind="query-params",
@@ -168,6 +191,7 @@ def sidebar_settings() -> dict[str, object]:
             "Probability p that a pixel turns black or white",
             0.0,
             1.0,
+            DEFAULTS["dn_p"],
             step=0.05,
             key="dn_p",
             bind="query-params",
@@ -175,6 +199,7 @@ def sidebar_settings() -> dict[str, object]:
         )
     train_noisy = side.checkbox(
         "Train on noisy digits too",
+        DEFAULTS["dn_train_noisy"],
         key="dn_train_noisy",
         bind="query-params",
         help="The paper trains on clean digits; this adds the same kind of noise to them.",
@@ -188,6 +213,7 @@ def sidebar_settings() -> dict[str, object]:
         ridge_alpha = side.select_slider(
             "Ridge parameter α",
             RIDGE_ALPHAS,
+            DEFAULTS["dn_ridge"],
             key="dn_ridge",
             bind="query-params",
             persist_state="page",
@@ -195,6 +221,16 @@ def sidebar_settings() -> dict[str, object]:
             "(scikit-learn's fit_inverse_transform).",
         )
     camera_format(side, "dn_img")
+    shown = {"dn_train": n_train, "dn_test": n_test, "dn_c": c, "dn_center": center}
+    shown |= {"dn_noise": kind, "dn_sigma" if kind == "gaussian" else "dn_p": level}
+    st.session_state["dn_preset"] = _matching_preset({**shown, "dn_train_noisy": train_noisy})
+    preset_slot.selectbox(
+        "Preset",
+        [*PRESETS, CUSTOM],
+        key="dn_preset",
+        on_change=_apply_preset,
+        help="The settings that reproduce Mika et al. (1999), Fig. 4; see 'What the preset means'.",
+    )
     return {
         "n_train": int(n_train),
         "n_test": int(n_test),

@@ -28,7 +28,8 @@ from kpca_core.figures import denoise as figures
 from kpca_core.figures.style import export_config
 from kpca_ui.explain import explain
 from kpca_ui.presenter import FIGURE_PX, notice, presentable, presenter_mode
-from kpca_ui.views.denoising import DEMO_LEVELS
+from kpca_ui.safety import guarded
+from kpca_ui.views.denoising import DEMO_LEVELS, TOY_WIDTHS
 from kpca_ui.views.denoising_cache import (
     ModelKey,
     cached_fig4,
@@ -84,6 +85,7 @@ def show_with_numbers(
     )
 
 
+@guarded("dn", "the Fig. 4 grid")
 def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dict) -> None:
     noise: Noise = s["noise"]
     grid = cached_fig4(
@@ -106,6 +108,7 @@ def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dic
 
 
 @st.fragment
+@guarded("dn", "the side-by-side digits")
 def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dict) -> None:
     left, middle, right = st.columns(3)
     n = left.select_slider(
@@ -187,6 +190,7 @@ def restart_note(restarts: int) -> None:
         )
 
 
+@guarded("dn", "the error against n")
 def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dict) -> None:
     ridge = st.checkbox(
         "Add the learned pre-image (kernel ridge; one fit per n, slower)",
@@ -221,6 +225,7 @@ def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey,
 
 
 @st.fragment
+@guarded("dn", "the 2-D toy")
 def show_toy() -> None:
     st.markdown(
         "Mika et al. Fig. 1: noisy points on a half circle and on a square outline (grey), "
@@ -240,7 +245,7 @@ def show_toy() -> None:
     )
     c = cols[1].select_slider(
         "Width c",
-        (0.05, 0.1, 0.2, 0.5, 1.0, 2.0),
+        TOY_WIDTHS,
         0.5,
         key="dn_toy_c",
         bind="query-params",
@@ -265,6 +270,7 @@ def show_toy() -> None:
 
 
 @st.fragment
+@guarded("dn", "the demo")
 def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
     left, right = st.columns([1, 3])
     digit = left.selectbox(

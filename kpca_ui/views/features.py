@@ -1,7 +1,7 @@
 """The Features view: kernel PCA as a feature extractor (Schölkopf, Smola & Müller 1998, Sect. 6.3).
 
 Two tabs, each drawn by a ``show_*`` function here; the page,
-``pages/features.py``, is the layout.
+``app_pages/features.py``, is the layout.
 
 - **Toy** (:func:`show_toy`): a linear SVM on the first n kernel components of
   2-D points, its decision regions beside the same SVM on x, y.  The kernel

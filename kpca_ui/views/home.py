@@ -1,7 +1,7 @@
 """The Home view's contents: the five steps of kernel PCA, the views, the gallery of figures.
 
 Each gallery card is a link into a view with a paper's settings (the query
-parameters its widgets are bound to).  The page, ``pages/home.py``, is the layout.
+parameters its widgets are bound to).  The page, ``app_pages/home.py``, is the layout.
 """
 
 from __future__ import annotations
@@ -46,32 +46,32 @@ STEPS = [
 
 VIEWS = [
     (
-        "pages/contours.py",
+        "app_pages/contours.py",
         "Contours: kernel principal components as contour lines on 2-D data (Fig. 2)",
         ":material/line_curve:",
     ),
     (
-        "pages/spectrum.py",
+        "app_pages/spectrum.py",
         "Spectrum: how the kernel width shapes the eigenvalues",
         ":material/bar_chart:",
     ),
     (
-        "pages/denoising.py",
+        "app_pages/denoising.py",
         "Denoising: linear vs kernel PCA on noisy handwritten digits (Mika et al. 1999)",
         ":material/blur_off:",
     ),
     (
-        "pages/demo.py",
+        "app_pages/demo.py",
         "Demo: can a computer clean up handwriting? (no maths)",
         ":material/auto_fix_high:",
     ),
     (
-        "pages/features.py",
+        "app_pages/features.py",
         "Features: a linear classifier on kernel components, the paper's Table 2 on USPS",
         ":material/grid_on:",
     ),
     (
-        "pages/lesson.py",
+        "app_pages/lesson.py",
         "Lesson: kernel PCA in 10 steps, for a lecture (step with ← / →)",
         ":material/school:",
     ),
@@ -104,7 +104,7 @@ class Card:
 
 GALLERY: list[Card] = [
     Card(
-        "pages/contours.py",
+        "app_pages/contours.py",
         "Schölkopf et al. 1998, Fig. 2",
         {"ct_n": 300, "ct_noise": 0.2, "ct_values": "1, 2, 3, 4", "ct_k": 3},
         "Polynomial kernels of degree 1–4 on a noisy parabola. Linear PCA (degree 1) has "
@@ -112,7 +112,7 @@ GALLERY: list[Card] = [
         "fig2",
     ),
     Card(
-        "pages/spectrum.py",
+        "app_pages/spectrum.py",
         "The spectrum as the width varies",
         {"sp_data": "Three rings, radii 1, 2, 4"},
         "Three rings: narrow Gaussians make every point its own component, wide ones behave "
@@ -120,7 +120,7 @@ GALLERY: list[Card] = [
         "rings",
     ),
     Card(
-        "pages/denoising.py",
+        "app_pages/denoising.py",
         "Mika et al. 1999, Fig. 1",
         {"dn_tab": "2-D toy"},
         "A half circle and a square outline: kernel PCA moves noisy points back onto the "
@@ -128,7 +128,7 @@ GALLERY: list[Card] = [
         "toy",
     ),
     Card(
-        "pages/denoising.py",
+        "app_pages/denoising.py",
         "Mika et al. 1999, Fig. 4 (Gaussian noise)",
         {"dn_tab": "Fig. 4 grid"},
         "USPS digits with Gaussian noise σ = 0.5, rebuilt from n = 1, 4, 16, 64, 256 "
@@ -136,14 +136,14 @@ GALLERY: list[Card] = [
         "gaussian_digits",
     ),
     Card(
-        "pages/denoising.py",
+        "app_pages/denoising.py",
         "Mika et al. 1999, Fig. 4 (speckle noise)",
         {"dn_tab": "Fig. 4 grid", "dn_noise": "Speckle (salt and pepper)"},
         "The same with speckle noise p = 0.4: each pixel turns black or white.",
         "speckle_digits",
     ),
     Card(
-        "pages/contours.py",
+        "app_pages/contours.py",
         "Deręgowski & Krzyśko, Fig. 5",
         {
             "ct_data": "Three rings, radii 1, 2, 4",
@@ -156,7 +156,7 @@ GALLERY: list[Card] = [
         "fig5",
     ),
     Card(
-        "pages/features.py",
+        "app_pages/features.py",
         "Schölkopf et al. 1998, Table 2",
         {"ft_tab": "USPS: Table 2"},
         "A linear SVM on polynomial kernel components of USPS digits: far fewer test errors "

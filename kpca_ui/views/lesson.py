@@ -3,7 +3,7 @@
 A lesson is a plain TOML file in ``assets/lessons/`` (its format is in the
 header comment of ``kernel_pca_10_steps.toml`` and in the README), read by
 :func:`parse_lesson`, which names the first problem of a malformed file
-(:class:`LessonError`) instead of failing.  The page, ``pages/lesson.py``,
+(:class:`LessonError`) instead of failing.  The page, ``app_pages/lesson.py``,
 shows one step: its title, what to say, what to notice, the view embedded with
 the step's settings in presenter mode, and ← / → buttons, which the keyboard's
 arrow keys click (a small ``components.v2`` listener, :data:`_KEYS`).  The
@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LESSONS = ROOT / "assets" / "lessons"
 """The folder of lesson files; each ``<name>.toml`` is a lesson."""
 DEFAULT = "kernel_pca_10_steps"
-PAGES = ROOT / "pages"
+PAGES = ROOT / "app_pages"
 PREV, NEXT = "ls_prev", "ls_next"
 """Keys of the on-screen buttons (the arrow keys click them)."""
 STEP = "ls_step"
@@ -73,7 +73,7 @@ class Step:
     ----------
     title : str
     page : str
-        The view's page script in ``pages/``, without ``.py``.
+        The view's page script in ``app_pages/``, without ``.py``.
     say : str
         Two or three sentences for the lecturer.
     notice : str
@@ -99,7 +99,7 @@ class Lesson:
 
 
 def view_pages() -> set[str]:
-    """The pages a step may open: the scripts in ``pages/`` but the lesson itself."""
+    """The pages a step may open: the scripts in ``app_pages/`` but the lesson itself."""
     return {path.stem for path in PAGES.glob("*.py")} - {"lesson"}
 
 
@@ -289,7 +289,7 @@ def show_step(step: Step, *, embed: bool) -> None:
             unsafe_allow_html=True,
         )
     st.page_link(
-        f"pages/{step.page}.py",
+        f"app_pages/{step.page}.py",
         label=f"Open this view ({step.page})",
         icon=":material/open_in_new:",
         query_params=step_query(step),

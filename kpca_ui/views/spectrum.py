@@ -1,7 +1,7 @@
 """The Spectrum view's settings and words: kernels, sidebar controls, the texts beside figures.
 
 The sweep and its figures are in :mod:`kpca_ui.views.spectrum_sweep`; the page,
-``pages/spectrum.py``, is the layout.
+``app_pages/spectrum.py``, is the layout.
 """
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ import streamlit as st
 import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
 from kpca_core.figures import spectrum as figures
 from kpca_core.spectrum import IDENTITY, WidthSweep
-from kpca_ui.points import MAX_TOY_POINTS, PointSet
-from kpca_ui.shell import camera_format
+from kpca_ui.links import choice, flag, integer, number, pair, text
+from kpca_ui.points import MAX_TOY_POINTS, PointSet, link_domains
+from kpca_ui.shell import camera_domain, camera_format
 
 EXTRA = {"gaussian_clusters": ("Eleven Gaussians in R^10 (Mika et al. Table 1)", 0.1)}
 # Short labels: a bound selectbox keeps its label in the URL.
@@ -29,6 +30,22 @@ FORMULAS = {
     "degree": "k(x, y) = (x·y + c)^d, d = 1, 2, …",
 }
 MAX_WIDTHS = 200
+DECADES = (-8.0, 10.0)
+LINK_DOMAINS = {
+    **link_domains("sp", EXTRA),
+    "sp_kernel": choice(KERNELS.values()),
+    "sp_coef0": number(0.0, 100.0),
+    "sp_dmax": integer(2, 15),
+    "sp_degree": integer(1, 10),
+    "sp_range": pair(*DECADES),
+    "sp_nw": integer(10, MAX_WIDTHS),
+    "sp_k": integer(1, 12),
+    "sp_img": camera_domain(),
+    "sp_at": text(),  # the sweep's widths, checked by the chosen-width slider
+    "sp_logbars": flag(),
+    "sp_film": flag(),
+}
+"""What each widget of the view accepts from a link (:func:`kpca_ui.links.sanitise_link`)."""
 
 LIMITS = {
     "rbf": (
@@ -89,8 +106,7 @@ def kernel_controls() -> tuple:
         scale = "mean ‖x‖²" if kernel == "poly" else "median distance"
         decades = sidebar.slider(
             f"Range, in powers of ten of the data scale ({scale})",
-            -8.0,
-            10.0,
+            *DECADES,
             (-3.0, 2.0),
             step=0.5,
             key="sp_range",

@@ -27,6 +27,7 @@ from kpca_ui import draw
 from kpca_ui.explain import explain
 from kpca_ui.points import PointSet, copy_source, is_drawn
 from kpca_ui.presenter import notice, presentable, presenter_mode
+from kpca_ui.safety import guarded
 from kpca_ui.views.spectrum import LIMITS, file_stem, range_text, rounding_text
 from kpca_ui.workers import HEAVY_S, build, compute, concurrently
 
@@ -196,6 +197,15 @@ def _chosen_default(sweep: WidthSweep) -> int:
     return int(np.argmin(np.abs(np.log(sweep.widths_ / sweep.scale_))))
 
 
+def width_labels(sweep: WidthSweep) -> list[str]:
+    """The swept widths as the chosen-width slider shows them, with more digits if they repeat."""
+    for digits in (3, 6, 12):
+        labels = [f"{width:.{digits}g}" for width in sweep.widths_]
+        if len(set(labels)) == len(labels):
+            return labels
+    return [f"{label} (#{i + 1})" for i, label in enumerate(labels)]
+
+
 def _marks(points: PointSet, sweep: WidthSweep) -> list[tuple[float, str]]:
     if points.key[:2] == ("toy", "three_rings") and sweep.kernel == "rbf":
         return [(gamma_to_sigma(DK_GAMMA), "D&K c = 0.017")]
@@ -203,6 +213,7 @@ def _marks(points: PointSet, sweep: WidthSweep) -> list[tuple[float, str]]:
 
 
 @st.fragment
+@guarded("sp", "the figures at the chosen width")
 def chosen_width_view(
     holder: dict,
     points: PointSet,
@@ -216,9 +227,12 @@ def chosen_width_view(
     re-marked, and the spectrum and maps at a width are built once.
     """
     sweep = holder["sweep"]
-    n = sweep.widths_.size
-    if st.session_state.get("sp_at") not in range(n):
-        st.session_state["sp_at"] = _chosen_default(sweep)
+    # The slider's options are the widths as shown, not their positions: a position
+    # keeps its value under a new sweep while its width changes, and the browser
+    # would go on showing (and the URL keep) the old sweep's width.
+    labels = width_labels(sweep)
+    if st.session_state.get("sp_at") not in labels:
+        st.session_state["sp_at"] = labels[_chosen_default(sweep)]
     stem = file_stem(points, sweep_key)
     marks = _marks(points, sweep)
 
@@ -237,13 +251,14 @@ def chosen_width_view(
     # value it returns: on a link's first run that is the URL's value. In presenter
     # mode they go below the figures the slider moves, which must fit the screen.
     above = None if presenter_mode() else st.container()
-    index = st.select_slider(
-        f"Chosen {figures.parameter_label(sweep)}: its spectrum and components, and the "
-        "dashed line in the sweep figures",
-        options=list(range(n)),
-        format_func=lambda i: f"{sweep.widths_[i]:.3g}",
-        key="sp_at",
-        bind="query-params",
+    index = labels.index(
+        st.select_slider(
+            f"Chosen {figures.parameter_label(sweep)}: its spectrum and components, and the "
+            "dashed line in the sweep figures",
+            options=labels,
+            key="sp_at",
+            bind="query-params",
+        )
     )
     log_bars = st.toggle("Logarithmic bars", key="sp_logbars", bind="query-params")
     below_left, below_right = st.columns([2, 3])
@@ -373,6 +388,7 @@ def dk_note(holder: dict, points: PointSet, image_format: str) -> None:
     )
 
 
+@guarded("sp", "the film of the sweep")
 def sweep_film(holder: dict, points: PointSet, sweep_key: tuple, image_format: str) -> None:
     """On request, the spectrum at every width as an animation played in the browser.
 
@@ -396,6 +412,7 @@ def sweep_film(holder: dict, points: PointSet, sweep_key: tuple, image_format: s
         explain("sp_film")
 
 
+@guarded("sp", "the download of the sweep")
 def sweep_csv_download(holder: dict, points: PointSet, sweep_key: tuple) -> None:
     """The download button of the sweep's numbers, built only when clicked."""
     sweep = holder["sweep"]

@@ -355,7 +355,14 @@ def spectrum_film_figure(sweep: WidthSweep, *, n_bars: int = 20, frame_ms: int =
             for i in range(sweep.widths_.size)
         ],
     )
-    step_args = {"mode": "immediate", "frame": {"duration": 0, "redraw": True}}
+    # No transitions: plotly's default of 500 ms outlasts a frame, and the title
+    # (set by each frame) then lags behind the slider; the title alone states
+    # the width, the slider's own label is hidden.
+    step_args = {
+        "mode": "immediate",
+        "frame": {"duration": 0, "redraw": True},
+        "transition": {"duration": 0},
+    }
     fig.update_layout(
         template="plotly_white",
         font=FONT,
@@ -375,7 +382,7 @@ def spectrum_film_figure(sweep: WidthSweep, *, n_bars: int = 20, frame_ms: int =
         sliders=[
             {
                 "active": 0,
-                "currentvalue": {"prefix": f"{symbol(sweep)} = "},
+                "currentvalue": {"visible": False},
                 "pad": {"t": 40},
                 "steps": [
                     {
@@ -402,7 +409,11 @@ def spectrum_film_figure(sweep: WidthSweep, *, n_bars: int = 20, frame_ms: int =
                         "method": "animate",
                         "args": [
                             None,
-                            {"frame": {"duration": frame_ms, "redraw": True}, "fromcurrent": True},
+                            {
+                                "frame": {"duration": frame_ms, "redraw": True},
+                                "transition": {"duration": 0},
+                                "fromcurrent": True,
+                            },
                         ],
                     },
                     {"label": "❚❚ pause", "method": "animate", "args": [[None], step_args]},

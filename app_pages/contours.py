@@ -13,7 +13,7 @@ from kpca_ui.shell import require_app_shell
 from kpca_ui.views import contours as view
 from kpca_ui.views.contours_grid import contour_view
 
-require_app_shell()
+require_app_shell(view.LINK_DOMAINS)
 
 st.title("Contours of kernel principal components")
 st.markdown(

@@ -13,7 +13,7 @@ from kpca_ui.shell import require_app_shell
 from kpca_ui.views import spectrum as view
 from kpca_ui.views import spectrum_sweep as sweep_view
 
-require_app_shell()
+require_app_shell(view.LINK_DOMAINS)
 
 st.title("Spectrum: eigenvalues as the kernel width varies")
 st.markdown(

@@ -16,7 +16,7 @@ from kpca_ui.views import denoising_cache as cache
 from kpca_ui.views import denoising_preimages as more
 from kpca_ui.views import denoising_tabs as tab
 
-require_app_shell()
+require_app_shell(view.LINK_DOMAINS)
 
 st.title("Denoising handwritten digits")
 st.markdown(

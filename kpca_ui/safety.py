@@ -1,0 +1,87 @@
+"""The safety net around each figure block: a friendly message instead of a broken page.
+
+An unexpected exception inside one block (a figure and its controls) is logged
+on the server with its traceback, and the block shows in its place a short
+message in plain words with a "Reset this view" button, which restores the
+view's defaults; the rest of the page goes on working.  It does not hide bugs:
+the message (:data:`MESSAGE`) is what the random-walk tests look for, and any
+appearance of it fails them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import logging
+from collections.abc import Callable, Iterator
+from typing import ParamSpec, TypeVar
+
+import streamlit as st
+
+from kpca_ui.links import forget_link
+
+LOGGER = logging.getLogger("kpca_ui")
+MESSAGE = "Something went wrong while drawing"
+"""The start of the safety net's message; the tests look for it."""
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def reset_view(prefix: str) -> None:
+    """Forget every setting of the view with this widget-key prefix, and its link's values.
+
+    A button callback: the next run draws the view with its widgets' defaults.
+    """
+    for key in [key for key in st.session_state if str(key).startswith(f"{prefix}_")]:
+        del st.session_state[key]
+    forget_link(prefix)
+
+
+@contextlib.contextmanager
+def figure_block(prefix: str, what: str) -> Iterator[None]:
+    """Run one figure block; an unexpected exception becomes a message in its place.
+
+    Parameters
+    ----------
+    prefix : str
+        The view's widget-key prefix (``"ct"``, ``"sp"``, ``"dn"``).
+    what : str
+        The block in plain words, e.g. ``"the contour grid"``; it also names the
+        reset button's key, so it must be unique on the page.
+    """
+    holder = st.empty()
+    try:
+        with holder.container():
+            yield
+    except Exception:  # Streamlit's stop and rerun are BaseExceptions: they pass
+        LOGGER.exception("Unexpected error in %s (%s view)", what, prefix)
+        with holder.container():  # in place of what the block had drawn
+            st.warning(
+                f"{MESSAGE} {what}. The rest of the page still works; a different setting "
+                "may help, or start again from the view's defaults.",
+                icon=":material/build:",
+            )
+            slug = "".join(ch if ch.isalnum() else "_" for ch in what)
+            st.button(
+                "Reset this view",
+                key=f"{prefix}_reset_{slug}",
+                on_click=reset_view,
+                args=(prefix,),
+                icon=":material/restart_alt:",
+            )
+
+
+def guarded(prefix: str, what: str) -> Callable[[Callable[P, R]], Callable[P, R | None]]:
+    """Decorate a function that draws one figure block with :func:`figure_block`."""
+
+    def decorate(draw: Callable[P, R]) -> Callable[P, R | None]:
+        @functools.wraps(draw)
+        def wrapper(*args: P.args, **kwargs: P.kwargs) -> R | None:
+            with figure_block(prefix, what):
+                return draw(*args, **kwargs)
+            return None
+
+        return wrapper
+
+    return decorate

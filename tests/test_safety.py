@@ -1,0 +1,43 @@
+"""The safety net: an unexpected exception in one figure block is a message there, not a crash."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from conftest import chart, open_view
+
+from kpca_core.figures import contours as contour_figures
+from kpca_ui.safety import MESSAGE
+
+
+def safety_messages(at) -> list[str]:
+    return [w.value for w in at.warning if w.value.startswith(MESSAGE)]
+
+
+def test_a_failing_figure_block_shows_a_message_and_the_rest_of_the_page_works(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+):
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug nobody foresaw")
+
+    monkeypatch.setattr(contour_figures, "projection_figure", broken)
+    with caplog.at_level(logging.ERROR, logger="kpca_ui"):
+        at = open_view("contours", query={"ct_k": "4"})
+    assert not at.exception
+    assert safety_messages(at) == [
+        f"{MESSAGE} the projection. The rest of the page still works; a different setting "
+        "may help, or start again from the view's defaults."
+    ]
+    assert "a bug nobody foresaw" in caplog.text and "Traceback" in caplog.text
+    # the rest of the page: the contour grid, the downloads, the link
+    assert chart(at, "ct_contours")["data"]
+    assert any(b.key == "ct_dl_points" for b in at.get("download_button"))
+    assert at.sidebar.get("popover") or at.get("popover")
+
+    monkeypatch.undo()
+    at.button(key="ct_reset_the_projection").click().run()
+    assert not at.exception
+    assert safety_messages(at) == []
+    assert at.slider(key="ct_k").value == 3  # the view's default again
+    assert "ct_k" not in at.query_params
