@@ -16,16 +16,23 @@ from kpca_ui.links import Domain, choice, remember_link, sanitise_link
 SHELL_FLAG = "_via_app"
 
 
+NAVIGATION = (
+    ("home", "Home", ":material/home:"),
+    ("contours", "Contours", ":material/line_curve:"),
+    ("spectrum", "Spectrum", ":material/bar_chart:"),
+    ("denoising", "Denoising", ":material/blur_off:"),
+    ("demo", "Demo", ":material/auto_fix_high:"),
+    ("features", "Features", ":material/grid_on:"),
+    ("lesson", "Lesson", ":material/school:"),
+)
+"""The app's pages in the order of the navigation: script in ``app_pages/``, title, icon."""
+
+
 def app_pages() -> list[st.Page]:
-    """The app's pages, in the order of the navigation."""
+    """The app's pages, in the order of the navigation (the first is the default)."""
     return [
-        st.Page("app_pages/home.py", title="Home", icon=":material/home:", default=True),
-        st.Page("app_pages/contours.py", title="Contours", icon=":material/line_curve:"),
-        st.Page("app_pages/spectrum.py", title="Spectrum", icon=":material/bar_chart:"),
-        st.Page("app_pages/denoising.py", title="Denoising", icon=":material/blur_off:"),
-        st.Page("app_pages/demo.py", title="Demo", icon=":material/auto_fix_high:"),
-        st.Page("app_pages/features.py", title="Features", icon=":material/grid_on:"),
-        st.Page("app_pages/lesson.py", title="Lesson", icon=":material/school:"),
+        st.Page(f"app_pages/{name}.py", title=title, icon=icon, default=name == "home")
+        for name, title, icon in NAVIGATION
     ]
 
 
