@@ -14,3 +14,20 @@ def median_time(work: Callable[[], object], repeats: int) -> float:
         work()
         times.append(time.perf_counter() - start)
     return statistics.median(times)
+
+
+def interleaved_medians(works: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
+    """Median wall times of several works run in turn, after one warm-up each.
+
+    Taking turns spreads the machine's slow spells (other tenants of the
+    2 cores) over all of them, so their ratio stays fair.
+    """
+    for work in works.values():
+        work()
+    times: dict[str, list[float]] = {name: [] for name in works}
+    for _ in range(repeats):
+        for name, work in works.items():
+            start = time.perf_counter()
+            work()
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(t) for name, t in times.items()}

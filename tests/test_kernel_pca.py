@@ -207,6 +207,16 @@ def test_signs_are_deterministic(data, solver):
     assert np.all(u[np.argmax(np.abs(u), axis=0), np.arange(u.shape[1])] > 0)
 
 
+@pytest.mark.parametrize("first", [1.0, -1.0])
+def test_sign_ties_go_to_the_first_extreme_entry(first):
+    # the column of μ = 1 has |max| = |min|: the earlier of the two becomes positive
+    u = np.array([[-first, 1.0], [first, 1.0]]) / np.sqrt(2)
+    model = KernelPCA(kernel="precomputed")
+    model._normalise(np.array([1.0, 3.0]), u.copy(), 2, 1.0, 4.0)
+    np.testing.assert_allclose(model.alphas_[:, 1], np.array([1.0, -1.0]) / np.sqrt(2))
+    np.testing.assert_allclose(model.alphas_[:, 0], np.array([1.0, 1.0]) / np.sqrt(6))
+
+
 def test_fit_transform_equals_transform_of_training_points(data):
     X, _ = data
     model = KernelPCA(6, kernel="rbf", gamma=0.2)
