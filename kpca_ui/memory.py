@@ -64,20 +64,28 @@ def _cache_of(cached: Any) -> Any:
     return cached._info.get_function_cache(cached._function_key)
 
 
-def trim(cached: Any, max_bytes: int) -> int:
+def trim(cached: Any, max_bytes: int, known: dict[str, tuple[int, int]] | None = None) -> int:
     """Drop the least recently used entries of ``cached`` until it holds ≤ ``max_bytes``.
 
     The most recently used entry always stays (it is being shown).  Returns the
-    bytes left.
+    bytes left.  ``known`` remembers each entry's size between calls, as
+    key → (id of the value, bytes): cached values are never mutated, and
+    measuring a figure again walks all its data (a third of a Contours redraw
+    was spent here before).
     """
+    known = {} if known is None else known
     cache = _cache_of(cached)
     with cache._mem_cache_lock:
         entries = cache._mem_cache
-        sizes = {key: nbytes(result.value) for key, result in entries.items()}
-        total = sum(sizes.values())
+        for key in known.keys() - entries.keys():
+            del known[key]
+        for key, result in entries.items():
+            if known.get(key, (None,))[0] != id(result.value):
+                known[key] = (id(result.value), nbytes(result.value))
+        total = sum(size for _, size in known.values())
         while total > max_bytes and len(entries) > 1:
             key, _ = entries.popitem()  # least recently used; releases it
-            total -= sizes.pop(key)
+            total -= known.pop(key)[1]
     return total
 
 
@@ -85,10 +93,12 @@ def bounded(max_bytes: int) -> Callable[[Callable], Callable]:
     """Put above ``@st.cache_resource``: after each call, trim the cache to ``max_bytes``."""
 
     def decorate(cached: Callable) -> Callable:
+        known: dict[str, tuple[int, int]] = {}
+
         @functools.wraps(cached)
         def call(*args: Any, **kwargs: Any) -> Any:
             result = cached(*args, **kwargs)
-            trim(cached, max_bytes)
+            trim(cached, max_bytes, known)
             return result
 
         call.clear = cached.clear  # type: ignore[attr-defined]

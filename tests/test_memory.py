@@ -6,6 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
+from kpca_ui import memory
 from kpca_ui.memory import MB, bounded, cache_sizes, nbytes
 
 
@@ -44,3 +45,12 @@ def test_the_newest_entry_stays_even_when_larger_than_the_bound():
     too_large(0)
     too_large(1)
     assert cache_sizes()[f"{__name__}.too_large"] == (1, 2 * MB)
+
+
+def test_each_entry_is_measured_once(monkeypatch):
+    measured = []
+    monkeypatch.setattr(memory, "nbytes", lambda value: measured.append(value) or value.nbytes)
+    megabytes.clear()
+    for seed in (0, 1, 0, 1, 2):
+        megabytes(seed)
+    assert [value[0] for value in measured] == [0.0, 1.0, 2.0]
