@@ -1,16 +1,13 @@
 """Kernel PCA Explorer: start with ``streamlit run app.py``."""
 
 import streamlit as st
-from threadpoolctl import threadpool_limits
 
 from kpca_ui.presenter import presenter_toggle
 from kpca_ui.shell import SHELL_FLAG, app_pages
 from kpca_ui.warmup import start as start_warm_up
+from kpca_ui.workers import one_blas_thread
 
-# Many sessions share two cores: one BLAS thread in the server's process (and one in
-# each worker, kpca_ui/workers.py), so that idle BLAS threads never spin on a core
-# another session needs.
-threadpool_limits(1, user_api="blas")
+one_blas_thread()
 st.set_page_config(page_title="Kernel PCA Explorer", page_icon="🌀", layout="wide")
 # Once per server process: workers spawned and the gallery's presets cached in the
 # background, so that a class opening the lecturer's link finds them ready.

@@ -46,7 +46,8 @@ def nbytes(value: object) -> int:
         elif isinstance(item, str | bytes | bytearray):
             total += len(item)
         elif isinstance(item, go.Figure):
-            todo.append(item.to_plotly_json())
+            # the figure's own dictionaries: to_plotly_json() would deep-copy them first
+            todo.extend((item._data, item._layout, [frame._props for frame in item.frames]))
         elif isinstance(item, dict):
             todo.extend(item.keys())
             todo.extend(item.values())

@@ -47,6 +47,7 @@ from typing import Any, TypeVar
 import plotly.graph_objects as go
 import streamlit as st
 from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
+from streamlit.runtime.scriptrunner_utils.script_run_context import SCRIPT_RUN_CONTEXT_ATTR_NAME
 from threadpoolctl import threadpool_limits
 
 Result = TypeVar("Result")
@@ -60,6 +61,8 @@ POLL_S = 0.05
 whether it should stop waiting."""
 HEAVY_S = 2.0
 """Estimated seconds of one core from which a computation takes the heavy lane."""
+CONCURRENT_THREADS = 32
+"""Threads of :func:`concurrently` shared by all sessions: each waits on a worker."""
 BACKGROUND_NICENESS = 10
 """How much lower the CPU priority of :func:`at_low_priority` is (Unix nice value)."""
 
@@ -121,6 +124,17 @@ def _end_children() -> None:
 
 
 @functools.cache
+def one_blas_thread() -> None:
+    """One BLAS thread in this process, set once (threadpoolctl scans the loaded libraries).
+
+    Many sessions share two cores: one BLAS thread in the server's process and
+    in each worker, so that idle BLAS threads never spin on a core another
+    session needs.
+    """
+    threadpool_limits(1, user_api="blas")
+
+
+@functools.cache
 def _heavy_lane(workers: int) -> threading.BoundedSemaphore:
     """At most ``workers − 1`` heavy computations at once (at least one)."""
     return threading.BoundedSemaphore(max(1, workers - 1))
@@ -132,7 +146,7 @@ def _start_worker(niceness: int = 0) -> None:
     A second BLAS thread would only compete with the other worker (and spin).
     A positive ``niceness`` lowers the worker's CPU priority for good.
     """
-    threadpool_limits(1, user_api="blas")
+    one_blas_thread()
     if niceness:
         os.nice(niceness)
     importlib.import_module("kpca_core")
@@ -270,12 +284,19 @@ def build(builder: Callable[..., go.Figure], /, *args: Any, **kwargs: Any) -> go
     return go.Figure(compute(_spec, builder, *args, **kwargs), _validate=False)
 
 
+@functools.cache
+def _threads() -> ThreadPoolExecutor:
+    """The threads of :func:`concurrently`, shared by every session (starting
+    threads anew for each redraw cost ~10 ms of the server's GIL)."""
+    return ThreadPoolExecutor(CONCURRENT_THREADS, thread_name_prefix="kpca-concurrently")
+
+
 def concurrently(*calls: Callable[[], Any]) -> list[Any]:
     """The results of ``calls``, made at the same time in threads of this session.
 
     For independent pieces of one redraw that each wait on a worker (e.g. the
     four columns of the Contours grid): with two workers they take the time
-    of the slowest pair instead of the sum.  The threads carry the session's
+    of the slowest pair instead of the sum.  Each call carries the session's
     script context, so the calls may use Streamlit's caches.  The first
     exception raised by a call is raised here, after all calls have ended.
     """
@@ -284,22 +305,26 @@ def concurrently(*calls: Callable[[], Any]) -> list[Any]:
     cancel = threading.Event()
     context = get_script_run_ctx()
 
-    def start_thread() -> None:
-        add_script_run_ctx(None, context)
+    def in_session(call: Callable[[], Any]) -> Any:
+        thread = threading.current_thread()
+        add_script_run_ctx(thread, context)
         _local.cancel = cancel
+        try:
+            return call()
+        finally:
+            _local.cancel = None
+            setattr(thread, SCRIPT_RUN_CONTEXT_ATTR_NAME, None)  # no closed session kept alive
 
-    threads = ThreadPoolExecutor(
-        len(calls), thread_name_prefix="kpca-concurrently", initializer=start_thread
-    )
+    futures = [_threads().submit(in_session, call) for call in calls]
     try:
-        futures = [threads.submit(call) for call in calls]
         while wait(futures, timeout=POLL_S).not_done:
             _check_interrupt()
     except BaseException:
-        cancel.set()  # the threads' waits raise Cancelled and their computations stop
+        cancel.set()  # the calls' waits raise Cancelled and their computations stop
+        for future in futures:
+            future.cancel()
+        wait(futures)
         raise
-    finally:
-        threads.shutdown(wait=True, cancel_futures=True)
     return [future.result() for future in futures]
 
 
