@@ -52,6 +52,15 @@ def test_the_container_runs_as_a_user_and_is_health_checked():
     assert "python -m pip install ." in dockerfile
 
 
+def test_everything_the_container_copies_is_in_the_repository():
+    copied = [
+        line.split()[1:-1]
+        for line in (ROOT / "Dockerfile").read_text().splitlines()
+        if line.startswith("COPY ")
+    ]
+    assert copied and all((ROOT / path).exists() for paths in copied for path in paths)
+
+
 class Stub(ThreadingHTTPServer):
     """A replica stand-in: healthy, answers with its name, counts each session's requests."""
 
