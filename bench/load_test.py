@@ -922,7 +922,8 @@ def run(args: argparse.Namespace, env: dict[str, str] | None = None) -> Outcome:
     with contextlib.ExitStack() as stack:
         for name, server in zip(names, servers, strict=True):
             stack.enter_context(server)
-            print(f"server {name} {server.url} (pid {server.process.pid}), log {server.log_path}")
+            label = f"server {name}" if args.replicas else "server"
+            print(f"{label} {server.url} (pid {server.process.pid}), log {server.log_path}")
         base_url = servers[0].url
         if args.replicas:
             balancer = stack.enter_context(
