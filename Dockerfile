@@ -9,7 +9,7 @@ COPY kpca_core kpca_core
 COPY kpca_ui kpca_ui
 RUN python -m pip install .
 COPY app.py ./
-COPY pages pages
+COPY app_pages app_pages
 COPY .streamlit .streamlit
 COPY assets assets
 

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
     """In the child before ``exec``: get SIGTERM when the process that started it dies.
 
     So a killed test run or bench never leaves a server behind (Linux ``prctl``).
@@ -72,13 +72,17 @@ def rss_bytes(pid: int) -> int:
 
 
 def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time one process has used, in seconds (0 once it has gone)."""
+    """User plus system CPU time one process has used, in seconds (0 once it has gone).
+
+    With that of its children that have ended (and been waited for), so that the
+    sum over a process tree does not drop when a child ends.
+    """
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return 0.0
     fields = stat.rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return sum(int(ticks) for ticks in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
 class AppServer:
@@ -143,7 +147,7 @@ class AppServer:
             stdout=self._log,
             stderr=subprocess.STDOUT,
             start_new_session=True,
-            preexec_fn=_die_with_parent,
+            preexec_fn=die_with_parent,
         )
         deadline = time.monotonic() + self.startup_timeout
         while time.monotonic() < deadline:
@@ -165,6 +169,17 @@ class AppServer:
                 return response.status == 200 and response.read().strip() == b"ok"
         except (urllib.error.URLError, OSError):
             return False
+
+    def alive(self) -> bool:
+        """Whether the server's process is running."""
+        return self.process is not None and self.process.poll() is None
+
+    def kill(self) -> None:
+        """End the server and every child at once (SIGKILL to its process group), as a crash."""
+        if self.alive():
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(10)
 
     def tree_rss(self) -> int:
         """Resident memory of the server and all its children, in bytes."""

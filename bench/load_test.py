@@ -4,6 +4,7 @@
     python bench/load_test.py --sessions 60 --duration 120
     python bench/load_test.py --heavy            # plus one session asking for the largest fit
     python bench/load_test.py --lecture          # 100 open the Fig. 2 link in 60 s, a third play
+    python bench/load_test.py --lecture --replicas 2   # the same through HAProxy, one killed
 
 ``--lecture`` is a lecture's pattern: ``--sessions`` (100) open the same link
 (``--link``, default the Fig. 2 preset of the Contours view) within ``--ramp``
@@ -35,6 +36,22 @@ Then it stops the sessions and the server and prints:
 
 Targets of the lecture issue on this 2-core machine: 30 sessions, zero
 errors, p95 redraw <= 3 s, peak <= 3 GB.
+
+``--replicas N`` starts N app servers (``app1`` …) and Debian's HAProxy in
+front of them on 127.0.0.1 (``bench/balancer.py``: the repository's
+``deploy/haproxy.cfg`` with one server line per replica; ``haproxy`` is
+installed with apt-get if missing), and the sessions go through it as browsers
+do: each loads the page (HAProxy sets the replica's cookie), opens the
+websocket with that cookie, and downloads one of the page's CSV files through
+the balancer after opening.  Half-way through the sliding (``--kill-after``;
+``--no-kill`` for none) the first replica is killed (SIGKILL to its process
+tree, as a crash); its sessions reconnect as browsers do (``/_stcore/health``,
+then a new websocket with the state they hold, the same figures expected) and
+download again.  The report adds, per replica, the sessions it had at first
+and at the end, its requests (page, websocket, media) as HAProxy logged them,
+its peak memory and CPU, and checks from HAProxy's log, against each session's
+own cookie, that every session's requests went to one replica, except the
+killed one's sessions, which all moved once, after the kill.
 
 The sessions are not browsers but clients speaking Streamlit's own websocket
 protocol (``/_stcore/stream``) with the protobuf messages bundled in the
@@ -68,7 +85,13 @@ import statistics
 import sys
 import threading
 import time
+import urllib.error
+import urllib.request
+import uuid
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
 from pathlib import Path
 
 from streamlit.proto.Alert_pb2 import Alert
@@ -80,10 +103,14 @@ from websockets.exceptions import WebSocketException
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from appserver import AppServer
+from balancer import COOKIE, SESSION_HEADER, HAProxy, Request, sticky
 from browser import FIG2_LINK, RINGS_LINK
 
 CACHE_REPORT_ENV, CACHE_REPORT = "KPCA_CACHE_REPORT", "kpca cache sizes: "
 """How the server is asked to print its cache sizes, and how it does (kpca_ui/warmup.py)."""
+
+RECONNECT_ATTEMPTS, RECONNECT_WAIT_S = 10, 0.5
+"""Behind the balancer, a lost connection is tried again this often, this long apart."""
 
 FINISHED = {
     ForwardMsg.ScriptFinishedStatus.FINISHED_SUCCESSFULLY,
@@ -174,6 +201,8 @@ class Record:
     """What one session measured."""
 
     scenario: str
+    name: str = ""
+    """``s<seed>``: how it names itself to the balancer (HAProxy's log)."""
     opened: float | None = None
     first_figure: float | None = None
     redraws: list[Redraw] = field(default_factory=list)
@@ -182,6 +211,14 @@ class Record:
     timeouts: int = 0
     disconnects: int = 0
     messages: list[str] = field(default_factory=list)
+    replicas: list[str] = field(default_factory=list)
+    """Behind the balancer: the replicas that served it, in turn (from its cookie)."""
+    reconnects: list[float] = field(default_factory=list)
+    """Behind the balancer: seconds from each lost connection to the run after reconnecting."""
+    state_lost: int = 0
+    """Reconnections after which the page did not show the figures it showed before."""
+    downloads: int = 0
+    download_failures: int = 0
 
 
 class Session:
@@ -192,6 +229,14 @@ class Session:
         self.scenario = scenario
         self.record = record
         self.page_script_hash = ""
+        self.query = scenario.query
+        """The page's query string, as the browser's address bar holds it."""
+        self.downloads: dict[str, str] = {}
+        """Key of each download button -> its deferred file's id."""
+        self.session_id = ""
+        """The server's id of this session (a download names it)."""
+        self.figures: set[str] = set()
+        """Hashes of the figures of the last run (the same state draws the same figures)."""
         self.sliders: dict[str, SliderState] = {}
         self.tabs: dict[str, str] = {}
         """Widget id of each keyed ``st.tabs`` -> the label to ask for."""
@@ -203,12 +248,13 @@ class Session:
         """Ask for a rerun; return (seconds to the last figure, to the end of the run)."""
         message = BackMsg()
         state = message.rerun_script
-        state.query_string = self.scenario.query
+        state.query_string = self.query
         state.page_name = self.scenario.path
         state.page_script_hash = self.page_script_hash
         state.fragment_id = fragment_id
         state.cached_message_hashes.extend(self.cache)
         cache, self.cache = self.cache, {}
+        self.figures = set()
         for widget_id, label in self.tabs.items():
             widget = state.widget_states.widgets.add()
             widget.id = widget_id
@@ -245,14 +291,20 @@ class Session:
                 self.cache[reply.ref_hash] = cached
                 if cached is None or self._read_delta(cached):
                     last_figure = time.perf_counter() - start
+                    self.figures.add(reply.ref_hash)
             elif kind == "delta":
                 if self._read_delta(reply):
                     last_figure = time.perf_counter() - start
+                    self.figures.add(reply.hash)
                 if reply.metadata.cacheable:
                     figure = reply.delta.new_element.WhichOneof("type") == "plotly_chart"
                     self.cache[reply.hash] = None if figure else reply
             elif kind == "navigation":
                 self.page_script_hash = reply.navigation.page_script_hash
+            elif kind == "page_info_changed":
+                self.query = reply.page_info_changed.query_string
+            elif kind == "new_session":
+                self.session_id = reply.new_session.initialize.session_id
             elif kind == "script_finished":
                 status = reply.script_finished
                 if status == ForwardMsg.ScriptFinishedStatus.FINISHED_EARLY_FOR_RERUN:
@@ -281,6 +333,9 @@ class Session:
         if kind == "exception":
             self.record.exceptions += 1
             self.record.messages.append(f"exception: {element.exception.message[:200]}")
+        elif kind == "download_button" and element.download_button.deferred_file_id:
+            key = element.download_button.id.rsplit("-", 1)[-1]
+            self.downloads[key] = element.download_button.deferred_file_id
         elif kind == "alert" and element.alert.format == Alert.Format.ERROR:
             self.record.error_alerts += 1
             self.record.messages.append(f"error shown: {element.alert.body[:200]}")
@@ -311,6 +366,93 @@ class Session:
                 )
         return kind == "plotly_chart"
 
+    async def wait(self, seconds: float) -> None:
+        """Wait, listening as a browser does: a lost connection raises at once."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(max(seconds, 0.0)):
+                while True:
+                    await self.ws.recv()
+
+    async def file_url(self, file_id: str, timeout: float) -> str:
+        """Ask for a deferred download's file, as a click does; its URL on the server."""
+        message = BackMsg()
+        request = message.backend_operation_request
+        request.request_id = uuid.uuid4().hex
+        request.session_id = self.session_id
+        request.deferred_file.file_id = file_id
+        await self.ws.send(message.SerializeToString())
+        async with asyncio.timeout(timeout):
+            while True:
+                reply = ForwardMsg()
+                reply.ParseFromString(await self.ws.recv())
+                if reply.WhichOneof("type") != "backend_operation_response":
+                    continue
+                response = reply.backend_operation_response
+                if response.request_id == request.request_id:
+                    if response.error_msg:
+                        raise RuntimeError(response.error_msg)
+                    return response.deferred_file.url
+
+
+class Client:
+    """A browser's HTTP side behind the balancer: its cookies, and its session named in a header.
+
+    The browser loads the page (where HAProxy sets the replica's cookie), then
+    opens the websocket and fetches media files and downloads with that cookie;
+    when the connection is lost it asks ``/_stcore/health`` until it answers,
+    then opens a new websocket.
+    """
+
+    def __init__(self, base_url: str, name: str) -> None:
+        self.base_url = base_url
+        self.name = name
+        self.cookies: dict[str, str] = {}
+
+    @property
+    def headers(self) -> dict[str, str]:
+        """The cookie and the session's name, for every request."""
+        cookie = "; ".join(f"{key}={value}" for key, value in self.cookies.items())
+        return {SESSION_HEADER: self.name, **({"Cookie": cookie} if cookie else {})}
+
+    def remember(self, set_cookies: list[str]) -> None:
+        """Keep the cookies of ``Set-Cookie`` headers."""
+        for header in set_cookies:
+            jar = SimpleCookie()
+            jar.load(header)
+            self.cookies.update({key: morsel.value for key, morsel in jar.items()})
+
+    def _get(self, path: str, timeout: float) -> bytes:
+        request = urllib.request.Request(self.base_url + path, headers=self.headers)
+        with urllib.request.urlopen(request, timeout=timeout) as answer:
+            self.remember(answer.headers.get_all("Set-Cookie") or [])
+            return answer.read()
+
+    async def get(self, path: str, timeout: float) -> bytes:
+        """The body of ``GET path`` (an HTTP error raises), keeping the cookies it sets."""
+        return await asyncio.to_thread(self._get, path, timeout)
+
+    @property
+    def replica(self) -> str:
+        """The replica its cookie names (empty before the first answer)."""
+        return self.cookies.get(COOKIE, "")
+
+
+async def download(session: Session, client: Client, record: Record, timeout: float) -> None:
+    """Download the page's first deferred file (a CSV) through the balancer, as a click would."""
+    if not session.downloads:
+        return
+    key, file_id = next(iter(session.downloads.items()))
+    try:
+        url = await session.file_url(file_id, timeout)
+        body = await client.get(url if url.startswith("/") else f"/{url}", timeout)
+        if not body:
+            raise RuntimeError("empty file")
+    except (TimeoutError, RuntimeError, urllib.error.URLError) as error:
+        record.download_failures += 1
+        record.messages.append(f"download {key}: {error!r}")
+    else:
+        record.downloads += 1
+
 
 async def drive(
     base_url: str,
@@ -322,50 +464,113 @@ async def drive(
     think: tuple[float, float],
     timeout: float,
     seed: int,
+    balanced: bool = False,
 ) -> None:
-    """One session: wait ``delay``, open the view, nudge sliders until ``stop_at``."""
+    """One session: wait ``delay``, open the view, nudge sliders until ``stop_at``.
+
+    ``balanced`` (behind HAProxy): the session loads the page first, keeps the
+    replica's cookie, downloads a CSV after opening, and reconnects like a
+    browser when its connection is lost (rerunning with the state it holds).
+    """
     rng = random.Random(seed)
     await asyncio.sleep(delay)
+    client = Client(base_url, record.name)
+    session: Session | None = None
+    lost_at, attempts = 0.0, 0
     url = base_url.replace("http://", "ws://") + "/_stcore/stream"
-    try:
-        async with connect(
-            url,
-            subprotocols=["streamlit"],
-            max_size=None,
-            open_timeout=timeout,
-            ping_interval=None,  # browsers do not ping; the server pings them
-        ) as ws:
-            session = Session(ws, scenario, record)
-            opened = await session.run(timeout=timeout)
-            if opened is None:
+    while True:
+        try:
+            if balanced:
+                if session is None:
+                    await client.get(f"/{scenario.path}?{scenario.query}", timeout)
+                else:  # as the browser does before it reconnects
+                    await client.get("/_stcore/health", timeout)
+                record.replicas.append(client.replica)
+            async with connect(
+                url,
+                subprotocols=["streamlit"],
+                additional_headers=client.headers if balanced else None,
+                max_size=None,
+                open_timeout=timeout,
+                ping_interval=None,  # browsers do not ping; the server pings them
+            ) as ws:
+                if session is None:
+                    session = Session(ws, scenario, record)
+                    if not await open_view(session, record, timeout):
+                        return
+                elif record.opened is None:  # lost while opening: open again
+                    session.ws = ws
+                    if not await open_view(session, record, timeout):
+                        return
+                    record.reconnects.append(time.monotonic() - lost_at)
+                    lost_at, attempts = 0.0, 0
+                else:  # the held widget values and URL, rerun: the same figures
+                    session.ws = ws
+                    before = session.figures
+                    if await session.run(timeout=timeout) is None:
+                        return
+                    record.reconnects.append(time.monotonic() - lost_at)
+                    lost_at, attempts = 0.0, 0
+                    if not before <= session.figures:
+                        record.state_lost += 1
+                        record.messages.append(
+                            f"after reconnecting, {len(before - session.figures)} figures differ"
+                        )
+                if balanced:
+                    await download(session, client, record, timeout)
+                await interact(session, rng, stop_at, think, timeout)
                 return
-            if session.tabs:
-                tab_opened = await session.run(timeout=timeout)
-                if tab_opened is None:
-                    return
-                opened = (opened[0], opened[1] + tab_opened[1])
-            record.opened = opened[1]
-            record.first_figure = opened[0]
-            if scenario.heavy:
-                await go_heavy(session, stop_at, timeout)
+        except (OSError, WebSocketException) as error:  # urllib's errors are OSErrors
+            attempts += 1
+            if not balanced or session is None or attempts > RECONNECT_ATTEMPTS:
+                record.disconnects += 1
+                record.messages.append(f"connection: {error!r}")
                 return
-            if not scenario.interactive:  # a student who only watches
-                await asyncio.sleep(max(stop_at - time.monotonic(), 0.0))
-                return
-            while time.monotonic() < stop_at and session.sliders:
-                await asyncio.sleep(rng.uniform(*think))
-                if time.monotonic() >= stop_at:
-                    break
-                slider = rng.choice(list(session.sliders.values()))
-                slider.value = slider.nudged(rng)
-                start = time.monotonic()
-                times = await session.run(fragment_id=slider.fragment_id, timeout=timeout)
-                if times is None:
-                    break
-                record.redraws.append(Redraw(start, *times, slider.key))
-    except (OSError, WebSocketException) as error:
-        record.disconnects += 1
-        record.messages.append(f"connection: {error!r}")
+            lost_at = lost_at or time.monotonic()
+            await asyncio.sleep(RECONNECT_WAIT_S)
+
+
+async def open_view(session: Session, record: Record, timeout: float) -> bool:
+    """Open the view (and its tab); whether it finished in time."""
+    opened = await session.run(timeout=timeout)
+    if opened is None:
+        return False
+    if session.tabs:
+        tab_opened = await session.run(timeout=timeout)
+        if tab_opened is None:
+            return False
+        opened = (opened[0], opened[1] + tab_opened[1])
+    record.opened = opened[1]
+    record.first_figure = opened[0]
+    return True
+
+
+async def interact(
+    session: Session,
+    rng: random.Random,
+    stop_at: float,
+    think: tuple[float, float],
+    timeout: float,
+) -> None:
+    """Nudge sliders until ``stop_at`` (the heavy session refits; a watcher only waits)."""
+    record = session.record
+    if session.scenario.heavy:
+        await go_heavy(session, stop_at, timeout)
+        return
+    if not session.scenario.interactive:  # a student who only watches
+        await session.wait(stop_at - time.monotonic())
+        return
+    while time.monotonic() < stop_at and session.sliders:
+        await session.wait(rng.uniform(*think))
+        if time.monotonic() >= stop_at:
+            break
+        slider = rng.choice(list(session.sliders.values()))
+        slider.value = slider.nudged(rng)
+        start = time.monotonic()
+        times = await session.run(fragment_id=slider.fragment_id, timeout=timeout)
+        if times is None:
+            break
+        record.redraws.append(Redraw(start, *times, slider.key))
 
 
 async def go_heavy(session: Session, stop_at: float, timeout: float) -> None:
@@ -385,16 +590,45 @@ async def go_heavy(session: Session, stop_at: float, timeout: float) -> None:
             slider.value = [max(slider.value[0] - step, 0 if slider.options else slider.minimum)]
 
 
-def sample_memory(server: AppServer, stop: threading.Event, peak: list[int]) -> None:
-    """Keep the largest resident set of the server's process tree in ``peak[0]``."""
-    while not stop.wait(0.2):
-        peak[0] = max(peak[0], server.tree_rss())
+@dataclass
+class Usage:
+    """Peak memory and CPU time of the servers, sampled from ``/proc`` every 0.2 s."""
+
+    servers: list[AppServer]
+    peak: list[int] = field(default_factory=list)
+    """Each server's largest resident set of its process tree (bytes)."""
+    total: int = 0
+    """The largest resident set of all servers together (bytes)."""
+    cpu: list[float] = field(default_factory=list)
+    """Each server's CPU seconds since the start, as last seen alive."""
+
+    def __post_init__(self) -> None:
+        self.peak = [0] * len(self.servers)
+        self.cpu_at_start = [server.tree_cpu() for server in self.servers]
+        self.cpu = [0.0] * len(self.servers)
+        self.sample()
+
+    def sample(self) -> None:
+        """Read every server's resident set and CPU time once."""
+        sizes = [server.tree_rss() for server in self.servers]
+        self.peak = [max(peak, size) for peak, size in zip(self.peak, sizes, strict=True)]
+        self.total = max(self.total, sum(sizes))
+        for i, server in enumerate(self.servers):
+            # never less: a tree read while it is being killed misses the dead
+            self.cpu[i] = max(self.cpu[i], server.tree_cpu() - self.cpu_at_start[i])
+
+    def keep_sampling(self, stop: threading.Event) -> None:
+        """Sample every 0.2 s until ``stop`` is set."""
+        while not stop.wait(0.2):
+            self.sample()
 
 
 def probe_health(server: AppServer, stop: threading.Event, delays: list[float]) -> None:
     """Time ``/_stcore/health`` every 0.5 s: how long the server's event loop makes
     everyone wait (a computation that holds the GIL stalls every session)."""
     while not stop.wait(0.5):
+        if not server.alive():
+            return
         start = time.perf_counter()
         server.healthy(timeout=120)
         delays.append(time.perf_counter() - start)
@@ -422,7 +656,15 @@ def summarise(records: list[Record], peak: int, args: argparse.Namespace) -> boo
     redraws = [d for r in normal for d in r.redraws]
     served = sum(r.opened is not None and not r.exceptions for r in normal)
     opened = [r.opened for r in normal if r.opened is not None]
-    errors = sum(r.exceptions + r.error_alerts + r.timeouts + r.disconnects for r in records)
+    errors = sum(
+        r.exceptions
+        + r.error_alerts
+        + r.timeouts
+        + r.disconnects
+        + r.download_failures
+        + r.state_lost
+        for r in records
+    )
     print(f"\nsessions served      {served} of {len(normal)}" + (" (+1 heavy)" if heavy else ""))
     print(f"changes made         {len(redraws)}")
     print(
@@ -430,7 +672,13 @@ def summarise(records: list[Record], peak: int, args: argparse.Namespace) -> boo
         f"{errors} (exceptions {sum(r.exceptions for r in records)}, "
         f"st.error {sum(r.error_alerts for r in records)}, "
         f"timeouts {sum(r.timeouts for r in records)}, "
-        f"lost connections {sum(r.disconnects for r in records)})"
+        f"lost connections {sum(r.disconnects for r in records)}"
+        + (
+            f", failed downloads {sum(r.download_failures for r in records)}, "
+            f"state lost on reconnecting {sum(r.state_lost for r in records)})"
+            if args.replicas
+            else ")"
+        )
     )
     if opened:
         print(f"open a view          {spread(opened)}")
@@ -455,7 +703,8 @@ def summarise(records: list[Record], peak: int, args: argparse.Namespace) -> boo
         print(f"heavy fits           {len(heavy)}, {spread([h.done for h in heavy])}")
         if during:
             print(f"others during heavy  {len(during)} changes   {spread(during)}")
-    print(f"server peak memory   {peak / 2**30:.2f} GB (resident, process tree)")
+    servers = f"all {args.replicas} servers together" if args.replicas else "process tree"
+    print(f"server peak memory   {peak / 2**30:.2f} GB (resident, {servers})")
     for message in sorted({m for r in records for m in r.messages})[:20]:
         print(f"  ! {message}")
     ok = served == args.sessions and errors == 0 and p95 <= 3.0 and peak <= 3 * 2**30
@@ -467,8 +716,13 @@ def summarise(records: list[Record], peak: int, args: argparse.Namespace) -> boo
     return ok
 
 
-async def main_async(args: argparse.Namespace, base_url: str) -> list[Record]:
-    """Run all sessions to the end and return their records."""
+async def main_async(
+    args: argparse.Namespace, base_url: str, kill: Callable[[], None] | None = None
+) -> list[Record]:
+    """Run all sessions to the end and return their records.
+
+    ``kill`` is called (in a thread) ``args.kill_after`` seconds after the start.
+    """
     scenarios = [s for s in SCENARIOS if s.name in args.views]
     start = time.monotonic()
     stop_at = start + args.ramp + args.duration
@@ -482,7 +736,7 @@ async def main_async(args: argparse.Namespace, base_url: str) -> list[Record]:
     if args.heavy:
         sessions.append(HEAVY)
     for i, scenario in enumerate(sessions):
-        record = Record(scenario.name)
+        record = Record(scenario.name, f"s{args.seed + i}")
         records.append(record)
         delay = 0.0 if scenario.heavy else args.ramp * i / max(args.sessions, 1)
         tasks.append(
@@ -495,12 +749,75 @@ async def main_async(args: argparse.Namespace, base_url: str) -> list[Record]:
                 think=(args.think[0], args.think[1]),
                 timeout=args.timeout,
                 seed=args.seed + i,
+                balanced=bool(args.replicas),
             )
         )
+    if kill is not None:
+
+        async def kill_later() -> None:
+            await asyncio.sleep(args.kill_after)
+            await asyncio.to_thread(kill)
+
+        tasks.append(kill_later())
     # Every run waits at most --timeout, so this bound is never the one that stops the test.
-    limit = args.ramp + args.duration + 2 * args.timeout + 30
+    limit = args.ramp + args.duration + (RECONNECT_ATTEMPTS + 2) * args.timeout + 30
     await asyncio.wait_for(asyncio.gather(*tasks), limit)
     return records
+
+
+def summarise_replicas(
+    records: list[Record],
+    requests: list[Request],
+    names: list[str],
+    usage: Usage,
+    killed: tuple[str, float, float] | None,
+) -> bool:
+    """Print where the sessions went; whether each kept its replica, but for the killed one's.
+
+    ``killed``: (replica, seconds after the start, ``time.time()``) of the kill.
+    A session of the killed replica may move once, to a live one, after the
+    kill; every other session keeps its replica for every request.
+    """
+    dead, after, at = killed if killed else ("", 0.0, 0.0)
+    check = sticky(requests, {r.name: r.replicas for r in records}, (dead, at) if killed else None)
+    kinds = Counter((request.replica, request.kind) for request in requests)
+    print(f"\nreplicas             {len(names)} behind HAProxy (cookie {COOKIE})")
+    for i, name in enumerate(names):
+        first = sum(path[:1] == [name] for path in check.paths.values())
+        last = sum(path[-1:] == [name] for path in check.paths.values())
+        counts = ", ".join(f"{kind} {kinds[name, kind]}" for kind in ("page", "websocket", "media"))
+        note = f"   killed at {after:.0f} s" if name == dead else ""
+        print(
+            f"  {name:<6} sessions {first:3d} at first, {last:3d} at the end; requests {counts}; "
+            f"peak {usage.peak[i] / 2**30:.2f} GB, CPU {usage.cpu[i]:.0f} s{note}"
+        )
+    print(
+        f"stickiness           {len(check.stuck)} of {len(records)} sessions had every request "
+        f"(page, websocket, downloads) on one replica; {len(check.moved)} moved once, after the "
+        f"kill, from {dead or '-'} to a live one; {len(check.wrong)} otherwise"
+    )
+    for name, what in list(check.wrong.items())[:10]:
+        print(f"  ! {name}: {what}")
+    reconnected = [r.name for r in records if r.reconnects]
+    if killed:
+        back = [t for r in records for t in r.reconnects]
+        print(
+            f"reconnects           {len(back)} by {len(reconnected)} sessions "
+            f"({len(check.on_dead)} were on {dead}); state kept "
+            f"{len(back) - sum(r.state_lost for r in records)} of {len(back)}"
+            + (f"; back after {spread(back)}" if back else "")
+        )
+    print(
+        f"downloads (CSV)      {sum(r.downloads for r in records)} through the balancer, "
+        f"{sum(r.download_failures for r in records)} failed"
+    )
+    ok = check.ok and set(reconnected) <= set(check.on_dead)
+    print(
+        "replica targets      "
+        + ("met" if ok else "NOT met")
+        + " (every session on one replica; only the killed one's sessions move, all of them)"
+    )
+    return ok
 
 
 STORM = {"sessions": 30, "duration": 60.0, "ramp": 10.0, "think": (0.5, 2.0)}
@@ -519,7 +836,8 @@ def last_cache_report(log_path: Path) -> dict[str, list[int]]:
     return json.loads(reports[-1]) if reports else {}
 
 
-def main() -> int:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line, with each mode's defaults filled in."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--lecture", action="store_true", help="a lecture: all open one link, a third play"
@@ -547,54 +865,160 @@ def main() -> int:
         help="views the sessions open (all)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the random moves")
-    args = parser.parse_args()
+    parser.add_argument(
+        "--replicas",
+        type=int,
+        default=0,
+        help="this many app servers behind HAProxy (deploy/haproxy.cfg); 0: one, directly",
+    )
+    parser.add_argument(
+        "--kill-after",
+        type=float,
+        help="with --replicas 2 or more: kill the first replica this many seconds after the "
+        "start (half-way through the sliding)",
+    )
+    parser.add_argument("--no-kill", action="store_true", help="with --replicas: kill none of them")
+    args = parser.parse_args(argv)
     defaults = LECTURE if args.lecture else STORM
     for name, value in defaults.items():
         if getattr(args, name) is None:
             setattr(args, name, value)
+    if args.replicas < 2 or args.no_kill:
+        args.kill_after = None
+    elif args.kill_after is None:
+        args.kill_after = args.ramp + args.duration / 2
+    return args
 
-    with AppServer(env={CACHE_REPORT_ENV: "1"}) as server:
-        print(f"server {server.url} (pid {server.process.pid}), log {server.log_path}")
+
+@dataclass
+class Outcome:
+    """What one load test saw (:func:`run`), for :func:`report`."""
+
+    records: list[Record]
+    names: list[str]
+    """The replicas' names (``app1`` …), one without ``--replicas``."""
+    usage: Usage
+    delays: list[float]
+    """Seconds ``/_stcore/health`` took to answer, every 0.5 s, on every server."""
+    caches: dict[str, dict[str, list[int]]]
+    """Each server's last cache sizes (:func:`last_cache_report`)."""
+    requests: list[Request] | None
+    """HAProxy's log (``None`` without ``--replicas``)."""
+    killed: tuple[str, float, float] | None
+    """(replica, seconds after the start, ``time.time()``) of the kill, if one was killed."""
+    wall: float
+    load_before: float
+
+
+def run(args: argparse.Namespace, env: dict[str, str] | None = None) -> Outcome:
+    """Start the server(s) (and HAProxy), run the sessions, stop everything; what was seen.
+
+    ``env``: extra environment variables of the app servers.
+    """
+    names = [f"app{i + 1}" for i in range(max(args.replicas, 1))]
+    servers = [AppServer(env={CACHE_REPORT_ENV: "1", **(env or {})}) for _ in names]
+    balancer = None
+    killed: list[tuple[str, float, float]] = []
+    with contextlib.ExitStack() as stack:
+        for name, server in zip(names, servers, strict=True):
+            stack.enter_context(server)
+            label = f"server {name}" if args.replicas else "server"
+            print(f"{label} {server.url} (pid {server.process.pid}), log {server.log_path}")
+        base_url = servers[0].url
+        if args.replicas:
+            balancer = stack.enter_context(
+                HAProxy({name: server.port for name, server in zip(names, servers, strict=True)})
+            )
+            base_url = balancer.url
+            print(
+                f"{balancer.version()}\n  {base_url}, config {balancer.config_path} "
+                f"(from deploy/haproxy.cfg), log {balancer.log_path}"
+            )
         print(
             f"{args.sessions} sessions over "
             f"{'the link ' + args.link if args.lecture else ', '.join(args.views)}"
             f"{' + 1 heavy' if args.heavy else ''}; open within {args.ramp:g} s, "
             f"then slide for {args.duration:g} s"
+            + (f"; {names[0]} killed after {args.kill_after:g} s" if args.kill_after else ""),
+            flush=True,
         )
-        stop, peak, delays = threading.Event(), [server.tree_rss()], []
-        samplers = [
-            threading.Thread(target=sample_memory, args=(server, stop, peak), daemon=True),
-            threading.Thread(target=probe_health, args=(server, stop, delays), daemon=True),
+        stop, usage, delays = threading.Event(), Usage(servers), []
+        samplers = [threading.Thread(target=usage.keep_sampling, args=(stop,), daemon=True)]
+        samplers += [
+            threading.Thread(target=probe_health, args=(server, stop, delays), daemon=True)
+            for server in servers
         ]
         for sampler in samplers:
             sampler.start()
-        load_before, wall, server_cpu = os.getloadavg()[0], time.monotonic(), server.tree_cpu()
+        load_before, started = os.getloadavg()[0], time.monotonic()
+
+        def kill() -> None:
+            usage.sample()
+            killed.append((names[0], time.monotonic() - started, time.time()))
+            servers[0].kill()
+
         try:
-            records = asyncio.run(main_async(args, server.url))
+            records = asyncio.run(
+                main_async(args, base_url, kill if args.kill_after is not None else None)
+            )
         finally:
             stop.set()
             for sampler in samplers:
                 sampler.join()
             with contextlib.suppress(Exception):
-                peak[0] = max(peak[0], server.tree_rss())
-        wall, server_cpu = time.monotonic() - wall, server.tree_cpu() - server_cpu
-        caches = last_cache_report(server.log_path)
-    ok = summarise(records, peak[0], args)
-    if delays:
+                usage.sample()
+        wall = time.monotonic() - started
+    return Outcome(
+        records,
+        names,
+        usage,
+        delays,
+        {name: last_cache_report(s.log_path) for name, s in zip(names, servers, strict=True)},
+        None if balancer is None else balancer.requests(),
+        killed[0] if killed else None,
+        wall,
+        load_before,
+    )
+
+
+def report(outcome: Outcome, args: argparse.Namespace) -> bool:
+    """Print the report; whether every target was met."""
+    ok = summarise(outcome.records, outcome.usage.total, args)
+    if outcome.requests is not None:
+        ok = (
+            summarise_replicas(
+                outcome.records, outcome.requests, outcome.names, outcome.usage, outcome.killed
+            )
+            and ok
+        )
+    if outcome.delays:
         print(
-            f"health check         {spread(delays)}   (while it waits, the server "
+            f"health check         {spread(outcome.delays)}   (while it waits, the server "
             "answers no session)"
         )
-    print("cache sizes          " + ("(none reported)" if not caches else ""))
-    for name, (entries, size) in sorted(caches.items(), key=lambda item: -item[1][1]):
-        print(f"  {name.rsplit('.', 1)[-1]:<22} {entries:4d} entries {size / 2**20:8.1f} MB")
+    for name, sizes in outcome.caches.items():
+        print(
+            f"cache sizes{' of ' + name if args.replicas else ''}".ljust(21)
+            + ("(none reported)" if not sizes else "")
+        )
+        for function, (entries, size) in sorted(sizes.items(), key=lambda item: -item[1][1]):
+            print(
+                f"  {function.rsplit('.', 1)[-1]:<22} {entries:4d} entries {size / 2**20:8.1f} MB"
+            )
     clients = resource.getrusage(resource.RUSAGE_SELF)
     print(
-        f"CPU                  server {server_cpu:.0f} s, these clients "
-        f"{clients.ru_utime + clients.ru_stime:.0f} s, in {wall:.0f} s on {os.cpu_count()} cores; "
-        f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after"
+        f"CPU                  server{'s' if args.replicas else ''} "
+        f"{sum(outcome.usage.cpu):.0f} s, these clients "
+        f"{clients.ru_utime + clients.ru_stime:.0f} s, in {outcome.wall:.0f} s on "
+        f"{os.cpu_count()} cores; load average {outcome.load_before:.1f} before, "
+        f"{os.getloadavg()[0]:.1f} after"
     )
-    return 0 if ok else 1
+    return ok
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    return 0 if report(run(args), args) else 1
 
 
 if __name__ == "__main__":

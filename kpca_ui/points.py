@@ -152,7 +152,7 @@ def point_picker(
                     f"{safe_name(upload.name)} ({len(parsed.X)} points)",
                     ("upload", digest),
                 )
-        return st.session_state.get(last_good) or _toy("parabola", 300, 0.2, 0)
+        return st.session_state.get(last_good) or toy_points("parabola", 300, 0.2, 0)
 
     default_noise = default_noises[name] if name in default_noises else datasets.default_noise(name)
     n_samples = sidebar.slider(
@@ -182,12 +182,18 @@ def point_picker(
     seed = sidebar.number_input(
         "Seed", 0, MAX_SEED, 0, step=1, key=f"{prefix}_seed", bind="query-params"
     )
-    points = _toy(name, n_samples, noise, int(seed), titles[name])
+    points = toy_points(name, n_samples, noise, int(seed), titles[name])
     st.session_state[last_good] = points
     return points
 
 
-def _toy(name: str, n_samples: int, noise: float, seed: int, title: str | None = None) -> PointSet:
+def toy_points(
+    name: str, n_samples: int, noise: float, seed: int, title: str | None = None
+) -> PointSet:
+    """A generated 2-D set as the views show it (its points cached per arguments).
+
+    ``title`` names the set in the figure titles (:data:`DATASET_TITLES` by default).
+    """
     X, labels = _generate(name, n_samples, noise, seed)
     title = f"{title or DATASET_TITLES[name]}: {n_samples} points, noise {noise:g}, seed {seed}"
     return PointSet(X, labels, title, ("toy", name, n_samples, noise, seed))
@@ -206,7 +212,7 @@ def drawn_points(prefix: str) -> PointSet:
 
 def copy_source(prefix: str) -> PointSet | None:
     """The 2-D data set shown before the drawing, which the canvas can copy in."""
-    source = st.session_state.get(f"{prefix}_last_good") or _toy("parabola", 300, 0.2, 0)
+    source = st.session_state.get(f"{prefix}_last_good") or toy_points("parabola", 300, 0.2, 0)
     return source if source.X.shape[1] == 2 else None
 
 

@@ -36,12 +36,10 @@ from kpca_core import contours as ct
 from kpca_core.datasets import default_noise
 from kpca_ui import workers
 from kpca_ui.memory import cache_sizes
-from kpca_ui.points import DATASET_TITLES, _toy
+from kpca_ui.points import DATASET_TITLES, toy_points
 from kpca_ui.views import contours as contours_view
 from kpca_ui.views.contours_grid import contour_figure, contour_sweep
-from kpca_ui.views.spectrum_sweep import _dk_share as dk_share
-from kpca_ui.views.spectrum_sweep import _sweep as spectrum_sweep
-from kpca_ui.views.spectrum_sweep import _uncentred as uncentred_sweep
+from kpca_ui.views.spectrum_sweep import dk_share, sweep_holder, uncentred_sweep
 
 ENV = "KPCA_WARMUP"
 """``KPCA_WARMUP=0`` turns the warm-up off (the page tests do, to count the engine's calls)."""
@@ -65,7 +63,9 @@ def warm_contours(preset: Mapping[str, Any] = contours_view.FIG2) -> ct.ContourS
     view's widgets give for it (``kernel_controls``, ``point_picker``).
     """
     name = preset["ct_data"]
-    points = _toy(name, preset["ct_n"], preset["ct_noise"], preset["ct_seed"], DATASET_TITLES[name])
+    points = toy_points(
+        name, preset["ct_n"], preset["ct_noise"], preset["ct_seed"], DATASET_TITLES[name]
+    )
     kernel, parameter = preset["ct_kernel"], preset["ct_sweep"]
     parameter = None if parameter == "none" else parameter
     spec = ct.KernelSpec(kernel)
@@ -90,8 +90,8 @@ def warm_spectrum(data: str = "three_rings", n_samples: int = 300) -> dict:
     On the three rings also the share at Deręgowski & Krzyśko's width, centred and not, and
     the uncentred sweep, which the view states and draws.
     """
-    points = _toy(data, n_samples, default_noise(data), 0, DATASET_TITLES[data])
-    holder = spectrum_sweep(points, SPECTRUM_DEFAULT)
+    points = toy_points(data, n_samples, default_noise(data), 0, DATASET_TITLES[data])
+    holder = sweep_holder(points, SPECTRUM_DEFAULT)
     if data == "three_rings":
         for center in (True, False):
             dk_share(points.X, points.key, center)
@@ -103,16 +103,6 @@ WARMERS: tuple[Callable[[], object], ...] = (warm_contours, warm_spectrum)
 """The gallery's presets, the lecturer's likely first link first."""
 
 
-def spawn_workers() -> int:
-    """Start the worker processes now and wait until each is ready; how many there are."""
-    count = workers.n_workers()
-    pool = workers._pool(count) if count else None
-    if pool is not None:
-        for future in [pool.submit(os.getpid) for _ in range(count)]:
-            future.result()
-    return count
-
-
 def warm(warmers: tuple[Callable[[], object], ...] = WARMERS) -> list[str]:
     """Spawn the workers and run every warmer; the names of those that failed.
 
@@ -120,7 +110,7 @@ def warm(warmers: tuple[Callable[[], object], ...] = WARMERS) -> list[str]:
     first visitor, as without warm-up.
     """
     failed = []
-    spawn_workers()
+    workers.start_pool()
     for warmer in warmers:
         try:
             warmer()
@@ -128,12 +118,6 @@ def warm(warmers: tuple[Callable[[], object], ...] = WARMERS) -> list[str]:
             _LOG.exception("warm-up of %s failed", warmer.__name__)
             failed.append(warmer.__name__)
     return failed
-
-
-def pool_broken() -> bool:
-    """Whether the worker pool has lost a process (and cannot take work any more)."""
-    count = workers.n_workers()
-    return bool(count) and bool(getattr(workers._pool(count), "_broken", False))
 
 
 def _lower_priority() -> None:
@@ -150,10 +134,9 @@ def _run(stop: threading.Event) -> None:
         if os.environ.get(CACHE_REPORT_ENV, "").strip() == "1":
             # on the server's output, where bench/load_test.py reads the last line
             print(CACHE_REPORT + json.dumps(cache_sizes()), flush=True)
-        if pool_broken():
+        if workers.pool_broken():
             _LOG.warning("a worker process died: starting new ones")
-            workers._pool.clear()
-            spawn_workers()
+            workers.restart_pool()
 
 
 def start() -> threading.Event | None:

@@ -99,6 +99,32 @@ def _pool(workers: int, niceness: int = 0) -> ProcessPoolExecutor:
     return pool
 
 
+def start_pool() -> int:
+    """Start the worker processes now and wait until each has started; how many there are.
+
+    Otherwise they start with the first computation a session asks for, which then
+    waits for them (the warm-up, :mod:`kpca_ui.warmup`, calls this at server start).
+    """
+    count = n_workers()
+    if count:
+        pool = _pool(count, 0)  # compute's pool: the same arguments, the same cache entry
+        for future in [pool.submit(os.getpid) for _ in range(count)]:
+            future.result()
+    return count
+
+
+def pool_broken() -> bool:
+    """Whether the worker pool has lost a process (and so takes no more work)."""
+    count = n_workers()
+    return bool(count) and bool(getattr(_pool(count, 0), "_broken", False))
+
+
+def restart_pool() -> int:
+    """Drop the worker pools and start new worker processes; how many there are."""
+    _pool.clear()
+    return start_pool()
+
+
 @functools.cache
 def _end_children_at_exit() -> None:
     """End the worker processes when the server exits, before anything waits for them.

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import threading
+import time
 
 from conftest import open_view
 
 from kpca_core import contours as ct
 from kpca_core.spectrum import WidthSweep
-from kpca_ui import warmup
+from kpca_ui import warmup, workers
 from kpca_ui.views import contours_grid, spectrum_sweep
 from kpca_ui.views.home import GALLERY
 
@@ -45,7 +48,7 @@ def test_the_fig2_link_after_warm_up_fits_nothing(monkeypatch):
 
 def test_the_rings_spectrum_after_warm_up_sweeps_nothing(monkeypatch):
     spectrum_sweep._results.clear()
-    spectrum_sweep._dk_share.clear()
+    spectrum_sweep.dk_share.clear()
     sweeps = counting(monkeypatch, WidthSweep, "fit")
     warmup.warm((warmup.warm_spectrum,))
     # the 60 widths centred and not, and Deręgowski & Krzyśko's one width centred and not
@@ -79,3 +82,19 @@ def test_warm_up_is_off_in_the_page_tests_and_started_once_otherwise(monkeypatch
         assert started == [first]
     finally:
         warmup._started.clear()
+
+
+def test_the_workers_are_started_before_the_first_visit_and_replaced_when_one_dies(monkeypatch):
+    monkeypatch.setenv("KPCA_WORKERS", "1")
+    assert workers.start_pool() == 1
+    assert not workers.pool_broken()
+    first = workers.compute(os.getpid)
+    os.kill(first, signal.SIGKILL)
+    for _ in range(100):  # the pool notices the death in its own thread
+        if workers.pool_broken():
+            break
+        time.sleep(0.1)
+    assert workers.pool_broken()
+    assert workers.restart_pool() == 1
+    assert not workers.pool_broken()
+    assert workers.compute(os.getpid) not in (first, os.getpid())

@@ -44,7 +44,7 @@ PROGRESS_DELAY_S = 0.3
 def _results(data_key: tuple, sweep_key: tuple) -> dict:
     """An empty holder per data and sweep choice: the sweep, then its figures.
 
-    Filled once by :func:`_sweep` (and the figure helpers), instead of caching
+    Filled once by :func:`sweep_holder` (and the figure helpers), instead of caching
     a function, because the sweep's progress bar must not be recorded and
     replayed by the cache.
     """
@@ -59,7 +59,7 @@ def _cost(points: PointSet, sweep_key: tuple) -> budget.Cost:
     return budget.sweep_cost(len(points.X), n_widths, kernel)
 
 
-def _sweep(points: PointSet, sweep_key: tuple) -> dict:
+def sweep_holder(points: PointSet, sweep_key: tuple) -> dict:
     """The holder of this data and sweep choice, with the sweep computed in it."""
     holder = _results(points.key, sweep_key)
     holder["key"] = (points.key, sweep_key)
@@ -166,13 +166,13 @@ def _csv(_sweep: WidthSweep, data_key: tuple, sweep_key: tuple) -> bytes:
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
-def _dk_share(_X: np.ndarray, data_key: tuple, center: bool) -> float:
+def dk_share(_X: np.ndarray, data_key: tuple, center: bool) -> float:
     """(λ₁+λ₂)/Σλ of the Gaussian kernel at Deręgowski & Krzyśko's c, centred or not."""
     sweep = WidthSweep("rbf", widths=[gamma_to_sigma(DK_GAMMA)], center=center, n_jobs=1)
     return float(compute(sweep.fit, _X).share(2)[0])
 
 
-def _uncentred(holder: dict, points: PointSet) -> WidthSweep:
+def uncentred_sweep(holder: dict, points: PointSet) -> WidthSweep:
     """The same widths without centring in feature space, computed once per sweep."""
     if "uncentred" not in holder:
         sweep = WidthSweep("rbf", widths=holder["sweep"].widths_, center=False)
@@ -347,7 +347,7 @@ def computed_sweep(points: PointSet, sweep_key: tuple) -> dict | None:
         )
         return None
     try:
-        return _sweep(points, sweep_key)
+        return sweep_holder(points, sweep_key)
     except ValueError as error:
         st.error(f"The spectrum cannot be computed for these settings: {error}")
         return None
@@ -361,8 +361,8 @@ def dk_note(holder: dict, points: PointSet, image_format: str) -> None:
     """
     if points.key[:2] != ("toy", "three_rings") or holder["sweep"].kernel != "rbf":
         return
-    centred, uncentred = holder["sweep"], _uncentred(holder, points)
-    at_c = {center: _dk_share(points.X, points.key, center) for center in (True, False)}
+    centred, uncentred = holder["sweep"], uncentred_sweep(holder, points)
+    at_c = {center: dk_share(points.X, points.key, center) for center in (True, False)}
     st.info(
         "Deręgowski & Krzyśko (Fig. 4) report a maximum of (λ₁+λ₂)/Σλ at "
         f"c = {DK_GAMMA} (σ = {gamma_to_sigma(DK_GAMMA):.2f}). With the centred kernel "

@@ -1,0 +1,47 @@
+"""``bench/load_test.py --replicas``: the app behind HAProxy keeps sessions and survives a kill.
+
+A small run of the load test itself (two replicas, four sessions opening a small
+Contours link, the first replica killed half-way): slow (two app servers
+start), so it runs only with ``-m slow``.  Stickiness itself is checked in a
+second or two with stand-in replicas in ``tests/test_deploy.py``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+
+import pytest
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "bench"))
+
+import load_test
+from balancer import sticky
+
+SMALL_LINK = "contours?ct_n=60&ct_noise=0.2&ct_seed=0&ct_values=1%2C+2&ct_k=2&ct_res=40"
+"""A Contours link that fits in a moment: 60 points, two degrees, a coarse grid."""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("haproxy") is None, reason="haproxy is not installed")
+def test_two_replicas_keep_their_sessions_and_a_killed_ones_move_with_their_state():
+    small = "--sessions 4 --ramp 2 --duration 30 --think 1 2 --replicas 2 --kill-after 20"
+    args = load_test.parse_args(["--lecture", "--link", SMALL_LINK, *small.split()])
+    outcome = load_test.run(args, env={"KPCA_WORKERS": "0", "KPCA_WARMUP": "0"})
+    records = outcome.records
+    assert [r.opened is not None for r in records] == [True] * 4
+    for field in ("exceptions", "error_alerts", "timeouts", "disconnects", "download_failures"):
+        assert sum(getattr(r, field) for r in records) == 0, [
+            m for r in records for m in r.messages
+        ]
+    assert sum(r.state_lost for r in records) == 0
+    dead, _, at = outcome.killed
+    check = sticky(outcome.requests, {r.name: r.replicas for r in records}, (dead, at))
+    assert check.ok, check.wrong
+    assert check.on_dead and check.stuck  # leastconn gave each replica sessions
+    assert sorted(r.name for r in records if r.reconnects) == sorted(check.on_dead)
+    # a CSV through the balancer after opening, and again after each move
+    assert [r.downloads for r in records] == [1 + len(r.reconnects) for r in records]
+    media = [r for r in outcome.requests if r.kind == "media"]
+    assert len(media) == sum(r.downloads for r in records)
