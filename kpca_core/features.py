@@ -200,11 +200,14 @@ def toy_features(
     coef0: float = 1.0,
     n_max: int = 50,
     grid_size: int = TOY_GRID,
+    half_width: float | None = None,
 ) -> ToyFeatures:
     """Fit kernel PCA once and project the points and the grid onto its first ``n_max`` components.
 
     Every n ≤ ``n_max`` then needs only a linear SVM (:func:`toy_experiment`).
-    Kernel parameters as for :class:`kpca_core.KernelPCA`.
+    Kernel parameters as for :class:`kpca_core.KernelPCA`.  The grid covers
+    the data and a margin (:func:`toy_grid`), or with ``half_width`` h the
+    square [−h, h]² (a drawing's canvas).
     """
     X = np.asarray(X, dtype=float)
     if X.ndim != 2 or X.shape[1] != 2:
@@ -214,7 +217,10 @@ def toy_features(
         raise ValueError("the toy needs at least two classes")
     model = KernelPCA(n_max, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0)
     points = model.fit_transform(X)
-    xs, ys = toy_grid(X, grid_size)
+    if half_width is None:
+        xs, ys = toy_grid(X, grid_size)
+    else:
+        xs = ys = np.linspace(-half_width, half_width, grid_size)
     gx, gy = np.meshgrid(xs, ys)
     grid = model.transform(np.column_stack([gx.ravel(), gy.ravel()]))
     return ToyFeatures(X, labels, xs, ys, points, grid, model.eigenvalues_)

@@ -97,6 +97,17 @@ def test_toy_grid_covers_the_data_with_a_margin():
     assert ys[0] == pytest.approx(-0.1) and ys[-1] == pytest.approx(1.1)
 
 
+def test_toy_grid_may_be_a_drawings_square_and_the_components_stay():
+    X, y = moons(60, random_state=0)
+    gamma = sigma_to_gamma(0.5)
+    square = toy_features(X, y, gamma=gamma, n_max=5, grid_size=9, half_width=2.0)
+    around = toy_features(X, y, gamma=gamma, n_max=5, grid_size=9)
+    np.testing.assert_allclose(square.xs, np.linspace(-2, 2, 9))
+    np.testing.assert_allclose(square.ys, square.xs)
+    np.testing.assert_allclose(square.points, around.points)
+    assert toy_experiment(square, 5).kernel_regions.shape == (9, 9)
+
+
 @pytest.mark.parametrize(
     ("X", "y", "match"),
     [
