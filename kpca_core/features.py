@@ -594,6 +594,8 @@ def recompute_cell(
     n_components: int,
     *,
     n_fit: int = KPCA_TRAIN,
+    n_train: int | None = None,
+    n_test: int | None = None,
     c_grid: Sequence[float] = C_GRID,
     progress: Progress | None = None,
 ) -> Table2Cell:
@@ -611,6 +613,9 @@ def recompute_cell(
     n_fit : int
         Kernel PCA is fitted on the first ``n_fit`` training digits (3000 in
         the paper).
+    n_train, n_test : int, optional
+        Only the first ``n_train`` training and ``n_test`` test digits
+        (default: all, the protocol; fewer for quick checks).
     c_grid : sequence of float
     progress : callable, optional
         The decomposition reports the first 60 %, the SVMs the rest.
@@ -619,7 +624,14 @@ def recompute_cell(
     -------
     Table2Cell
     """
-    data = load_table2_data()
+    full = load_table2_data()
+    train, test = slice(n_train), slice(n_test)
+    data = Table2Data(
+        full.train_images[train],
+        full.train_labels[train],
+        full.test_images[test],
+        full.test_labels[test],
+    )
 
     def scaled(start: float, stop: float) -> Progress:
         return lambda f, m: _notify(progress, start + (stop - start) * f, m)

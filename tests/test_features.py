@@ -341,6 +341,17 @@ def test_differences_from_the_paper_in_numbers():
     assert "Best cell: 4.50 % (degree 5, n = 2048)" in text
 
 
+@pytest.mark.usps
+@needs_usps
+def test_a_cell_recomputed_on_the_first_digits_equals_its_steps_on_them(usps_subset):
+    cell = recompute_cell(1, 32, n_fit=300, n_train=600, n_test=200, c_grid=(1.0, 100.0))
+    decomposition = decompose(usps_subset, 1, n_max=32, n_fit=300)
+    expected = table2_cell(decomposition, 32, c_grid=(1.0, 100.0))
+    assert (cell.C, cell.test_error) == (expected.C, expected.test_error)
+    np.testing.assert_array_equal(cell.predictions, expected.predictions)
+    assert cell.predictions.shape == (200,)
+
+
 @pytest.mark.slow
 @pytest.mark.usps
 @needs_usps

@@ -22,6 +22,7 @@ from kpca_core.drawing import MAX_POINTS, encode, from_points
 from kpca_core.drawing import decode as decode_drawing
 from kpca_core.figures import style
 from kpca_core.figures.features import LIVE_MARK
+from kpca_ui import workers
 from kpca_ui.draw import DRAW
 from kpca_ui.views import features as view
 
@@ -273,6 +274,69 @@ def test_a_cell_recomputed_live_is_marked_and_detailed(monkeypatch):
     again = usps_page(ft_degree="2", ft_n="64")
     assert "ft_confusion_chart" in [c.key for c in again.get("plotly_chart")]
     assert "1 so far" in " ".join(c.value for c in again.caption)
+
+
+@pytest.fixture
+def background_worker(monkeypatch) -> None:
+    """Live cells in a real worker process, as served, in a pool started for the test.
+
+    Its worker is spawned with the test's environment (``KPCA_USPS_DIR``), and
+    ended after the test.
+    """
+    monkeypatch.setenv("KPCA_WORKERS", "1")
+
+    def end_pool() -> None:
+        workers._pool(1, workers.BACKGROUND_NICENESS).shutdown()
+        workers._pool.clear(1, workers.BACKGROUND_NICENESS)
+
+    end_pool()
+    yield
+    end_pool()
+
+
+FIRST_DIGITS = {"n_train": 1000, "n_test": 300, "c_grid": (1.0, 10.0)}
+"""A cell of the first digits, for a live cell of a few seconds."""
+
+
+def not_here(*args, **kwargs):
+    raise AssertionError("the live cell was computed in the session's thread, not in a worker")
+
+
+@pytest.mark.usps
+@pytest.mark.usefixtures("usps_dir", "background_worker")
+def test_a_live_cell_runs_in_a_worker_and_equals_the_cell_computed_here(monkeypatch):
+    monkeypatch.setenv("KPCA_FEATURES_FIT", "200")
+    monkeypatch.setattr(workers, "_inline", not_here)  # no fallback to this thread
+    calls, reports = [], []
+
+    def on_first_digits(function, *args, progress, **kwargs):
+        """The page's call, on the first digits; what reaches its progress bar is kept."""
+        calls.append((function, args, kwargs))
+
+        def relay(fraction: float, message: str) -> None:
+            reports.append((fraction, message))
+            progress(fraction, message)
+
+        return workers.in_background(function, *args, progress=relay, **kwargs, **FIRST_DIGITS)
+
+    monkeypatch.setattr(view, "in_background", on_first_digits)
+    at = usps_page(ft_degree="2", ft_n="32")
+    at.button(key="ft_live").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert calls == [(features.recompute_cell, (2, 32), {"n_fit": 200})]
+    cell = view._live_cells()[(2, 32)]
+    here = features.recompute_cell(2, 32, n_fit=200, **FIRST_DIGITS)
+    assert (cell.C, cell.validation_errors, cell.test_error) == (
+        here.C,
+        here.validation_errors,
+        here.test_error,
+    )
+    np.testing.assert_array_equal(cell.predictions, here.predictions)
+    np.testing.assert_array_equal(cell.confusion, here.confusion)
+    fractions = [fraction for fraction, _ in reports]
+    assert fractions[0] == 0.0 and fractions[-1] == 1.0 and fractions == sorted(fractions)
+    assert reports[-1][1] == "n = 32: done"
+    assert "ft_confusion_chart" in [c.key for c in at.get("plotly_chart")]
 
 
 def test_without_usps_the_page_says_so_in_one_line(monkeypatch, tmp_path):
