@@ -200,11 +200,14 @@ def toy_features(
     coef0: float = 1.0,
     n_max: int = 50,
     grid_size: int = TOY_GRID,
+    half_width: float | None = None,
 ) -> ToyFeatures:
     """Fit kernel PCA once and project the points and the grid onto its first ``n_max`` components.
 
     Every n ≤ ``n_max`` then needs only a linear SVM (:func:`toy_experiment`).
-    Kernel parameters as for :class:`kpca_core.KernelPCA`.
+    Kernel parameters as for :class:`kpca_core.KernelPCA`.  The grid covers
+    the data and a margin (:func:`toy_grid`), or with ``half_width`` h the
+    square [−h, h]² (a drawing's canvas).
     """
     X = np.asarray(X, dtype=float)
     if X.ndim != 2 or X.shape[1] != 2:
@@ -214,7 +217,10 @@ def toy_features(
         raise ValueError("the toy needs at least two classes")
     model = KernelPCA(n_max, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0)
     points = model.fit_transform(X)
-    xs, ys = toy_grid(X, grid_size)
+    if half_width is None:
+        xs, ys = toy_grid(X, grid_size)
+    else:
+        xs = ys = np.linspace(-half_width, half_width, grid_size)
     gx, gy = np.meshgrid(xs, ys)
     grid = model.transform(np.column_stack([gx.ravel(), gy.ravel()]))
     return ToyFeatures(X, labels, xs, ys, points, grid, model.eigenvalues_)
@@ -588,6 +594,8 @@ def recompute_cell(
     n_components: int,
     *,
     n_fit: int = KPCA_TRAIN,
+    n_train: int | None = None,
+    n_test: int | None = None,
     c_grid: Sequence[float] = C_GRID,
     progress: Progress | None = None,
 ) -> Table2Cell:
@@ -605,6 +613,9 @@ def recompute_cell(
     n_fit : int
         Kernel PCA is fitted on the first ``n_fit`` training digits (3000 in
         the paper).
+    n_train, n_test : int, optional
+        Only the first ``n_train`` training and ``n_test`` test digits
+        (default: all, the protocol; fewer for quick checks).
     c_grid : sequence of float
     progress : callable, optional
         The decomposition reports the first 60 %, the SVMs the rest.
@@ -613,7 +624,14 @@ def recompute_cell(
     -------
     Table2Cell
     """
-    data = load_table2_data()
+    full = load_table2_data()
+    train, test = slice(n_train), slice(n_test)
+    data = Table2Data(
+        full.train_images[train],
+        full.train_labels[train],
+        full.test_images[test],
+        full.test_labels[test],
+    )
 
     def scaled(start: float, stop: float) -> Progress:
         return lambda f, m: _notify(progress, start + (stop - start) * f, m)

@@ -112,6 +112,7 @@ LABELS: dict[str, dict[str, str]] = {
         "img": "Camera button saves",
         "tab": "Tab",
         "data": "Data set",
+        "draw": "Drawing",  # not a widget, as in _POINTS
         "points": "Number of points",
         "seed": "Seed",
         "kernel": "Kernel",

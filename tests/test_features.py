@@ -97,6 +97,17 @@ def test_toy_grid_covers_the_data_with_a_margin():
     assert ys[0] == pytest.approx(-0.1) and ys[-1] == pytest.approx(1.1)
 
 
+def test_toy_grid_may_be_a_drawings_square_and_the_components_stay():
+    X, y = moons(60, random_state=0)
+    gamma = sigma_to_gamma(0.5)
+    square = toy_features(X, y, gamma=gamma, n_max=5, grid_size=9, half_width=2.0)
+    around = toy_features(X, y, gamma=gamma, n_max=5, grid_size=9)
+    np.testing.assert_allclose(square.xs, np.linspace(-2, 2, 9))
+    np.testing.assert_allclose(square.ys, square.xs)
+    np.testing.assert_allclose(square.points, around.points)
+    assert toy_experiment(square, 5).kernel_regions.shape == (9, 9)
+
+
 @pytest.mark.parametrize(
     ("X", "y", "match"),
     [
@@ -328,6 +339,17 @@ def test_differences_from_the_paper_in_numbers():
     assert "45 are above the paper's error, 1 below" in text
     assert "from -0.50 to +0.50 points (median +0.50)" in text
     assert "Best cell: 4.50 % (degree 5, n = 2048)" in text
+
+
+@pytest.mark.usps
+@needs_usps
+def test_a_cell_recomputed_on_the_first_digits_equals_its_steps_on_them(usps_subset):
+    cell = recompute_cell(1, 32, n_fit=300, n_train=600, n_test=200, c_grid=(1.0, 100.0))
+    decomposition = decompose(usps_subset, 1, n_max=32, n_fit=300)
+    expected = table2_cell(decomposition, 32, c_grid=(1.0, 100.0))
+    assert (cell.C, cell.test_error) == (expected.C, expected.test_error)
+    np.testing.assert_array_equal(cell.predictions, expected.predictions)
+    assert cell.predictions.shape == (200,)
 
 
 @pytest.mark.slow

@@ -11,6 +11,7 @@ from kpca_core.figures import style
 from kpca_core.figures.features import (
     LIVE_MARK,
     REGION_TINT,
+    canvas_regions,
     confusion_figure,
     misclassified_figure,
     region_pixels,
@@ -60,6 +61,23 @@ def test_region_tints_are_light_versions_of_the_group_colours():
     first = np.array([int(style.GROUPS[0][i : i + 2], 16) for i in (1, 3, 5)])
     np.testing.assert_allclose(pixels[0, 0], 255 - REGION_TINT * (255 - first), atol=0.5)
     assert not np.array_equal(pixels[0, 0], pixels[0, 1])
+
+
+def test_classes_may_take_other_colours_and_the_canvas_shows_the_left_regions():
+    X, _ = three_rings(90, random_state=0)
+    groups = np.where(np.hypot(*X.T) < 1.5, 1, 3)  # a drawing's groups 1 and 3
+    features = toy_features(X, groups, gamma=sigma_to_gamma(1.0), grid_size=30, half_width=5.0)
+    result = toy_experiment(features, 6)
+    colours = [style.GROUPS[0], style.GROUPS[2]]
+    fig = toy_regions_figure(features, result, class_names=["group 1", "group 3"], colours=colours)
+    assert [t.marker.color for t in fig.data if t.showlegend] == colours
+    background = canvas_regions(features, result, colours)
+    assert background["image"] == fig.layout.images[0].source
+    pixels = png_pixels(background["image"])
+    expected = region_pixels(result.kernel_regions, np.array([1, 3]), colours)
+    np.testing.assert_array_equal(pixels, expected)
+    third = region_pixels(np.array([[3]]), np.array([1, 2, 3]))[0, 0]
+    assert any(np.array_equal(pixel, third) for pixel in pixels.reshape(-1, 3))
 
 
 def test_toy_figure_rejects_wrong_class_names(rings):

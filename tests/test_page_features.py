@@ -1,9 +1,11 @@
 """The Features page, tab by tab, through Streamlit's AppTest (widgets by key).
 
-The toy runs as served (one kernel PCA fit per setting, cached). The USPS tab
-reads the shipped table; the live recomputation of a cell is replaced by a
-fake of the same signature in most tests (the real one takes a minute), and
-run for real on few digits in one slow test.
+The toy runs as served (one kernel PCA fit per setting, cached); a drawing
+comes in through its link or as the canvas's value, set the way the browser
+sends it. The USPS tab reads the shipped table; the live recomputation of a
+cell is replaced by a fake of the same signature in most tests (the real one
+takes a minute), run in a real worker process on the first digits in one, and
+run for real on few fitted digits in one slow test.
 """
 
 from __future__ import annotations
@@ -13,9 +15,15 @@ import pytest
 from conftest import chart, decode, open_view
 from sklearn.metrics import confusion_matrix
 from test_page_denoising import usps_dir  # noqa: F401  (the fixture)
+from test_page_drawing import canvas_data
 
 from kpca_core import features, usps
+from kpca_core.drawing import MAX_POINTS, encode, from_points
+from kpca_core.drawing import decode as decode_drawing
+from kpca_core.figures import style
 from kpca_core.figures.features import LIVE_MARK
+from kpca_ui import workers
+from kpca_ui.draw import DRAW
 from kpca_ui.views import features as view
 
 USPS_TAB = "USPS: Table 2"
@@ -70,6 +78,106 @@ def test_the_toy_regions_shown_are_the_toys():
     points = decode(spec["data"][0]["x"])
     np.testing.assert_allclose(points, fit.X[fit.labels == 0, 0].astype(np.float32))
     assert metrics(at)["Correct on 4 kernel components"] == f"{100 * result.kernel_accuracy:.1f} %"
+
+
+# A centre of group 1 inside a ring of group 2: no straight line separates them.
+CENTRE = [[x, y, 1] for x, y in [(0.0, 0.0), (0.2, 0.1), (-0.1, 0.2), (0.1, -0.2)]]
+RING = [[1.5 * np.cos(t), 1.5 * np.sin(t), 2] for t in np.linspace(0, 2 * np.pi, 9)[:-1]]
+
+
+def drawn_page(points: list, **query: str):
+    drawing, _ = from_points(points, 2.0)
+    return open_view("features", query={"ft_data": DRAW, "ft_draw": encode(drawing), **query})
+
+
+def edit(at, seq: str, points: list | None, **extra: object) -> None:
+    """The canvas's state after an edit, as the browser would send it; then a rerun."""
+    at.session_state["ft_canvas"] = {"edit": {"seq": seq, "half": 2.0, "points": points, **extra}}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def legend(at) -> list[tuple[str, str]]:
+    """The toy figure's classes: (name, colour)."""
+    traces = chart(at, "ft_toy_chart")["data"]
+    return [(t["name"], t["marker"]["color"]) for t in traces if t["showlegend"]]
+
+
+def test_a_drawing_is_classified_by_its_groups_with_the_regions_behind_it():
+    at = drawn_page(CENTRE + RING)
+    assert at.selectbox(key="ft_data").value == view.DRAWN
+    shown = metrics(at)
+    assert shown["Correct on 10 kernel components"] == "100.0 %"
+    assert float(shown["Correct on x, y"].rstrip(" %")) < 100  # no line separates them
+    assert legend(at) == [("group 1", style.GROUPS[0]), ("group 2", style.GROUPS[1])]
+    spec = chart(at, "ft_toy_chart")
+    assert spec["layout"]["xaxis"]["range"] == [-2.0, 2.0]  # the canvas's square
+    # behind the canvas's points: the left panel's decision regions
+    data = canvas_data(at)
+    assert len(data["points"]) == 12 and data["half"] == 2.0
+    assert data["background"]["image"] == spec["layout"]["images"][0]["source"]
+    assert data["copyLabel"] == "Copy in the data shown before"
+    assert len(decode_drawing(at.query_params["ft_draw"])[0]) == 12
+    assert not at.toast and not at.warning and not at.error  # the link was taken as it is
+
+
+def test_an_edit_refits_and_goes_into_the_link():
+    at = drawn_page(CENTRE + RING)
+    third = [[x, y, 3] for x, y, _ in RING[:4]]
+    edit(at, "tab:1", CENTRE + RING[4:] + third)
+    assert legend(at) == [
+        ("group 1", style.GROUPS[0]),
+        ("group 2", style.GROUPS[1]),
+        ("group 3", style.GROUPS[2]),
+    ]
+    drawing, notes = decode_drawing(at.query_params["ft_draw"])
+    assert sorted(set(drawing.groups)) == [1, 2, 3] and notes == []
+    assert canvas_data(at)["seq"] == "tab:1"
+    shown = metrics(at)
+    assert "Correct on 10 kernel components" in shown  # the kernel's n, refitted
+
+
+@pytest.mark.parametrize(
+    ("points", "notice"),
+    [
+        (CENTRE, "at least two groups"),  # one class
+        ([[-1.0, 0.0, 1], [1.0, 0.0, 2]], "Click at least 3 places"),  # 2 points
+        ([[0.5, 0.5, 1], [0.5, 0.5, 2], [0.5, 0.5, 2]], "nothing to work on"),  # one place
+    ],
+)
+def test_a_drawing_with_nothing_to_classify_gets_a_notice_and_its_canvas(points, notice):
+    at = drawn_page(points)
+    assert [info.value for info in at.info if notice in info.value]
+    assert not at.error and not at.warning
+    assert "ft_toy_chart" not in [c.key for c in at.get("plotly_chart")]
+    data = canvas_data(at)
+    assert len(data["points"]) == len(points) and data["background"] is None
+    # a second group's point, and the classifier is there
+    edit(at, "tab:1", [*points, [-1.5, -1.5, 2], [1.5, -1.5, 1]])
+    assert chart(at, "ft_toy_chart")
+    assert canvas_data(at)["background"] is not None
+
+
+def test_leaving_the_drawing_takes_it_out_of_the_link_and_back_keeps_it():
+    at = drawn_page(CENTRE + RING)
+    at.selectbox(key="ft_data").set_value("moons").run()
+    assert "ft_draw" not in at.query_params
+    assert not at.get("bidi_component")
+    assert "Correct on 10 kernel components" in metrics(at)
+    at.selectbox(key="ft_data").set_value(view.DRAWN).run()
+    assert len(canvas_data(at)["points"]) == 12
+    assert "ft_draw" in at.query_params
+
+
+def test_the_canvas_copies_in_the_toy_set_shown_before():
+    at = open_view("features", query={"ft_data": "Two circles", "ft_points": "200"})
+    at.selectbox(key="ft_data").set_value(view.DRAWN).run()
+    assert not [s for s in at.slider if s.key == "ft_points"]  # a drawing has its own points
+    edit(at, "tab:1", None, copy=True)
+    points = canvas_data(at)["points"]
+    assert len(points) == 200 <= MAX_POINTS
+    assert sorted({group for _, _, group in points}) == [1, 2]
+    assert [name for name, _ in legend(at)] == ["group 1", "group 2"]
 
 
 def usps_page(**query: str):
@@ -166,6 +274,69 @@ def test_a_cell_recomputed_live_is_marked_and_detailed(monkeypatch):
     again = usps_page(ft_degree="2", ft_n="64")
     assert "ft_confusion_chart" in [c.key for c in again.get("plotly_chart")]
     assert "1 so far" in " ".join(c.value for c in again.caption)
+
+
+@pytest.fixture
+def background_worker(monkeypatch) -> None:
+    """Live cells in a real worker process, as served, in a pool started for the test.
+
+    Its worker is spawned with the test's environment (``KPCA_USPS_DIR``), and
+    ended after the test.
+    """
+    monkeypatch.setenv("KPCA_WORKERS", "1")
+
+    def end_pool() -> None:
+        workers._pool(1, workers.BACKGROUND_NICENESS).shutdown()
+        workers._pool.clear(1, workers.BACKGROUND_NICENESS)
+
+    end_pool()
+    yield
+    end_pool()
+
+
+FIRST_DIGITS = {"n_train": 1000, "n_test": 300, "c_grid": (1.0, 10.0)}
+"""A cell of the first digits, for a live cell of a few seconds."""
+
+
+def not_here(*args, **kwargs):
+    raise AssertionError("the live cell was computed in the session's thread, not in a worker")
+
+
+@pytest.mark.usps
+@pytest.mark.usefixtures("usps_dir", "background_worker")
+def test_a_live_cell_runs_in_a_worker_and_equals_the_cell_computed_here(monkeypatch):
+    monkeypatch.setenv("KPCA_FEATURES_FIT", "200")
+    monkeypatch.setattr(workers, "_inline", not_here)  # no fallback to this thread
+    calls, reports = [], []
+
+    def on_first_digits(function, *args, progress, **kwargs):
+        """The page's call, on the first digits; what reaches its progress bar is kept."""
+        calls.append((function, args, kwargs))
+
+        def relay(fraction: float, message: str) -> None:
+            reports.append((fraction, message))
+            progress(fraction, message)
+
+        return workers.in_background(function, *args, progress=relay, **kwargs, **FIRST_DIGITS)
+
+    monkeypatch.setattr(view, "in_background", on_first_digits)
+    at = usps_page(ft_degree="2", ft_n="32")
+    at.button(key="ft_live").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert calls == [(features.recompute_cell, (2, 32), {"n_fit": 200})]
+    cell = view._live_cells()[(2, 32)]
+    here = features.recompute_cell(2, 32, n_fit=200, **FIRST_DIGITS)
+    assert (cell.C, cell.validation_errors, cell.test_error) == (
+        here.C,
+        here.validation_errors,
+        here.test_error,
+    )
+    np.testing.assert_array_equal(cell.predictions, here.predictions)
+    np.testing.assert_array_equal(cell.confusion, here.confusion)
+    fractions = [fraction for fraction, _ in reports]
+    assert fractions[0] == 0.0 and fractions[-1] == 1.0 and fractions == sorted(fractions)
+    assert reports[-1][1] == "n = 32: done"
+    assert "ft_confusion_chart" in [c.key for c in at.get("plotly_chart")]
 
 
 def test_without_usps_the_page_says_so_in_one_line(monkeypatch, tmp_path):

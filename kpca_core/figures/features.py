@@ -37,11 +37,14 @@ LIVE_MARK = "•"
 """Put after the value of a cell that was computed live in the app."""
 
 
-def _class_rgb(n_classes: int) -> np.ndarray:
-    return np.array([hex_to_rgb(style.GROUPS[k % len(style.GROUPS)]) for k in range(n_classes)])
+def class_colours(n_classes: int) -> list[str]:
+    """The classes' colours by default: ``style.GROUPS`` in turn."""
+    return [style.GROUPS[k % len(style.GROUPS)] for k in range(n_classes)]
 
 
-def region_pixels(regions: np.ndarray, classes: np.ndarray) -> np.ndarray:
+def region_pixels(
+    regions: np.ndarray, classes: np.ndarray, colours: Sequence[str] | None = None
+) -> np.ndarray:
     """RGB picture of a grid of predicted classes, rows from the top (largest y) down.
 
     Parameters
@@ -49,22 +52,32 @@ def region_pixels(regions: np.ndarray, classes: np.ndarray) -> np.ndarray:
     regions : ndarray of shape (n_y, n_x)
         Predicted class at each grid point, y increasing with the row.
     classes : ndarray
-        The class labels, in the order of their colours in ``style.GROUPS``.
+        The class labels, sorted.
+    colours : sequence of str, optional
+        The classes' colours (``#rrggbb``), in the order of ``classes``;
+        by default :func:`class_colours`.
 
     Returns
     -------
     ndarray of shape (n_y, n_x, 3), uint8
     """
-    tints = np.round(255 - REGION_TINT * (255 - _class_rgb(classes.size))).astype(np.uint8)
+    rgb = np.array([hex_to_rgb(c) for c in colours or class_colours(classes.size)])
+    tints = np.round(255 - REGION_TINT * (255 - rgb)).astype(np.uint8)
     index = np.searchsorted(classes, regions[::-1])
     return tints[index]
 
 
-def _region_image(features: ToyFeatures, regions: np.ndarray, classes: np.ndarray, axis: str):
+def _region_image(
+    features: ToyFeatures,
+    regions: np.ndarray,
+    classes: np.ndarray,
+    colours: Sequence[str],
+    axis: str,
+) -> dict:
     """The regions as a layout image placed as the component maps are (one pixel per grid point)."""
     axes = {"xref": f"x{axis}", "yref": f"y{axis}"}
     placed = colour_image(features.xs, features.ys, np.zeros(regions.shape), axes)
-    source = png_data_uri(region_pixels(regions, classes))
+    source = png_data_uri(region_pixels(regions, classes, colours))
     return {**placed, "source": source, "name": "decision regions"}
 
 
@@ -74,6 +87,7 @@ def toy_regions_figure(
     *,
     kernel_label: str = "kernel",
     class_names: Sequence[str] | None = None,
+    colours: Sequence[str] | None = None,
 ) -> go.Figure:
     """Decision regions of the linear SVM: on n kernel components (left), on x, y (right).
 
@@ -90,11 +104,17 @@ def toy_regions_figure(
         How to name the kernel in the left title (e.g. "Gaussian, σ = 0.3").
     class_names : sequence of str, optional
         Legend names of the classes, in sorted label order.
+    colours : sequence of str, optional
+        The classes' colours, in sorted label order (default: :func:`class_colours`).
     """
     classes = np.unique(features.labels)
     names = list(class_names) if class_names is not None else [f"class {c}" for c in classes]
-    if len(names) != classes.size:
-        raise ValueError(f"{classes.size} classes need as many names, got {len(names)}")
+    colours = list(colours) if colours is not None else class_colours(classes.size)
+    if len(names) != classes.size or len(colours) != classes.size:
+        raise ValueError(
+            f"{classes.size} classes need as many names and colours, "
+            f"got {len(names)} and {len(colours)}"
+        )
     titles = (
         f"on {result.n_components} kernel components ({kernel_label}):"
         f" {100 * result.kernel_accuracy:.1f} % correct",
@@ -109,8 +129,8 @@ def toy_regions_figure(
         "legend": {"orientation": "h", "y": -0.08, "yanchor": "top"},
         "font": {"family": style.FONT_FAMILY},
         "images": [
-            _region_image(features, result.kernel_regions, classes, ""),
-            _region_image(features, result.raw_regions, classes, "2"),
+            _region_image(features, result.kernel_regions, classes, colours, ""),
+            _region_image(features, result.raw_regions, classes, colours, "2"),
         ],
         "annotations": [],
     }
@@ -141,13 +161,29 @@ def toy_regions_figure(
                     "showlegend": panel == 0,
                     "marker": {
                         "size": POINT_SIZE,
-                        "color": style.GROUPS[k % len(style.GROUPS)],
+                        "color": colours[k],
                         "line": {"width": 0.5, "color": "white"},
                     },
                     "hovertemplate": f"{names[k]}<br>x %{{x:.2f}}, y %{{y:.2f}}<extra></extra>",
                 }
             )
     return go.Figure(data=data, layout=layout, _validate=False)
+
+
+def canvas_regions(
+    features: ToyFeatures, result: ToyResult, colours: Sequence[str] | None = None
+) -> dict[str, str]:
+    """The decision regions on the kernel components as the drawing canvas's background.
+
+    For a fit whose grid is the canvas's square [−h, h]²
+    (:func:`kpca_core.features.toy_features` with ``half_width``): the left
+    panel's picture of :func:`toy_regions_figure`, in the form of
+    :func:`kpca_core.figures.drawing.canvas_background` (rows from y = h
+    down), without contour lines.
+    """
+    classes = np.unique(features.labels)
+    pixels = region_pixels(result.kernel_regions, classes, colours)
+    return {"image": png_data_uri(pixels), "lines": ""}
 
 
 def _cell_text(values: np.ndarray, live: np.ndarray) -> list[list[str]]:

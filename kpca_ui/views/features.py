@@ -6,7 +6,9 @@ Two tabs, each drawn by a ``show_*`` function here; the page,
 - **Toy** (:func:`show_toy`): a linear SVM on the first n kernel components of
   2-D points, its decision regions beside the same SVM on x, y.  The kernel
   PCA fit runs in a worker process and is cached; a change of n only refits
-  the two small SVMs.
+  the two small SVMs.  The points may be drawn by hand (the canvas of
+  :mod:`kpca_ui.draw`, its groups the classes, the drawing in the link as
+  ``ft_draw``); the canvas then shows the decision regions behind them.
 - **USPS, Table 2** (:func:`show_table2`): the table computed by
   ``bench/features_usps.py`` (``assets/features_table2.csv``) beside the
   paper's, the paper's two claims checked on the numbers shown, and a chosen
@@ -25,10 +27,13 @@ import streamlit as st
 
 import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
 from kpca_core import datasets, features, sigma_to_gamma, usps
+from kpca_core.drawing import decode, encode
 from kpca_core.figures import features as figures
+from kpca_core.figures import style
 from kpca_core.figures.style import export_config
+from kpca_ui import draw
 from kpca_ui.explain import explain
-from kpca_ui.presenter import presentable
+from kpca_ui.presenter import presentable, presenter_mode
 from kpca_ui.views.denoising_cache import progress_bar
 from kpca_ui.workers import compute, in_background
 
@@ -37,11 +42,20 @@ TABLE_PATH = Path(__file__).resolve().parents[2] / "assets" / "features_table2.c
 BENCH_COMMAND = "python bench/features_usps.py"
 
 # ---------------------------------------------------------------- the toy
+PREFIX = "ft"
+DRAWN = "drawn"
 TOY_SETS = {
     "moons": "Two moons",
     "circles": "Two circles",
     "three_rings": "Three rings, radii 1, 2, 4",
+    DRAWN: draw.DRAW,
 }
+LAST_TOY = "ft_last_toy"
+"""The toy set shown last, (name, points, seed): what the canvas's copy button copies in."""
+ONE_GROUP = (
+    "The classifier needs points of at least two groups, each group a class: choose "
+    "**● 2** on the canvas's toolbar (or press 2, or shift-click) and add a few points."
+)
 TOY_KERNELS = {"rbf": "Gaussian", "poly": "Polynomial (x·y + 1)^d"}
 SIGMAS = (0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0)
 TOY_N_MAX = 50
@@ -51,17 +65,39 @@ _KEPT = {"bind": "query-params", "persist_state": "page"}
 """Every control of the view is in the link and keeps its value while its tab is closed."""
 
 
+def _kernel_params(kernel: str, parameter: float) -> dict[str, float]:
+    if kernel == "rbf":
+        return {"gamma": sigma_to_gamma(parameter)}
+    return {"degree": int(parameter), "gamma": 1.0, "coef0": 1.0}
+
+
 @st.cache_resource(show_spinner=False, max_entries=32)
 def toy_fit(
     name: str, n_points: int, seed: int, kernel: str, parameter: float
 ) -> features.ToyFeatures:
     """Kernel PCA of a toy set and the components of the points and the grid (in a worker)."""
     X, labels = datasets.TOY_2D[name](n_points, random_state=seed)
-    if kernel == "rbf":
-        params = {"gamma": sigma_to_gamma(parameter)}
-    else:
-        params = {"degree": int(parameter), "gamma": 1.0, "coef0": 1.0}
+    params = _kernel_params(kernel, parameter)
     return compute(features.toy_features, X, labels, kernel=kernel, n_max=TOY_N_MAX, **params)
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def drawn_fit(code: str, kernel: str, parameter: float) -> features.ToyFeatures:
+    """Kernel PCA of a drawing (its link text ``code``), as :func:`toy_fit` of a toy set.
+
+    The drawing's groups are the classes; the grid is the canvas's square, so
+    that the decision regions can be drawn behind the canvas's points.
+    """
+    drawing, _ = decode(code)
+    return compute(
+        features.toy_features,
+        drawing.X,
+        drawing.groups,
+        kernel=kernel,
+        n_max=TOY_N_MAX,
+        half_width=drawing.half_width,
+        **_kernel_params(kernel, parameter),
+    )
 
 
 @st.cache_resource(show_spinner=False, max_entries=128)
@@ -71,22 +107,24 @@ def toy_result(key: tuple, n: int, _fit: features.ToyFeatures) -> features.ToyRe
 
 
 def _toy_controls() -> tuple[str, int, int, str, float, int]:
-    """The toy's controls: data set, points, seed, kernel, its parameter, n."""
+    """The toy's controls: data set, points, seed (0 for a drawing), kernel, its parameter, n."""
     cols = st.columns(5)
     name = cols[0].selectbox(
         "Data set", list(TOY_SETS), format_func=TOY_SETS.get, key="ft_data", **_KEPT
     )
-    n_points = cols[1].slider(
-        "Number of points",
-        50,
-        MAX_TOY_POINTS,
-        300,
-        step=50,
-        key="ft_points",
-        help=f"At most {MAX_TOY_POINTS}: one kernel PCA fit per change, shared by everyone.",
-        **_KEPT,
-    )
-    seed = cols[2].number_input("Seed", 0, 10_000, 0, key="ft_seed", **_KEPT)
+    n_points, seed = 0, 0  # a drawing has its own points
+    if name != DRAWN:
+        n_points = cols[1].slider(
+            "Number of points",
+            50,
+            MAX_TOY_POINTS,
+            300,
+            step=50,
+            key="ft_points",
+            help=f"At most {MAX_TOY_POINTS}: one kernel PCA fit per change, shared by everyone.",
+            **_KEPT,
+        )
+        seed = cols[2].number_input("Seed", 0, 10_000, 0, key="ft_seed", **_KEPT)
     kernel = cols[3].selectbox(
         "Kernel", list(TOY_KERNELS), format_func=TOY_KERNELS.get, key="ft_kernel", **_KEPT
     )
@@ -113,12 +151,23 @@ def show_toy(image_format: str) -> None:
         "them. Kernel PCA maps each point to its first n nonlinear components; a **linear** "
         "classifier (scikit-learn `LinearSVC`, one class against the rest) trained on those "
         "components draws curved boundaries in the plane (left). The same classifier on x, y "
-        "can only cut the plane by straight lines (right)."
+        "can only cut the plane by straight lines (right). Or draw your own points: each "
+        "group is a class."
     )
     name, n_points, seed, kernel, parameter, n = _toy_controls()
-    key = (name, n_points, seed, kernel, parameter)
-    fit = toy_fit(*key)
-    result = toy_result(key, n, fit)
+    names = colours = None
+    if name == DRAWN:
+        drawn = _drawn_toy(kernel, parameter, n)
+        if drawn is None:
+            return
+        fit, result = drawn
+        names, colours = _groups(fit)
+    else:
+        draw.sync_link(PREFIX, None)
+        st.session_state[LAST_TOY] = (name, n_points, seed)
+        key = (name, n_points, seed, kernel, parameter)
+        fit = toy_fit(*key)
+        result = toy_result(key, n, fit)
     label = f"Gaussian, σ = {parameter:g}" if kernel == "rbf" else f"polynomial, d = {parameter:g}"
     left, right = st.columns(2)
     left.metric(f"Correct on {result.n_components} kernel components", _percent(result, True))
@@ -126,7 +175,11 @@ def show_toy(image_format: str) -> None:
     if result.n_components < n:
         st.caption(f"This kernel has only {result.n_components} non-zero components.")
     st.plotly_chart(
-        presentable(figures.toy_regions_figure(fit, result, kernel_label=label)),
+        presentable(
+            figures.toy_regions_figure(
+                fit, result, kernel_label=label, class_names=names, colours=colours
+            )
+        ),
         key="ft_toy_chart",
         config=export_config(
             f"features_toy_{name}_{kernel}{parameter:g}_n{result.n_components}",
@@ -134,6 +187,47 @@ def show_toy(image_format: str) -> None:
         ),
     )
     explain("ft_toy")
+
+
+def _drawn_toy(
+    kernel: str, parameter: float, n: int
+) -> tuple[features.ToyFeatures, features.ToyResult] | None:
+    """The drawing's fit and classifiers, the canvas over their regions; None if none can be had.
+
+    The canvas comes first on the screen.  With too few points (the canvas
+    says so), one group only, or points the kernel cannot tell apart, a
+    notice says what to do instead.
+    """
+    last = st.session_state.get(LAST_TOY, ("moons", 300, 0))
+    drawing = draw.drawn_state(PREFIX, datasets.TOY_2D[last[0]](last[1], random_state=last[2]))
+    place = st.container()
+
+    def canvas(background: dict | None = None) -> None:
+        draw.canvas(PREFIX, background, place=place, large=presenter_mode())
+
+    if len(drawing) < draw.MIN_POINTS:
+        canvas()
+        return None
+    if np.unique(drawing.groups).size < 2:
+        canvas()
+        st.info(ONE_GROUP, icon=":material/draw:")
+        return None
+    code = encode(drawing)
+    try:
+        fit = drawn_fit(code, kernel, parameter)
+    except ValueError as error:
+        canvas()
+        st.info(f"These points give the classifier nothing to work on: {error}.")
+        return None
+    result = toy_result((DRAWN, code, kernel, parameter), n, fit)
+    canvas(figures.canvas_regions(fit, result, _groups(fit)[1]))
+    return fit, result
+
+
+def _groups(fit: features.ToyFeatures) -> tuple[list[str], list[str]]:
+    """A drawing's classes: their names, and their colours as the canvas gives its groups."""
+    groups = np.unique(fit.labels)
+    return [f"group {g}" for g in groups], [style.GROUPS[g - 1] for g in groups]
 
 
 def _percent(result: features.ToyResult, kernel: bool) -> str:

@@ -1,4 +1,5 @@
-"""The Features view in a real browser: the toy redraws as n moves, Table 2 is drawn.
+"""The Features view in a real browser: the toy redraws as n moves, a drawing is classified,
+Table 2 is drawn.
 
 Kept apart from ``bench/browser.py``'s ``VIEWS`` so that the load test and the
 latency bench keep their three views.
@@ -7,10 +8,21 @@ latency bench keep their three views.
 from __future__ import annotations
 
 import dataclasses
+from urllib.parse import quote
 
 import pytest
 from appserver import AppServer
-from browser import View, open_view, press_and_time, slider_value, url_params
+from browser import (
+    CANVAS,
+    DRAW_DATA,
+    IDLE,
+    View,
+    canvas_xy,
+    open_view,
+    press_and_time,
+    slider_value,
+    url_params,
+)
 
 from e2e.test_browser import assert_drawn, assert_no_error_shown
 
@@ -40,6 +52,34 @@ def test_features_toy_redraws_when_n_moves(page, app_server: AppServer, artifact
     assert url_params(page)["ft_k"] == ["13"]
     assert_no_error_shown(page)
     page.screenshot(path=artifacts / "features-toy.png")
+
+
+def test_features_toy_classifies_a_drawing_by_its_groups(
+    page, app_server: AppServer, artifacts
+) -> None:
+    page.goto(f"{app_server.url}/features?ft_data={quote(DRAW_DATA)}")
+    page.wait_for_selector(CANVAS, timeout=90_000)
+    canvas = page.locator(CANVAS)
+
+    def click(x: float, y: float, points: int) -> None:
+        page.mouse.click(*canvas_xy(page, x, y))
+        assert canvas.get_attribute("data-points") == str(points)
+        page.wait_for_timeout(300)  # the edit's rerun starts
+        page.wait_for_selector(IDLE, timeout=60_000)
+
+    for n, (x, y) in enumerate([(-0.2, 0.0), (0.2, 0.1), (0.0, -0.2)], start=1):
+        click(x, y, n)
+    assert page.get_by_text("at least two groups").count() > 0
+    assert canvas.get_attribute("data-background") == "no"
+    page.locator("button[data-group='2']").click()
+    for n, (x, y) in enumerate([(1.5, 0.0), (-1.5, 0.0), (0.0, 1.5), (0.0, -1.5)], start=4):
+        click(x, y, n)
+    page.wait_for_selector(".st-key-ft_toy_chart .js-plotly-plot", timeout=60_000)
+    assert page.get_by_text("Correct on 6 kernel components").count() > 0
+    assert canvas.get_attribute("data-background") == "yes"
+    assert "ft_draw" in url_params(page)
+    assert_no_error_shown(page)
+    page.screenshot(path=artifacts / "features-drawing.png", full_page=True)
 
 
 def test_features_table2_is_drawn(page, app_server: AppServer, artifacts) -> None:
