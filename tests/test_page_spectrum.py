@@ -192,7 +192,7 @@ def test_gaussians_in_r10_show_a_projection_instead_of_contours() -> None:
     assert maps["layout"]["title"]["text"].startswith("The data on the first two components")
     assert len(maps["data"]) == 11  # one colour per cluster
     assert all(trace["type"] == "scattergl" for trace in maps["data"])
-    assert "Eleven Gaussians in R^10" in texts(at)
+    assert "Eleven Gaussians in R^10" in unescape(texts(at))  # the data's title, as shown
 
 
 def test_a_wide_range_labels_the_identity_limit() -> None:
