@@ -6,6 +6,7 @@ step through"); the page's work is in ``kpca_ui/views/lesson.py``.
 
 import streamlit as st
 
+from kpca_ui.links import literal
 from kpca_ui.shell import require_app_shell
 from kpca_ui.views import lesson as view
 
@@ -33,12 +34,16 @@ embed = st.sidebar.toggle(
 try:
     lesson = view.load_lesson(name)
 except view.LessonError as error:
-    st.error(f"This lesson cannot be shown: {error}", icon=":material/error:")
+    st.error(
+        f"This lesson cannot be shown: {literal(str(error), view.ECHO_CHARS)}",
+        icon=":material/error:",
+    )
     st.stop()
 
 number = view.current_step(len(lesson.steps))
 step = lesson.steps[number - 1]
-st.title(f"{number}. {step.title}")
-st.caption(f"{lesson.title}. {lesson.intro}")
+# the lesson file's words are shown as written, never as markdown
+st.title(f"{number}. {literal(step.title, view.ECHO_CHARS)}")
+st.caption(literal(f"{lesson.title}. {lesson.intro}", view.ECHO_CHARS))
 view.navigation(number, len(lesson.steps))
 view.show_step(step, embed=embed)

@@ -7,7 +7,7 @@ This script is the page's layout; its controls and texts are in
 
 import streamlit as st
 
-from kpca_ui.links import link_tools
+from kpca_ui.links import link_tools, literal
 from kpca_ui.points import point_picker
 from kpca_ui.shell import require_app_shell
 from kpca_ui.views import spectrum as view
@@ -26,7 +26,7 @@ st.markdown(
 points = point_picker("sp", extra=view.EXTRA)
 sweep_key = view.kernel_controls()
 n_leading, image_format = view.figure_controls()
-st.caption(f"Data: {points.title}")
+st.caption(f"Data: {literal(points.title, 200)}")
 holder = sweep_view.computed_sweep(points, sweep_key)
 sweep_view.drawing_canvas(holder, points)
 if holder is not None:

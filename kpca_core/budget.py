@@ -33,7 +33,27 @@ Spectrum, one width       eigenvalues of an M × M centred kernel matrix
                           (wall, two threads).
 Denoising                 the model's dense eigenproblem of M training digits
                           (``scipy.linalg.eigh`` with vectors): 25.5 s at
-                          M = 3000, 0.94 ns × M³.
+                          M = 3000, 0.94 ns × M³ (8.2–9.0 s, 0.30–0.35 ns × M³,
+                          measured again with ``DigitDenoiser.fit``).
+Denoising, pre-images     the fixed point (Mika et al. eq. 10) of T noisy
+                          digits at one n, with their projection, per test
+                          digit × training digit (USPS, M = 1000, T = 200, the
+                          error sweep's 20 n averaged; 7 widths c × centred or
+                          not × 5 noises): c ≥ 0.3: 180–510 ns (one run under
+                          heavier load 675); c = 0.2: 400–870; c = 0.1:
+                          670–1120; c = 0.05: 580–1600.  The mean number of
+                          steps per digit sets it, and grows as the kernel
+                          narrows; the preset: 300–330 ns at M = 1000 and
+                          3000.  The learned pre-image: a kernel ridge fit of
+                          M digits per n, 0.87 s (n = 1) to 1.25 s (n = 1024)
+                          at M = 3000 with 200 digits, 0.09–0.13 s at 1000;
+                          over the error sweep's 20 n with 500 digits 1.08 s
+                          per n at M = 3000 (120 ns × M²), 0.11 s at 1000
+                          (108 ns × M²), the digits' projection and
+                          prediction included.  Every method of the
+                          Pre-images tab on 100 digits at 4 n, M = 3000:
+                          4.9 s, the ridge fits 4.2 s of it.  One digit
+                          (Fig. 3, the demo): below 0.1 s at M = 3000.
 ========================  =====================================================
 """
 
@@ -48,7 +68,8 @@ With at most one heavy request running at a time and a worker kept for the
 others (``kpca_ui.workers``), no student holds a worker for more than well
 under a minute.  It admits the views' largest defaults: the Spectrum's 60
 Gaussian widths on 2000 points (44 s by the model), the paper's 300 training
-digits per class (25 s), the Fig. 2 preset (~1 s)."""
+digits per class (25 s) and its error curve on 50 test digits per class
+(21 s), the Fig. 2 preset (~1 s)."""
 
 FIT_S_AT_1000: dict[str, float] = {
     "sigmoid": 3.5,
@@ -71,6 +92,15 @@ DISTANCES_NS = 30.0
 
 DENOISE_NS_PER_M3 = 1.0
 """Nanoseconds × M³ for the denoising model's dense eigenproblem of M digits."""
+FIXED_POINT_NS: dict[float, float] = {0.3: 700.0, 0.2: 900.0, 0.0: 1600.0}
+"""Nanoseconds per noisy digit × training digit for its fixed-point pre-image at one n,
+by the smallest width c (per pixel) each applies from (see the table)."""
+RIDGE_NS_PER_M2 = 130.0
+"""Nanoseconds × M² to fit the learned pre-image (kernel ridge regression) at one n."""
+PROJECTION_NS = 150.0
+"""Nanoseconds per noisy digit × training digit to project it (eq. 54) and to map it back
+with the learned pre-image: two kernel values of 256 pixels (not measured apart; the fixed
+point at n = 1, a few steps more, takes 280)."""
 
 
 @dataclass(frozen=True)
@@ -190,3 +220,82 @@ def denoise_cost(n_digits: int) -> Cost:
         return Cost(seconds, True)
     digits = int((REQUEST_BUDGET_S / (DENOISE_NS_PER_M3 * 1e-9)) ** (1 / 3))
     return Cost(seconds, False, f"use at most {digits} training digits")
+
+
+def preimage_seconds(
+    n_digits: int,
+    n_train: int,
+    n_values: int,
+    methods: tuple[str, ...] = ("fixed-point",),
+    *,
+    c: float = 0.5,
+) -> float:
+    """Seconds of one core for pre-images of ``n_digits`` noisy digits at ``n_values`` n each.
+
+    Parameters
+    ----------
+    n_digits, n_train : int
+        Noisy digits to de-noise, and training digits of the model (M).
+    n_values : int
+        Numbers of components n, each a separate pre-image of every digit.
+    methods : tuple of str
+        ``"fixed-point"`` (Mika et al. eq. 10; also any other iterative
+        method), ``"ridge"`` (the learned pre-image, one kernel ridge fit per n).
+    c : float
+        The model's kernel width per pixel: a narrower kernel takes more steps.
+    """
+    per_digit = next(ns for width, ns in FIXED_POINT_NS.items() if c >= width)
+    per_n = 0.0
+    for method in methods:
+        if method == "ridge":
+            per_n += RIDGE_NS_PER_M2 * n_train**2 + PROJECTION_NS * n_digits * n_train
+        else:
+            per_n += per_digit * n_digits * n_train
+    return 1e-9 * n_values * per_n
+
+
+def preimage_cost(
+    n_digits: int,
+    n_train: int,
+    n_values: int,
+    methods: tuple[str, ...] = ("fixed-point",),
+    *,
+    c: float = 0.5,
+    digits: str | None = "noisy digits",
+    per_class: int = 1,
+    without_ridge: str | None = None,
+) -> Cost:
+    """The cost of pre-images (:func:`preimage_seconds`), and if above the budget what to reduce.
+
+    The advice names the most noisy digits (``digits``, counted in steps of
+    ``per_class``: 10 for a number per class; ``None`` when they are fixed,
+    as in Fig. 4), the most training digits per class, and ``without_ridge``
+    (how to do without the learned pre-image, if one can), each where it
+    alone would make the request fit.
+    """
+
+    def seconds(t: int, m: int, chosen: tuple[str, ...] = methods) -> float:
+        return preimage_seconds(t, m, n_values, chosen, c=c)
+
+    total = seconds(n_digits, n_train)
+    if total <= REQUEST_BUDGET_S:
+        return Cost(total, True)
+    ways = []
+    fewer = n_digits - n_digits % per_class
+    while fewer > per_class and seconds(fewer, n_train) > REQUEST_BUDGET_S:
+        fewer -= per_class
+    if digits is not None and seconds(fewer, n_train) <= REQUEST_BUDGET_S:
+        ways.append(f"use at most {fewer // per_class} {digits}")
+    train = n_train - n_train % 10
+    while train > 100 and seconds(n_digits, train) > REQUEST_BUDGET_S:  # 10 per class at least
+        train -= 10
+    if seconds(n_digits, train) <= REQUEST_BUDGET_S:
+        ways.append(f"use at most {train // 10} training digits per class")
+    without = tuple(method for method in methods if method != "ridge") or ("fixed-point",)
+    if (
+        without_ridge
+        and "ridge" in methods
+        and seconds(n_digits, n_train, without) <= (REQUEST_BUDGET_S)
+    ):
+        ways.append(without_ridge)
+    return Cost(total, False, ", or ".join(ways) or "use fewer digits")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,8 +33,9 @@ MAX_GROUPS = 10
 OTHERS = "others"
 MAX_NAME_CHARS = 40
 UNSAFE = r"[^\w .+-]"
-"""Characters replaced by ``_`` in group names: names are shown as plain text in legends and
-tooltips, where ``<a href=…>``, ``%{…}`` or markdown would be markup."""
+"""Characters replaced by ``_`` in group and file names (:func:`plain_text`): names are shown
+as plain text in legends, tooltips and figure titles, where ``<a href=…>``, ``%{…}`` or
+markdown would be markup."""
 MAX_MAGNITUDE = 1e100
 """Largest |x| or |y|: squared distances (up to ~1e200) stay far below float overflow."""
 MIN_EXTENT = 1e-100
@@ -130,6 +132,17 @@ def parse_points_csv(
         return UploadedPoints(X, None)
     names = table.iloc[:, 2].fillna("").str.replace(UNSAFE, "_", regex=True).str.strip()
     return _groups(X, names.str.slice(0, MAX_NAME_CHARS).to_numpy(dtype=str))
+
+
+def plain_text(name: str, limit: int = MAX_NAME_CHARS) -> str:
+    """A name from a file (its own name, say) as plain text for a figure: :data:`UNSAFE` → ``_``.
+
+    Cut to ``limit`` characters, an ellipsis saying so.  For markdown, text from
+    outside is escaped instead (``kpca_ui.links.literal``); a figure would show
+    the backslashes, and reads ``<a href=…>`` as a link.
+    """
+    kept = " ".join(re.sub(UNSAFE, "_", name).split())
+    return kept if len(kept) <= limit else kept[: limit - 1] + "…"
 
 
 def _check_lines(lines: list[str], max_rows: int) -> None:

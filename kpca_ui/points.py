@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -12,9 +11,9 @@ import streamlit as st
 
 from kpca_core import datasets
 from kpca_core.drawing import encode
-from kpca_core.uploads import UploadedPoints, UploadError, parse_points_csv
+from kpca_core.uploads import UploadedPoints, UploadError, parse_points_csv, plain_text
 from kpca_ui import draw
-from kpca_ui.links import Domain, choice, integer, number
+from kpca_ui.links import Domain, choice, integer, literal, number
 from kpca_ui.workers import compute
 
 UPLOAD = "Your own data (CSV upload)"
@@ -28,6 +27,10 @@ DATASET_TITLES = {
 }
 MAX_TOY_POINTS = 2000
 MAX_SEED = 2**31 - 1
+NAME_CHARS = 60
+"""An uploaded file's name is cut to this many characters where it is shown."""
+MESSAGE_CHARS = 600
+"""Longest message about an upload (it may quote the CSV parser, which may quote the file)."""
 
 
 def link_domains(prefix: str, extra: Mapping[str, tuple[str, float]] | None = None) -> dict:
@@ -67,16 +70,6 @@ def _generate(name: str, n_samples: int, noise: float, seed: int) -> tuple[np.nd
 def _parse(data: bytes, max_rows: int) -> UploadedPoints:
     """The upload parsed in a worker: a hostile file never holds the server's threads."""
     return compute(parse_points_csv, data, max_rows=max_rows)
-
-
-def safe_name(name: str, limit: int = 60) -> str:
-    """A file name as plain text for markdown and figure titles: letters, digits, ``._-()``.
-
-    The name is chosen by whoever made the file; any other character (``[``,
-    ``!``, ``<``, …) could turn it into a link, an image or markup.
-    """
-    kept = re.sub(r"[^\w .()-]", "_", name)
-    return kept if len(kept) <= limit else kept[: limit - 1] + "…"
 
 
 def _reset_noise(prefix: str, extra: Mapping[str, float]) -> None:
@@ -141,7 +134,9 @@ def point_picker(
             try:
                 parsed = _parse(data, max_points)
             except UploadError as error:
-                st.error(f"**{safe_name(upload.name)}** cannot be used: {error}")
+                # The file's name, and the parser's words about its content, are data.
+                shown = literal(upload.name, NAME_CHARS)
+                st.error(f"**{shown}** cannot be used: {literal(str(error), MESSAGE_CHARS)}")
             else:
                 if parsed.note is not None:
                     st.info(parsed.note)
@@ -149,7 +144,8 @@ def point_picker(
                 st.session_state[last_good] = PointSet(
                     parsed.X,
                     parsed.labels,
-                    f"{safe_name(upload.name)} ({len(parsed.X)} points)",
+                    # plain text for figure titles, as the group names are
+                    f"{plain_text(upload.name, NAME_CHARS)} ({len(parsed.X)} points)",
                     ("upload", digest),
                 )
         return st.session_state.get(last_good) or toy_points("parabola", 300, 0.2, 0)

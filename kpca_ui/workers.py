@@ -24,7 +24,9 @@ A computation is cancelled when its session stops waiting for it: while a
 session waits, it checks for Streamlit's rerun or stop requests (a new
 setting, the session closed, the server stopping), and then sets the
 computation's cancel flag, which the engine's progress callbacks check in the
-worker between steps (:class:`Cancelled`).  When the server's process exits,
+worker between steps (:class:`Cancelled`).  A computation gets that flag when
+it reports progress or is estimated at :data:`CANCELLABLE_S` or more; a
+lighter one is left to finish.  When the server's process exits,
 its worker processes are ended first, so SIGTERM is not held up by a
 computation still running.
 """
@@ -63,6 +65,13 @@ HEAVY_S = 2.0
 """Estimated seconds of one core from which a computation takes the heavy lane."""
 CONCURRENT_THREADS = 32
 """Threads of :func:`concurrently` shared by all sessions: each waits on a worker."""
+CANCELLABLE_S = 0.5
+"""Estimated seconds of one core from which a computation can be cancelled.
+
+Its cancel flag and progress channel live in a manager process: measured,
+a call that can be cancelled took 14 ms instead of 5 ms and each progress
+report ~1 ms more, a few per cent of a computation of this size, and most
+of a Fig. 2 column's (~10 ms), which is left to finish instead."""
 BACKGROUND_NICENESS = 10
 """How much lower the CPU priority of :func:`at_low_priority` is (Unix nice value)."""
 
@@ -217,17 +226,20 @@ def compute(
     method of a picklable object).  With ``progress``, ``function`` is called
     with a ``progress=`` callback whose reports reach ``progress`` here, in the
     session's thread.  ``cost`` is the estimated seconds of one core
-    (``kpca_core.budget``); from :data:`HEAVY_S` on, the call takes the heavy
-    lane.  Exceptions come back as they were raised.  A worker that died
-    (e.g. out of memory) is replaced, and the call is made once more in the
-    calling thread.
+    (``kpca_core.budget``); from :data:`CANCELLABLE_S` on, ``function`` gets
+    a ``progress=`` callback even without ``progress`` (so it must take one),
+    through which it is cancelled, and from :data:`HEAVY_S` on the call takes
+    the heavy lane.  Exceptions come back as they were raised.  A worker that
+    died (e.g. out of memory) is replaced, and the call is made once more in
+    the calling thread.
 
     Raises
     ------
     Cancelled, or Streamlit's rerun/stop exception
         When the session stops waiting; the computation is then cancelled:
         dropped if it had not started, stopped at its next progress report
-        if it had.
+        if it had (with ``progress`` or from :data:`CANCELLABLE_S` on; a
+        lighter one is left to finish).
     """
     workers = n_workers()
     if workers == 0:
@@ -237,7 +249,8 @@ def compute(
         while not lane.acquire(timeout=POLL_S):
             _check_interrupt()
     try:
-        return _submit((workers, 0), function, args, kwargs, progress, cancellable=bool(lane))
+        cancellable = cost >= CANCELLABLE_S
+        return _submit((workers, 0), function, args, kwargs, progress, cancellable=cancellable)
     finally:
         if lane is not None:
             lane.release()

@@ -1,5 +1,7 @@
 """The Contours computation against independent answers: scikit-learn and numpy."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 from scipy import linalg
@@ -391,3 +393,60 @@ def test_formulas_name_the_kernel_and_its_numbers():
 def test_fit_column_refuses_too_many_components():
     with pytest.raises(ValueError, match="n_components"):
         ct.fit_column(_data(0), ct.KernelSpec("linear"), n_components=ct.MAX_COMPONENTS + 1)
+
+
+class Stop(Exception):
+    """Raised by a progress callback: the request was cancelled."""
+
+
+def _stop_at(reports: list[tuple[float, str]], after: int | None = None):
+    """A progress callback recording its reports and raising :class:`Stop` at report ``after``."""
+
+    def progress(fraction: float, message: str) -> None:
+        reports.append((fraction, message))
+        if len(reports) == after:
+            raise Stop
+
+    return progress
+
+
+class CountingModel:
+    """A fitted model that counts its ``transform`` calls (the blocks of the grid)."""
+
+    def __init__(self, model) -> None:
+        self.model, self.calls = model, 0
+
+    def transform(self, X: np.ndarray) -> np.ndarray:
+        self.calls += 1
+        return self.model.transform(X)
+
+
+def test_a_column_fit_reports_its_steps_and_stops_when_its_callback_raises():
+    X, spec = _data(0), ct.KernelSpec("rbf", sigma=0.5)
+    reports: list[tuple[float, str]] = []
+    ct.fit_column(X, spec, n_components=3, progress=_stop_at(reports))
+    fractions = [fraction for fraction, _ in reports]
+    assert len(fractions) > 2 and fractions == sorted(fractions) and fractions[-1] == 1.0
+    stopped: list[tuple[float, str]] = []
+    with pytest.raises(Stop):
+        ct.fit_column(X, spec, n_components=3, progress=_stop_at(stopped, 1))
+    assert stopped == reports[:1]  # nothing after the first step's report
+
+
+def test_a_grid_evaluation_reports_each_block_and_stops_when_its_callback_raises(monkeypatch):
+    X = _data(0)
+    fit = ct.fit_column(X, ct.KernelSpec("rbf", sigma=0.5), n_components=3)
+    grid = ct.make_grid(X, 50)
+    whole = ct.evaluate_column(fit, grid)
+    monkeypatch.setattr(ct.evaluate, "GRID_BLOCK_VALUES", len(X) * 256)  # 256 grid points
+    counted = dataclasses.replace(fit, model=CountingModel(fit.model))
+    reports: list[tuple[float, str]] = []
+    blocked = ct.evaluate_column(counted, grid, progress=_stop_at(reports))
+    n_blocks = -(-50 * 50 // 256)
+    assert counted.model.calls == n_blocks and len(reports) == n_blocks + 1
+    assert [fraction for fraction, _ in reports] == sorted(f for f, _ in reports)
+    np.testing.assert_array_equal(blocked.values, whole.values)  # the engine's own blocks
+    counted = dataclasses.replace(fit, model=CountingModel(fit.model))
+    with pytest.raises(Stop):
+        ct.evaluate_column(counted, grid, progress=_stop_at([], 3))
+    assert counted.model.calls == 2  # stopped before the third block

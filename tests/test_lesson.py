@@ -7,6 +7,8 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from conftest import open_view
+from test_bad_links import LIVE_MARKDOWN
+from test_links import unescape
 
 from kpca_ui.views import lesson as view
 
@@ -141,5 +143,33 @@ def test_a_malformed_lesson_file_is_reported_on_the_page(tmp_path, monkeypatch):
     (tmp_path / "broken.toml").write_text('title = "x"\n[[step]]\ntitle = "a"\n', "utf-8")
     monkeypatch.setattr(view, "LESSONS", tmp_path)
     at = open_view("lesson")
-    assert at.error and "broken.toml: step 1: “page” is missing" in at.error[0].value
+    assert at.error and "broken.toml: step 1: “page” is missing" in unescape(at.error[0].value)
     assert not at.get("iframe")
+
+
+EVIL_LESSON = """
+title = "[Log in again](https://evil.example/login)"
+intro = "![t](https://evil.example/t.png) <b>bold</b> **loud**"
+[[step]]
+title = "[x](https://evil.example)"
+page = "demo"
+say = "b"
+"""
+
+
+def test_a_lesson_files_words_are_shown_as_written_never_as_markdown(tmp_path, monkeypatch):
+    (tmp_path / "evil.toml").write_text(EVIL_LESSON, "utf-8")
+    (tmp_path / "broken.toml").write_text(
+        'title = "x"\n[[step]]\n"[y](https://evil.example)" = 1\n'
+    )
+    monkeypatch.setattr(view, "LESSONS", tmp_path)
+    at = open_view("lesson", query={"ls_lesson": "evil", "step": "[z](https://evil.example)"})
+    assert not at.exception, [e.value for e in at.exception]
+    title, caption = at.title[0].value, at.caption[0].value
+    assert unescape(title) == "1. [x](https://evil.example)"
+    assert unescape(caption).startswith("[Log in again](https://evil.example/login). ![t]")
+    assert "not a step of this lesson" in at.toast[0].value
+    broken = open_view("lesson", query={"ls_lesson": "broken"})
+    assert "unknown field" in broken.error[0].value
+    for shown in (title, caption, at.toast[0].value, broken.error[0].value):
+        assert not LIVE_MARKDOWN.search(shown), shown

@@ -13,6 +13,8 @@ from browser_like import BrowserLike
 from conftest import APP, chart, decode
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.testing.v1 import AppTest
+from test_bad_links import LIVE_MARKDOWN
+from test_links import unescape
 
 from kpca_core import budget
 from kpca_core import contours as ct
@@ -287,11 +289,36 @@ def test_a_bad_csv_shows_the_message_and_keeps_the_last_good_data(monkeypatch, d
     at.run()
     assert not at.exception
     error = shown(at, "error")
-    assert "**bad.csv** cannot be used" in error and message in error
+    assert "**bad.csv** cannot be used" in unescape(error) and message in unescape(error)
     spec = chart(at, "ct_contours")
     points = traces(spec, "scatter")[0]
     assert len(decode(points["x"])) == 120  # still the moons
     assert titles(spec) == titles(good)
+
+
+EVIL_NAMES = ["[x](https://evil.example).csv", "![t](https://evil.example/t.png).csv"]
+"""File names that markdown would turn into a link, or an image the browser fetches."""
+
+
+def upload(monkeypatch: pytest.MonkeyPatch, name: str, data: bytes) -> None:
+    monkeypatch.setattr(
+        DeltaGenerator, "file_uploader", lambda self, *args, **kwargs: FakeUpload(name, data)
+    )
+
+
+@pytest.mark.parametrize("name", EVIL_NAMES)
+def test_an_uploaded_files_name_is_echoed_as_literal_text(monkeypatch, name):
+    upload(monkeypatch, name, b"x,y\n1,2\n3,abc\n")
+    at = page(ct_data=UPLOAD)
+    assert not at.exception
+    error = shown(at, "error")
+    assert unescape(error).startswith(f"**{name}** cannot be used")
+    assert not LIVE_MARKDOWN.search(error.replace("**", "")), error  # the bold is ours
+    upload(monkeypatch, name, "\n".join(f"{x},{y}" for x, y in parabola(40)[0]).encode())
+    at.run()
+    assert not at.exception and not shown(at, "error")
+    title = chart(at, "ct_contours")["layout"]["title"]["text"]
+    assert "(40 points)" in title and not re.search(r"[\[\]()<>!:/]", title.split(" (40")[0])
 
 
 def test_a_good_csv_is_drawn_with_its_groups(monkeypatch):

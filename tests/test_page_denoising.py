@@ -17,7 +17,7 @@ import pytest
 from conftest import APP, chart, decode, open_view
 from streamlit.testing.v1 import AppTest
 
-from kpca_core import usps
+from kpca_core import budget, usps
 from kpca_core.denoise import DigitDenoiser
 from kpca_core.gaussians_table import N_VALUES, PAPER_TABLE1, SIGMAS, GaussiansTable
 from kpca_core.preimage_methods import METHOD_LABELS, METHODS
@@ -335,3 +335,58 @@ def test_the_speckle_card_opens_with_the_speckle_preset_named(no_usps):
     at = open_view("denoising", query=query)
     assert at.radio(key="dn_noise").value == "speckle"
     assert at.selectbox(key="dn_preset").value == SPECKLE
+
+
+def refusals(at: AppTest) -> list[str]:
+    """The error boxes that refuse a request above the budget."""
+    return [e.value for e in at.error if "per request" in e.value]
+
+
+@pytest.mark.usps
+def test_an_error_curve_above_the_budget_is_refused_with_what_to_reduce(usps_dir, monkeypatch):
+    monkeypatch.setattr(budget, "REQUEST_BUDGET_S", 0.05)  # ~0.11 s by the model
+    at = page("Error vs n")
+    (refusal,) = refusals(at)
+    assert refusal.startswith("This error curve (200 training and 50 test digits, 15 n)")
+    assert "allows 0 s per request. To draw it, use at most 2 test digits per class" in refusal
+    assert not at.get("plotly_chart") and not at.metric
+    at.slider(key="dn_test").set_value(5).run()  # 2 per class is below the slider: 5 stays
+    at.checkbox(key="dn_sweep_ridge").check().run()
+    assert not at.exception
+    assert "learned pre-image too" in refusals(at)[0]
+
+
+@pytest.mark.usps
+def test_a_learned_fig4_above_the_budget_says_to_choose_the_fixed_point(usps_dir, monkeypatch):
+    monkeypatch.setattr(budget, "REQUEST_BUDGET_S", 0.02)  # fixed point ~7 ms, learned ~31 ms
+    at = page()
+    assert not refusals(at) and chart(at, "dn_fig4_chart")
+    at.radio(key="dn_method").set_value("ridge").run()
+    assert not at.exception
+    (refusal,) = refusals(at)
+    assert refusal.startswith("This grid (200 training digits)")
+    assert "choose the fixed-point pre-image in the sidebar" in refusal
+    assert not at.get("plotly_chart")
+
+
+@pytest.mark.usps
+def test_digits_side_by_side_above_the_budget_say_how_many_fit(usps_dir, monkeypatch):
+    monkeypatch.setattr(budget, "REQUEST_BUDGET_S", 0.001)  # 0.14 ms per digit
+    at = page("Side by side", dn_sbs_count=10)
+    assert not at.exception
+    (refusal,) = refusals(at)
+    assert refusal.startswith("These 10 digits (200 training digits)")
+    assert "use at most 7 digits" in refusal
+    at.slider(key="dn_sbs_count").set_value(7).run()
+    assert not refusals(at) and chart(at, "dn_sbs_chart")
+
+
+@pytest.mark.usps
+def test_a_comparison_above_the_budget_leaves_the_toy_sets_on_the_tab(usps_dir, monkeypatch):
+    monkeypatch.setattr(budget, "REQUEST_BUDGET_S", 0.02)  # ~0.05 s for 20 digits
+    at = page("Pre-images")
+    (refusal,) = refusals(at)
+    assert refusal.startswith("This comparison (20 digits, 200 training digits)")
+    assert "use at most" in refusal
+    assert not at.dataframe
+    assert chart(at, "dn_toy_methods_chart") and chart(at, "dn_fixed_point_chart")

@@ -8,9 +8,15 @@ import numpy as np
 import pytest
 from browser_like import BrowserLike
 from conftest import APP, decode
+from streamlit.delta_generator import DeltaGenerator
 from streamlit.testing.v1 import AppTest
+from test_bad_links import LIVE_MARKDOWN
+from test_links import unescape
+from test_page_contours import FakeUpload
 
+from kpca_core.datasets import three_rings
 from kpca_core.spectrum import WidthSweep
+from kpca_ui.points import UPLOAD
 
 
 def open_page(**widgets: object) -> AppTest:
@@ -186,7 +192,7 @@ def test_gaussians_in_r10_show_a_projection_instead_of_contours() -> None:
     assert maps["layout"]["title"]["text"].startswith("The data on the first two components")
     assert len(maps["data"]) == 11  # one colour per cluster
     assert all(trace["type"] == "scattergl" for trace in maps["data"])
-    assert "Eleven Gaussians in R^10" in texts(at)
+    assert "Eleven Gaussians in R^10" in unescape(texts(at))  # the data's title, as shown
 
 
 def test_a_wide_range_labels_the_identity_limit() -> None:
@@ -248,3 +254,19 @@ def test_the_chosen_width_slider_shows_the_width_the_figures_use_after_a_new_swe
     options = _widget(at, "sp_at").options
     # the width nearest the data's scale, never the degenerate narrow end
     assert 0 < options.index(shown) < len(options) - 1
+
+
+@pytest.mark.parametrize(
+    "name", ["[x](https://evil.example).csv", "![t](https://evil.example/t.png).csv"]
+)
+def test_an_uploaded_files_name_is_shown_as_literal_text(monkeypatch, name):
+    rows = "\n".join(f"{x:.4f},{y:.4f}" for x, y in three_rings(60, 0.1, 0)[0])
+    monkeypatch.setattr(
+        DeltaGenerator,
+        "file_uploader",
+        lambda self, *args, **kwargs: FakeUpload(name, rows.encode()),
+    )
+    at = open_page(sp_data=UPLOAD)
+    (caption,) = [c.value for c in at.caption if c.value.startswith("Data: ")]
+    assert unescape(caption).endswith(".csv (60 points)")
+    assert not LIVE_MARKDOWN.search(caption), caption

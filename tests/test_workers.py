@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from kpca_core import KernelPCA
-from kpca_core.datasets import three_rings
+from kpca_core import contours as ct
+from kpca_core.datasets import parabola, three_rings
 from kpca_core.figures import spectrum as spectrum_figures
 from kpca_core.spectrum import WidthSweep
 from kpca_ui import workers
@@ -212,3 +213,58 @@ def test_heavy_computations_leave_a_worker_free(monkeypatch, tmp_path) -> None:
     two.join(60)
     assert isinstance(outcome_one.get("error"), workers.Cancelled)
     assert outcome_two == {"result": 3}
+
+
+class SteppedModel:
+    """A fitted column's model whose ``transform`` takes 20 ms and counts its calls in ``path``."""
+
+    def __init__(self, path: str) -> None:
+        self.path, self.calls = path, 0
+
+    def transform(self, X: np.ndarray) -> np.ndarray:
+        time.sleep(0.02)
+        self.calls += 1
+        with open(self.path, "w") as handle:
+            handle.write(str(self.calls))
+        return np.zeros((len(X), 1))
+
+
+def test_column_fits_and_grids_run_in_a_worker_as_here(in_workers: None) -> None:
+    """Heavy enough to be cancellable, they take the worker's progress callback."""
+    X = parabola(120, 0.2, 0)[0]
+    spec = ct.KernelSpec("sigmoid", gamma=0.5, coef0=-1.0)
+    fit = workers.compute(ct.fit_column, X, spec, n_components=3, cost=workers.HEAVY_S)
+    here = ct.fit_column(X, spec, n_components=3)
+    np.testing.assert_allclose(fit.projections, here.projections)
+    grid = ct.make_grid(X, 40)
+    column = workers.compute(ct.evaluate_column, fit, grid, cost=workers.CANCELLABLE_S)
+    np.testing.assert_allclose(column.values, ct.evaluate_column(here, grid).values, atol=1e-6)
+
+
+def test_a_grid_evaluation_estimated_to_take_a_while_is_cancelled_in_the_worker(
+    in_workers: None, tmp_path
+) -> None:
+    """No progress shown, but its cost makes it cancellable: it stops between grid blocks."""
+    steps = tmp_path / "steps"
+    M = ct.evaluate.GRID_BLOCK_VALUES // 256  # the smallest blocks: 256 grid points
+    fit = ct.ColumnFit(
+        ct.KernelSpec("rbf", sigma=1.0),
+        True,
+        1,
+        SteppedModel(str(steps)),
+        np.ones((M, 1)),
+        np.ones(1),
+        np.ones(1),
+    )
+    grid = ct.make_grid(np.array([[0.0, 0.0], [1.0, 1.0]]), 200)  # 157 blocks
+    thread, outcome, cancel = _in_thread(
+        workers.compute, ct.evaluate_column, fit, grid, cost=workers.CANCELLABLE_S
+    )
+    _wait_for(lambda: _steps(steps) >= 3)
+    cancel.set()
+    thread.join(30)
+    assert isinstance(outcome.get("error"), workers.Cancelled)
+    _wait_for(lambda: workers.compute(os.getpid) > 0)  # the worker is free again
+    stopped_at = _steps(steps)
+    time.sleep(0.3)
+    assert _steps(steps) == stopped_at < 157

@@ -16,7 +16,7 @@ import numpy as np
 from scipy.spatial import cKDTree
 from sklearn.decomposition import PCA
 
-from ..kernel_pca import KernelPCA
+from ..kernel_pca import KernelPCA, Progress
 from .specs import MAX_COMPONENTS, KernelSpec
 
 ISOLATED_KERNEL_VALUE = 1e-3
@@ -192,6 +192,7 @@ def fit_column(
     n_components: int,
     center: bool = True,
     random_state: int = 0,
+    progress: Progress | None = None,
 ) -> ColumnFit:
     """Solve the kernel eigenproblem (eq. 12) of one column of the grid.
 
@@ -205,6 +206,10 @@ def fit_column(
         Centre in feature space (eq. 49).  Linear PCA always centres.
     random_state : int
         Seeds the ARPACK start vector.
+    progress : callable, optional
+        Passed to :meth:`KernelPCA.fit`, which calls ``progress(fraction, message)``
+        between its steps; an exception it raises (a cancelled request) stops
+        the fit there and is raised here.
 
     Returns
     -------
@@ -237,7 +242,7 @@ def fit_column(
         random_state=random_state,
     )
     try:
-        projections = model.fit_transform(X)
+        projections = model.fit_transform(X, progress=progress)
     except ValueError as error:
         return _empty_fit(spec, center, n_components, M, _explain_failure(spec, str(error)))
     notes += _model_notes(model, spec)

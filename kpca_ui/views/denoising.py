@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from kpca_core import gamma_to_sigma
+from kpca_core import budget, gamma_to_sigma
 from kpca_core.denoise import PRESETS, SWEEP_N, Noise, kernel_gamma
 from kpca_ui.links import choice, flag, integer, number
 from kpca_ui.shell import camera_domain, camera_format
@@ -242,6 +242,21 @@ def sidebar_settings() -> dict[str, object]:
         "method": method,
         "ridge_alpha": float(ridge_alpha),
     }
+
+
+def within_budget(request: str, cost: budget.Cost) -> bool:
+    """Whether ``request`` fits the per-request budget; if not, an error box says what to reduce.
+
+    ``request`` names it with its sizes, e.g. "This error curve (3000 training and
+    500 test digits)"; the cost model is :mod:`kpca_core.budget`.
+    """
+    if cost.fits:
+        return True
+    st.error(
+        f"{request} would take about {cost.seconds:.0f} s of computing; this shared server "
+        f"allows {budget.REQUEST_BUDGET_S:.0f} s per request. To draw it, {cost.advice}."
+    )
+    return False
 
 
 def width_caption(c: float, n_pixels: int) -> str:

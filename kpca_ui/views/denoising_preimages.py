@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
+from kpca_core import budget
 from kpca_core.denoise import DigitDenoiser, DigitSubsets, Noise
 from kpca_core.figures import preimages as figures
 from kpca_core.gaussians_table import GaussiansTable
@@ -20,6 +21,7 @@ from kpca_core.preimage_compare import MethodComparison, Reconstruction
 from kpca_core.preimage_methods import METHOD_LABELS
 from kpca_ui.explain import explain
 from kpca_ui.presenter import presentable
+from kpca_ui.views.denoising import within_budget
 from kpca_ui.views.denoising_cache import (
     ModelKey,
     cached_animation,
@@ -34,6 +36,9 @@ from kpca_ui.workers import build
 
 DIGIT_N = (4, 16, 64, 256)
 """Numbers of components of the methods' comparison on digits."""
+COMPARED_COST = ("fixed-point", "fixed-point", "ridge")
+"""The comparison's methods as the cost model counts them: the fixed point and gradient
+descent iterate (the distance constraint's closed form is cheap), the ridge map is fitted."""
 DIGIT_COUNTS = (10, 20, 50, 100)
 """How many noisy digits the comparison may use. With the paper's 3000 training digits its
 time is mostly the kernel ridge map's four fits (one per n), whatever the count."""
@@ -197,9 +202,22 @@ def show_preimages(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s
         persist_state="page",
         help="Spread over the test set; each method runs at every n on the same digits.",
     )
+    n_train = len(subsets.X_train)
+    cost = budget.preimage_cost(
+        int(count), n_train, len(DIGIT_N), COMPARED_COST, c=s["c"], digits="digits"
+    )
+    if within_budget(f"This comparison ({count} digits, {n_train} training digits)", cost):
+        show_digit_methods(model, subsets, key, s, int(count))
+    show_fixed_point(show_toy_methods())
+
+
+def show_digit_methods(
+    model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dict, count: int
+) -> None:
+    """Every pre-image method on ``count`` noisy test digits: the figure, a summary, a caption."""
     noise: Noise = s["noise"]
     comparison = cached_digit_methods(
-        key, (noise.kind, noise.level), int(count), DIGIT_N, s["ridge_alpha"], model, subsets
+        key, (noise.kind, noise.level), count, DIGIT_N, s["ridge_alpha"], model, subsets
     )
     show_with_numbers(
         build(
@@ -218,7 +236,6 @@ def show_preimages(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s
         f"The ridge map uses α = {s['ridge_alpha']:g} (the sidebar's)."
     )
     explain("dn_methods")
-    show_fixed_point(show_toy_methods())
 
 
 def method_summary(comparison: MethodComparison) -> pd.DataFrame:

@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
+from kpca_core import budget
 from kpca_core.denoise import (
     DEMO_N,
     FIG4_N,
@@ -29,7 +30,7 @@ from kpca_core.figures.style import export_config
 from kpca_ui.explain import explain
 from kpca_ui.presenter import FIGURE_PX, notice, presentable, presenter_mode
 from kpca_ui.safety import guarded
-from kpca_ui.views.denoising import DEMO_LEVELS, TOY_WIDTHS
+from kpca_ui.views.denoising import DEMO_LEVELS, TOY_WIDTHS, within_budget
 from kpca_ui.views.denoising_cache import (
     ModelKey,
     cached_fig4,
@@ -49,6 +50,8 @@ NOTICES = {
     "them on a straight line.",
 }
 """Presenter mode's one line under each tab's figure."""
+FIXED = "choose the fixed-point pre-image in the sidebar"
+"""What to do instead of the learned pre-image when it is above the request budget."""
 BELOW_CONTROL_PX = FIGURE_PX - 60
 """Presenter mode: a figure below the row of tabs and a stepping control (or numbers)."""
 
@@ -87,6 +90,13 @@ def show_with_numbers(
 
 @guarded("dn", "the Fig. 4 grid")
 def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dict) -> None:
+    n_train = len(subsets.X_train)
+    methods = (s["method"],)
+    cost = budget.preimage_cost(
+        10, n_train, len(FIG4_N), methods, c=s["c"], digits=None, without_ridge=FIXED
+    )
+    if not within_budget(f"This grid ({n_train} training digits)", cost):
+        return
     noise: Noise = s["noise"]
     grid = cached_fig4(
         key, (noise.kind, noise.level), s["method"], s["ridge_alpha"], model, subsets
@@ -134,6 +144,13 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey
         help="Another set of digits.",
     )
     _explain_n(n, model, subsets)
+    n_train = len(subsets.X_train)
+    methods = (s["method"],)
+    cost = budget.preimage_cost(
+        count, n_train, 1, methods, c=s["c"], digits="digits", without_ridge=FIXED
+    )
+    if not within_budget(f"These {count} digits ({n_train} training digits)", cost):
+        return
     rng = np.random.RandomState(int(draw))
     pick = np.sort(rng.choice(len(subsets.X_test), min(count, len(subsets.X_test)), replace=False))
     noise: Noise = s["noise"]
@@ -198,6 +215,21 @@ def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey,
         bind="query-params",
         persist_state="page",
     )
+    n_values = sum(n <= model.n_kernel_max_ for n in SWEEP_N)
+    n_train, n_test = len(subsets.X_train), len(subsets.X_test)
+    cost = budget.preimage_cost(
+        n_test,
+        n_train,
+        n_values,
+        ("fixed-point", "ridge") if ridge else ("fixed-point",),
+        c=s["c"],
+        digits="test digits per class",
+        per_class=10,
+        without_ridge="leave out the learned pre-image",
+    )
+    request = f"This error curve ({n_train} training and {n_test} test digits, {n_values} n"
+    if not within_budget(request + (", learned pre-image too)" if ridge else ")"), cost):
+        return
     noise: Noise = s["noise"]
     sweep = cached_sweep(key, (noise.kind, noise.level), ridge, s["ridge_alpha"], model, subsets)
     n_same, ratio_same = sweep.largest_same_n_ratio
