@@ -6,10 +6,11 @@ step through"); the page's work is in ``kpca_ui/views/lesson.py``.
 
 import streamlit as st
 
+from kpca_ui.links import link_tools
 from kpca_ui.shell import require_app_shell
 from kpca_ui.views import lesson as view
 
-require_app_shell()
+require_app_shell(view.LINK_DOMAINS)
 view.lesson_style()
 
 names = view.lesson_names()
@@ -42,3 +43,4 @@ st.title(f"{number}. {step.title}")
 st.caption(f"{lesson.title}. {lesson.intro}")
 view.navigation(number, len(lesson.steps))
 view.show_step(step, embed=embed)
+link_tools("ls")

@@ -34,7 +34,7 @@ PENDING = "_link_pending"
 ECHO_CHARS = 40
 """Link text echoed in a notice is cut to this many characters."""
 # Widget-key prefix of each view -> its URL path.
-PAGES = {"ct": "contours", "sp": "spectrum", "dn": "denoising", "ft": "features"}
+PAGES = {"ct": "contours", "sp": "spectrum", "dn": "denoising", "ft": "features", "ls": "lesson"}
 _POINTS = {
     "data": "Data set",
     "n": "Number of points",
@@ -121,6 +121,7 @@ LABELS: dict[str, dict[str, str]] = {
         "degree": "Degree d of the cell",
         "n": "Number of components n of the cell",
     },
+    "ls": {"lesson": "Lesson"},
 }
 
 

@@ -20,6 +20,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+from kpca_ui.links import literal, text
 from kpca_ui.presenter import KEPT_CLASS as KEPT
 from kpca_ui.presenter import KEY as PRESENTER
 
@@ -35,6 +36,11 @@ STEP = "ls_step"
 EMBED_PX = 600
 """Height of the embedded view: its presenter layout (title, control, figure, notice)."""
 SETTING_TYPES = (str, int, float, bool)
+LINK_DOMAINS = {
+    "ls_lesson": text(),  # the lesson files' names, checked by the Lesson box
+    "step": text(),  # checked against the lesson's steps by current_step
+}
+"""What the page accepts from a link (:func:`kpca_ui.links.sanitise_link`)."""
 _STEP_FIELDS = {"title", "page", "say", "notice", "settings"}
 _LESSON_FIELDS = {"title", "intro", "step"}
 _KEYS = st.components.v2.component(
@@ -217,7 +223,10 @@ def step_number(asked: str | None, count: int) -> tuple[int, str | None]:
         number = 0
     if 1 <= number <= count:
         return number, None
-    return 1, f"The link's step “{asked}” is not a step of this lesson (1 to {count}); showing 1."
+    return 1, (
+        f"The link's step ({literal(asked)}) is not a step of this lesson (1 to {count}); "
+        "showing 1."
+    )
 
 
 def current_step(count: int) -> int:
