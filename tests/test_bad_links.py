@@ -186,6 +186,17 @@ def test_presenter_mode_accepts_the_usual_words_for_on(word):
     assert at.toggle(key="presenter").value is True
 
 
+@pytest.mark.parametrize("page", ["home", "lesson", "features"])
+def test_a_notice_is_shown_on_the_page_the_link_opened_and_only_there(page):
+    # A page without settings of its own (Home) kept the notice, and the next
+    # page the user went to showed it, about a link it was not opened with.
+    at = open_view(page, query={"presenter": "maybe"})
+    assert any("Presenter mode" in note for note in notices(at)), notices(at)
+    at.switch_page("app_pages/contours.py").run()
+    assert not at.exception
+    assert notices(at) == []
+
+
 def test_presenter_mode_reports_a_word_it_does_not_know():
     at = open_view("contours", query={"presenter": "[x](https://evil.example)"})
     assert at.toggle(key="presenter").value is False
