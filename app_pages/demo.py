@@ -10,7 +10,7 @@ import streamlit as st
 from kpca_ui.shell import require_app_shell
 from kpca_ui.views import demo as view
 
-require_app_shell()
+require_app_shell(view.LINK_DOMAINS)
 view.hide_sidebar()
 
 st.title("Can a computer clean up handwriting?")

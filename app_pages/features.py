@@ -11,7 +11,7 @@ from kpca_ui.links import link_tools
 from kpca_ui.shell import camera_format, require_app_shell
 from kpca_ui.views import features as view
 
-require_app_shell()
+require_app_shell(view.LINK_DOMAINS)
 
 st.title("Kernel PCA as a feature extractor")
 st.markdown(

@@ -5,7 +5,7 @@ import streamlit as st
 from kpca_ui.shell import require_app_shell
 from kpca_ui.views import home as view
 
-require_app_shell()
+require_app_shell(view.LINK_DOMAINS)
 
 st.title("Kernel PCA Explorer")
 st.header("Classic figures")

@@ -6,11 +6,11 @@ step through"); the page's work is in ``kpca_ui/views/lesson.py``.
 
 import streamlit as st
 
-from kpca_ui.links import literal
+from kpca_ui.links import link_tools, literal
 from kpca_ui.shell import require_app_shell
 from kpca_ui.views import lesson as view
 
-require_app_shell()
+require_app_shell(view.LINK_DOMAINS)
 view.lesson_style()
 
 names = view.lesson_names()
@@ -47,3 +47,4 @@ st.title(f"{number}. {literal(step.title, view.ECHO_CHARS)}")
 st.caption(literal(f"{lesson.title}. {lesson.intro}", view.ECHO_CHARS))
 view.navigation(number, len(lesson.steps))
 view.show_step(step, embed=embed)
+link_tools("ls")

@@ -30,11 +30,12 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_r
 SNAPSHOT = "_link_snapshot"
 REPORTED = "_link_reported"
 PENDING = "_link_pending"
-"""Notices found before the widgets ran (repeated parameters), shown by :func:`link_tools`."""
+"""Notices found before the widgets ran (repeated parameters, values of no view's
+widget), shown by :func:`show_pending` on the page the link opened."""
 ECHO_CHARS = 40
 """Link text echoed in a notice is cut to this many characters."""
 # Widget-key prefix of each view -> its URL path.
-PAGES = {"ct": "contours", "sp": "spectrum", "dn": "denoising", "ft": "features"}
+PAGES = {"ct": "contours", "sp": "spectrum", "dn": "denoising", "ft": "features", "ls": "lesson"}
 _POINTS = {
     "data": "Data set",
     "n": "Number of points",
@@ -122,6 +123,7 @@ LABELS: dict[str, dict[str, str]] = {
         "degree": "Degree d of the cell",
         "n": "Number of components n of the cell",
     },
+    "ls": {"lesson": "Lesson"},
 }
 
 
@@ -199,9 +201,10 @@ def sanitise_link(domains: Mapping[str, Domain], labels: Mapping[str, str] | Non
 
     A parameter given more times than its widget takes keeps its last values, with a
     notice; a toggle written ``1``/``yes``/``on`` (``0``/``no``/``off``) is read as
-    ``true`` (``false``).  What is removed is reported by :func:`link_tools`: a view's
-    own settings from the snapshot :func:`remember_link` kept, with what the widget
-    shows instead; any other (``presenter``) here, named by ``labels``.
+    ``true`` (``false``).  What is removed is reported: a view's own settings by
+    :func:`link_tools`, from the snapshot :func:`remember_link` kept, with what the
+    widget shows instead; any other (``presenter``) by :func:`show_pending`, named
+    by ``labels``.
     """
     pending: list[str] = st.session_state.setdefault(PENDING, [])
     names = {key: label for prefix in LABELS for key, label in _labelled(prefix)}
@@ -228,6 +231,17 @@ def sanitise_link(domains: Mapping[str, Domain], labels: Mapping[str, str] | Non
                 )
         if values != given:
             _replace_param(key, values)
+
+
+def show_pending() -> None:
+    """Show the notices :func:`sanitise_link` could give before any widget ran.
+
+    Called on every page once its link is sanitised, so that a notice is told on
+    the page the link opened, pages without settings of their own included.
+    """
+    notes = st.session_state.pop(PENDING, [])
+    if notes:
+        st.toast("\n\n".join(notes), icon=":material/link_off:", duration="long")
 
 
 def _replace_param(key: str, values: list[str]) -> None:
@@ -301,7 +315,7 @@ def link_tools(prefix: str) -> None:
     """
     with st.sidebar:
         _share(PAGES[prefix], f"{prefix}_share")
-    notes = [*st.session_state.pop(PENDING, []), *link_notices(prefix)]
+    notes = link_notices(prefix)
     if notes:
         st.toast("\n\n".join(notes), icon=":material/link_off:", duration="long")
 

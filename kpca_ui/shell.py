@@ -11,7 +11,7 @@ from collections.abc import Mapping
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from kpca_ui.links import Domain, choice, remember_link, sanitise_link
+from kpca_ui.links import Domain, choice, remember_link, sanitise_link, show_pending
 
 SHELL_FLAG = "_via_app"
 
@@ -52,13 +52,15 @@ def require_app_shell(domains: Mapping[str, Domain] | None = None) -> None:
 
     It then keeps the link's parameters, before any widget reads them, for
     :func:`kpca_ui.links.link_tools`, and removes those that the page's widgets'
-    ``domains`` (key -> :class:`kpca_ui.links.Domain`) do not accept.
+    ``domains`` (key -> :class:`kpca_ui.links.Domain`) do not accept; what cannot
+    wait for the widgets (a repeated parameter, presenter mode) is told at once.
     """
     if not st.session_state.get(SHELL_FLAG):
         st.navigation(app_pages(), position="hidden")
         st.rerun()
     remember_link()
     sanitise_link(domains or {})
+    show_pending()
 
 
 def camera_domain() -> Domain:

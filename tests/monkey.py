@@ -11,7 +11,8 @@ lead to it: rerunning the seed repeats them.
 
 Sizes (points, digits, widths) are drawn from a small range (:data:`SIZE_CAPS`),
 so that a step costs about one cheap rerun; the cost of the largest requests is
-bounded by the views' limits, not tested here.
+bounded by the views' limits, not tested here.  For the same reason the walk
+never clicks the buttons of :data:`NOT_CLICKED`.
 """
 
 from __future__ import annotations
@@ -24,9 +25,10 @@ from browser_like import BrowserLike
 from conftest import APP, chart
 from streamlit.testing.v1 import AppTest
 
-from kpca_ui.links import Domain
+from kpca_ui.links import PAGES, Domain
 from kpca_ui.safety import MESSAGE
-from kpca_ui.views import contours, denoising, spectrum
+from kpca_ui.shell import NAVIGATION
+from kpca_ui.views import contours, demo, denoising, features, home, lesson, spectrum
 from kpca_ui.views.home import GALLERY
 
 SIZE_CAPS = {
@@ -36,15 +38,26 @@ SIZE_CAPS = {
     "dn_train": 20,
     "dn_test": 10,
     "dn_sbs_draw": 20,
+    "ft_points": 200,
 }
 """Largest value drawn for the widgets that set how much is computed."""
+NOT_CLICKED = {"ft_live"}
+"""Buttons that start a long computation: a cell of Table 2 is a minute of SVMs on 7291
+digits even with few digits fitted (``tests/test_page_features.py`` runs it, marked slow)."""
 SMALL_DIGITS = {"dn_train": "10", "dn_test": "5"}
-DOMAINS: dict[str, dict[str, Domain]] = {
-    "home": {},
-    "contours": contours.LINK_DOMAINS,
-    "spectrum": spectrum.LINK_DOMAINS,
-    "denoising": denoising.LINK_DOMAINS,
+VIEWS = {
+    "home": home,
+    "contours": contours,
+    "spectrum": spectrum,
+    "denoising": denoising,
+    "demo": demo,
+    "features": features,
+    "lesson": lesson,
 }
+DOMAINS: dict[str, dict[str, Domain]] = {page: VIEWS[page].LINK_DOMAINS for page, *_ in NAVIGATION}
+"""What each page takes from a link: every page of the navigation."""
+TABS = {"denoising": ("dn_tab", denoising.TABS), "features": ("ft_tab", features.TABS)}
+PREFIXES = {page: prefix for prefix, page in PAGES.items()}
 EXPLAINED = (
     "Values of ",  # a bad list of column values, with the default shown instead
     "**",  # an upload that cannot be used: "**name** cannot be used: why"
@@ -53,6 +66,11 @@ EXPLAINED = (
 )
 """How the error boxes that explain bad input begin; any other error box is a failure."""
 VALUES_TEXTS = ["1, 2, 3, 4", "0.5, 1, 2", "2", "1, 3", "0.1, 10", "1, 2, 3, 4, 5, 6"]
+TEXTS = {
+    "step": [str(number) for number in range(-1, 13)],
+    "ls_lesson": [lesson.DEFAULT, "no_such_lesson"],
+}
+"""Link values of the text parameters that are no list of values: a lesson's step and name."""
 BAD_TEXTS = [
     "abc",
     "",
@@ -140,7 +158,8 @@ class Walk:
         if self.rng.random() < 0.3:
             query["presenter"] = self.rng.choice(["true", "1", "yes", "no", "maybe", "[x](y)"])
         if self.rng.random() < 0.2:
-            query[f"{self.where[:2]}_unknown"] = self.rng.choice(BAD_URL_VALUES)
+            prefix = PREFIXES.get(self.where, self.where[:2])
+            query[f"{prefix}_unknown"] = self.rng.choice(BAD_URL_VALUES)
         self.open(self.where, query)
 
     def url_value(self, key: str, domain: Domain) -> str | list[str]:
@@ -154,7 +173,7 @@ class Walk:
         if domain.kind == "flag":
             return rng.choice(["true", "false"])
         if domain.kind == "text":
-            return rng.choice(VALUES_TEXTS)
+            return rng.choice(TEXTS.get(key, VALUES_TEXTS))
         high = min(domain.high, SIZE_CAPS.get(key, domain.high))
         if domain.kind == "pair":
             ends = [rng.choice([domain.low, high, rng.uniform(domain.low, high)]) for _ in "ab"]
@@ -171,17 +190,22 @@ class Walk:
         if roll < 0.08:
             self.random_link()
             return
-        if roll < 0.14 and self.where == "denoising":
-            tab = self.rng.choice(denoising.TABS)
+        if roll < 0.14 and self.where in TABS:
+            key, tabs = TABS[self.where]
+            tab = self.rng.choice(tabs)
             self.actions.append(f"tab {tab!r}")
-            at.session_state["dn_tab"] = tab
+            at.session_state[key] = tab
             self.browser.run()
             return
         widgets = [
             w
             for kind in WIDGET_KINDS
             for w in at.get(kind)
-            if w.key and not w.key.endswith("_share") and "_reset_" not in w.key
+            if w.key
+            and not w.key.endswith("_share")
+            and "_reset_" not in w.key
+            and w.key not in NOT_CLICKED
+            and not w.proto.disabled  # the browser cannot change it
         ]
         if not widgets:
             self.random_link()
@@ -267,7 +291,41 @@ class Walk:
             title = chart(at, "sp_fig_bars")["layout"]["title"]["text"]
             if f"= {width}" not in title:
                 wrong.append(f"chosen width shows {width!r}, the spectrum is {title!r}")
+        return wrong + self.features_disagree(charts) + self.lesson_disagrees()
+
+    def features_disagree(self, charts: set[str]) -> list[str]:
+        """The toy is drawn for the width or degree shown, the USPS cell is the one chosen."""
+        at, shown = self.browser.at, self.browser.shown
+        wrong = []
+        if "ft_toy_chart" in charts:
+            title = chart(at, "ft_toy_chart")["layout"]["annotations"][0]["text"]
+            if at.selectbox(key="ft_kernel").value == "rbf":
+                (label,) = shown[at.select_slider(key="ft_sigma").id]
+                asked = f"σ = {float(label):g}"
+            else:
+                asked = f"d = {at.slider(key='ft_pdegree').value}"
+            if asked not in title:
+                wrong.append(f"the toy's control shows {asked!r}, its figure is {title!r}")
+        if "ft_table_chart" in charts:
+            (degree,) = shown[at.select_slider(key="ft_degree").id]
+            (n,) = shown[at.select_slider(key="ft_n").id]
+            cell = f"The cell d = {degree}, n = {n}"
+            if cell not in [header.value for header in at.subheader]:
+                wrong.append(f"the cell chosen is d = {degree}, n = {n}; it is not shown")
         return wrong
+
+    def lesson_disagrees(self) -> list[str]:
+        """The lesson's title, its place and its link name the same step."""
+        at = self.browser.at
+        if not [b for b in at.button if b.key == lesson.NEXT]:
+            return []
+        number = at.title[0].value.split(".", 1)[0]
+        place = [m.value for m in at.markdown if "kpca-lesson-place" in m.value]
+        linked = at.query_params.get("step")
+        linked = linked[-1] if isinstance(linked, list) else linked
+        if not place or f"Step {number} of " not in place[0] or linked != number:
+            return [f"the lesson's title is step {number}; its place {place}, its link {linked}"]
+        return []
 
     def report(self, problems: list[str]) -> str:
         lines = "\n".join(f"  {i + 1}. {action}" for i, action in enumerate(self.actions))

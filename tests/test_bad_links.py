@@ -44,6 +44,11 @@ INJECTIONS = [
     ("contours", {"ct_kernel": f"<img src={EVIL}/t.png>"}),
     ("spectrum", {"sp_at": f"**[bold]({EVIL})**", "sp_n": "100", "sp_nw": "20"}),
     ("denoising", {**SMALL, "dn_tab": f"[tab]({EVIL})"}),
+    ("features", {"ft_data": f"[Two moons]({EVIL})"}),
+    ("features", {"ft_tab": f"![x]({EVIL}/t.png)"}),
+    ("features", {"ft_tab": "USPS: Table 2", "ft_n": f"<a href={EVIL}>2048</a>"}),
+    ("lesson", {"step": f"[Log in again]({EVIL}/login)"}),
+    ("lesson", {"ls_lesson": f"[x]({EVIL})"}),
 ]
 
 
@@ -63,6 +68,15 @@ INFINITIES = [
     ("contours", {"ct_gamma": "nan"}, "ct_gamma", 1.0),
     ("contours", {"ct_noise": "1e999"}, "ct_noise", 0.2),
     ("contours", {"ct_k": "2.5"}, "ct_k", 3),
+    ("denoising", {**SMALL, "dn_tab": "Fig. 3", "dn_fig3_digit": "inf"}, "dn_fig3_digit", 0),
+    ("denoising", {**SMALL, "dn_tab": "Pre-images", "dn_pre_point": "inf"}, "dn_pre_point", 0),
+    ("features", {"ft_seed": "inf"}, "ft_seed", 0),
+    ("features", {"ft_seed": "-inf"}, "ft_seed", 0),
+    ("features", {"ft_points": "nan"}, "ft_points", 300),
+    ("features", {"ft_points": "1e999"}, "ft_points", 300),
+    ("features", {"ft_k": "2.5"}, "ft_k", 10),
+    ("features", {"ft_k": "51"}, "ft_k", 10),
+    ("features", {"ft_kernel": "Polynomial (x·y + 1)^d", "ft_pdegree": "inf"}, "ft_pdegree", 2),
 ]
 
 
@@ -76,6 +90,45 @@ def test_a_number_that_is_not_finite_or_whole_falls_back_with_a_notice(page, que
     (widget,) = [w for kind in ("number_input", "slider") for w in at.get(kind) if w.key == key]
     assert widget.value == default
     assert any(query[key] in note for note in notices(at)), notices(at)
+
+
+UNKNOWN_OPTIONS = [
+    ("features", {"ft_sigma": "7"}, "select_slider", "ft_sigma", 0.5),
+    ("features", {"ft_sigma": "nan"}, "select_slider", "ft_sigma", 0.5),
+    ("features", {"ft_data": "Nonsense"}, "selectbox", "ft_data", "moons"),
+    ("features", {"ft_kernel": "inf"}, "selectbox", "ft_kernel", "rbf"),
+    ("features", {"ft_tab": "USPS: Table 2", "ft_degree": "8"}, "select_slider", "ft_degree", 4),
+    ("features", {"ft_tab": "USPS: Table 2", "ft_n": "100"}, "select_slider", "ft_n", 2048),
+    ("features", {"ft_tab": "USPS: Table 2", "ft_n": "-inf"}, "select_slider", "ft_n", 2048),
+    ("lesson", {"ls_lesson": "no_such_lesson"}, "selectbox", "ls_lesson", "kernel_pca_10_steps"),
+]
+
+
+@pytest.mark.parametrize(
+    ("page", "query", "kind", "key", "default"), UNKNOWN_OPTIONS, ids=range(len(UNKNOWN_OPTIONS))
+)
+def test_an_unknown_option_falls_back_to_the_default_with_a_notice(page, query, kind, key, default):
+    at = open_view(page, query=query)
+    assert_literal(at)
+    (widget,) = [w for w in at.get(kind) if w.key == key]
+    assert widget.value == default
+    assert any(query[key] in note for note in notices(at)), notices(at)
+
+
+@pytest.mark.parametrize("step", ["inf", "nan", "1e999", "-1", "2.5", "9" * 300, f"[x]({EVIL})"])
+def test_a_lesson_step_that_is_no_step_opens_the_first_with_a_notice(step):
+    at = open_view("lesson", query={"step": step})
+    assert_literal(at)
+    assert not any(LIVE_MARKDOWN.search(message) for message in shown_messages(at))
+    assert at.title[0].value.startswith("1. ")
+    assert at.query_params["step"] == "1"
+    assert any("step" in note.lower() for note in notices(at)), notices(at)
+
+
+def test_the_demo_takes_no_setting_from_a_link():
+    at = open_view("demo", query={"dm_case": "inf", "dm_next": f"[x]({EVIL})"})
+    assert_literal(at)
+    assert not at.error
 
 
 LOWEST = [
@@ -131,6 +184,17 @@ def test_a_repeated_parameter_is_reported_and_the_last_used():
 def test_presenter_mode_accepts_the_usual_words_for_on(word):
     at = open_view("contours", query={"presenter": word})
     assert at.toggle(key="presenter").value is True
+
+
+@pytest.mark.parametrize("page", ["home", "lesson", "features"])
+def test_a_notice_is_shown_on_the_page_the_link_opened_and_only_there(page):
+    # A page without settings of its own (Home) kept the notice, and the next
+    # page the user went to showed it, about a link it was not opened with.
+    at = open_view(page, query={"presenter": "maybe"})
+    assert any("Presenter mode" in note for note in notices(at)), notices(at)
+    at.switch_page("app_pages/contours.py").run()
+    assert not at.exception
+    assert notices(at) == []
 
 
 def test_presenter_mode_reports_a_word_it_does_not_know():

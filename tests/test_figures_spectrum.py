@@ -380,7 +380,7 @@ def test_the_film_has_one_frame_per_width(rings_sweep: WidthSweep) -> None:
     fig = figures.spectrum_film_figure(rings_sweep, n_bars=8)
     assert len(fig.frames) == rings_sweep.widths_.size
     for index in (0, 11):
-        bars, cumulative = fig.frames[index].data
+        bars, cumulative, _ = fig.frames[index].data
         np.testing.assert_allclose(bars.y, rings_sweep.ratios_[index, :8], rtol=1e-6)
         np.testing.assert_allclose(
             cumulative.y, np.cumsum(rings_sweep.ratios_[index, :8]), rtol=1e-6
@@ -389,9 +389,23 @@ def test_the_film_has_one_frame_per_width(rings_sweep: WidthSweep) -> None:
         assert fig.frames[index].layout.title.text.endswith(f"{share:.3f}")
     steps = fig.layout.sliders[0].steps
     assert [list(step.args[0]) for step in steps] == [[str(i)] for i in range(len(steps))]
-    # the linear-PCA reference is not part of the frames, so it stays
-    assert fig.data[2].name == "linear PCA λ<sub>k</sub>/Σλ"
-    assert all(frame.traces == (0, 1) for frame in fig.frames)
+
+
+def test_every_frame_of_the_film_carries_every_trace(rings_sweep: WidthSweep) -> None:
+    # Issue #13: during playback the linear-PCA diamonds vanished while still in
+    # the legend. Their trace was left out of the frames, and plotly.js redraws a
+    # subplot's scatter traces from the frame's alone (checked in Chromium).
+    fig = figures.spectrum_film_figure(rings_sweep, n_bars=8)
+    kinds = [(trace.type, trace.name) for trace in fig.data]
+    assert ("scatter", "linear PCA λ<sub>k</sub>/Σλ") in kinds
+    linear = fig.data[kinds.index(("scatter", "linear PCA λ<sub>k</sub>/Σλ"))]
+    for frame in fig.frames:
+        assert frame.traces in (None, tuple(range(len(fig.data))))
+        assert [(trace.type, trace.name) for trace in frame.data] == kinds
+        reference = frame.data[kinds.index(("scatter", "linear PCA λ<sub>k</sub>/Σλ"))]
+        np.testing.assert_array_equal(reference.x, linear.x)
+        np.testing.assert_array_equal(reference.y, linear.y)
+        assert reference.marker.symbol == "diamond"
 
 
 def test_centring_share_figure_draws_both_curves(rings_sweep: WidthSweep) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import importlib
 import os
 import re
 from pathlib import Path
@@ -14,10 +15,9 @@ from streamlit.testing.v1 import AppTest
 from test_page_home import gallery_links
 
 from kpca_ui.links import LABELS, PAGES
-from kpca_ui.views.contours import LINK_DOMAINS as CT_DOMAINS
-from kpca_ui.views.denoising import LINK_DOMAINS as DN_DOMAINS
+from kpca_ui.shell import NAVIGATION
 from kpca_ui.views.denoising import TABS
-from kpca_ui.views.spectrum import LINK_DOMAINS as SP_DOMAINS
+from kpca_ui.views.features import TABS as FT_TABS
 
 USPS_DIR = os.environ.get("KPCA_USPS_DIR") or "/work/shared/data/usps"
 
@@ -187,10 +187,34 @@ DOMAIN_PAGES = [
 ]
 
 
+@pytest.mark.parametrize("page", [name for name, _, _ in NAVIGATION])
+def test_every_page_checks_each_bound_widgets_link_value_before_the_widgets(page):
+    script = ROOT / "app_pages" / f"{page}.py"
+    files = [script, *(ROOT / "kpca_ui" / "views").glob(f"{page}*.py")]
+    keys = set().union(*map(bound_keys, files))
+    domains = importlib.import_module(f"kpca_ui.views.{page}").LINK_DOMAINS
+    missing = keys - set(domains)
+    assert not missing, f"add these keys to kpca_ui/views/{page}.py LINK_DOMAINS: {missing}"
+    (call,) = [
+        node
+        for node in ast.walk(ast.parse(script.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "require_app_shell"
+    ]
+    assert [ast.unparse(arg) for arg in call.args] == ["view.LINK_DOMAINS"]
+
+
+DOMAIN_PAGES += [
+    ("features", {}),
+    ("features", {"ft_kernel": "Polynomial (x·y + 1)^d"}),
+    ("features", {"ft_tab": FT_TABS[1]}),
+    ("lesson", {}),
+]
+
+
 @pytest.mark.parametrize(("page", "query"), DOMAIN_PAGES)
 def test_the_declared_link_domains_are_the_widgets_own(page, query):
     """What a link may hold is what the widget can show: bounds and options alike."""
-    domains = {"contours": CT_DOMAINS, "spectrum": SP_DOMAINS, "denoising": DN_DOMAINS}[page]
+    domains = importlib.import_module(f"kpca_ui.views.{page}").LINK_DOMAINS
     at = open_view(page, query=query)
     checked = 0
     for kind in (
@@ -216,4 +240,4 @@ def test_the_declared_link_domains_are_the_widgets_own(page, query):
                 assert set(widget.options) <= set(domain.options), widget.key
             else:
                 assert domain.kind == ("flag" if kind in ("toggle", "checkbox") else "text")
-    assert checked >= 5
+    assert checked >= (1 if page == "lesson" else 3)  # the lesson's step is no widget

@@ -10,9 +10,9 @@ from __future__ import annotations
 import os
 
 import pytest
-from monkey import walk
+from monkey import DOMAINS, walk
 
-PAGES = ("home", "contours", "spectrum", "denoising")
+PAGES = tuple(DOMAINS)
 QUICK_SEEDS = (1, 2)
 QUICK_STEPS = 12
 MANY_SEEDS = range(100, 100 + int(os.environ.get("KPCA_MONKEY_SEEDS", "20")))

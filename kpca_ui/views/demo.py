@@ -18,10 +18,13 @@ from kpca_core.demo import DemoCases, measure, most_convincing, noisy_digits
 from kpca_core.denoise import DEMO_N, PRESETS, DigitDenoiser, DigitSubsets, ImageGrid, Noise
 from kpca_core.figures import denoise as figures
 from kpca_core.figures.style import export_config
+from kpca_ui.links import Domain
 from kpca_ui.presenter import presentable
 from kpca_ui.views.denoising import DEMO_LEVELS
 from kpca_ui.views.denoising_cache import digit_subsets, fitted_model, usps_digits
 
+LINK_DOMAINS: dict[str, Domain] = {}
+"""The page takes no setting from a link: it has none."""
 NEXT = "dm_next"
 """Key of the "Show me another" button."""
 COUNT = "dm_case"

@@ -40,6 +40,18 @@ DEMO_LEVELS = {"none": 0.0, "a little": 0.2, "some": 0.4, "a lot": 0.6, "very mu
 GAUSSIAN_PRESET = next(iter(PRESETS))
 TOY_WIDTHS = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0)
 MAX_SEED = 2**31 - 1
+MAX_TEST_INDEX = 999
+"""The largest test digit Fig. 3 may be asked for (the last one is shown if there are fewer)."""
+FIG3_STARTS = {
+    "mean": "the mean training digit (reconstruction)",
+    "digit": "the digit itself (as in de-noising)",
+}
+DIGIT_COUNTS = (10, 20, 50, 100)
+"""How many noisy digits the pre-images' comparison may use. With the paper's 3000 training
+digits its time is mostly the kernel ridge map's four fits (one per n), whatever the count."""
+PRE_SETS = {"half_circle": "Half circle", "square": "Square"}
+"""The 2-D sets of the pre-images' toy (Mika et al. Fig. 1)."""
+PRE_POINTS = 200
 LINK_DOMAINS = {
     "dn_img": camera_domain(),
     "dn_train": integer(10, MAX_TRAIN_PER_CLASS),
@@ -64,6 +76,12 @@ LINK_DOMAINS = {
     "dn_toy_seed": integer(0, 10_000),
     "dn_demo_digit": choice(range(10)),
     "dn_demo_noise": choice(DEMO_LEVELS),
+    "dn_fig3_digit": integer(0, MAX_TEST_INDEX),
+    "dn_fig3_start": choice(FIG3_STARTS.values()),
+    "dn_pre_digits": choice(DIGIT_COUNTS),
+    "dn_pre_set": choice(PRE_SETS.values()),
+    "dn_pre_n": integer(1, 20),
+    "dn_pre_point": integer(0, PRE_POINTS - 1),
 }
 """What each widget of the view accepts from a link (:func:`kpca_ui.links.sanitise_link`)."""
 

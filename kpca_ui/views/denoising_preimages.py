@@ -21,7 +21,14 @@ from kpca_core.preimage_compare import MethodComparison, Reconstruction
 from kpca_core.preimage_methods import METHOD_LABELS
 from kpca_ui.explain import explain
 from kpca_ui.presenter import presentable
-from kpca_ui.views.denoising import within_budget
+from kpca_ui.views.denoising import (
+    DIGIT_COUNTS,
+    FIG3_STARTS,
+    MAX_TEST_INDEX,
+    PRE_POINTS,
+    PRE_SETS,
+    within_budget,
+)
 from kpca_ui.views.denoising_cache import (
     ModelKey,
     cached_animation,
@@ -39,18 +46,8 @@ DIGIT_N = (4, 16, 64, 256)
 COMPARED_COST = ("fixed-point", "fixed-point", "ridge")
 """The comparison's methods as the cost model counts them: the fixed point and gradient
 descent iterate (the distance constraint's closed form is cheap), the ridge map is fitted."""
-DIGIT_COUNTS = (10, 20, 50, 100)
-"""How many noisy digits the comparison may use. With the paper's 3000 training digits its
-time is mostly the kernel ridge map's four fits (one per n), whatever the count."""
-MAX_TEST_INDEX = 999
-TOY_SETS = {"half_circle": "Half circle", "square": "Square"}
 TOY = {"noise": 0.1, "c": 0.5, "seed": 0}
 """The 2-D toy of Fig. 1 as the "2-D toy" tab opens: 200 points, noise 0.1, c = 0.5."""
-TOY_POINTS = 200
-FIG3_STARTS = {
-    "mean": "the mean training digit (reconstruction)",
-    "digit": "the digit itself (as in de-noising)",
-}
 
 
 # -------------------------------------------------------------------- Table 1
@@ -262,8 +259,8 @@ def show_toy_methods() -> str:
     st.subheader("The same methods in the 2-D toy")
     name = st.radio(
         "Data set",
-        list(TOY_SETS),
-        format_func=TOY_SETS.get,
+        list(PRE_SETS),
+        format_func=PRE_SETS.get,
         key="dn_pre_set",
         bind="query-params",
         persist_state="page",
@@ -274,7 +271,7 @@ def show_toy_methods() -> str:
         build(
             figures.comparison_figure,
             comparison,
-            title=f"{TOY_SETS[name]}: {TOY_POINTS} noisy points (noise {TOY['noise']:g})",
+            title=f"{PRE_SETS[name]}: {PRE_POINTS} noisy points (noise {TOY['noise']:g})",
         ),
         "dn_toy_methods",
         f"preimages_toy_{name}",
@@ -302,7 +299,7 @@ def show_fixed_point(name: str) -> None:
     point = right.number_input(
         "Point whose ρ(z) is drawn",
         0,
-        TOY_POINTS - 1,
+        PRE_POINTS - 1,
         0,
         key="dn_pre_point",
         bind="query-params",
@@ -318,7 +315,7 @@ def show_fixed_point(name: str) -> None:
     )
     restarted = int(paths.restarted.any(axis=0).sum())
     st.caption(
-        f"{TOY_SETS[name]}, n = {n}: press ▶ play; the animation runs in your browser. "
+        f"{PRE_SETS[name]}, n = {n}: press ▶ play; the animation runs in your browser. "
         f"{int(paths.converged.sum())} of {paths.converged.size} points converged, "
         f"{restarted} restarted (crosses: a restart is a jump to a training point)."
     )

@@ -33,7 +33,9 @@ from kpca_core.figures import style
 from kpca_core.figures.style import export_config
 from kpca_ui import draw
 from kpca_ui.explain import explain
+from kpca_ui.links import choice, integer
 from kpca_ui.presenter import presentable, presenter_mode
+from kpca_ui.shell import camera_domain
 from kpca_ui.views.denoising_cache import progress_bar
 from kpca_ui.workers import compute, in_background
 
@@ -61,8 +63,24 @@ SIGMAS = (0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0)
 TOY_N_MAX = 50
 """Components the toy computes once per fit; the slider picks the first n."""
 MAX_TOY_POINTS = 1000
+MAX_SEED = 10_000
 _KEPT = {"bind": "query-params", "persist_state": "page"}
 """Every control of the view is in the link and keeps its value while its tab is closed."""
+
+LINK_DOMAINS = {
+    "ft_img": camera_domain(),
+    "ft_tab": choice(TABS),
+    "ft_data": choice(TOY_SETS.values()),
+    "ft_points": integer(50, MAX_TOY_POINTS),
+    "ft_seed": integer(0, MAX_SEED),
+    "ft_kernel": choice(TOY_KERNELS.values()),
+    "ft_sigma": choice(SIGMAS),
+    "ft_pdegree": integer(1, 6),
+    "ft_k": integer(1, TOY_N_MAX),
+    "ft_degree": choice(features.TABLE2_DEGREES),
+    "ft_n": choice(features.TABLE2_N),
+}
+"""What each widget of the view accepts from a link (:func:`kpca_ui.links.sanitise_link`)."""
 
 
 def _kernel_params(kernel: str, parameter: float) -> dict[str, float]:
@@ -124,7 +142,7 @@ def _toy_controls() -> tuple[str, int, int, str, float, int]:
             help=f"At most {MAX_TOY_POINTS}: one kernel PCA fit per change, shared by everyone.",
             **_KEPT,
         )
-        seed = cols[2].number_input("Seed", 0, 10_000, 0, key="ft_seed", **_KEPT)
+        seed = cols[2].number_input("Seed", 0, MAX_SEED, 0, key="ft_seed", **_KEPT)
     kernel = cols[3].selectbox(
         "Kernel", list(TOY_KERNELS), format_func=TOY_KERNELS.get, key="ft_kernel", **_KEPT
     )

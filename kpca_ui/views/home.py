@@ -10,10 +10,13 @@ from dataclasses import dataclass, field
 
 import streamlit as st
 
+from kpca_ui.links import Domain
 from kpca_ui.presenter import KEY as PRESENTER
 from kpca_ui.presenter import presenter_mode
 from kpca_ui.views import home_pictures as pictures
 
+LINK_DOMAINS: dict[str, Domain] = {}
+"""The page takes no setting from a link: it has none (its cards are links into the views)."""
 STEPS = [
     (
         "1. Kernel matrix",

@@ -20,7 +20,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from kpca_ui.links import literal
+from kpca_ui.links import literal, text
 from kpca_ui.presenter import KEPT_CLASS as KEPT
 from kpca_ui.presenter import KEY as PRESENTER
 
@@ -38,6 +38,11 @@ EMBED_PX = 600
 SETTING_TYPES = (str, int, float, bool)
 ECHO_CHARS = 600
 """A lesson file's title, intro or step title, or a message quoting the file, is cut to this."""
+LINK_DOMAINS = {
+    "ls_lesson": text(),  # the lesson files' names, checked by the Lesson box
+    "step": text(),  # checked against the lesson's steps by current_step
+}
+"""What the page accepts from a link (:func:`kpca_ui.links.sanitise_link`)."""
 _STEP_FIELDS = {"title", "page", "say", "notice", "settings"}
 _LESSON_FIELDS = {"title", "intro", "step"}
 _KEYS = st.components.v2.component(

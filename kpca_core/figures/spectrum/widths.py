@@ -306,10 +306,21 @@ def spectrum_film_figure(sweep: WidthSweep, *, n_bars: int = 20, frame_ms: int =
 
     Bars λ_k/Σλ and the cumulative share, one frame per width, with a play
     button and a slider of plotly's own: scrubbing it needs no server round
-    trip.  Linear PCA's ratios stay as a reference in every frame.
+    trip.  Linear PCA's ratios stay as a reference in every frame: each frame
+    carries that trace too, unchanged, since plotly.js redraws a subplot's
+    scatter traces from the frame's alone (left out, the diamonds vanished
+    during playback while still in the legend, issue #13).
     """
     n_bars = max(1, min(int(n_bars), sweep.n_samples_))
     k = np.arange(1, n_bars + 1)
+    linear = sweep.linear_ratios_[:n_bars]
+    reference = go.Scatter(
+        x=k[: linear.size],
+        y=f32(linear),
+        mode="markers",
+        marker={"color": style.LINEAR, "symbol": "diamond", "size": 10},
+        name="linear PCA λ<sub>k</sub>/Σλ",
+    )
 
     def frame_data(index: int) -> list:
         ratios = sweep.ratios_[index, :n_bars]
@@ -324,6 +335,7 @@ def spectrum_film_figure(sweep: WidthSweep, *, n_bars: int = 20, frame_ms: int =
                 line={"color": style.NEUTRAL, "width": 1.5},
                 name="cumulative share",
             ),
+            reference,
         ]
 
     def frame_title(index: int) -> str:
@@ -333,22 +345,12 @@ def spectrum_film_figure(sweep: WidthSweep, *, n_bars: int = 20, frame_ms: int =
             return f"{value}: zero up to rounding"
         return f"{value}: (λ₁+λ₂)/Σλ = {share:.3f}"
 
-    linear = sweep.linear_ratios_[:n_bars]
     fig = go.Figure(
-        data=[
-            *frame_data(0),
-            go.Scatter(
-                x=k[: linear.size],
-                y=f32(linear),
-                mode="markers",
-                marker={"color": style.LINEAR, "symbol": "diamond", "size": 10},
-                name="linear PCA λ<sub>k</sub>/Σλ",
-            ),
-        ],
+        data=frame_data(0),
         frames=[
             go.Frame(
                 data=frame_data(i),
-                traces=[0, 1],
+                traces=[0, 1, 2],
                 name=str(i),
                 layout={"title": {"text": frame_title(i)}},
             )
