@@ -5,6 +5,7 @@ import json
 import pytest
 from conftest import chart, open_view
 from streamlit.testing.v1 import AppTest
+from test_links import unescape
 
 from kpca_core.drawing import MAX_POINTS, Drawing, decode, encode, from_points
 from kpca_ui.draw import DRAW
@@ -126,6 +127,6 @@ def test_an_oversized_drawing_link_keeps_the_limit():
 
 def test_the_spectrum_sweeps_the_drawing():
     at = open_view("spectrum", query=six_link("sp"))
-    assert "Data: Your drawing: 6 points" in [c.value for c in at.caption]
+    assert "Data: Your drawing: 6 points" in [unescape(c.value) for c in at.caption]
     assert chart(at, "sp_fig_bars")["data"]
     assert canvas_data(at)["background"] is not None
