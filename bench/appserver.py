@@ -40,6 +40,20 @@ def die_with_parent() -> None:
     ctypes.CDLL(None).prctl(pr_set_pdeathsig, signal.SIGTERM)
 
 
+def stop_group(process: subprocess.Popen, timeout: float = 10.0) -> None:
+    """End ``process``'s process group: SIGTERM, then SIGKILL after ``timeout`` s."""
+    if process.poll() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout)
+
+
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that nothing listens on right now."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
@@ -200,15 +214,8 @@ class AppServer:
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the server's process group: SIGTERM, then SIGKILL after ``timeout`` s."""
-        if self.process is not None and self.process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout)
+        if self.process is not None:
+            stop_group(self.process, timeout)
         if self._log is not None:
             self._log.close()
             self._log = None

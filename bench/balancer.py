@@ -15,11 +15,9 @@ test's session (the ``X-Kpca-Session`` header its clients send).
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import shutil
-import signal
 import subprocess
 import tempfile
 import time
@@ -30,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from appserver import HOST, ROOT, die_with_parent, free_port
+from appserver import HOST, ROOT, die_with_parent, free_port, stop_group
 
 DEPLOY_CFG = ROOT / "deploy" / "haproxy.cfg"
 SESSION_HEADER = "X-Kpca-Session"
@@ -271,15 +269,8 @@ class HAProxy:
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop HAProxy (its log lines of open connections are written as they close)."""
-        if self.process is not None and self.process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout)
+        if self.process is not None:
+            stop_group(self.process, timeout)
         if self._log is not None:
             self._log.close()
             self._log = None

@@ -25,14 +25,16 @@ from __future__ import annotations
 
 import argparse
 import functools
-import statistics
-import time
-from collections.abc import Callable
+import sys
+from pathlib import Path
 
 import numpy as np
 from scipy import linalg
 from sklearn.decomposition import KernelPCA as SklearnKernelPCA
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.timing import interleaved_medians
 from kpca_core.denoise import (
     PRESETS,
     SWEEP_N,
@@ -51,18 +53,6 @@ from kpca_core.kernels import kernel_matrix
 from kpca_core.usps import load_usps
 
 SEED = 0
-
-
-def median_times(runs: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
-    """Median wall time of each run; the runs take turns, so that load from other
-    processes on the shared machine falls on all of them alike."""
-    times: dict[str, list[float]] = {name: [] for name in runs}
-    for _ in range(repeats):
-        for name, run in runs.items():
-            start = time.perf_counter()
-            run()
-            times[name].append(time.perf_counter() - start)
-    return {name: statistics.median(values) for name, values in times.items()}
 
 
 def load_subsets(preset: Preset) -> DigitSubsets:
@@ -152,7 +142,7 @@ def speed(data: DigitSubsets, repeats: int, n: int) -> None:
     sk = SklearnKernelPCA(
         kernel="rbf", gamma=gamma, fit_inverse_transform=True, eigen_solver="dense"
     )
-    t = median_times(
+    t = interleaved_medians(
         {
             "eigh": lambda: linalg.eigh(K, driver="evd"),
             "ours": lambda: model.fit(X),
@@ -168,7 +158,7 @@ def speed(data: DigitSubsets, repeats: int, n: int) -> None:
     )
 
     sk_n = SklearnKernelPCA(n, kernel="rbf", gamma=gamma, fit_inverse_transform=True).fit(X)
-    t = median_times(
+    t = interleaved_medians(
         {
             "fixed point": lambda: model.reconstruct_kernel(Y, n),
             "sklearn": lambda: sk_n.inverse_transform(sk_n.transform(Y)),
@@ -192,7 +182,7 @@ def speed(data: DigitSubsets, repeats: int, n: int) -> None:
     }
     print("  MSE at this n: " + ", ".join(f"{k} {v:.2f}" for k, v in mse.items()))
 
-    t = median_times(
+    t = interleaved_medians(
         {"sweep": lambda: error_sweep(model, data.X_test, Y, SWEEP_N)}, max(1, repeats // 2)
     )
     print(
@@ -209,7 +199,7 @@ def sizes(repeats: int) -> None:
     for per_class in (100, 200, 300, 400, 500):
         data = sample_digits(train, test, per_class, 1, side=16, source="USPS", random_state=SEED)
         model = DigitDenoiser(preset.c, center=preset.center)
-        t = median_times({"fit": functools.partial(model.fit, data.X_train)}, repeats)
+        t = interleaved_medians({"fit": functools.partial(model.fit, data.X_train)}, repeats)
         print(f"  {per_class:>4} per class (M = {len(data.X_train)}): {t['fit']:.2f} s")
 
 
