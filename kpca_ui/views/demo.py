@@ -42,22 +42,19 @@ def model_and_digits() -> tuple[DigitDenoiser, DigitSubsets]:
     subsets = digit_subsets(
         data[0].source, PRESET.n_train_per_class, PRESET.n_test_per_class, 0, data
     )
-    key = (
-        subsets.source,
-        PRESET.n_train_per_class,
-        PRESET.n_test_per_class,
-        PRESET.c,
-        PRESET.center,
-        0,
-        None,
-        0.0,
-    )
-    return fitted_model(key, subsets), subsets
+    return fitted_model(model_key(subsets.source), subsets), subsets
+
+
+def model_key(source: str) -> tuple:
+    """The key of the Demo's model in the Denoising page's cache of fitted models."""
+    preset = (PRESET.n_train_per_class, PRESET.n_test_per_class, PRESET.c, PRESET.center)
+    return (source, *preset, 0, None, 0.0)
 
 
 @st.cache_resource(show_spinner="Choosing digits that show the difference…", max_entries=2)
-def convincing_cases(source: str, _model: DigitDenoiser, _subsets: DigitSubsets) -> DemoCases:
-    """The noise level with the most convincing test digits, measured once per model."""
+def convincing_cases(key: tuple, _model: DigitDenoiser, _subsets: DigitSubsets) -> DemoCases:
+    """The noise level with the most convincing test digits, measured once per model
+    (``key``, :func:`model_key`: cases measured for another model are never shown)."""
     levels = [level for level in DEMO_LEVELS.values() if level > 0]
     return most_convincing(measure(_model, _subsets.X_test, level) for level in levels)
 
