@@ -121,6 +121,17 @@ class Cost:
     fits: bool
     advice: str = ""
 
+    def refusal(self, request: str, action: str = "draw it") -> str:
+        """Why ``request`` (named with its sizes, "This grid (2000 points, …)") is refused.
+
+        The sentence every view shows above the budget: the estimate, the
+        limit, and what to reduce to ``action`` it.
+        """
+        return (
+            f"{request} would take about {self.seconds:.0f} s of computing; this shared "
+            f"server allows {REQUEST_BUDGET_S:.0f} s per request. To {action}, {self.advice}."
+        )
+
 
 def fit_seconds(n_points: int, kernel: str) -> float:
     """Seconds of one core to fit one Contours column (``"pca"``: linear PCA)."""

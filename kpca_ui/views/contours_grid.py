@@ -254,11 +254,7 @@ def affordable_resolution(n_points: int, specs: list[ct.KernelSpec], resolution:
     cost, affordable = budget.contour_cost(n_points, kernels, resolution)
     limit = budget.REQUEST_BUDGET_S
     if not cost.fits:
-        st.error(
-            f"This grid ({n_points} points, {len(kernels)} columns) would take about "
-            f"{cost.seconds:.0f} s of computing; this shared server allows {limit:.0f} s "
-            f"per request. To draw it, {cost.advice}."
-        )
+        st.error(cost.refusal(f"This grid ({n_points} points, {len(kernels)} columns)"))
         return None
     if affordable != resolution:
         full = budget.contour_seconds(n_points, kernels, resolution)

@@ -270,10 +270,7 @@ def within_budget(request: str, cost: budget.Cost) -> bool:
     """
     if cost.fits:
         return True
-    st.error(
-        f"{request} would take about {cost.seconds:.0f} s of computing; this shared server "
-        f"allows {budget.REQUEST_BUDGET_S:.0f} s per request. To draw it, {cost.advice}."
-    )
+    st.error(cost.refusal(request))
     return False
 
 

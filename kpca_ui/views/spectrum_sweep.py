@@ -340,11 +340,7 @@ def computed_sweep(points: PointSet, sweep_key: tuple) -> dict | None:
         return None
     cost = _cost(points, sweep_key)
     if not cost.fits:
-        st.error(
-            f"This sweep ({len(points.X)} points) would take about {cost.seconds:.0f} s of "
-            f"computing; this shared server allows {budget.REQUEST_BUDGET_S:.0f} s per "
-            f"request. To sweep, {cost.advice}."
-        )
+        st.error(cost.refusal(f"This sweep ({len(points.X)} points)", "sweep"))
         return None
     try:
         return sweep_holder(points, sweep_key)
