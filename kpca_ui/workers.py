@@ -39,7 +39,6 @@ import importlib
 import multiprocessing
 import os
 import queue
-import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
@@ -73,7 +72,7 @@ a call that can be cancelled took 14 ms instead of 5 ms and each progress
 report ~1 ms more, a few per cent of a computation of this size, and most
 of a Fig. 2 column's (~10 ms), which is left to finish instead."""
 BACKGROUND_NICENESS = 10
-"""How much lower the CPU priority of :func:`at_low_priority` is (Unix nice value)."""
+"""How much lower the CPU priority of :func:`in_background` is (Unix nice value)."""
 
 
 class Cancelled(BaseException):
@@ -265,8 +264,9 @@ def in_background(
 ) -> Result:
     """:func:`compute`, in a worker process of its own at low CPU priority.
 
-    For long computations whose result is small (a cell of Table 2: ~30 s and
-    ~1 GB at its peak, a few kB to keep): they neither wait for nor hold up the
+    For long computations (a cell of Table 2: ~30 s and ~1 GB at its peak, a
+    few kB to keep; a denoising model of 3000 digits: ~150 MB to keep, sent
+    back in well under a second): they neither wait for nor hold up the
     :data:`WORKERS` workers of the redraws, and the redraws get the cores first
     (nice +:data:`BACKGROUND_NICENESS`).  One runs at a time; others queue.  With
     ``progress`` it is cancelled as :func:`compute`'s heavy calls are.
@@ -365,47 +365,6 @@ def concurrently(*calls: Callable[[], Any]) -> list[Any]:
         wait(futures)
         raise
     return [future.result() for future in futures]
-
-
-def at_low_priority(
-    function: Callable[..., Result],
-    /,
-    *args: Any,
-    progress: Progress | None = None,
-    **kwargs: Any,
-) -> Result:
-    """``function(*args, **kwargs)`` in a thread of low CPU priority, and its result.
-
-    For the long fits that stay in the server's process (a denoising model,
-    whose ~100 MB the pre-images then use here): while one runs, the other
-    sessions' redraws get the cores first (Linux: the thread's nice value is
-    raised by :data:`BACKGROUND_NICENESS`).  With ``progress``, ``function``
-    gets a ``progress=`` callback whose reports reach ``progress`` here, in the
-    session's thread.  Exceptions come back as they were raised.
-    """
-    reports: queue.SimpleQueue = queue.SimpleQueue()
-    future: Future = Future()
-    cancel = threading.Event()
-
-    def report(fraction: float, message: str) -> None:
-        if cancel.is_set():
-            raise Cancelled
-        reports.put((fraction, message))
-
-    def run() -> None:
-        if sys.platform == "linux":  # this thread only; lowering it needs no privilege
-            thread = threading.get_native_id()
-            niceness = os.getpriority(os.PRIO_PROCESS, thread) + BACKGROUND_NICENESS
-            os.setpriority(os.PRIO_PROCESS, thread, niceness)
-        if progress is not None:
-            kwargs["progress"] = report
-        try:
-            future.set_result(function(*args, **kwargs))
-        except BaseException as error:  # raised again by future.result() in the caller
-            future.set_exception(error)
-
-    threading.Thread(target=run, name="kpca-low-priority", daemon=True).start()
-    return _await(future, reports, progress, cancel)
 
 
 def _await(future: Future, reports: Any, progress: Progress | None, cancel: Any = None) -> Any:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 import threading
 import time
 
@@ -78,27 +77,6 @@ def test_a_figure_built_in_a_worker_is_the_builders_figure(in_workers: None) -> 
     remote = workers.build(spectrum_figures.ratio_lines_figure, sweep, n_leading=3, chosen=2)
     local = spectrum_figures.ratio_lines_figure(sweep, n_leading=3, chosen=2)
     assert remote.to_dict() == local.to_dict()
-
-
-def own_niceness() -> int:
-    return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
-
-
-def test_a_long_fit_runs_at_low_priority_and_reports_progress() -> None:
-    reports: list[tuple[float, str]] = []
-
-    def fit(x: int, *, progress: workers.Progress) -> tuple[int, int]:
-        progress(0.5, "half")
-        return x + 1, own_niceness()
-
-    result, niceness = workers.at_low_priority(
-        fit, 41, progress=lambda f, m: reports.append((f, m))
-    )
-    assert result == 42 and reports == [(0.5, "half")]
-    if sys.platform == "linux":
-        assert niceness == own_niceness() + workers.BACKGROUND_NICENESS
-    with pytest.raises(ValueError, match="bad"):
-        workers.at_low_priority(int, "bad")
 
 
 def test_calls_made_concurrently_run_at_the_same_time_and_keep_their_order(

@@ -45,7 +45,7 @@ from kpca_core.preimage_compare import (
 )
 from kpca_ui.memory import MB, bounded
 from kpca_ui.views.denoising import width_caption
-from kpca_ui.workers import at_low_priority, build, compute
+from kpca_ui.workers import build, compute, in_background
 
 MODELS_MAX_BYTES = 400 * MB
 """The fitted models together: two of the largest (M = 3000, ~150 MB each) fit."""
@@ -95,7 +95,7 @@ def fitted_model(key: ModelKey, _subsets: DigitSubsets) -> DigitDenoiser:
         X = Noise(noise_kind, noise_level).apply(X, seed + 2)
     report, done = progress_bar(f"Fitting linear and kernel PCA on {len(X)} digits")
     try:
-        return at_low_priority(DigitDenoiser(c, center=center).fit, X, progress=report)
+        return in_background(DigitDenoiser(c, center=center).fit, X, progress=report)
     finally:
         done()
 
