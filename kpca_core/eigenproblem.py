@@ -91,6 +91,8 @@ def eigsolve(
 ) -> tuple[np.ndarray, np.ndarray, float, str]:
     """The k leading eigenpairs (or more) of the symmetric K, and its smallest eigenvalue.
 
+    K is overwritten when the dense solver runs (the caller's last use of it).
+
     Returns
     -------
     mu : ndarray of shape (m,), m ≥ k
@@ -128,9 +130,10 @@ def eigsolve(
             # large cluster of equal eigenvalues (K̃ ≈ I − 1_M, σ → 0).
             solver = "dense"
     if solver == "dense":
-        # The same LAPACK divide and conquer as scipy's eigh(driver="evd"), as
-        # fast, but numpy releases the GIL while it runs: scipy's wrapper
-        # holds it, and one large fit froze every other session of the
-        # server for its whole duration (bench/load_test.py --heavy).
-        mu, u = np.linalg.eigh(K)
+        # LAPACK's divide and conquer in place.  numpy.linalg.eigh runs the
+        # same routine but copies K in and the vectors out, and was 7 % slower
+        # on 3000 points (bench/engine.py).  scipy's wrapper holds the GIL
+        # while it runs, so the app fits large models in worker processes,
+        # never in the server's threads (kpca_ui.workers).
+        mu, u = linalg.eigh(K, driver="evd", overwrite_a=True, check_finite=False)
     return mu, u, min(lowest, float(mu.min())), solver

@@ -114,7 +114,8 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         eigenproblem of eq. 12 on the raw K.
     eigen_solver : {"auto", "dense", "subset", "arpack"}, default="auto"
         ``"dense"``: all eigenpairs, LAPACK's divide and conquer
-        (``numpy.linalg.eigh``, which releases the GIL); ``"subset"``: the
+        (``scipy.linalg.eigh(driver="evd")``, which, like scikit-learn's
+        solvers, holds the GIL while it runs); ``"subset"``: the
         top ``n_components`` with ``scipy.linalg.eigh``'s ``subset_by_index``;
         ``"arpack"``: ``scipy.sparse.linalg.eigsh``;
         ``"auto"`` picks the fastest of these for the problem size (measured
