@@ -127,7 +127,7 @@ def fit_stages(X: np.ndarray, gamma: float, t_floor: float) -> None:
         "finite checks (2 x K)": lambda: (_all_finite(K), _all_finite(K)),
         "centring in place (eq. 49)": lambda: center_kernel(K, overwrite=True),
         "eigh: scipy.linalg.eigh(evd) (ours, on a copy of K)": lambda: linalg.eigh(
-            K.copy(), driver="evd", overwrite_a=True, check_finite=False
+            K.copy().T, driver="evd", overwrite_a=True, check_finite=False
         ),
         "normalisation: sort, rank, signs, scale (eq. 50)": lambda: model._normalise(
             mu, u, M, float(mu.min()), float(np.trace(K))
