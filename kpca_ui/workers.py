@@ -159,12 +159,15 @@ def _end_children() -> None:
 
 @functools.cache
 def one_blas_thread() -> None:
-    """One BLAS thread in this process, set once (threadpoolctl scans the loaded libraries).
+    """One BLAS thread in this process, set once, the engine imported first.
 
     Many sessions share two cores: one BLAS thread in the server's process and
     in each worker, so that idle BLAS threads never spin on a core another
-    session needs.
+    session needs.  threadpoolctl limits the libraries loaded when it is
+    called: numpy and scipy each bring their own OpenBLAS, and a worker that
+    set the limit before importing them ran every BLAS call on two threads.
     """
+    importlib.import_module("kpca_core")
     threadpool_limits(1, user_api="blas")
 
 
@@ -175,7 +178,7 @@ def _heavy_lane(workers: int) -> threading.BoundedSemaphore:
 
 
 def _start_worker(niceness: int = 0) -> None:
-    """Prepare a new worker: one BLAS thread, and the engine imported before the first task.
+    """Prepare a new worker: the engine imported before the first task, one BLAS thread.
 
     A second BLAS thread would only compete with the other worker (and spin).
     A positive ``niceness`` lowers the worker's CPU priority for good.
@@ -183,7 +186,6 @@ def _start_worker(niceness: int = 0) -> None:
     one_blas_thread()
     if niceness:
         os.nice(niceness)
-    importlib.import_module("kpca_core")
 
 
 @st.cache_resource(show_spinner=False)

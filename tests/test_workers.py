@@ -8,6 +8,7 @@ import time
 
 import numpy as np
 import pytest
+from threadpoolctl import threadpool_info
 
 from kpca_core import KernelPCA
 from kpca_core import contours as ct
@@ -77,6 +78,13 @@ def test_a_figure_built_in_a_worker_is_the_builders_figure(in_workers: None) -> 
     remote = workers.build(spectrum_figures.ratio_lines_figure, sweep, n_leading=3, chosen=2)
     local = spectrum_figures.ratio_lines_figure(sweep, n_leading=3, chosen=2)
     assert remote.to_dict() == local.to_dict()
+
+
+def test_every_blas_library_runs_one_thread_in_the_workers(in_workers: None) -> None:
+    # numpy and scipy each load an OpenBLAS of their own: both are limited
+    for info in (workers.compute(threadpool_info), workers.in_background(threadpool_info)):
+        blas = [library for library in info if library["user_api"] == "blas"]
+        assert len(blas) >= 2 and all(library["num_threads"] == 1 for library in blas), blas
 
 
 def test_calls_made_concurrently_run_at_the_same_time_and_keep_their_order(
