@@ -36,9 +36,4 @@ except view.LessonError as error:
     st.error(f"This lesson cannot be shown: {error}", icon=":material/error:")
     st.stop()
 
-number = view.current_step(len(lesson.steps))
-step = lesson.steps[number - 1]
-st.title(f"{number}. {step.title}")
-st.caption(f"{lesson.title}. {lesson.intro}")
-view.navigation(number, len(lesson.steps))
-view.show_step(step, embed=embed)
+view.show_step(lesson, view.current_step(len(lesson.steps)), embed=embed)
