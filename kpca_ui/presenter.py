@@ -47,7 +47,7 @@ SLIDE_SHORTER_PX = 60
 title and words are above it, on the same screen."""
 NOTICE_CLASS = "kpca-notice"
 KEPT_CLASS = "kpca-kept"
-"""Class of a paragraph that stays shown in presenter mode (a lesson's words)."""
+"""Class of a paragraph that stays shown in presenter mode (a lesson's words, a card's title)."""
 
 KEY = "presenter"
 SLIDE = "slide"
@@ -191,17 +191,14 @@ def projector_css(*, slide: bool = False) -> str:
     keep = "".join(f":not({key})" for key in kept)
     widgets = ", ".join(f'[data-testid="{name}"]' for name in WIDGETS)
     shown = ", ".join([*kept, *SHOWN])
-    kept_text = (
-        f".katex-display, .{NOTICE_CLASS}, .{KEPT_CLASS}, "
-        '[data-testid="stMarkdownContainer"] > p:only-child > strong:only-child'
-    )
+    kept_text = f".katex-display, .{NOTICE_CLASS}, .{KEPT_CLASS}"
     hidden = [
         # The sidebar and the buttons that open it: navigation moves to the top.
         '[data-testid="stSidebar"]',
         '[data-testid="stSidebarCollapsedControl"]',
         '[data-testid="stExpandSidebarButton"]',
-        # Explanations: text and captions (but not equations, nor a one-line bold
-        # title such as a card's), notes, expanders.
+        # Explanations: text and captions (but not equations, nor what is marked
+        # to stay, such as a card's title), notes, expanders.
         f"{container}:has(> .stMarkdown):not(:has({kept_text}))",
         f'{container}:has([data-testid="stAlertContentInfo"])',
         f'{main} [data-testid="stExpander"]',

@@ -28,7 +28,7 @@ from kpca_core import datasets, features, sigma_to_gamma, usps
 from kpca_core.figures import features as figures
 from kpca_core.figures.style import export_config
 from kpca_ui.explain import explain
-from kpca_ui.presenter import presentable
+from kpca_ui.presenter import notice, presentable, presenter_mode
 from kpca_ui.views.denoising_cache import progress_bar
 from kpca_ui.workers import compute, in_background
 
@@ -106,6 +106,13 @@ def _toy_controls() -> tuple[str, int, int, str, float, int]:
     return name, n_points, int(seed), kernel, float(parameter), n
 
 
+TOY_NOTICE = (
+    "On kernel components the linear classifier bends around the classes; on x, y it can "
+    "only cut straight."
+)
+"""Presenter mode's one line under the toy's figure."""
+
+
 def show_toy(image_format: str) -> None:
     """The toy tab: controls, the two decision-region panels, the accuracies."""
     st.markdown(
@@ -120,9 +127,10 @@ def show_toy(image_format: str) -> None:
     fit = toy_fit(*key)
     result = toy_result(key, n, fit)
     label = f"Gaussian, σ = {parameter:g}" if kernel == "rbf" else f"polynomial, d = {parameter:g}"
-    left, right = st.columns(2)
-    left.metric(f"Correct on {result.n_components} kernel components", _percent(result, True))
-    right.metric("Correct on x, y", _percent(result, False))
+    if not presenter_mode():  # there the panels' titles say it, and the figure needs the room
+        left, right = st.columns(2)
+        left.metric(f"Correct on {result.n_components} kernel components", _percent(result, True))
+        right.metric("Correct on x, y", _percent(result, False))
     if result.n_components < n:
         st.caption(f"This kernel has only {result.n_components} non-zero components.")
     st.plotly_chart(
@@ -133,6 +141,7 @@ def show_toy(image_format: str) -> None:
             image_format=image_format,
         ),
     )
+    notice(TOY_NOTICE)
     explain("ft_toy")
 
 
