@@ -109,7 +109,7 @@ def toy_regions_figure(
     y_range = [float(features.ys[0]), float(features.ys[-1])]
     layout: dict = {
         "height": 460,
-        "margin": {"l": 40, "r": 10, "t": 60, "b": 40},
+        "margin": {"l": 40, "r": 10, "t": 40, "b": 40},
         "plot_bgcolor": style.TRANSPARENT,  # the page shows around and through the regions
         "legend": {"orientation": "h", "y": -0.08, "yanchor": "top"},
         "font": {"family": style.FONT_FAMILY},

@@ -28,7 +28,7 @@ from kpca_core import datasets, features, sigma_to_gamma, usps
 from kpca_core.figures import features as figures
 from kpca_core.figures.style import export_config
 from kpca_ui.explain import explain
-from kpca_ui.presenter import notice, presentable, presenter_mode
+from kpca_ui.presenter import FIGURE_PX, notice, presentable, presenter_mode
 from kpca_ui.views.denoising_cache import progress_bar
 from kpca_ui.workers import compute, in_background
 
@@ -111,6 +111,8 @@ TOY_NOTICE = (
     "only cut straight."
 )
 """Presenter mode's one line under the toy's figure."""
+TOY_PX = FIGURE_PX - 30
+"""The toy's height in presenter mode: below the tabs and the stepping control."""
 
 
 def show_toy(image_format: str) -> None:
@@ -134,7 +136,7 @@ def show_toy(image_format: str) -> None:
     if result.n_components < n:
         st.caption(f"This kernel has only {result.n_components} non-zero components.")
     st.plotly_chart(
-        presentable(figures.toy_regions_figure(fit, result, kernel_label=label)),
+        presentable(figures.toy_regions_figure(fit, result, kernel_label=label), height=TOY_PX),
         key="ft_toy_chart",
         config=export_config(
             f"features_toy_{name}_{kernel}{parameter:g}_n{result.n_components}",

@@ -126,8 +126,8 @@ def test_a_lesson_step_is_one_slide_on_the_projector(
             page.locator("h1").first,
             page.locator(".kpca-lesson-say"),
             page.locator(".kpca-lesson-notice"),
-            page.locator(f".st-key-{lesson.PREV} button"),
-            page.locator(f".st-key-{lesson.NEXT} button"),
+            page.locator(f".st-key-{lesson.PREV}").get_by_role("button", name="Back"),
+            page.locator(f".st-key-{lesson.NEXT}").get_by_role("button", name="Next"),
         ):
             assert _inside(shown.bounding_box(), VIEWPORT), f"step {step}: {shown} is off screen"
         box = graph.bounding_box()  # in the page's coordinates
@@ -159,17 +159,25 @@ def test_every_view_reads_on_a_phone(browser, app_server: AppServer, artifacts, 
             page.wait_for_selector(IDLE, timeout=180_000)
         else:
             _open(page, f"{app_server.url}/{link}", chart)
-            box = page.locator(f".st-key-{chart} .js-plotly-plot").bounding_box()
+            graph = page.locator(f".st-key-{chart} .js-plotly-plot")
+            box = graph.bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+            # the page scrolls inside Streamlit's frame: the figure on its own, scrolled to
+            graph.screenshot(path=artifacts / f"phone_{link.split('?')[0]}_figure.png")
+        if link.startswith("lesson"):
+            # the words and buttons as wide as the phone; no projector's slide squeezed in
+            for shown in (
+                page.locator(".kpca-lesson-say"),
+                page.locator(f".st-key-{lesson.NEXT}").get_by_role("button", name="Next"),
+            ):
+                shown.wait_for(timeout=180_000)
+                box = shown.bounding_box()
+                assert box is not None and box["x"] + box["width"] <= PHONE["width"]
+            page.locator(f".st-key-{lesson.VIEW}").wait_for(state="hidden", timeout=30_000)
+            page.wait_for_selector(IDLE, timeout=180_000)
         page.screenshot(
             path=artifacts / f"phone_{link.split('?')[0] or 'home'}.png", full_page=True
         )
         assert page.locator('[data-testid="stException"]').count() == 0
-        if link.startswith("lesson"):
-            # the words and buttons as wide as the phone; no projector's slide squeezed in
-            for shown in (".kpca-lesson-say", f".st-key-{lesson.NEXT} button"):
-                box = page.locator(shown).bounding_box()
-                assert box is not None and box["x"] + box["width"] <= PHONE["width"]
-            assert not page.locator(f".st-key-{lesson.VIEW}").is_visible()
     finally:
         context.close()
