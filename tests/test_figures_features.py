@@ -18,7 +18,7 @@ from kpca_core.figures.features import (
     table2_figure,
     toy_regions_figure,
 )
-from tests.conftest import png_pixels
+from tests.conftest import png_pixels, white_blocks
 
 
 @pytest.fixture(scope="module")
@@ -50,16 +50,18 @@ def test_toy_region_pictures_show_the_predicted_classes(rings):
         fig.layout.images, (result.kernel_regions, result.raw_regions), strict=True
     ):
         pixels = png_pixels(image.source)
-        assert pixels.shape == (*regions.shape, 3)
+        assert pixels.shape == (*regions.shape, 4)
         np.testing.assert_array_equal(pixels, region_pixels(regions, np.arange(3)))
         # the top-left pixel is the grid's top-left point: largest y, smallest x
         assert tuple(pixels[0, 0]) == tuple(region_pixels(regions[-1:, :1], np.arange(3))[0, 0])
 
 
-def test_region_tints_are_light_versions_of_the_group_colours():
+def test_regions_are_the_group_colours_over_the_page():
     pixels = region_pixels(np.array([[0, 1]]), np.array([0, 1]))
     first = np.array([int(style.GROUPS[0][i : i + 2], 16) for i in (1, 3, 5)])
-    np.testing.assert_allclose(pixels[0, 0], 255 - REGION_TINT * (255 - first), atol=0.5)
+    np.testing.assert_array_equal(pixels[0, 0, :3], first)
+    # translucent: a light tint on the light theme, a dark one on the dark theme
+    assert pixels[0, 0, 3] == round(255 * REGION_TINT)
     assert not np.array_equal(pixels[0, 0], pixels[0, 1])
 
 
@@ -77,7 +79,21 @@ def test_classes_may_take_other_colours_and_the_canvas_shows_the_left_regions():
     expected = region_pixels(result.kernel_regions, np.array([1, 3]), colours)
     np.testing.assert_array_equal(pixels, expected)
     third = region_pixels(np.array([[3]]), np.array([1, 2, 3]))[0, 0]
-    assert any(np.array_equal(pixel, third) for pixel in pixels.reshape(-1, 3))
+    assert any(np.array_equal(pixel, third) for pixel in pixels.reshape(-1, 4))
+
+
+def test_no_white_block_on_the_dark_theme(rings):
+    """The page's own background shows around and through the figures (issue #19)."""
+    features, result = rings
+    errors = np.where(np.isnan(PAPER_TABLE2), np.nan, PAPER_TABLE2 + 1)
+    confusion = np.array([[50, 2], [3, 45]])
+    for fig in (
+        toy_regions_figure(features, result),
+        table2_figure(errors),
+        confusion_figure(confusion),
+        misclassified_figure(np.zeros((0, 256)), np.array([]), np.array([])),
+    ):
+        assert white_blocks(fig) == [], fig.layout.title.text
 
 
 def test_toy_figure_rejects_wrong_class_names(rings):

@@ -113,11 +113,13 @@ def test_the_buttons_step_through_the_lesson_and_the_link_follows():
     assert at.title[0].value == "1. Linear PCA on a parabola"
     assert at.button(key=view.PREV).disabled and not at.button(key=view.NEXT).disabled
     page, query = shown_link(at)
-    assert page == "contours" and query == {"ct_values": "1", "ct_k": "3", "presenter": "true"}
+    assert page == "contours" and query == {"ct_values": "1", "ct_k": "3"}
     (frame,) = at.get("iframe")
     src = urlsplit(frame.proto.src)
     assert src.path.endswith("/contours")
-    assert dict(parse_qsl(src.query)) == {**query, "embed": "true"}
+    # embedded as a slide: presenter mode without the page's chrome
+    slide = {**query, "presenter": "true", "slide": "true", "embed": "true"}
+    assert dict(parse_qsl(src.query)) == slide
 
     for _ in range(4):
         at.button(key=view.NEXT).click().run()
@@ -127,6 +129,15 @@ def test_the_buttons_step_through_the_lesson_and_the_link_follows():
     assert shown_link(at)[0] == "spectrum"
     at.button(key=view.PREV).click().run()
     assert at.title[0].value.startswith("4. ")
+
+
+def test_in_presenter_mode_the_steps_link_opens_its_view_in_presenter_mode():
+    at = open_view("lesson", query={"presenter": "true", "step": "9"})
+    assert at.title[0].value.startswith("9. ")
+    page, query = shown_link(at)
+    assert page == "denoising" and query == {"dn_tab": "Fig. 4 grid", "presenter": "true"}
+    (frame,) = at.get("iframe")
+    assert dict(parse_qsl(urlsplit(frame.proto.src).query))["slide"] == "true"
 
 
 def test_a_step_is_a_link_and_a_bad_one_opens_the_first_step():

@@ -122,6 +122,34 @@ def test_a_bookmark_opens_contours_in_presenter_mode_with_large_figures():
     }
 
 
+def test_a_lessons_slide_is_presenter_mode_without_the_pages_chrome_and_a_little_shorter():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params.update({presenter.KEY: "true", presenter.SLIDE: "true"})
+    at.switch_page("app_pages/contours.py")
+    at.run()
+    assert not at.exception
+    css = style_sheet(at)
+    for hidden in ('[data-testid="stHeader"]', f".st-key-{presenter.BAR}", ":has(h1)"):
+        assert f"{hidden} {{ display: none !important; }}" in css
+    assert f":has(.{presenter.NOTICE_CLASS}) {{ display: none" in css
+    assert '[role="tablist"] { display: none' in css
+    slide = chart(at, "ct_contours")["layout"]
+    assert slide["height"] == presenter.FIGURE_PX - presenter.SLIDE_SHORTER_PX
+    full = chart(open_page("app_pages/contours.py", presenting=True), "ct_contours")["layout"]
+    assert full["height"] == presenter.FIGURE_PX
+    # planned for the slide's width: the panels' range differs from the full page's
+    assert slide["xaxis"]["range"] != full["xaxis"]["range"]
+
+
+def test_a_slide_outside_presenter_mode_is_the_usual_page():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params[presenter.SLIDE] = "true"
+    at.switch_page("app_pages/contours.py")
+    at.run()
+    assert not at.exception
+    assert_not_presenting(at)
+
+
 def test_stepping_through_the_components_in_presenter_mode():
     at = open_page("app_pages/contours.py", presenting=True)
     at.slider(key="ct_k").set_value(2).run()

@@ -20,7 +20,7 @@ GREY_RANGE = (-1.0, 1.0)
 """Grey values of the digits: −1 background (white), 1 full ink (black)."""
 ROW_HEIGHT_PX = 46
 TITLE_FONT = {"family": style.FONT_FAMILY, "size": 15}
-TRANSPARENT = "rgba(0, 0, 0, 0)"
+TRANSPARENT = style.TRANSPARENT
 """Background around the digits: the page's own, on the light and the dark theme."""
 
 
@@ -266,10 +266,11 @@ def error_curve_figure(
         legend={"orientation": "h", "yanchor": "top", "y": -0.18},
         margin={"t": 90},
         font={"family": style.FONT_FAMILY},
-        plot_bgcolor="white",
+        # the page's background and the theme's grid: no white block on the dark theme
+        plot_bgcolor=TRANSPARENT,
     )
-    fig.update_xaxes(showgrid=True, gridcolor="#E5E5E5")
-    fig.update_yaxes(showgrid=True, gridcolor="#E5E5E5")
+    fig.update_xaxes(showgrid=True)
+    fig.update_yaxes(showgrid=True)
     return fig
 
 
@@ -361,9 +362,9 @@ def toy_figure(results: Sequence[ToyDenoising], *, one_row: bool = False) -> go.
         height=height,
         legend={"orientation": "h", **legend},
         font={"family": style.FONT_FAMILY},
-        plot_bgcolor="white",
+        plot_bgcolor=TRANSPARENT,  # the page's background and the theme's grid
         margin=margin,
     )
-    fig.update_xaxes(showgrid=True, gridcolor="#EEEEEE", zeroline=False)
-    fig.update_yaxes(showgrid=True, gridcolor="#EEEEEE", zeroline=False)
+    fig.update_xaxes(showgrid=True, zeroline=False)
+    fig.update_yaxes(showgrid=True, zeroline=False)
     return fig

@@ -29,7 +29,8 @@ from .denoise import mosaic_figure
 from .panels import colour_image, png_data_uri
 
 REGION_TINT = 0.3
-"""A class's region takes this share of its colour, the rest white."""
+"""Opacity of a class's colour over its region: the page shows through the rest, so the
+regions are light tints on the light theme and dark ones on the dark theme."""
 POINT_SIZE = 6
 ERROR_SCALE = "Viridis_r"
 """Test error: low (good) light, high (bad) dark."""
@@ -45,7 +46,10 @@ def class_colours(n_classes: int) -> list[str]:
 def region_pixels(
     regions: np.ndarray, classes: np.ndarray, colours: Sequence[str] | None = None
 ) -> np.ndarray:
-    """RGB picture of a grid of predicted classes, rows from the top (largest y) down.
+    """RGBA picture of a grid of predicted classes, rows from the top (largest y) down.
+
+    Each class's colour at opacity :data:`REGION_TINT`, over the page's own
+    background: a white block on the dark theme otherwise.
 
     Parameters
     ----------
@@ -59,10 +63,11 @@ def region_pixels(
 
     Returns
     -------
-    ndarray of shape (n_y, n_x, 3), uint8
+    ndarray of shape (n_y, n_x, 4), uint8
     """
     rgb = np.array([hex_to_rgb(c) for c in colours or class_colours(classes.size)])
-    tints = np.round(255 - REGION_TINT * (255 - rgb)).astype(np.uint8)
+    opacity = np.full((classes.size, 1), round(255 * REGION_TINT))
+    tints = np.hstack([rgb, opacity]).astype(np.uint8)
     index = np.searchsorted(classes, regions[::-1])
     return tints[index]
 
@@ -124,8 +129,8 @@ def toy_regions_figure(
     y_range = [float(features.ys[0]), float(features.ys[-1])]
     layout: dict = {
         "height": 460,
-        "margin": {"l": 40, "r": 10, "t": 60, "b": 40},
-        "plot_bgcolor": "white",
+        "margin": {"l": 40, "r": 10, "t": 40, "b": 40},
+        "plot_bgcolor": style.TRANSPARENT,  # the page shows around and through the regions
         "legend": {"orientation": "h", "y": -0.08, "yanchor": "top"},
         "font": {"family": style.FONT_FAMILY},
         "images": [
@@ -294,7 +299,7 @@ def table2_figure(
         },
         height=420,
         margin={"l": 60, "r": 10, "t": 70 if title else 50, "b": 50},
-        plot_bgcolor="white",
+        plot_bgcolor=style.TRANSPARENT,  # cells without a number: the page's background
         font={"family": style.FONT_FAMILY},
     )
     return fig
@@ -347,7 +352,7 @@ def confusion_figure(confusion: np.ndarray, *, title: str = "") -> go.Figure:
         title={"text": title},
         height=440,
         margin={"l": 60, "r": 10, "t": 90 if title else 60, "b": 10},
-        plot_bgcolor="white",
+        plot_bgcolor=style.TRANSPARENT,  # the uncoloured diagonal: the page's background
         font={"family": style.FONT_FAMILY},
     )
     return fig
@@ -379,7 +384,7 @@ def misclassified_figure(
         fig.add_annotation(text="no misclassified digits", showarrow=False, x=0.5, y=0.5)
         fig.update_xaxes(visible=False)
         fig.update_yaxes(visible=False)
-        fig.update_layout(title={"text": title}, height=160, plot_bgcolor="white")
+        fig.update_layout(title={"text": title}, height=160, plot_bgcolor=style.TRANSPARENT)
         return fig
     tiles = np.asarray(images[:n], dtype=np.float32).reshape(1, n, side * side)
     labels = [f"{t} → {p}" for t, p in zip(true_labels[:n], predicted[:n], strict=True)]

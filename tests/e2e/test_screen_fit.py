@@ -3,8 +3,9 @@
 Presenter mode at a projector's 1280 × 720, light and dark: the main figure's
 bounding box lies inside the viewport, with the one-line "what to notice" and
 the stepping control (where the view has one) on screen too, and its text at
-least 16 px. At a phone's 390 × 844 every view draws without an error and its
-figure is no wider than the screen. Screenshots go to the folder the run
+least 16 px; a lesson's step is one slide, its words, buttons and the embedded
+view's figure on the screen. At a phone's 390 × 844 every view draws without an
+error and its figure is no wider than the screen. Screenshots go to the folder the run
 prints; they are slow (a page load each), so marked ``slow`` too.
 """
 
@@ -18,8 +19,14 @@ from browser import FIGURE_JS, IDLE, VIEWPORT, WAIT_FOR_FIGURE_JS
 
 from kpca_core.figures.style import MIN_FONT_PX
 from kpca_ui.presenter import KEY, NOTICE_CLASS
+from kpca_ui.views import lesson
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+FIGURE_OF_JS = """
+(graph) => JSON.stringify({layout: graph.layout})
+"""
+"""The drawn figure's layout, from its element (which may be in a lesson's frame)."""
 
 FIG2 = "contours?ct_n=300&ct_noise=0.2&ct_values=1,+2,+3,+4&ct_k=3"
 SHOWN = [
@@ -38,6 +45,7 @@ SHOWN = [
     ("denoising_error", "denoising?dn_tab=Error+vs+n", None, "dn_error_chart", None),
     ("denoising_toy", "denoising?dn_tab=2-D+toy", None, "dn_toy_chart", "dn_toy_n"),
     ("demo", "demo", None, "dm_chart", None),
+    ("features_toy", "features", None, "ft_toy_chart", "ft_k"),
 ]
 PHONE = {"width": 390, "height": 844}
 
@@ -87,14 +95,60 @@ def test_presenter_figure_fits_the_projector(
         context.close()
 
 
-PAGES = ["", FIG2, "spectrum", "denoising?dn_tab=Side+by+side", "demo"]
-CHARTS = [None, "ct_contours", "sp_fig_bars", "dn_sbs_chart", "dm_chart"]
+STEPS = [
+    # (step of the shipped lesson, its view's main chart key)
+    (3, "ct_contours"),  # Fig. 2 on Contours
+    (5, "sp_fig_bars"),  # the Spectrum
+    (8, "dn_toy_chart"),  # the 2-D toy, with its stepping control
+    (9, "dn_fig4_chart"),  # Fig. 4
+]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize(("step", "chart"), STEPS, ids=[f"step{s[0]}" for s in STEPS])
+def test_a_lesson_step_is_one_slide_on_the_projector(
+    browser, app_server: AppServer, artifacts, step, chart, scheme
+) -> None:
+    """Title, what to say and notice, ← / → and the view's figure: all on the screen."""
+    context = browser.new_context(viewport=VIEWPORT, color_scheme=scheme)
+    page = context.new_page()
+    try:
+        page.goto(f"{app_server.url}/lesson?step={step}&{KEY}=true")
+        page.wait_for_selector(IDLE, timeout=180_000)
+        frame = page.frame_locator(f".st-key-{lesson.VIEW} iframe")
+        graph = frame.locator(f".st-key-{chart} .js-plotly-plot")
+        graph.locator(".main-svg").first.wait_for(timeout=180_000)
+        frame.locator(IDLE).wait_for(timeout=180_000)
+        page.screenshot(path=artifacts / f"fit_lesson_step{step}_{scheme}.png")
+        assert page.locator('[data-testid="stException"]').count() == 0
+        assert frame.locator('[data-testid="stException"]').count() == 0
+        for shown in (
+            page.locator("h1").first,
+            page.locator(".kpca-lesson-say"),
+            page.locator(".kpca-lesson-notice"),
+            page.locator(f".st-key-{lesson.PREV}").get_by_role("button", name="Back"),
+            page.locator(f".st-key-{lesson.NEXT}").get_by_role("button", name="Next"),
+        ):
+            assert _inside(shown.bounding_box(), VIEWPORT), f"step {step}: {shown} is off screen"
+        box = graph.bounding_box()  # in the page's coordinates
+        assert _inside(box, VIEWPORT), f"step {step}: the figure is off the screen"
+        view = page.locator(f".st-key-{lesson.VIEW} iframe").bounding_box()
+        bottom = view["y"] + view["height"] + 0.5
+        assert view["y"] <= box["y"] <= box["y"] + box["height"] <= bottom, "cut by its frame"
+        figure = json.loads(graph.evaluate(FIGURE_OF_JS))
+        assert figure["layout"]["font"]["size"] >= MIN_FONT_PX
+    finally:
+        context.close()
+
+
+PAGES = ["", FIG2, "spectrum", "denoising?dn_tab=Side+by+side", "demo", "features", "lesson?step=3"]
+CHARTS = [None, "ct_contours", "sp_fig_bars", "dn_sbs_chart", "dm_chart", "ft_toy_chart", None]
 
 
 @pytest.mark.parametrize(
     ("link", "chart"),
     zip(PAGES, CHARTS, strict=True),
-    ids=["home", "contours", "spectrum", "denoising", "demo"],
+    ids=["home", "contours", "spectrum", "denoising", "demo", "features", "lesson"],
 )
 def test_every_view_reads_on_a_phone(browser, app_server: AppServer, artifacts, link, chart):
     context = browser.new_context(viewport=PHONE)
@@ -105,8 +159,22 @@ def test_every_view_reads_on_a_phone(browser, app_server: AppServer, artifacts, 
             page.wait_for_selector(IDLE, timeout=180_000)
         else:
             _open(page, f"{app_server.url}/{link}", chart)
-            box = page.locator(f".st-key-{chart} .js-plotly-plot").bounding_box()
+            graph = page.locator(f".st-key-{chart} .js-plotly-plot")
+            box = graph.bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+            # the page scrolls inside Streamlit's frame: the figure on its own, scrolled to
+            graph.screenshot(path=artifacts / f"phone_{link.split('?')[0]}_figure.png")
+        if link.startswith("lesson"):
+            # the words and buttons as wide as the phone; no projector's slide squeezed in
+            for shown in (
+                page.locator(".kpca-lesson-say"),
+                page.locator(f".st-key-{lesson.NEXT}").get_by_role("button", name="Next"),
+            ):
+                shown.wait_for(timeout=180_000)
+                box = shown.bounding_box()
+                assert box is not None and box["x"] + box["width"] <= PHONE["width"]
+            page.locator(f".st-key-{lesson.VIEW}").wait_for(state="hidden", timeout=30_000)
+            page.wait_for_selector(IDLE, timeout=180_000)
         page.screenshot(
             path=artifacts / f"phone_{link.split('?')[0] or 'home'}.png", full_page=True
         )
