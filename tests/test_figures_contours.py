@@ -5,7 +5,7 @@ import re
 import numpy as np
 import plotly.graph_objects as go
 import pytest
-from conftest import path_points, png_pixels
+from conftest import path_points, png_pixels, white_blocks
 
 from kpca_core import contours as ct
 from kpca_core.datasets import parabola, three_rings
@@ -296,6 +296,7 @@ def test_projection_figure_colours_each_group():
         np.testing.assert_allclose(trace.y, column.fit.projections[mask, 1], rtol=1e-6)
     assert "λ = " in fig.layout.xaxis.title.text
     assert fig.layout.title.text == "σ = 1: the data in kPC 1 and kPC 2"
+    assert white_blocks(fig) == []  # the page's background on the dark theme too
 
 
 def test_projection_figure_with_one_group_has_no_legend():
@@ -308,6 +309,7 @@ def test_projection_figure_explains_a_missing_component():
     assert len(fig.data) == 0
     (note,) = fig.layout.annotations
     assert "no 3rd component" in note.text.replace("<br>", " ")
+    assert white_blocks(fig) == []  # an empty panel is no white square on the dark theme
 
 
 def test_large_data_are_still_a_few_shapes_per_panel():

@@ -304,7 +304,7 @@ def projection_figure(sweep: ContourSweep, column: int, i: int, j: int) -> go.Fi
         "height": 460,
         "margin": {"l": 60, "r": 20, "t": 50, "b": 50},
         "font": {"family": style.FONT_FAMILY, "size": 12},
-        "plot_bgcolor": "white",
+        "plot_bgcolor": style.TRANSPARENT,  # the page's background, light or dark
         "legend": {"title": {"text": "group"}},
         "showlegend": False,
     }

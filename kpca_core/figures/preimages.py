@@ -22,7 +22,6 @@ METHOD_COLOURS: dict[str, str] = {
     "ridge": style.RIDGE,
 }
 """One Okabe–Ito colour per pre-image method (the fixed point in kernel PCA's colour)."""
-GRID_COLOUR = "#E5E5E5"
 
 
 def _layout(fig: go.Figure, *, title: str, height: int) -> go.Figure:
@@ -30,7 +29,7 @@ def _layout(fig: go.Figure, *, title: str, height: int) -> go.Figure:
         title={"text": title, "font": TITLE_FONT},
         height=height,
         font={"family": style.FONT_FAMILY},
-        plot_bgcolor="white",
+        plot_bgcolor=style.TRANSPARENT,  # the page's background and the theme's grid
     )
     return fig
 
@@ -194,8 +193,8 @@ def comparison_figure(comparison: MethodComparison, *, title: str = "") -> go.Fi
             row=1,
             col=1,
         )
-    fig.update_xaxes(type="log", title="n", showgrid=True, gridcolor=GRID_COLOUR)
-    fig.update_yaxes(showgrid=True, gridcolor=GRID_COLOUR)
+    fig.update_xaxes(type="log", title="n", showgrid=True)
+    fig.update_yaxes(showgrid=True)
     fig.update_yaxes(rangemode="tozero", row=1, col=1)
     fig.update_yaxes(type="log", row=1, col=2)
     fig.update_yaxes(rangemode="tozero", row=1, col=3)
