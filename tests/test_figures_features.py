@@ -11,6 +11,7 @@ from kpca_core.figures import style
 from kpca_core.figures.features import (
     LIVE_MARK,
     REGION_TINT,
+    TITLE_LINE_PX,
     canvas_regions,
     confusion_figure,
     misclassified_figure,
@@ -38,9 +39,23 @@ def test_toy_figure_has_two_panels_of_regions_and_points(rings):
     assert [t.name for t in fig.data if t.showlegend] == ["A", "B", "C"]
     titles = [a.text for a in fig.layout.annotations]
     assert f"{100 * result.kernel_accuracy:.1f} % correct" in titles[0]
-    assert "12 kernel components (Gaussian, σ = 1)" in titles[0]
+    assert "12 kernel components<br>(Gaussian, σ = 1)" in titles[0]
     assert f"{100 * result.raw_accuracy:.1f} % correct" in titles[1]
     assert fig.layout.yaxis.scaleanchor == "x" and fig.layout.yaxis2.scaleanchor == "x2"
+
+
+@pytest.mark.parametrize("kernel_label", ["Gaussian, σ = 0.3", "polynomial, d = 3"])
+def test_toy_titles_are_short_lines_unless_wide(rings, kernel_label):
+    """Above a phone's two panels (~150 px each) the titles must not run into each other."""
+    features, result = rings
+    narrow = toy_regions_figure(features, result, kernel_label=kernel_label)
+    wide = toy_regions_figure(features, result, kernel_label=kernel_label, wide=True)
+    for short, long in zip(narrow.layout.annotations, wide.layout.annotations, strict=True):
+        assert max(map(len, short.text.split("<br>"))) <= 24
+        assert "<br>" not in long.text
+        assert long.text == short.text.replace("<br>", " ")
+    lines = max(a.text.count("<br>") + 1 for a in narrow.layout.annotations)
+    assert narrow.layout.margin.t >= lines * TITLE_LINE_PX > wide.layout.margin.t
 
 
 def test_toy_region_pictures_show_the_predicted_classes(rings):

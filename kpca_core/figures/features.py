@@ -32,6 +32,9 @@ REGION_TINT = 0.3
 """Opacity of a class's colour over its region: the page shows through the rest, so the
 regions are light tints on the light theme and dark ones on the dark theme."""
 POINT_SIZE = 6
+TITLE_FONT_PX = 13
+TITLE_LINE_PX = 17
+"""Height of a line of a toy panel's title (:data:`TITLE_FONT_PX` and plotly's line spacing)."""
 ERROR_SCALE = "Viridis_r"
 """Test error: low (good) light, high (bad) dark."""
 LIVE_MARK = "•"
@@ -93,13 +96,16 @@ def toy_regions_figure(
     kernel_label: str = "kernel",
     class_names: Sequence[str] | None = None,
     colours: Sequence[str] | None = None,
+    wide: bool = False,
 ) -> go.Figure:
     """Decision regions of the linear SVM: on n kernel components (left), on x, y (right).
 
     Each region is tinted with its class's colour (one picture per panel);
     the points are drawn in their class's colour.  Titles give the accuracy
-    on the points.  Built from plain dictionaries without plotly's
-    validation (~10× faster to build; the tests re-create it with validation).
+    on the points, in short lines so that the two
+    stay apart above panels of a phone's width, or on one line each if
+    ``wide``.  Built from plain dictionaries without plotly's validation
+    (~10× faster to build; the tests re-create it with validation).
 
     Parameters
     ----------
@@ -111,6 +117,8 @@ def toy_regions_figure(
         Legend names of the classes, in sorted label order.
     colours : sequence of str, optional
         The classes' colours, in sorted label order (default: :func:`class_colours`).
+    wide : bool
+        Whether the figure is drawn wide enough for one-line titles (a projector's).
     """
     classes = np.unique(features.labels)
     names = list(class_names) if class_names is not None else [f"class {c}" for c in classes]
@@ -120,16 +128,20 @@ def toy_regions_figure(
             f"{classes.size} classes need as many names and colours, "
             f"got {len(names)} and {len(colours)}"
         )
-    titles = (
-        f"on {result.n_components} kernel components ({kernel_label}):"
-        f" {100 * result.kernel_accuracy:.1f} % correct",
-        f"on x, y: {100 * result.raw_accuracy:.1f} % correct",
+    lines = (
+        (
+            f"on {result.n_components} kernel components",
+            f"({kernel_label}):",
+            f"{100 * result.kernel_accuracy:.1f} % correct",
+        ),
+        ("on x, y:", f"{100 * result.raw_accuracy:.1f} % correct"),
     )
+    titles = [(" " if wide else "<br>").join(parts) for parts in lines]
     x_range = [float(features.xs[0]), float(features.xs[-1])]
     y_range = [float(features.ys[0]), float(features.ys[-1])]
     layout: dict = {
         "height": 460,
-        "margin": {"l": 40, "r": 10, "t": 40, "b": 40},
+        "margin": {"l": 40, "r": 10, "t": 40 if wide else TITLE_LINE_PX * 3 + 10, "b": 40},
         "plot_bgcolor": style.TRANSPARENT,  # the page shows around and through the regions
         "legend": {"orientation": "h", "y": -0.08, "yanchor": "top"},
         "font": {"family": style.FONT_FAMILY},
@@ -150,7 +162,7 @@ def toy_regions_figure(
             "scaleanchor": f"x{suffix}",
         }
         layout[f"xaxis{suffix}"]["anchor"] = f"y{suffix}"
-        layout["annotations"].append(style.panel_title(titles[panel], domain, size=13))
+        layout["annotations"].append(style.panel_title(titles[panel], domain, size=TITLE_FONT_PX))
         for k, label in enumerate(classes):
             X = features.X[features.labels == label].astype(np.float32)
             data.append(

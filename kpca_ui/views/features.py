@@ -205,7 +205,12 @@ def show_toy(image_format: str) -> None:
     st.plotly_chart(
         presentable(
             figures.toy_regions_figure(
-                fit, result, kernel_label=label, class_names=names, colours=colours
+                fit,
+                result,
+                kernel_label=label,
+                class_names=names,
+                colours=colours,
+                wide=presenter_mode(),  # elsewhere as narrow as a phone, perhaps
             ),
             height=TOY_PX,
         ),
