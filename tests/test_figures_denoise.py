@@ -129,6 +129,9 @@ def test_error_curve_figure_has_lines_best_n_and_ratios(ridge):
     # no white block on the dark theme: the page's background, the theme's grid lines
     assert white_blocks(fig) == []
     assert fig.layout.xaxis.gridcolor is None and fig.layout.yaxis.gridcolor is None
+    # the best n's label above its star and never cut by the plot area's edges
+    stars = [trace for trace in fig.data if trace.name.startswith("best n")]
+    assert stars and all(t.textposition == "top center" and not t.cliponaxis for t in stars)
 
 
 def test_toy_figure_joins_each_point_to_its_denoised_version():

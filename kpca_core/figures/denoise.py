@@ -213,7 +213,10 @@ def _best_trace(curve: ErrorCurve, colour: str) -> go.Scatter:
         name=f"best n, {curve.method}",
         marker={"symbol": "star", "size": 16, "color": colour, "line": {"color": "black"}},
         text=[f"n = {curve.best_n}"],
-        textposition="bottom center",
+        # above the star: the curve's lowest point may lie on the n axis, where a label
+        # below it was cut; drawn past the plot area's edge, not cut, at the last n
+        textposition="top center",
+        cliponaxis=False,
         textfont={"color": colour},
         hovertemplate=f"best n = {curve.best_n}<br>MSE %{{y:.2f}}<extra></extra>",
     )

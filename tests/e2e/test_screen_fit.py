@@ -27,6 +27,28 @@ FIGURE_OF_JS = """
 (graph) => JSON.stringify({layout: graph.layout})
 """
 """The drawn figure's layout, from its element (which may be in a lesson's frame)."""
+TEXTS_JS = """
+(graph) => Array.from(graph.querySelectorAll('.annotation-text')).map((text) => {
+  const box = text.getBoundingClientRect();
+  return {text: text.textContent, left: box.left, top: box.top, right: box.right,
+          bottom: box.bottom};
+})
+"""
+"""The boxes of the figure's annotations (panel titles, labels) as drawn, in the page."""
+POINT_TEXTS_JS = """
+(graph) => {
+  const box = (element) => {
+    const r = element.getBoundingClientRect();
+    return {text: element.textContent, left: r.left, top: r.top, right: r.right,
+            bottom: r.bottom};
+  };
+  return {
+    texts: Array.from(graph.querySelectorAll('.textpoint text')).map(box),
+    areas: Array.from(graph.querySelectorAll('.nsewdrag')).map(box),
+  };
+}
+"""
+"""The boxes of the traces' text labels and of the plot areas, as drawn, in the page."""
 
 FIG2 = "contours?ct_n=300&ct_noise=0.2&ct_values=1,+2,+3,+4&ct_k=3"
 SHOWN = [
@@ -55,6 +77,37 @@ def _open(page, url: str, chart: str) -> None:
     page.wait_for_selector(IDLE, timeout=180_000)
     page.evaluate(WAIT_FOR_FIGURE_JS, [f".st-key-{chart} .js-plotly-plot", 180_000])
     page.wait_for_selector(IDLE, timeout=180_000)
+
+
+def _texts_apart_and_inside(graph) -> None:
+    """No two of the figure's annotations overlap, and none runs past the figure's sides."""
+    figure = graph.bounding_box()
+    texts = [t for t in graph.evaluate(TEXTS_JS) if t["right"] > t["left"]]
+    for text in texts:
+        assert figure["x"] - 0.5 <= text["left"], f"cut at the left: {text['text']}"
+        assert text["right"] <= figure["x"] + figure["width"] + 0.5, f"cut: {text['text']}"
+    for k, one in enumerate(texts):
+        for other in texts[k + 1 :]:
+            apart = (
+                one["right"] <= other["left"] + 1
+                or other["right"] <= one["left"] + 1
+                or one["bottom"] <= other["top"] + 1
+                or other["bottom"] <= one["top"] + 1
+            )
+            assert apart, f"overlap: {one['text']!r} and {other['text']!r}"
+
+
+def _point_texts_in_plot_areas(graph) -> None:
+    """Every trace's text label (e.g. the best n's) lies in a plot area: none is cut at its edge."""
+    drawn = graph.evaluate(POINT_TEXTS_JS)
+    for text in drawn["texts"]:
+        assert any(
+            area["left"] - 0.5 <= text["left"]
+            and text["right"] <= area["right"] + 0.5
+            and area["top"] - 0.5 <= text["top"]
+            and text["bottom"] <= area["bottom"] + 0.5
+            for area in drawn["areas"]
+        ), f"a label at the plot area's edge: {text['text']}"
 
 
 def _inside(box: dict | None, viewport: dict) -> bool:
@@ -91,6 +144,8 @@ def test_presenter_figure_fits_the_projector(
             assert _inside(control.bounding_box(), VIEWPORT), f"{name}: the control is off screen"
         figure = json.loads(page.evaluate(FIGURE_JS, f".st-key-{chart} .js-plotly-plot"))
         assert figure["layout"]["font"]["size"] >= MIN_FONT_PX
+        _texts_apart_and_inside(graph)
+        _point_texts_in_plot_areas(graph)
     finally:
         context.close()
 
@@ -162,6 +217,7 @@ def test_every_view_reads_on_a_phone(browser, app_server: AppServer, artifacts, 
             graph = page.locator(f".st-key-{chart} .js-plotly-plot")
             box = graph.bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+            _texts_apart_and_inside(graph)  # the panels' titles above narrow panels too
             # the page scrolls inside Streamlit's frame: the figure on its own, scrolled to
             graph.screenshot(path=artifacts / f"phone_{link.split('?')[0]}_figure.png")
         if link.startswith("lesson"):
