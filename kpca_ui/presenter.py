@@ -29,7 +29,7 @@ import streamlit as st
 
 import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
 from kpca_core.figures.style import for_projector
-from kpca_ui.links import flag, sanitise_link
+from kpca_ui.links import flag, integer, sanitise_link
 
 SCREEN = {"width": 1280, "height": 720}
 """The projector presenter mode is planned for."""
@@ -39,9 +39,16 @@ FIGURE_PX = 440
 """Height of a figure in presenter mode: the screen less the header and the page
 title (≈ 130 px), the stepping control (≈ 80 px) and the line of what to notice
 (≈ 40 px), with room to spare for a row of tabs."""
-SLIDE_PX = PAGE_PX - 16
-"""Width of a view's content on a lesson's slide (:func:`slide_mode`): the page's, less
-the slide's 0.5 rem margins at the sides."""
+SLIDE_MARGINS_PX = 16
+"""A slide's 0.5 rem margins at the sides (:func:`projector_css`)."""
+SLIDE_PX = PAGE_PX - SLIDE_MARGINS_PX
+"""Width of a view's content on a lesson's slide (:func:`slide_mode`) that is as wide as
+presenter mode's page."""
+FRAME_PX = "slide_px"
+"""Link parameter of a slide: the width of the frame it is shown in, in CSS pixels (the
+Lesson page measures it); without it the slide plans for presenter mode's page."""
+FRAME_RANGE = (320, PAGE_PX)
+"""The frame widths a slide's link may give."""
 SLIDE_SHORTER_PX = 60
 """On a slide every figure is this much shorter than in presenter mode: the step's
 title and words are above it, on the same screen."""
@@ -127,8 +134,15 @@ def slide_mode() -> bool:
 
 
 def page_px() -> int:
-    """Width of the content in presenter mode: :data:`SLIDE_PX` on a slide, else :data:`PAGE_PX`."""
-    return SLIDE_PX if slide_mode() else PAGE_PX
+    """Width of the content in presenter mode, which figures of a fixed width plan for.
+
+    :data:`PAGE_PX`; on a slide its frame's width (the link's :data:`FRAME_PX`,
+    checked by :func:`presenter_toggle`) less its margins, by default :data:`SLIDE_PX`.
+    """
+    if not slide_mode():
+        return PAGE_PX
+    frame = st.query_params.get(FRAME_PX)
+    return round(float(frame)) - SLIDE_MARGINS_PX if frame else SLIDE_PX
 
 
 def figure_px(height: int = FIGURE_PX) -> int:
@@ -170,7 +184,10 @@ def presenter_toggle() -> bool:
     key and label wherever it is drawn, so it stays the same widget.
     """
     # A hand-written link may say presenter=1 or yes: read before the toggle is.
-    sanitise_link({KEY: flag(), SLIDE: flag()}, {KEY: LABEL, SLIDE: "Slide"})
+    sanitise_link(
+        {KEY: flag(), SLIDE: flag(), FRAME_PX: integer(*FRAME_RANGE)},
+        {KEY: LABEL, SLIDE: "Slide", FRAME_PX: "Slide's width"},
+    )
     place = st.container(key=BAR) if presenter_mode() else st.sidebar
     on = place.toggle(LABEL, key=KEY, bind="query-params", help=HELP)
     if on:

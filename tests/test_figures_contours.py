@@ -371,3 +371,22 @@ def test_a_height_limit_fits_every_row_and_keeps_the_titles_room(height):
     titles = [a.text for a in fig.layout.annotations if "kPC" in a.text]
     assert sum("<br>" in text for text in titles) == 4  # one per column
     assert fig.layout.coloraxis.colorbar.orientation != "h"  # at the right, not below
+
+
+@pytest.mark.parametrize("width", [804, 1232])
+def test_a_fitted_figures_titles_fit_their_columns(width):
+    """A lesson's slide beside the sidebar is ~800 px wide: "kPC k" and λ on two lines
+    there, so that the enlarged titles of neighbouring columns do not overlap."""
+    sweep = _fig2(pca=False)
+    fig = figures.contour_figure(sweep, width_px=width, height_px=380)
+    column_px = (width - figures.FITTED_MARGIN["l"] - figures.FITTED_MARGIN["r"]) / 4
+    titles = [a.text for a in fig.layout.annotations if "kPC" in a.text]
+    lines = [line for text in titles for line in text.split("<br>")[-2:]]
+    assert max(map(len, lines)) * figures.FITTED_CHAR_PX <= column_px
+    split = width < 1000
+    assert all((" · " in text) != split for text in titles)  # "kPC k · λ …" or two lines
+    y0, y1 = fig.layout.yaxis.range
+    plot_px = fig.layout.height - fig.layout.margin.t - fig.layout.margin.b
+    first = max(a.y for a in fig.layout.annotations if "kPC" in a.text)
+    room = figures.TITLE_PX + split * figures.FITTED_LINE_PX
+    assert (y1 - first) * plot_px / (y1 - y0) == pytest.approx(room, rel=0.02)

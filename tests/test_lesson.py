@@ -10,6 +10,7 @@ from conftest import open_view
 from test_bad_links import LIVE_MARKDOWN
 from test_links import unescape
 
+from kpca_ui import presenter
 from kpca_ui.views import lesson as view
 
 PAGES = {"contours", "spectrum", "denoising", "demo", "home"}
@@ -119,7 +120,8 @@ def test_the_buttons_step_through_the_lesson_and_the_link_follows():
     assert src.path.endswith("/contours")
     # embedded as a slide: presenter mode without the page's chrome
     slide = {**query, "presenter": "true", "slide": "true", "embed": "true"}
-    assert dict(parse_qsl(src.query)) == slide
+    # not measured yet (no browser here): planned for presenter mode's page
+    assert dict(parse_qsl(src.query)) == {**slide, "slide_px": str(presenter.PAGE_PX)}
 
     for _ in range(4):
         at.button(key=view.NEXT).click().run()
@@ -184,3 +186,13 @@ def test_a_lesson_files_words_are_shown_as_written_never_as_markdown(tmp_path, m
     assert "unknown field" in broken.error[0].value
     for shown in (title, caption, at.toast[0].value, broken.error[0].value):
         assert not LIVE_MARKDOWN.search(shown), shown
+
+
+@pytest.mark.parametrize(("measured", "planned"), [(820, 820), (4000, None), ("wide", None)])
+def test_the_slide_plans_for_the_frames_measured_width(measured, planned):
+    """The page's listener measures the frame (the sidebar open: narrower); odd values are
+    not believed, and the slide plans for presenter mode's page."""
+    at = open_view("lesson", state={view.KEYS: {"width": measured}})
+    (frame,) = at.get("iframe")
+    query = dict(parse_qsl(urlsplit(frame.proto.src).query))
+    assert query["slide_px"] == str(planned or presenter.PAGE_PX)

@@ -141,6 +141,27 @@ def test_a_lessons_slide_is_presenter_mode_without_the_pages_chrome_and_a_little
     assert slide["xaxis"]["range"] != full["xaxis"]["range"]
 
 
+def slide_chart(key: str, frame: str | None = None) -> dict:
+    """The Contours grid's figure on a slide, in a frame ``frame`` px wide if given."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params.update({presenter.KEY: "true", presenter.SLIDE: "true"})
+    if frame is not None:
+        at.query_params[presenter.FRAME_PX] = frame
+    at.switch_page("app_pages/contours.py")
+    at.run()
+    assert not at.exception
+    return chart(at, key)
+
+
+def test_a_slides_fixed_width_figure_plans_for_its_frame():
+    """The Lesson's frame with the sidebar open is narrower than presenter mode's page:
+    the panels are planned for it (their range shows the plan); odd widths are ignored."""
+    planned = slide_chart("ct_contours")["layout"]["xaxis"]["range"]
+    assert slide_chart("ct_contours", "820")["layout"]["xaxis"]["range"] != planned
+    for odd in ("99999", "wide"):
+        assert slide_chart("ct_contours", odd)["layout"]["xaxis"]["range"] == planned
+
+
 def test_a_slide_outside_presenter_mode_is_the_usual_page():
     at = AppTest.from_file(APP, default_timeout=120)
     at.query_params[presenter.SLIDE] = "true"

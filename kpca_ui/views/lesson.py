@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
@@ -23,9 +24,9 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from kpca_ui.links import literal, text
+from kpca_ui.presenter import FRAME_PX, FRAME_RANGE, PAGE_PX, SLIDE, presenter_mode
 from kpca_ui.presenter import KEPT_CLASS as KEPT
 from kpca_ui.presenter import KEY as PRESENTER
-from kpca_ui.presenter import SLIDE, presenter_mode
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = ROOT / "assets" / "lessons"
@@ -35,6 +36,8 @@ PAGES = ROOT / "app_pages"
 PREV, NEXT = "ls_prev", "ls_next"
 """Keys of the on-screen buttons (the arrow keys click them)."""
 VIEW = "ls_view"
+KEYS = "ls_keys"
+"""Key of the arrow keys' listener, which also measures the embedded view's width."""
 """Key of the container of the embedded view (left out on a phone, :func:`lesson_style`)."""
 STEP = "ls_step"
 """Session key of the shown step, counted from 1 as in the link."""
@@ -59,7 +62,29 @@ _LESSON_FIELDS = {"title", "intro", "step"}
 _KEYS = st.components.v2.component(
     "kpca_ui.lesson_keys",
     js="""
-export default function () {
+export default function ({ data, setStateValue }) {
+  // The embedded view's frame as wide as the browser draws it (the sidebar open or
+  // not): reported when it differs from the width the slide was planned for.
+  const frame = window.__kpcaLessonFrame ??= { planned: null, report: null };
+  frame.planned = data.width;
+  frame.report = setStateValue;
+  const measure = () => {
+    const view = document.querySelector(`.st-key-${data.view}`);
+    const width = Math.round(view?.getBoundingClientRect().width ?? 0);
+    if (width >= data.least && Math.abs(width - frame.planned) > data.tolerance) {
+      frame.planned = width;
+      frame.report("width", width);
+    }
+  };
+  requestAnimationFrame(measure);
+  if (!frame.observer) {
+    let timer = null;
+    frame.observer = new ResizeObserver(() => {
+      clearTimeout(timer);
+      timer = setTimeout(measure, 300);
+    });
+    frame.observer.observe(document.querySelector('[data-testid="stMain"]') ?? document.body);
+  }
   // One listener for the whole page, installed once: it clicks the lesson's
   // buttons when they are on the page, and leaves keys in a field or a slider alone.
   if (window.__kpcaLessonKeys) return;
@@ -264,14 +289,25 @@ def step_query(step: Step, *, presenting: bool = True) -> dict[str, str]:
     return {**(step.settings or {}), PRESENTER: "true"} if presenting else dict(step.settings or {})
 
 
-def embed_src(step: Step) -> str:
+def frame_px() -> int:
+    """The embedded view's width: as the browser measured it (:data:`_KEYS`), else
+    presenter mode's page's, :data:`~kpca_ui.presenter.PAGE_PX`."""
+    measured = st.session_state.get(KEYS)
+    width = measured.get("width") if isinstance(measured, Mapping) else None
+    low, high = FRAME_RANGE
+    return round(width) if isinstance(width, int | float) and low <= width <= high else PAGE_PX
+
+
+def embed_src(step: Step, width: int = PAGE_PX) -> str:
     """The address of the step's view, embedded as a slide (:func:`kpca_ui.presenter.slide_mode`).
 
     Streamlit's ``embed=true`` leaves out its toolbar; ``slide=true`` the app's
     navigation, the presenter toggle, the page's title and its line of what to
-    notice, which the lesson shows beside the view.
+    notice, which the lesson shows beside the view; ``slide_px`` the frame's
+    ``width``, which figures of a fixed width plan for
+    (:func:`kpca_ui.presenter.page_px`).
     """
-    query = urlencode({**step_query(step), SLIDE: "true", "embed": "true"})
+    query = urlencode({**step_query(step), SLIDE: "true", FRAME_PX: str(width), "embed": "true"})
     base = (st.context.url or "").split("?")[0].rsplit("/", 1)[0]
     return f"{base}/{step.page}?{query}"
 
@@ -340,9 +376,20 @@ def show_step(lesson: Lesson, number: int, *, embed: bool) -> None:
         f'<p class="{KEPT} kpca-lesson-say">{html.escape(step.say)}</p>{notice}',
         unsafe_allow_html=True,
     )
+    width = frame_px()
     if embed:
-        st.container(key=VIEW).iframe(embed_src(step), height=EMBED_PX)
-    _KEYS(key="ls_keys")
+        st.container(key=VIEW).iframe(embed_src(step, width), height=EMBED_PX)
+    _KEYS(
+        key=KEYS,
+        data={"view": VIEW, "width": width, "least": FRAME_RANGE[0], "tolerance": 4},
+        default={"width": None},
+        on_width_change=_measured,
+    )
+
+
+def _measured() -> None:
+    """The callback that declares the listener's state ``width`` (components v2 asks for
+    one); the width is read by :func:`frame_px` on the run it starts."""
 
 
 def lesson_style() -> None:

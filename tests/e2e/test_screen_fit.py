@@ -18,7 +18,7 @@ from appserver import AppServer
 from browser import FIGURE_JS, IDLE, VIEWPORT, WAIT_FOR_FIGURE_JS
 
 from kpca_core.figures.style import MIN_FONT_PX
-from kpca_ui.presenter import KEY, NOTICE_CLASS
+from kpca_ui.presenter import FRAME_PX, KEY, NOTICE_CLASS
 from kpca_ui.views import lesson
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -28,13 +28,20 @@ FIGURE_OF_JS = """
 """
 """The drawn figure's layout, from its element (which may be in a lesson's frame)."""
 TEXTS_JS = """
-(graph) => Array.from(graph.querySelectorAll('.annotation-text')).map((text) => {
-  const box = text.getBoundingClientRect();
-  return {text: text.textContent, left: box.left, top: box.top, right: box.right,
-          bottom: box.bottom};
-})
+(graph) => {
+  const box = (element) => {
+    const r = element.getBoundingClientRect();
+    return {text: element.textContent, left: r.left, top: r.top, right: r.right,
+            bottom: r.bottom};
+  };
+  return {
+    figure: box(graph),
+    texts: Array.from(graph.querySelectorAll('.annotation-text')).map(box),
+  };
+}
 """
-"""The boxes of the figure's annotations (panel titles, labels) as drawn, in the page."""
+"""The boxes of the figure and of its annotations (panel titles, labels) as drawn, in its
+document (a lesson's frame's own)."""
 POINT_TEXTS_JS = """
 (graph) => {
   const box = (element) => {
@@ -81,11 +88,12 @@ def _open(page, url: str, chart: str) -> None:
 
 def _texts_apart_and_inside(graph) -> None:
     """No two of the figure's annotations overlap, and none runs past the figure's sides."""
-    figure = graph.bounding_box()
-    texts = [t for t in graph.evaluate(TEXTS_JS) if t["right"] > t["left"]]
+    drawn = graph.evaluate(TEXTS_JS)
+    figure = drawn["figure"]
+    texts = [t for t in drawn["texts"] if t["right"] > t["left"]]
     for text in texts:
-        assert figure["x"] - 0.5 <= text["left"], f"cut at the left: {text['text']}"
-        assert text["right"] <= figure["x"] + figure["width"] + 0.5, f"cut: {text['text']}"
+        assert figure["left"] - 0.5 <= text["left"], f"cut at the left: {text['text']}"
+        assert text["right"] <= figure["right"] + 0.5, f"cut at the right: {text['text']}"
     for k, one in enumerate(texts):
         for other in texts[k + 1 :]:
             apart = (
@@ -192,6 +200,42 @@ def test_a_lesson_step_is_one_slide_on_the_projector(
         assert view["y"] <= box["y"] <= box["y"] + box["height"] <= bottom, "cut by its frame"
         figure = json.loads(graph.evaluate(FIGURE_OF_JS))
         assert figure["layout"]["font"]["size"] >= MIN_FONT_PX
+        _texts_apart_and_inside(graph)
+    finally:
+        context.close()
+
+
+PLANNED_FOR_FRAME_JS = """
+([view, parameter]) => {
+  const frame = document.querySelector(`.st-key-${view} iframe`);
+  if (!frame) return false;
+  const planned = Number(new URL(frame.src).searchParams.get(parameter));
+  return Math.abs(planned - frame.getBoundingClientRect().width) <= 4;
+}
+"""
+"""Whether the lesson's frame shows a slide planned for the frame's width as drawn."""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_lessons_slide_beside_the_sidebar_plans_for_its_width(
+    browser, app_server: AppServer, artifacts, scheme
+) -> None:
+    """Outside presenter mode the sidebar takes ~300 px: Fig. 2 is planned for the frame
+    as the browser draws it, its titles neither cut nor overlapping (issue #19)."""
+    context = browser.new_context(viewport=VIEWPORT, color_scheme=scheme)
+    page = context.new_page()
+    try:
+        page.goto(f"{app_server.url}/lesson?step=3")
+        page.wait_for_selector(IDLE, timeout=180_000)
+        page.wait_for_function(PLANNED_FOR_FRAME_JS, arg=[lesson.VIEW, FRAME_PX], timeout=60_000)
+        frame = page.frame_locator(f".st-key-{lesson.VIEW} iframe")
+        graph = frame.locator(".st-key-ct_contours .js-plotly-plot")
+        graph.locator(".main-svg").first.wait_for(timeout=180_000)
+        frame.locator(IDLE).wait_for(timeout=180_000)
+        page.screenshot(path=artifacts / f"lesson_step3_sidebar_{scheme}.png")
+        assert page.locator('[data-testid="stSidebar"]').bounding_box()["width"] > 200
+        assert frame.locator('[data-testid="stException"]').count() == 0
+        _texts_apart_and_inside(graph)
     finally:
         context.close()
 
