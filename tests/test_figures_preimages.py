@@ -44,6 +44,10 @@ def test_table1_shows_ours_with_the_range_and_the_papers_numbers():
     assert paper.showscale is False
     assert "paper" in ours.hovertemplate
     assert white_blocks(fig) == []  # a tie's cell is white; around the cells, the page
+    # on a projector only the means: two lines of larger text overlapped in a row
+    projected = table1_figure(fake_table(), ranges=False)
+    assert projected.data[0].text[0][0] == "2100"
+    assert "customdata[1]" in projected.data[0].hovertemplate  # the range on hovering
 
 
 def test_fig3_figure_writes_each_fraction_under_its_image():

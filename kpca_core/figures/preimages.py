@@ -35,29 +35,32 @@ def _layout(fig: go.Figure, *, title: str, height: int) -> go.Figure:
 
 
 # -------------------------------------------------------------------- Table 1
-def table1_figure(table: GaussiansTable) -> go.Figure:
+def table1_figure(table: GaussiansTable, *, ranges: bool = True) -> go.Figure:
     """Table 1 as two heatmaps, ours (mean over seeds) above the paper's, one colour scale.
 
     Colour: log10 of the ratio linear / kernel (1 = a tie, white; kernel
     PCA better in red). Our cells show the mean and, below, the range over
-    the seeds; hovering shows the paper's number beside ours.
+    the seeds unless not ``ranges`` (a projector's screen: two lines of larger
+    text do not fit a row); hovering shows the paper's number beside ours.
     """
     paper = table.paper()
     mean = table.mean
     span = float(np.nanmax(np.abs(np.log10(np.concatenate([mean.ravel(), paper.ravel()])))))
     n_labels = [str(n) for n in table.n_values]
     sigma_labels = [f"σ = {s:g}" for s in table.sigmas]
+    cell = "{}<br>{}–{}" if ranges else "{}"
     ours_text = [
-        ["{}<br>{}–{}".format(*table.formatted(i, j)[:3]) for j in range(mean.shape[1])]
+        [cell.format(*table.formatted(i, j)[:3]) for j in range(mean.shape[1])]
         for i in range(mean.shape[0])
     ]
+    below = ", below it the range over the seeds" if ranges else " (hover: the range)"
     paper_text = [[format_ratio(value) for value in row] for row in paper]
     custom = np.dstack([table.low, table.high, paper])
     fig = make_subplots(
         rows=2,
         cols=1,
         subplot_titles=(
-            f"ours: mean of {len(table.seeds)} seeds, below it the range over the seeds",
+            f"ours: mean of {len(table.seeds)} seeds{below}",
             "Mika et al. 1999, Table 1",
         ),
         vertical_spacing=0.14,
@@ -80,7 +83,8 @@ def table1_figure(table: GaussiansTable) -> go.Figure:
             customdata=custom,
             hovertemplate=(
                 "%{y}, n = %{x}<br>ours (mean, range) %{text}"
-                "<br>paper %{customdata[2]:.2f}<extra></extra>"
+                + ("" if ranges else " (%{customdata[0]:.3g}–%{customdata[1]:.3g})")
+                + "<br>paper %{customdata[2]:.2f}<extra></extra>"
             ),
             colorbar={
                 "title": "linear / kernel",

@@ -167,8 +167,12 @@ TOY_NOTICE = (
     "only cut straight."
 )
 """Presenter mode's one line under the toy's figure."""
-TOY_PX = FIGURE_PX - 30
-"""The toy's height in presenter mode: below the tabs and the stepping control."""
+BELOW_TABS_PX = FIGURE_PX - 30
+"""A tab's figure's height in presenter mode: below the tabs and the stepping control."""
+TABLE2_NOTICE = (
+    "Degree 1 is linear PCA: nonlinear components (degree ≥ 2) bring the test error far down."
+)
+"""Presenter mode's one line under Table 2."""
 
 
 def show_toy(image_format: str) -> None:
@@ -212,7 +216,7 @@ def show_toy(image_format: str) -> None:
                 colours=colours,
                 wide=presenter_mode(),  # elsewhere as narrow as a phone, perhaps
             ),
-            height=TOY_PX,
+            height=BELOW_TABS_PX,
         ),
         key="ft_toy_chart",
         config=export_config(
@@ -393,10 +397,13 @@ def show_table2(image_format: str) -> None:
     degree, n = _cell_controls()
     errors, live = shown_grid(table)
     st.plotly_chart(
-        presentable(figures.table2_figure(errors, live=live, chosen=(degree, n))),
+        presentable(
+            figures.table2_figure(errors, live=live, chosen=(degree, n)), height=BELOW_TABS_PX
+        ),
         key="ft_table_chart",
         config=export_config("features_table2", image_format=image_format),
     )
+    notice(TABLE2_NOTICE)
     st.caption(
         f"Left: computed by `{provenance.get('command', BENCH_COMMAND)}` on "
         f"{provenance.get('date', '?')}, commit {provenance.get('commit', '?')[:10]} "
