@@ -151,7 +151,7 @@ def test_toy_figure_joins_each_point_to_its_denoised_version():
     assert np.isnan(xy[:, 2]).all()
     assert fig.data[2].marker.color == style.KERNEL and fig.data[5].marker.color == style.LINEAR
     titles = [a.text for a in fig.layout.annotations]
-    assert titles[:2] == ["kernel PCA, 4 components", "linear PCA, 1 component"]
+    assert titles[:2] == ["kernel PCA<br>4 components", "linear PCA<br>1 component"]
     assert fig.layout.yaxis.scaleanchor == "x" and fig.layout.yaxis4.scaleanchor == "x4"
     assert white_blocks(fig) == []  # the page's background on the dark theme too
 

@@ -147,6 +147,15 @@ def test_table2_figure_shows_ours_and_the_papers_on_one_scale():
     assert (outline.y0 + outline.y1) / 2 == TABLE2_N.index(2048)
 
 
+def test_table2_figure_reads_on_a_phone():
+    """Two panels of ~100 px on a phone: short title lines, the n labels only at the left."""
+    fig = table2_figure(np.where(np.isnan(PAPER_TABLE2), np.nan, PAPER_TABLE2 + 1))
+    lines = [line for a in fig.layout.annotations for line in a.text.split("<br>")]
+    assert max(map(len, lines)) <= 16
+    assert len(fig.layout.xaxis.title.text) <= 10 and len(fig.layout.xaxis2.title.text) <= 10
+    assert fig.layout.yaxis2.matches == "y" and fig.layout.yaxis2.showticklabels is False
+
+
 def test_table2_figure_rejects_a_grid_of_the_wrong_shape():
     with pytest.raises(ValueError, match="shape"):
         table2_figure(np.zeros((3, 3)))

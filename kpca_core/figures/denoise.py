@@ -301,14 +301,16 @@ def toy_figure(results: Sequence[ToyDenoising], *, one_row: bool = False) -> go.
     for result in results:
         methods = [f"kernel PCA, {result.n_kernel} components", "linear PCA, 1 component"]
         name = result.name.replace("_", " ")
-        titles += [f"{name}<br>{method}" for method in methods] if one_row else methods
+        # two short lines above a half of the page, which may be a phone's
+        halves = [method.replace(", ", "<br>") for method in methods]
+        titles += [f"{name}<br>{method}" for method in methods] if one_row else halves
     shape = (1, 2 * len(results)) if one_row else (len(results), 2)
     fig = make_subplots(
         rows=shape[0],
         cols=shape[1],
         subplot_titles=titles,
         horizontal_spacing=0.04 if one_row else 0.06,
-        vertical_spacing=0.08,
+        vertical_spacing=0.12,  # a row's ticks clear of the two-line titles below them
     )
     for r, result in enumerate(results, start=1):
         for c, (denoised, colour, name) in enumerate(
@@ -360,7 +362,8 @@ def toy_figure(results: Sequence[ToyDenoising], *, one_row: bool = False) -> go.
         # Below the panels, clear of their titles (a projector copy moves it to the bottom).
         legend, height, margin = {"yanchor": "top", "y": -0.12}, 430, {"t": 60, "b": 50}
     else:
-        legend, height, margin = {"yanchor": "bottom", "y": 1.04}, 430 * len(results), {"t": 70}
+        # above the first row's two-line titles
+        legend, height, margin = {"yanchor": "bottom", "y": 1.07}, 430 * len(results), {"t": 100}
     fig.update_layout(
         height=height,
         legend={"orientation": "h", **legend},
