@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from kpca_ui.presenter import presenter_toggle
+from kpca_ui.presenter import navigation_position, presenter_toggle
 from kpca_ui.shell import SHELL_FLAG, app_pages
 from kpca_ui.warmup import start as start_warm_up
 from kpca_ui.workers import one_blas_thread
@@ -14,5 +14,5 @@ st.set_page_config(page_title="Kernel PCA Explorer", page_icon="🌀", layout="w
 start_warm_up()
 st.session_state[SHELL_FLAG] = True
 # In presenter mode the sidebar is hidden: the pages are reached from the top.
-presenter = presenter_toggle()
-st.navigation(app_pages(), position="top" if presenter else "sidebar").run()
+presenter_toggle()
+st.navigation(app_pages(), position=navigation_position()).run()

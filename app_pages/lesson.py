@@ -40,11 +40,5 @@ except view.LessonError as error:
     )
     st.stop()
 
-number = view.current_step(len(lesson.steps))
-step = lesson.steps[number - 1]
-# the lesson file's words are shown as written, never as markdown
-st.title(f"{number}. {literal(step.title, view.ECHO_CHARS)}")
-st.caption(literal(f"{lesson.title}. {lesson.intro}", view.ECHO_CHARS))
-view.navigation(number, len(lesson.steps))
-view.show_step(step, embed=embed)
+view.show_step(lesson, view.current_step(len(lesson.steps)), embed=embed)
 link_tools("ls")

@@ -93,7 +93,6 @@ Schölkopf, Smola & Müller, *Nonlinear component analysis as a kernel
 eigenvalue problem*, Technical Report 44, MPI für biologische Kybernetik
 (1996), Table 2; Neural Computation 10 (1998), 1299–1319, Table 2.
 """
-PAPER_CITATION = "Schölkopf, Smola & Müller (1998), Table 2"
 
 
 def paper_error(degree: int, n_components: int) -> float:

@@ -12,6 +12,12 @@ fits it into a 1280 × 720 screen (:data:`FIGURE_PX` tall, the page's full
 width), below the stepping control and above one line of what to notice
 (:func:`notice`).
 
+A view embedded as a lesson's slide (link parameter ``slide=true``, see
+:func:`slide_mode`) shows even less: no navigation, no toggle, no page title,
+no row of tabs, no line of what to notice (the Lesson page says all that
+above it), and its figures are a little shorter (:func:`figure_px`), so that
+the step's words and its view fit one screen.
+
 Hidden controls are still drawn, only not shown, so that they keep their
 values and the link keeps its parameters.
 """
@@ -23,7 +29,7 @@ import streamlit as st
 
 import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
 from kpca_core.figures.style import for_projector
-from kpca_ui.links import flag, sanitise_link
+from kpca_ui.links import flag, integer, sanitise_link
 
 SCREEN = {"width": 1280, "height": 720}
 """The projector presenter mode is planned for."""
@@ -33,11 +39,26 @@ FIGURE_PX = 440
 """Height of a figure in presenter mode: the screen less the header and the page
 title (≈ 130 px), the stepping control (≈ 80 px) and the line of what to notice
 (≈ 40 px), with room to spare for a row of tabs."""
+SLIDE_MARGINS_PX = 16
+"""A slide's 0.5 rem margins at the sides (:func:`projector_css`)."""
+SLIDE_PX = PAGE_PX - SLIDE_MARGINS_PX
+"""Width of a view's content on a lesson's slide (:func:`slide_mode`) that is as wide as
+presenter mode's page."""
+FRAME_PX = "slide_px"
+"""Link parameter of a slide: the width of the frame it is shown in, in CSS pixels (the
+Lesson page measures it); without it the slide plans for presenter mode's page."""
+FRAME_RANGE = (320, PAGE_PX)
+"""The frame widths a slide's link may give."""
+SLIDE_SHORTER_PX = 60
+"""On a slide every figure is this much shorter than in presenter mode: the step's
+title and words are above it, on the same screen."""
 NOTICE_CLASS = "kpca-notice"
 KEPT_CLASS = "kpca-kept"
-"""Class of a paragraph that stays shown in presenter mode (a lesson's words)."""
+"""Class of a paragraph that stays shown in presenter mode (a lesson's words, a card's title)."""
 
 KEY = "presenter"
+SLIDE = "slide"
+"""Link parameter of a view embedded as a lesson's slide (:func:`slide_mode`)."""
 BAR = "presenter_bar"
 """Key of the container that holds the toggle in presenter mode (fixed in the header)."""
 LABEL = "Presenter mode"
@@ -103,13 +124,47 @@ def presenter_mode() -> bool:
     return st.query_params.get(KEY, "").lower() == "true"
 
 
+def slide_mode() -> bool:
+    """Whether this page is embedded as a lesson's slide: its link says ``slide=true``.
+
+    Only in presenter mode (the Lesson page's frames are): the slide's own
+    style sheet is part of presenter mode's, :func:`projector_css`.
+    """
+    return presenter_mode() and st.query_params.get(SLIDE, "").lower() == "true"
+
+
+def page_px() -> int:
+    """Width of the content in presenter mode, which figures of a fixed width plan for.
+
+    :data:`PAGE_PX`; on a slide its frame's width (the link's :data:`FRAME_PX`,
+    checked by :func:`presenter_toggle`) less its margins, by default :data:`SLIDE_PX`.
+    """
+    if not slide_mode():
+        return PAGE_PX
+    frame = st.query_params.get(FRAME_PX)
+    return round(float(frame)) - SLIDE_MARGINS_PX if frame else SLIDE_PX
+
+
+def figure_px(height: int = FIGURE_PX) -> int:
+    """A figure's height in presenter mode, ``height``: :data:`SLIDE_SHORTER_PX` less on a slide."""
+    return height - SLIDE_SHORTER_PX if slide_mode() else height
+
+
+def navigation_position() -> str:
+    """Where ``app.py`` puts the navigation: sidebar; top in presenter mode; none on a slide."""
+    if slide_mode():
+        return "hidden"
+    return "top" if presenter_mode() else "sidebar"
+
+
 def presentable(fig: go.Figure, *, height: int = FIGURE_PX) -> go.Figure:
     """``fig`` as drawn now: a projector copy in presenter mode, else ``fig`` itself.
 
-    The projector copy is ``height`` pixels tall and as wide as its place on
-    the page, so that it fits the screen with the stepping control above it.
+    The projector copy is ``height`` pixels tall (less on a lesson's slide,
+    :func:`figure_px`) and as wide as its place on the page, so that it fits
+    the screen with the stepping control above it.
     """
-    return for_projector(fig, height=height) if presenter_mode() else fig
+    return for_projector(fig, height=figure_px(height)) if presenter_mode() else fig
 
 
 def notice(text: str) -> None:
@@ -129,33 +184,38 @@ def presenter_toggle() -> bool:
     key and label wherever it is drawn, so it stays the same widget.
     """
     # A hand-written link may say presenter=1 or yes: read before the toggle is.
-    sanitise_link({KEY: flag()}, {KEY: LABEL})
+    sanitise_link(
+        {KEY: flag(), SLIDE: flag(), FRAME_PX: integer(*FRAME_RANGE)},
+        {KEY: LABEL, SLIDE: "Slide", FRAME_PX: "Slide's width"},
+    )
     place = st.container(key=BAR) if presenter_mode() else st.sidebar
     on = place.toggle(LABEL, key=KEY, bind="query-params", help=HELP)
     if on:
-        st.html(f"<style>{projector_css()}</style>")
+        st.html(f"<style>{projector_css(slide=slide_mode())}</style>")
     return on
 
 
-def projector_css() -> str:
-    """The style sheet of presenter mode (page chrome only; figures are styled apart)."""
+def projector_css(*, slide: bool = False) -> str:
+    """The style sheet of presenter mode (page chrome only; figures are styled apart).
+
+    A ``slide`` (:func:`slide_mode`) also hides the header with the toggle, the
+    page's title, the row of tabs and the line of what to notice, and keeps only
+    a thin margin.
+    """
     main = '[data-testid="stMain"]'
     container = f'{main} [data-testid="stElementContainer"]'
     kept = [f".st-key-{key}" for key in (KEY, *STEPPING_KEYS)]
     keep = "".join(f":not({key})" for key in kept)
     widgets = ", ".join(f'[data-testid="{name}"]' for name in WIDGETS)
     shown = ", ".join([*kept, *SHOWN])
-    kept_text = (
-        f".katex-display, .{NOTICE_CLASS}, .{KEPT_CLASS}, "
-        '[data-testid="stMarkdownContainer"] > p:only-child > strong:only-child'
-    )
+    kept_text = f".katex-display, .{NOTICE_CLASS}, .{KEPT_CLASS}"
     hidden = [
         # The sidebar and the buttons that open it: navigation moves to the top.
         '[data-testid="stSidebar"]',
         '[data-testid="stSidebarCollapsedControl"]',
         '[data-testid="stExpandSidebarButton"]',
-        # Explanations: text and captions (but not equations, nor a one-line bold
-        # title such as a card's), notes, expanders.
+        # Explanations: text and captions (but not equations, nor what is marked
+        # to stay, such as a card's title), notes, expanders.
         f"{container}:has(> .stMarkdown):not(:has({kept_text}))",
         f'{container}:has([data-testid="stAlertContentInfo"])',
         f'{main} [data-testid="stExpander"]',
@@ -166,12 +226,23 @@ def projector_css() -> str:
         f'{main} [data-testid="stLayoutWrapper"]:has(> [data-testid="stHorizontalBlock"])'
         f":has({widgets}):not(:has({shown}))",
     ]
+    padding = "3.5rem 1.5rem 1rem"
+    if slide:
+        hidden += [
+            '[data-testid="stHeader"]',
+            f".st-key-{BAR}",
+            f"{container}:has(h1)",
+            f"{container}:has(.{NOTICE_CLASS})",
+            # The step chose the tab.
+            f'{main} [data-testid="stTabs"] [role="tablist"]',
+        ]
+        padding = "0 0.5rem"
     # One rule per selector: a browser without :has() still hides the sidebar.
     return "\n".join(
         [
             *(f"{selector} {{ display: none !important; }}" for selector in hidden),
             f'{main} [data-testid="stMainBlockContainer"] '
-            "{ padding: 3.5rem 1.5rem 1rem; max-width: none; }",
+            f"{{ padding: {padding}; max-width: none; }}",
             f"{main} h1 {{ font-size: 1.5rem; padding: 0; }}",
             f"{main} .{NOTICE_CLASS} {{ font-size: 1.25rem; margin: 0; white-space: nowrap; "
             "overflow: hidden; text-overflow: ellipsis; }",

@@ -81,3 +81,42 @@ def png_pixels(source: str) -> np.ndarray:
 def path_points(path: str) -> np.ndarray:
     """The vertices of an SVG path of M, L (and Z) commands."""
     return np.array(re.findall(r"[ML]([-0-9.e+]+),([-0-9.e+]+)", path), dtype=float)
+
+
+LIGHT = 200
+"""Grey level above which a pixel is light: a block of such pixels glares on the dark theme."""
+
+
+def _opaque(colour: str | None) -> bool:
+    """Whether a plotly colour hides the page behind it (unset or fully transparent does not)."""
+    if colour is None:
+        return False
+    found = re.fullmatch(r"rgba\(([^)]*)\)", colour.replace(" ", ""))
+    return found is None or float(found.group(1).split(",")[3]) > 0
+
+
+def white_blocks(fig) -> list[str]:
+    """What in ``fig`` stands as a block of its own colour, white on the dark theme.
+
+    A plot area or paper with an opaque colour (unset, the theme's template
+    colours it; transparent, the page shows), and layout pictures that are
+    mostly light and opaque. Pictures of paper (digits) are meant to be white
+    and are not checked here.
+    """
+    found = [
+        part
+        for part, colour in (
+            ("plot area", fig.layout.plot_bgcolor),
+            ("paper", fig.layout.paper_bgcolor),
+        )
+        if _opaque(colour)
+    ]
+    for number, image in enumerate(fig.layout.images):
+        pixels = png_pixels(image.source).astype(float)
+        grey, opacity = pixels[..., :3].mean(axis=-1), 255.0
+        if pixels.shape[-1] in (2, 4):
+            opacity = pixels[..., -1]
+            grey = pixels[..., :-1].mean(axis=-1)
+        if np.mean((grey > LIGHT) & (np.broadcast_to(opacity, grey.shape) > LIGHT)) > 0.5:
+            found.append(f"picture {number}")
+    return found

@@ -323,7 +323,7 @@ class Walk:
         place = [m.value for m in at.markdown if "kpca-lesson-place" in m.value]
         linked = at.query_params.get("step")
         linked = linked[-1] if isinstance(linked, list) else linked
-        if not place or f"Step {number} of " not in place[0] or linked != number:
+        if not place or f">{number} of " not in place[0] or linked != number:
             return [f"the lesson's title is step {number}; its place {place}, its link {linked}"]
         return []
 

@@ -5,7 +5,7 @@ import re
 import numpy as np
 import plotly.graph_objects as go
 import pytest
-from conftest import path_points, png_pixels
+from conftest import path_points, png_pixels, white_blocks
 
 from kpca_core import contours as ct
 from kpca_core.datasets import parabola, three_rings
@@ -296,6 +296,7 @@ def test_projection_figure_colours_each_group():
         np.testing.assert_allclose(trace.y, column.fit.projections[mask, 1], rtol=1e-6)
     assert "λ = " in fig.layout.xaxis.title.text
     assert fig.layout.title.text == "σ = 1: the data in kPC 1 and kPC 2"
+    assert white_blocks(fig) == []  # the page's background on the dark theme too
 
 
 def test_projection_figure_with_one_group_has_no_legend():
@@ -308,6 +309,7 @@ def test_projection_figure_explains_a_missing_component():
     assert len(fig.data) == 0
     (note,) = fig.layout.annotations
     assert "no 3rd component" in note.text.replace("<br>", " ")
+    assert white_blocks(fig) == []  # an empty panel is no white square on the dark theme
 
 
 def test_large_data_are_still_a_few_shapes_per_panel():
@@ -369,3 +371,22 @@ def test_a_height_limit_fits_every_row_and_keeps_the_titles_room(height):
     titles = [a.text for a in fig.layout.annotations if "kPC" in a.text]
     assert sum("<br>" in text for text in titles) == 4  # one per column
     assert fig.layout.coloraxis.colorbar.orientation != "h"  # at the right, not below
+
+
+@pytest.mark.parametrize("width", [804, 1232])
+def test_a_fitted_figures_titles_fit_their_columns(width):
+    """A lesson's slide beside the sidebar is ~800 px wide: "kPC k" and λ on two lines
+    there, so that the enlarged titles of neighbouring columns do not overlap."""
+    sweep = _fig2(pca=False)
+    fig = figures.contour_figure(sweep, width_px=width, height_px=380)
+    column_px = (width - figures.FITTED_MARGIN["l"] - figures.FITTED_MARGIN["r"]) / 4
+    titles = [a.text for a in fig.layout.annotations if "kPC" in a.text]
+    lines = [line for text in titles for line in text.split("<br>")[-2:]]
+    assert max(map(len, lines)) * figures.FITTED_CHAR_PX <= column_px
+    split = width < 1000
+    assert all((" · " in text) != split for text in titles)  # "kPC k · λ …" or two lines
+    y0, y1 = fig.layout.yaxis.range
+    plot_px = fig.layout.height - fig.layout.margin.t - fig.layout.margin.b
+    first = max(a.y for a in fig.layout.annotations if "kPC" in a.text)
+    room = figures.TITLE_PX + split * figures.FITTED_LINE_PX
+    assert (y1 - first) * plot_px / (y1 - y0) == pytest.approx(room, rel=0.02)

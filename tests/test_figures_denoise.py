@@ -17,6 +17,7 @@ from kpca_core.figures.denoise import (
     tile,
     toy_figure,
 )
+from tests.conftest import white_blocks
 
 
 def _grid(n_rows: int, n_cols: int, side: int, seed: int = 0) -> ImageGrid:
@@ -125,6 +126,12 @@ def test_error_curve_figure_has_lines_best_n_and_ratios(ridge):
     assert "8.3× (n = 256)" in title
     assert any(shape.x0 == 16 for shape in fig.layout.shapes)  # the chosen n
     assert any(shape.y0 == 250.0 for shape in fig.layout.shapes)  # the noisy baseline
+    # no white block on the dark theme: the page's background, the theme's grid lines
+    assert white_blocks(fig) == []
+    assert fig.layout.xaxis.gridcolor is None and fig.layout.yaxis.gridcolor is None
+    # the best n's label above its star and never cut by the plot area's edges
+    stars = [trace for trace in fig.data if trace.name.startswith("best n")]
+    assert stars and all(t.textposition == "top center" and not t.cliponaxis for t in stars)
 
 
 def test_toy_figure_joins_each_point_to_its_denoised_version():
@@ -144,8 +151,9 @@ def test_toy_figure_joins_each_point_to_its_denoised_version():
     assert np.isnan(xy[:, 2]).all()
     assert fig.data[2].marker.color == style.KERNEL and fig.data[5].marker.color == style.LINEAR
     titles = [a.text for a in fig.layout.annotations]
-    assert titles[:2] == ["kernel PCA, 4 components", "linear PCA, 1 component"]
+    assert titles[:2] == ["kernel PCA<br>4 components", "linear PCA<br>1 component"]
     assert fig.layout.yaxis.scaleanchor == "x" and fig.layout.yaxis4.scaleanchor == "x4"
+    assert white_blocks(fig) == []  # the page's background on the dark theme too
 
 
 def test_mosaic_figure_height_grows_with_rows():

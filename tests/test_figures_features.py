@@ -11,6 +11,7 @@ from kpca_core.figures import style
 from kpca_core.figures.features import (
     LIVE_MARK,
     REGION_TINT,
+    TITLE_LINE_PX,
     canvas_regions,
     confusion_figure,
     misclassified_figure,
@@ -18,7 +19,7 @@ from kpca_core.figures.features import (
     table2_figure,
     toy_regions_figure,
 )
-from tests.conftest import png_pixels
+from tests.conftest import png_pixels, white_blocks
 
 
 @pytest.fixture(scope="module")
@@ -38,9 +39,23 @@ def test_toy_figure_has_two_panels_of_regions_and_points(rings):
     assert [t.name for t in fig.data if t.showlegend] == ["A", "B", "C"]
     titles = [a.text for a in fig.layout.annotations]
     assert f"{100 * result.kernel_accuracy:.1f} % correct" in titles[0]
-    assert "12 kernel components (Gaussian, σ = 1)" in titles[0]
+    assert "12 kernel components<br>(Gaussian, σ = 1)" in titles[0]
     assert f"{100 * result.raw_accuracy:.1f} % correct" in titles[1]
     assert fig.layout.yaxis.scaleanchor == "x" and fig.layout.yaxis2.scaleanchor == "x2"
+
+
+@pytest.mark.parametrize("kernel_label", ["Gaussian, σ = 0.3", "polynomial, d = 3"])
+def test_toy_titles_are_short_lines_unless_wide(rings, kernel_label):
+    """Above a phone's two panels (~150 px each) the titles must not run into each other."""
+    features, result = rings
+    narrow = toy_regions_figure(features, result, kernel_label=kernel_label)
+    wide = toy_regions_figure(features, result, kernel_label=kernel_label, wide=True)
+    for short, long in zip(narrow.layout.annotations, wide.layout.annotations, strict=True):
+        assert max(map(len, short.text.split("<br>"))) <= 24
+        assert "<br>" not in long.text
+        assert long.text == short.text.replace("<br>", " ")
+    lines = max(a.text.count("<br>") + 1 for a in narrow.layout.annotations)
+    assert narrow.layout.margin.t >= lines * TITLE_LINE_PX > wide.layout.margin.t
 
 
 def test_toy_region_pictures_show_the_predicted_classes(rings):
@@ -50,16 +65,18 @@ def test_toy_region_pictures_show_the_predicted_classes(rings):
         fig.layout.images, (result.kernel_regions, result.raw_regions), strict=True
     ):
         pixels = png_pixels(image.source)
-        assert pixels.shape == (*regions.shape, 3)
+        assert pixels.shape == (*regions.shape, 4)
         np.testing.assert_array_equal(pixels, region_pixels(regions, np.arange(3)))
         # the top-left pixel is the grid's top-left point: largest y, smallest x
         assert tuple(pixels[0, 0]) == tuple(region_pixels(regions[-1:, :1], np.arange(3))[0, 0])
 
 
-def test_region_tints_are_light_versions_of_the_group_colours():
+def test_regions_are_the_group_colours_over_the_page():
     pixels = region_pixels(np.array([[0, 1]]), np.array([0, 1]))
     first = np.array([int(style.GROUPS[0][i : i + 2], 16) for i in (1, 3, 5)])
-    np.testing.assert_allclose(pixels[0, 0], 255 - REGION_TINT * (255 - first), atol=0.5)
+    np.testing.assert_array_equal(pixels[0, 0, :3], first)
+    # translucent: a light tint on the light theme, a dark one on the dark theme
+    assert pixels[0, 0, 3] == round(255 * REGION_TINT)
     assert not np.array_equal(pixels[0, 0], pixels[0, 1])
 
 
@@ -77,7 +94,21 @@ def test_classes_may_take_other_colours_and_the_canvas_shows_the_left_regions():
     expected = region_pixels(result.kernel_regions, np.array([1, 3]), colours)
     np.testing.assert_array_equal(pixels, expected)
     third = region_pixels(np.array([[3]]), np.array([1, 2, 3]))[0, 0]
-    assert any(np.array_equal(pixel, third) for pixel in pixels.reshape(-1, 3))
+    assert any(np.array_equal(pixel, third) for pixel in pixels.reshape(-1, 4))
+
+
+def test_no_white_block_on_the_dark_theme(rings):
+    """The page's own background shows around and through the figures (issue #19)."""
+    features, result = rings
+    errors = np.where(np.isnan(PAPER_TABLE2), np.nan, PAPER_TABLE2 + 1)
+    confusion = np.array([[50, 2], [3, 45]])
+    for fig in (
+        toy_regions_figure(features, result),
+        table2_figure(errors),
+        confusion_figure(confusion),
+        misclassified_figure(np.zeros((0, 256)), np.array([]), np.array([])),
+    ):
+        assert white_blocks(fig) == [], fig.layout.title.text
 
 
 def test_toy_figure_rejects_wrong_class_names(rings):
@@ -114,6 +145,15 @@ def test_table2_figure_shows_ours_and_the_papers_on_one_scale():
     (outline,) = fig.layout.shapes
     assert (outline.x0 + outline.x1) / 2 == TABLE2_DEGREES.index(4)
     assert (outline.y0 + outline.y1) / 2 == TABLE2_N.index(2048)
+
+
+def test_table2_figure_reads_on_a_phone():
+    """Two panels of ~100 px on a phone: short title lines, the n labels only at the left."""
+    fig = table2_figure(np.where(np.isnan(PAPER_TABLE2), np.nan, PAPER_TABLE2 + 1))
+    lines = [line for a in fig.layout.annotations for line in a.text.split("<br>")]
+    assert max(map(len, lines)) <= 16
+    assert len(fig.layout.xaxis.title.text) <= 10 and len(fig.layout.xaxis2.title.text) <= 10
+    assert fig.layout.yaxis2.matches == "y" and fig.layout.yaxis2.showticklabels is False
 
 
 def test_table2_figure_rejects_a_grid_of_the_wrong_shape():

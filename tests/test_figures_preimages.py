@@ -21,6 +21,7 @@ from kpca_core.preimage_compare import (
     toy_paths,
 )
 from kpca_core.preimage_methods import METHODS
+from tests.conftest import white_blocks
 
 
 def fake_table() -> GaussiansTable:
@@ -42,6 +43,11 @@ def test_table1_shows_ours_with_the_range_and_the_papers_numbers():
     assert ours.zmax == paper.zmax == pytest.approx(np.log10(2100.0))
     assert paper.showscale is False
     assert "paper" in ours.hovertemplate
+    assert white_blocks(fig) == []  # a tie's cell is white; around the cells, the page
+    # on a projector only the means: two lines of larger text overlapped in a row
+    projected = table1_figure(fake_table(), ranges=False)
+    assert projected.data[0].text[0][0] == "2100"
+    assert "customdata[1]" in projected.data[0].hovertemplate  # the range on hovering
 
 
 def test_fig3_figure_writes_each_fraction_under_its_image():
@@ -74,6 +80,9 @@ def test_comparison_figure_has_three_panels_per_method():
         assert mse.xaxis == "x" and seconds.xaxis == "x2" and failures.xaxis == "x3"
     assert fig.layout.yaxis2.type == "log"
     assert any(shape.y0 == pytest.approx(comparison.baseline_mse) for shape in fig.layout.shapes)
+    # no white block on the dark theme: the page's background, the theme's grid lines
+    assert white_blocks(fig) == []
+    assert fig.layout.xaxis.gridcolor is None and fig.layout.yaxis.gridcolor is None
 
 
 def test_animation_has_one_frame_per_step_and_moves_only_the_moving_traces():
@@ -95,6 +104,7 @@ def test_animation_has_one_frame_per_step_and_moves_only_the_moving_traces():
     (menu,) = fig.layout.updatemenus
     assert menu.buttons[0].method == "animate"
     assert len(fig.layout.sliders[0].steps) == paths.n_frames
+    assert white_blocks(fig) == []  # the page's background on the dark theme too
 
 
 def test_animation_marks_restarts_from_their_frame_on():

@@ -10,6 +10,7 @@ from conftest import open_view
 from test_bad_links import LIVE_MARKDOWN
 from test_links import unescape
 
+from kpca_ui import presenter
 from kpca_ui.views import lesson as view
 
 PAGES = {"contours", "spectrum", "denoising", "demo", "home"}
@@ -113,11 +114,14 @@ def test_the_buttons_step_through_the_lesson_and_the_link_follows():
     assert at.title[0].value == "1. Linear PCA on a parabola"
     assert at.button(key=view.PREV).disabled and not at.button(key=view.NEXT).disabled
     page, query = shown_link(at)
-    assert page == "contours" and query == {"ct_values": "1", "ct_k": "3", "presenter": "true"}
+    assert page == "contours" and query == {"ct_values": "1", "ct_k": "3"}
     (frame,) = at.get("iframe")
     src = urlsplit(frame.proto.src)
     assert src.path.endswith("/contours")
-    assert dict(parse_qsl(src.query)) == {**query, "embed": "true"}
+    # embedded as a slide: presenter mode without the page's chrome
+    slide = {**query, "presenter": "true", "slide": "true", "embed": "true"}
+    # not measured yet (no browser here): planned for presenter mode's page
+    assert dict(parse_qsl(src.query)) == {**slide, "slide_px": str(presenter.PAGE_PX)}
 
     for _ in range(4):
         at.button(key=view.NEXT).click().run()
@@ -127,6 +131,15 @@ def test_the_buttons_step_through_the_lesson_and_the_link_follows():
     assert shown_link(at)[0] == "spectrum"
     at.button(key=view.PREV).click().run()
     assert at.title[0].value.startswith("4. ")
+
+
+def test_in_presenter_mode_the_steps_link_opens_its_view_in_presenter_mode():
+    at = open_view("lesson", query={"presenter": "true", "step": "9"})
+    assert at.title[0].value.startswith("9. ")
+    page, query = shown_link(at)
+    assert page == "denoising" and query == {"dn_tab": "Fig. 4 grid", "presenter": "true"}
+    (frame,) = at.get("iframe")
+    assert dict(parse_qsl(urlsplit(frame.proto.src).query))["slide"] == "true"
 
 
 def test_a_step_is_a_link_and_a_bad_one_opens_the_first_step():
@@ -173,3 +186,13 @@ def test_a_lesson_files_words_are_shown_as_written_never_as_markdown(tmp_path, m
     assert "unknown field" in broken.error[0].value
     for shown in (title, caption, at.toast[0].value, broken.error[0].value):
         assert not LIVE_MARKDOWN.search(shown), shown
+
+
+@pytest.mark.parametrize(("measured", "planned"), [(820, 820), (4000, None), ("wide", None)])
+def test_the_slide_plans_for_the_frames_measured_width(measured, planned):
+    """The page's listener measures the frame (the sidebar open: narrower); odd values are
+    not believed, and the slide plans for presenter mode's page."""
+    at = open_view("lesson", state={view.KEYS: {"width": measured}})
+    (frame,) = at.get("iframe")
+    query = dict(parse_qsl(urlsplit(frame.proto.src).query))
+    assert query["slide_px"] == str(planned or presenter.PAGE_PX)

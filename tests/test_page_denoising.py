@@ -140,11 +140,11 @@ def test_toy_tab_follows_its_controls(usps_dir):
     at = page("2-D toy")
     spec = chart(at, "dn_toy_chart")
     titles = [a["text"] for a in spec["layout"]["annotations"]]
-    assert titles[:2] == ["kernel PCA, 4 components", "linear PCA, 1 component"]
+    assert titles[:2] == ["kernel PCA<br>4 components", "linear PCA<br>1 component"]
     at.slider(key="dn_toy_n").set_value(6).run()
     assert not at.exception
     titles = [a["text"] for a in chart(at, "dn_toy_chart")["layout"]["annotations"]]
-    assert titles[0] == "kernel PCA, 6 components"
+    assert titles[0] == "kernel PCA<br>6 components"
 
 
 @pytest.mark.usps

@@ -1,5 +1,6 @@
 """The home page: the five steps of kernel PCA, and the gallery of classic figures."""
 
+import json
 from urllib.parse import parse_qsl
 
 from conftest import APP, open_view
@@ -37,6 +38,11 @@ def test_gallery_cards_open_their_views_with_the_papers_settings():
     assert at.header[0].value == "Classic figures"  # the gallery comes first
     pictures = [c for c in at.get("plotly_chart") if c.key and c.key.startswith("home_pic_")]
     assert len(pictures) == len(home.GALLERY)  # each card has its picture
+    for picture in pictures:  # no titles, which ran into each other on a card's width
+        layout = json.loads(picture.proto.spec)["layout"]
+        assert not layout.get("annotations"), picture.key
+        if picture.key.endswith("fig5"):  # two panels' axis titles collided too
+            assert not [k for k, v in layout.items() if "axis" in k and v.get("title")]
     links = gallery_links(at)
     assert [page for page, _ in links] == [
         "contours",

@@ -122,6 +122,55 @@ def test_a_bookmark_opens_contours_in_presenter_mode_with_large_figures():
     }
 
 
+def test_a_lessons_slide_is_presenter_mode_without_the_pages_chrome_and_a_little_shorter():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params.update({presenter.KEY: "true", presenter.SLIDE: "true"})
+    at.switch_page("app_pages/contours.py")
+    at.run()
+    assert not at.exception
+    css = style_sheet(at)
+    for hidden in ('[data-testid="stHeader"]', f".st-key-{presenter.BAR}", ":has(h1)"):
+        assert f"{hidden} {{ display: none !important; }}" in css
+    assert f":has(.{presenter.NOTICE_CLASS}) {{ display: none" in css
+    assert '[role="tablist"] { display: none' in css
+    slide = chart(at, "ct_contours")["layout"]
+    assert slide["height"] == presenter.FIGURE_PX - presenter.SLIDE_SHORTER_PX
+    full = chart(open_page("app_pages/contours.py", presenting=True), "ct_contours")["layout"]
+    assert full["height"] == presenter.FIGURE_PX
+    # planned for the slide's width: the panels' range differs from the full page's
+    assert slide["xaxis"]["range"] != full["xaxis"]["range"]
+
+
+def slide_chart(key: str, frame: str | None = None) -> dict:
+    """The Contours grid's figure on a slide, in a frame ``frame`` px wide if given."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params.update({presenter.KEY: "true", presenter.SLIDE: "true"})
+    if frame is not None:
+        at.query_params[presenter.FRAME_PX] = frame
+    at.switch_page("app_pages/contours.py")
+    at.run()
+    assert not at.exception
+    return chart(at, key)
+
+
+def test_a_slides_fixed_width_figure_plans_for_its_frame():
+    """The Lesson's frame with the sidebar open is narrower than presenter mode's page:
+    the panels are planned for it (their range shows the plan); odd widths are ignored."""
+    planned = slide_chart("ct_contours")["layout"]["xaxis"]["range"]
+    assert slide_chart("ct_contours", "820")["layout"]["xaxis"]["range"] != planned
+    for odd in ("99999", "wide"):
+        assert slide_chart("ct_contours", odd)["layout"]["xaxis"]["range"] == planned
+
+
+def test_a_slide_outside_presenter_mode_is_the_usual_page():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params[presenter.SLIDE] = "true"
+    at.switch_page("app_pages/contours.py")
+    at.run()
+    assert not at.exception
+    assert_not_presenting(at)
+
+
 def test_stepping_through_the_components_in_presenter_mode():
     at = open_page("app_pages/contours.py", presenting=True)
     at.slider(key="ct_k").set_value(2).run()

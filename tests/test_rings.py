@@ -16,6 +16,7 @@ from kpca_core.kernels import kernel_matrix, sigma_to_gamma
 from kpca_core.rings import DK_GAMMA, fig5_readings, radius_correlations, reading
 from kpca_core.spectrum import WidthSweep
 from kpca_ui.views.rings import DK_SIGMA, RINGS_CAPTION, RINGS_CLAIMS, RINGS_HELP
+from tests.conftest import white_blocks
 
 
 @pytest.fixture(scope="module")
@@ -94,6 +95,7 @@ def test_fig5_figure_draws_both_readings(readings) -> None:
     assert titles[1].startswith("Not centred in F")
     assert "0.017" in fig.layout.title.text
     assert [t.name for t in left] == ["r = 1", "r = 2", "r = 4"]
+    assert white_blocks(fig) == []  # the page's background on the dark theme too
 
 
 # ------------------------------------------- the captions say what is drawn

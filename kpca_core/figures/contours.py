@@ -42,6 +42,12 @@ TITLE_PX = 50
 """Room above each row of panels for their titles."""
 FITTED_TITLE_PX = 28
 """Room above each row of a figure fitted to a height: one line of title."""
+FITTED_LINE_PX = 22
+"""A further line of a fitted figure's panel titles (12 px text, enlarged for a projector)."""
+TITLE_FONT_PX = 12
+"""Size of the panels' titles (enlarged on a projector by ``style.FONT_SCALE``)."""
+FITTED_CHAR_PX = 0.56 * TITLE_FONT_PX * style.FONT_SCALE
+"""Width of a character of a panel title on a projector, on average (0.56 em)."""
 FITTED_MARGIN = {"l": 10, "r": 130, "t": 40, "b": 10}
 """Margins of a figure fitted to a height: the colour bar stands at the right."""
 GAP_X = 0.025
@@ -78,12 +84,23 @@ def panel_title(sweep: ContourSweep, c: int, r: int) -> str:
     return f"{head}<br>λ = {fit.eigenvalues[r]:.3g} ({fit.shares[r]:.1%})"
 
 
-def _fitted_title(sweep: ContourSweep, c: int, r: int) -> str:
-    """A fitted figure's panel title: one line, the column's heading only in the first row."""
+def _fitted_title(sweep: ContourSweep, c: int, r: int, *, split: bool = False) -> str:
+    """A fitted figure's panel title: one line (two if ``split``: "kPC k", then λ), the
+    column's heading only in the first row."""
     lines = panel_title(sweep, c, r).split("<br>")
     lines[0] = lines[0].split(" · ")[1]  # "kPC k"
-    line = " · ".join(lines)
+    line = ("<br>" if split else " · ").join(lines)
     return f"<b>{sweep.column_label(c)}</b><br>{line}" if r == 0 else line
+
+
+def _split_titles(sweep: ContourSweep, column_px: float) -> bool:
+    """Whether a fitted figure's one-line panel titles are wider than their columns."""
+    widest = max(
+        len(_fitted_title(sweep, c, r).rsplit("<br>", 1)[-1])
+        for c in range(len(sweep.columns))
+        for r in range(sweep.n_components)
+    )
+    return widest * FITTED_CHAR_PX > column_px
 
 
 def _wrap(text: str, width: int = 30) -> str:
@@ -137,15 +154,17 @@ def contour_figure(
     box_h = max(h, w * PANEL_ASPECT[0], 1e-300)
     fitted = height_px is not None
     margin = FITTED_MARGIN if fitted else MARGIN
-    title_px = FITTED_TITLE_PX if fitted else TITLE_PX
     top_px = (margin["t"] if fitted else 60) if title else 20
     plot_w = width_px - margin["l"] - margin["r"]
+    # a fitted figure's titles in two lines where its columns are too narrow for one
+    split = fitted and _split_titles(sweep, plot_w / n_cols)
+    title_px = FITTED_TITLE_PX + split * FITTED_LINE_PX if fitted else TITLE_PX
     gap_px = GAP_X * plot_w
     panel_w = (plot_w - gap_px * (n_cols - 1)) / n_cols
     px_per_unit = min(panel_w / box_w, PANEL_MAX_PX / box_h)
     # the first row's titles name the column too (two lines); in a fitted figure the
     # other rows' titles are one line
-    first_px = TITLE_PX
+    first_px = TITLE_PX + split * FITTED_LINE_PX
     if fitted:
         rows_px = height_px - top_px - margin["b"] - first_px - (n_rows - 1) * title_px
         px_per_unit = min(px_per_unit, max(rows_px, n_rows) / (n_rows * box_h))
@@ -215,14 +234,18 @@ def contour_figure(
             centre = (left + dx + box_w / 2, top + dy - box_h / 2)
             annotations.append(
                 {
-                    "text": _fitted_title(sweep, c, r) if fitted else panel_title(sweep, c, r),
+                    "text": (
+                        _fitted_title(sweep, c, r, split=split)
+                        if fitted
+                        else panel_title(sweep, c, r)
+                    ),
                     "x": centre[0],
                     "y": top + dy,
                     **axes,
                     "xanchor": "center",
                     "yanchor": "bottom",
                     "showarrow": False,
-                    "font": {"size": 12},
+                    "font": {"size": TITLE_FONT_PX},
                 }
             )
             if r < column.n_components:
@@ -304,7 +327,7 @@ def projection_figure(sweep: ContourSweep, column: int, i: int, j: int) -> go.Fi
         "height": 460,
         "margin": {"l": 60, "r": 20, "t": 50, "b": 50},
         "font": {"family": style.FONT_FAMILY, "size": 12},
-        "plot_bgcolor": "white",
+        "plot_bgcolor": style.TRANSPARENT,  # the page's background, light or dark
         "legend": {"title": {"text": "group"}},
         "showlegend": False,
     }

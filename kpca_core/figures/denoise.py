@@ -20,7 +20,7 @@ GREY_RANGE = (-1.0, 1.0)
 """Grey values of the digits: −1 background (white), 1 full ink (black)."""
 ROW_HEIGHT_PX = 46
 TITLE_FONT = {"family": style.FONT_FAMILY, "size": 15}
-TRANSPARENT = "rgba(0, 0, 0, 0)"
+TRANSPARENT = style.TRANSPARENT
 """Background around the digits: the page's own, on the light and the dark theme."""
 
 
@@ -213,7 +213,10 @@ def _best_trace(curve: ErrorCurve, colour: str) -> go.Scatter:
         name=f"best n, {curve.method}",
         marker={"symbol": "star", "size": 16, "color": colour, "line": {"color": "black"}},
         text=[f"n = {curve.best_n}"],
-        textposition="bottom center",
+        # above the star: the curve's lowest point may lie on the n axis, where a label
+        # below it was cut; drawn past the plot area's edge, not cut, at the last n
+        textposition="top center",
+        cliponaxis=False,
         textfont={"color": colour},
         hovertemplate=f"best n = {curve.best_n}<br>MSE %{{y:.2f}}<extra></extra>",
     )
@@ -266,10 +269,11 @@ def error_curve_figure(
         legend={"orientation": "h", "yanchor": "top", "y": -0.18},
         margin={"t": 90},
         font={"family": style.FONT_FAMILY},
-        plot_bgcolor="white",
+        # the page's background and the theme's grid: no white block on the dark theme
+        plot_bgcolor=TRANSPARENT,
     )
-    fig.update_xaxes(showgrid=True, gridcolor="#E5E5E5")
-    fig.update_yaxes(showgrid=True, gridcolor="#E5E5E5")
+    fig.update_xaxes(showgrid=True)
+    fig.update_yaxes(showgrid=True)
     return fig
 
 
@@ -297,14 +301,16 @@ def toy_figure(results: Sequence[ToyDenoising], *, one_row: bool = False) -> go.
     for result in results:
         methods = [f"kernel PCA, {result.n_kernel} components", "linear PCA, 1 component"]
         name = result.name.replace("_", " ")
-        titles += [f"{name}<br>{method}" for method in methods] if one_row else methods
+        # two short lines above a half of the page, which may be a phone's
+        halves = [method.replace(", ", "<br>") for method in methods]
+        titles += [f"{name}<br>{method}" for method in methods] if one_row else halves
     shape = (1, 2 * len(results)) if one_row else (len(results), 2)
     fig = make_subplots(
         rows=shape[0],
         cols=shape[1],
         subplot_titles=titles,
         horizontal_spacing=0.04 if one_row else 0.06,
-        vertical_spacing=0.08,
+        vertical_spacing=0.12,  # a row's ticks clear of the two-line titles below them
     )
     for r, result in enumerate(results, start=1):
         for c, (denoised, colour, name) in enumerate(
@@ -356,14 +362,15 @@ def toy_figure(results: Sequence[ToyDenoising], *, one_row: bool = False) -> go.
         # Below the panels, clear of their titles (a projector copy moves it to the bottom).
         legend, height, margin = {"yanchor": "top", "y": -0.12}, 430, {"t": 60, "b": 50}
     else:
-        legend, height, margin = {"yanchor": "bottom", "y": 1.04}, 430 * len(results), {"t": 70}
+        # above the first row's two-line titles
+        legend, height, margin = {"yanchor": "bottom", "y": 1.07}, 430 * len(results), {"t": 100}
     fig.update_layout(
         height=height,
         legend={"orientation": "h", **legend},
         font={"family": style.FONT_FAMILY},
-        plot_bgcolor="white",
+        plot_bgcolor=TRANSPARENT,  # the page's background and the theme's grid
         margin=margin,
     )
-    fig.update_xaxes(showgrid=True, gridcolor="#EEEEEE", zeroline=False)
-    fig.update_yaxes(showgrid=True, gridcolor="#EEEEEE", zeroline=False)
+    fig.update_xaxes(showgrid=True, zeroline=False)
+    fig.update_yaxes(showgrid=True, zeroline=False)
     return fig

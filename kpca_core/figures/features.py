@@ -17,7 +17,6 @@ from plotly.colors import hex_to_rgb
 from plotly.subplots import make_subplots
 
 from ..features import (
-    PAPER_CITATION,
     PAPER_TABLE2,
     TABLE2_DEGREES,
     TABLE2_N,
@@ -29,8 +28,12 @@ from .denoise import mosaic_figure
 from .panels import colour_image, png_data_uri
 
 REGION_TINT = 0.3
-"""A class's region takes this share of its colour, the rest white."""
+"""Opacity of a class's colour over its region: the page shows through the rest, so the
+regions are light tints on the light theme and dark ones on the dark theme."""
 POINT_SIZE = 6
+TITLE_FONT_PX = 13
+TITLE_LINE_PX = 17
+"""Height of a line of a toy panel's title (:data:`TITLE_FONT_PX` and plotly's line spacing)."""
 ERROR_SCALE = "Viridis_r"
 """Test error: low (good) light, high (bad) dark."""
 LIVE_MARK = "•"
@@ -45,7 +48,10 @@ def class_colours(n_classes: int) -> list[str]:
 def region_pixels(
     regions: np.ndarray, classes: np.ndarray, colours: Sequence[str] | None = None
 ) -> np.ndarray:
-    """RGB picture of a grid of predicted classes, rows from the top (largest y) down.
+    """RGBA picture of a grid of predicted classes, rows from the top (largest y) down.
+
+    Each class's colour at opacity :data:`REGION_TINT`, over the page's own
+    background: a white block on the dark theme otherwise.
 
     Parameters
     ----------
@@ -59,10 +65,11 @@ def region_pixels(
 
     Returns
     -------
-    ndarray of shape (n_y, n_x, 3), uint8
+    ndarray of shape (n_y, n_x, 4), uint8
     """
     rgb = np.array([hex_to_rgb(c) for c in colours or class_colours(classes.size)])
-    tints = np.round(255 - REGION_TINT * (255 - rgb)).astype(np.uint8)
+    opacity = np.full((classes.size, 1), round(255 * REGION_TINT))
+    tints = np.hstack([rgb, opacity]).astype(np.uint8)
     index = np.searchsorted(classes, regions[::-1])
     return tints[index]
 
@@ -88,13 +95,16 @@ def toy_regions_figure(
     kernel_label: str = "kernel",
     class_names: Sequence[str] | None = None,
     colours: Sequence[str] | None = None,
+    wide: bool = False,
 ) -> go.Figure:
     """Decision regions of the linear SVM: on n kernel components (left), on x, y (right).
 
     Each region is tinted with its class's colour (one picture per panel);
     the points are drawn in their class's colour.  Titles give the accuracy
-    on the points.  Built from plain dictionaries without plotly's
-    validation (~10× faster to build; the tests re-create it with validation).
+    on the points, in short lines so that the two
+    stay apart above panels of a phone's width, or on one line each if
+    ``wide``.  Built from plain dictionaries without plotly's validation
+    (~10× faster to build; the tests re-create it with validation).
 
     Parameters
     ----------
@@ -106,6 +116,8 @@ def toy_regions_figure(
         Legend names of the classes, in sorted label order.
     colours : sequence of str, optional
         The classes' colours, in sorted label order (default: :func:`class_colours`).
+    wide : bool
+        Whether the figure is drawn wide enough for one-line titles (a projector's).
     """
     classes = np.unique(features.labels)
     names = list(class_names) if class_names is not None else [f"class {c}" for c in classes]
@@ -115,17 +127,21 @@ def toy_regions_figure(
             f"{classes.size} classes need as many names and colours, "
             f"got {len(names)} and {len(colours)}"
         )
-    titles = (
-        f"on {result.n_components} kernel components ({kernel_label}):"
-        f" {100 * result.kernel_accuracy:.1f} % correct",
-        f"on x, y: {100 * result.raw_accuracy:.1f} % correct",
+    lines = (
+        (
+            f"on {result.n_components} kernel components",
+            f"({kernel_label}):",
+            f"{100 * result.kernel_accuracy:.1f} % correct",
+        ),
+        ("on x, y:", f"{100 * result.raw_accuracy:.1f} % correct"),
     )
+    titles = [(" " if wide else "<br>").join(parts) for parts in lines]
     x_range = [float(features.xs[0]), float(features.xs[-1])]
     y_range = [float(features.ys[0]), float(features.ys[-1])]
     layout: dict = {
         "height": 460,
-        "margin": {"l": 40, "r": 10, "t": 60, "b": 40},
-        "plot_bgcolor": "white",
+        "margin": {"l": 40, "r": 10, "t": 40 if wide else TITLE_LINE_PX * 3 + 10, "b": 40},
+        "plot_bgcolor": style.TRANSPARENT,  # the page shows around and through the regions
         "legend": {"orientation": "h", "y": -0.08, "yanchor": "top"},
         "font": {"family": style.FONT_FAMILY},
         "images": [
@@ -145,7 +161,7 @@ def toy_regions_figure(
             "scaleanchor": f"x{suffix}",
         }
         layout[f"xaxis{suffix}"]["anchor"] = f"y{suffix}"
-        layout["annotations"].append(style.panel_title(titles[panel], domain, size=13))
+        layout["annotations"].append(style.panel_title(titles[panel], domain, size=TITLE_FONT_PX))
         for k, label in enumerate(classes):
             X = features.X[features.labels == label].astype(np.float32)
             data.append(
@@ -232,8 +248,10 @@ def table2_figure(
     fig = make_subplots(
         rows=1,
         cols=2,
-        subplot_titles=("this implementation", PAPER_CITATION),
+        # short lines, which stay apart above the narrow panels of a phone
+        subplot_titles=("ours", "Schölkopf et al.<br>1998, Table 2"),
         horizontal_spacing=0.08,
+        shared_yaxes=True,  # the right panel's n labels fell on the left panel's cells
     )
     for col, values, custom, template in (
         (
@@ -281,7 +299,7 @@ def table2_figure(
             line={"color": style.KERNEL, "width": 3},
             name="chosen cell",
         )
-    fig.update_xaxes(title_text="polynomial degree d", type="category")
+    fig.update_xaxes(title_text="degree d", type="category")  # short: two fit a phone
     fig.update_yaxes(title_text="number of components n", type="category", row=1, col=1)
     fig.update_yaxes(type="category", row=1, col=2)
     fig.update_layout(
@@ -294,7 +312,7 @@ def table2_figure(
         },
         height=420,
         margin={"l": 60, "r": 10, "t": 70 if title else 50, "b": 50},
-        plot_bgcolor="white",
+        plot_bgcolor=style.TRANSPARENT,  # cells without a number: the page's background
         font={"family": style.FONT_FAMILY},
     )
     return fig
@@ -347,7 +365,7 @@ def confusion_figure(confusion: np.ndarray, *, title: str = "") -> go.Figure:
         title={"text": title},
         height=440,
         margin={"l": 60, "r": 10, "t": 90 if title else 60, "b": 10},
-        plot_bgcolor="white",
+        plot_bgcolor=style.TRANSPARENT,  # the uncoloured diagonal: the page's background
         font={"family": style.FONT_FAMILY},
     )
     return fig
@@ -379,7 +397,7 @@ def misclassified_figure(
         fig.add_annotation(text="no misclassified digits", showarrow=False, x=0.5, y=0.5)
         fig.update_xaxes(visible=False)
         fig.update_yaxes(visible=False)
-        fig.update_layout(title={"text": title}, height=160, plot_bgcolor="white")
+        fig.update_layout(title={"text": title}, height=160, plot_bgcolor=style.TRANSPARENT)
         return fig
     tiles = np.asarray(images[:n], dtype=np.float32).reshape(1, n, side * side)
     labels = [f"{t} → {p}" for t, p in zip(true_labels[:n], predicted[:n], strict=True)]

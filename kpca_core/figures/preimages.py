@@ -22,7 +22,6 @@ METHOD_COLOURS: dict[str, str] = {
     "ridge": style.RIDGE,
 }
 """One Okabe–Ito colour per pre-image method (the fixed point in kernel PCA's colour)."""
-GRID_COLOUR = "#E5E5E5"
 
 
 def _layout(fig: go.Figure, *, title: str, height: int) -> go.Figure:
@@ -30,35 +29,38 @@ def _layout(fig: go.Figure, *, title: str, height: int) -> go.Figure:
         title={"text": title, "font": TITLE_FONT},
         height=height,
         font={"family": style.FONT_FAMILY},
-        plot_bgcolor="white",
+        plot_bgcolor=style.TRANSPARENT,  # the page's background and the theme's grid
     )
     return fig
 
 
 # -------------------------------------------------------------------- Table 1
-def table1_figure(table: GaussiansTable) -> go.Figure:
+def table1_figure(table: GaussiansTable, *, ranges: bool = True) -> go.Figure:
     """Table 1 as two heatmaps, ours (mean over seeds) above the paper's, one colour scale.
 
     Colour: log10 of the ratio linear / kernel (1 = a tie, white; kernel
     PCA better in red). Our cells show the mean and, below, the range over
-    the seeds; hovering shows the paper's number beside ours.
+    the seeds unless not ``ranges`` (a projector's screen: two lines of larger
+    text do not fit a row); hovering shows the paper's number beside ours.
     """
     paper = table.paper()
     mean = table.mean
     span = float(np.nanmax(np.abs(np.log10(np.concatenate([mean.ravel(), paper.ravel()])))))
     n_labels = [str(n) for n in table.n_values]
     sigma_labels = [f"σ = {s:g}" for s in table.sigmas]
+    cell = "{}<br>{}–{}" if ranges else "{}"
     ours_text = [
-        ["{}<br>{}–{}".format(*table.formatted(i, j)[:3]) for j in range(mean.shape[1])]
+        [cell.format(*table.formatted(i, j)[:3]) for j in range(mean.shape[1])]
         for i in range(mean.shape[0])
     ]
+    below = ", below it the range over the seeds" if ranges else " (hover: the range)"
     paper_text = [[format_ratio(value) for value in row] for row in paper]
     custom = np.dstack([table.low, table.high, paper])
     fig = make_subplots(
         rows=2,
         cols=1,
         subplot_titles=(
-            f"ours: mean of {len(table.seeds)} seeds, below it the range over the seeds",
+            f"ours: mean of {len(table.seeds)} seeds{below}",
             "Mika et al. 1999, Table 1",
         ),
         vertical_spacing=0.14,
@@ -81,7 +83,8 @@ def table1_figure(table: GaussiansTable) -> go.Figure:
             customdata=custom,
             hovertemplate=(
                 "%{y}, n = %{x}<br>ours (mean, range) %{text}"
-                "<br>paper %{customdata[2]:.2f}<extra></extra>"
+                + ("" if ranges else " (%{customdata[0]:.3g}–%{customdata[1]:.3g})")
+                + "<br>paper %{customdata[2]:.2f}<extra></extra>"
             ),
             colorbar={
                 "title": "linear / kernel",
@@ -194,8 +197,8 @@ def comparison_figure(comparison: MethodComparison, *, title: str = "") -> go.Fi
             row=1,
             col=1,
         )
-    fig.update_xaxes(type="log", title="n", showgrid=True, gridcolor=GRID_COLOUR)
-    fig.update_yaxes(showgrid=True, gridcolor=GRID_COLOUR)
+    fig.update_xaxes(type="log", title="n", showgrid=True)
+    fig.update_yaxes(showgrid=True)
     fig.update_yaxes(rangemode="tozero", row=1, col=1)
     fig.update_yaxes(type="log", row=1, col=2)
     fig.update_yaxes(rangemode="tozero", row=1, col=3)

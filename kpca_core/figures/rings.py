@@ -100,7 +100,7 @@ def fig5_figure(
         height=480,
         margin={"l": 60, "r": 20, "t": 110, "b": 50},
         font={"family": style.FONT_FAMILY, "size": 12},
-        plot_bgcolor="white",
+        plot_bgcolor=style.TRANSPARENT,  # the page's background, light or dark
         legend={"title": {"text": "ring"}},
     )
     return fig

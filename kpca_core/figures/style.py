@@ -17,6 +17,10 @@ RIDGE = "#009E73"
 """Learned pre-image by kernel ridge regression (bluish green)."""
 NEUTRAL = "#7F7F7F"
 """Data points, guides and other marks that belong to no method."""
+TRANSPARENT = "rgba(0, 0, 0, 0)"
+"""Plot area and paper of a figure: the page's own background, light or dark, shows
+through, and the theme's template gives text and grid lines their colours. Only a
+picture of paper (a digit) is white."""
 INK = "#31333F"
 """Text on a white box of its own, which must stay dark on the dark theme too."""
 

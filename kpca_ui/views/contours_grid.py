@@ -23,7 +23,7 @@ from kpca_ui import draw
 from kpca_ui.explain import explain
 from kpca_ui.memory import MB, bounded
 from kpca_ui.points import PointSet, copy_source, drawn_points, is_drawn
-from kpca_ui.presenter import FIGURE_PX, PAGE_PX, notice, presentable, presenter_mode
+from kpca_ui.presenter import figure_px, notice, page_px, presentable, presenter_mode
 from kpca_ui.safety import guarded
 from kpca_ui.shell import camera_format
 from kpca_ui.views import rings
@@ -97,19 +97,21 @@ def _column(
 @bounded(FIGURES_MAX_BYTES)
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _contour_figure(
-    _sweep: ct.ContourSweep, key: tuple, title: str, projector: bool = False
+    _sweep: ct.ContourSweep, key: tuple, title: str, projector: tuple[int, int] | None = None
 ) -> go.Figure:
     """The grid figure, built once per setting and shared by every session (never mutated).
 
     Building it takes ~25 ms (an image and contour lines per panel); the class
-    that opened the same preset shares one. For a ``projector`` it is planned
-    for presenter mode's screen: the full width, every row within its height.
+    that opened the same preset shares one. For a ``projector``, (width,
+    height) in pixels, it is planned for presenter mode's screen (or a
+    lesson's slide): that width, every row within that height.
     """
-    if not projector:
+    if projector is None:
         return build(figures.contour_figure, _sweep, title=title)
+    width, height = projector
     # No title: the page's says what the figure shows, and the panels get its room.
-    height = projector_plan_height(FIGURE_PX, {**figures.FITTED_MARGIN, "t": 20})
-    return build(figures.contour_figure, _sweep, width_px=PAGE_PX, height_px=height)
+    height = projector_plan_height(height, {**figures.FITTED_MARGIN, "t": 20})
+    return build(figures.contour_figure, _sweep, width_px=width, height_px=height)
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -159,7 +161,7 @@ def contour_figure(
 ) -> go.Figure:
     """The grid figure of ``sweep``, from the cache shared by every session.
 
-    For a ``projector`` it is planned for presenter mode's screen.
+    For a ``projector`` it is planned for presenter mode's screen (or a lesson's slide).
     """
     key = (
         points.key,
@@ -169,7 +171,8 @@ def contour_figure(
         sweep.n_components,
         resolution,
     )
-    return _contour_figure(sweep, key, points.title, projector)
+    planned = (page_px(), figure_px()) if projector else None
+    return _contour_figure(sweep, key, points.title, planned)
 
 
 @st.fragment

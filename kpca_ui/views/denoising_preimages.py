@@ -20,7 +20,7 @@ from kpca_core.gaussians_table import GaussiansTable
 from kpca_core.preimage_compare import MethodComparison, Reconstruction
 from kpca_core.preimage_methods import METHOD_LABELS
 from kpca_ui.explain import explain
-from kpca_ui.presenter import presentable
+from kpca_ui.presenter import presentable, presenter_mode
 from kpca_ui.views.denoising import (
     DIGIT_COUNTS,
     FIG3_STARTS,
@@ -61,7 +61,7 @@ def show_table1() -> None:
     )
     table = cached_table1()
     show_with_numbers(
-        build(figures.table1_figure, table),
+        build(figures.table1_figure, table, ranges=not presenter_mode()),
         "dn_table1",
         "mika1999_table1_gaussians",
         table.to_frame,

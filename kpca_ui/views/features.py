@@ -34,7 +34,7 @@ from kpca_core.figures.style import export_config
 from kpca_ui import draw
 from kpca_ui.explain import explain
 from kpca_ui.links import choice, integer
-from kpca_ui.presenter import presentable, presenter_mode
+from kpca_ui.presenter import FIGURE_PX, notice, presentable, presenter_mode
 from kpca_ui.shell import camera_domain
 from kpca_ui.views.denoising_cache import progress_bar
 from kpca_ui.workers import compute, in_background
@@ -162,6 +162,19 @@ def _toy_controls() -> tuple[str, int, int, str, float, int]:
     return name, n_points, int(seed), kernel, float(parameter), n
 
 
+TOY_NOTICE = (
+    "On kernel components the linear classifier bends around the classes; on x, y it can "
+    "only cut straight."
+)
+"""Presenter mode's one line under the toy's figure."""
+BELOW_TABS_PX = FIGURE_PX - 30
+"""A tab's figure's height in presenter mode: below the tabs and the stepping control."""
+TABLE2_NOTICE = (
+    "Degree 1 is linear PCA: nonlinear components (degree ≥ 2) bring the test error far down."
+)
+"""Presenter mode's one line under Table 2."""
+
+
 def show_toy(image_format: str) -> None:
     """The toy tab: controls, the two decision-region panels, the accuracies."""
     st.markdown(
@@ -187,16 +200,23 @@ def show_toy(image_format: str) -> None:
         fit = toy_fit(*key)
         result = toy_result(key, n, fit)
     label = f"Gaussian, σ = {parameter:g}" if kernel == "rbf" else f"polynomial, d = {parameter:g}"
-    left, right = st.columns(2)
-    left.metric(f"Correct on {result.n_components} kernel components", _percent(result, True))
-    right.metric("Correct on x, y", _percent(result, False))
+    if not presenter_mode():  # there the panels' titles say it, and the figure needs the room
+        left, right = st.columns(2)
+        left.metric(f"Correct on {result.n_components} kernel components", _percent(result, True))
+        right.metric("Correct on x, y", _percent(result, False))
     if result.n_components < n:
         st.caption(f"This kernel has only {result.n_components} non-zero components.")
     st.plotly_chart(
         presentable(
             figures.toy_regions_figure(
-                fit, result, kernel_label=label, class_names=names, colours=colours
-            )
+                fit,
+                result,
+                kernel_label=label,
+                class_names=names,
+                colours=colours,
+                wide=presenter_mode(),  # elsewhere as narrow as a phone, perhaps
+            ),
+            height=BELOW_TABS_PX,
         ),
         key="ft_toy_chart",
         config=export_config(
@@ -204,6 +224,7 @@ def show_toy(image_format: str) -> None:
             image_format=image_format,
         ),
     )
+    notice(TOY_NOTICE)
     explain("ft_toy")
 
 
@@ -376,10 +397,13 @@ def show_table2(image_format: str) -> None:
     degree, n = _cell_controls()
     errors, live = shown_grid(table)
     st.plotly_chart(
-        presentable(figures.table2_figure(errors, live=live, chosen=(degree, n))),
+        presentable(
+            figures.table2_figure(errors, live=live, chosen=(degree, n)), height=BELOW_TABS_PX
+        ),
         key="ft_table_chart",
         config=export_config("features_table2", image_format=image_format),
     )
+    notice(TABLE2_NOTICE)
     st.caption(
         f"Left: computed by `{provenance.get('command', BENCH_COMMAND)}` on "
         f"{provenance.get('date', '?')}, commit {provenance.get('commit', '?')[:10]} "

@@ -6,13 +6,14 @@ parameters its widgets are bound to).  The page, ``app_pages/home.py``, is the l
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass, field
 
 import streamlit as st
 
 from kpca_ui.links import Domain
+from kpca_ui.presenter import KEPT_CLASS, presenter_mode
 from kpca_ui.presenter import KEY as PRESENTER
-from kpca_ui.presenter import presenter_mode
 from kpca_ui.views import home_pictures as pictures
 
 LINK_DOMAINS: dict[str, Domain] = {}
@@ -192,7 +193,11 @@ def classic_figures_gallery(per_row: int = 3) -> None:
         row = GALLERY[start : start + per_row]
         for column, card in zip(st.columns(per_row), row, strict=False):
             with column.container(border=True):
-                st.markdown(f"**{card.title}**")
+                # the card's title stays shown in presenter mode
+                st.markdown(
+                    f'<p class="{KEPT_CLASS}"><b>{html.escape(card.title)}</b></p>',
+                    unsafe_allow_html=True,
+                )
                 if card.picture is not None:
                     st.plotly_chart(
                         pictures.picture(card.picture),

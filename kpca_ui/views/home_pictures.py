@@ -32,7 +32,11 @@ HEIGHT_PX = 180
 
 
 def _small(fig: go.Figure) -> go.Figure:
-    """A thumbnail: no title, legend or colour bar, a short fixed height."""
+    """A thumbnail: no title, panel titles, legend or colour bar, a short fixed height.
+
+    Panel titles are too small to read here, and beside each other they overlapped
+    (the 2-D toy's two on a card's width).
+    """
     fig = go.Figure(fig.to_dict(), _validate=False)
     fig.update_layout(
         height=HEIGHT_PX,
@@ -41,6 +45,7 @@ def _small(fig: go.Figure) -> go.Figure:
         showlegend=False,
         margin={"l": 0, "r": 0, "t": 0, "b": 0},
     )
+    fig.layout.annotations = ()
     fig.update_layout(coloraxis_showscale=False) if "coloraxis" in fig.layout else None
     return fig
 
@@ -53,9 +58,7 @@ def _fig2() -> go.Figure:
         ct.evaluate_column(ct.fit_column(X, spec, n_components=3), grid) for spec in specs
     )
     sweep = ct.ContourSweep(X, labels, grid, columns, "degree", 3)
-    fig = contour_figures.contour_figure(sweep)
-    fig.layout.annotations = ()  # the panel titles: too small to read here
-    return fig
+    return contour_figures.contour_figure(sweep)
 
 
 def _rings() -> go.Figure:
@@ -66,7 +69,9 @@ def _rings() -> go.Figure:
 
 def _fig5() -> go.Figure:
     X, labels = three_rings(150, noise=0.25, random_state=0)
-    return rings_figures.fig5_figure(fig5_readings(X), labels)
+    fig = rings_figures.fig5_figure(fig5_readings(X), labels)
+    # the axes' titles of the two panels ran into each other on a card's width
+    return fig.update_xaxes(title=None).update_yaxes(title=None)
 
 
 def _table2() -> go.Figure:

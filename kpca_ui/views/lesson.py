@@ -4,9 +4,11 @@ A lesson is a plain TOML file in ``assets/lessons/`` (its format is in the
 header comment of ``kernel_pca_10_steps.toml`` and in the README), read by
 :func:`parse_lesson`, which names the first problem of a malformed file
 (:class:`LessonError`) instead of failing.  The page, ``app_pages/lesson.py``,
-shows one step: its title, what to say, what to notice, the view embedded with
-the step's settings in presenter mode, and ← / → buttons, which the keyboard's
-arrow keys click (a small ``components.v2`` listener, :data:`_KEYS`).  The
+shows one step: its title, ← / → buttons, which the keyboard's arrow keys click
+(a small ``components.v2`` listener, :data:`_KEYS`), what to say, what to
+notice, and the view embedded with the step's settings as a slide (presenter
+mode without the page's chrome, :func:`kpca_ui.presenter.slide_mode`); in
+presenter mode the words and the view side by side, one screen.  The
 lesson and the step are in the link: ``/lesson?lesson=<name>&step=3``.
 """
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import html
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
@@ -21,6 +24,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from kpca_ui.links import literal, text
+from kpca_ui.presenter import FRAME_PX, FRAME_RANGE, PAGE_PX, SLIDE, presenter_mode
 from kpca_ui.presenter import KEPT_CLASS as KEPT
 from kpca_ui.presenter import KEY as PRESENTER
 
@@ -31,10 +35,20 @@ DEFAULT = "kernel_pca_10_steps"
 PAGES = ROOT / "app_pages"
 PREV, NEXT = "ls_prev", "ls_next"
 """Keys of the on-screen buttons (the arrow keys click them)."""
+VIEW = "ls_view"
+"""Key of the container of the embedded view (left out on a phone, :func:`lesson_style`)."""
+KEYS = "ls_keys"
+"""Key of the arrow keys' listener, which also measures the embedded view's width."""
 STEP = "ls_step"
 """Session key of the shown step, counted from 1 as in the link."""
-EMBED_PX = 600
-"""Height of the embedded view: its presenter layout (title, control, figure, notice)."""
+EMBED_PX = 490
+"""Height of the embedded view, which a 1280 × 720 screen has below the step's words in
+presenter mode: a slide's stepping control and its figure, presenter mode's less
+:data:`~kpca_ui.presenter.SLIDE_SHORTER_PX`."""
+PHONE_PX = 640
+"""Screens at most this wide (where Streamlit stacks columns) get no embedded view."""
+TITLE_AND_BUTTONS = (2, 1)
+"""Widths of the step's title and of its row of buttons."""
 SETTING_TYPES = (str, int, float, bool)
 ECHO_CHARS = 600
 """A lesson file's title, intro or step title, or a message quoting the file, is cut to this."""
@@ -48,7 +62,29 @@ _LESSON_FIELDS = {"title", "intro", "step"}
 _KEYS = st.components.v2.component(
     "kpca_ui.lesson_keys",
     js="""
-export default function () {
+export default function ({ data, setStateValue }) {
+  // The embedded view's frame as wide as the browser draws it (the sidebar open or
+  // not): reported when it differs from the width the slide was planned for.
+  const frame = window.__kpcaLessonFrame ??= { planned: null, report: null };
+  frame.planned = data.width;
+  frame.report = setStateValue;
+  const measure = () => {
+    const view = document.querySelector(`.st-key-${data.view}`);
+    const width = Math.round(view?.getBoundingClientRect().width ?? 0);
+    if (width >= data.least && Math.abs(width - frame.planned) > data.tolerance) {
+      frame.planned = width;
+      frame.report("width", width);
+    }
+  };
+  requestAnimationFrame(measure);
+  if (!frame.observer) {
+    let timer = null;
+    frame.observer = new ResizeObserver(() => {
+      clearTimeout(timer);
+      timer = setTimeout(measure, 300);
+    });
+    frame.observer.observe(document.querySelector('[data-testid="stMain"]') ?? document.body);
+  }
   // One listener for the whole page, installed once: it clicks the lesson's
   // buttons when they are on the page, and leaves keys in a field or a slider alone.
   if (window.__kpcaLessonKeys) return;
@@ -248,21 +284,37 @@ def _move(by: int, count: int) -> None:
     st.session_state[STEP] = min(max(st.session_state.get(STEP, 1) + by, 1), count)
 
 
-def step_query(step: Step) -> dict[str, str]:
-    """The step's link parameters, in presenter mode."""
-    return {**(step.settings or {}), PRESENTER: "true"}
+def step_query(step: Step, *, presenting: bool = True) -> dict[str, str]:
+    """The step's link parameters, in presenter mode if ``presenting``."""
+    return {**(step.settings or {}), PRESENTER: "true"} if presenting else dict(step.settings or {})
 
 
-def embed_src(step: Step) -> str:
-    """The address of the step's view, embedded (no Streamlit header) in presenter mode."""
-    query = urlencode({**step_query(step), "embed": "true"})
+def frame_px() -> int:
+    """The embedded view's width: as the browser measured it (:data:`_KEYS`), else
+    presenter mode's page's, :data:`~kpca_ui.presenter.PAGE_PX`."""
+    measured = st.session_state.get(KEYS)
+    width = measured.get("width") if isinstance(measured, Mapping) else None
+    low, high = FRAME_RANGE
+    return round(width) if isinstance(width, int | float) and low <= width <= high else PAGE_PX
+
+
+def embed_src(step: Step, width: int = PAGE_PX) -> str:
+    """The address of the step's view, embedded as a slide (:func:`kpca_ui.presenter.slide_mode`).
+
+    Streamlit's ``embed=true`` leaves out its toolbar; ``slide=true`` the app's
+    navigation, the presenter toggle, the page's title and its line of what to
+    notice, which the lesson shows beside the view; ``slide_px`` the frame's
+    ``width``, which figures of a fixed width plan for
+    (:func:`kpca_ui.presenter.page_px`).
+    """
+    query = urlencode({**step_query(step), SLIDE: "true", FRAME_PX: str(width), "embed": "true"})
     base = (st.context.url or "").split("?")[0].rsplit("/", 1)[0]
     return f"{base}/{step.page}?{query}"
 
 
-def navigation(number: int, count: int) -> None:
-    """The ← / → buttons, the place in the lesson, and the arrow keys' listener."""
-    back, place, forward = st.columns([1, 2, 1], vertical_alignment="center")
+def navigation(step: Step, number: int, count: int) -> None:
+    """The ← / → buttons, the place in the lesson and the link to the step's view, in a row."""
+    back, place, forward, link = st.columns(4, vertical_alignment="center")
     back.button(
         "Back",
         key=PREV,
@@ -274,7 +326,7 @@ def navigation(number: int, count: int) -> None:
         help="Previous step (← key)",
     )
     place.markdown(
-        f'<p class="{KEPT} kpca-lesson-place">Step {number} of {count}</p>', unsafe_allow_html=True
+        f'<p class="{KEPT} kpca-lesson-place">{number} of {count}</p>', unsafe_allow_html=True
     )
     forward.button(
         "Next",
@@ -286,37 +338,77 @@ def navigation(number: int, count: int) -> None:
         width="stretch",
         help="Next step (→ key)",
     )
-    _KEYS(key="ls_keys")
-
-
-def show_step(step: Step, *, embed: bool) -> None:
-    """The step: what to say, what to notice, a link to its view and the view itself."""
-    st.markdown(
-        f'<p class="{KEPT} kpca-lesson-say">{html.escape(step.say)}</p>', unsafe_allow_html=True
-    )
-    if step.notice:
-        st.markdown(
-            f'<p class="{KEPT} kpca-lesson-notice"><b>Notice:</b> {html.escape(step.notice)}</p>',
-            unsafe_allow_html=True,
-        )
-    st.page_link(
+    link.page_link(
         f"app_pages/{step.page}.py",
-        label=f"Open this view ({step.page})",
+        label="Open",
         icon=":material/open_in_new:",
-        query_params=step_query(step),
+        query_params=step_query(step, presenting=presenter_mode()),
+        help=f"This view ({step.page}) on its own page, with the step's settings",
     )
+
+
+def show_step(lesson: Lesson, number: int, *, embed: bool) -> None:
+    """Step ``number`` of ``lesson`` as a slide, in a 1280 × 720 screen in presenter mode.
+
+    Its title with the buttons beside it (:func:`navigation`, in place from step
+    to step; below it outside presenter mode, where the page is narrower), what
+    to say and what to notice, and the view itself, embedded as a slide
+    (:func:`embed_src`) as wide as the page, below them. The arrow keys'
+    listener is drawn last, so that it takes no room among them.
+    """
+    step = lesson.steps[number - 1]
+    title, buttons = (
+        st.columns(TITLE_AND_BUTTONS, vertical_alignment="center")
+        if presenter_mode()
+        else (st.container(), st.container())
+    )
+    # the lesson file's words are shown as written, never as markdown
+    title.title(f"{number}. {literal(step.title, ECHO_CHARS)}")
+    with buttons:
+        navigation(step, number, len(lesson.steps))
+    st.caption(literal(f"{lesson.title}. {lesson.intro}", ECHO_CHARS))
+    notice = (
+        f'<p class="{KEPT} kpca-lesson-notice"><b>Notice:</b> {html.escape(step.notice)}</p>'
+        if step.notice
+        else ""
+    )
+    st.markdown(
+        f'<p class="{KEPT} kpca-lesson-say">{html.escape(step.say)}</p>{notice}',
+        unsafe_allow_html=True,
+    )
+    width = frame_px()
     if embed:
-        st.iframe(embed_src(step), height=EMBED_PX)
+        st.container(key=VIEW).iframe(embed_src(step, width), height=EMBED_PX)
+    _KEYS(
+        key=KEYS,
+        data={"view": VIEW, "width": width, "least": FRAME_RANGE[0], "tolerance": 4},
+        default={"width": None},
+        on_width_change=_measured,
+    )
+
+
+def _measured() -> None:
+    """The callback that declares the listener's state ``width`` (components v2 asks for
+    one); the width is read by :func:`frame_px` on the run it starts."""
 
 
 def lesson_style() -> None:
-    """Presenter-style text for the lesson: large, and shown in presenter mode too."""
+    """Presenter-style text for the lesson: large, and shown in presenter mode too.
+
+    Outside presenter mode a smaller title and words, so that the view starts
+    within a 1280 × 720 screen below them. On a phone the embedded view, a
+    projector's slide, is left out: "Open" shows the view as a phone draws it.
+    """
+    size, title = ("1.2rem", "") if presenter_mode() else ("1.1rem", "2rem")
+    title_rule = f"[data-testid='stMain'] h1 {{ font-size: {title}; }}" if title else ""
     st.html(
         "<style>"
         "[data-testid='stMarkdownContainer'] p:is(.kpca-lesson-say, .kpca-lesson-notice) "
-        "{ font-size: 1.3rem; margin: 0 0 0.4rem; }"
+        f"{{ font-size: {size}; margin: 0 0 0.25rem; }}"
         "[data-testid='stMarkdownContainer'] p.kpca-lesson-place "
         "{ font-size: 1.2rem; text-align: center; margin: 0; }"
+        f"{title_rule}"
+        f"@media (max-width: {PHONE_PX}px) {{ .st-key-{VIEW} {{ display: none; }} }}"
         "</style>"
     )
 

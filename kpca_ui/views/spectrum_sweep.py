@@ -353,8 +353,13 @@ def dk_note(holder: dict, points: PointSet, image_format: str) -> None:
     """On the three rings, what Deręgowski & Krzyśko report and what the maths gives.
 
     Both formulations: centred in feature space (eq. 49, the sweep above) and
-    not centred (K itself, the paper's eq. 3.7), their (λ₁+λ₂)/Σλ in one figure.
+    not centred (K itself, the paper's eq. 3.7), their (λ₁+λ₂)/Σλ in one figure;
+    outside presenter mode only.
     """
+    # Not in presenter mode, where it hides its text: above the figures the slider
+    # moves, it pushed them below a projector's screen.
+    if presenter_mode():
+        return
     if points.key[:2] != ("toy", "three_rings") or holder["sweep"].kernel != "rbf":
         return
     centred, uncentred = holder["sweep"], uncentred_sweep(holder, points)
