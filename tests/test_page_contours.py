@@ -20,7 +20,8 @@ from kpca_core import budget
 from kpca_core import contours as ct
 from kpca_core.datasets import parabola
 from kpca_ui.points import UPLOAD, PointSet
-from kpca_ui.views import rings
+from kpca_ui.presenter import KEY, NOTICE_CLASS
+from kpca_ui.views import contours_grid, rings
 
 
 def page(**state: object) -> AppTest:
@@ -153,6 +154,22 @@ def test_the_rings_preset_says_which_component_carries_the_radius():
     # uncentred, the caption's numbers no longer describe the picture: it goes
     at.toggle(key="ct_center").set_value(False).run()
     assert "What to look at" not in shown(at, "info")
+
+
+def notices(at: AppTest) -> list[str]:
+    """Presenter mode's lines of what to notice."""
+    return [m.value for m in at.markdown if NOTICE_CLASS in m.value]
+
+
+def test_presenter_modes_line_describes_the_grid_shown():
+    at = page()
+    at.toggle(key=KEY).set_value(True).run()
+    at.button(key="ct_preset_fig2").click().run()
+    assert contours_grid.FIG2_NOTICE in notices(at)[0]
+    at.button(key="ct_preset_rings").click().run()
+    assert rings.RINGS_NOTICE in notices(at)[0]
+    at.button(key="ct_preset_dk5").click().run()
+    assert contours_grid.NOTICE in notices(at)[0]
 
 
 def test_the_dk_fig5_preset_shows_both_readings_side_by_side():

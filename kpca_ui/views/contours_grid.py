@@ -41,11 +41,16 @@ FIG2_CAPTION = (
 FIGURES_MAX_BYTES = 64 * MB
 """The cached grid figures together (a few hundred kB each at the largest resolution)."""
 
-NOTICE = (
+FIG2_NOTICE = (
     "Linear PCA (degree 1): straight lines. From degree 2 they bend along the data, "
     "and a higher component measures the distance from the curve."
 )
-"""Presenter mode's one line under the grid."""
+"""Presenter mode's one line under the grid of Fig. 2."""
+NOTICE = (
+    "Each panel is one component over the plane: its lines join the points it gives "
+    "the same value, so they show what that component measures."
+)
+"""Presenter mode's one line under any other grid."""
 
 
 @st.cache_resource(max_entries=96, show_spinner=False)
@@ -230,10 +235,12 @@ def contour_view(points: PointSet) -> None:
         key="ct_contours",
         config=export_config(f"contours_{slug}", image_format=image_format),
     )
-    notice(NOTICE)
-    if _is_fig2(points, spec, parameter, values, center):
+    is_fig2 = _is_fig2(points, spec, parameter, values, center)
+    is_rings = rings.is_rings_preset(points, spec, parameter, values) and center
+    notice(FIG2_NOTICE if is_fig2 else rings.RINGS_NOTICE if is_rings else NOTICE)
+    if is_fig2:
         st.info(FIG2_CAPTION)
-    if rings.is_rings_preset(points, spec, parameter, values) and center:
+    if is_rings:
         st.info(rings.RINGS_CAPTION)
     st.caption(
         "Each panel shows one component's value over the plane, divided by its largest "

@@ -51,6 +51,11 @@ RINGS_CAPTION = (
     "orders the points by radius at every one of these widths (|ρ| "
     f"{min(RINGS_CLAIMS[(s, False)][1] for s in (0.5, 1.0, 2.0)):.2f} or more)."
 )
+RINGS_NOTICE = (
+    "At σ = 2 the first two components are nearly x and y; the radius, which tells "
+    "the rings apart, is the third."
+)
+"""Presenter mode's one line under the grid of the three rings preset."""
 WHY_CENTRING = (
     "**Why centring moves the radius**: without centring, the first axis points at the "
     "mean of the mapped points Φ(x), so kPC 1 measures how similar a point is to the data "
