@@ -267,8 +267,8 @@ def in_background(
     """:func:`compute`, in a worker process of its own at low CPU priority.
 
     For long computations (a cell of Table 2: ~30 s and ~1 GB at its peak, a
-    few kB to keep; a denoising model of 3000 digits: ~150 MB to keep, sent
-    back in well under a second): they neither wait for nor hold up the
+    few kB to keep; a denoising model of 3000 digits: ~150 MB to keep): they
+    neither wait for nor hold up the
     :data:`WORKERS` workers of the redraws, and the redraws get the cores first
     (nice +:data:`BACKGROUND_NICENESS`).  One runs at a time; others queue.  With
     ``progress`` it is cancelled as :func:`compute`'s heavy calls are.
