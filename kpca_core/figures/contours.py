@@ -192,7 +192,7 @@ def contour_figure(
         "font": {"family": style.FONT_FAMILY, "size": 11},
         "showlegend": False,
         # the page's background between the panels, so titles read on light and dark themes
-        "plot_bgcolor": "rgba(0, 0, 0, 0)",
+        "plot_bgcolor": style.TRANSPARENT,
         "xaxis": {**axis, "range": x_range},
         "yaxis": {
             **axis,

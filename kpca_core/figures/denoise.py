@@ -20,8 +20,6 @@ GREY_RANGE = (-1.0, 1.0)
 """Grey values of the digits: −1 background (white), 1 full ink (black)."""
 ROW_HEIGHT_PX = 46
 TITLE_FONT = {"family": style.FONT_FAMILY, "size": 15}
-TRANSPARENT = style.TRANSPARENT
-"""Background around the digits: the page's own, on the light and the dark theme."""
 
 
 def tile(images: np.ndarray, side: int, *, gap: int = 1) -> np.ndarray:
@@ -105,8 +103,9 @@ def mosaic_figure(
         title={"text": title, "font": TITLE_FONT},
         height=max(220, 90 + row_height * n_rows),
         margin={"l": 10, "r": 10, "t": 80 if title else 40, "b": 10},
-        plot_bgcolor=TRANSPARENT,
-        paper_bgcolor=TRANSPARENT,
+        # around the digits: the page's own background, light or dark
+        plot_bgcolor=style.TRANSPARENT,
+        paper_bgcolor=style.TRANSPARENT,
         font={"family": style.FONT_FAMILY},
     )
     return fig
@@ -270,7 +269,7 @@ def error_curve_figure(
         margin={"t": 90},
         font={"family": style.FONT_FAMILY},
         # the page's background and the theme's grid: no white block on the dark theme
-        plot_bgcolor=TRANSPARENT,
+        plot_bgcolor=style.TRANSPARENT,
     )
     fig.update_xaxes(showgrid=True)
     fig.update_yaxes(showgrid=True)
@@ -368,7 +367,7 @@ def toy_figure(results: Sequence[ToyDenoising], *, one_row: bool = False) -> go.
         height=height,
         legend={"orientation": "h", **legend},
         font={"family": style.FONT_FAMILY},
-        plot_bgcolor=TRANSPARENT,  # the page's background and the theme's grid
+        plot_bgcolor=style.TRANSPARENT,  # the page's background and the theme's grid
         margin=margin,
     )
     fig.update_xaxes(showgrid=True, zeroline=False)
