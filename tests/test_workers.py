@@ -141,6 +141,20 @@ def _steps(path) -> int:
     return int(path.read_text()) if path.exists() else 0
 
 
+def test_a_background_computation_reports_progress_and_raises_as_it_did(
+    in_workers: None, tmp_path
+) -> None:
+    # the denoising model's fit: its progress reaches the session's bar
+    reports: list[tuple[float, str]] = []
+    steps = str(tmp_path / "steps")
+    result = workers.in_background(
+        counted_steps, steps, 3, progress=lambda f, m: reports.append((f, m))
+    )
+    assert result == 3 and reports == [(k / 3, f"step {k}") for k in (1, 2, 3)]
+    with pytest.raises(ValueError, match="bad"):
+        workers.in_background(int, "bad")
+
+
 def _in_thread(target, *args, **kwargs) -> tuple[threading.Thread, dict, threading.Event]:
     """``target`` in a thread that waits as a thread of ``concurrently`` does, with its flag."""
     outcome: dict = {}
