@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 import sys
+from types import SimpleNamespace
 
 import pytest
 from conftest import ROOT
@@ -45,3 +46,29 @@ def test_two_replicas_keep_their_sessions_and_a_killed_ones_move_with_their_stat
     assert [r.downloads for r in records] == [1 + len(r.reconnects) for r in records]
     media = [r for r in outcome.requests if r.kind == "media"]
     assert len(media) == sum(r.downloads for r in records)
+
+
+@pytest.mark.parametrize(
+    ("holds_up_to", "runs", "answer"),
+    [
+        (50, [30, 45, 60], "45 sessions keep"),
+        (12, [30, 25, 20, 15, 10], "10 sessions keep"),
+        (2, [30, 25, 20, 15, 10, 5], "fewer than 5 sessions keep"),
+    ],
+)
+def test_capacity_steps_up_by_15_while_the_storm_holds_and_down_by_5_until_it_does(
+    monkeypatch, capsys, holds_up_to, runs, answer
+):
+    """``--capacity`` with the servers replaced: each run "holds" below a number of sessions."""
+    tried = []
+
+    def run(args):
+        tried.append(args.sessions)
+        return SimpleNamespace(records=args.sessions)
+
+    monkeypatch.setattr(load_test, "run", run)
+    monkeypatch.setattr(load_test, "report", lambda outcome, args: outcome.records <= holds_up_to)
+    monkeypatch.setattr(load_test, "redraw_p95", lambda sessions: sessions / 10)
+    assert load_test.main(["--capacity"]) == (0 if holds_up_to >= 5 else 1)
+    assert tried == runs
+    assert answer in capsys.readouterr().out.splitlines()[-1]
