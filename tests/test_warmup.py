@@ -10,9 +10,11 @@ import time
 from conftest import open_view
 
 from kpca_core import contours as ct
+from kpca_core.denoise import DigitDenoiser
 from kpca_core.spectrum import WidthSweep
 from kpca_ui import warmup, workers
-from kpca_ui.views import contours_grid, spectrum_sweep
+from kpca_ui.views import contours_grid, demo, denoising_cache, spectrum_sweep
+from kpca_ui.views.denoising import DEMO_LEVELS
 from kpca_ui.views.home import GALLERY
 
 
@@ -55,6 +57,19 @@ def test_the_rings_spectrum_after_warm_up_sweeps_nothing(monkeypatch):
     assert len(sweeps) == 4
     open_view("spectrum", query=GALLERY[1].query)
     assert len(sweeps) == 4
+
+
+def test_the_default_denoising_model_after_warm_up_is_fitted_by_no_visitor(monkeypatch):
+    denoising_cache.fitted_model.clear()
+    demo.convincing_cases.clear()
+    fits = counting(monkeypatch, DigitDenoiser, "fit")
+    measured = counting(monkeypatch, demo, "measure")
+    assert warmup.warm((warmup.warm_denoising,)) == []
+    assert (len(fits), len(measured)) == (1, len(DEMO_LEVELS) - 1)  # every level but none
+    at = open_view("demo")
+    assert [c.key for c in at.get("plotly_chart")] == ["dm_chart"]
+    open_view("denoising", query={"dn_tab": "Side by side"})
+    assert (len(fits), len(measured)) == (1, len(DEMO_LEVELS) - 1)
 
 
 def test_a_failing_warmer_is_reported_and_the_others_still_run():
