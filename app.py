@@ -3,7 +3,7 @@
 import streamlit as st
 
 from kpca_ui.presenter import navigation_position, presenter_toggle
-from kpca_ui.shell import SHELL_FLAG, app_pages
+from kpca_ui.shell import SHELL_FLAG, app_pages, moved_notice
 from kpca_ui.warmup import start as start_warm_up
 from kpca_ui.workers import one_blas_thread
 
@@ -13,6 +13,8 @@ st.set_page_config(page_title="Kernel PCA Explorer", page_icon="🌀", layout="w
 # background, so that a class opening the lecturer's link finds them ready.
 start_warm_up()
 st.session_state[SHELL_FLAG] = True
+# Behind the balancer: a session moved here from a replica that died is told so.
+moved_notice()
 # In presenter mode the sidebar is hidden: the pages are reached from the top.
 presenter_toggle()
 st.navigation(app_pages(), position=navigation_position()).run()

@@ -7,10 +7,11 @@ Used by ``bench/load_test.py --replicas`` (and its smoke test)::
     requests = balancer.requests()       # what it logged: which replica got what
 
 The configuration is the repository's own (``deploy/haproxy.cfg``: cookie
-stickiness, redispatch, health checks), with three changes: one ``server``
-line per replica given, the address it binds from ``KPCA_BIND`` (as the file
-expects), and a log line per request that names the replica and the load
-test's session (the ``X-Kpca-Session`` header its clients send).
+stickiness, redispatch, health checks, the browser's pings to any replica),
+with three changes: one ``server`` line per replica given in each backend,
+the address it binds from ``KPCA_BIND`` (as the file expects), and a log line
+per request that names the replica and the load test's session (the
+``X-Kpca-Session`` header its clients send).
 """
 
 from __future__ import annotations
@@ -62,12 +63,19 @@ def config(replicas: Mapping[str, int]) -> str:
     servers = [i for i, line in enumerate(lines) if line.strip().startswith("server ")]
     if not servers or "    option httplog" not in lines:
         raise ValueError(f"{DEPLOY_CFG} has no server lines or no 'option httplog'")
-    template = lines[servers[0]]
-    indent = template[: len(template) - len(template.lstrip())]
-    replaced = [
-        f"{indent}server {name} {HOST}:{port} cookie {name}" for name, port in replicas.items()
-    ]
-    lines[servers[0] : servers[-1] + 1] = replaced
+    # each backend's run of server lines, from the last, so that earlier indices hold
+    runs = [i for i in servers if i - 1 not in servers]
+    for start in reversed(runs):
+        end = start
+        while end + 1 in servers:
+            end += 1
+        template = lines[start]
+        indent = template[: len(template) - len(template.lstrip())]
+        cookie = " cookie {name}" if " cookie " in template else ""
+        lines[start : end + 1] = [
+            f"{indent}server {name} {HOST}:{port}" + cookie.format(name=name)
+            for name, port in replicas.items()
+        ]
     lines[lines.index("    option httplog")] = f"    {LOG_FORMAT}"
     frontend = next(i for i, line in enumerate(lines) if line.startswith("frontend "))
     lines.insert(frontend + 1, f"    http-request capture req.hdr({SESSION_HEADER}) len 24")
@@ -90,12 +98,13 @@ class Request:
 
     @property
     def kind(self) -> str:
-        """``websocket``, ``media`` (downloads, images), ``health`` or ``page``."""
+        """``websocket``, ``media`` (downloads, images), ``health`` (the browser's pings,
+        answered by any replica) or ``page``."""
         if self.path.startswith("/_stcore/stream"):
             return "websocket"
         if self.path.startswith("/media/"):
             return "media"
-        if self.path.startswith("/_stcore/health"):
+        if self.path.startswith(("/_stcore/health", "/_stcore/host-config")):
             return "health"
         return "page"
 
@@ -157,6 +166,9 @@ def sticky(
 ) -> Stickiness:
     """Check that every session kept its replica (the killed one's may move once, after the kill).
 
+    The browser's pings (:attr:`Request.kind` ``health``) are answered by any replica
+    and left out.
+
     Parameters
     ----------
     requests : list of Request
@@ -167,8 +179,9 @@ def sticky(
         The replica killed and when (``time.time()``).
     """
     dead, at = killed or ("", float("inf"))
+    pinned = [r for r in requests if r.kind != "health"]  # pings go to any replica
     check = Stickiness(
-        {name: in_turn([r.replica for r in requests if r.session == name]) for name in cookies}
+        {name: in_turn([r.replica for r in pinned if r.session == name]) for name in cookies}
     )
     for name, seen in cookies.items():
         path = check.paths[name]
@@ -179,9 +192,7 @@ def sticky(
         elif len(path) == 1:
             check.stuck.append(name)
         elif len(path) == 2 and path[0] == dead:
-            arrived = min(
-                r.accepted for r in requests if r.session == name and r.replica == path[1]
-            )
+            arrived = min(r.accepted for r in pinned if r.session == name and r.replica == path[1])
             if arrived >= at:
                 check.moved.append(name)
             else:

@@ -108,10 +108,16 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parents[1]))  # the app's kpca_ui
 
 from appserver import AppServer
 from balancer import COOKIE, SESSION_HEADER, HAProxy, Request, sticky
 from browser import FIG2_LINK, RINGS_LINK
+
+from kpca_ui.shell import MOVED, REPLICA_ENV
+
+MOVED_WORDS = MOVED.split("{")[0]
+"""The start of the toast that tells a moved session so (``kpca_ui.shell.moved_notice``)."""
 
 CACHE_REPORT_ENV, CACHE_REPORT = "KPCA_CACHE_REPORT", "kpca cache sizes: "
 """How the server is asked to print its cache sizes, and how it does (kpca_ui/warmup.py)."""
@@ -226,6 +232,8 @@ class Record:
     """Reconnections after which the page did not show the figures it showed before."""
     downloads: int = 0
     download_failures: int = 0
+    moved_notices: int = 0
+    """Toasts telling the user that the session moved to another replica."""
 
 
 class Session:
@@ -343,6 +351,8 @@ class Session:
         elif kind == "download_button" and element.download_button.deferred_file_id:
             key = element.download_button.id.rsplit("-", 1)[-1]
             self.downloads[key] = element.download_button.deferred_file_id
+        elif kind == "toast" and MOVED_WORDS in element.toast.body:
+            self.record.moved_notices += 1
         elif kind == "alert" and element.alert.format == Alert.Format.ERROR:
             self.record.error_alerts += 1
             self.record.messages.append(f"error shown: {element.alert.body[:200]}")
@@ -492,7 +502,6 @@ async def drive(
                     await client.get(f"/{scenario.path}?{scenario.query}", timeout)
                 else:  # as the browser does before it reconnects
                     await client.get("/_stcore/health", timeout)
-                record.replicas.append(client.replica)
             async with connect(
                 url,
                 subprotocols=["streamlit"],
@@ -501,6 +510,9 @@ async def drive(
                 open_timeout=timeout,
                 ping_interval=None,  # browsers do not ping; the server pings them
             ) as ws:
+                if balanced:  # the handshake's answer pins the browser anew after a move
+                    client.remember(ws.response.headers.get_all("Set-Cookie"))
+                    record.replicas.append(client.replica)
                 if session is None:
                     session = Session(ws, scenario, record)
                     if not await open_view(session, record, timeout):
@@ -828,11 +840,21 @@ def summarise_replicas(
         f"downloads (CSV)      {sum(r.downloads for r in records)} through the balancer, "
         f"{sum(r.download_failures for r in records)} failed"
     )
-    ok = check.ok and set(reconnected) <= set(check.on_dead)
+    told = [r.name for r in records if r.moved_notices]
+    print(
+        f"notices              {sum(r.moved_notices for r in records)} toasts 'you are now on "
+        f"another server' to {len(told)} sessions"
+    )
+    ok = (
+        check.ok
+        and set(reconnected) <= set(check.on_dead)
+        and all(r.moved_notices == (r.name in check.moved) for r in records)
+    )
     print(
         "replica targets      "
         + ("met" if ok else "NOT met")
-        + " (every session on one replica; only the killed one's sessions move, all of them)"
+        + " (every session on one replica; only the killed one's sessions move, all of them,"
+        " each told once)"
     )
     return ok
 
@@ -947,7 +969,12 @@ def run(args: argparse.Namespace, env: dict[str, str] | None = None) -> Outcome:
     ``env``: extra environment variables of the app servers.
     """
     names = [f"app{i + 1}" for i in range(max(args.replicas, 1))]
-    servers = [AppServer(env={CACHE_REPORT_ENV: "1", **(env or {})}) for _ in names]
+    servers = [
+        AppServer(
+            env={CACHE_REPORT_ENV: "1", REPLICA_ENV: name if args.replicas else "", **(env or {})}
+        )
+        for name in names
+    ]
     balancer = None
     killed: list[tuple[str, float, float]] = []
     with contextlib.ExitStack() as stack:

@@ -6,6 +6,7 @@ navigation from :func:`app_pages`.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 
 import streamlit as st
@@ -14,6 +15,17 @@ from streamlit.delta_generator import DeltaGenerator
 from kpca_ui.links import Domain, choice, remember_link, sanitise_link, show_pending
 
 SHELL_FLAG = "_via_app"
+REPLICA_ENV = "KPCA_REPLICA"
+"""This server's name among replicas, as the balancer's stickiness cookie names it
+(``compose.yaml``; ``bench/load_test.py --replicas``)."""
+PINNED_HEADER = "X-Kpca-Pinned-To"
+"""The replica the browser was pinned to, which the balancer adds to each request
+(``deploy/haproxy.cfg``)."""
+MOVED_FLAG = "_moved_told"
+MOVED = (
+    "The server you were on ({pinned}) stopped, so you are now on {here}. Your settings "
+    "and your link were kept; the figures are computed again."
+)
 
 
 NAVIGATION = (
@@ -79,3 +91,18 @@ def camera_format(container: DeltaGenerator, key: str) -> str:
         bind="query-params",
         help="Format of the camera button in each figure's toolbar.",
     )
+
+
+def moved_notice() -> None:
+    """Tell the user once, in a toast, that their session moved to this replica.
+
+    Behind the balancer, a browser is pinned to a replica by a cookie; when that
+    replica dies, the browser reconnects (with the widgets' values and the link
+    it holds) and the balancer sends it to a live replica, telling it the pinned
+    one in :data:`PINNED_HEADER`.  A session that only lived here is never told.
+    """
+    here = os.environ.get(REPLICA_ENV, "")
+    pinned = st.context.headers.get(PINNED_HEADER, "")
+    if here and pinned and pinned != here and not st.session_state.get(MOVED_FLAG):
+        st.session_state[MOVED_FLAG] = True
+        st.toast(MOVED.format(pinned=pinned, here=here), icon=":material/sync_alt:")

@@ -26,6 +26,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from balancer import COOKIE, SESSION_HEADER, HAProxy, config, in_turn, sticky
 
+from kpca_ui.shell import PINNED_HEADER
+
 HAPROXY_CFG = ROOT / "deploy" / "haproxy.cfg"
 
 
@@ -42,7 +44,9 @@ def test_sessions_stick_to_a_replica_by_cookie_and_only_healthy_replicas_get_the
     assert "cookie kpca_replica insert indirect nocache httponly" in lines
     assert "option httpchk GET /_stcore/health" in lines
     servers = [line.split() for line in lines if line.startswith("server ")]
-    assert [s[-2:] for s in servers] == [["cookie", "app1"], ["cookie", "app2"]]
+    # the browser's pings (backend probes) unpinned, the rest pinned by cookie
+    assert [s[3:] for s in servers] == [[], [], ["cookie", "app1"], ["cookie", "app2"]]
+    assert "use_backend probes if { path /_stcore/health /_stcore/host-config }" in lines
 
 
 def test_the_container_runs_as_a_user_and_is_health_checked():
@@ -67,6 +71,8 @@ class Stub(ThreadingHTTPServer):
     def __init__(self, name: str) -> None:
         self.name = name
         self.seen: Counter[str] = Counter()
+        self.pinned: dict[str, list[str]] = {}
+        """Session -> the pin HAProxy said it had (``X-Kpca-Pinned-To``), per request."""
         super().__init__(("127.0.0.1", 0), StubHandler)
         threading.Thread(target=self.serve_forever, daemon=True).start()
 
@@ -81,7 +87,10 @@ class StubHandler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         if self.path != "/_stcore/health":
-            self.server.seen[self.headers.get(SESSION_HEADER, "")] += 1
+            session = self.headers.get(SESSION_HEADER, "")
+            self.server.seen[session] += 1
+            pinned = self.headers.get(PINNED_HEADER, "")
+            self.server.pinned.setdefault(session, []).append(pinned)
         # HAProxy's check expects "ok" in the health answer
         body = f"{'ok ' if self.path == '/_stcore/health' else ''}{self.server.name}".encode()
         self.send_response(200)
@@ -138,13 +147,19 @@ def test_haproxy_keeps_each_session_on_its_replica_and_moves_only_the_killed_one
         # the replicas' own counts: three requests before the kill, two (or five) after
         assert stubs["app1"].seen[name] == (3 if name in on_app1 else 0)
         assert stubs["app2"].seen[name] == (2 if name in on_app1 else 5)
+        # a moved session's ping did not pin it anew: its websocket tells app2 the dead pin
+        if name in on_app1:
+            assert stubs["app1"].pinned[name] == ["", "app1", "app1"]
+            assert stubs["app2"].pinned[name] == ["app1", "app2"]
+        else:
+            assert stubs["app2"].pinned[name] == ["", "app2", "app2", "app2", "app2"]
 
 
 def test_the_balancers_config_is_the_repositorys_with_one_server_per_replica():
     text = config({"app1": 9001, "app2": 9002, "app3": 9003})
     deploy = HAPROXY_CFG.read_text()
     servers = [line.split() for line in text.splitlines() if line.strip().startswith("server ")]
-    assert servers == [
+    assert servers == [["server", f"app{i}", f"127.0.0.1:900{i}"] for i in (1, 2, 3)] + [
         ["server", f"app{i}", f"127.0.0.1:900{i}", "cookie", f"app{i}"] for i in (1, 2, 3)
     ]
     for line in deploy.splitlines():  # everything else of deploy/haproxy.cfg is kept

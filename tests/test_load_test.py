@@ -42,6 +42,8 @@ def test_two_replicas_keep_their_sessions_and_a_killed_ones_move_with_their_stat
     assert check.ok, check.wrong
     assert check.on_dead and check.stuck  # leastconn gave each replica sessions
     assert sorted(r.name for r in records if r.reconnects) == sorted(check.on_dead)
+    # each moved session was told so once (kpca_ui.shell.moved_notice), the others never
+    assert [r.moved_notices for r in records] == [r.name in check.moved for r in records]
     # a CSV through the balancer after opening, and again after each move
     assert [r.downloads for r in records] == [1 + len(r.reconnects) for r in records]
     media = [r for r in outcome.requests if r.kind == "media"]

@@ -3,9 +3,12 @@
 import json
 from urllib.parse import parse_qsl
 
+import pytest
+import streamlit as st
 from conftest import APP, open_view
 from streamlit.testing.v1 import AppTest
 
+from kpca_ui import shell
 from kpca_ui.views import home
 
 
@@ -83,3 +86,20 @@ def test_gallery_cards_keep_presenter_mode():
     assert all(query["presenter"] == "true" for _, query in links)
     plain = gallery_links(AppTest.from_file(APP).run(timeout=60))
     assert all("presenter" not in query for _, query in plain)
+
+
+@pytest.mark.parametrize(
+    ("here", "pinned", "told"),
+    [("app2", "app1", True), ("app2", "app2", False), ("app2", "", False), ("", "app1", False)],
+)
+def test_a_session_moved_from_a_dead_replica_is_told_once(monkeypatch, here, pinned, told):
+    """Behind HAProxy (deploy/haproxy.cfg) a browser pinned to a replica that died reconnects
+    to another, which the balancer tells the pinned one; only then a toast says so."""
+    monkeypatch.setenv(shell.REPLICA_ENV, here)
+    headers = {shell.PINNED_HEADER: pinned} if pinned else {}
+    monkeypatch.setattr(type(st.context), "headers", property(lambda self: headers))
+    at = open_view("home")
+    expected = [shell.MOVED.format(pinned=pinned, here=here)] if told else []
+    assert [toast.value for toast in at.toast] == expected
+    at.run()
+    assert not at.toast
