@@ -252,6 +252,8 @@ class Session:
         """The server's id of this session (a download names it)."""
         self.figures: set[str] = set()
         """Hashes of the figures of the last run (the same state draws the same figures)."""
+        self.charts: dict[str, str] = {}
+        """Hash of each figure seen -> its chart's key (or id), for reports."""
         self.sliders: dict[str, SliderState] = {}
         self.tabs: dict[str, str] = {}
         """Widget id of each keyed ``st.tabs`` -> the label to ask for."""
@@ -311,6 +313,8 @@ class Session:
                 if self._read_delta(reply):
                     last_figure = time.perf_counter() - start
                     self.figures.add(reply.hash)
+                    chart = reply.delta.new_element.plotly_chart.id
+                    self.charts[reply.hash] = chart.rsplit("-", 1)[-1]
                 if reply.metadata.cacheable:
                     figure = reply.delta.new_element.WhichOneof("type") == "plotly_chart"
                     self.cache[reply.hash] = None if figure else reply
@@ -532,8 +536,11 @@ async def drive(
                     lost_at, attempts = 0.0, 0
                     if not before <= session.figures:
                         record.state_lost += 1
+                        differ = sorted(
+                            session.charts.get(h, "?") for h in before - session.figures
+                        )
                         record.messages.append(
-                            f"after reconnecting, {len(before - session.figures)} figures differ"
+                            f"after reconnecting, {len(differ)} figures differ: {', '.join(differ)}"
                         )
                 if balanced:
                     await download(session, client, record, timeout)

@@ -107,10 +107,11 @@ def warm_denoising() -> DemoCases:
     cases measured on it, into the views' caches; the cases.
 
     The model is fitted in the background worker process
-    (:func:`kpca_ui.workers.in_background`), as a visitor's would be: ~13 s of a core
-    for the 3000 digits, which the first visitors of the Denoising view and the Demo
-    otherwise wait for (the slider storm's first-figure p95 was 17.9–22.5 s).  Without
-    the USPS files at hand the digits are downloaded first, as the view does.
+    (:func:`kpca_ui.workers.in_background`), as a visitor's would be: 11.5 s for the
+    3000 digits (measured on a quiet machine), which the first visitor of the
+    Denoising view or the Demo otherwise waits for; measuring the Demo's cases then
+    takes ~2 s.  Without the USPS files at hand the digits are downloaded first, as
+    the view does.
     """
     model, subsets = demo.model_and_digits()
     return demo.convincing_cases(demo.model_key(subsets.source), model, subsets)
