@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -131,8 +132,9 @@ def counted_steps(path: str, n: int, *, progress: workers.Progress) -> int:
     """Run in a worker: ``n`` steps of 20 ms, each written to ``path``, then a report."""
     for step in range(1, n + 1):
         time.sleep(0.02)
-        with open(path, "w") as handle:
-            handle.write(str(step))
+        # written whole, then renamed over the last count: a reader never sees it empty
+        Path(f"{path}.new").write_text(str(step))
+        os.replace(f"{path}.new", path)
         progress(step / n, f"step {step}")
     return n
 
