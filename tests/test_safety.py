@@ -21,8 +21,10 @@ def test_a_failing_figure_block_shows_a_message_and_the_rest_of_the_page_works(
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("a bug nobody foresaw")
 
-    monkeypatch.setattr(contour_figures, "projection_figure", broken)
-    with caplog.at_level(logging.ERROR, logger="kpca_ui"):
+    # only this patch is undone below: monkeypatch.undo() would also undo the autouse
+    # fixture's KPCA_WARMUP=0, and the next run would start a real warm-up thread
+    with monkeypatch.context() as patch, caplog.at_level(logging.ERROR, logger="kpca_ui"):
+        patch.setattr(contour_figures, "projection_figure", broken)
         at = open_view("contours", query={"ct_k": "4"})
     assert not at.exception
     assert safety_messages(at) == [
@@ -35,7 +37,6 @@ def test_a_failing_figure_block_shows_a_message_and_the_rest_of_the_page_works(
     assert any(b.key == "ct_dl_points" for b in at.get("download_button"))
     assert at.sidebar.get("popover") or at.get("popover")
 
-    monkeypatch.undo()
     at.button(key="ct_reset_the_projection").click().run()
     assert not at.exception
     assert safety_messages(at) == []

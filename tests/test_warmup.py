@@ -101,8 +101,9 @@ def test_warm_up_is_off_in_the_page_tests_and_started_once_otherwise(monkeypatch
 
 def test_the_workers_are_started_before_the_first_visit_and_replaced_when_one_dies(monkeypatch):
     monkeypatch.setenv("KPCA_WORKERS", "1")
-    # a fresh pool: with one left by earlier test files (test_safety … test_usps) the
-    # killed worker's pool was not seen broken within 10 s
+    # a warm-up thread left running by another test would replace the broken pool
+    # before this test sees it broken
+    assert "kpca-warm-up" not in [thread.name for thread in threading.enumerate()]
     workers._pool.clear()
     assert workers.start_pool() == 1
     assert not workers.pool_broken()
