@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from kpca_ui.downloads import keep_built_downloads
 from kpca_ui.presenter import navigation_position, presenter_toggle
 from kpca_ui.shell import SHELL_FLAG, app_pages, moved_notice
 from kpca_ui.warmup import start as start_warm_up
@@ -12,6 +13,8 @@ st.set_page_config(page_title="Kernel PCA Explorer", page_icon="🌀", layout="w
 # Once per server process: workers spawned and the gallery's presets cached in the
 # background, so that a class opening the lecturer's link finds them ready.
 start_warm_up()
+# A CSV built on click stays on the server until the browser has fetched it.
+keep_built_downloads()
 st.session_state[SHELL_FLAG] = True
 # Behind the balancer: a session moved here from a replica that died is told so.
 moved_notice()
