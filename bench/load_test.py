@@ -236,6 +236,40 @@ class Record:
     """Toasts telling the user that the session moved to another replica."""
 
 
+HELD = {
+    "selectbox": "string_value",
+    "radio": "string_value",
+    "checkbox": "bool_value",
+    "number_input": "double_value",
+}
+"""The widgets whose values the client holds and sends back, and their state's field
+(a number box of whole numbers sends ``int_value``)."""
+
+
+def held_value(kind: str, proto, holding: bool) -> tuple[str, str | bool | float] | None:
+    """The value a browser holds for a widget the server just described, or ``None``
+    to keep the one it holds.
+
+    A widget holds its default until the server sets a value (``set_value``).
+    """
+    if not proto.set_value and holding:
+        return None
+    field = HELD[kind]
+    if kind in ("selectbox", "radio"):
+        if proto.set_value:
+            return field, proto.raw_value
+        if not proto.HasField("default") or not proto.options:
+            return None
+        return field, proto.options[proto.default]
+    value = proto.value if proto.set_value else proto.default
+    if kind == "number_input":
+        if not proto.set_value and not proto.HasField("default"):
+            return None
+        if proto.data_type == proto.DataType.INT:  # as the browser sends a whole number
+            return "int_value", int(value)
+    return field, value
+
+
 class Session:
     """One browser tab's worth of protocol: open a page, move sliders, read replies."""
 
@@ -257,6 +291,11 @@ class Session:
         self.sliders: dict[str, SliderState] = {}
         self.tabs: dict[str, str] = {}
         """Widget id of each keyed ``st.tabs`` -> the label to ask for."""
+        self.held: dict[str, tuple[str, str | bool | float]] = {}
+        """Widget id of each choice the client does not make (a select box, radio,
+        check box, number box) -> its ``WidgetState`` field and the value it holds:
+        a browser sends every widget's value with each rerun, so a session that
+        reconnects to another replica keeps them (:func:`held_value`)."""
         self.cache: dict[str, ForwardMsg | None] = {}
         """Cacheable messages of the last run by hash (``None`` for a figure), as the
         browser keeps them: the server sends a reference instead of a message it has."""
@@ -276,6 +315,10 @@ class Session:
             widget = state.widget_states.widgets.add()
             widget.id = widget_id
             widget.string_value = label
+        for widget_id, (kind, value) in self.held.items():
+            widget = state.widget_states.widgets.add()
+            widget.id = widget_id
+            setattr(widget, kind, value)
         for slider in self.sliders.values():
             widget = state.widget_states.widgets.add()
             widget.id = slider.widget_id
@@ -360,6 +403,11 @@ class Session:
         elif kind == "alert" and element.alert.format == Alert.Format.ERROR:
             self.record.error_alerts += 1
             self.record.messages.append(f"error shown: {element.alert.body[:200]}")
+        elif kind in HELD:
+            proto = getattr(element, kind)
+            held = held_value(kind, proto, proto.id in self.held)
+            if held is not None:
+                self.held[proto.id] = held
         elif kind == "slider" and not element.slider.disabled:
             proto = element.slider
             key = proto.id.rsplit("-", 1)[-1]

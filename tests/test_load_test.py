@@ -14,6 +14,9 @@ from types import SimpleNamespace
 
 import pytest
 from conftest import ROOT
+from streamlit.proto.Checkbox_pb2 import Checkbox
+from streamlit.proto.NumberInput_pb2 import NumberInput
+from streamlit.proto.Selectbox_pb2 import Selectbox
 
 sys.path.insert(0, str(ROOT / "bench"))
 
@@ -74,3 +77,18 @@ def test_capacity_steps_up_by_15_while_the_storm_holds_and_down_by_5_until_it_do
     assert load_test.main(["--capacity"]) == (0 if holds_up_to >= 5 else 1)
     assert tried == runs
     assert answer in capsys.readouterr().out.splitlines()[-1]
+
+
+def test_the_client_holds_every_choice_as_a_browser_does():
+    box = Selectbox(id="k", options=["1", "2", "3"], default=1)
+    assert load_test.held_value("selectbox", box, holding=False) == ("string_value", "2")
+    assert load_test.held_value("selectbox", box, holding=True) is None  # the browser's own
+    box.set_value, box.raw_value = True, "3"
+    assert load_test.held_value("selectbox", box, holding=True) == ("string_value", "3")
+    assert load_test.held_value("checkbox", Checkbox(default=True), holding=False) == (
+        "bool_value",
+        True,
+    )
+    whole = NumberInput(default=7.0, data_type=NumberInput.DataType.INT)
+    assert load_test.held_value("number_input", whole, holding=False) == ("int_value", 7)
+    assert load_test.held_value("number_input", NumberInput(), holding=False) is None
