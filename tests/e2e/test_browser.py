@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -152,3 +153,14 @@ def test_preset_link_on_a_fresh_server_runs_the_app(page) -> None:
     for title in PAGE_TITLES.values():
         assert title in navigation
     assert seen <= {title for _, title, _ in NAVIGATION}, seen
+
+
+def test_a_csv_built_on_click_downloads(page, app_server: AppServer) -> None:
+    """The Contours view's eigenvalues, built when the button is clicked, arrive whole."""
+    open_view(page, VIEWS[0], app_server.url)
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Eigenvalues (CSV)").click()
+    assert download.value.suggested_filename.startswith("contours-eigenvalues_")
+    lines = Path(download.value.path()).read_text(encoding="utf-8").splitlines()
+    assert len(lines) > 1 and "," in lines[0], lines[:3]
+    assert_no_error_shown(page)
