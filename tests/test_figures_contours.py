@@ -390,3 +390,54 @@ def test_a_fitted_figures_titles_fit_their_columns(width):
     first = max(a.y for a in fig.layout.annotations if "kPC" in a.text)
     room = figures.TITLE_PX + split * figures.FITTED_LINE_PX
     assert (y1 - first) * plot_px / (y1 - y0) == pytest.approx(room, rel=0.02)
+
+
+def _title_boxes(fig: go.Figure) -> list[tuple[float, float, float, float, str]]:
+    """Each panel title's box in pixels (left, right, bottom, top), estimated as the
+    figure builder does (0.56 em a character), from the figure's axes and size."""
+    layout = fig.layout
+    plot_w = layout.width - layout.margin.l - layout.margin.r
+    x0, x1 = layout.xaxis.range
+    per_unit = plot_w / (x1 - x0)
+    boxes = []
+    for a in layout.annotations:
+        if "kPC" not in a.text:
+            continue
+        lines = [re.sub("<[^>]+>", "", line) for line in a.text.split("<br>")]
+        half = max(map(len, lines)) * 0.56 * figures.TITLE_FONT_PX / 2
+        x = layout.margin.l + (a.x - x0) * per_unit
+        y = a.y * per_unit
+        boxes.append((x - half, x + half, y, y + len(lines) * 1.2 * figures.TITLE_FONT_PX, a.text))
+    return boxes
+
+
+@pytest.mark.parametrize("width", [360, 500])
+def test_on_a_phone_the_columns_wrap_into_blocks_whose_titles_fit(width):
+    sweep = _fig2(pca=True)
+    fig = figures.contour_figure(sweep, title="Parabola", width_px=width)
+    go.Figure(fig.to_dict())  # valid plotly
+    assert fig.layout.width == width
+    wrap = figures.columns_per_block(sweep, width)
+    assert 1 <= wrap < len(sweep.columns)
+    boxes = _title_boxes(fig)
+    assert len(boxes) == len(sweep.columns) * sweep.n_components
+    assert len({round(box[0] + box[1], 3) for box in boxes}) == wrap  # side by side
+    for left, right, _, _, text in boxes:
+        assert left >= 0 and right <= width, text
+    for k, one in enumerate(boxes):
+        for other in boxes[k + 1 :]:
+            apart = one[1] <= other[0] or other[1] <= one[0] or one[3] <= other[2]
+            apart = apart or other[3] <= one[2]
+            assert apart, (one[4], other[4])
+    # every column's panels, all its components, in one block
+    rows = {text.split("</b>")[0]: set() for *_, text in boxes}
+    for _, _, bottom, _, text in boxes:
+        rows[text.split("</b>")[0]].add(round(bottom, 3))
+    assert all(len(shown) == sweep.n_components for shown in rows.values())
+
+
+def test_at_the_page_width_every_column_stands_in_one_row():
+    sweep = _fig2(pca=True)
+    assert figures.columns_per_block(sweep, figures.FIGURE_PX) == len(sweep.columns)
+    boxes = _title_boxes(figures.contour_figure(sweep))
+    assert len({round(box[2], 3) for box in boxes}) == sweep.n_components

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pytest
 from browser_like import BrowserLike
-from conftest import APP, chart, decode
+from conftest import APP, chart, decode, open_view
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.testing.v1 import AppTest
 from test_bad_links import LIVE_MARKDOWN
@@ -464,3 +464,16 @@ def test_the_projection_column_follows_every_change_of_the_columns(steps):
         widget.click() if kind == "button" else widget.set_value(value)
         browser.run()
         assert_consistent(browser)
+
+
+@pytest.mark.parametrize(
+    ("measured", "width"),
+    [({"width": 358}, 358), ({"width": 1200}, 820), ({"width": 12}, 820), ("junk", 820)],
+)
+def test_the_grid_is_planned_for_the_width_the_browser_measured(measured, width):
+    at = open_view("contours", state={contours_grid.SCREEN: measured})
+    figure = chart(at, "ct_contours")
+    assert figure["layout"]["width"] == width
+    centres = {round(a["x"], 6) for a in figure["layout"]["annotations"] if "kPC" in a["text"]}
+    assert len(centres) == (2 if width == 358 else 4)  # a phone: two columns side by side
+    assert [e.proto.id for e in at.get("bidi_component") if e.proto.id.endswith("ct_screen")]

@@ -25,6 +25,7 @@ panel's λ is in its title).
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 import numpy as np
@@ -103,6 +104,30 @@ def _split_titles(sweep: ContourSweep, column_px: float) -> bool:
     return widest * FITTED_CHAR_PX > column_px
 
 
+def columns_per_block(sweep: ContourSweep, width_px: int) -> int:
+    """How many of the grid's columns stand side by side in a figure ``width_px`` wide.
+
+    All of them at :data:`FIGURE_PX` or wider (the page's width at 1280 px);
+    on a narrower page as many as fit, each at least as wide as its panels'
+    two-line titles (0.56 em a character), in blocks of equal size (6 columns
+    of which 4 fit: two blocks of 3).
+    """
+    n_cols = len(sweep.columns)
+    if width_px >= FIGURE_PX:
+        return n_cols
+    plot_px = width_px - MARGIN["l"] - MARGIN["r"]
+    widest = max(
+        len(re.sub("<[^>]+>", "", line))
+        for c in range(len(sweep.columns))
+        for r in range(sweep.n_components)
+        for line in panel_title(sweep, c, r).split("<br>")
+    )
+    column_px = widest * 0.56 * TITLE_FONT_PX + GAP_X * plot_px
+    fit = max(1, int((plot_px + GAP_X * plot_px) // column_px))
+    blocks = -(-n_cols // fit)
+    return -(-n_cols // blocks)
+
+
 def _wrap(text: str, width: int = 30) -> str:
     return "<br>".join(textwrap.wrap(text, width))
 
@@ -137,7 +162,11 @@ def contour_figure(
     height_px : int, optional
         The tallest the figure may be (a projector's screen): the panels shrink
         until every row fits, with one-line titles in :data:`FITTED_TITLE_PX`
-        and the colour bar at the right (:data:`FITTED_MARGIN`).
+        and the colour bar at the right (:data:`FITTED_MARGIN`).  Without it,
+        on a width too narrow for every column's titles (a phone), the columns
+        are wrapped into blocks of :func:`columns_per_block` columns, one block
+        of all the components below the other (every panel's title names its
+        column).
 
     Returns
     -------
@@ -153,6 +182,10 @@ def contour_figure(
     box_w = max(w, h / PANEL_ASPECT[1], 1e-300)
     box_h = max(h, w * PANEL_ASPECT[0], 1e-300)
     fitted = height_px is not None
+    # columns side by side in a block (panel (r, c) in row (c // wrap) · n_rows + r of the
+    # figure, column c % wrap); one block unless the width is too narrow for the titles
+    wrap = n_cols if fitted else columns_per_block(sweep, width_px)
+    n_blocks = -(-n_cols // wrap)
     margin = FITTED_MARGIN if fitted else MARGIN
     top_px = (margin["t"] if fitted else 60) if title else 20
     plot_w = width_px - margin["l"] - margin["r"]
@@ -160,7 +193,7 @@ def contour_figure(
     split = fitted and _split_titles(sweep, plot_w / n_cols)
     title_px = FITTED_TITLE_PX + split * FITTED_LINE_PX if fitted else TITLE_PX
     gap_px = GAP_X * plot_w
-    panel_w = (plot_w - gap_px * (n_cols - 1)) / n_cols
+    panel_w = (plot_w - gap_px * (wrap - 1)) / wrap
     px_per_unit = min(panel_w / box_w, PANEL_MAX_PX / box_h)
     # the first row's titles name the column too (two lines); in a fitted figure the
     # other rows' titles are one line
@@ -174,8 +207,9 @@ def contour_figure(
     pad = gap / 2 if fitted else 0.0
     # panel (0, 0) is the grid itself, centred in its box; the others are shifted copies
     left, top = float(xs[0]) - (box_w - w) / 2, float(ys[-1]) + (box_h - h) / 2
-    x_range = [left - pad, left + n_cols * box_w + (n_cols - 1) * gap + pad]
-    y_range = [top - n_rows * box_h - (n_rows - 1) * title_h, top + first_px / px_per_unit]
+    x_range = [left - pad, left + wrap * box_w + (wrap - 1) * gap + pad]
+    shown_rows = n_blocks * n_rows
+    y_range = [top - shown_rows * box_h - (shown_rows - 1) * title_h, top + first_px / px_per_unit]
     plot_px = (y_range[1] - y_range[0]) * px_per_unit
     plane = ([float(xs[0]), float(xs[-1])], [float(ys[0]), float(ys[-1])])
     dots = panels.dots_layer(sweep.X, *plane, px_per_unit)
@@ -228,9 +262,9 @@ def contour_figure(
     n_drawn = sum(min(column.n_components, n_rows) for column in sweep.columns)
     line_chars = MAX_LINE_BYTES // max(n_drawn, 1)
     for r in range(n_rows):
-        dy = -r * (box_h + title_h)
         for c, column in enumerate(sweep.columns):
-            dx = c * (box_w + gap)
+            dx = (c % wrap) * (box_w + gap)
+            dy = -((c // wrap) * n_rows + r) * (box_h + title_h)
             centre = (left + dx + box_w / 2, top + dy - box_h / 2)
             annotations.append(
                 {

@@ -25,6 +25,7 @@ from kpca_ui.memory import MB, bounded
 from kpca_ui.points import PointSet, copy_source, drawn_points, is_drawn
 from kpca_ui.presenter import figure_px, notice, page_px, presentable, presenter_mode
 from kpca_ui.safety import guarded
+from kpca_ui.screen import content_px, width_listener
 from kpca_ui.shell import camera_format
 from kpca_ui.views import rings
 from kpca_ui.views.contours import kernel_controls, spec_key
@@ -41,6 +42,8 @@ FIG2_CAPTION = (
 FIGURES_MAX_BYTES = 64 * MB
 """The cached grid figures together (a few hundred kB each at the largest resolution)."""
 
+SCREEN = "ct_screen"
+"""Key of the listener that measures the page's width (:mod:`kpca_ui.screen`)."""
 FIG2_NOTICE = (
     "Linear PCA (degree 1): straight lines. From degree 2 they bend along the data, "
     "and a higher component measures the distance from the curve."
@@ -102,17 +105,22 @@ def _column(
 @bounded(FIGURES_MAX_BYTES)
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _contour_figure(
-    _sweep: ct.ContourSweep, key: tuple, title: str, projector: tuple[int, int] | None = None
+    _sweep: ct.ContourSweep,
+    key: tuple,
+    title: str,
+    projector: tuple[int, int] | None = None,
+    width: int = figures.FIGURE_PX,
 ) -> go.Figure:
     """The grid figure, built once per setting and shared by every session (never mutated).
 
     Building it takes ~25 ms (an image and contour lines per panel); the class
-    that opened the same preset shares one. For a ``projector``, (width,
+    that opened the same preset shares one. It is ``width`` pixels wide (a
+    phone's is narrower than the page's). For a ``projector``, (width,
     height) in pixels, it is planned for presenter mode's screen (or a
     lesson's slide): that width, every row within that height.
     """
     if projector is None:
-        return build(figures.contour_figure, _sweep, title=title)
+        return build(figures.contour_figure, _sweep, title=title, width_px=width)
     width, height = projector
     # No title: the page's says what the figure shows, and the panels get its room.
     height = projector_plan_height(height, {**figures.FITTED_MARGIN, "t": 20})
@@ -163,8 +171,10 @@ def contour_figure(
     center: bool,
     resolution: int,
     projector: bool = False,
+    width: int = figures.FIGURE_PX,
 ) -> go.Figure:
-    """The grid figure of ``sweep``, from the cache shared by every session.
+    """The grid figure of ``sweep``, ``width`` pixels wide, from the cache shared by
+    every session.
 
     For a ``projector`` it is planned for presenter mode's screen (or a lesson's slide).
     """
@@ -177,7 +187,7 @@ def contour_figure(
         resolution,
     )
     planned = (page_px(), figure_px()) if projector else None
-    return _contour_figure(sweep, key, points.title, planned)
+    return _contour_figure(sweep, key, points.title, planned, width)
 
 
 @st.fragment
@@ -228,8 +238,9 @@ def contour_view(points: PointSet) -> None:
     slug = ct.sweep_slug(sweep)
     image_format = st.session_state.get("ct_img", "png")
     projector = presenter_mode()
+    width = content_px(SCREEN, figures.FIGURE_PX)
     grid_place.plotly_chart(
-        presentable(contour_figure(sweep, points, specs, center, resolution, projector)),
+        presentable(contour_figure(sweep, points, specs, center, resolution, projector, width)),
         # the figure's own width, figures.FIGURE_PX, or the screen's in presenter mode
         width="stretch" if projector else "content",
         key="ct_contours",
@@ -253,6 +264,8 @@ def contour_view(points: PointSet) -> None:
     if rings.has_dk_width(points, spec, parameter, values):
         rings.fig5_section(points, image_format)
     _downloads(sweep, slug)
+    if not projector:  # a phone's page is narrower than the grid's planned width
+        width_listener(SCREEN, width, figures.FIGURE_PX)
 
 
 def affordable_resolution(n_points: int, specs: list[ct.KernelSpec], resolution: int) -> int | None:

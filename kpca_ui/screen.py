@@ -1,0 +1,87 @@
+"""The width of the page's content as the browser draws it, for figures of a planned width.
+
+The server does not know the screen: a figure of a fixed width (the Contours
+grid, planned for :data:`kpca_core.figures.contours.FIGURE_PX`) is cut or
+squeezed on a phone.  :func:`width_listener` draws a small ``components.v2``
+listener that measures the main column and reports its width when the figure
+was planned for another (so a desktop page, planned for its full width, never
+pays a rerun for it), and again when the window is resized; its report
+reruns the fragment the listener is drawn in.  :func:`content_px` gives the
+width to plan for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import streamlit as st
+
+LEAST_PX = 240
+"""Narrower reports are ignored (a page being laid out, not a screen)."""
+TOLERANCE_PX = 8
+"""A measured width within this much of the planned one is not reported."""
+
+_WIDTH = st.components.v2.component(
+    "kpca_ui.content_width",
+    js="""
+export default function ({ data, setStateValue }) {
+  const main = () => document.querySelector('[data-testid="stMainBlockContainer"]');
+  const measure = () => {
+    const column = main();
+    if (!column) return;
+    const style = getComputedStyle(column);
+    const width = Math.round(
+      column.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight));
+    const planned = window.__kpcaPlanned[data.key];
+    const wanted = Math.min(width, data.full);
+    if (width >= data.least && Math.abs(wanted - planned) > data.tolerance) {
+      window.__kpcaPlanned[data.key] = wanted;
+      setStateValue("width", width);
+    }
+  };
+  (window.__kpcaPlanned ??= {})[data.key] = data.planned;
+  requestAnimationFrame(measure);
+  let timer = null;
+  const observer = new ResizeObserver(() => {
+    clearTimeout(timer);
+    timer = setTimeout(measure, 300);
+  });
+  observer.observe(main() ?? document.body);
+  return () => observer.disconnect();
+}
+""",
+)
+
+
+def content_px(key: str, full: int) -> int:
+    """The width to plan a figure for: ``full``, or the main column's if the listener
+    keyed ``key`` (:func:`width_listener`) measured it narrower."""
+    measured = st.session_state.get(key)
+    width = measured.get("width") if isinstance(measured, Mapping) else None
+    narrower = isinstance(width, int | float) and LEAST_PX <= width < full
+    return round(width) if narrower else full
+
+
+def width_listener(key: str, planned: int, full: int) -> None:
+    """Draw the listener that reports the main column's width when it differs from the
+    ``planned`` one by more than :data:`TOLERANCE_PX` (up to ``full``).
+
+    Draw it last in the figure's fragment, where it takes no room among the figures.
+    """
+    _WIDTH(
+        key=key,
+        data={
+            "key": key,
+            "planned": planned,
+            "full": full,
+            "least": LEAST_PX,
+            "tolerance": TOLERANCE_PX,
+        },
+        default={"width": None},
+        on_width_change=_measured,
+    )
+
+
+def _measured() -> None:
+    """The callback that declares the listener's state ``width`` (components v2 asks for
+    one); the width is read by :func:`content_px` on the run it starts."""
