@@ -27,7 +27,7 @@ def six_link(prefix: str = "ct") -> dict[str, str]:
 
 def canvas_data(at: AppTest) -> dict:
     """What the page sent the drawing canvas (its ``data``)."""
-    (proto,) = [e.proto for e in at.get("bidi_component") if e.proto.id.endswith("ct_canvas")]
+    (proto,) = [e.proto for e in at.get("bidi_component") if e.proto.id.endswith("_canvas")]
     return json.loads(proto.json if proto.WhichOneof("data") == "json" else proto.mixed.json)
 
 
