@@ -207,6 +207,23 @@ class AppServer:
             return 0.0
         return sum(cpu_seconds(pid) for pid in tree_pids(self.process.pid))
 
+    def wait_quiet(self, window: float = 2.0, share: float = 0.05, timeout: float = 180.0) -> float:
+        """Wait until the server and its children use under ``share`` of a core; the wait in s.
+
+        Measured over ``window`` seconds at a time.  The app warms its caches
+        in the background after its first session (``kpca_ui/warmup.py``,
+        ~20 s of both cores here); a lecture's server has finished that
+        before the class arrives, so timings taken during it measure the
+        warm-up, not the view.  Raises ``TimeoutError`` after ``timeout`` s.
+        """
+        start = time.monotonic()
+        while time.monotonic() - start < timeout:
+            used = self.tree_cpu()
+            time.sleep(window)
+            if self.tree_cpu() - used < share * window:
+                return time.monotonic() - start
+        raise TimeoutError(f"the server was still busy after {timeout:g} s")
+
     def log_tail(self, lines: int = 40) -> str:
         """The last lines the server printed."""
         text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""

@@ -5,7 +5,10 @@
     python bench/ui_latency.py --screenshot assets/screenshot.png
 
 It starts the app the way the README does on a free port of 127.0.0.1
-(``bench/appserver.py``) and opens each view's preset link in headless
+(``bench/appserver.py``), opens its home page and waits until the server is
+quiet (its warm-up done, as a lecture's server is before the class arrives:
+timed during the warm-up, a drawing's redraw took ~60 ms longer), then opens
+each view's preset link in headless
 Debian Chromium at 1280 × 720 (``bench/browser.py``). Then, per view, it
 focuses the view's slider and presses an arrow key (one step; to the right
 until the slider's end, then back), ``--repeats`` times after one warm-up
@@ -178,6 +181,10 @@ def main() -> int:
             browser.close()
             return 0
         print(f"Chromium {browser.version}, headless, {VIEWPORT['width']} x {VIEWPORT['height']}")
+        # a lecture's server has warmed its caches before the class arrives
+        page.goto(server.url)
+        page.wait_for_selector(IDLE)
+        print(f"warm-up: the server was quiet after {server.wait_quiet():.0f} s")
         print(f"app {server.url}; {args.repeats} changes per view after one warm-up change")
         print("times in ms after the key press, medians (min-max of the redraw):\n")
         print(

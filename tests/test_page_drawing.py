@@ -2,13 +2,19 @@
 
 import json
 
+import numpy as np
 import pytest
 from conftest import chart, open_view
 from streamlit.testing.v1 import AppTest
 from test_links import unescape
 
+from kpca_core import budget
+from kpca_core import contours as ct
 from kpca_core.drawing import MAX_POINTS, Drawing, decode, encode, from_points
+from kpca_core.figures.drawing import canvas_background
 from kpca_ui.draw import DRAW
+from kpca_ui.points import PointSet
+from kpca_ui.views import contours_grid as grid
 
 SIX = [
     [-1.0, 0.5, 1],
@@ -18,6 +24,10 @@ SIX = [
     [1.0, 0.6, 2],
     [0.2, 1.0, 3],
 ]
+
+
+FIG2_KERNELS = {"ct_kernel": "poly", "ct_sweep": "degree", "ct_values": "1, 2, 3, 4", "ct_k": "3"}
+"""Link parameters of Fig. 2's columns (degrees 1-4 of (x·y)^d, three components)."""
 
 
 def six_link(prefix: str = "ct") -> dict[str, str]:
@@ -129,3 +139,32 @@ def test_the_spectrum_sweeps_the_drawing():
     assert "Data: Your drawing: 6 points" in [unescape(c.value) for c in at.caption]
     assert chart(at, "sp_fig_bars")["data"]
     assert canvas_data(at)["background"] is not None
+
+
+def test_the_canvas_shows_the_first_component_of_the_column_the_projection_shows():
+    at = open_view("contours", query={**six_link(), **FIG2_KERNELS})
+    last = canvas_data(at)["background"]  # by default the last column, degree 4
+    at.selectbox(key="ct_pcol").set_value("degree 1").run()
+    assert not at.exception, [e.value for e in at.exception]
+    X = decode(six_link()["ct_draw"])[0].X  # the drawn points, as the link keeps them
+    for degree, shown in ((1, canvas_data(at)["background"]), (4, last)):
+        spec = ct.KernelSpec("poly", degree=degree, gamma=1.0, coef0=0.0)
+        expected = canvas_background(ct.fit_column(X, spec, n_components=3), 2.0)
+        assert shown == expected
+
+
+@pytest.mark.parametrize("n_points", [6, 40])
+def test_a_small_grid_in_one_call_is_the_grid_column_by_column(n_points, monkeypatch):
+    """Below ONE_CALL_S the grid is one call (ct.contour_sweep); the same numbers."""
+    rng = np.random.default_rng(n_points)
+    X = rng.uniform(-1, 1, (n_points, 2))
+    points = PointSet(X, None, f"{n_points} points", ("test", n_points))
+    specs = ct.sweep_specs(ct.KernelSpec("rbf", sigma=0.5), "sigma", (0.3, 1.0))
+    kernels = [spec.kernel for spec in specs]
+    assert budget.contour_seconds(n_points, kernels, 40) < grid.ONE_CALL_S
+    small = grid.contour_sweep(points, specs, "sigma", True, 2, 40)
+    monkeypatch.setattr(grid, "ONE_CALL_S", 0.0)
+    by_column = grid.contour_sweep(points, specs, "sigma", True, 2, 40)
+    for one, other in zip(small.columns, by_column.columns, strict=True):
+        np.testing.assert_allclose(one.values, other.values, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(one.fit.eigenvalues, other.fit.eigenvalues, rtol=1e-10)

@@ -7,11 +7,13 @@ settings are in :mod:`kpca_ui.views.contours`.
 
 from __future__ import annotations
 
+import contextlib
 from functools import partial
 
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from kpca_core import budget
 from kpca_core import contours as ct
@@ -41,6 +43,16 @@ FIG2_CAPTION = (
 )
 FIGURES_MAX_BYTES = 64 * MB
 """The cached grid figures together (a few hundred kB each at the largest resolution)."""
+
+SWEEPS_MAX_BYTES = 64 * MB
+"""The cached small grids together (a few MB each at the finest resolution)."""
+ONE_CALL_S = 0.05
+"""Estimated seconds of one core (:mod:`kpca_core.budget`) below which a grid is
+computed in one call to a worker instead of one call per column and step.
+
+Each call costs a round trip to a worker, more than a small column's fit and
+evaluation: measured in the server during a drawing's redraw, the grid of six
+points took 36 ms in eight calls and 20 ms in one (11 ms of it computing)."""
 
 SCREEN = "ct_screen"
 """Key of the listener that measures the page's width (:mod:`kpca_ui.screen`)."""
@@ -129,16 +141,40 @@ def _contour_figure(
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _background(
-    _X: np.ndarray,
+    _fit: ct.ColumnFit,
     data_key: tuple,
     spec: tuple,
     center: bool,
     n_components: int,
     half_width: float,
 ) -> dict | None:
-    """The picture behind the drawing canvas: kPC 1 of a column over the canvas's square."""
-    fit = _fit(_X, data_key, spec, center, n_components)
-    return compute(canvas_background, fit, half_width)
+    """The picture behind the drawing canvas: kPC 1 of a fitted column over the canvas's square."""
+    return compute(canvas_background, _fit, half_width)
+
+
+@bounded(SWEEPS_MAX_BYTES)
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _small_sweep(
+    _X: np.ndarray,
+    _labels: np.ndarray | None,
+    data_key: tuple,
+    specs: tuple[tuple, ...],
+    parameter: str | None,
+    center: bool,
+    n_components: int,
+    resolution: int,
+) -> ct.ContourSweep:
+    """Every column of a small grid, fitted and evaluated in one call to a worker."""
+    return compute(
+        ct.contour_sweep,
+        _X,
+        [ct.KernelSpec(*spec) for spec in specs],
+        n_components=n_components,
+        center=center,
+        parameter=parameter,
+        labels=_labels,
+        resolution=resolution,
+    )
 
 
 def contour_sweep(
@@ -149,8 +185,21 @@ def contour_sweep(
     n_components: int,
     resolution: int,
 ) -> ct.ContourSweep:
-    """The fitted and evaluated columns of the grid, through the caches shared by every session."""
+    """The fitted and evaluated columns of the grid, through the caches shared by every session.
+
+    A grid estimated below :data:`ONE_CALL_S` (a drawing of a few dozen points)
+    is computed in one call to a worker; a larger one column by column, on
+    both workers at once, each column cached on its own (a class that changes
+    one value of the preset shares the other columns).
+    """
     X = points.X
+    kernels = [spec.kernel for spec in specs]
+    if budget.contour_seconds(len(X), kernels, resolution) < ONE_CALL_S:
+        keys = tuple(map(spec_key, specs))
+        with contextlib.suppress(Exception):  # a failure is explained column by column below
+            return _small_sweep(
+                X, points.labels, points.key, keys, parameter, center, n_components, resolution
+            )
     columns = tuple(
         concurrently(
             *(
@@ -201,31 +250,20 @@ def contour_view(points: PointSet) -> None:
     specs = ct.sweep_specs(spec, parameter, values)
     if pca:
         specs.insert(0, ct.KernelSpec("pca"))
-    grid_place = st
-    if is_drawn(points):
+    drawn, grid_place = is_drawn(points), st
+    if drawn:
         points = drawn_points("ct")
         # in presenter mode the canvas enlarged, the grid beside it
         canvas_place, grid_place = (
             st.columns([2, 3]) if presenter_mode() else (st.container(), st.container())
         )
-        can_copy = copy_source("ct") is not None
         if len(points.X) < draw.MIN_POINTS:
-            draw.canvas("ct", None, can_copy=can_copy, place=canvas_place)
+            drawing_canvas(canvas_place, None)
             return
-        labels = spec_labels(specs, parameter)  # the projection's Column box holds a label
-        chosen = st.session_state.get("ct_pcol")
-        c = labels.index(chosen) if chosen in labels else len(specs) - 1
-        background = _background(
-            points.X,
-            points.key,
-            spec_key(specs[c]),
-            center,
-            n_components,
-            draw.current_drawing("ct").half_width,
-        )
-        draw.canvas("ct", background, can_copy=can_copy, place=canvas_place, large=presenter_mode())
     resolution = affordable_resolution(len(points.X), specs, resolution)
     if resolution is None:
+        if drawn:
+            drawing_canvas(canvas_place, None)
         return
     sweep = contour_sweep(points, specs, parameter, center, n_components, resolution)
     for c, column in enumerate(sweep.columns):
@@ -239,13 +277,20 @@ def contour_view(points: PointSet) -> None:
     image_format = st.session_state.get("ct_img", "png")
     projector = presenter_mode()
     width = content_px(SCREEN, figures.FIGURE_PX)
+    grid = partial(contour_figure, sweep, points, specs, center, resolution, projector, width)
+    if drawn:  # the grid and the picture behind the canvas, on both workers at once
+        figure, background = concurrently(grid, partial(canvas_background_of, sweep, points))
+    else:
+        figure = grid()
     grid_place.plotly_chart(
-        presentable(contour_figure(sweep, points, specs, center, resolution, projector, width)),
+        presentable(figure),
         # the figure's own width, figures.FIGURE_PX, or the screen's in presenter mode
         width="stretch" if projector else "content",
         key="ct_contours",
         config=export_config(f"contours_{slug}", image_format=image_format),
     )
+    if drawn:  # after the grid, which the browser then draws first
+        drawing_canvas(canvas_place, background)
     is_fig2 = _is_fig2(points, spec, parameter, values, center)
     is_rings = rings.is_rings_preset(points, spec, parameter, values) and center
     notice(FIG2_NOTICE if is_fig2 else rings.RINGS_NOTICE if is_rings else NOTICE)
@@ -266,6 +311,24 @@ def contour_view(points: PointSet) -> None:
     _downloads(sweep, slug)
     if not projector:  # a phone's page is narrower than the grid's planned width
         width_listener(SCREEN, width, figures.FIGURE_PX)
+
+
+def canvas_background_of(sweep: ct.ContourSweep, points: PointSet) -> dict | None:
+    """The picture behind the canvas with the ``points`` drawn: kPC 1 of the column
+    the projection shows."""
+    labels = column_labels(sweep)  # the projection's Column box holds a label
+    chosen = st.session_state.get("ct_pcol")
+    fit = sweep.columns[labels.index(chosen) if chosen in labels else -1].fit
+    half_width = draw.current_drawing("ct").half_width
+    return _background(
+        fit, points.key, spec_key(fit.spec), fit.center, sweep.n_components, half_width
+    )
+
+
+def drawing_canvas(place: DeltaGenerator, background: dict | None) -> None:
+    """The Contours view's drawing canvas over ``background`` (or none), in ``place``."""
+    can_copy = copy_source("ct") is not None
+    draw.canvas("ct", background, can_copy=can_copy, place=place, large=presenter_mode())
 
 
 def affordable_resolution(n_points: int, specs: list[ct.KernelSpec], resolution: int) -> int | None:
