@@ -268,6 +268,19 @@ def test_a_column_that_cannot_be_computed_is_an_explained_empty_column():
     assert any(title.endswith("—") for title in _panel_titles(fig))
 
 
+@pytest.mark.parametrize("width_px", [figures.FIGURE_PX, 500, 358])
+def test_why_a_panel_is_empty_is_written_within_the_panel(width_px):
+    """Degree 1 has no third component; its reason's lines fit its panel, on a phone too."""
+    fig = figures.contour_figure(_fig2(), width_px=width_px)
+    (empty,) = [s for s in fig.layout.shapes if s.name == "empty panel"]
+    x_range = fig.layout.xaxis.range
+    plot_px = width_px - fig.layout.margin.l - fig.layout.margin.r
+    panel_px = (empty.x1 - empty.x0) / (x_range[1] - x_range[0]) * plot_px
+    (reason,) = [a for a in fig.layout.annotations if "eigenvalues" in a.text]
+    longest = max(len(line) for line in reason.text.split("<br>"))
+    assert longest * style.CHAR_EM * reason.font.size <= panel_px
+
+
 def test_linear_pca_column_is_titled_and_explained():
     fig = figures.contour_figure(_fig2(pca=True))
     titles = _panel_titles(fig)

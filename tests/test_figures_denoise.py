@@ -106,6 +106,30 @@ def _sweep(ridge: bool) -> ErrorSweep:
     return ErrorSweep(linear, kernel, learned, baseline_mse=250.0)
 
 
+@pytest.mark.parametrize("width_px", [358, 500])
+def test_error_curve_title_is_broken_to_fit_a_phone(width_px):
+    prefix = "USPS: Gaussian noise σ = 0.5 (on the 0–1 scale), 500 test digits"
+    wide = error_curve_figure(_sweep(False), title_prefix=prefix)
+    narrow = error_curve_figure(_sweep(False), title_prefix=prefix, width_px=width_px)
+    lines = narrow.layout.title.text.split("<br>")
+    assert len(lines) > 2
+    size = narrow.layout.title.font.size
+    for line in lines:  # each line within the width, a <sup> line at plotly's 70 %
+        small = line.startswith("<sup>")
+        text = line.removeprefix("<sup>").removesuffix("</sup>")
+        assert len(text) * style.CHAR_EM * size * (0.7 if small else 1.0) <= width_px
+    # the same words, and room above the plot for the further lines
+    words = " ".join(lines).replace("<sup>", " ").replace("</sup>", " ").split()
+    assert words == wide.layout.title.text.replace("<br><sup>", " ").replace("</sup>", "").split()
+    more = narrow.layout.margin.t - wide.layout.margin.t
+    assert more == 20 * (len(lines) - 2) and narrow.layout.height - wide.layout.height == more
+    # every other power of 2 on the axis, so that "512" and "1024" stay apart
+    assert list(narrow.layout.xaxis.tickvals) == [1, 4, 16, 64, 256]
+    assert len(wide.layout.xaxis.tickvals) == 9
+    same = error_curve_figure(_sweep(False), title_prefix=prefix, width_px=style.NARROW_PX)
+    assert same.to_dict() == wide.to_dict()
+
+
 @pytest.mark.parametrize("ridge", [False, True])
 def test_error_curve_figure_has_lines_best_n_and_ratios(ridge):
     sweep = _sweep(ridge)

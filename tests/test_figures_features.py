@@ -147,13 +147,35 @@ def test_table2_figure_shows_ours_and_the_papers_on_one_scale():
     assert (outline.y0 + outline.y1) / 2 == TABLE2_N.index(2048)
 
 
-def test_table2_figure_reads_on_a_phone():
-    """Two panels of ~100 px on a phone: short title lines, the n labels only at the left."""
+def test_table2_figure_side_by_side_keeps_short_lines():
+    """Two panels side by side (the width not yet measured: ~100 px each on a phone):
+    short title lines, the n labels only at the left."""
     fig = table2_figure(np.where(np.isnan(PAPER_TABLE2), np.nan, PAPER_TABLE2 + 1))
     lines = [line for a in fig.layout.annotations for line in a.text.split("<br>")]
     assert max(map(len, lines)) <= 16
     assert len(fig.layout.xaxis.title.text) <= 10 and len(fig.layout.xaxis2.title.text) <= 10
     assert fig.layout.yaxis2.matches == "y" and fig.layout.yaxis2.showticklabels is False
+
+
+@pytest.mark.parametrize("width_px", [358, 500])
+def test_table2_figure_on_a_phone_stacks_ours_above_the_papers(width_px):
+    fig = table2_figure(ours_grid(), chosen=(4, 2048), width_px=width_px)
+    assert fig.layout.xaxis.domain == fig.layout.xaxis2.domain == (0.0, 1.0)
+    assert min(fig.layout.yaxis.domain) > max(fig.layout.yaxis2.domain)  # ours above
+    ours, paper = fig.data
+    assert (ours.xaxis, ours.yaxis, paper.xaxis, paper.yaxis) == ("x", "y", "x2", "y2")
+    assert fig.layout.yaxis2.showticklabels is not False  # each grid has its n labels
+    assert fig.layout.coloraxis.colorbar.orientation == "h"  # below: no width taken
+    # a cell as wide as the plot's share of a column: room for "12.3" at 12 px
+    plot_px = width_px - fig.layout.margin.l - fig.layout.margin.r
+    assert plot_px / len(TABLE2_DEGREES) >= 4 * 0.56 * 12
+    assert fig.layout.height > table2_figure(ours_grid()).layout.height
+
+
+def test_table2_figure_at_a_wide_page_stays_side_by_side():
+    wide = table2_figure(ours_grid(), width_px=style.NARROW_PX)
+    assert wide.layout.xaxis.domain[1] < wide.layout.xaxis2.domain[0]
+    assert wide.to_json() == table2_figure(ours_grid()).to_json()
 
 
 def test_table2_figure_rejects_a_grid_of_the_wrong_shape():

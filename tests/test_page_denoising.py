@@ -22,6 +22,7 @@ from kpca_core.denoise import DigitDenoiser
 from kpca_core.gaussians_table import N_VALUES, PAPER_TABLE1, SIGMAS, GaussiansTable
 from kpca_core.preimage_methods import METHOD_LABELS, METHODS
 from kpca_ui.views import denoising_cache as cache
+from kpca_ui.views import denoising_tabs as tabs
 from kpca_ui.views.home import GALLERY
 
 USPS_DIR = os.environ.get("KPCA_USPS_DIR") or "/work/shared/data/usps"
@@ -133,6 +134,16 @@ def test_error_tab_shows_curves_best_n_and_ratios(usps_dir):
     assert not at.exception
     names = [t["name"] for t in chart(at, "dn_error_chart")["data"]]
     assert "kernel PCA, learned pre-image" in names
+
+
+@pytest.mark.usps
+@pytest.mark.parametrize(("measured", "lines"), [({"width": 358}, 4), ({"width": 1200}, 2)])
+def test_error_title_is_broken_for_the_width_the_browser_measured(usps_dir, measured, lines):
+    at = page("Error vs n", **{tabs.SCREEN: measured})
+    title = chart(at, "dn_error_chart")["layout"]["title"]["text"]
+    assert title.count("<br>") + 1 >= lines
+    assert lines == 4 or title.count("<br>") == 1
+    assert [e.proto.id for e in at.get("bidi_component") if e.proto.id.endswith("dn_screen")]
 
 
 @pytest.mark.usps

@@ -199,6 +199,17 @@ def test_table2_tab_shows_the_shipped_table_beside_the_papers():
     assert "never on the test" in protocol
 
 
+@pytest.mark.parametrize(("width", "stacked"), [(358, True), (1200, False)])
+def test_table2_is_stacked_for_the_width_the_browser_measured(width, stacked):
+    measured = {view.TABLE_SCREEN: {"width": width}}
+    at = open_view("features", query={"ft_tab": USPS_TAB}, state=measured)
+    layout = chart(at, "ft_table_chart")["layout"]
+    assert (layout["xaxis2"]["domain"] == [0.0, 1.0]) is stacked
+    caption = " ".join(c.value for c in at.caption)
+    assert caption.startswith("Above: computed by" if stacked else "Left: computed by")
+    assert [e.proto.id for e in at.get("bidi_component") if e.proto.id.endswith("table_screen")]
+
+
 def test_the_claims_are_checked_on_the_numbers_shown():
     at = usps_page()
     text = " ".join(m.value for m in at.markdown)

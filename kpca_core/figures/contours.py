@@ -45,6 +45,10 @@ FITTED_TITLE_PX = 28
 """Room above each row of a figure fitted to a height: one line of title."""
 FITTED_LINE_PX = 22
 """A further line of a fitted figure's panel titles (12 px text, enlarged for a projector)."""
+TITLE_EM = 1.4
+"""plotly's size of a figure's title, in em of the figure's font."""
+TITLE_LINE_PX = 20
+"""Room for one more line of the figure's title (on a phone, broken to fit)."""
 TITLE_FONT_PX = 12
 """Size of the panels' titles (enlarged on a projector by ``style.FONT_SCALE``)."""
 FITTED_CHAR_PX = 0.56 * TITLE_FONT_PX * style.FONT_SCALE
@@ -62,6 +66,8 @@ MAX_SVG_POINTS = 1000
 FITTED_COLORBAR = {"title": {"text": "value ÷<br>max |value|", "side": "top"}, "thickness": 14}
 """The vertical colour bar of a figure fitted to a height."""
 EMPTY_FILL = "rgba(127, 127, 127, 0.15)"
+EMPTY_FONT_PX = 10
+"""Size of the text that says why a panel is empty."""
 """A panel without a component: translucent grey, which reads on light and dark pages."""
 COLORBAR_TITLE = "component value ÷ its largest |value| on the data"
 MAX_IMAGE_BYTES = 1_000_000
@@ -128,7 +134,7 @@ def columns_per_block(sweep: ContourSweep, width_px: int) -> int:
     return -(-n_cols // blocks)
 
 
-def _wrap(text: str, width: int = 30) -> str:
+def _wrap(text: str, width: int) -> str:
     return "<br>".join(textwrap.wrap(text, width))
 
 
@@ -253,7 +259,10 @@ def contour_figure(
         },
     }
     if title:
-        layout["title"] = {"text": title, "x": 0.0, "xanchor": "left"}
+        lines = style.title_lines(title, width_px, TITLE_EM * layout["font"]["size"])
+        layout["title"] = {"text": "<br>".join(lines), "x": 0.0, "xanchor": "left"}
+        layout["height"] += TITLE_LINE_PX * (len(lines) - 1)
+        layout["margin"]["t"] += TITLE_LINE_PX * (len(lines) - 1)
     axes = {"xref": "x", "yref": "y"}
     annotations: list[dict] = []
     images: list[dict] = []
@@ -310,14 +319,15 @@ def contour_figure(
                         "name": "empty panel",
                     }
                 )
+                lines = style.wrap_lines(reason, box_w * px_per_unit, EMPTY_FONT_PX)
                 annotations.append(
                     {
-                        "text": _wrap(reason),
+                        "text": "<br>".join(lines),  # within its panel, a phone's too
                         "x": centre[0],
                         "y": centre[1],
                         **axes,
                         "showarrow": False,
-                        "font": {"size": 10},
+                        "font": {"size": EMPTY_FONT_PX},
                     }
                 )
             images.append({**dots, **axes, "x": dots["x"] + dx, "y": dots["y"] + dy})

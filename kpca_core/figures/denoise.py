@@ -20,6 +20,10 @@ GREY_RANGE = (-1.0, 1.0)
 """Grey values of the digits: −1 background (white), 1 full ink (black)."""
 ROW_HEIGHT_PX = 46
 TITLE_FONT = {"family": style.FONT_FAMILY, "size": 15}
+SUP_EM = 0.7
+"""The size of a title's ``<sup>`` line (plotly's), in em of the title's."""
+TITLE_LINE_PX = 20
+"""Room for one more line of a title broken for a narrow screen."""
 
 
 def tile(images: np.ndarray, side: int, *, gap: int = 1) -> np.ndarray:
@@ -59,8 +63,12 @@ def mosaic_figure(
     title: str = "",
     gap: int = 1,
     row_height: int = ROW_HEIGHT_PX,
+    width_px: int | None = None,
 ) -> go.Figure:
     """One grey heatmap of a grid of digits, rows labelled by y tick text.
+
+    On a page narrower than :data:`style.NARROW_PX` (``width_px``) the title is
+    broken into lines that fit it.
 
     Equal aspect, no grid or zero lines, column labels on top; values
     outside [−1, 1] (noise) are clipped to white or black by the colour
@@ -99,10 +107,12 @@ def mosaic_figure(
         scaleratio=1,
         constrain="domain",
     )
+    lines = style.title_lines(title, width_px, TITLE_FONT["size"])
+    more_px = TITLE_LINE_PX * (len(lines) - 1)
     fig.update_layout(
-        title={"text": title, "font": TITLE_FONT},
-        height=max(220, 90 + row_height * n_rows),
-        margin={"l": 10, "r": 10, "t": 80 if title else 40, "b": 10},
+        title={"text": "<br>".join(lines), "font": TITLE_FONT},
+        height=max(220, 90 + row_height * n_rows) + more_px,
+        margin={"l": 10, "r": 10, "t": (80 if title else 40) + more_px, "b": 10},
         # around the digits: the page's own background, light or dark
         plot_bgcolor=style.TRANSPARENT,
         paper_bgcolor=style.TRANSPARENT,
@@ -111,7 +121,7 @@ def mosaic_figure(
     return fig
 
 
-def fig4_figure(grid: ImageGrid, *, title: str = "") -> go.Figure:
+def fig4_figure(grid: ImageGrid, *, title: str = "", width_px: int | None = None) -> go.Figure:
     """The grid of Mika et al. Fig. 4: original, noisy, linear and kernel rows."""
     return mosaic_figure(
         grid.images,
@@ -119,11 +129,18 @@ def fig4_figure(grid: ImageGrid, *, title: str = "") -> go.Figure:
         row_labels=grid.row_labels,
         column_labels=grid.column_labels,
         title=title,
+        width_px=width_px,
     )
 
 
 def numbered_mosaic(
-    grid: ImageGrid, numbers: np.ndarray, *, title: str = "", fmt: str = ".1f", font_size: int = 11
+    grid: ImageGrid,
+    numbers: np.ndarray,
+    *,
+    title: str = "",
+    fmt: str = ".1f",
+    font_size: int = 11,
+    width_px: int | None = None,
 ) -> go.Figure:
     """The grid's mosaic with ``numbers[r, c]`` written under the tile in row r, column c.
 
@@ -137,6 +154,8 @@ def numbered_mosaic(
     fmt : str
         Format spec of the numbers (e.g. ``".2f"``).
     font_size : int
+    width_px : int, optional
+        A phone's page width, for the title (:func:`mosaic_figure`).
     """
     gap = max(2, grid.side // 2)  # room for the number under each tile
     fig = mosaic_figure(
@@ -147,6 +166,7 @@ def numbered_mosaic(
         title=title,
         gap=gap,
         row_height=70,
+        width_px=width_px,
     )
     step = grid.side + gap
     for r, row in enumerate(np.asarray(numbers, dtype=float)):
@@ -164,7 +184,9 @@ def numbered_mosaic(
     return fig
 
 
-def side_by_side_figure(grid: ImageGrid, *, title: str = "") -> go.Figure:
+def side_by_side_figure(
+    grid: ImageGrid, *, title: str = "", width_px: int | None = None
+) -> go.Figure:
     """Original / noisy / linear / kernel for a few digits, each with its squared error.
 
     The error ‖z − x‖² of each image to the clean original is written
@@ -173,7 +195,7 @@ def side_by_side_figure(grid: ImageGrid, *, title: str = "") -> go.Figure:
     shape = grid.images.shape[:2]
     errors = np.full(shape, np.nan) if grid.errors is None else np.array(grid.errors, dtype=float)
     errors[0] = np.nan
-    return numbered_mosaic(grid, errors, title=title)
+    return numbered_mosaic(grid, errors, title=title, width_px=width_px)
 
 
 def demo_figure(grid: ImageGrid) -> go.Figure:
@@ -222,7 +244,11 @@ def _best_trace(curve: ErrorCurve, colour: str) -> go.Scatter:
 
 
 def error_curve_figure(
-    sweep: ErrorSweep, *, chosen_n: int | None = None, title_prefix: str = ""
+    sweep: ErrorSweep,
+    *,
+    chosen_n: int | None = None,
+    title_prefix: str = "",
+    width_px: int | None = None,
 ) -> go.Figure:
     """MSE against n: linear, kernel (and ridge) curves, best n starred, ratios in the title.
 
@@ -233,6 +259,9 @@ def error_curve_figure(
         Marked with a vertical dotted line.
     title_prefix : str
         Put before the ratios (e.g. the data set and the noise).
+    width_px : int, optional
+        The width the figure is drawn at, if narrower than :data:`style.NARROW_PX`
+        (a phone's): the title is broken into lines that fit it.
     """
     fig = go.Figure()
     curves = [(sweep.linear, style.LINEAR), (sweep.kernel, style.KERNEL)]
@@ -258,15 +287,22 @@ def error_curve_figure(
         f"(linear n = {sweep.linear.best_n}, kernel n = {sweep.kernel.best_n}); "
         f"largest same-n ratio {ratio_same:.1f}× (n = {n_same})"
     )
+    title, title_lines = f"{title_prefix}<br><sup>{ratios}</sup>", (1, 1)
     n_max = max(int(curve.n.max()) for curve, _ in curves)
     ticks = [2**k for k in range(int(np.log2(n_max)) + 1)]
+    if width_px is not None and width_px < style.NARROW_PX:
+        ticks = ticks[::-2][::-1]  # every other power of 2, the largest kept: labels apart
+        heading = style.title_lines(title_prefix, width_px, TITLE_FONT["size"])
+        below = style.title_lines(ratios, width_px, SUP_EM * TITLE_FONT["size"])
+        title = "<br>".join([*heading, *(f"<sup>{line}</sup>" for line in below)])
+        title_lines = (len(heading), len(below))
     fig.update_xaxes(type="log", title="number of components n", tickvals=ticks, ticktext=ticks)
     fig.update_yaxes(title="mean squared error per digit", rangemode="tozero")
     fig.update_layout(
-        title={"text": f"{title_prefix}<br><sup>{ratios}</sup>", "font": TITLE_FONT},
-        height=480,
+        title={"text": title, "font": TITLE_FONT},
+        height=480 + TITLE_LINE_PX * (sum(title_lines) - 2),
         legend={"orientation": "h", "yanchor": "top", "y": -0.18},
-        margin={"t": 90},
+        margin={"t": 90 + TITLE_LINE_PX * (sum(title_lines) - 2)},
         font={"family": style.FONT_FAMILY},
         # the page's background and the theme's grid: no white block on the dark theme
         plot_bgcolor=style.TRANSPARENT,

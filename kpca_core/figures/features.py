@@ -212,6 +212,10 @@ def _cell_text(values: np.ndarray, live: np.ndarray) -> list[list[str]]:
     ]
 
 
+STACKED_PX = 820
+"""Height of Table 2 on a phone, ours above the paper's."""
+
+
 def table2_figure(
     errors: np.ndarray,
     *,
@@ -219,8 +223,12 @@ def table2_figure(
     live: np.ndarray | None = None,
     chosen: tuple[int, int] | None = None,
     title: str = "",
+    width_px: int | None = None,
 ) -> go.Figure:
     """Table 2 as two heatmaps with one colour scale: our test error (left), the paper's (right).
+
+    Narrower than :data:`style.NARROW_PX` (``width_px``, a phone's page), ours
+    above the paper's instead, so that a cell stays wide enough for its number.
 
     Parameters
     ----------
@@ -234,6 +242,8 @@ def table2_figure(
     chosen : (degree, n), optional
         A cell to outline (the one whose details are shown).
     title : str
+    width_px : int, optional
+        The width the figure is drawn at.
     """
     errors = np.asarray(errors, dtype=float)
     shape = (len(TABLE2_N), len(TABLE2_DEGREES))
@@ -245,15 +255,17 @@ def table2_figure(
     finite = np.concatenate([errors[np.isfinite(errors)], paper[np.isfinite(paper)]])
     zmin, zmax = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
     source = np.where(live, "computed live", "shipped table")
+    stacked = width_px is not None and width_px < style.NARROW_PX
     fig = make_subplots(
-        rows=1,
-        cols=2,
-        # short lines, which stay apart above the narrow panels of a phone
-        subplot_titles=("ours", "Schölkopf et al.<br>1998, Table 2"),
+        rows=2 if stacked else 1,
+        cols=1 if stacked else 2,
+        # short lines, which stay apart above the narrow panels side by side on a phone
+        subplot_titles=("ours", f"Schölkopf et al.{' ' if stacked else '<br>'}1998, Table 2"),
         horizontal_spacing=0.08,
+        vertical_spacing=0.14,
         shared_yaxes=True,  # the right panel's n labels fell on the left panel's cells
     )
-    for col, values, custom, template in (
+    for panel, values, custom, template in (
         (
             1,
             errors,
@@ -268,7 +280,7 @@ def table2_figure(
             "degree %{x}, n = %{y}<br>paper %{z:.1f} %<br>ours %{customdata[0]} %<extra></extra>",
         ),
     ):
-        text = _cell_text(values, live if col == 1 else np.zeros(shape, bool))
+        text = _cell_text(values, live if panel == 1 else np.zeros(shape, bool))
         fig.add_trace(
             go.Heatmap(
                 z=values,
@@ -282,8 +294,8 @@ def table2_figure(
                 xgap=1,
                 ygap=1,
             ),
-            row=1,
-            col=col,
+            row=panel if stacked else 1,
+            col=1 if stacked else panel,
         )
     if chosen is not None:
         degree, n = chosen
@@ -299,19 +311,23 @@ def table2_figure(
             line={"color": style.KERNEL, "width": 3},
             name="chosen cell",
         )
-    fig.update_xaxes(title_text="degree d", type="category")  # short: two fit a phone
-    fig.update_yaxes(title_text="number of components n", type="category", row=1, col=1)
-    fig.update_yaxes(type="category", row=1, col=2)
+    fig.update_xaxes(title_text="degree d", type="category")
+    fig.update_yaxes(type="category")
+    fig.update_yaxes(title_text="number of components n", row=1, col=1)
+    colorbar: dict = {"title": {"text": "test error (%)"}}
+    if stacked:
+        fig.update_xaxes(title_text=None, row=1, col=1)  # the lower grid's says it
+        fig.update_yaxes(title_text="number of components n", row=2, col=1)
+        # below the grids, where it takes no width from the cells
+        colorbar.update(
+            orientation="h", x=0.5, xanchor="center", y=-0.1, yanchor="top", len=0.9, thickness=14
+        )
+        colorbar["title"]["side"] = "top"
     fig.update_layout(
         title={"text": title},
-        coloraxis={
-            "colorscale": ERROR_SCALE,
-            "cmin": zmin,
-            "cmax": zmax,
-            "colorbar": {"title": {"text": "test error (%)"}},
-        },
-        height=420,
-        margin={"l": 60, "r": 10, "t": 70 if title else 50, "b": 50},
+        coloraxis={"colorscale": ERROR_SCALE, "cmin": zmin, "cmax": zmax, "colorbar": colorbar},
+        height=STACKED_PX if stacked else 420,
+        margin={"l": 60, "r": 10, "t": 70 if title else 50, "b": 110 if stacked else 50},
         plot_bgcolor=style.TRANSPARENT,  # cells without a number: the page's background
         font={"family": style.FONT_FAMILY},
     )

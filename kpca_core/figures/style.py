@@ -6,6 +6,8 @@ distinguishable under the common forms of colour blindness.
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 import plotly.graph_objects as go
 
@@ -65,6 +67,14 @@ def export_config(filename: str, *, image_format: str = "png", scale: float = 2.
     }
 
 
+NARROW_PX = 600
+"""A page whose content is narrower than this is a phone's: figures whose layout
+depends on the width (long titles, panels side by side) are planned for it (the
+app measures it, ``kpca_ui/screen.py``)."""
+TITLE_PAD_PX = 20
+"""Room a title leaves at the figure's sides."""
+CHAR_EM = 0.56
+"""The average width of a character of the figures' font, in em."""
 FONT_SCALE = 1.4
 """Presenter mode: every font this much larger (a projector at 1280 × 720)."""
 MIN_FONT_PX = 16
@@ -201,3 +211,20 @@ def _scaled(size: object, factor: float, minimum: float = 0.0) -> object:
         return round(max(size * factor, minimum), 1) if size > 0 else size
     array = np.asarray(size, dtype=float)
     return np.where(array > 0, np.maximum(array * factor, minimum), array).round(1)
+
+
+def wrap_lines(text: str, width_px: float, font_px: float) -> list[str]:
+    """``text`` broken at spaces into lines that fit ``width_px`` at ``font_px``.
+
+    Widths are estimated at :data:`CHAR_EM` per character; a word longer than a
+    line keeps a line of its own.
+    """
+    return textwrap.wrap(text, max(1, int(width_px / (CHAR_EM * font_px)))) or [""]
+
+
+def title_lines(text: str, width_px: int | None, font_px: float) -> list[str]:
+    """A figure's title as lines: one, or on a page narrower than :data:`NARROW_PX`
+    (``width_px``, a phone's) as many as fit it (plotly does not break titles)."""
+    if width_px is None or width_px >= NARROW_PX:
+        return [text]
+    return wrap_lines(text, width_px - TITLE_PAD_PX, font_px)

@@ -35,6 +35,7 @@ from kpca_ui import draw
 from kpca_ui.explain import explain
 from kpca_ui.links import choice, integer
 from kpca_ui.presenter import FIGURE_PX, notice, presentable, presenter_mode
+from kpca_ui.screen import content_px, width_listener
 from kpca_ui.shell import camera_domain
 from kpca_ui.views.denoising_cache import progress_bar
 from kpca_ui.workers import compute, in_background
@@ -42,6 +43,8 @@ from kpca_ui.workers import compute, in_background
 TABS = ["Toy: why it works", "USPS: Table 2"]
 TABLE_PATH = Path(__file__).resolve().parents[2] / "assets" / "features_table2.csv"
 BENCH_COMMAND = "python bench/features_usps.py"
+TABLE_SCREEN = "ft_table_screen"
+"""Key of the listener that measures the page's width for Table 2 (a phone's)."""
 
 # ---------------------------------------------------------------- the toy
 PREFIX = "ft"
@@ -396,18 +399,21 @@ def show_table2(image_format: str) -> None:
     )
     degree, n = _cell_controls()
     errors, live = shown_grid(table)
+    width = content_px(TABLE_SCREEN, style.NARROW_PX)  # a phone's: the two grids stacked
     st.plotly_chart(
         presentable(
-            figures.table2_figure(errors, live=live, chosen=(degree, n)), height=BELOW_TABS_PX
+            figures.table2_figure(errors, live=live, chosen=(degree, n), width_px=width),
+            height=BELOW_TABS_PX,
         ),
         key="ft_table_chart",
         config=export_config("features_table2", image_format=image_format),
     )
     notice(TABLE2_NOTICE)
+    ours, paper = ("Above", "Below") if width < style.NARROW_PX else ("Left", "Right")
     st.caption(
-        f"Left: computed by `{provenance.get('command', BENCH_COMMAND)}` on "
+        f"{ours}: computed by `{provenance.get('command', BENCH_COMMAND)}` on "
         f"{provenance.get('date', '?')}, commit {provenance.get('commit', '?')[:10]} "
-        f"({provenance.get('machine', '?')}). Right: the paper's Table 2. "
+        f"({provenance.get('machine', '?')}). {paper}: the paper's Table 2. "
         f"{figures.LIVE_MARK} marks a cell computed live in this app "
         f"({int(live.sum())} so far); hover a cell for both numbers."
     )
@@ -426,6 +432,8 @@ def show_table2(image_format: str) -> None:
     )
     show_cell(table, degree, n, image_format)
     st.markdown(PROTOCOL)
+    if not presenter_mode():
+        width_listener(TABLE_SCREEN, width, style.NARROW_PX)
 
 
 def show_cell(table: features.Table2, degree: int, n: int, image_format: str) -> None:

@@ -42,13 +42,16 @@ BOXES_JS = """
   return {
     figure: box(graph),
     texts: all('.annotation-text'),
+    titles: all('.gtitle, .cbtitle text, text[class^="x"][class$="title"], '
+                + 'text[class^="y"][class$="title"]'),
     labels: all('.textpoint text'),
     areas: all('.nsewdrag'),
   };
 }
 """
 """The boxes, as drawn in the figure's document (a lesson's frame's own), of the figure,
-its annotations (panel titles, notes), its traces' text labels and its plot areas."""
+its annotations (panel titles, notes), its title, axis and colour bar titles, its traces'
+text labels and its plot areas."""
 
 FIG2 = "contours?ct_n=300&ct_noise=0.2&ct_values=1,+2,+3,+4&ct_k=3"
 FIG5 = (
@@ -99,11 +102,12 @@ def _open(page, url: str, chart: str) -> None:
     page.wait_for_selector(IDLE, timeout=180_000)
 
 
-def _texts_apart_and_inside(graph) -> None:
-    """No two of the figure's annotations overlap, and none runs past the figure's sides."""
+def _texts_apart_and_inside(graph, *, titles: bool = False) -> None:
+    """No two of the figure's annotations overlap, and none runs past the figure's sides;
+    with ``titles``, its title and axis titles neither."""
     drawn = graph.evaluate(BOXES_JS)
     figure = drawn["figure"]
-    texts = [t for t in drawn["texts"] if t["right"] > t["left"]]
+    texts = [t for t in drawn["texts"] + titles * drawn["titles"] if t["right"] > t["left"]]
     for text in texts:
         assert figure["left"] - 0.5 <= text["left"], f"cut at the left: {text['text']}"
         assert text["right"] <= figure["right"] + 0.5, f"cut at the right: {text['text']}"
@@ -314,7 +318,8 @@ def test_every_view_reads_on_a_phone(browser, app_server: AppServer, artifacts, 
             graph.screenshot(path=artifacts / f"phone_{name}_figure.png")
             box = graph.bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
-            _texts_apart_and_inside(graph)  # the panels' titles above narrow panels too
+            # the panels' titles above narrow panels too; the figure's titles within it
+            _texts_apart_and_inside(graph, titles=True)
         if link.startswith("lesson"):
             # the words and buttons as wide as the phone; no projector's slide squeezed in
             for shown in (
