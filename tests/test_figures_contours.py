@@ -454,3 +454,18 @@ def test_at_the_page_width_every_column_stands_in_one_row():
     assert figures.columns_per_block(sweep, figures.FIGURE_PX) == len(sweep.columns)
     boxes = _title_boxes(figures.contour_figure(sweep))
     assert len({round(box[2], 3) for box in boxes}) == sweep.n_components
+
+
+@pytest.mark.parametrize("width_px", [358, 500])
+def test_the_title_is_broken_to_fit_a_phone(width_px):
+    title = "Parabola y = x² + noise (Schölkopf et al. Fig. 2): 300 points, noise 0.2, seed 0"
+    wide = figures.contour_figure(_fig2(), title=title)
+    narrow = figures.contour_figure(_fig2(), title=title, width_px=width_px)
+    assert wide.layout.title.text == title
+    lines = narrow.layout.title.text.split("<br>")
+    assert len(lines) > 1 and " ".join(lines) == title
+    size = figures.TITLE_EM * narrow.layout.font.size
+    assert max(map(len, lines)) * style.CHAR_EM * size <= width_px - style.TITLE_PAD_PX
+    assert narrow.layout.margin.t == figures.contour_figure(
+        _fig2(), title="short", width_px=width_px
+    ).layout.margin.t + style.TITLE_LINE_PX * (len(lines) - 1)

@@ -203,3 +203,17 @@ def test_toy_figure_for_a_projector_puts_the_panels_in_one_row_with_the_legend_b
     assert fig.layout.yaxis4.scaleanchor == "x4"  # equal units on both axes in each panel
     rows = toy_figure(results)
     assert rows.layout.yaxis3.domain[1] < rows.layout.yaxis.domain[0]  # a row per data set
+
+
+@pytest.mark.parametrize("build", [fig4_figure, side_by_side_figure])
+def test_a_mosaics_title_is_broken_to_fit_a_phone(build):
+    title = "USPS: Gaussian noise σ = 0.5 (0–1 intensity scale), n = 64"
+    wide = build(_grid(4, 6, 16), title=title)
+    narrow = build(_grid(4, 6, 16), title=title, width_px=358)
+    assert wide.layout.title.text == title
+    lines = narrow.layout.title.text.split("<br>")
+    assert len(lines) > 1 and " ".join(lines) == title
+    assert max(map(len, lines)) * style.CHAR_EM * narrow.layout.title.font.size <= 358
+    more = style.TITLE_LINE_PX * (len(lines) - 1)
+    assert narrow.layout.margin.t - wide.layout.margin.t == more
+    assert narrow.layout.height - wide.layout.height == more

@@ -47,8 +47,6 @@ FITTED_LINE_PX = 22
 """A further line of a fitted figure's panel titles (12 px text, enlarged for a projector)."""
 TITLE_EM = 1.4
 """plotly's size of a figure's title, in em of the figure's font."""
-TITLE_LINE_PX = 20
-"""Room for one more line of the figure's title (on a phone, broken to fit)."""
 TITLE_FONT_PX = 12
 """Size of the panels' titles (enlarged on a projector by ``style.FONT_SCALE``)."""
 FITTED_CHAR_PX = 0.56 * TITLE_FONT_PX * style.FONT_SCALE
@@ -66,9 +64,9 @@ MAX_SVG_POINTS = 1000
 FITTED_COLORBAR = {"title": {"text": "value ÷<br>max |value|", "side": "top"}, "thickness": 14}
 """The vertical colour bar of a figure fitted to a height."""
 EMPTY_FILL = "rgba(127, 127, 127, 0.15)"
+"""A panel without a component: translucent grey, which reads on light and dark pages."""
 EMPTY_FONT_PX = 10
 """Size of the text that says why a panel is empty."""
-"""A panel without a component: translucent grey, which reads on light and dark pages."""
 COLORBAR_TITLE = "component value ÷ its largest |value| on the data"
 MAX_IMAGE_BYTES = 1_000_000
 """Budget of the panels' colour pictures (base64 PNG) in one figure."""
@@ -261,8 +259,8 @@ def contour_figure(
     if title:
         lines = style.title_lines(title, width_px, TITLE_EM * layout["font"]["size"])
         layout["title"] = {"text": "<br>".join(lines), "x": 0.0, "xanchor": "left"}
-        layout["height"] += TITLE_LINE_PX * (len(lines) - 1)
-        layout["margin"]["t"] += TITLE_LINE_PX * (len(lines) - 1)
+        layout["height"] += style.TITLE_LINE_PX * (len(lines) - 1)
+        layout["margin"]["t"] += style.TITLE_LINE_PX * (len(lines) - 1)
     axes = {"xref": "x", "yref": "y"}
     annotations: list[dict] = []
     images: list[dict] = []

@@ -22,8 +22,6 @@ ROW_HEIGHT_PX = 46
 TITLE_FONT = {"family": style.FONT_FAMILY, "size": 15}
 SUP_EM = 0.7
 """The size of a title's ``<sup>`` line (plotly's), in em of the title's."""
-TITLE_LINE_PX = 20
-"""Room for one more line of a title broken for a narrow screen."""
 
 
 def tile(images: np.ndarray, side: int, *, gap: int = 1) -> np.ndarray:
@@ -108,7 +106,7 @@ def mosaic_figure(
         constrain="domain",
     )
     lines = style.title_lines(title, width_px, TITLE_FONT["size"])
-    more_px = TITLE_LINE_PX * (len(lines) - 1)
+    more_px = style.TITLE_LINE_PX * (len(lines) - 1)
     fig.update_layout(
         title={"text": "<br>".join(lines), "font": TITLE_FONT},
         height=max(220, 90 + row_height * n_rows) + more_px,
@@ -300,9 +298,9 @@ def error_curve_figure(
     fig.update_yaxes(title="mean squared error per digit", rangemode="tozero")
     fig.update_layout(
         title={"text": title, "font": TITLE_FONT},
-        height=480 + TITLE_LINE_PX * (sum(title_lines) - 2),
+        height=480 + style.TITLE_LINE_PX * (sum(title_lines) - 2),
         legend={"orientation": "h", "yanchor": "top", "y": -0.18},
-        margin={"t": 90 + TITLE_LINE_PX * (sum(title_lines) - 2)},
+        margin={"t": 90 + style.TITLE_LINE_PX * (sum(title_lines) - 2)},
         font={"family": style.FONT_FAMILY},
         # the page's background and the theme's grid: no white block on the dark theme
         plot_bgcolor=style.TRANSPARENT,

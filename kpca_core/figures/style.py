@@ -73,6 +73,8 @@ depends on the width (long titles, panels side by side) are planned for it (the
 app measures it, ``kpca_ui/screen.py``)."""
 TITLE_PAD_PX = 20
 """Room a title leaves at the figure's sides."""
+TITLE_LINE_PX = 20
+"""Room above the plot for each further line of a title broken for a phone."""
 CHAR_EM = 0.56
 """The average width of a character of the figures' font, in em."""
 FONT_SCALE = 1.4
