@@ -16,6 +16,10 @@ from collections.abc import Mapping
 
 import streamlit as st
 
+import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
+from kpca_core.figures.style import NARROW_PX
+from kpca_ui.presenter import presenter_mode
+
 LEAST_PX = 240
 """Narrower reports are ignored (a page being laid out, not a screen)."""
 TOLERANCE_PX = 8
@@ -85,3 +89,16 @@ def width_listener(key: str, planned: int, full: int) -> None:
 def _measured() -> None:
     """The callback that declares the listener's state ``width`` (components v2 asks for
     one); the width is read by :func:`content_px` on the run it starts."""
+
+
+def narrow_px(key: str) -> int:
+    """The width to plan a figure for that changes its layout on a phone
+    (:data:`kpca_core.figures.style.NARROW_PX`), measured by the listener keyed ``key``."""
+    return content_px(key, NARROW_PX)
+
+
+def narrow_listener(key: str, planned: int) -> None:
+    """:func:`width_listener` for a figure planned by :func:`narrow_px`; none in presenter
+    mode, whose screen is a projector's."""
+    if not presenter_mode():
+        width_listener(key, planned, NARROW_PX)

@@ -285,22 +285,22 @@ def error_curve_figure(
         f"(linear n = {sweep.linear.best_n}, kernel n = {sweep.kernel.best_n}); "
         f"largest same-n ratio {ratio_same:.1f}× (n = {n_same})"
     )
-    title, title_lines = f"{title_prefix}<br><sup>{ratios}</sup>", (1, 1)
+    title = f"{title_prefix}<br><sup>{ratios}</sup>"
     n_max = max(int(curve.n.max()) for curve, _ in curves)
     ticks = [2**k for k in range(int(np.log2(n_max)) + 1)]
-    if width_px is not None and width_px < style.NARROW_PX:
+    if style.is_narrow(width_px):
         ticks = ticks[::-2][::-1]  # every other power of 2, the largest kept: labels apart
         heading = style.title_lines(title_prefix, width_px, TITLE_FONT["size"])
         below = style.title_lines(ratios, width_px, SUP_EM * TITLE_FONT["size"])
         title = "<br>".join([*heading, *(f"<sup>{line}</sup>" for line in below)])
-        title_lines = (len(heading), len(below))
+    more_px = style.TITLE_LINE_PX * (title.count("<br>") - 1)  # beyond the usual two lines
     fig.update_xaxes(type="log", title="number of components n", tickvals=ticks, ticktext=ticks)
     fig.update_yaxes(title="mean squared error per digit", rangemode="tozero")
     fig.update_layout(
         title={"text": title, "font": TITLE_FONT},
-        height=480 + style.TITLE_LINE_PX * (sum(title_lines) - 2),
+        height=480 + more_px,
         legend={"orientation": "h", "yanchor": "top", "y": -0.18},
-        margin={"t": 90 + style.TITLE_LINE_PX * (sum(title_lines) - 2)},
+        margin={"t": 90 + more_px},
         font={"family": style.FONT_FAMILY},
         # the page's background and the theme's grid: no white block on the dark theme
         plot_bgcolor=style.TRANSPARENT,

@@ -255,7 +255,7 @@ def table2_figure(
     finite = np.concatenate([errors[np.isfinite(errors)], paper[np.isfinite(paper)]])
     zmin, zmax = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
     source = np.where(live, "computed live", "shipped table")
-    stacked = width_px is not None and width_px < style.NARROW_PX
+    stacked = style.is_narrow(width_px)
     fig = make_subplots(
         rows=2 if stacked else 1,
         cols=1 if stacked else 2,

@@ -224,9 +224,14 @@ def wrap_lines(text: str, width_px: float, font_px: float) -> list[str]:
     return textwrap.wrap(text, max(1, int(width_px / (CHAR_EM * font_px)))) or [""]
 
 
+def is_narrow(width_px: int | None) -> bool:
+    """Whether a figure drawn ``width_px`` wide is on a phone's page (:data:`NARROW_PX`)."""
+    return width_px is not None and width_px < NARROW_PX
+
+
 def title_lines(text: str, width_px: int | None, font_px: float) -> list[str]:
     """A figure's title as lines: one, or on a page narrower than :data:`NARROW_PX`
     (``width_px``, a phone's) as many as fit it (plotly does not break titles)."""
-    if width_px is None or width_px >= NARROW_PX:
+    if not is_narrow(width_px):
         return [text]
     return wrap_lines(text, width_px - TITLE_PAD_PX, font_px)

@@ -26,11 +26,11 @@ from kpca_core.denoise import (
     demo_images,
 )
 from kpca_core.figures import denoise as figures
-from kpca_core.figures.style import NARROW_PX, export_config
+from kpca_core.figures.style import export_config
 from kpca_ui.explain import explain
 from kpca_ui.presenter import FIGURE_PX, notice, presentable, presenter_mode
 from kpca_ui.safety import guarded
-from kpca_ui.screen import content_px, width_listener
+from kpca_ui.screen import narrow_listener, narrow_px
 from kpca_ui.views.denoising import DEMO_LEVELS, TOY_WIDTHS, within_budget
 from kpca_ui.views.denoising_cache import (
     ModelKey,
@@ -56,9 +56,9 @@ NOTICES = {
 }
 """Presenter mode's one line under each tab's figure."""
 FIXED = "choose the fixed-point pre-image in the sidebar"
+"""What to do instead of the learned pre-image when it is above the request budget."""
 SCREEN = "dn_screen"
 """Key of the listener that measures the page's width (a phone's: titles broken to fit)."""
-"""What to do instead of the learned pre-image when it is above the request budget."""
 BELOW_CONTROL_PX = FIGURE_PX - 60
 """Presenter mode: a figure below the row of tabs and a stepping control (or numbers)."""
 
@@ -95,14 +95,6 @@ def show_with_numbers(
     )
 
 
-def listen_for_width(planned: int) -> None:
-    """Last in a tab: the listener that reports a phone's page width, for which the tab's
-    figure is planned again (``planned``: the width it was planned for; not in presenter
-    mode, whose screen is a projector's)."""
-    if not presenter_mode():
-        width_listener(SCREEN, planned, NARROW_PX)
-
-
 @guarded("dn", "the Fig. 4 grid")
 def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dict) -> None:
     n_train = len(subsets.X_train)
@@ -117,7 +109,7 @@ def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dic
         key, (noise.kind, noise.level), s["method"], s["ridge_alpha"], model, subsets
     )
     title = f"{subsets.source}: {noise.describe()}"
-    width = content_px(SCREEN, NARROW_PX)
+    width = narrow_px(SCREEN)
     show_with_numbers(
         build(figures.fig4_figure, grid, title=title, width_px=width),
         "dn_fig4",
@@ -131,7 +123,7 @@ def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dic
     )
     explain("dn_fig4")
     restart_note(grid.restarts)
-    listen_for_width(width)
+    narrow_listener(SCREEN, width)
 
 
 @st.fragment
@@ -181,7 +173,7 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey
         model,
         subsets,
     )
-    width = content_px(SCREEN, NARROW_PX)
+    width = narrow_px(SCREEN)
     show_with_numbers(
         build(
             figures.side_by_side_figure,
@@ -202,7 +194,7 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey
     )
     explain("dn_side_by_side")
     restart_note(grid.restarts)
-    listen_for_width(width)
+    narrow_listener(SCREEN, width)
 
 
 def _explain_n(n: int, model: DigitDenoiser, subsets: DigitSubsets) -> None:
@@ -259,7 +251,7 @@ def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey,
     cols[2].metric("Ratio at the best n", f"{sweep.ratio_at_best:.2f}×", help="linear / kernel")
     cols[3].metric("Largest same-n ratio", f"{ratio_same:.1f}×", help=f"at n = {n_same}")
     title = f"{subsets.source}: {noise.describe()}, {len(subsets.X_test)} test digits"
-    width = content_px(SCREEN, NARROW_PX)
+    width = narrow_px(SCREEN)
     show_with_numbers(
         figures.error_curve_figure(
             sweep, chosen_n=st.session_state.get("dn_n"), title_prefix=title, width_px=width
@@ -275,7 +267,7 @@ def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey,
         f"Fixed-point restarts over the sweep: {sweep.restarts}."
     )
     explain("dn_error")
-    listen_for_width(width)
+    narrow_listener(SCREEN, width)
 
 
 @st.fragment

@@ -35,7 +35,7 @@ from kpca_ui import draw
 from kpca_ui.explain import explain
 from kpca_ui.links import choice, integer
 from kpca_ui.presenter import FIGURE_PX, notice, presentable, presenter_mode
-from kpca_ui.screen import content_px, width_listener
+from kpca_ui.screen import narrow_listener, narrow_px
 from kpca_ui.shell import camera_domain
 from kpca_ui.views.denoising_cache import progress_bar
 from kpca_ui.workers import compute, in_background
@@ -399,7 +399,7 @@ def show_table2(image_format: str) -> None:
     )
     degree, n = _cell_controls()
     errors, live = shown_grid(table)
-    width = content_px(TABLE_SCREEN, style.NARROW_PX)  # a phone's: the two grids stacked
+    width = narrow_px(TABLE_SCREEN)  # a phone's: the two grids stacked
     st.plotly_chart(
         presentable(
             figures.table2_figure(errors, live=live, chosen=(degree, n), width_px=width),
@@ -409,7 +409,7 @@ def show_table2(image_format: str) -> None:
         config=export_config("features_table2", image_format=image_format),
     )
     notice(TABLE2_NOTICE)
-    ours, paper = ("Above", "Below") if width < style.NARROW_PX else ("Left", "Right")
+    ours, paper = ("Above", "Below") if style.is_narrow(width) else ("Left", "Right")
     st.caption(
         f"{ours}: computed by `{provenance.get('command', BENCH_COMMAND)}` on "
         f"{provenance.get('date', '?')}, commit {provenance.get('commit', '?')[:10]} "
@@ -432,8 +432,7 @@ def show_table2(image_format: str) -> None:
     )
     show_cell(table, degree, n, image_format)
     st.markdown(PROTOCOL)
-    if not presenter_mode():
-        width_listener(TABLE_SCREEN, width, style.NARROW_PX)
+    narrow_listener(TABLE_SCREEN, width)
 
 
 def show_cell(table: features.Table2, degree: int, n: int, image_format: str) -> None:
