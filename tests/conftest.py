@@ -62,20 +62,30 @@ def decode(array: dict | list) -> np.ndarray:
 
 
 def png_pixels(source: str) -> np.ndarray:
-    """The pixels of a ``data:image/png;base64`` URI (grey or RGB, with or without opacity).
+    """The pixels of a ``data:image/png;base64`` URI (grey or RGB, with or without
+    opacity, or indexed: then the palette's RGB).
 
     Reads the PNGs the figure builders write: 8 bits, one IDAT chunk, every row
     unfiltered or with PNG's "Sub" filter. Rows from the top.
     """
     png = base64.b64decode(source.split(",", 1)[1])
-    width, height, depth, colour = struct.unpack(">IIBB", png[16:26])
-    assert png[12:16] == b"IHDR" and depth == 8
-    channels = {4: 2, 2: 3, 6: 4}[colour]
-    rows = np.frombuffer(zlib.decompress(png[41:-12]), np.uint8).reshape(height, -1)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    chunks, at = {}, 8
+    while at < len(png):
+        (length,) = struct.unpack(">I", png[at : at + 4])
+        chunks[png[at + 4 : at + 8]] = png[at + 8 : at + 8 + length]
+        at += 12 + length
+    width, height, depth, colour = struct.unpack(">IIBB", chunks[b"IHDR"][:10])
+    assert depth == 8
+    channels = {3: 1, 4: 2, 2: 3, 6: 4}[colour]
+    rows = np.frombuffer(zlib.decompress(chunks[b"IDAT"]), np.uint8).reshape(height, -1)
     filters, pixels = rows[:, 0], rows[:, 1:].reshape(height, width, channels)
     assert set(filters) <= {0, 1}  # none, or Sub: each byte minus the one a pixel left
     summed = np.cumsum(pixels, axis=1, dtype=np.uint8)  # wraps around at 256, as PNG does
-    return np.where(filters[:, None, None] == 1, summed, pixels)
+    pixels = np.where(filters[:, None, None] == 1, summed, pixels)
+    if colour == 3:
+        return np.frombuffer(chunks[b"PLTE"], np.uint8).reshape(-1, 3)[pixels[..., 0]]
+    return pixels
 
 
 def path_points(path: str) -> np.ndarray:

@@ -1,5 +1,6 @@
 """The Contours figures: panels, ranges, titles, colours — checked on the figure itself."""
 
+import itertools
 import re
 
 import numpy as np
@@ -175,11 +176,12 @@ def test_one_colour_scale_symmetric_about_zero_and_colour_blind_safe():
     assert style.DIVERGING == "RdBu_r"
     # the colour bar: a trace on the colour axis
     assert [trace.marker.coloraxis for trace in fig.data if trace.marker.coloraxis] == ["coloraxis"]
-    # each panel's pixels are its values through that scale, top row first
+    # each panel's pixels are its values through that scale (256 colours of it),
+    # top row first
     values = sweep.columns[0].values[0]
     rgb = png_pixels(_panels(fig)[0].source)
     assert rgb.shape == (*values.shape, 3)
-    np.testing.assert_array_equal(rgb, panels.colours(values[::-1]))
+    np.testing.assert_allclose(rgb, panels.colours(values[::-1]), atol=2)
 
 
 def test_colours_follow_the_diverging_scale_and_saturate():
@@ -194,21 +196,59 @@ def test_colours_follow_the_diverging_scale_and_saturate():
         panels.colours(np.array([0.0, np.nan]))
 
 
-def test_contour_lines_lie_on_their_levels_every_step():
+def _strays(points: np.ndarray, starts: np.ndarray, keep: np.ndarray) -> float:
+    """How far the dropped vertices lie from the chords between the kept ones, at most."""
+    worst = 0.0
+    kept = np.flatnonzero(keep)
+    for a, b in itertools.pairwise(kept):
+        if starts[b]:
+            continue  # b begins another line
+        chord = points[b] - points[a]
+        between = points[a + 1 : b] - points[a]
+        cross = chord[0] * between[:, 1] - chord[1] * between[:, 0]
+        worst = max(worst, *np.abs(cross) / np.hypot(*chord), 0.0)
+    return worst
+
+
+def test_contour_lines_lie_on_their_levels():
     xs = ys = np.linspace(-1.0, 1.0, 41)
     values = np.hypot(*np.meshgrid(xs, ys))  # circles of radius = value
     points, starts = panels.contour_lines(xs, ys, values, np.array([0.4, 0.8]))
     radii = np.hypot(points[:, 0], points[:, 1])
     assert starts.sum() == 2 and starts[0]
     np.testing.assert_allclose(radii[: np.flatnonzero(starts)[1]], 0.4, atol=2e-3)
-    keep = panels.thin(points, starts, 0.1)
-    assert keep[starts].all() and keep[np.append(np.flatnonzero(starts)[1:] - 1, -1)].all()
-    kept = points[keep]
-    gaps = np.hypot(*np.diff(kept, axis=0).T)[~starts[keep][1:]]
-    assert gaps.max() < 0.2 and len(kept) < len(points)
-    path = panels.lines_path(kept, starts[keep], 4)
+    path = panels.lines_path(points, starts, 4)
     assert path.count("M") == 2 and path.startswith("M")
-    np.testing.assert_allclose(path_points(path), kept, atol=1e-4)
+    np.testing.assert_allclose(path_points(path), points, atol=1e-4)
+
+
+@pytest.mark.parametrize("tolerance", [1e-3, 4e-3])
+@pytest.mark.parametrize("radius", [0.3, 0.8])
+def test_thinned_lines_stray_within_the_tolerance_and_bends_keep_what_the_sagitta_needs(
+    tolerance, radius
+):
+    xs = ys = np.linspace(-1.0, 1.0, 401)
+    values = np.hypot(*np.meshgrid(xs, ys))
+    points, starts = panels.contour_lines(xs, ys, values, np.array([radius]))
+    keep = panels.thin(points, starts, tolerance)
+    ends = np.append(np.flatnonzero(starts)[1:] - 1, len(points) - 1)
+    assert keep[starts].all() and keep[ends].all()
+    # a chord of length s across a circle of radius R strays by s² / 8R: a circle
+    # needs 2πR / √(8 R tolerance) chords; kept: that many, up to 3 times (the
+    # bends of a grid's polyline look sharper than the circle's)
+    needed = 2 * np.pi * radius / np.sqrt(8 * radius * tolerance)
+    assert needed <= keep.sum() <= 3 * needed < len(points)
+    assert _strays(points, starts, keep) <= 2 * tolerance
+
+
+def test_a_straight_line_keeps_a_vertex_every_longest_step():
+    xs, ys = np.linspace(-1.0, 1.0, 201), np.linspace(0.0, 1.0, 101)
+    values = np.broadcast_to(xs, (ys.size, xs.size))  # vertical lines x = value
+    points, starts = panels.contour_lines(xs, ys, values, np.array([-0.5, 0.5]))
+    assert starts.sum() == 2
+    keep = panels.thin(points, starts, 1e-3, max_step=0.25)
+    assert keep.sum() == 2 * (1 + 4)  # each line of length 1: its ends, 3 between
+    assert _strays(points, starts, keep) < 1e-12
 
 
 def test_the_lines_of_a_panel_are_its_contour_lines_every_level_step():
@@ -249,11 +289,31 @@ def test_dots_are_discs_whose_opacities_combine_like_layers_of_paint():
 
 def test_png_pixels_round_trip():
     rng = np.random.default_rng(0)
-    for channels in (2, 3, 4):
+    palette = rng.integers(0, 256, (256, 3), dtype=np.uint8)
+    for channels in (1, 2, 3, 4):
         pixels = rng.integers(0, 256, (7, 5, channels), dtype=np.uint8)
         for sub_filter in (False, True):
-            uri = panels.png_data_uri(pixels, sub_filter=sub_filter)
-            np.testing.assert_array_equal(png_pixels(uri), pixels)
+            if channels == 1:  # indices into a palette
+                uri = panels.png_data_uri(pixels, sub_filter=sub_filter, palette=palette)
+                np.testing.assert_array_equal(png_pixels(uri), palette[pixels[..., 0]])
+            else:
+                uri = panels.png_data_uri(pixels, sub_filter=sub_filter)
+                np.testing.assert_array_equal(png_pixels(uri), pixels)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_colour_picture_is_the_nearest_of_256_colours_of_the_scale(seed):
+    values = np.random.default_rng(seed).uniform(-1.5, 1.5, (30, 40))
+    rgb = png_pixels(panels.colour_png(values)).astype(int)
+    assert rgb.shape == (30, 40, 3)
+    np.testing.assert_allclose(rgb, panels.colours(values), atol=2)
+    # the palette's colours are the scale's at 256 evenly spaced values
+    levels = np.linspace(-1.0, 1.0, 256)
+    np.testing.assert_array_equal(panels.PALETTE, panels.colours(levels))
+    nearest = np.abs(np.clip(values, -1, 1)[..., None] - levels).argmin(axis=-1)
+    np.testing.assert_array_equal(rgb, panels.PALETTE[nearest])
+    with pytest.raises(ValueError, match="finite"):
+        panels.colour_png(np.array([[0.0, np.inf]]))
 
 
 def test_a_column_that_cannot_be_computed_is_an_explained_empty_column():

@@ -16,7 +16,7 @@ from . import panels
 RESOLUTION = 96
 """Grid points per side of the background picture (the browser smooths it)."""
 CANVAS_PX = 480
-"""Width the contour lines are thinned for: a vertex every few pixels at this width."""
+"""Width the contour lines are thinned for: within a tenth of a pixel at this width."""
 
 
 def canvas_background(
@@ -49,9 +49,14 @@ def canvas_background(
     values = column.values[0].astype(float)
     px_per_unit = CANVAS_PX / (2 * half_width)
     points, starts = panels.contour_lines(axis, axis, values)
-    keep = panels.thin(points, starts, panels.LINE_STEP_PX / px_per_unit)
+    keep = panels.thin(
+        points,
+        starts,
+        panels.LINE_TOLERANCE_PX / px_per_unit,
+        panels.LINE_MAX_STEP_PX / px_per_unit,
+    )
     decimals = max(0, int(np.ceil(np.log10(10 * px_per_unit))))
     return {
-        "image": panels.png_data_uri(panels.colours(values[::-1]), sub_filter=True),
+        "image": panels.colour_png(values[::-1]),
         "lines": panels.lines_path(points[keep], starts[keep], decimals),
     }

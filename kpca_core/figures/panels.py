@@ -6,7 +6,8 @@ with what the browser draws fastest, because Streamlit draws every changed
 chart twice (``bench/ui_latency.py``):
 
 - the colours: one PNG of the grid values (``layout.images``), coloured here
-  through the diverging scale; the browser smooths it as plotly's heatmap does;
+  through the diverging scale (256 colours of it, a byte per pixel); the
+  browser smooths it as plotly's heatmap does;
 - the contour lines: computed here (``contourpy``), one SVG path per panel
   (``layout.shapes``) instead of plotly.js tracing 21 levels itself;
 - the data points: one transparent PNG of round dots (:func:`dots_image`),
@@ -36,10 +37,12 @@ LEVEL_MAX = 2.0
 LEVELS = np.round(np.arange(-LEVEL_MAX, LEVEL_MAX + LEVEL_STEP / 2, LEVEL_STEP), 10)
 """The values of the contour lines (0 included)."""
 LINE = {"width": 0.6, "color": "rgba(0, 0, 0, 0.45)"}
-LINE_STEP_PX = 3.0
-"""Contour lines keep a vertex about every this many pixels."""
+LINE_TOLERANCE_PX = 0.1
+"""Drawn contour lines stray about this many pixels at most from the grid's lines (:func:`thin`)."""
+LINE_MAX_STEP_PX = 30.0
+"""Contour lines keep a vertex at least every this many pixels."""
 MAX_THINNING_ROUNDS = 4
-"""Tries at a longer step before a panel's lines are left out (see :func:`lines_shape`)."""
+"""Tries at a larger tolerance before a panel's lines are left out (see :func:`lines_shape`)."""
 TANGLED = "contour lines left out: too tangled to draw"
 POINT_PX = 3.5
 """Diameter of a data point's dot, in pixels."""
@@ -74,19 +77,60 @@ def colours(values: np.ndarray) -> np.ndarray:
     ValueError
         If a value is not finite: a panel never shows a hole as a colour.
     """
-    values = np.asarray(values, dtype=float)
-    if not np.all(np.isfinite(values)):
-        raise ValueError("component values must be finite to be coloured")
+    values = _finite(values)
     t = np.clip((values + 1.0) / 2.0, 0.0, 1.0)
     rgb = np.stack([np.interp(t, _STOPS, _STOP_RGB[:, k]) for k in range(3)], axis=-1)
     return np.round(rgb).astype(np.uint8)
 
 
+def _finite(values: np.ndarray) -> np.ndarray:
+    """``values`` as floats; a value that is not finite raises: a panel never shows a hole."""
+    values = np.asarray(values, dtype=float)
+    if not np.all(np.isfinite(values)):
+        raise ValueError("component values must be finite to be coloured")
+    return values
+
+
 PNG_COLOUR_TYPES = {2: 4, 3: 2, 4: 6}
 """PNG colour type by channels: grey + opacity, RGB, RGB + opacity."""
+PNG_PALETTE_TYPE = 3
+"""PNG colour type of a picture of indices into a palette."""
+PALETTE = colours(np.linspace(-1.0, 1.0, 256))
+"""The diverging scale in 256 colours, from −1 to 1: the panels' pictures store
+one byte per pixel, an index into it (:func:`colour_png`)."""
 
 
-def png_data_uri(pixels: np.ndarray, *, sub_filter: bool = False) -> str:
+def colour_png(values: np.ndarray) -> str:
+    """Values as a PNG of the diverging scale from −1 to 1, saturating beyond.
+
+    Each value takes the nearest of the :data:`PALETTE`'s 256 colours, whose
+    values are 2/255 apart: at most 2 of 255 off in each channel from
+    :func:`colours`, and a byte per pixel instead of three (a 100 × 100 panel
+    of a contour grid: ~4 kB instead of ~11 kB).
+
+    Parameters
+    ----------
+    values : ndarray of shape (height, width)
+        Rows from the top of the picture down.
+
+    Returns
+    -------
+    str
+        A ``data:image/png;base64`` URI.
+
+    Raises
+    ------
+    ValueError
+        If a value is not finite, as :func:`colours`.
+    """
+    top = len(PALETTE) - 1
+    index = np.round((np.clip(_finite(values), -1.0, 1.0) + 1.0) / 2.0 * top).astype(np.uint8)
+    return png_data_uri(index[..., None], sub_filter=True, palette=PALETTE)
+
+
+def png_data_uri(
+    pixels: np.ndarray, *, sub_filter: bool = False, palette: np.ndarray | None = None
+) -> str:
     """An image as a ``data:image/png;base64`` URI (PNG written with zlib).
 
     Written here rather than by Pillow: for the pictures of a contour grid
@@ -103,13 +147,16 @@ def png_data_uri(pixels: np.ndarray, *, sub_filter: bool = False) -> str:
         Store each byte as its difference to the pixel on its left (PNG's
         "Sub" filter): smooth colours then compress to about 60 %; sparse
         pictures (dots) compress better without.
+    palette : ndarray of shape (n_colours, 3), uint8, optional
+        With it, ``pixels`` has one channel: each pixel's index into the
+        palette (PNG's indexed colour), a third of the bytes of RGB.
 
     Returns
     -------
     str
     """
     height, width, channels = pixels.shape
-    colour_type = PNG_COLOUR_TYPES[channels]
+    colour_type = PNG_COLOUR_TYPES[channels] if palette is None else PNG_PALETTE_TYPE
     flat = pixels.reshape(height, channels * width)
     if sub_filter:
         flat = flat.copy()
@@ -124,6 +171,7 @@ def png_data_uri(pixels: np.ndarray, *, sub_filter: bool = False) -> str:
         (
             b"\x89PNG\r\n\x1a\n",
             chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0)),
+            b"" if palette is None else chunk(b"PLTE", np.asarray(palette, np.uint8).tobytes()),
             chunk(b"IDAT", zlib.compress(rows.tobytes(), 1)),
             chunk(b"IEND", b""),
         )
@@ -242,7 +290,7 @@ def colour_image(
     dx = (xs[-1] - xs[0]) / max(xs.size - 1, 1)
     dy = (ys[-1] - ys[0]) / max(ys.size - 1, 1)
     return {
-        "source": png_data_uri(colours(values[::-1]), sub_filter=True),
+        "source": colour_png(values[::-1]),
         **axes,
         "x": float(xs[0] - dx / 2),
         "y": float(ys[-1] + dy / 2),
@@ -293,35 +341,56 @@ def contour_lines(
     return np.concatenate(points), np.concatenate(starts)
 
 
-def thin(points: np.ndarray, starts: np.ndarray, step: float) -> np.ndarray:
-    """Which vertices to keep so that each line has one about every ``step`` along it.
+def thin(
+    points: np.ndarray, starts: np.ndarray, tolerance: float, max_step: float = np.inf
+) -> np.ndarray:
+    """Which vertices to keep so that each line strays about ``tolerance`` at most.
 
     Contour lines of a grid have a vertex on every cell edge they cross, often
     a fraction of a pixel apart, and the browser converts every vertex of a
-    shape.  A chord of length ≤ 2 × ``step`` strays from a curve of radius R
-    by at most (2 step)² / 8R: a fifth of a pixel for a 3-pixel step and a
-    20-pixel radius.  The ends of every line are kept.
+    shape.  A chord of length s across a bend of curvature κ strays from it
+    by its sagitta, κ s² / 8, so along a line a vertex is kept about every
+    √(8 ``tolerance`` / κ), and at least every ``max_step``: few on straight
+    stretches, many in tight bends.  κ at a vertex is its turning angle over
+    the mean length of its two segments, the largest within two vertices (so
+    a bend is seen before it is reached).  The ends of every line are kept.
 
     Parameters
     ----------
     points : ndarray of shape (n, 2)
     starts : ndarray of shape (n,), bool
         Where a new line starts, as from :func:`contour_lines`.
-    step : float
+    tolerance, max_step : float
         In data units.
 
     Returns
     -------
     ndarray of shape (n,), bool
     """
-    if len(points) == 0:
+    n = len(points)
+    if n == 0:
         return np.zeros(0, bool)
-    length = np.concatenate([[0.0], np.hypot(*np.diff(points, axis=0).T)])
-    length[starts] = 0.0
-    arc = np.cumsum(length)
-    first = np.maximum.accumulate(np.where(starts, np.arange(len(points)), 0))
-    section = np.floor((arc - arc[first]) / step)
     ends = np.append(starts[1:], True)
+    steps = np.diff(points, axis=0)
+    segment = np.hypot(*steps.T)  # from vertex i to vertex i + 1
+    segment[ends[:-1]] = 0.0  # a line's end is not joined to the next line's start
+    before, after = np.append(0.0, segment), np.append(segment, 0.0)
+    heading = np.arctan2(steps[:, 1], steps[:, 0])
+    turn = np.zeros(n)
+    turn[1:-1] = np.abs((np.diff(heading) + np.pi) % (2 * np.pi) - np.pi)
+    turn[starts | ends] = 0.0
+    span = (before + after) / 2
+    curvature = np.divide(turn, span, out=np.zeros(n), where=span > 0)
+    nearby = curvature.copy()
+    for shift in (1, 2):
+        np.maximum(nearby[shift:], curvature[:-shift], out=nearby[shift:])
+        np.maximum(nearby[:-shift], curvature[shift:], out=nearby[:-shift])
+    with np.errstate(divide="ignore"):
+        step = np.minimum(max_step, np.sqrt(8.0 * tolerance / nearby))
+    # steps covered along each line; a vertex is kept where a new one begins
+    covered = np.cumsum(before / step)
+    first = np.maximum.accumulate(np.where(starts, np.arange(n), 0))
+    section = np.floor(covered - covered[first])
     return starts | ends | (section != np.roll(section, 1))
 
 
@@ -342,17 +411,17 @@ def lines_shape(
 ) -> dict:
     """A panel's contour lines every :data:`LEVEL_STEP` as one SVG path shape.
 
-    A vertex about every :data:`LINE_STEP_PX` pixels, written to a tenth
-    of a pixel, at ``px_per_unit`` pixels per data unit.  With ``max_chars``,
-    the vertices are thinned further (a longer step) until the path fits; a
-    tangle of lines that fits at no step (thousands of tiny loops) is left out,
-    and the shape's name says so.
+    Within :data:`LINE_TOLERANCE_PX` of the grid's lines (:func:`thin`),
+    written to a tenth of a pixel, at ``px_per_unit`` pixels per data unit.
+    With ``max_chars``, the vertices are thinned further (a larger tolerance)
+    until the path fits; a tangle of lines that fits at no tolerance
+    (thousands of tiny loops) is left out, and the shape's name says so.
     """
     points, starts = contour_lines(xs, ys, values)
     decimals = max(0, int(np.ceil(np.log10(10 * px_per_unit))))
-    step = LINE_STEP_PX / px_per_unit
+    tolerance, step = LINE_TOLERANCE_PX / px_per_unit, LINE_MAX_STEP_PX / px_per_unit
     for _ in range(MAX_THINNING_ROUNDS):
-        keep = thin(points, starts, step)
+        keep = thin(points, starts, tolerance, step)
         # at least "L", "," and per coordinate a digit and `decimals` digits
         length = int(keep.sum()) * (2 * decimals + 4)
         if max_chars is None or length <= max_chars:
@@ -360,7 +429,9 @@ def lines_shape(
             length = len(path)
             if max_chars is None or length <= max_chars:
                 break
-        step *= 1.2 * length / max_chars
+        # about f times fewer vertices: a bend keeps one every √tolerance
+        factor = 1.2 * length / max_chars
+        tolerance, step = tolerance * factor**2, step * factor
     else:
         path = ""
     return {
