@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import threading
@@ -97,6 +98,19 @@ def test_warm_up_is_off_in_the_page_tests_and_started_once_otherwise(monkeypatch
         assert started == [first]
     finally:
         warmup._started.clear()
+
+
+def test_after_the_warm_up_its_objects_are_left_out_of_full_collections(monkeypatch):
+    monkeypatch.setattr(warmup, "warm", lambda: [])
+    monkeypatch.setattr(warmup, "_lower_priority", lambda: None)  # not this test's thread
+    stop = threading.Event()
+    stop.set()  # no watching: _run returns after the warm-up
+    gc.unfreeze()
+    try:
+        warmup._run(stop)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
 
 
 def test_the_workers_are_started_before_the_first_visit_and_replaced_when_one_dies(monkeypatch):
