@@ -48,15 +48,7 @@ def canvas_background(
         return None
     values = column.values[0].astype(float)
     px_per_unit = CANVAS_PX / (2 * half_width)
-    points, starts = panels.contour_lines(axis, axis, values)
-    keep = panels.thin(
-        points,
-        starts,
-        panels.LINE_TOLERANCE_PX / px_per_unit,
-        panels.LINE_MAX_STEP_PX / px_per_unit,
-    )
-    decimals = max(0, int(np.ceil(np.log10(10 * px_per_unit))))
     return {
         "image": panels.colour_png(values[::-1]),
-        "lines": panels.lines_path(points[keep], starts[keep], decimals),
+        "lines": panels.contour_path(axis, axis, values, px_per_unit),
     }

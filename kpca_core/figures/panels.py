@@ -42,7 +42,7 @@ LINE_TOLERANCE_PX = 0.1
 LINE_MAX_STEP_PX = 30.0
 """Contour lines keep a vertex at least every this many pixels."""
 MAX_THINNING_ROUNDS = 4
-"""Tries at a larger tolerance before a panel's lines are left out (see :func:`lines_shape`)."""
+"""Tries at a larger tolerance before a panel's lines are left out (see :func:`contour_path`)."""
 TANGLED = "contour lines left out: too tangled to draw"
 POINT_PX = 3.5
 """Diameter of a data point's dot, in pixels."""
@@ -401,21 +401,20 @@ def lines_path(points: np.ndarray, starts: np.ndarray, decimals: int) -> str:
     return "".join(map(fmt, commands, points[:, 0].tolist(), points[:, 1].tolist()))
 
 
-def lines_shape(
+def contour_path(
     xs: np.ndarray,
     ys: np.ndarray,
     values: np.ndarray,
     px_per_unit: float,
-    axes: dict,
     max_chars: int | None = None,
-) -> dict:
-    """A panel's contour lines every :data:`LEVEL_STEP` as one SVG path shape.
+) -> str | None:
+    """A grid's contour lines every :data:`LEVEL_STEP` as one SVG path, in data coordinates.
 
     Within :data:`LINE_TOLERANCE_PX` of the grid's lines (:func:`thin`),
     written to a tenth of a pixel, at ``px_per_unit`` pixels per data unit.
     With ``max_chars``, the vertices are thinned further (a larger tolerance)
     until the path fits; a tangle of lines that fits at no tolerance
-    (thousands of tiny loops) is left out, and the shape's name says so.
+    (thousands of tiny loops) gives ``None``.
     """
     points, starts = contour_lines(xs, ys, values)
     decimals = max(0, int(np.ceil(np.log10(10 * px_per_unit))))
@@ -428,19 +427,34 @@ def lines_shape(
             path = lines_path(points[keep], starts[keep], decimals)
             length = len(path)
             if max_chars is None or length <= max_chars:
-                break
+                return path
         # about f times fewer vertices: a bend keeps one every √tolerance
         factor = 1.2 * length / max_chars
         tolerance, step = tolerance * factor**2, step * factor
-    else:
-        path = ""
+    return None
+
+
+def lines_shape(
+    xs: np.ndarray,
+    ys: np.ndarray,
+    values: np.ndarray,
+    px_per_unit: float,
+    axes: dict,
+    max_chars: int | None = None,
+) -> dict:
+    """A panel's contour lines (:func:`contour_path`) as one SVG path shape.
+
+    Lines left out as too tangled leave the path empty, and the shape's name
+    says so.
+    """
+    path = contour_path(xs, ys, values, px_per_unit, max_chars)
     return {
         "type": "path",
-        "path": path,
+        "path": path or "",
         **axes,
         "line": LINE,
         "layer": "above",
-        "name": "contour lines" if path or len(points) == 0 else TANGLED,
+        "name": TANGLED if path is None else "contour lines",
     }
 
 
