@@ -3,6 +3,7 @@
 import itertools
 import re
 
+import contourpy
 import numpy as np
 import plotly.graph_objects as go
 import pytest
@@ -220,6 +221,27 @@ def test_contour_lines_lie_on_their_levels():
     path = panels.lines_path(points, starts, 4)
     assert path.count("M") == 2 and path.startswith("M")
     np.testing.assert_allclose(path_points(path), points, atol=1e-4)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_contour_lines_are_contourpys_lines_level_by_level(seed):
+    # levels beyond the values (skipped) and within them, a NaN hole in the grid
+    rng = np.random.default_rng(seed)
+    xs, ys = np.linspace(-1.0, 1.0, 30), np.linspace(0.0, 2.0, 25)
+    values = rng.normal(size=(ys.size, xs.size)).cumsum(axis=1) / 4
+    values[5, 7] = np.nan
+    levels = np.linspace(-4.0, 4.0, 41)
+    points, starts = panels.contour_lines(xs, ys, values, levels)
+    expected = [
+        line
+        for level in levels
+        for line in contourpy.contour_generator(xs, ys, values).lines(level)
+        if len(line)
+    ]
+    lines = np.split(points, np.flatnonzero(starts)[1:])
+    assert starts[0] and len(lines) == len(expected) > 10
+    for line, reference in zip(lines, expected, strict=True):
+        np.testing.assert_allclose(line, reference)
 
 
 @pytest.mark.parametrize("tolerance", [1e-3, 4e-3])

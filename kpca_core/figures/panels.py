@@ -323,22 +323,30 @@ def contour_lines(
     starts : ndarray of shape (n,), bool
         Where a new line starts.
     """
+    values = np.asarray(values, dtype=float)
+    finite = values[np.isfinite(values)]
+    # a level outside the values has no line, but contourpy would scan the grid for it
+    if finite.size:
+        levels = levels[(levels >= finite.min()) & (levels <= finite.max())]
     generator = contourpy.contour_generator(
-        xs,
-        ys,
-        np.asarray(values, dtype=float),
-        line_type=contourpy.LineType.ChunkCombinedOffset,
+        xs, ys, values, line_type=contourpy.LineType.ChunkCombinedOffset
     )
-    points, starts = [np.zeros((0, 2))], [np.zeros(0, bool)]
-    for chunk_points, chunk_offsets in generator.multi_lines(levels):
-        for vertices, offsets in zip(chunk_points, chunk_offsets, strict=True):
-            if vertices is None:
-                continue
-            first = np.zeros(len(vertices), bool)
-            first[offsets[:-1]] = True
-            points.append(vertices)
-            starts.append(first)
-    return np.concatenate(points), np.concatenate(starts)
+    chunks = [
+        (vertices, offsets)
+        for level_points, level_offsets in generator.multi_lines(levels)
+        for vertices, offsets in zip(level_points, level_offsets, strict=True)
+        if vertices is not None
+    ]
+    if not chunks:
+        return np.zeros((0, 2)), np.zeros(0, bool)
+    points = np.concatenate([vertices for vertices, _ in chunks])
+    sizes = np.array([len(vertices) for vertices, _ in chunks])
+    starts = np.zeros(len(points), bool)
+    # each chunk's line starts, shifted by the vertices of the chunks before it
+    bases = np.cumsum(sizes) - sizes
+    first = [offsets[:-1] + base for (_, offsets), base in zip(chunks, bases, strict=True)]
+    starts[np.concatenate(first)] = True
+    return points, starts
 
 
 def thin(
