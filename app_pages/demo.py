@@ -1,8 +1,9 @@
 """Demo: can a computer clean up handwriting? For someone who does not program.
 
-No sidebar, no formula: a digit, the same with noise, and the noise removed by
-the classic method and by the kernel method. The cases are measured
-(``kpca_core/demo.py``); the page's work is in ``kpca_ui/views/demo.py``.
+No sidebar, no formula: a digit, the same with noise, the noise removed by the
+classic method and by the kernel method, and how much of it each removed. The
+cases are measured (``kpca_core/demo.py``); the page's work is in
+``kpca_ui/views/demo.py``.
 """
 
 import streamlit as st
@@ -14,6 +15,7 @@ require_app_shell(view.LINK_DOMAINS)
 view.hide_sidebar()
 
 st.title("Can a computer clean up handwriting?")
+st.page_link("app_pages/home.py", label="Back to Home", icon=":material/arrow_back:")
 model, subsets = view.model_and_digits()
 cases = view.convincing_cases(view.model_key(subsets.source), model, subsets)
 if len(cases.chosen) == 0:
@@ -24,4 +26,5 @@ st.markdown(
     "redraws a noisy digit from similar ones it has seen, while the **classic method** "
     "keeps much of the noise."
 )
-view.show(model, subsets, cases)
+with st.container():
+    view.show(model, subsets, cases)

@@ -80,6 +80,11 @@ USPS_BYTES: dict[str, int] = {"train": 1_829_071, "test": 439_208}
 FALLBACK_SOURCE = "scikit-learn 8×8 digits"
 FALLBACK_TEST_FRACTION = USPS_ROWS["test"] / (USPS_ROWS["train"] + USPS_ROWS["test"])
 FALLBACK_SEED = 0
+FALLBACK_PLAIN = (
+    "The full handwriting set (USPS, 9,298 digits of 16 × 16 pixels) could not be "
+    "downloaded, so a small set is shown: scikit-learn's 1,797 digits of 8 × 8 pixels."
+)
+"""The fallback in one plain line, for an audience (the Demo): no error code, no address."""
 
 _CHUNK = 64 * 1024
 

@@ -197,7 +197,7 @@ def side_by_side_figure(
 
 
 def demo_figure(grid: ImageGrid) -> go.Figure:
-    """Big images side by side with a plain title above each (the demo tab)."""
+    """Big images side by side with a plain title above each, each framed (the demos)."""
     fig = mosaic_figure(
         grid.images,
         side=grid.side,
@@ -208,6 +208,18 @@ def demo_figure(grid: ImageGrid) -> go.Figure:
     )
     fig.update_xaxes(tickfont={"size": 18})
     fig.update_yaxes(showticklabels=False)
+    # A thin frame around each picture: a clean digit's blank columns are white on
+    # a white page, and without it the picture looked narrower than the others.
+    step = grid.side + max(1, grid.side // 4)
+    for c in range(len(grid.column_labels)):
+        fig.add_shape(
+            type="rect",
+            x0=c * step - 0.5,
+            x1=c * step + grid.side - 0.5,
+            y0=-0.5,
+            y1=grid.side - 0.5,
+            line={"color": "rgba(128, 128, 128, 0.6)", "width": 1},
+        )
     fig.update_layout(margin={"t": 70})
     return fig
 

@@ -1,44 +1,70 @@
-"""The Demo page's work: the model, the measured cases, the picture of one case.
+"""The Demo page's work: the model, the measured cases, the pictures and the verdict.
 
 For someone who does not program: one handwritten digit, the same with noise,
 and the noise removed by the classic method (linear PCA) and by the kernel
-method (kernel PCA), at one height with their titles in one row. Which digits
-and how much noise is measured, not chosen by hand (:mod:`kpca_core.demo`).
-The page, ``app_pages/demo.py``, is the layout.
+method (kernel PCA), at one height with their titles in one row, and below them
+how much of the noise each removed. Which digits and how much noise is
+measured, not chosen by hand (:mod:`kpca_core.demo`). The page,
+``app_pages/demo.py``, is the layout.
 """
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
-import plotly.graph_objects as go
 import streamlit as st
 
 import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
-from kpca_core.demo import DemoCases, measure, most_convincing, noisy_digits
-from kpca_core.denoise import DEMO_N, PRESETS, DigitDenoiser, DigitSubsets, ImageGrid, Noise
+from kpca_core import usps
+from kpca_core.demo import DemoCases, Verdict, measure, most_convincing, percent
+from kpca_core.denoise import (
+    PRESETS,
+    DigitDenoiser,
+    DigitSubsets,
+    ImageGrid,
+    Noise,
+    demo_images,
+)
 from kpca_core.figures import denoise as figures
 from kpca_core.figures.style import export_config
 from kpca_ui.links import Domain
 from kpca_ui.presenter import presentable
 from kpca_ui.views.denoising import DEMO_LEVELS
-from kpca_ui.views.denoising_cache import digit_subsets, fitted_model, usps_digits
+from kpca_ui.views.denoising_cache import digit_subsets, fitted_model, load_digits
 
 LINK_DOMAINS: dict[str, Domain] = {}
-"""The page takes no setting from a link: it has none."""
+"""The page takes no setting from a link but the written digit (added by the pad)."""
 NEXT = "dm_next"
 """Key of the "Show me another" button."""
 COUNT = "dm_case"
 """Session key of the shown case's place among the convincing ones."""
 TITLES = ("Written<br>by hand", "With<br>noise", "Classic<br>method", "Kernel<br>method")
 """Two short lines each, so that they stay apart on a phone's 390 px."""
-LEVEL_WORDS = {level: words for words, level in DEMO_LEVELS.items()}
 PRESET = next(iter(PRESETS.values()))
 """The model of the Denoising page's default: Mika et al.'s Fig. 4 settings."""
+NOISE_GONE = (
+    "“Noise gone” compares each cleaned digit with the original: 100 % means it is the "
+    "original again, 0 % that it is as far from it as the noisy digit (measured as the sum "
+    "over the pixels of the squared differences: 1 − cleaned-to-original ÷ noisy-to-original)."
+)
+
+
+def digits() -> tuple[usps.DigitsData, usps.DigitsData]:
+    """The training and test digits, with one plain line where they are not the full set."""
+    data = load_digits(
+        os.environ.get(usps.USPS_ENV_VAR),
+        os.environ.get("SCIKIT_LEARN_DATA"),
+        tuple(usps.USPS_BASE_URLS),
+    )
+    if data[0].source != "USPS":
+        st.caption(usps.FALLBACK_PLAIN)
+    return data
 
 
 def model_and_digits() -> tuple[DigitDenoiser, DigitSubsets]:
     """The Denoising page's default model and digits (shared with it through the caches)."""
-    data = usps_digits()
+    data = digits()
     subsets = digit_subsets(
         data[0].source, PRESET.n_train_per_class, PRESET.n_test_per_class, 0, data
     )
@@ -56,18 +82,33 @@ def convincing_cases(key: tuple, _model: DigitDenoiser, _subsets: DigitSubsets) 
     """The noise level with the most convincing test digits, measured once per model
     (``key``, :func:`model_key`: cases measured for another model are never shown)."""
     levels = [level for level in DEMO_LEVELS.values() if level > 0]
-    return most_convincing(measure(_model, _subsets.X_test, level) for level in levels)
+    return most_convincing(
+        measure(_model, _subsets.X_test, _subsets.y_test, level) for level in levels
+    )
 
 
-def case_figure(model: DigitDenoiser, subsets: DigitSubsets, index: int, level: float) -> go.Figure:
-    """Four pictures of test digit ``index``: clean, noisy, classic and kernel method."""
-    clean = subsets.X_test[index : index + 1]
-    noisy = noisy_digits(subsets.X_test, np.array([index]), Noise("gaussian", level))
-    linear = model.reconstruct_linear(noisy, DEMO_N["linear"])
-    kernel, _ = model.reconstruct_kernel(noisy, DEMO_N["kernel"])
-    images = np.stack([clean, noisy, linear, kernel], axis=1)  # (1, 4, pixels)
-    grid = ImageGrid(images, subsets.side, ("",), TITLES)
-    return figures.demo_figure(grid)
+def cleaned(
+    model: DigitDenoiser, clean: np.ndarray, noise: Noise, seed: int, side: int
+) -> tuple[ImageGrid, Verdict]:
+    """Four pictures of one digit (written, with noise, classic, kernel) and the verdict."""
+    grid = demo_images(model, clean, noise, side=side, random_state=seed)
+    noisy, classic, kernel = grid.images[0]
+    images = np.concatenate([np.reshape(clean, (1, 1, -1)), grid.images], axis=1)
+    return ImageGrid(images, side, ("",), TITLES), Verdict.of(clean, noisy, classic, kernel)
+
+
+def pictures(grid: ImageGrid, verdict: Verdict, key: str, name: str) -> None:
+    """The four pictures, full width, and the verdict under them: words and two bars."""
+    st.plotly_chart(presentable(figures.demo_figure(grid)), key=key, config=export_config(name))
+    show_verdict(verdict)
+
+
+def show_verdict(verdict: Verdict) -> None:
+    """How much of the noise each method removed, in one line and a bar for each."""
+    st.markdown(f"#### {verdict.words().capitalize()}")
+    for name, share in (("Kernel method", verdict.kernel), ("Classic method", verdict.classic)):
+        st.progress(min(max(share, 0.0), 1.0), text=f"{name}: {percent(share)}")
+    st.caption(NOISE_GONE)
 
 
 def shown_case(cases: DemoCases) -> int:
@@ -82,14 +123,13 @@ def another() -> None:
 
 
 def show(model: DigitDenoiser, subsets: DigitSubsets, cases: DemoCases) -> None:
-    """The case's picture, full width, and the button for another."""
-    index = shown_case(cases)
-    st.plotly_chart(
-        presentable(case_figure(model, subsets, index, cases.level)),
-        key="dm_chart",
-        config=export_config(f"demo_digit{index}"),
-    )
+    """The button for another, the case's pictures and its verdict."""
     st.button("Show me another", key=NEXT, on_click=another, icon=":material/refresh:")
+    index = shown_case(cases)
+    grid, verdict = cleaned(
+        model, subsets.X_test[index], Noise("gaussian", cases.level), index, subsets.side
+    )
+    pictures(grid, verdict, "dm_chart", f"demo_digit{index}")
 
 
 def hide_sidebar() -> None:
