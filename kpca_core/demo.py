@@ -6,8 +6,9 @@ kernel PCA ("kernel method") with the numbers of components of Mika et al.
 every test digit the squared error to its clean original of both methods
 (Mika et al., Sec. 4), and the ratio kernel / linear. Only digits whose ratio
 is at most :data:`MAX_RATIO` are shown; the noise level is the one where every
-class has such digits and there are most of them. They are shown in rounds over
-the classes, the clearest first, so that no class comes twice in a row.
+class has such digits and the verdict on them differs most. They are shown in
+rounds over the classes, the clearest (smallest ratio) first, so that no class
+comes twice in a row.
 
 The verdict says how much of the noise each method removed,
 :func:`noise_gone`: 1 − ‖z − x‖² / ‖x̃ − x‖² for the clean digit x, its noisy
@@ -40,8 +41,9 @@ class DemoCases:
     ----------
     level : float
         Noise level (Gaussian σ on the 0–1 intensity scale).
-    ratios : ndarray of shape (n_digits,)
-        Kernel PCA's squared error ÷ linear PCA's, per test digit.
+    errors : ndarray of shape (3, n_digits)
+        Squared error to the clean digit of the noisy digit, of linear PCA's
+        reconstruction and of kernel PCA's.
     chosen : ndarray of int
         Indices of the digits with a ratio ≤ :data:`MAX_RATIO`, in showing order
         (:func:`showing_order`).
@@ -50,36 +52,54 @@ class DemoCases:
     """
 
     level: float
-    ratios: np.ndarray
+    errors: np.ndarray
     chosen: np.ndarray
     n_classes: int
 
+    @property
+    def ratios(self) -> np.ndarray:
+        """Kernel PCA's squared error ÷ linear PCA's, per test digit."""
+        return self.errors[2] / np.maximum(self.errors[1], np.finfo(float).tiny)
 
-def showing_order(ratios: np.ndarray, labels: np.ndarray, eligible: np.ndarray) -> np.ndarray:
+    @property
+    def gaps(self) -> np.ndarray:
+        """How much more of the noise kernel PCA removes than linear PCA, per test digit:
+        the difference of their :func:`noise_gone`, (‖z_lin − x‖² − ‖z_kern − x‖²) / ‖x̃ − x‖²."""
+        noise, linear, kernel = self.errors
+        return (linear - kernel) / np.maximum(noise, np.finfo(float).tiny)
+
+    @property
+    def gap(self) -> float:
+        """The median of :attr:`gaps` over the chosen digits (0 if none)."""
+        return float(np.median(self.gaps[self.chosen])) if len(self.chosen) else 0.0
+
+
+def showing_order(clarity: np.ndarray, labels: np.ndarray, eligible: np.ndarray) -> np.ndarray:
     """The eligible digits in rounds over the classes, never two of one class in a row.
 
-    Within a class the digits go by ratio, smallest (clearest) first; the classes go
-    in the order of their clearest digit, so the first digit shown is the clearest
+    Within a class the digits go by ``clarity``, largest (clearest) first; the classes
+    go in the order of their clearest digit, so the first digit shown is the clearest
     of all. Round r shows the r-th digit of each class that has one; the rounds
     stop before one with a single class, so that neither inside the sequence nor
     from its end back to its start does a class follow itself.
 
     Parameters
     ----------
-    ratios : ndarray of shape (n,)
+    clarity : ndarray of shape (n,)
+        The larger, the clearer the case (the demo's: minus the ratio).
     labels : ndarray of shape (n,)
     eligible : ndarray of bool, shape (n,)
 
     Returns
     -------
     ndarray of int
-        Indices into ``ratios``.
+        Indices into ``clarity``.
     """
     per_class = []
     for label in np.unique(labels[eligible]):
         members = np.flatnonzero(eligible & (labels == label))
-        per_class.append(members[np.argsort(ratios[members], kind="stable")])
-    per_class.sort(key=lambda members: ratios[members[0]])
+        per_class.append(members[np.argsort(-clarity[members], kind="stable")])
+    per_class.sort(key=lambda members: -clarity[members[0]])
     if len(per_class) == 1:
         return per_class[0][:1]
     order: list[int] = []
@@ -109,23 +129,33 @@ def measure(
     """
     indices = np.arange(len(X))
     noisy = noisy_digits(X, indices, Noise("gaussian", level))
-    linear = squared_errors(model.reconstruct_linear(noisy, n_linear), X)
-    kernel = squared_errors(model.reconstruct_kernel(noisy, n_kernel)[0], X)
-    ratios = kernel / np.maximum(linear, np.finfo(float).tiny)
-    eligible = ratios <= max_ratio
+    errors = np.stack(
+        [
+            squared_errors(noisy, X),
+            squared_errors(model.reconstruct_linear(noisy, n_linear), X),
+            squared_errors(model.reconstruct_kernel(noisy, n_kernel)[0], X),
+        ]
+    )
+    cases = DemoCases(level, errors, np.zeros(0, dtype=int), 0)
+    eligible = cases.ratios <= max_ratio
     labels = np.asarray(labels)
     return DemoCases(
         level,
-        ratios,
-        showing_order(ratios, labels, eligible),
+        errors,
+        showing_order(-cases.ratios, labels, eligible),
         len(np.unique(labels[eligible])),
     )
 
 
 def most_convincing(cases: Iterable[DemoCases]) -> DemoCases:
-    """The noise level where the digits shown cover most classes, then are most (lower level
-    on a tie)."""
-    return max(cases, key=lambda c: (c.n_classes, len(c.chosen), -c.level))
+    """The noise level where the digits shown cover most classes, then where the verdict
+    differs most (:attr:`DemoCases.gap`; the lower level on a tie).
+
+    Measured on USPS: the share of the noise removed is further apart at a little
+    noise than at much (with much noise, both remove most of it, though kernel
+    PCA's error is still less than half of linear PCA's).
+    """
+    return max(cases, key=lambda c: (c.n_classes, c.gap, -c.level))
 
 
 def noise_gone(clean: np.ndarray, noisy: np.ndarray, reconstruction: np.ndarray) -> float:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import socket
 from pathlib import Path
 
 import numpy as np
@@ -93,20 +94,24 @@ def test_the_chosen_digits_meet_the_rule_for_every_class(seed):
 def test_the_showing_order_goes_round_the_classes_clearest_first():
     labels = np.array([1, 1, 1, 1, 7, 7, 0, 3])
     ratios = np.array([0.1, 0.2, 0.3, 0.4, 0.05, 0.45, 0.6, 0.3])
-    order = showing_order(ratios, labels, ratios <= 0.5)
+    order = showing_order(-ratios, labels, ratios <= 0.5)
     # classes by their clearest digit: 7 (0.05), 1 (0.1), 3 (0.3); 0 is not eligible;
     # the third round would hold only 1s, so the order stops before it
     assert list(order) == [4, 0, 7, 5, 1]
-    assert list(showing_order(ratios, labels, labels == 1)) == [0]  # one class: one digit
+    assert list(showing_order(-ratios, labels, labels == 1)) == [0]  # one class: one digit
 
 
-def test_the_level_covering_most_classes_then_most_digits_is_chosen():
-    def cases(level: float, n: int, classes: int) -> DemoCases:
-        return DemoCases(level, np.full(5, 0.2), np.arange(n), classes)
+def test_the_level_covering_most_classes_then_with_the_widest_verdict_is_chosen():
+    def cases(level: float, gap: float, classes: int) -> DemoCases:
+        # noise 1, linear 0.5 + gap, kernel 0.5: kernel removes `gap` more of the noise
+        errors = np.array([[1.0] * 4, [0.5 + gap] * 4, [0.5] * 4])
+        return DemoCases(level, errors, np.arange(4), classes)
 
-    assert most_convincing([cases(0.2, 1, 1), cases(0.4, 3, 3), cases(0.6, 2, 2)]).level == 0.4
-    assert most_convincing([cases(0.6, 30, 9), cases(0.4, 12, 10)]).level == 0.4
-    assert most_convincing([cases(0.6, 3, 3), cases(0.4, 3, 3)]).level == 0.4  # lower on a tie
+    assert cases(0.2, 0.3, 10).gap == pytest.approx(0.3)
+    picked = most_convincing([cases(0.2, 0.1, 10), cases(0.4, 0.3, 10), cases(0.6, 0.2, 10)])
+    assert picked.level == 0.4
+    assert most_convincing([cases(0.6, 0.4, 9), cases(0.4, 0.2, 10)]).level == 0.4
+    assert most_convincing([cases(0.6, 0.3, 10), cases(0.4, 0.3, 10)]).level == 0.4  # tie
 
 
 def test_noise_gone_is_the_share_of_the_squared_error_removed():
@@ -178,3 +183,52 @@ def test_the_demo_page_shows_convincing_cases_and_another_on_click(small_demo, s
         assert verdict.kernel > verdict.classic
     bars = [p.proto.text for p in at.get("progress")]
     assert bars[0].startswith("Kernel method: ") and bars[1].startswith("Classic method: ")
+
+
+@pytest.fixture
+def offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No KPCA_USPS_DIR, an empty data home and a mirror that refuses connections."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # closed again: nothing listens there
+    monkeypatch.delenv("KPCA_USPS_DIR", raising=False)
+    monkeypatch.setenv("SCIKIT_LEARN_DATA", str(tmp_path))
+    monkeypatch.setattr(usps, "USPS_BASE_URLS", (f"http://127.0.0.1:{port}/",))
+
+
+def test_offline_the_demo_says_in_one_plain_line_which_small_set_it_shows(offline):
+    at = open_view("demo")
+    assert not at.warning and not at.error and not at.exception
+    shown = [
+        element.value
+        for kind in ("markdown", "caption", "title", "info")
+        for element in at.get(kind)
+    ]
+    assert usps.FALLBACK_PLAIN in shown
+    assert not [text for text in shown if "Errno" in text or "http" in text or "KPCA" in text]
+    assert "could not be downloaded" in usps.FALLBACK_PLAIN and "8 × 8" in usps.FALLBACK_PLAIN
+    # the small set still shows the difference: the rule holds on it
+    spec = chart(at, "dm_chart")
+    assert len(spec["layout"]["shapes"]) == 4
+    cases = view.convincing_cases.__wrapped__(*cached_demo_arguments())
+    assert_the_rule(cases, fallback_subsets().y_test)
+
+
+def fallback_subsets():
+    train, test = (usps._fallback(subset, OSError("offline")) for subset in ("train", "test"))
+    preset = view.PRESET
+    return sample_digits(
+        (train.images, train.labels),
+        (test.images, test.labels),
+        preset.n_train_per_class,
+        preset.n_test_per_class,
+        side=8,
+        source=train.source,
+        random_state=0,
+    )
+
+
+def cached_demo_arguments():
+    subsets = fallback_subsets()
+    model = DigitDenoiser(view.PRESET.c, center=view.PRESET.center).fit(subsets.X_train)
+    return view.model_key(subsets.source), model, subsets
