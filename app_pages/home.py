@@ -1,4 +1,4 @@
-"""Home: the gallery of classic figures first, then the views and kernel PCA in five steps."""
+"""Home: the no-maths Demo first, the gallery of classic figures, the views, the five steps."""
 
 import streamlit as st
 
@@ -8,6 +8,7 @@ from kpca_ui.views import home as view
 require_app_shell(view.LINK_DOMAINS)
 
 st.title("Kernel PCA Explorer")
+view.demo_entry()
 st.header("Classic figures")
 st.caption("Each card opens its view with the paper's settings; the link can be bookmarked.")
 view.classic_figures_gallery()

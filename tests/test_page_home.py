@@ -24,6 +24,14 @@ def test_home_shows_the_five_steps():
         assert number in equations
 
 
+def test_the_no_maths_demo_is_the_first_link_on_home():
+    at = AppTest.from_file(APP).run(timeout=60)
+    first = at.get("page_link")[0]
+    assert first.proto.page == "demo"
+    assert home.DEMO_ENTRY == "No maths: watch a computer clean up handwriting"
+    assert home.DEMO_ENTRY in first.proto.label
+
+
 def gallery_links(at: AppTest) -> list[tuple[str, dict[str, str]]]:
     return [
         (link.proto.page, dict(parse_qsl(link.proto.query_string)))

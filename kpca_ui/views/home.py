@@ -171,6 +171,22 @@ GALLERY: list[Card] = [
 """The gallery, in order: append a :class:`Card` to add one."""
 
 
+DEMO_ENTRY = "No maths: watch a computer clean up handwriting"
+"""The first thing under the title: the Demo, for everyone in the room."""
+
+
+def demo_entry() -> None:
+    """The Demo's entry at the top of the page: a large link and one line saying what it is."""
+    with st.container(border=True, key="home_demo"):
+        st.page_link(
+            "app_pages/demo.py", label=f"**{DEMO_ENTRY}**", icon=":material/auto_fix_high:"
+        )
+        st.caption(
+            "A noisy handwritten digit cleaned up two ways, side by side, and how much of "
+            "the noise each removed. You can also write your own digit."
+        )
+
+
 def five_steps() -> None:
     """Each step of kernel PCA: a heading, its equation and a line of words."""
     for title, equation, words in STEPS:
