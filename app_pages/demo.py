@@ -28,3 +28,10 @@ st.markdown(
 )
 with st.container():
     view.show(model, subsets, cases)
+
+st.header("Write a digit")
+st.markdown(
+    "Write one digit in the box with the mouse, a pen or a finger: the computer adds noise "
+    "to it, and both methods clean it up."
+)
+view.write_a_digit(view.PREFIX, model, subsets.side, view.noise_of(cases))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import chart, open_view
+from conftest import chart, decode, open_view
 
 from kpca_core import usps
 from kpca_core.demo import (
@@ -23,6 +23,7 @@ from kpca_core.demo import (
     showing_order,
 )
 from kpca_core.denoise import DEMO_N, DigitDenoiser, Noise, demo_images, sample_digits
+from kpca_core.handwriting import EMPTY, encode, from_pad, to_digit
 from kpca_ui.views import demo as view
 
 USPS_DIR = os.environ.get("KPCA_USPS_DIR") or "/work/shared/data/usps"
@@ -232,3 +233,68 @@ def cached_demo_arguments():
     subsets = fallback_subsets()
     model = DigitDenoiser(view.PRESET.c, center=view.PRESET.center).fit(subsets.X_train)
     return view.model_key(subsets.source), model, subsets
+
+
+SEVEN = [[(10, 8), (50, 8), (28, 60)]]
+"""A "7": a bar and a slanted downstroke, on the pad's 64 × 64 grid."""
+
+
+def pad_data(at) -> dict:
+    """What the page sent the pad (its ``data``)."""
+    (proto,) = [e.proto for e in at.get("bidi_component") if e.proto.id.endswith("_pad_widget")]
+    return json.loads(proto.json if proto.WhichOneof("data") == "json" else proto.mixed.json)
+
+
+def write(at, seq: str, strokes) -> None:
+    """The pad's state at a stroke's end, as the browser sends it; then a rerun."""
+    at.session_state["dm_pad_widget"] = {
+        "strokes": {"seq": seq, "strokes": [[list(p) for p in s] for s in strokes]}
+    }
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def pad_chart(at) -> list:
+    return [c for c in at.get("plotly_chart") if c.key == "dm_pad_chart"]
+
+
+@pytest.mark.usps
+def test_an_empty_pad_says_what_to_do_and_fits_nothing(small_demo):
+    at = open_view("demo")
+    assert EMPTY in [info.value for info in at.info]
+    assert pad_chart(at) == []
+    assert pad_data(at)["strokes"] == []
+
+
+@pytest.mark.usps
+def test_a_written_digit_is_cleaned_up_with_a_verdict_and_goes_into_the_link(small_demo):
+    at = open_view("demo")
+    write(at, "x:1", SEVEN)
+    spec = chart(at, "dm_pad_chart")
+    assert spec["layout"]["xaxis"]["ticktext"][0] == "Written<br>by you"
+    image = decode(spec["data"][0]["z"])
+    assert image.shape == (16, 16 * 4 + 3 * 4)  # four 16 × 16 pictures, 4 pixels apart
+    written_digit = to_digit(from_pad([[list(p) for p in s] for s in SEVEN])[0])
+    assert np.allclose(image[:, :16], written_digit.reshape(16, 16))
+    verdicts = [m.value for m in at.markdown if m.value.startswith("#### Kernel method: ")]
+    assert len(verdicts) == 2  # the shown case's and the written digit's
+    assert at.query_params["dm_pad"] == encode(from_pad([[list(p) for p in s] for s in SEVEN])[0])
+    # "Add noise again": the same digit, other noise
+    before = decode(spec["data"][0]["z"])[:, 20:36]
+    at.button(key="dm_pad_again").click().run()
+    after = decode(chart(at, "dm_pad_chart")["data"][0]["z"])[:, 20:36]
+    assert not np.allclose(before, after)
+    # "Clear": the empty pad again, out of the link
+    write(at, "x:2", [])
+    assert pad_chart(at) == [] and "dm_pad" not in at.query_params
+
+
+@pytest.mark.usps
+def test_a_written_digit_link_round_trips(small_demo):
+    text = encode(from_pad([[list(p) for p in s] for s in SEVEN])[0])
+    at = open_view("demo", query={"dm_pad": text})
+    assert pad_data(at)["strokes"] == [[list(p) for p in s] for s in SEVEN]
+    assert len(pad_chart(at)) == 1
+    damaged = open_view("demo", query={"dm_pad": text + ".**"})
+    assert any("damaged" in w.value for w in damaged.warning)
+    assert len(pad_chart(damaged)) == 1

@@ -19,6 +19,7 @@ import kpca_core  # noqa: F401  (the package before a submodule: test_pages_impo
 from kpca_core import usps
 from kpca_core.demo import DemoCases, Verdict, measure, most_convincing, percent
 from kpca_core.denoise import (
+    DEMO_N,
     PRESETS,
     DigitDenoiser,
     DigitSubsets,
@@ -28,19 +29,24 @@ from kpca_core.denoise import (
 )
 from kpca_core.figures import denoise as figures
 from kpca_core.figures.style import export_config
+from kpca_core.handwriting import to_digit
+from kpca_ui import pad
 from kpca_ui.links import Domain
 from kpca_ui.presenter import presentable
 from kpca_ui.views.denoising import DEMO_LEVELS
 from kpca_ui.views.denoising_cache import digit_subsets, fitted_model, load_digits
 
-LINK_DOMAINS: dict[str, Domain] = {}
-"""The page takes no setting from a link but the written digit (added by the pad)."""
+PREFIX = "dm"
+"""Widget-key prefix of the page (its pad's link parameter is ``dm_pad``)."""
+LINK_DOMAINS: dict[str, Domain] = {f"{PREFIX}_pad": pad.link_domain()}
+"""The page takes one thing from a link: a digit written on its pad."""
 NEXT = "dm_next"
 """Key of the "Show me another" button."""
 COUNT = "dm_case"
 """Session key of the shown case's place among the convincing ones."""
 TITLES = ("Written<br>by hand", "With<br>noise", "Classic<br>method", "Kernel<br>method")
 """Two short lines each, so that they stay apart on a phone's 390 px."""
+PAD_TITLES = ("Written<br>by you", *TITLES[1:])
 PRESET = next(iter(PRESETS.values()))
 """The model of the Denoising page's default: Mika et al.'s Fig. 4 settings."""
 NOISE_GONE = (
@@ -88,13 +94,23 @@ def convincing_cases(key: tuple, _model: DigitDenoiser, _subsets: DigitSubsets) 
 
 
 def cleaned(
-    model: DigitDenoiser, clean: np.ndarray, noise: Noise, seed: int, side: int
+    model: DigitDenoiser,
+    clean: np.ndarray,
+    noise: Noise,
+    seed: int,
+    side: int,
+    *,
+    titles: tuple[str, ...] = TITLES,
+    n_linear: int = DEMO_N["linear"],
+    n_kernel: int = DEMO_N["kernel"],
 ) -> tuple[ImageGrid, Verdict]:
     """Four pictures of one digit (written, with noise, classic, kernel) and the verdict."""
-    grid = demo_images(model, clean, noise, side=side, random_state=seed)
+    grid = demo_images(
+        model, clean, noise, side=side, n_linear=n_linear, n_kernel=n_kernel, random_state=seed
+    )
     noisy, classic, kernel = grid.images[0]
     images = np.concatenate([np.reshape(clean, (1, 1, -1)), grid.images], axis=1)
-    return ImageGrid(images, side, ("",), TITLES), Verdict.of(clean, noisy, classic, kernel)
+    return ImageGrid(images, side, ("",), titles), Verdict.of(clean, noisy, classic, kernel)
 
 
 def pictures(grid: ImageGrid, verdict: Verdict, key: str, name: str) -> None:
@@ -109,6 +125,11 @@ def show_verdict(verdict: Verdict) -> None:
     for name, share in (("Kernel method", verdict.kernel), ("Classic method", verdict.classic)):
         st.progress(min(max(share, 0.0), 1.0), text=f"{name}: {percent(share)}")
     st.caption(NOISE_GONE)
+
+
+def noise_of(cases: DemoCases) -> Noise:
+    """The noise the Demo adds: Gaussian, at the measured cases' level."""
+    return Noise("gaussian", cases.level)
 
 
 def shown_case(cases: DemoCases) -> int:
@@ -126,9 +147,7 @@ def show(model: DigitDenoiser, subsets: DigitSubsets, cases: DemoCases) -> None:
     """The button for another, the case's pictures and its verdict."""
     st.button("Show me another", key=NEXT, on_click=another, icon=":material/refresh:")
     index = shown_case(cases)
-    grid, verdict = cleaned(
-        model, subsets.X_test[index], Noise("gaussian", cases.level), index, subsets.side
-    )
+    grid, verdict = cleaned(model, subsets.X_test[index], noise_of(cases), index, subsets.side)
     pictures(grid, verdict, "dm_chart", f"demo_digit{index}")
 
 
@@ -138,3 +157,48 @@ def hide_sidebar() -> None:
         "<style>[data-testid='stSidebar'], [data-testid='stSidebarCollapsedControl'], "
         "[data-testid='stExpandSidebarButton'] { display: none; }</style>"
     )
+
+
+@st.fragment
+def write_a_digit(
+    prefix: str,
+    model: DigitDenoiser,
+    side: int,
+    noise: Noise,
+    *,
+    n_linear: int = DEMO_N["linear"],
+    n_kernel: int = DEMO_N["kernel"],
+) -> None:
+    """The pad, and beside it the written digit cleaned up by both methods, with the verdict.
+
+    A fragment: a stroke reruns only this, not the page around it.
+    """
+    writing = pad.written(prefix)
+    left, right = st.columns([1, 2], vertical_alignment="top")
+    with left:
+        pad.pad(prefix)
+        st.button(
+            "Add noise again",
+            key=f"{prefix}_pad_again",
+            on_click=pad.noise_again,
+            args=(prefix,),
+            icon=":material/grain:",
+            disabled=not len(writing),
+        )
+    with right:
+        try:
+            clean = to_digit(writing, side)
+        except ValueError as empty:
+            st.info(str(empty), icon=":material/edit:")
+            return
+        grid, verdict = cleaned(
+            model,
+            clean,
+            noise,
+            pad.noise_seed(prefix),
+            side,
+            titles=PAD_TITLES,
+            n_linear=n_linear,
+            n_kernel=n_kernel,
+        )
+        pictures(grid, verdict, f"{prefix}_pad_chart", f"{prefix}_your_digit")
