@@ -63,4 +63,7 @@ with tabs[6]:
 with tabs[7]:
     if tabs[7].open:
         more.show_preimages(model, subsets, model_key, settings)
+with tabs[8]:
+    if tabs[8].open:
+        tab.show_pad(model, subsets, settings)
 link_tools("dn")

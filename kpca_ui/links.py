@@ -108,6 +108,7 @@ LABELS: dict[str, dict[str, str]] = {
         "pre_set": "Data set (pre-images)",
         "pre_n": "Kernel components (fixed point)",
         "pre_point": "Point whose ρ(z) is drawn",
+        "pad": "Written digit",  # not a widget: kpca_ui/pad.py reads it, as "draw" above
     },
     "ft": {
         "img": "Camera button saves",

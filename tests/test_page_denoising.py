@@ -401,3 +401,20 @@ def test_a_comparison_above_the_budget_leaves_the_toy_sets_on_the_tab(usps_dir, 
     assert "use at most" in refusal
     assert not at.dataframe
     assert chart(at, "dn_toy_methods_chart") and chart(at, "dn_fixed_point_chart")
+
+
+@pytest.mark.usps
+def test_write_a_digit_tab_uses_the_sidebars_model_and_noise(usps_dir):
+    at = page("Write a digit")
+    assert any("Nothing is written" in info.value for info in at.info)
+    at.session_state["dn_pad_widget"] = {
+        "strokes": {"seq": "t:1", "strokes": [[[30, 5], [30, 60]]]}
+    }
+    at.run()
+    assert not at.exception
+    spec = chart(at, "dn_pad_chart")
+    assert spec["layout"]["xaxis"]["ticktext"][0] == "Written<br>by you"
+    assert any(m.value.startswith("#### Kernel method: ") for m in at.markdown)
+    caption = " ".join(c.value for c in at.caption)
+    assert "200 training digits" in caption and "Gaussian noise σ = 0.5" in caption
+    assert at.query_params["dn_pad"] == "1.eFe8"

@@ -12,6 +12,7 @@ import streamlit as st
 from kpca_core import budget, gamma_to_sigma
 from kpca_core.denoise import PRESETS, SWEEP_N, Noise, kernel_gamma
 from kpca_ui.links import choice, flag, integer, number
+from kpca_ui.pad import link_domain as pad_domain
 from kpca_ui.shell import camera_domain, camera_format
 
 # M ≤ 5000 training digits: the fit (all M eigenvectors) takes about 10 s alone
@@ -35,6 +36,7 @@ TABS = [
     "Table 1",
     "Fig. 3",
     "Pre-images",
+    "Write a digit",
 ]
 DEMO_LEVELS = {"none": 0.0, "a little": 0.2, "some": 0.4, "a lot": 0.6, "very much": 0.8}
 GAUSSIAN_PRESET = next(iter(PRESETS))
@@ -54,6 +56,7 @@ PRE_SETS = {"half_circle": "Half circle", "square": "Square"}
 PRE_POINTS = 200
 LINK_DOMAINS = {
     "dn_img": camera_domain(),
+    "dn_pad": pad_domain(),  # the "Write a digit" tab's writing (kpca_ui/pad.py)
     "dn_train": integer(10, MAX_TRAIN_PER_CLASS),
     "dn_test": integer(5, MAX_TEST_PER_CLASS),
     "dn_seed": integer(0, MAX_SEED),

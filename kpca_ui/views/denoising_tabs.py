@@ -1,4 +1,4 @@
-"""The Denoising view's tabs: the Fig. 4 grid, side by side, error vs n, the 2-D toy, the demo.
+"""The Denoising view's tabs: Fig. 4, side by side, error vs n, the 2-D toy, the demos.
 
 Each ``show_*`` draws one tab's body; the settings are in
 :mod:`kpca_ui.views.denoising`, the cached work in :mod:`kpca_ui.views.denoising_cache`.
@@ -31,6 +31,7 @@ from kpca_ui.explain import explain
 from kpca_ui.presenter import FIGURE_PX, notice, presentable, presenter_mode
 from kpca_ui.safety import guarded
 from kpca_ui.screen import narrow_listener, narrow_px
+from kpca_ui.views.demo import write_a_digit
 from kpca_ui.views.denoising import DEMO_LEVELS, TOY_WIDTHS, within_budget
 from kpca_ui.views.denoising_cache import (
     ModelKey,
@@ -362,3 +363,24 @@ def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
             f"σ = {DEMO_LEVELS[level]:g} on a 0–1 intensity scale. Digits: {subsets.source}."
         )
     explain("dn_demo")
+
+
+@guarded("dn", "your handwriting")
+def show_pad(model: DigitDenoiser, subsets: DigitSubsets, s: dict) -> None:
+    """A digit written on the pad, cleaned by the sidebar's model at the sidebar's noise."""
+    n = st.session_state.get("dn_n")
+    n_linear, n_kernel = (n, n) if n else (DEMO_N["linear"], DEMO_N["kernel"])
+    noise: Noise = s["noise"]
+    st.markdown(
+        "Write one digit in the box with the mouse, a pen or a finger: it becomes a "
+        f"{subsets.side} × {subsets.side} digit like the {subsets.source}, gets the sidebar's "
+        "noise, and both methods clean it up."
+    )
+    write_a_digit("dn", model, subsets.side, noise, n_linear=n_linear, n_kernel=n_kernel)
+    which_n = "the Side by side tab's n" if n else "the paper's best for Gaussian noise"
+    st.caption(
+        f"The sidebar's model ({len(subsets.X_train)} training digits, width c = {s['c']:g}) "
+        f"and noise ({noise.describe()}). Classic method: linear PCA with {n_linear} "
+        f"components; kernel method: kernel PCA with {min(n_kernel, model.n_kernel_max_)} "
+        f"components ({which_n}) and the fixed-point pre-image (Mika et al. eq. 10)."
+    )
