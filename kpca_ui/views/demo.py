@@ -185,7 +185,7 @@ def write_a_digit(
             icon=":material/grain:",
             disabled=not len(writing),
         )
-    with right:
+    with right, st.container(key=f"{prefix}_pad_result"):
         try:
             clean = to_digit(writing, side)
         except ValueError as empty:
