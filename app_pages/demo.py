@@ -21,12 +21,7 @@ cases = view.convincing_cases(view.model_key(subsets.source), model, subsets)
 if len(cases.chosen) == 0:
     st.warning("No digit shows a clear difference with these digits. Try the Denoising page.")
     st.stop()
-st.markdown(
-    f"After looking at {len(subsets.X_train):,} handwritten digits, the **kernel method** "
-    "redraws a noisy digit from similar ones it has seen, while the **classic method** "
-    "keeps much of the noise."
-)
-with st.container():
+with st.container():  # in presenter mode the button goes first in it, below the title
     view.show(model, subsets, cases)
 
 st.header("Write a digit")

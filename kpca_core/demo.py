@@ -7,8 +7,8 @@ every test digit the squared error to its clean original of both methods
 (Mika et al., Sec. 4), and the ratio kernel / linear. Only digits whose ratio
 is at most :data:`MAX_RATIO` are shown; the noise level is the one where every
 class has such digits and the verdict on them differs most. They are shown in
-rounds over the classes, the clearest (smallest ratio) first, so that no class
-comes twice in a row.
+rounds over the classes, the clearest first (:attr:`DemoCases.clarity`: kernel
+PCA's picture clean and the verdict widest), so that no class comes twice in a row.
 
 The verdict says how much of the noise each method removed,
 :func:`noise_gone`: 1 − ‖z − x‖² / ‖x̃ − x‖² for the clean digit x, its noisy
@@ -26,6 +26,8 @@ from .denoise import DEMO_N, DigitDenoiser, Noise, squared_errors
 
 MAX_RATIO = 0.5
 """A convincing case: kernel PCA's squared error at most this share of linear PCA's."""
+CLEAN = 0.8
+"""Kernel PCA's picture looks clean when it removed at least this share of the noise."""
 
 
 def noisy_digits(X: np.ndarray, indices: np.ndarray, noise: Noise) -> np.ndarray:
@@ -69,6 +71,14 @@ class DemoCases:
         return (linear - kernel) / np.maximum(noise, np.finfo(float).tiny)
 
     @property
+    def clarity(self) -> np.ndarray:
+        """How clear each case is to an audience: first those where kernel PCA's picture is
+        clean (at least :data:`CLEAN` of the noise gone), then by :attr:`gaps`."""
+        noise, _, kernel = self.errors
+        clean = 1 - kernel / np.maximum(noise, np.finfo(float).tiny) >= CLEAN
+        return self.gaps + 2.0 * clean  # a gap is below 2: the clean ones come first
+
+    @property
     def gap(self) -> float:
         """The median of :attr:`gaps` over the chosen digits (0 if none)."""
         return float(np.median(self.gaps[self.chosen])) if len(self.chosen) else 0.0
@@ -86,7 +96,7 @@ def showing_order(clarity: np.ndarray, labels: np.ndarray, eligible: np.ndarray)
     Parameters
     ----------
     clarity : ndarray of shape (n,)
-        The larger, the clearer the case (the demo's: minus the ratio).
+        The larger, the clearer the case (the demo's: :attr:`DemoCases.clarity`).
     labels : ndarray of shape (n,)
     eligible : ndarray of bool, shape (n,)
 
@@ -142,7 +152,7 @@ def measure(
     return DemoCases(
         level,
         errors,
-        showing_order(-cases.ratios, labels, eligible),
+        showing_order(cases.clarity, labels, eligible),
         len(np.unique(labels[eligible])),
     )
 

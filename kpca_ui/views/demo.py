@@ -10,6 +10,7 @@ measured, not chosen by hand (:mod:`kpca_core.demo`). The page,
 
 from __future__ import annotations
 
+import html
 import os
 
 import numpy as np
@@ -32,7 +33,7 @@ from kpca_core.figures.style import export_config
 from kpca_core.handwriting import to_digit
 from kpca_ui import pad
 from kpca_ui.links import Domain
-from kpca_ui.presenter import presentable
+from kpca_ui.presenter import KEPT_CLASS, presentable
 from kpca_ui.views.denoising import DEMO_LEVELS
 from kpca_ui.views.denoising_cache import digit_subsets, fitted_model, load_digits
 
@@ -49,6 +50,10 @@ TITLES = ("Written<br>by hand", "With<br>noise", "Classic<br>method", "Kernel<br
 PAD_TITLES = ("Written<br>by you", *TITLES[1:])
 PRESET = next(iter(PRESETS.values()))
 """The model of the Denoising page's default: Mika et al.'s Fig. 4 settings."""
+FIGURE_PX = 300
+"""The pictures' height: with the verdict under them, one screen of 1280 × 720."""
+PRESENTER_PX = 380
+"""Their height in presenter mode, where the page's chrome is smaller and the text larger."""
 NOISE_GONE = (
     "“Noise gone” compares each cleaned digit with the original: 100 % means it is the "
     "original again, 0 % that it is as far from it as the noisy digit (measured as the sum "
@@ -115,15 +120,26 @@ def cleaned(
 
 def pictures(grid: ImageGrid, verdict: Verdict, key: str, name: str) -> None:
     """The four pictures, full width, and the verdict under them: words and two bars."""
-    st.plotly_chart(presentable(figures.demo_figure(grid)), key=key, config=export_config(name))
+    fig = figures.demo_figure(grid).update_layout(height=FIGURE_PX)
+    st.plotly_chart(presentable(fig, height=PRESENTER_PX), key=key, config=export_config(name))
     show_verdict(verdict)
 
 
 def show_verdict(verdict: Verdict) -> None:
     """How much of the noise each method removed, in one line and a bar for each."""
-    st.markdown(f"#### {verdict.words().capitalize()}")
-    for name, share in (("Kernel method", verdict.kernel), ("Classic method", verdict.classic)):
-        st.progress(min(max(share, 0.0), 1.0), text=f"{name}: {percent(share)}")
+    # kept in presenter mode, which hides other text
+    st.markdown(
+        f'<p class="{KEPT_CLASS}" style="font-size: 1.5rem; font-weight: 700; margin: 0">'
+        f"{html.escape(verdict.words().capitalize())}</p>",
+        unsafe_allow_html=True,
+    )
+    for column, name, share in zip(
+        st.columns(2),
+        ("Kernel method", "Classic method"),
+        (verdict.kernel, verdict.classic),
+        strict=True,
+    ):
+        column.progress(min(max(share, 0.0), 1.0), text=f"{name}: {percent(share)}")
     st.caption(NOISE_GONE)
 
 
@@ -144,8 +160,14 @@ def another() -> None:
 
 
 def show(model: DigitDenoiser, subsets: DigitSubsets, cases: DemoCases) -> None:
-    """The button for another, the case's pictures and its verdict."""
-    st.button("Show me another", key=NEXT, on_click=another, icon=":material/refresh:")
+    """One sentence and the button for another, the case's pictures and its verdict."""
+    words, button = st.columns([4, 1], vertical_alignment="center")
+    words.markdown(
+        f"After looking at {len(subsets.X_train):,} handwritten digits, the **kernel method** "
+        "redraws a noisy digit from similar ones it has seen, while the **classic method** "
+        "keeps much of the noise."
+    )
+    button.button("Show me another", key=NEXT, on_click=another, icon=":material/refresh:")
     index = shown_case(cases)
     grid, verdict = cleaned(model, subsets.X_test[index], noise_of(cases), index, subsets.side)
     pictures(grid, verdict, "dm_chart", f"demo_digit{index}")
