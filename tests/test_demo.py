@@ -5,12 +5,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import socket
 from pathlib import Path
 
 import numpy as np
 import pytest
 from conftest import chart, decode, open_view
+from test_page_denoising import no_usps  # noqa: F401  (a fixture: no USPS, no network)
 
 from kpca_core import usps
 from kpca_core.demo import (
@@ -189,18 +189,7 @@ def test_the_demo_page_shows_convincing_cases_and_another_on_click(small_demo, s
     assert bars[0].startswith("Kernel method: ") and bars[1].startswith("Classic method: ")
 
 
-@pytest.fixture
-def offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """No KPCA_USPS_DIR, an empty data home and a mirror that refuses connections."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]  # closed again: nothing listens there
-    monkeypatch.delenv("KPCA_USPS_DIR", raising=False)
-    monkeypatch.setenv("SCIKIT_LEARN_DATA", str(tmp_path))
-    monkeypatch.setattr(usps, "USPS_BASE_URLS", (f"http://127.0.0.1:{port}/",))
-
-
-def test_offline_the_demo_says_in_one_plain_line_which_small_set_it_shows(offline):
+def test_offline_the_demo_says_in_one_plain_line_which_small_set_it_shows(no_usps):  # noqa: F811
     at = open_view("demo")
     assert not at.warning and not at.error and not at.exception
     shown = [
