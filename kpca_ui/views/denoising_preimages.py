@@ -17,7 +17,7 @@ from kpca_core import budget
 from kpca_core.denoise import DigitDenoiser, DigitSubsets, Noise
 from kpca_core.figures import preimages as figures
 from kpca_core.gaussians_table import N_CLUSTERS, N_TEST, N_TRAIN, GaussiansTable
-from kpca_core.preimage_compare import MethodComparison, Reconstruction
+from kpca_core.preimage_compare import MethodComparison, Reconstruction, fig3_findings
 from kpca_core.preimage_methods import METHOD_LABELS
 from kpca_ui.explain import explain
 from kpca_ui.presenter import presentable, presenter_mode
@@ -162,13 +162,9 @@ def show_fig3(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey) -> Non
         f"denoise_fig3_digit{index}_{start}",
         lambda: fig3_frame(recon),
     )
-    last = len(recon.n_values) - 1
     st.markdown(
-        "Mika et al. Fig. 3: with few components both rebuild much the same; with more, "
-        "**linear PCA comes closer to this very digit, kernel PCA draws a more prototypical "
-        f"{label}**. Under each image: the fraction ‖z − x‖² / ‖x̄ − x‖² of the squared "
-        f"distance left; at n = {recon.n_values[last]} linear PCA "
-        f"{recon.fraction_linear[last]:.2f}, kernel PCA {recon.fraction_kernel[last]:.2f}. "
+        "Mika et al. Fig. 3. Under each image: the fraction ‖z − x‖² / ‖x̄ − x‖² of the "
+        f"squared distance left. {fig3_findings(recon, str(label))} "
         f"The iteration (10) started at {FIG3_STARTS[start]}."
     )
     explain("dn_fig3")
