@@ -190,7 +190,8 @@ def test_the_dk_fig5_preset_shows_both_readings_side_by_side():
 
 def test_a_tiny_sigma_is_explained_on_the_page_and_in_the_panel():
     at = page(ct_kernel="rbf", ct_sweep="sigma", ct_values="0.001, 1")
-    assert "every point is its own component" in shown(at, "warning")
+    # one short line on the page; the reason is in the empty panel
+    assert shown(at, "warning") == "No picture for σ = 0.001: each empty panel says why."
     spec = chart(at, "ct_contours")
     assert len(panels(spec)) == 3
     assert any("every point is its own component" in text for text in texts(spec))
@@ -217,8 +218,26 @@ def test_the_sigma_slider_shows_gamma():
 def test_an_indefinite_sigmoid_says_how_negative():
     at = page(ct_kernel="sigmoid", ct_sweep="c", ct_values="0, 1", ct_gamma=3.0)
     info = shown(at, "info")
-    assert "is indefinite: the most negative eigenvalue is" in info
+    assert "is indefinite: its most negative eigenvalue is" in info
     assert "% of the largest" in info
+
+
+def test_the_sigmoid_sweep_says_indefinite_once_for_all_its_columns():
+    """Four near-identical boxes (one per c) pushed the grid to y ≈ 1100 (issue #31)."""
+    at = page(ct_kernel="sigmoid")
+    notices = [item.value for item in at.info if "indefinite" in item.value]
+    assert len(notices) == 1
+    (notice,) = notices
+    assert notice.startswith("**c = 1, 2, 3, 4**: the kernel is indefinite")
+    assert notice.count("%") == 5  # each column's share, then the shares' 100 %
+    assert len(notice) < 300
+
+
+def test_notices_never_repeat_their_columns_label():
+    at = page(ct_kernel="rbf", ct_sweep="sigma", ct_values="0.01, 300")
+    for notice in [*at.info, *at.warning]:
+        label, _, rest = notice.value.partition("**: ")
+        assert label.strip("*") not in rest, notice.value
 
 
 def test_the_linear_kernel_has_one_column_and_explains_its_third_row():
