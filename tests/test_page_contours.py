@@ -272,7 +272,7 @@ def test_the_camera_button_can_save_svg_and_the_numbers_download_as_csv():
     labels = [button.proto.label for button in at.get("download_button")]
     assert labels == [
         "Eigenvalues (CSV)",
-        "Components of the data points (CSV)",
+        "Points' components (CSV)",
         "Values on the grid (CSV)",
     ]
 

@@ -179,7 +179,7 @@ def kernel_controls() -> tuple[ct.KernelSpec, str | None, tuple[float, ...], int
         help="Centre the mapped data in feature space (eq. 49).",
     )
     pca = fixed[3].checkbox(
-        "Linear PCA column",
+        "Add linear PCA",
         DEFAULTS["ct_pca"],
         key="ct_pca",
         bind="query-params",

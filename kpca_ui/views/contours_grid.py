@@ -435,7 +435,7 @@ def _downloads(sweep: ct.ContourSweep, slug: str) -> None:
     row = st.columns(4)
     tables = (
         ("Eigenvalues (CSV)", "eigenvalues", ct.eigenvalues_table),
-        ("Components of the data points (CSV)", "points", ct.points_table),
+        ("Points' components (CSV)", "points", ct.points_table),
         ("Values on the grid (CSV)", "grid", ct.grid_table),
     )
     for column, (label, name, table) in zip(row, tables, strict=False):
