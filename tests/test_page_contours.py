@@ -133,7 +133,7 @@ def test_a_shared_url_opens_the_same_view():
     assert [head.split(" λ")[0] for head in heads] == [
         f"<b>{label}</b> · kPC {r}" for r in (1, 2) for label in ("linear PCA", "σ = 0.5", "σ = 2")
     ]
-    assert "Linear PCA always centres the data" in shown(at, "info")
+    assert "**linear PCA**: always centres the data" in shown(at, "info")
     assert chart(at, "ct_projection")["layout"]["title"]["text"].startswith("σ = 2:")
     assert config(at, "ct_contours")["toImageButtonOptions"]["filename"].endswith("_uncentred")
 
@@ -190,8 +190,9 @@ def test_the_dk_fig5_preset_shows_both_readings_side_by_side():
 
 def test_a_tiny_sigma_is_explained_on_the_page_and_in_the_panel():
     at = page(ct_kernel="rbf", ct_sweep="sigma", ct_values="0.001, 1")
-    # one short line on the page; the reason is in the empty panel
-    assert shown(at, "warning") == "No picture for σ = 0.001: each empty panel says why."
+    warning = shown(at, "warning")
+    assert warning.startswith("**σ = 0.001**: σ is so small that every point is its own")
+    assert "σ = 0.001" not in warning.removeprefix("**σ = 0.001**")  # said once
     spec = chart(at, "ct_contours")
     assert len(panels(spec)) == 3
     assert any("every point is its own component" in text for text in texts(spec))
@@ -496,3 +497,7 @@ def test_the_grid_is_planned_for_the_width_the_browser_measured(measured, width)
     centres = {round(a["x"], 6) for a in figure["layout"]["annotations"] if "kPC" in a["text"]}
     assert len(centres) == (2 if width == 358 else 4)  # a phone: two columns side by side
     assert [e.proto.id for e in at.get("bidi_component") if e.proto.id.endswith("ct_screen")]
+    # on a phone the kernel controls fold away, so that the figure comes first (issue #31)
+    assert [e.label for e in at.expander if e.label == "Kernel and columns"] == (
+        ["Kernel and columns"] if width == 358 else []
+    )

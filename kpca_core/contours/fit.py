@@ -247,7 +247,9 @@ def _fit_pca(X: np.ndarray, spec: KernelSpec, n: int, center: bool) -> ColumnFit
         projections * signs,
         eigenvalues[keep],
         model.explained_variance_ratio_[keep],
-        () if center else ("Linear PCA always centres the data, whatever the toggle says.",),
+        ()
+        if center
+        else (Note("pca centres", "always centres the data{}, whatever the toggle says."),),
     )
 
 
