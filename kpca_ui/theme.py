@@ -59,8 +59,12 @@ export default function ({ data }) {
 def hold_theme_choice(pages: list[st.Page]) -> None:
     """Draw the script that keeps the reader's theme choice on all ``pages``.
 
-    Draw it after the page, where it takes no room above the content.
+    Draw it after the page, where it takes no room above the content.  Nothing is
+    drawn outside a running app (a worker process spawned from ``app.py`` runs it bare,
+    where pages have no URL).
     """
+    if not st.runtime.exists():
+        return
     _HOLD(
         key="kpca_theme_choice",
         data={"pages": [page.url_path for page in pages], "version": THEME_KEY_VERSION},
