@@ -21,7 +21,7 @@ has the paper's shape, falling with n, but 3.3× higher at n = 1 (6858
 against 2058): there kernel PCA's error is the error of the clusters' means
 estimated from their 100 training points (:attr:`GaussiansTable.floor`),
 and tightening the fixed point's tolerance from 1e-6 to 1e-12 changes it by
-0.1 %.  The σ = 0.1 and 0.2 rows are not reproduced in this reading (the
+0.1–0.2 % (seeds 0–2).  The σ = 0.1 and 0.2 rows are not reproduced in this reading (the
 only one computed): σ = 0.1 gives 1715 at n = 1 where the paper has 10.22,
 and at σ = 0.2 the fixed point pulls many test points to a wrong cluster
 (:attr:`GaussiansTable.wrong`; seed 0, n = 1: 75 of 363, carrying 95 % of
