@@ -5,6 +5,7 @@ import streamlit as st
 from kpca_ui.downloads import keep_built_downloads
 from kpca_ui.presenter import navigation_position, presenter_toggle
 from kpca_ui.shell import SHELL_FLAG, app_pages, moved_notice
+from kpca_ui.theme import hold_theme_choice
 from kpca_ui.warmup import start as start_warm_up
 from kpca_ui.workers import one_blas_thread
 
@@ -20,4 +21,7 @@ st.session_state[SHELL_FLAG] = True
 moved_notice()
 # In presenter mode the sidebar is hidden: the pages are reached from the top.
 presenter_toggle()
-st.navigation(app_pages(), position=navigation_position()).run()
+pages = app_pages()
+st.navigation(pages, position=navigation_position()).run()
+# The reader's Light/Dark choice, which Streamlit keeps per loaded path, on every page.
+hold_theme_choice(pages)

@@ -58,9 +58,12 @@ def three_rings(
 ) -> Dataset:
     """Points on the circles of radius 1, 2 and 4, the outer two with noise.
 
-    Deręgowski & Krzyśko: 100 points on each ring (``n_samples`` split equally),
-    N(0, noise²) added to each coordinate of the rings of radius 2 and 4.
-    The label is the ring (0, 1, 2).
+    Deręgowski & Krzyśko, Section 4: 100 points on each ring (``n_samples``
+    split equally), N(0, noise²) added to each coordinate of the rings of
+    radius 2 and 4.  The paper draws each set "from a uniform distribution in
+    a circle of radius" 1, 2, 4, which can also be read as inside the disc;
+    here the points lie on the circles (uniform in angle).  The label is the
+    ring (0, 1, 2).
     """
     rng = check_random_state(random_state)
     per_ring = np.full(3, n_samples // 3)

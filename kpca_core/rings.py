@@ -1,7 +1,8 @@
 """Deręgowski & Krzyśko's three rings: which kernel component carries the radius.
 
 Section 4 of the paper: 100 points on each of the circles of radius 1, 2 and
-4 (:func:`kpca_core.datasets.three_rings`), the Gaussian kernel
+4 (:func:`kpca_core.datasets.three_rings`; the paper's "in a circle" can also
+mean inside the disc), the Gaussian kernel
 k(x, y) = exp(−c‖x − y‖²), i.e. γ = c, and c = 0.017.  Their Fig. 5 claims
 that "the first kernel principal direction gives a meaningful order of how
 far each observation is away from the origin".  Whether it does depends on
@@ -13,7 +14,8 @@ a step the paper never mentions:
   |Spearman ρ| with ‖x‖ of 0.15, 0.07 and 0.96);
 * **not centred in feature space** (the paper centres only the inputs,
   X_ic = X_i − X̄, which does not change a Gaussian kernel, and solves
-  K α = γ̃ α, their eq. 3.7, on the raw K): kPC 1 is the radius (0.96).
+  K α = γ̃ α, their eq. 3.7, on the raw K): kPC 1 is the radius (0.96,
+  close to but not exactly a monotone function of it).
 
 Why: every Φ(x) of a Gaussian kernel has length 1 and all of them lie on one
 side of the origin of the feature space.  Uncentred, the first axis points

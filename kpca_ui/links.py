@@ -53,7 +53,7 @@ LABELS: dict[str, dict[str, str]] = {
         "values": "Values",
         "k": "Components",
         "center": "Centre in F",
-        "pca": "Linear PCA column",
+        "pca": "Add linear PCA",
         "degree": "Degree d",
         "gamma": "Scale γ",
         "coef0": "Offset c",
@@ -141,6 +141,8 @@ class Domain:
     low: float = -math.inf
     high: float = math.inf
     options: tuple[str, ...] = ()
+    former: tuple[tuple[str, str], ...] = ()
+    """(old, new) labels of a ``"choice"``: a link with an old label means the new one."""
 
     @property
     def arity(self) -> int:
@@ -183,9 +185,14 @@ def flag() -> Domain:
     return Domain("flag")
 
 
-def choice(labels: Iterable[object]) -> Domain:
-    """One of these labels, as the widget shows them (and writes them into the URL)."""
-    return Domain("choice", options=tuple(str(label) for label in labels))
+def choice(labels: Iterable[object], former: Mapping[str, str] | None = None) -> Domain:
+    """One of these labels, as the widget shows them (and writes them into the URL);
+    ``former`` maps labels older links carry to today's."""
+    return Domain(
+        "choice",
+        options=tuple(str(label) for label in labels),
+        former=tuple((former or {}).items()),
+    )
 
 
 def text(longest: int = 200) -> Domain:
@@ -223,6 +230,12 @@ def sanitise_link(domains: Mapping[str, Domain], labels: Mapping[str, str] | Non
             )
         if domain.kind == "flag" and values[0].lower() in FLAG_WORDS:
             values = [FLAG_WORDS[values[0].lower()]]
+        renamed = dict(domain.former).get(values[0])
+        if renamed is not None:  # an older link's label: it asked for today's
+            values = [renamed]
+            snapshot = st.session_state.get(SNAPSHOT)
+            if isinstance(snapshot, dict) and key in snapshot:
+                snapshot[key] = values
         if not domain.accepts(values):
             values = []
             if key.split("_", 1)[0] not in PAGES:

@@ -5,6 +5,7 @@ import dataclasses
 import numpy as np
 import pytest
 from scipy import linalg
+from scipy.spatial import cKDTree
 from sklearn.decomposition import KernelPCA as SkKernelPCA
 from sklearn.metrics.pairwise import laplacian_kernel
 
@@ -243,6 +244,53 @@ def test_a_width_below_the_grid_spacing_is_noted():
     assert column.error is None
     assert any("smaller than the grid spacing" in note for note in column.notes)
     assert any("almost every point is its own component" in note for note in column.notes)
+
+
+def _kpc1_dips_between_neighbours(fit: ct.ColumnFit, X: np.ndarray) -> float:
+    """The picture: the share of nearest-neighbour pairs (same sign) between which kPC 1
+    falls below half its value at both ends, i.e. two separate bumps, not one shape."""
+    _, j = cKDTree(X).query(X, k=2)
+    ends = fit.model.transform(X)[:, 0]
+    middle = fit.model.transform((X + X[j[:, 1]]) / 2)[:, 0]
+    same = np.sign(ends) == np.sign(ends[j[:, 1]])
+    dip = np.abs(middle) < 0.5 * np.minimum(np.abs(ends), np.abs(ends[j[:, 1]]))
+    return float(np.sum(dip & same) / max(np.sum(same), 1))
+
+
+def _ten_points() -> np.ndarray:
+    return np.random.default_rng(1).uniform(-2, 2, (10, 2)) * 5 / 3
+
+
+@pytest.mark.parametrize(
+    ("X", "sigma", "separate"),
+    [
+        # a 10-point drawing at σ = 0.5: the picture is one smooth split, and the old
+        # rule (M × the first share < 2) said every point was its own component
+        (_ten_points(), 0.5, False),
+        (_ten_points(), 1.0, False),
+        (_ten_points(), 0.3, True),
+        (np.c_[np.linspace(-1.8, 1.8, 10), np.zeros(10)], 0.15, False),
+        (_data(0), 0.05, False),
+    ],
+)
+def test_too_small_a_width_is_said_where_the_picture_shows_a_bump_per_point(X, sigma, separate):
+    fit = ct.fit_column(X, ct.KernelSpec("rbf", sigma=sigma), n_components=3)
+    said = any(note.cause == "separate" for note in fit.notes)
+    dips = _kpc1_dips_between_neighbours(fit, X)
+    assert said == separate
+    assert (dips > 0.2) if separate else (dips == 0.0)
+
+
+def test_notes_of_one_cause_merge_into_one_sentence_with_every_columns_number():
+    note = ct.Note("indefinite", "the most negative eigenvalue is {} of the largest.", "18.1%")
+    other = ct.Note("indefinite", note.template, "22.5%")
+    flat = ct.Note("flat", "{} flat: not drawn.", "kPC 3 is")
+    merged = ct.merge_notes([("c = 1", (note,)), ("c = 2", (other, flat))])
+    assert merged == [
+        "**c = 1, 2**: the most negative eigenvalue is 18.1% and 22.5% of the largest.",
+        "**c = 2**: kPC 3 is flat: not drawn.",
+    ]
+    assert "18.1% of the largest" in note and str(note) == note.text
 
 
 def test_an_indefinite_sigmoid_says_how_negative():

@@ -13,6 +13,7 @@ from kpca_core import sigma_to_gamma
 from kpca_core.datasets import TOY_2D, moons
 from kpca_core.features import (
     C_GRID,
+    KPCA_TRAIN,
     LINEAR_MAX_COMPONENTS,
     PAPER_TABLE2,
     TABLE2_COLUMNS,
@@ -22,6 +23,7 @@ from kpca_core.features import (
     best_cell,
     decompose,
     differences_from_paper,
+    feature_scales,
     linear_svm,
     load_table2_data,
     paper_error,
@@ -331,14 +333,27 @@ def test_the_claims_follow_the_numbers():
 def test_differences_from_the_paper_in_numbers():
     assert best_cell(PAPER_TABLE2) == (4.0, 5, 2048)
     assert differences_from_paper(PAPER_TABLE2).startswith(
-        "Of 46 cells, 0 are above the paper's error, 0 below and 46 equal"
+        "Of 46 cells, ours are 46 equal to it, in points of error"
     )
     shifted = PAPER_TABLE2 + 0.5
     shifted[0, 0] -= 1.0
     text = differences_from_paper(shifted)
-    assert "45 are above the paper's error, 1 below" in text
-    assert "from -0.50 to +0.50 points (median +0.50)" in text
+    # the cell below is named apart, never folded into the range of those above
+    assert "ours are 45 above it (by 0.50 to 0.50), 1 below it (degree 1, n = 32, by 0.50)" in text
+    assert "ours − paper has median +0.50" in text
     assert "Best cell: 4.50 % (degree 5, n = 2048)" in text
+
+
+def test_the_shipped_tables_differences_as_the_readme_says():
+    """README's sentence on the shipped Table 2, recomputed (it once folded the one cell
+    below the paper into the range of the 45 above: "above ..., by −0.13 to +2.22")."""
+    table = read_table2((ROOT / "assets" / "features_table2.csv").read_text(encoding="utf-8"))
+    text = differences_from_paper(table.errors)
+    assert "ours are 45 above it (by 0.02 to 2.22), 1 below it (degree 1, n = 256, by 0.13)" in text
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert "45 of the 46 cells are above the paper's error, by 0.02 to 2.22 points" in readme
+    assert "one is below it, degree 1 at n = 256, by 0.13" in readme
+    assert "−0.13 to +2.22" not in readme
 
 
 @pytest.mark.usps
@@ -362,3 +377,22 @@ def test_a_cell_recomputed_from_scratch_equals_its_steps():
     assert (cell.C, cell.test_error) == (expected.C, expected.test_error)
     np.testing.assert_array_equal(cell.predictions, expected.predictions)
     assert reports[0] == 0.0 and reports[-1] == 1.0 and reports == sorted(reports)
+
+
+@pytest.mark.usps
+@needs_usps
+def test_dividing_by_256_to_the_d_leaves_the_feature_scale_varying_as_the_text_says():
+    """Not "C means the same at every degree": the centred features' mean squared length
+    on the kernel PCA digits still varies 1.9x over degrees 1-7, as the texts say."""
+    images = load_table2_data().train_images[:KPCA_TRAIN]
+    scales = feature_scales(images, TABLE2_DEGREES)
+    assert f"{scales.max() / scales.min():.1f}" == "1.9"
+    assert (f"{scales[1]:.2f}", f"{scales[-1]:.2f}") == ("0.54", "0.28")
+    from kpca_ui.views.features import PROTOCOL
+
+    for text in (PROTOCOL, (ROOT / "README.md").read_text(encoding="utf-8")):
+        flat = " ".join(text.split())
+        assert "still varies 1.9× over degrees 1–7" in flat
+        assert "C means the same at every degree" not in flat
+        assert "makes the SVM's C mean the same" not in flat
+        assert "same linear machine as" not in flat

@@ -27,7 +27,19 @@ from tests.conftest import white_blocks
 def fake_table() -> GaussiansTable:
     ratios = np.array([[[2000.0, 2200.0], [9.0, 11.0]], [[1.0, 1.4], [2.0, 2.2]]])
     restarts = np.zeros((2, 2), dtype=int)
-    return GaussiansTable((0.05, 0.8), (1, 9), (0, 1), ratios, restarts, restarts)
+    zeros = np.zeros_like(ratios)
+    return GaussiansTable(
+        (0.05, 0.8),
+        (1, 9),
+        (0, 1),
+        ratios,
+        restarts,
+        restarts,
+        kernel_mse=zeros,
+        wrong=zeros.astype(int),
+        wrong_share=zeros,
+        floor=np.zeros((2, 2)),
+    )
 
 
 def test_table1_shows_ours_with_the_range_and_the_papers_numbers():

@@ -241,3 +241,11 @@ def test_the_declared_link_domains_are_the_widgets_own(page, query):
             else:
                 assert domain.kind == ("flag" if kind in ("toggle", "checkbox") else "text")
     assert checked >= (1 if page == "lesson" else 3)  # the lesson's step is no widget
+
+
+def test_a_former_data_set_title_in_a_link_opens_that_data_set():
+    """The sidebar's titles were shortened (cut in their box, issue #31): old links still work."""
+    at = open_view("contours", query={"ct_data": "Square outline (Mika et al. Fig. 1)"})
+    assert at.selectbox(key="ct_data").value == "square"
+    assert at.query_params["ct_data"] == "Square outline"
+    assert not at.toast, [t.value for t in at.toast]

@@ -133,7 +133,7 @@ def test_a_shared_url_opens_the_same_view():
     assert [head.split(" λ")[0] for head in heads] == [
         f"<b>{label}</b> · kPC {r}" for r in (1, 2) for label in ("linear PCA", "σ = 0.5", "σ = 2")
     ]
-    assert "Linear PCA always centres the data" in shown(at, "info")
+    assert "**linear PCA**: always centres the data" in shown(at, "info")
     assert chart(at, "ct_projection")["layout"]["title"]["text"].startswith("σ = 2:")
     assert config(at, "ct_contours")["toImageButtonOptions"]["filename"].endswith("_uncentred")
 
@@ -190,7 +190,9 @@ def test_the_dk_fig5_preset_shows_both_readings_side_by_side():
 
 def test_a_tiny_sigma_is_explained_on_the_page_and_in_the_panel():
     at = page(ct_kernel="rbf", ct_sweep="sigma", ct_values="0.001, 1")
-    assert "every point is its own component" in shown(at, "warning")
+    warning = shown(at, "warning")
+    assert warning.startswith("**σ = 0.001**: σ is so small that every point is its own")
+    assert "σ = 0.001" not in warning.removeprefix("**σ = 0.001**")  # said once
     spec = chart(at, "ct_contours")
     assert len(panels(spec)) == 3
     assert any("every point is its own component" in text for text in texts(spec))
@@ -217,8 +219,26 @@ def test_the_sigma_slider_shows_gamma():
 def test_an_indefinite_sigmoid_says_how_negative():
     at = page(ct_kernel="sigmoid", ct_sweep="c", ct_values="0, 1", ct_gamma=3.0)
     info = shown(at, "info")
-    assert "is indefinite: the most negative eigenvalue is" in info
+    assert "is indefinite: its most negative eigenvalue is" in info
     assert "% of the largest" in info
+
+
+def test_the_sigmoid_sweep_says_indefinite_once_for_all_its_columns():
+    """Four near-identical boxes (one per c) pushed the grid to y ≈ 1100 (issue #31)."""
+    at = page(ct_kernel="sigmoid")
+    notices = [item.value for item in at.info if "indefinite" in item.value]
+    assert len(notices) == 1
+    (notice,) = notices
+    assert notice.startswith("**c = 1, 2, 3, 4**: the kernel is indefinite")
+    assert notice.count("%") == 5  # each column's share, then the shares' 100 %
+    assert len(notice) < 300
+
+
+def test_notices_never_repeat_their_columns_label():
+    at = page(ct_kernel="rbf", ct_sweep="sigma", ct_values="0.01, 300")
+    for notice in [*at.info, *at.warning]:
+        label, _, rest = notice.value.partition("**: ")
+        assert label.strip("*") not in rest, notice.value
 
 
 def test_the_linear_kernel_has_one_column_and_explains_its_third_row():
@@ -253,7 +273,7 @@ def test_the_camera_button_can_save_svg_and_the_numbers_download_as_csv():
     labels = [button.proto.label for button in at.get("download_button")]
     assert labels == [
         "Eigenvalues (CSV)",
-        "Components of the data points (CSV)",
+        "Points' components (CSV)",
         "Values on the grid (CSV)",
     ]
 
@@ -477,3 +497,7 @@ def test_the_grid_is_planned_for_the_width_the_browser_measured(measured, width)
     centres = {round(a["x"], 6) for a in figure["layout"]["annotations"] if "kPC" in a["text"]}
     assert len(centres) == (2 if width == 358 else 4)  # a phone: two columns side by side
     assert [e.proto.id for e in at.get("bidi_component") if e.proto.id.endswith("ct_screen")]
+    # on a phone the kernel controls fold away, so that the figure comes first (issue #31)
+    assert [e.label for e in at.expander if e.label == "Kernel and columns"] == (
+        ["Kernel and columns"] if width == 358 else []
+    )

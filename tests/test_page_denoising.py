@@ -249,7 +249,22 @@ def fake_table() -> GaussiansTable:
     """Table 1 with the paper's shape: every cell the paper's, times 1.0, 1.1 and 1.3."""
     paper = PAPER_TABLE1[:, :, np.newaxis] * np.array([1.0, 1.1, 1.3])
     zeros = np.zeros((len(SIGMAS), 3), dtype=int)
-    return GaussiansTable(SIGMAS, N_VALUES, (0, 1, 2), paper, zeros, zeros)
+    wrong = np.zeros(paper.shape, dtype=int)
+    wrong[SIGMAS.index(0.2), 0] = (75, 0, 34)
+    share = wrong / 80.0
+    floor = np.full(zeros.shape, 2.6e-4)
+    return GaussiansTable(
+        SIGMAS,
+        N_VALUES,
+        (0, 1, 2),
+        paper,
+        zeros,
+        zeros,
+        kernel_mse=np.full(paper.shape, 2.8e-4),
+        wrong=wrong,
+        wrong_share=share,
+        floor=floor,
+    )
 
 
 @pytest.fixture
@@ -270,7 +285,14 @@ def test_table1_tab_shows_ours_beside_the_paper_and_says_where_it_differs(no_usp
     assert ours["text"][4][0] == "1.39<br>1.23–1.60"  # σ = 0.8, n = 1: mean, range
     text = " ".join(" ".join(m.value.split()) for m in at.markdown)
     assert "within 0.32 of the paper at every n" in text  # (3.4 / 3 − 1) 2.39 at n = 9
-    assert "σ = 0.1 and 0.2 are not reproduced" in text
+    assert "σ = 0.1 and 0.2 are not reproduced** in this reading" in text
+    assert "any reading tried" not in text  # the app computes one reading
+    # σ = 0.2: how many test points land at a wrong cluster, not "a few"
+    assert "per seed 75 (94% of its error), 0 (0% of its error), 34 (42% of its error)" in text
+    assert "a few test points" not in text
+    # σ = 0.05: the floor is the centres' estimate, not the fixed point's landing
+    assert "2.80e-04 against 2.60e-04 for the means of the clusters' 100 training" in text
+    assert "how close the fixed point lands" not in text
     assert "(0.99 to 1.29 at n = 1, the paper: 0.99)" in text
     assert "2333 against 2058 at n = 1 (1.1×)" in text
     (button,) = [b for b in at.get("download_button") if b.proto.id.endswith("dn_table1_csv")]
@@ -296,7 +318,10 @@ def test_fig3_tab_rebuilds_the_chosen_digit_with_fractions(usps_dir):
     assert columns[:2] == ["1", "2"] and columns[-1].startswith("original")
     assert len(spec["layout"]["annotations"]) == 2 * 20  # a fraction under each rebuilt digit
     assert spec["layout"]["title"]["text"].startswith("USPS: test digit 0")
-    assert "kernel PCA draws a more prototypical" in " ".join(m.value for m in at.markdown)
+    text = " ".join(m.value for m in at.markdown)
+    assert "kernel PCA draws a more prototypical" in text
+    # on the opening digit kernel PCA leaves more at n = 1-4: not "much the same" (issue #31)
+    assert "much the same" not in text and "on this digit they do not" in text
 
     at.number_input(key="dn_fig3_digit").set_value(7).run()
     assert not at.exception

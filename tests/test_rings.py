@@ -133,6 +133,13 @@ def test_the_readme_states_the_measured_numbers(readings) -> None:
     rho = [f"{value:.2f}" for value in centred.correlations]
     assert f"kPC 1 {rho[0]}, kPC 2 {rho[1]}, **kPC 3 {rho[2]}**" in readme
     assert f"**kPC 1 {uncentred.correlations[0]:.2f}**" in readme
+    flat = " ".join(readme.split())
+    # |ρ| < 1: the claim holds closely, not "exactly"
+    assert "holds exactly" not in flat and uncentred.correlations[0] < 0.99
+    assert f"closely but not exactly (|ρ| {uncentred.correlations[0]:.3f}, not 1)" in flat
+    # the paper samples "in a circle"; the app's points lie on the circles, and says so
+    assert 'uniform distribution in a circle of radius" 1, 2, 4' in flat
+    assert np.allclose(np.linalg.norm(X[:100], axis=1), 1.0)
     shares = [
         WidthSweep("rbf", widths=[DK_SIGMA], center=center, n_jobs=1).fit(X).share(2)[0]
         for center in (True, False)

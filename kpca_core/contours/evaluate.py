@@ -14,7 +14,7 @@ import numpy as np
 
 from ..kernel_pca import BLOCK_ROWS, Progress
 from ..kernels import feature_space_dimension
-from .fit import ColumnFit, fit_column
+from .fit import ColumnFit, Note, fit_column
 from .specs import KernelSpec, Parameter
 
 GRID_BLOCK_VALUES = 2**22
@@ -76,14 +76,14 @@ class Column:
     scales : ndarray of shape (n_components,)
         max_i |(V^k · Φ̃(x_i))| over the data points; ``values * scales``
         are the components themselves.
-    notes : tuple of str
+    notes : tuple of Note
     error : str or None
     """
 
     fit: ColumnFit
     values: np.ndarray
     scales: np.ndarray
-    notes: tuple[str, ...]
+    notes: tuple[Note, ...]
     error: str | None
 
     @property
@@ -141,9 +141,13 @@ def evaluate_column(fit: ColumnFit, grid: Grid, *, progress: Progress | None = N
     notes = list(fit.notes)
     if fit.spec.kernel in ("rbf", "laplacian") and fit.spec.sigma < grid.spacing:
         notes.append(
-            f"σ = {fit.spec.sigma:g} is smaller than the grid spacing ({grid.spacing:.2g}): "
-            "the bumps around the points fall between grid points and the panels look "
-            "patchy. Raise the grid resolution or σ."
+            Note(
+                "grid spacing",
+                "σ is smaller than the grid spacing ({}): the bumps around the points fall "
+                "between grid points and the panels look patchy. Raise the grid resolution "
+                "or σ.",
+                f"{grid.spacing:.2g}",
+            )
         )
     return Column(fit, values, scales, tuple(notes), None)
 

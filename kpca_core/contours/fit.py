@@ -21,6 +21,11 @@ from .specs import MAX_COMPONENTS, KernelSpec
 
 ISOLATED_KERNEL_VALUE = 1e-3
 """Below this median k(x, nearest neighbour) every point is its own component."""
+SEPARATE_KERNEL_VALUE = 1e-2
+"""Below this median k(x, nearest neighbour) (Gaussian: neighbours more than 3σ apart)
+the bump around each point is separate from its neighbour's: the panels show one bump
+per point, not a shape of the data.  Tested against that picture, the value of kPC 1
+halfway between neighbours (tests/test_contours.py)."""
 NEARLY_CONSTANT_SPREAD = 1e-3
 """Above 1 − k over the data below this, the kernel matrix is 'nearly constant'."""
 ROUNDING_SPREAD = 1e-12
@@ -35,6 +40,62 @@ the floor, 2.2e-15 for k ≤ 1, lies between.  The contours of a flat component
 traced rounding noise: a 3.9 MB path in one panel (issue #14)."""
 INDEFINITE_RATIO = 1e-6
 """|most negative| / largest eigenvalue above which a kernel is reported indefinite."""
+
+
+@dataclass(frozen=True)
+class Note:
+    """A sentence about one column, with its cause, so that columns sharing a cause
+    can share one notice (:func:`merge_notes`).
+
+    ``template`` holds one ``{}`` where ``number`` goes: the merged notice
+    lists every column's number there.
+    """
+
+    cause: str
+    template: str
+    number: str = ""
+
+    @property
+    def text(self) -> str:
+        """The sentence for this column alone."""
+        return self.template.format(self.number)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __contains__(self, words: str) -> bool:
+        return words in self.text
+
+
+def _listed(numbers: list[str]) -> str:
+    return numbers[0] if len(numbers) == 1 else ", ".join(numbers[:-1]) + " and " + numbers[-1]
+
+
+def merge_notes(labelled: list[tuple[str, tuple[Note, ...]]]) -> list[str]:
+    """One notice per cause over the columns: ``[(label, notes), …]`` → sentences.
+
+    A cause found in several columns is said once, with their labels and each
+    column's number in their order ("**c = 1, 2**: … 18.1% and 22.5% …").
+    """
+    causes: dict[str, list[tuple[str, Note]]] = {}
+    for label, notes in labelled:
+        for note in notes:
+            causes.setdefault(note.cause, []).append((label, note))
+    merged = []
+    for found in causes.values():
+        labels = [label for label, _ in found]
+        numbers = list(dict.fromkeys(note.number for _, note in found))
+        text = found[0][1].template.format(_listed(numbers))
+        merged.append(f"**{_labels(labels)}**: {text}")
+    return merged
+
+
+def _labels(labels: list[str]) -> str:
+    """ "σ = 0.1", "σ = 0.2" → "σ = 0.1, 0.2"; other labels joined as they are."""
+    heads = {label.partition(" = ")[0] for label in labels}
+    if len(labels) > 1 and len(heads) == 1 and all(" = " in label for label in labels):
+        return f"{heads.pop()} = " + ", ".join(label.partition(" = ")[2] for label in labels)
+    return ", ".join(labels)
 
 
 @dataclass(frozen=True)
@@ -56,7 +117,7 @@ class ColumnFit:
         with 1/M).
     shares : ndarray of shape (n_components,)
         λ_k / trace(K̃)/M: the share of the total variance in F.
-    notes : tuple of str
+    notes : tuple of Note
         Sentences for the user about this kernel on these data.
     error : str or None
         Why there is no picture at all, and what to change.
@@ -72,7 +133,7 @@ class ColumnFit:
     projections: np.ndarray
     eigenvalues: np.ndarray
     shares: np.ndarray
-    notes: tuple[str, ...] = ()
+    notes: tuple[Note, ...] = ()
     error: str | None = None
     n_flat: int = 0
 
@@ -85,7 +146,7 @@ def _empty_fit(spec: KernelSpec, center: bool, n: int, M: int, error: str) -> Co
     return ColumnFit(spec, center, n, None, np.zeros((M, 0)), np.zeros(0), np.zeros(0), (), error)
 
 
-def _width_checks(X: np.ndarray, spec: KernelSpec) -> tuple[list[str], str | None]:
+def _width_checks(X: np.ndarray, spec: KernelSpec) -> tuple[list[Note], str | None]:
     """Notes (and a reason to skip the fit) for a Gaussian or Laplacian width.
 
     Too small a width: k(x, y) ≈ 0 between neighbours, so K ≈ I, every
@@ -102,7 +163,7 @@ def _width_checks(X: np.ndarray, spec: KernelSpec) -> tuple[list[str], str | Non
     k_neighbour = math.exp(-gamma * distance**power)
     if k_neighbour < ISOLATED_KERNEL_VALUE:
         return [], (
-            f"σ = {spec.sigma:g} is so small that every point is its own component: "
+            "σ is so small that every point is its own component: "
             f"between nearest neighbours (median distance {distance:.2g} = "
             f"{distance / spec.sigma:.0f} σ) k(x, y) = {k_neighbour:.1e}, so K ≈ I, "
             "all eigenvalues are nearly equal and each component would be a "
@@ -113,20 +174,35 @@ def _width_checks(X: np.ndarray, spec: KernelSpec) -> tuple[list[str], str | Non
     spread = -math.expm1(-gamma * reach)
     if spread < ROUNDING_SPREAD:
         return [], (
-            f"σ = {spec.sigma:g} is so large that the kernel matrix is constant: its entries "
+            "σ is so large that the kernel matrix is constant: its entries "
             f"differ by at most {spread:.1e}, below the rounding error of the centring "
             "(eq. 49), so any component would be noise. Decrease σ towards the size "
             f"of the data ({math.sqrt(float(np.sum(extent**2))):.2g})."
         )
+    notes = []
+    if k_neighbour < SEPARATE_KERNEL_VALUE:
+        notes.append(
+            Note(
+                "separate",
+                "σ is so small that almost every point is its own component: between "
+                "nearest neighbours k(x, y) is {}, so each point has a bump of its own in "
+                "every panel. Increase σ to about the neighbours' median distance, "
+                f"{distance:.2g}, or more.",
+                f"{k_neighbour:.1e}",
+            )
+        )
     if spread < NEARLY_CONSTANT_SPREAD:
         first_order = "γ‖x−y‖²" if spec.kernel == "rbf" else "γ‖x−y‖₁"
-        return [
-            f"σ = {spec.sigma:g}: the kernel matrix is nearly constant (its entries differ by "
-            f"at most {spread:.1e}). For σ much larger than the data, k(x, y) ≈ 1 − {first_order} "
-            "to first order, so the components stop changing with σ and only λ shrinks; "
-            "at even larger σ rounding errors take over."
-        ], None
-    return [], None
+        notes.append(
+            Note(
+                "nearly constant",
+                "the kernel matrix is nearly constant (its entries differ by at most {}): "
+                f"k(x, y) ≈ 1 − {first_order}, so the components stop changing with σ and "
+                "only λ shrinks.",
+                f"{spread:.1e}",
+            )
+        )
+    return notes, None
 
 
 def _overflow_check(X: np.ndarray, spec: KernelSpec) -> str | None:
@@ -171,7 +247,9 @@ def _fit_pca(X: np.ndarray, spec: KernelSpec, n: int, center: bool) -> ColumnFit
         projections * signs,
         eigenvalues[keep],
         model.explained_variance_ratio_[keep],
-        () if center else ("Linear PCA always centres the data, whatever the toggle says.",),
+        ()
+        if center
+        else (Note("pca centres", "always centres the data{}, whatever the toggle says."),),
     )
 
 
@@ -223,7 +301,7 @@ def fit_column(
     M = X.shape[0]
     if spec.kernel == "pca":
         return _fit_pca(X, spec, n_components, center)
-    notes: list[str] = []
+    notes: list[Note] = []
     if spec.kernel == "poly":
         skip = _overflow_check(X, spec)
         if skip is not None:
@@ -252,11 +330,12 @@ def fit_column(
     if n_flat:
         first, last = kept + 1, eigenvalues.size
         which = f"kPC {first}" if first == last else f"kPC {first}–{last}"
-        largest = float(np.max(np.abs(eigenvalues[kept:])))
         notes.append(
-            f"{which} {'is' if n_flat == 1 else 'are'} flat: |λ| ≤ {largest:.1e}, "
-            "at the rounding level of the kernel matrix, so contour lines would only "
-            "trace rounding noise; they are not drawn."
+            Note(
+                "flat",
+                "{} flat (|λ| at the rounding level of the kernel matrix): not drawn.",
+                f"{which} {'is' if n_flat == 1 else 'are'}",
+            )
         )
     return ColumnFit(
         spec,
@@ -295,23 +374,15 @@ def _explain_failure(spec: KernelSpec, message: str) -> str:
     return f"{spec.formula()} cannot be used on these data: {message}."
 
 
-def _model_notes(model: KernelPCA, spec: KernelSpec) -> list[str]:
-    notes = []
-    M = model.n_samples_fit_
-    share = float(model.explained_variance_ratio_[0])
-    if spec.kernel in ("rbf", "laplacian") and M * share < 2.0:
-        notes.append(
-            f"σ = {spec.sigma:g} is so small that almost every point is its own component: "
-            f"the first component carries {share:.2%} of the variance, hardly more than the "
-            f"1/M = {1 / M:.2%} of a single isolated point, so no group of points shares a "
-            "component. Increase σ."
+def _model_notes(model: KernelPCA, spec: KernelSpec) -> list[Note]:
+    if model.negative_eigenvalue_ratio_ <= INDEFINITE_RATIO:
+        return []
+    return [
+        Note(
+            "indefinite",
+            "the kernel is indefinite: its most negative eigenvalue is {} of the largest, "
+            "so K is not a matrix of dot products (Appendix B.2). The components are still "
+            "computed; the shares are of the trace of K̃ and can exceed 100 %.",
+            f"{model.negative_eigenvalue_ratio_:.1%}",
         )
-    if model.negative_eigenvalue_ratio_ > INDEFINITE_RATIO:
-        notes.append(
-            f"{spec.formula()} is indefinite: the most negative eigenvalue is "
-            f"{model.negative_eigenvalue_ratio_:.1%} of the largest, so K is not a matrix of "
-            "dot products (Appendix B.2). The components are still computed; a negative λ "
-            "belongs to an axis of negative squared length, and the shares are of the "
-            "trace of K̃, which the negative eigenvalues reduce, so they can exceed 100 %."
-        )
-    return notes
+    ]

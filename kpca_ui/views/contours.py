@@ -9,8 +9,12 @@ from __future__ import annotations
 import streamlit as st
 
 from kpca_core import contours as ct
+from kpca_core.figures.contours import FIGURE_PX
+from kpca_core.figures.style import is_narrow
 from kpca_ui.links import choice, flag, integer, literal, number, text
 from kpca_ui.points import link_domains
+from kpca_ui.presenter import presenter_mode
+from kpca_ui.screen import content_px
 from kpca_ui.shell import camera_domain
 from kpca_ui.views.rings import DK_SIGMA, RINGS_HELP
 
@@ -42,6 +46,8 @@ SIGMAS = [
     if mantissa * 10.0**exponent <= 1000
 ]
 RESOLUTIONS = [40, 60, 80, 100, 150, 200]
+SCREEN = "ct_screen"
+"""Key of the listener that measures the page's width (:mod:`kpca_ui.screen`)."""
 DEFAULTS = {
     "ct_kernel": "poly",
     "ct_sweep": "degree",
@@ -133,6 +139,18 @@ def spec_key(spec: ct.KernelSpec) -> tuple:
 
 
 def kernel_controls() -> tuple[ct.KernelSpec, str | None, tuple[float, ...], int, bool, bool, int]:
+    """The kernel, the swept parameter and its values, and the grid's settings.
+
+    On a phone's page (measured, :data:`SCREEN`) they stack into a column taller than
+    the screen, so they are folded into one expander and the figure comes first.
+    """
+    if is_narrow(content_px(SCREEN, FIGURE_PX)) and not presenter_mode():
+        with st.expander("Kernel and columns", icon=":material/tune:"):
+            return _kernel_controls()
+    return _kernel_controls()
+
+
+def _kernel_controls() -> tuple[ct.KernelSpec, str | None, tuple[float, ...], int, bool, bool, int]:
     # Initial values are the widgets' own defaults (value=/index=), so that a URL
     # parameter equal to them means the same thing as no parameter.
     top = st.columns([2, 1.4, 1.6, 1.4])
@@ -179,7 +197,7 @@ def kernel_controls() -> tuple[ct.KernelSpec, str | None, tuple[float, ...], int
         help="Centre the mapped data in feature space (eq. 49).",
     )
     pca = fixed[3].checkbox(
-        "Linear PCA column",
+        "Add linear PCA",
         DEFAULTS["ct_pca"],
         key="ct_pca",
         bind="query-params",

@@ -30,7 +30,7 @@ from kpca_ui.safety import guarded
 from kpca_ui.screen import content_px, width_listener
 from kpca_ui.shell import camera_format
 from kpca_ui.views import rings
-from kpca_ui.views.contours import kernel_controls, spec_key
+from kpca_ui.views.contours import SCREEN, kernel_controls, spec_key
 from kpca_ui.workers import build, compute, concurrently
 
 FIG2_CAPTION = (
@@ -54,8 +54,6 @@ Each call costs a round trip to a worker, more than a small column's fit and
 evaluation: measured in the server during a drawing's redraw, the grid of six
 points took 36 ms in eight calls and 20 ms in one (11 ms of it computing)."""
 
-SCREEN = "ct_screen"
-"""Key of the listener that measures the page's width (:mod:`kpca_ui.screen`)."""
 FIG2_NOTICE = (
     "Linear PCA (degree 1): straight lines. From degree 2 they bend along the data, "
     "and a higher component measures the distance from the curve."
@@ -245,8 +243,12 @@ def contour_view(points: PointSet) -> None:
     """Kernel controls, then what they draw (:func:`contour_body`).
 
     A change of the controls reruns this fragment alone, the rest of the page untouched.
+    The page's width is measured here, after both: its report reruns the controls too,
+    which a phone's page folds away under the figure's title (:func:`kernel_controls`).
     """
     contour_body(points, *kernel_controls())
+    if not presenter_mode():  # a phone's page is narrower than the grid's planned width
+        width_listener(SCREEN, content_px(SCREEN, figures.FIGURE_PX), figures.FIGURE_PX)
 
 
 @st.fragment
@@ -287,13 +289,7 @@ def contour_body(
             drawing_canvas(canvas_place, None)
         return
     sweep = contour_sweep(points, specs, parameter, center, n_components, resolution)
-    for c, column in enumerate(sweep.columns):
-        label = sweep.column_label(c)
-        if column.error is not None:
-            st.warning(f"**{label}**: {column.error}")
-        for note in column.notes:
-            st.info(f"**{label}**: {note}")
-
+    column_errors(sweep)
     slug = ct.sweep_slug(sweep)
     image_format = st.session_state.get("ct_img", "png")
     projector = presenter_mode()
@@ -306,6 +302,7 @@ def contour_body(
         key="ct_contours",
         config=export_config(f"contours_{slug}", image_format=image_format),
     )
+    column_notices(sweep)
     if drawn:
         # Made once the grid is sent, while the browser draws it. Made beside the grid
         # on the other worker, it delayed the grid by 13-15 ms (medians of 40 paired
@@ -329,8 +326,26 @@ def contour_body(
     if rings.has_dk_width(points, spec, parameter, values):
         rings.fig5_section(points, image_format)
     _downloads(sweep, slug)
-    if not projector:  # a phone's page is narrower than the grid's planned width
-        width_listener(SCREEN, width, figures.FIGURE_PX)
+
+
+def column_errors(sweep: ct.ContourSweep) -> None:
+    """Above the grid, why a column has no picture (its empty panel points here): one
+    warning per reason, naming every column it holds for."""
+    reasons: dict[str, list[str]] = {}
+    for c, column in enumerate(sweep.columns):
+        if column.error is not None:
+            reasons.setdefault(column.error, []).append(sweep.column_label(c))
+    for reason, labels in reasons.items():
+        st.warning(f"**{', '.join(labels)}**: {reason}")
+
+
+def column_notices(sweep: ct.ContourSweep) -> None:
+    """Under the grid, one notice per cause over all columns
+    (:func:`kpca_core.contours.merge_notes`)."""
+    labels = [sweep.column_label(c) for c in range(len(sweep.columns))]
+    labelled = [(label, column.notes) for label, column in zip(labels, sweep.columns, strict=True)]
+    for notice_text in ct.merge_notes(labelled):
+        st.info(notice_text)
 
 
 def canvas_background_of(sweep: ct.ContourSweep, points: PointSet) -> dict | None:
@@ -429,7 +444,7 @@ def _downloads(sweep: ct.ContourSweep, slug: str) -> None:
     row = st.columns(4)
     tables = (
         ("Eigenvalues (CSV)", "eigenvalues", ct.eigenvalues_table),
-        ("Components of the data points (CSV)", "points", ct.points_table),
+        ("Points' components (CSV)", "points", ct.points_table),
         ("Values on the grid (CSV)", "grid", ct.grid_table),
     )
     for column, (label, name, table) in zip(row, tables, strict=False):

@@ -27,8 +27,9 @@ STEPS = [
     ),
     (
         "2. Centring in feature space",
-        r"\tilde K = K - 1_M K - K 1_M + 1_M K 1_M,\quad (1_M)_{ij} = 1/M \qquad (49)",
-        "Subtract the mean of the mapped points, through the kernel alone.",
+        r"\tilde K = K - 1_M K - K 1_M + 1_M K 1_M \qquad (49)",
+        "Subtract the mean of the mapped points, through the kernel alone; every entry of "
+        "the M × M matrix 1_M is 1/M.",
     ),
     (
         "3. Eigenproblem",
@@ -51,35 +52,43 @@ STEPS = [
 VIEWS = [
     (
         "app_pages/contours.py",
-        "Contours: kernel principal components as contour lines on 2-D data (Fig. 2)",
+        "Contours",
+        "kernel principal components as contour lines on 2-D data (Fig. 2)",
         ":material/line_curve:",
     ),
     (
         "app_pages/spectrum.py",
-        "Spectrum: how the kernel width shapes the eigenvalues",
+        "Spectrum",
+        "how the kernel width shapes the eigenvalues",
         ":material/bar_chart:",
     ),
     (
         "app_pages/denoising.py",
-        "Denoising: linear vs kernel PCA on noisy handwritten digits (Mika et al. 1999)",
+        "Denoising",
+        "linear vs kernel PCA on noisy handwritten digits (Mika et al. 1999)",
         ":material/blur_off:",
     ),
     (
         "app_pages/demo.py",
-        "Demo: can a computer clean up handwriting? (no maths)",
+        "Demo",
+        "can a computer clean up handwriting? (no maths)",
         ":material/auto_fix_high:",
     ),
     (
         "app_pages/features.py",
-        "Features: a linear classifier on kernel components, the paper's Table 2 on USPS",
+        "Features",
+        "a linear classifier on kernel components, the paper's Table 2 on USPS",
         ":material/grid_on:",
     ),
     (
         "app_pages/lesson.py",
-        "Lesson: kernel PCA in 10 steps, for a lecture (step with ← / →)",
+        "Lesson",
+        "kernel PCA in 10 steps, for a lecture (step with ← / →)",
         ":material/school:",
     ),
 ]
+"""Each view: its page, the link's short name (a link's label does not wrap: on a phone
+a long one was cut at the right), what it shows (a caption, which wraps), its icon."""
 
 
 @dataclass(frozen=True)
@@ -197,8 +206,9 @@ def five_steps() -> None:
 
 def view_links() -> None:
     """A link into each view, with a line saying what it shows."""
-    for page, label, icon in VIEWS:
-        st.page_link(page, label=label, icon=icon)
+    for page, name, what, icon in VIEWS:
+        st.page_link(page, label=name, icon=icon)
+        st.caption(what)
 
 
 def classic_figures_gallery(per_row: int = 3) -> None:

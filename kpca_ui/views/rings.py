@@ -115,7 +115,9 @@ def fig5_section(points: PointSet, image_format: str) -> None:
         "write that *the first kernel principal direction gives a meaningful order of how "
         "far each observation is away from the origin*. Whether it does depends on "
         "centring in feature space (eq. 49), which the paper never mentions: it centres "
-        "only the inputs, which leaves a Gaussian kernel unchanged."
+        "only the inputs, which leaves a Gaussian kernel unchanged. The points here lie on "
+        "the circles of radius 1, 2 and 4; the paper samples them *from a uniform "
+        "distribution in a circle*, which can also mean inside the disc."
     )
     readings = _readings(points.X, points.key)
     fig = build(

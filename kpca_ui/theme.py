@@ -1,0 +1,71 @@
+"""The reader's choice of theme (Settings → Light / Dark / System) held on every page.
+
+Streamlit 1.67 keeps that choice in the browser's ``localStorage`` under a key
+made of the path the app was loaded at, ``stActiveTheme-<path>-v2``: chosen on
+``/``, it holds while the reader follows the navigation, but reloading
+``/contours`` or opening a link to it reads the key of ``/contours``, finds
+nothing, and shows the light theme.  The theme options of ``config.toml`` can
+only fix one theme for every reader, not keep a reader's own choice, so
+:func:`hold_theme_choice` draws a small ``components.v2`` script that copies
+the reader's choice to the key of every page of the app: when the reader
+chooses (it looks once a second whether the key of the loaded path changed),
+and, on each page, to the pages that have no choice yet.  Nothing else is read
+or written; ``tests/e2e/test_browser.py`` checks the key's format in Chromium.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+THEME_KEY_VERSION = 2
+"""The ``-v2`` of Streamlit 1.67's key ``stActiveTheme-<path>-v2``."""
+
+_HOLD = st.components.v2.component(
+    "kpca_ui.theme_choice",
+    js="""
+export default function ({ data }) {
+  const key = (path) => `stActiveTheme-${path}-v${data.version}`;
+  // Streamlit's key is made of the path the app was loaded at, once per page load.
+  const loaded = (window.__kpcaThemePath ??= window.location.pathname);
+  const page = data.pages
+    .filter((p) => p && loaded.endsWith("/" + p))
+    .sort((a, b) => b.length - a.length)[0];
+  const base = page ? loaded.slice(0, loaded.length - page.length) : loaded;
+  const root = base.endsWith("/") ? base : base + "/";
+  const copy = (chosen, all) => {
+    for (const p of data.pages) {
+      const k = key(root + p);
+      if (all ? localStorage.getItem(k) !== chosen : localStorage.getItem(k) === null) {
+        localStorage.setItem(k, chosen);
+      }
+    }
+  };
+  const mine = () => localStorage.getItem(key(loaded));
+  if (!("__kpcaThemeSeen" in window)) window.__kpcaThemeSeen = mine();
+  if (window.__kpcaThemeSeen !== null) copy(window.__kpcaThemeSeen, false);
+  const timer = setInterval(() => {
+    const chosen = mine();
+    if (chosen !== null && chosen !== window.__kpcaThemeSeen) {
+      window.__kpcaThemeSeen = chosen;
+      copy(chosen, true);
+    }
+  }, 1000);
+  return () => clearInterval(timer);
+}
+""",
+)
+
+
+def hold_theme_choice(pages: list[st.Page]) -> None:
+    """Draw the script that keeps the reader's theme choice on all ``pages``.
+
+    Draw it after the page, where it takes no room above the content.  Nothing is
+    drawn outside a running app (a worker process spawned from ``app.py`` runs it bare,
+    where pages have no URL).
+    """
+    if not st.runtime.exists():
+        return
+    _HOLD(
+        key="kpca_theme_choice",
+        data={"pages": [page.url_path for page in pages], "version": THEME_KEY_VERSION},
+    )
