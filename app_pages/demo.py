@@ -15,7 +15,8 @@ view.hide_sidebar()
 
 st.title("Can a computer clean up handwriting?")
 model, subsets = view.model_and_digits()
-cases = view.convincing_cases(view.model_key(subsets.source), model, subsets)
+with st.spinner("Choosing digits that show the difference…"):  # shown after 0.5 s
+    cases = view.convincing_cases(view.model_key(subsets.source), model, subsets)
 if len(cases.chosen) == 0:
     st.warning("No digit shows a clear difference with these digits. Try the Denoising page.")
     st.stop()

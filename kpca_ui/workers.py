@@ -88,6 +88,15 @@ _local = threading.local()
 """``_local.cancel``: in the threads of :func:`concurrently`, their session's flag."""
 
 
+def in_script_run() -> bool:
+    """Whether the calling thread runs a session's script (so it may draw elements).
+
+    The warm-up thread (:mod:`kpca_ui.warmup`) calls the views' cached functions
+    outside any session: they compute, and draw no progress, no message.
+    """
+    return get_script_run_ctx(suppress_warning=True) is not None
+
+
 def n_workers() -> int:
     """Worker processes to use: ``KPCA_WORKERS`` if set (0: none), else :data:`WORKERS`."""
     value = os.environ.get(WORKERS_ENV, "").strip()
@@ -300,13 +309,13 @@ def _submit(
         manager = _manager()
         reports, cancel = manager.Queue(), manager.Event()
         future = pool.submit(_with_progress, function, reports, cancel, *args, **kwargs)
-        return _await(future, reports, progress or _ignore, cancel)
+        return _await(future, reports, progress or no_progress, cancel)
     except BrokenProcessPool:
         _pool.clear()
         return _inline(function, args, kwargs, progress)
 
 
-def _ignore(fraction: float, message: str) -> None:
+def no_progress(fraction: float, message: str) -> None:
     """A progress callback for a caller that does not show progress."""
 
 
@@ -338,17 +347,18 @@ def concurrently(*calls: Callable[[], Any]) -> list[Any]:
     For independent pieces of one redraw that each wait on a worker (e.g. the
     four columns of the Contours grid): with two workers they take the time
     of the slowest pair instead of the sum.  Each call carries the session's
-    script context, so the calls may use Streamlit's caches.  The first
+    script context (if the caller has one), so the calls may use Streamlit's caches.  The first
     exception raised by a call is raised here, after all calls have ended.
     """
     if len(calls) < 2 or n_workers() == 0:
         return [call() for call in calls]
     cancel = threading.Event()
-    context = get_script_run_ctx()
+    context = get_script_run_ctx(suppress_warning=True)  # none in the warm-up's thread
 
     def in_session(call: Callable[[], Any]) -> Any:
         thread = threading.current_thread()
-        add_script_run_ctx(thread, context)
+        if context is not None:
+            add_script_run_ctx(thread, context)
         _local.cancel = cancel
         try:
             return call()
