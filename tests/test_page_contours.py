@@ -477,3 +477,11 @@ def test_the_grid_is_planned_for_the_width_the_browser_measured(measured, width)
     centres = {round(a["x"], 6) for a in figure["layout"]["annotations"] if "kPC" in a["text"]}
     assert len(centres) == (2 if width == 358 else 4)  # a phone: two columns side by side
     assert [e.proto.id for e in at.get("bidi_component") if e.proto.id.endswith("ct_screen")]
+
+
+def test_values_from_a_link_that_cannot_be_used_leave_the_url_for_the_default():
+    at = open_view("contours", query={"ct_values": "0, -1, abc"})
+    assert "Showing 1, 2, 3, 4 instead" in shown(at, "error")
+    assert at.text_input(key="ct_values").value == "1, 2, 3, 4"
+    assert "ct_values" not in at.query_params
+    assert len(titles(chart(at, "ct_contours"))) == 12
