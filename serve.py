@@ -14,13 +14,19 @@ import streamlit as st
 
 @asynccontextmanager
 async def warm_up(app: st.App) -> AsyncIterator[None]:
-    """Start the warm-up once Streamlit's runtime runs; stop its watch at shutdown."""
-    from kpca_ui import warmup  # after the runtime has started: its caches are the real ones
+    """Start the warm-up once Streamlit's runtime runs; at shutdown, end the worker processes.
+
+    They are ended here, not at the interpreter's exit: after a signal the server
+    ends by that signal once it has shut down (uvicorn), so its exit functions
+    never run and the workers would outlive it.
+    """
+    from kpca_ui import warmup, workers  # after the runtime has started: the real caches
 
     stop = warmup.start()
     yield
     if stop is not None:
         stop.set()
+    workers.end_children()
 
 
 app = st.App("app.py", lifespan=warm_up)

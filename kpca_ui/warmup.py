@@ -36,6 +36,7 @@ import threading
 import time
 import urllib.request
 from collections.abc import Callable, Mapping
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import streamlit as st
@@ -202,7 +203,10 @@ def _run(stop: threading.Event) -> None:
     _lower_priority()
     started = time.monotonic()
     announce(stop)
-    failed = warm()
+    try:
+        failed = warm()
+    except BrokenProcessPool:  # the workers were ended at once: the server is being stopped
+        return
     freeze_heap()
     print(
         f"Kernel PCA Explorer warm-up finished in {time.monotonic() - started:.0f} s"

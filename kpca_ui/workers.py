@@ -39,10 +39,12 @@ import importlib
 import multiprocessing
 import os
 import queue
+import signal
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.managers import SyncManager
 from typing import Any, TypeVar
 
 import plotly.graph_objects as go
@@ -151,10 +153,10 @@ def _end_children_at_exit() -> None:
     registered with ``threading._register_atexit``, whose functions run in
     reverse order, so this one, registered later, runs first.
     """
-    threading._register_atexit(_end_children)  # as concurrent.futures does
+    threading._register_atexit(end_children)  # as concurrent.futures does
 
 
-def _end_children() -> None:
+def end_children() -> None:
     """End the worker processes (and the progress manager); skip the final collection.
 
     With a lecture's caches in memory the interpreter's last garbage
@@ -192,15 +194,27 @@ def _start_worker(niceness: int = 0) -> None:
     A second BLAS thread would only compete with the other worker (and spin).
     A positive ``niceness`` lowers the worker's CPU priority for good.
     """
+    _leave_interrupts_to_the_server()
     one_blas_thread()
     if niceness:
         os.nice(niceness)
 
 
+def _leave_interrupts_to_the_server() -> None:
+    """In a child process: ignore Ctrl+C, which the terminal sends to every process of the server.
+
+    The server stops on it and then ends its children (:func:`end_children`); a
+    child that took it itself printed a traceback of where it was waiting.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 @st.cache_resource(show_spinner=False)
 def _manager() -> Any:
     """A process that carries progress reports from the workers back to the sessions."""
-    return multiprocessing.get_context("spawn").Manager()
+    manager = SyncManager(ctx=multiprocessing.get_context("spawn"))
+    manager.start(_leave_interrupts_to_the_server)
+    return manager
 
 
 def _with_progress(
