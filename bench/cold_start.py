@@ -9,7 +9,9 @@ after the other, ``--contexts`` times: no cookie, no cache, no session.
 
 Measured per target: from the navigation's start to the first plotly figure
 drawn where it can be seen (in any frame: the Lesson shows its view in one),
-on the bench's clock; and whether a progress bar or spinner showed before it.
+on the bench's clock, and whether a progress bar or spinner showed before it
+("cold"); then the same link opened again in the same context ("warm": the
+browser's cache filled, a new session of the warm server).
 Then, on the Denoising view, a change of the width c (each offered width in
 turn, in one session): the time until the figure shows the new width, and
 whether the old picture stayed on screen meanwhile.
@@ -158,21 +160,25 @@ def main() -> None:
         warm_s = warm(server, browser, started)
         print(f"server warm {warm_s:.0f} s after its start ({server.log_path})", flush=True)
         times: dict[str, list[float]] = {name: [] for name, _ in TARGETS}
+        warm_times: dict[str, list[float]] = {name: [] for name, _ in TARGETS}
         progress: dict[str, int] = dict.fromkeys(times, 0)
         for round_ in range(args.contexts):
             for name, path in TARGETS:
                 context = browser.new_context(viewport=VIEWPORT)
                 page = context.new_page()
                 seconds, shown = first_figure(page, f"{server.url}/{path}", args.timeout)
+                again, _ = first_figure(page, f"{server.url}/{path}", args.timeout)
                 context.close()
                 times[name].append(seconds)
+                warm_times[name].append(again)
                 progress[name] += shown
             print(f"context {round_ + 1}/{args.contexts} done", flush=True)
-        print(f"\n{'view':28} {'median s':>9} {'p95 s':>7}  progress shown")
+        print(f"\n{'view':26} {'cold median':>11} {'cold p95':>9} {'warm p95':>9}  progress")
         for name, values in times.items():
-            values.sort()
-            median = values[len(values) // 2]
-            print(f"{name:28} {median:9.2f} {p95(values):7.2f}  {progress[name]}/{len(values)}")
+            print(
+                f"{name:26} {sorted(values)[len(values) // 2]:11.2f} {p95(values):9.2f} "
+                f"{p95(warm_times[name]):9.2f}  {progress[name]}/{len(values)}"
+            )
         print("\nDenoising, the width c moved one step up, back, one step down (one session):")
         for option, seconds, kept in width_changes(browser, server.url, args.timeout):
             print(f"  c = {option:6} {seconds:6.2f} s  old picture kept meanwhile: {kept}")
