@@ -6,6 +6,7 @@ gallery's presets computed.  It prints one line when the app answers and one
 when the warm-up has finished.
 """
 
+import multiprocessing.util
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -27,6 +28,9 @@ async def warm_up(app: st.App) -> AsyncIterator[None]:
     if stop is not None:
         stop.set()
     workers.end_children()
+    # What multiprocessing does at a normal exit: release the queues' semaphores (the
+    # resource tracker warned of "leaked semaphore objects" otherwise).
+    multiprocessing.util._run_finalizers(0)
 
 
 app = st.App("app.py", lifespan=warm_up)
