@@ -1,27 +1,30 @@
-"""Kernel PCA Explorer: start with ``streamlit run app.py``."""
+"""Kernel PCA Explorer's pages: ``streamlit run serve.py`` serves them (see ``serve.py``).
 
-import streamlit as st
+A worker process started by "spawn" (:mod:`kpca_ui.workers`) runs the main
+module of the process that started it again, as ``__mp_main__``; during a
+session's script run that is this file.  Nothing here runs then, so a worker
+neither draws the app nor imports the views.
+"""
 
-from kpca_ui.downloads import keep_built_downloads
-from kpca_ui.presenter import navigation_position, presenter_toggle
-from kpca_ui.shell import SHELL_FLAG, app_pages, moved_notice
-from kpca_ui.theme import hold_theme_choice
-from kpca_ui.warmup import start as start_warm_up
-from kpca_ui.workers import one_blas_thread
+if __name__ == "__main__":
+    import streamlit as st
 
-one_blas_thread()
-st.set_page_config(page_title="Kernel PCA Explorer", page_icon="🌀", layout="wide")
-# Once per server process: workers spawned and the gallery's presets cached in the
-# background, so that a class opening the lecturer's link finds them ready.
-start_warm_up()
-# A CSV built on click stays on the server until the browser has fetched it.
-keep_built_downloads()
-st.session_state[SHELL_FLAG] = True
-# Behind the balancer: a session moved here from a replica that died is told so.
-moved_notice()
-# In presenter mode the sidebar is hidden: the pages are reached from the top.
-presenter_toggle()
-pages = app_pages()
-st.navigation(pages, position=navigation_position()).run()
-# The reader's Light/Dark choice, which Streamlit keeps per loaded path, on every page.
-hold_theme_choice(pages)
+    from kpca_ui.downloads import keep_built_downloads
+    from kpca_ui.presenter import navigation_position, presenter_toggle
+    from kpca_ui.shell import SHELL_FLAG, app_pages, moved_notice
+    from kpca_ui.theme import hold_theme_choice
+    from kpca_ui.workers import one_blas_thread
+
+    one_blas_thread()
+    st.set_page_config(page_title="Kernel PCA Explorer", page_icon="🌀", layout="wide")
+    # A CSV built on click stays on the server until the browser has fetched it.
+    keep_built_downloads()
+    st.session_state[SHELL_FLAG] = True
+    # Behind the balancer: a session moved here from a replica that died is told so.
+    moved_notice()
+    # In presenter mode the sidebar is hidden: the pages are reached from the top.
+    presenter_toggle()
+    pages = app_pages()
+    st.navigation(pages, position=navigation_position()).run()
+    # The reader's Light/Dark choice, which Streamlit keeps per loaded path, on every page.
+    hold_theme_choice(pages)

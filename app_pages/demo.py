@@ -17,7 +17,8 @@ view.hide_sidebar()
 st.title("Can a computer clean up handwriting?")
 st.page_link("app_pages/home.py", label="Back to Home", icon=":material/arrow_back:")
 model, subsets = view.model_and_digits()
-cases = view.convincing_cases(view.model_key(subsets.source), model, subsets)
+with st.spinner("Choosing digits that show the difference…"):  # shown after 0.5 s
+    cases = view.convincing_cases(view.model_key(subsets.source), model, subsets)
 if len(cases.chosen) == 0:
     st.warning("No digit shows a clear difference with these digits. Try the Denoising page.")
     st.stop()

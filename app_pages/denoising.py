@@ -32,8 +32,11 @@ with st.expander("What the preset means (scales, error measure)"):
 data = cache.usps_digits()
 subsets = cache.chosen_subsets(data, settings)
 model_key = cache.model_key(subsets, settings)
+# The fit's progress in a place of its own above the tabs, which keep showing the
+# previous model's figures until the new ones replace them (a new width c: ~12 s).
 try:
-    model = cache.fitted_model(model_key, subsets)
+    with st.empty():
+        model = cache.fitted_model(model_key, subsets)
 except ValueError as error:
     st.error(f"Kernel PCA could not be fitted with these settings: {error}. Try another width c.")
     st.stop()

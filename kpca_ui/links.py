@@ -282,6 +282,35 @@ def _replace_param(key: str, values: list[str]) -> None:
         st.query_params[key] = values if len(values) > 1 else values[0]
 
 
+def keep_in_url(key: str, value: str) -> None:
+    """Put a bound widget's ``value`` back into the URL when it is not there.
+
+    Streamlit writes a bound widget's value into the URL when the value changes;
+    a change of page inside the app clears the URL, so a widget drawn on every
+    page (the presenter toggle) would drop out of the link the lecturer copies.
+    Not public API: without it (another Streamlit version) the URL is left as is.
+    """
+    params = _url_state()
+    if st.query_params.get(key) != value and hasattr(params, "set_corrected_value"):
+        params.set_corrected_value(key, value, "string_value")
+
+
+def replace_with_default(key: str, default: object) -> None:
+    """Before its widget is drawn: show ``default`` and take the widget's value out of the URL.
+
+    For a value the view cannot use (a link's, or typed): the widget then shows
+    what the view shows, and the link no longer carries what was replaced.
+    """
+    _replace_param(key, [])
+    st.session_state[key] = default
+
+
+def _url_state() -> Any:
+    """Streamlit's record of the URL's query parameters (not public API), or None."""
+    state = getattr(get_script_run_ctx(), "session_state", None)
+    return getattr(getattr(state, "_state", None), "query_params", None)
+
+
 def forget_link(prefix: str) -> None:
     """Remove every parameter of the view with this widget-key prefix from the link."""
     for key in [key for key in st.query_params if key.startswith(f"{prefix}_")]:

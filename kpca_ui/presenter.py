@@ -29,7 +29,7 @@ import streamlit as st
 
 import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
 from kpca_core.figures.style import for_projector
-from kpca_ui.links import flag, integer, sanitise_link
+from kpca_ui.links import flag, integer, keep_in_url, sanitise_link
 
 SCREEN = {"width": 1280, "height": 720}
 """The projector presenter mode is planned for."""
@@ -191,6 +191,7 @@ def presenter_toggle() -> bool:
     place = st.container(key=BAR) if presenter_mode() else st.sidebar
     on = place.toggle(LABEL, key=KEY, bind="query-params", help=HELP)
     if on:
+        keep_in_url(KEY, "true")  # a change of page in the app cleared the URL
         st.html(f"<style>{projector_css(slide=slide_mode())}</style>")
     return on
 

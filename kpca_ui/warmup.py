@@ -3,9 +3,11 @@
 When a lecturer says "open this link", a whole class opens the same preset
 within a minute.  Cold, the first sessions wait for the worker processes to
 spawn and for the preset's models to be fitted.  :func:`start` (called by
-``app.py`` on every run, acting once per server process) starts one
-background thread of low CPU priority that
+``serve.py`` when the server starts) starts one background thread of low CPU
+priority that
 
+0. loads the digits and, once the server answers, prints the line saying it is
+   ready, on which address and with which digits (:func:`announce`);
 1. spawns the worker processes (:mod:`kpca_ui.workers`) and waits until each
    has imported the engine;
 2. computes the home gallery's presets (the Contours Fig. 2 grid and its
@@ -14,12 +16,13 @@ background thread of low CPU priority that
    measured cases) through the same cached functions the views call, with the
    same arguments, so that a first visit finds them cached and fits nothing;
 3. leaves what it built out of the garbage collector's full passes
-   (:func:`freeze_heap`);
+   (:func:`freeze_heap`), and prints that the warm-up has finished;
 4. then watches the workers: when one has died (the pool is broken), it spawns
    a new pool at once instead of leaving that to the next visitor.
 
-The app answers at once: nothing here runs in a session's script.  The
-thread's nice value is raised (Linux), so a visitor's redraw comes first.
+The app answers at once: nothing here runs in a session's script, so the
+views' cached functions draw nothing from here (``workers.in_script_run``).
+The thread's nice value is raised (Linux), so a visitor's redraw comes first.
 """
 
 from __future__ import annotations
@@ -27,11 +30,13 @@ from __future__ import annotations
 import gc
 import json
 import logging
-import multiprocessing
 import os
 import sys
 import threading
+import time
+import urllib.request
 from collections.abc import Callable, Mapping
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import streamlit as st
@@ -43,8 +48,9 @@ from kpca_ui import workers
 from kpca_ui.memory import cache_sizes
 from kpca_ui.points import DATASET_TITLES, toy_points
 from kpca_ui.views import contours as contours_view
-from kpca_ui.views import demo
+from kpca_ui.views import demo, denoising
 from kpca_ui.views.contours_grid import contour_figure, contour_sweep
+from kpca_ui.views.denoising_cache import cached_fig4, cached_sweep, cached_table1, usps_digits
 from kpca_ui.views.spectrum_sweep import dk_share, sweep_holder, uncentred_sweep
 
 ENV = "KPCA_WARMUP"
@@ -120,7 +126,28 @@ def warm_denoising() -> DemoCases:
     return demo.convincing_cases(demo.model_key(subsets.source), model, subsets)
 
 
-WARMERS: tuple[Callable[[], object], ...] = (warm_contours, warm_spectrum, warm_denoising)
+def warm_denoising_tabs() -> None:
+    """The Denoising view's tabs that compute, at its defaults: the Fig. 4 grid (its first
+    tab), the error against n and Mika et al.'s Table 1, into the view's caches.
+
+    Measured cold under load (2 cores, load 10-16): 10 s, 28 s and 19 s to their first
+    figure (``bench/cold_start.py``).  Runs after :func:`warm_denoising`, whose model it uses.
+    """
+    model, subsets = demo.model_and_digits()
+    key = demo.model_key(subsets.source)
+    noise = (demo.PRESET.noise.kind, demo.PRESET.noise.level)
+    method, ridge_alpha = next(iter(denoising.METHODS)), denoising.DEFAULTS["dn_ridge"]
+    cached_fig4(key, noise, method, ridge_alpha, model, subsets)
+    cached_sweep(key, noise, False, ridge_alpha, model, subsets)
+    cached_table1()
+
+
+WARMERS: tuple[Callable[[], object], ...] = (
+    warm_contours,
+    warm_spectrum,
+    warm_denoising,
+    warm_denoising_tabs,
+)
 """The gallery's presets, the lecturer's likely first link first."""
 
 
@@ -161,10 +188,52 @@ def _lower_priority() -> None:
         os.setpriority(os.PRIO_PROCESS, thread, niceness)
 
 
+def base_url() -> str:
+    """The address the server listens on, as a browser would open it."""
+    from streamlit import config
+
+    host = config.get_option("server.address") or "localhost"
+    host = "localhost" if host in ("0.0.0.0", "::") else host
+    path = (config.get_option("server.baseUrlPath") or "").strip("/")
+    return f"http://{host}:{config.get_option('server.port')}" + (f"/{path}" if path else "")
+
+
+def digits_line() -> str:
+    """Which digits the Denoising view and the Demo use: the real USPS files, or why not."""
+    train, test = usps_digits()
+    if train.source == "USPS":
+        return f"USPS digits: real ({len(train.labels) + len(test.labels)})"
+    return f"USPS digits: fallback ({train.message or test.message})"
+
+
+def announce(stop: threading.Event) -> None:
+    """Print the line saying the app is ready, once ``/_stcore/health`` answers."""
+    digits = digits_line()
+    url = base_url()
+    while not stop.is_set():
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
+                if answer.status == 200:
+                    break
+        except OSError:
+            stop.wait(0.2)
+    print(f"Kernel PCA Explorer ready on {url}; {digits}", flush=True)
+
+
 def _run(stop: threading.Event) -> None:
     _lower_priority()
-    warm()
+    started = time.monotonic()
+    announce(stop)
+    try:
+        failed = warm()
+    except BrokenProcessPool:  # the workers were ended at once: the server is being stopped
+        return
     freeze_heap()
+    print(
+        f"Kernel PCA Explorer warm-up finished in {time.monotonic() - started:.0f} s"
+        + (f" ({', '.join(failed)} failed: computed on first use)" if failed else ""),
+        flush=True,
+    )
     while not stop.wait(WATCH_S):
         if os.environ.get(CACHE_REPORT_ENV, "").strip() == "1":
             # on the server's output, where bench/load_test.py reads the last line
@@ -179,10 +248,6 @@ def start() -> threading.Event | None:
 
     Returns the event that stops its watch when set, or ``None`` when turned off.
     """
-    # A worker process started by "spawn" imports app.py again as its main module:
-    # only the server's own process warms up.
-    if multiprocessing.current_process().name != "MainProcess":
-        return None
     if os.environ.get(ENV, "").strip() == "0":
         return None
     return _started()
@@ -193,42 +258,3 @@ def _started() -> threading.Event:
     stop = threading.Event()
     threading.Thread(target=_run, args=(stop,), name="kpca-warm-up", daemon=True).start()
     return stop
-
-
-def kick(base_url: str, timeout: float = 120.0) -> bool:
-    """Open one session on a server that has just started, so that it starts warming up.
-
-    Streamlit runs ``app.py`` (and so :func:`start`) only when a session asks
-    for a page; the container runs this beside the server (``Dockerfile``).
-    Waits for ``/_stcore/health``, then runs the home page once; whether it did.
-    """
-    import time
-    import urllib.request
-
-    from streamlit.proto.BackMsg_pb2 import BackMsg
-    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-    from websockets.sync.client import connect
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"{base_url}/_stcore/health", timeout=2) as answer:
-                if answer.status == 200:
-                    break
-        except OSError:
-            time.sleep(0.5)
-    message = BackMsg()
-    message.rerun_script.query_string = ""
-    url = base_url.replace("http://", "ws://") + "/_stcore/stream"
-    with connect(url, subprotocols=["streamlit"], max_size=None, open_timeout=timeout) as ws:
-        ws.send(message.SerializeToString())
-        while time.monotonic() < deadline:
-            reply = ForwardMsg()
-            reply.ParseFromString(ws.recv(timeout=max(deadline - time.monotonic(), 0.1)))
-            if reply.WhichOneof("type") == "script_finished":
-                return True
-    return False
-
-
-if __name__ == "__main__":
-    sys.exit(0 if kick(sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8501") else 1)

@@ -39,10 +39,12 @@ import importlib
 import multiprocessing
 import os
 import queue
+import signal
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.managers import SyncManager
 from typing import Any, TypeVar
 
 import plotly.graph_objects as go
@@ -86,6 +88,15 @@ class Cancelled(BaseException):
 
 _local = threading.local()
 """``_local.cancel``: in the threads of :func:`concurrently`, their session's flag."""
+
+
+def in_script_run() -> bool:
+    """Whether the calling thread runs a session's script (so it may draw elements).
+
+    The warm-up thread (:mod:`kpca_ui.warmup`) calls the views' cached functions
+    outside any session: they compute, and draw no progress, no message.
+    """
+    return get_script_run_ctx(suppress_warning=True) is not None
 
 
 def n_workers() -> int:
@@ -142,10 +153,10 @@ def _end_children_at_exit() -> None:
     registered with ``threading._register_atexit``, whose functions run in
     reverse order, so this one, registered later, runs first.
     """
-    threading._register_atexit(_end_children)  # as concurrent.futures does
+    threading._register_atexit(end_children)  # as concurrent.futures does
 
 
-def _end_children() -> None:
+def end_children() -> None:
     """End the worker processes (and the progress manager); skip the final collection.
 
     With a lecture's caches in memory the interpreter's last garbage
@@ -183,15 +194,27 @@ def _start_worker(niceness: int = 0) -> None:
     A second BLAS thread would only compete with the other worker (and spin).
     A positive ``niceness`` lowers the worker's CPU priority for good.
     """
+    _leave_interrupts_to_the_server()
     one_blas_thread()
     if niceness:
         os.nice(niceness)
 
 
+def _leave_interrupts_to_the_server() -> None:
+    """In a child process: ignore Ctrl+C, which the terminal sends to every process of the server.
+
+    The server stops on it and then ends its children (:func:`end_children`); a
+    child that took it itself printed a traceback of where it was waiting.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 @st.cache_resource(show_spinner=False)
 def _manager() -> Any:
     """A process that carries progress reports from the workers back to the sessions."""
-    return multiprocessing.get_context("spawn").Manager()
+    manager = SyncManager(ctx=multiprocessing.get_context("spawn"))
+    manager.start(_leave_interrupts_to_the_server)
+    return manager
 
 
 def _with_progress(
@@ -300,13 +323,13 @@ def _submit(
         manager = _manager()
         reports, cancel = manager.Queue(), manager.Event()
         future = pool.submit(_with_progress, function, reports, cancel, *args, **kwargs)
-        return _await(future, reports, progress or _ignore, cancel)
+        return _await(future, reports, progress or no_progress, cancel)
     except BrokenProcessPool:
         _pool.clear()
         return _inline(function, args, kwargs, progress)
 
 
-def _ignore(fraction: float, message: str) -> None:
+def no_progress(fraction: float, message: str) -> None:
     """A progress callback for a caller that does not show progress."""
 
 
@@ -338,17 +361,18 @@ def concurrently(*calls: Callable[[], Any]) -> list[Any]:
     For independent pieces of one redraw that each wait on a worker (e.g. the
     four columns of the Contours grid): with two workers they take the time
     of the slowest pair instead of the sum.  Each call carries the session's
-    script context, so the calls may use Streamlit's caches.  The first
+    script context (if the caller has one), so the calls may use Streamlit's caches.  The first
     exception raised by a call is raised here, after all calls have ended.
     """
     if len(calls) < 2 or n_workers() == 0:
         return [call() for call in calls]
     cancel = threading.Event()
-    context = get_script_run_ctx()
+    context = get_script_run_ctx(suppress_warning=True)  # none in the warm-up's thread
 
     def in_session(call: Callable[[], Any]) -> Any:
         thread = threading.current_thread()
-        add_script_run_ctx(thread, context)
+        if context is not None:
+            add_script_run_ctx(thread, context)
         _local.cancel = cancel
         try:
             return call()

@@ -2,10 +2,15 @@
 
 import base64
 import json
+import os
 import pathlib
 import re
 import struct
 import zlib
+
+# SciPy reads this once, at its import: set before anything imports it, so that
+# scikit-learn's array-API check of KernelPCA (tests/test_estimator.py) runs.
+os.environ.setdefault("SCIPY_ARRAY_API", "1")
 
 import numpy as np
 import pytest

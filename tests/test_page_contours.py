@@ -501,3 +501,11 @@ def test_the_grid_is_planned_for_the_width_the_browser_measured(measured, width)
     assert [e.label for e in at.expander if e.label == "Kernel and columns"] == (
         ["Kernel and columns"] if width == 358 else []
     )
+
+
+def test_values_from_a_link_that_cannot_be_used_leave_the_url_for_the_default():
+    at = open_view("contours", query={"ct_values": "0, -1, abc"})
+    assert "Showing 1, 2, 3, 4 instead" in shown(at, "error")
+    assert at.text_input(key="ct_values").value == "1, 2, 3, 4"
+    assert "ct_values" not in at.query_params
+    assert len(titles(chart(at, "ct_contours"))) == 12

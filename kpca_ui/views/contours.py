@@ -11,7 +11,7 @@ import streamlit as st
 from kpca_core import contours as ct
 from kpca_core.figures.contours import FIGURE_PX
 from kpca_core.figures.style import is_narrow
-from kpca_ui.links import choice, flag, integer, literal, number, text
+from kpca_ui.links import choice, flag, integer, literal, number, replace_with_default, text
 from kpca_ui.points import link_domains
 from kpca_ui.presenter import presenter_mode
 from kpca_ui.screen import content_px
@@ -138,6 +138,25 @@ def spec_key(spec: ct.KernelSpec) -> tuple:
     return (spec.kernel, *used)
 
 
+def _replace_unusable_values(kernel: str, parameter: str | None) -> str | None:
+    """Before the values box is drawn: values the sweep cannot use (from a link, or typed)
+    are replaced by the sweep's defaults, in the box and in the URL; what was wrong, or None.
+    """
+    given = st.session_state.get("ct_values", st.query_params.get("ct_values"))
+    if parameter is None or given is None:
+        return None
+    try:
+        ct.parse_values(given, parameter)
+    except ValueError as error:
+        default = ct.DEFAULT_VALUES[(kernel, parameter)]
+        replace_with_default("ct_values", default)
+        return (
+            f"Values of {SWEEP_NAMES[parameter]}: {literal(str(error), 80)}. "
+            f"Showing {default} instead."
+        )
+    return None
+
+
 def kernel_controls() -> tuple[ct.KernelSpec, str | None, tuple[float, ...], int, bool, bool, int]:
     """The kernel, the swept parameter and its values, and the grid's settings.
 
@@ -177,6 +196,7 @@ def _kernel_controls() -> tuple[ct.KernelSpec, str | None, tuple[float, ...], in
         help="Which kernel parameter changes from column to column.",
     )
     parameter = None if sweep == "none" else sweep
+    replaced = _replace_unusable_values(kernel, parameter)
     text = top[2].text_input(
         "Values (comma-separated)",
         DEFAULTS["ct_values"],
@@ -204,17 +224,9 @@ def _kernel_controls() -> tuple[ct.KernelSpec, str | None, tuple[float, ...], in
         help="Add scikit-learn's linear PCA as a first column, for comparison.",
     )
 
-    values: tuple[float, ...] = ()
-    if parameter is not None:
-        try:
-            values = ct.parse_values(text, parameter)
-        except ValueError as error:
-            default = ct.DEFAULT_VALUES[(kernel, parameter)]
-            st.error(
-                f"Values of {SWEEP_NAMES[parameter]}: {literal(str(error), 80)}. "
-                f"Showing {default} instead."
-            )
-            values = ct.parse_values(default, parameter)
+    values = ct.parse_values(text, parameter) if parameter is not None else ()
+    if replaced:
+        st.error(replaced)
 
     spec = ct.KernelSpec(kernel)
     if kernel == "poly" and parameter != "degree":

@@ -88,7 +88,7 @@ def model_key(source: str) -> tuple:
     return (source, *preset, 0, None, 0.0)
 
 
-@st.cache_resource(show_spinner="Choosing digits that show the difference…", max_entries=2)
+@st.cache_resource(show_spinner=False, max_entries=2)  # the page shows a spinner
 def convincing_cases(key: tuple, _model: DigitDenoiser, _subsets: DigitSubsets) -> DemoCases:
     """The noise level with the most convincing test digits, measured once per model
     (``key``, :func:`model_key`: cases measured for another model are never shown)."""

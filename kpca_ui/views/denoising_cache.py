@@ -45,7 +45,7 @@ from kpca_core.preimage_compare import (
 )
 from kpca_ui.memory import MB, bounded
 from kpca_ui.views.denoising import width_caption
-from kpca_ui.workers import build, compute, in_background
+from kpca_ui.workers import build, compute, in_background, in_script_run, no_progress
 
 MODELS_MAX_BYTES = 400 * MB
 """The fitted models together: two of the largest (M = 3000, ~150 MB each) fit."""
@@ -265,13 +265,22 @@ def cached_animation(name: str, noise: float, c: float, n: int, seed: int, point
 
 
 def progress_bar(text: str) -> tuple[Callable[[float, str], None], Callable[[], None]]:
-    """A ``progress(fraction, message)`` callback drawing a bar, and a function removing it."""
+    """A ``progress(fraction, message)`` callback drawing a bar, and a function removing it.
+
+    Outside a session's script (the warm-up) both do nothing.
+    """
+    if not in_script_run():
+        return no_progress, _nothing
     bar = st.progress(0.0, text=text)
 
     def report(fraction: float, message: str) -> None:
         bar.progress(min(max(fraction, 0.0), 1.0), text=f"{text}: {message}")
 
     return report, bar.empty
+
+
+def _nothing() -> None:
+    """No bar to remove."""
 
 
 def usps_digits() -> tuple[usps.DigitsData, usps.DigitsData]:
@@ -282,6 +291,8 @@ def usps_digits() -> tuple[usps.DigitsData, usps.DigitsData]:
         tuple(usps.USPS_BASE_URLS),
     )
     train_data, test_data = data
+    if not in_script_run():  # the warm-up: nobody to tell
+        return data
     if train_data.message or test_data.message:
         st.warning(train_data.message or test_data.message, icon=":material/cloud_off:")
     for note in {train_data.note, test_data.note} - {None}:

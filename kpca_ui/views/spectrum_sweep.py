@@ -29,7 +29,7 @@ from kpca_ui.points import PointSet, copy_source, is_drawn
 from kpca_ui.presenter import notice, presentable, presenter_mode
 from kpca_ui.safety import guarded
 from kpca_ui.views.spectrum import LIMITS, file_stem, range_text, rounding_text
-from kpca_ui.workers import HEAVY_S, build, compute, concurrently
+from kpca_ui.workers import HEAVY_S, build, compute, concurrently, in_script_run
 
 # The progress bar appears only when the sweep takes longer than this.
 NOTICE = (
@@ -94,7 +94,7 @@ class _DelayedProgress:
 
     def __call__(self, fraction: float, message: str) -> None:
         if self.bar is None:
-            if time.perf_counter() - self.start < PROGRESS_DELAY_S:
+            if time.perf_counter() - self.start < PROGRESS_DELAY_S or not in_script_run():
                 return
             self.bar = st.progress(0.0)
         self.bar.progress(min(fraction, 1.0), text=f"Sweeping the width: {message}")

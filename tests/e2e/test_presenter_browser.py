@@ -78,3 +78,27 @@ def test_presenter_mode_at_1280_by_720(
         assert page.locator(f".st-key-{HIDDEN[view.name]}").is_visible()
     finally:
         context.close()
+
+
+def test_presenter_mode_stays_in_the_address_across_the_apps_navigation(
+    browser, app_server: AppServer
+) -> None:
+    context = browser.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(60_000)
+    page = context.new_page()
+    try:
+        page.goto(f"{app_server.url}/contours")
+        page.wait_for_selector(IDLE)
+        page.locator(f".st-key-{KEY} label").first.click()
+        page.wait_for_url("**/contours?*presenter=true*")
+        for title, path in (("Spectrum", "spectrum"), ("Home", "")):
+            page.get_by_role("link", name=title).first.click()
+            page.wait_for_url(f"{app_server.url}/{path}*")
+            page.wait_for_selector(IDLE)
+            # the app's navigation clears the URL; the toggle's run writes it again
+            page.wait_for_function(
+                "() => location.search.includes('presenter=true')", timeout=15_000
+            )
+            assert url_params(page)[KEY] == ["true"]
+    finally:
+        context.close()

@@ -1,0 +1,189 @@
+"""Cold views on a warmed server: each view's first figure in a fresh browser, p95 over contexts.
+
+A lecturer starts the server, and within a minute a class opens the views.
+This starts the app as the README does (``bench/appserver.py``), waits until
+its warm-up has finished (the server prints so; an older server that prints
+nothing is woken by one visit and waited for until it is quiet), then opens
+each target in a new browser context of Debian's Chromium at 1280 × 720, one
+after the other, ``--contexts`` times: no cookie, no cache, no session.
+
+Measured per target: from the navigation's start to the first plotly figure
+drawn where it can be seen (in any frame: the Lesson shows its view in one),
+on the bench's clock, and whether a progress bar or spinner showed before it
+("cold"); then the same link opened again in the same context ("warm": the
+browser's cache filled, a new session of the warm server).
+Then, on the Denoising view, a change of the width c (each offered width in
+turn, in one session): the time until the figure shows the new width, and
+whether the old picture stayed on screen meanwhile.
+
+    python bench/cold_start.py                # 10 contexts
+    python bench/cold_start.py --contexts 3   # quicker, noisier
+
+Timings depend on the machine's load (2 shared cores here): say so with them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+import time
+from urllib.parse import quote
+
+from appserver import AppServer
+from browser import IDLE, VIEWPORT, launch_chromium
+
+from kpca_ui.views.denoising import DEFAULTS, WIDTHS
+
+WARMED = re.compile(r"warm-up finished in")
+USPS = "/work/shared/data/usps"
+DENOISING_TABS = (
+    "Fig. 4 grid",
+    "Side by side",
+    "Error vs n",
+    "2-D toy",
+    "Demo",
+    "Table 1",
+    "Fig. 3",
+    "Pre-images",
+)
+TARGETS = (
+    ("Home", ""),
+    ("Contours", "contours"),
+    ("Spectrum", "spectrum"),
+    *((f"Denoising: {tab}", f"denoising?dn_tab={quote(tab)}") for tab in DENOISING_TABS),
+    ("Features", "features"),
+    ("Demo", "demo"),
+    ("Lesson", "lesson"),
+)
+"""(name, path and query) of each view and tab, as a link opens it."""
+
+FIGURE_SHOWN_JS = """
+() => [...document.querySelectorAll('.js-plotly-plot')].some(
+  (graph) => graph.querySelector('.main-svg') && graph.checkVisibility({visibilityProperty: true}))
+"""
+PROGRESS_JS = """
+() => !!document.querySelector('[data-testid="stProgress"], [data-testid="stSpinner"]')
+"""
+POLL_S = 0.05
+
+
+def _any_frame(page, script: str) -> bool:
+    for frame in page.frames:
+        try:
+            if frame.evaluate(script):
+                return True
+        except Exception:  # a frame navigating or gone: look again at the next poll
+            continue
+    return False
+
+
+def first_figure(page, url: str, timeout: float) -> tuple[float, bool]:
+    """Open ``url``; seconds until a figure shows, and whether progress showed before it."""
+    start = time.monotonic()
+    page.goto(url, wait_until="commit")
+    progress = False
+    while time.monotonic() - start < timeout:
+        if _any_frame(page, FIGURE_SHOWN_JS):
+            return time.monotonic() - start, progress
+        progress = progress or _any_frame(page, PROGRESS_JS)
+        time.sleep(POLL_S)
+    return math.inf, progress
+
+
+def p95(values: list[float]) -> float:
+    """The 95th percentile (nearest rank): the largest of 10."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
+
+
+def warm(server: AppServer, browser, started: float, timeout: float = 300.0) -> float:
+    """Seconds from the server's start (``started``) until it is warm (module docstring)."""
+    while time.monotonic() - started < 30:
+        if "Kernel PCA Explorer ready" in server.log_path.read_text(errors="replace"):
+            break
+        time.sleep(0.2)
+    else:  # an app that warms up on its first visit
+        context = browser.new_context(viewport=VIEWPORT)
+        context.new_page().goto(server.url)
+        time.sleep(5)
+        context.close()
+        server.wait_quiet(timeout=timeout)
+        return time.monotonic() - started
+    while not WARMED.search(server.log_path.read_text(errors="replace")):
+        if time.monotonic() - started > timeout:
+            raise TimeoutError("no warm-up line")
+        time.sleep(0.2)
+    return time.monotonic() - started
+
+
+RUNNING = '[data-testid="stApp"][data-test-script-state="running"]'
+
+
+def width_changes(browser, base_url: str, timeout: float) -> list[tuple[str, float, bool]]:
+    """On the Denoising view, the width c one step up, back, and one step down (a model of
+    3000 digits each, the default's cached); (width, seconds until the run ends, whether a
+    figure stayed on screen all along)."""
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    page.goto(f"{base_url}/denoising")
+    page.wait_for_selector(IDLE, timeout=timeout * 1000)
+    page.wait_for_function(FIGURE_SHOWN_JS, timeout=timeout * 1000)
+    thumb = page.locator(".st-key-dn_c").get_by_role("slider").first
+    at = WIDTHS.index(DEFAULTS["dn_c"])
+    results = []
+    for key, step in (("ArrowRight", 1), ("ArrowLeft", -1), ("ArrowLeft", -1)):
+        at += step
+        thumb.focus()
+        start = time.monotonic()
+        thumb.press(key)
+        page.wait_for_selector(RUNNING, timeout=timeout * 1000)
+        kept = True
+        while page.locator(RUNNING).count() and time.monotonic() - start < timeout:
+            kept = kept and page.evaluate(FIGURE_SHOWN_JS)
+            time.sleep(POLL_S)
+        results.append((f"{WIDTHS[at]:g}", time.monotonic() - start, kept))
+    context.close()
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--contexts", type=int, default=10, help="fresh browser contexts")
+    parser.add_argument("--timeout", type=float, default=90.0, help="seconds per figure")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    started = time.monotonic()
+    with sync_playwright() as playwright, AppServer(env={"KPCA_USPS_DIR": USPS}) as server:
+        browser = launch_chromium(playwright)
+        warm_s = warm(server, browser, started)
+        print(f"server warm {warm_s:.0f} s after its start ({server.log_path})", flush=True)
+        times: dict[str, list[float]] = {name: [] for name, _ in TARGETS}
+        warm_times: dict[str, list[float]] = {name: [] for name, _ in TARGETS}
+        progress: dict[str, int] = dict.fromkeys(times, 0)
+        for round_ in range(args.contexts):
+            for name, path in TARGETS:
+                context = browser.new_context(viewport=VIEWPORT)
+                page = context.new_page()
+                seconds, shown = first_figure(page, f"{server.url}/{path}", args.timeout)
+                again, _ = first_figure(page, f"{server.url}/{path}", args.timeout)
+                context.close()
+                times[name].append(seconds)
+                warm_times[name].append(again)
+                progress[name] += shown
+            print(f"context {round_ + 1}/{args.contexts} done", flush=True)
+        print(f"\n{'view':26} {'cold median':>11} {'cold p95':>9} {'warm p95':>9}  progress")
+        for name, values in times.items():
+            print(
+                f"{name:26} {sorted(values)[len(values) // 2]:11.2f} {p95(values):9.2f} "
+                f"{p95(warm_times[name]):9.2f}  {progress[name]}/{len(values)}"
+            )
+        print("\nDenoising, the width c moved one step up, back, one step down (one session):")
+        for option, seconds, kept in width_changes(browser, server.url, args.timeout):
+            print(f"  c = {option:6} {seconds:6.2f} s  old picture kept meanwhile: {kept}")
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,36 @@
+"""Kernel PCA Explorer's server: ``python3 -m streamlit run serve.py``.
+
+Serves the app (``app.py``) and, from the moment the server starts, warms it up
+in the background (:mod:`kpca_ui.warmup`): worker processes spawned, the
+gallery's presets computed.  It prints one line when the app answers and one
+when the warm-up has finished.
+"""
+
+import multiprocessing.util
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import streamlit as st
+
+
+@asynccontextmanager
+async def warm_up(app: st.App) -> AsyncIterator[None]:
+    """Start the warm-up once Streamlit's runtime runs; at shutdown, end the worker processes.
+
+    They are ended here, not at the interpreter's exit: after a signal the server
+    ends by that signal once it has shut down (uvicorn), so its exit functions
+    never run and the workers would outlive it.
+    """
+    from kpca_ui import warmup, workers  # after the runtime has started: the real caches
+
+    stop = warmup.start()
+    yield
+    if stop is not None:
+        stop.set()
+    workers.end_children()
+    # What multiprocessing does at a normal exit: release the queues' semaphores (the
+    # resource tracker warned of "leaked semaphore objects" otherwise).
+    multiprocessing.util._run_finalizers(0)
+
+
+app = st.App("app.py", lifespan=warm_up)
