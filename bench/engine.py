@@ -20,9 +20,11 @@
 ``--large`` (issue 34), in one run:
 
 3. Nyström, 50 000 × 50 (anisotropic Gaussian data, variances 0.85^(2j)),
-   rbf, 2000 landmarks, 50 components.  Targets: fit ≤ 30 s on 2 cores,
-   peak memory ≤ 4 GB (tracemalloc's peak of the fit, and the process's
-   maximum resident size so far).  Then its error against the exact
+   rbf, 2000 landmarks, 50 components.  Targets: fit ≤ 30 s on 2 cores
+   (the CPU time of all threads is printed too: on a shared machine the
+   wall time measures the other tenants), peak memory ≤ 4 GB (tracemalloc's
+   peak of the fit, and the process's maximum resident size so far).  Then
+   its error against the exact
    solution at 5000 × 50, where the exact one fits: leading eigenvalues and
    components of 500 held-out points.
 4. The randomized solver on the 7291 USPS training digits (256 pixels),
@@ -263,16 +265,17 @@ def nystrom_large(n_samples: int = 50_000, n_landmarks: int = 2000) -> None:
     def fit(X: np.ndarray, m: int | None) -> KernelPCA:
         return KernelPCA(50, kernel="rbf", gamma=gamma, n_landmarks=m, random_state=0).fit(X)
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     fit(X, n_landmarks)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     tracemalloc.start()
     fit(X, n_landmarks)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     print(
-        f"{'Nystrom, 50000 x 50, rbf, 2000 landmarks':<46} fit {seconds:6.1f} s (target <= 30 s)"
+        f"{'Nystrom, 50000 x 50, rbf, 2000 landmarks':<46} fit {seconds:6.1f} s (target <= 30 s;"
+        f" CPU time of all threads {cpu:.1f} s, / 2 cores = {cpu / 2:.1f} s)"
         f"   peak {peak / 1e9:4.2f} GB (tracemalloc), process max RSS {rss / 1e9:4.2f} GB"
         " (target <= 4 GB)"
     )
