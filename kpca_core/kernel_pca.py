@@ -14,9 +14,11 @@ The five steps of the algorithm, and where they live:
 4. normalisation  (M λ)(α · α) = 1, ‖V‖ = 1 in F      (eq. 16/50)    ``KernelPCA._normalise``
 5. projection  (V^k · Φ(t)) = Σ_i α_i^k k̃(x_i, t)    (eq. 17/51/54) ``KernelPCA.transform``
 
-Why this file is over 400 lines: it is one estimator class, and 260 of its
-lines are the numpydoc docstrings that tie each method to its equations.  The
-seam that could be cut, the eigenproblem (centring, solvers), lives in
+Why this file is over 900 lines: it is one estimator class, with all of
+scikit-learn's parameters and the Nyström fit, and 330 of its lines are the
+numpydoc docstrings that tie each method to its equations.  The seam that
+could be cut next is the Nyström fit (``_fit_nystrom``, into its own module
+beside ``eigenproblem.py``).  The eigenproblem (centring, solvers) lives in
 ``eigenproblem.py``; cutting the class itself (e.g. the pre-image methods
 into a mixin) would spread one object's fitted state over two modules.
 
