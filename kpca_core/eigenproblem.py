@@ -19,9 +19,10 @@ import numpy as np
 from scipy import linalg
 from scipy.sparse.linalg import ArpackError, eigsh
 from sklearn.utils import check_random_state
+from sklearn.utils.extmath import _randomized_eigsh
 
-EigenSolver = Literal["auto", "dense", "subset", "arpack"]
-EIGEN_SOLVERS: tuple[str, ...] = ("auto", "dense", "subset", "arpack")
+EigenSolver = Literal["auto", "dense", "subset", "arpack", "randomized"]
+EIGEN_SOLVERS: tuple[str, ...] = ("auto", "dense", "subset", "arpack", "randomized")
 
 # Crossovers of ``eigen_solver="auto"``, measured on the 2-core machine the app
 # is served from (``bench/engine.py --solvers`` prints the table behind them).
@@ -88,10 +89,19 @@ def eigsolve(
     *,
     positive_semidefinite: bool,
     random_state: int | np.random.RandomState | None,
+    tol: float = 0.0,
+    max_iter: int | None = None,
+    iterated_power: int | str = "auto",
 ) -> tuple[np.ndarray, np.ndarray, float, str]:
     """The k leading eigenpairs (or more) of the symmetric K, and its smallest eigenvalue.
 
     K is overwritten when the dense solver runs (the caller's last use of it).
+    ``"randomized"`` is scikit-learn's own solver
+    (``sklearn.utils.extmath._randomized_eigsh``, Halko et al. 2011, with
+    ``iterated_power`` power iterations): like scikit-learn's it selects the k
+    eigenvalues of largest modulus, which are the k largest for a positive
+    semidefinite K.  ``tol`` and ``max_iter`` are ARPACK's (``max_iter=None``:
+    ``ARPACK_MAX_RESTARTS``).
 
     Returns
     -------
@@ -112,17 +122,22 @@ def eigsolve(
     # An indefinite kernel may have a negative eigenvalue outside the top k:
     # find the smallest one too, so that it is reported.
     lowest = np.inf
-    if solver != "dense" and not positive_semidefinite:
+    if solver in ("subset", "arpack") and not positive_semidefinite:
         lowest = linalg.eigh(K, eigvals_only=True, subset_by_index=(0, 0), check_finite=False)
         lowest = float(lowest[0])
 
     if solver == "arpack":
         v0 = check_random_state(random_state).uniform(-1, 1, M)
         try:
-            mu, u = eigsh(K, k=k, which="LA", v0=v0, maxiter=ARPACK_MAX_RESTARTS)
+            maxiter = ARPACK_MAX_RESTARTS if max_iter is None else max_iter
+            mu, u = eigsh(K, k=k, which="LA", v0=v0, tol=tol, maxiter=maxiter)
         except ArpackError:
             # A nearly flat spectrum (K ≈ I) stalls ARPACK; K = 0 stops it at once.
             solver = "subset"
+    if solver == "randomized":
+        mu, u = _randomized_eigsh(
+            K, n_components=k, n_iter=iterated_power, random_state=random_state
+        )
     if solver == "subset":
         mu, u = linalg.eigh(K, subset_by_index=(M - k, M - 1), check_finite=False)
         if mu.size < k:

@@ -14,9 +14,11 @@ The five steps of the algorithm, and where they live:
 4. normalisation  (M λ)(α · α) = 1, ‖V‖ = 1 in F      (eq. 16/50)    ``KernelPCA._normalise``
 5. projection  (V^k · Φ(t)) = Σ_i α_i^k k̃(x_i, t)    (eq. 17/51/54) ``KernelPCA.transform``
 
-Why this file is over 400 lines: it is one estimator class, and 260 of its
-lines are the numpydoc docstrings that tie each method to its equations.  The
-seam that could be cut, the eigenproblem (centring, solvers), lives in
+Why this file is over 900 lines: it is one estimator class, with all of
+scikit-learn's parameters and the Nyström fit, and 330 of its lines are the
+numpydoc docstrings that tie each method to its equations.  The seam that
+could be cut next is the Nyström fit (``_fit_nystrom``, into its own module
+beside ``eigenproblem.py``).  The eigenproblem (centring, solvers) lives in
 ``eigenproblem.py``; cutting the class itself (e.g. the pre-image methods
 into a mixin) would spread one object's fitted state over two modules.
 
@@ -33,17 +35,25 @@ from numbers import Integral, Real
 from typing import ClassVar, Literal
 
 import numpy as np
+from scipy import linalg, sparse
+from scipy.linalg import blas
 from sklearn.base import (
     BaseEstimator,
     ClassNamePrefixFeaturesOutMixin,
     TransformerMixin,
     _fit_context,
 )
+from sklearn.exceptions import NotFittedError
 from sklearn.kernel_ridge import KernelRidge
-from sklearn.utils import Tags
+from sklearn.utils import Tags, check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.validation import check_array, check_is_fitted, validate_data
+from sklearn.utils.validation import (
+    _check_psd_eigenvalues,
+    check_array,
+    check_is_fitted,
+    validate_data,
+)
 
 from .eigenproblem import (
     EIGEN_SOLVERS,
@@ -69,6 +79,7 @@ Progress = Callable[[float, str], None]
 Inverse = Literal["auto", "fixed-point", "ridge"]
 
 BLOCK_ROWS = 256
+NYSTROM_BLOCK = 4096
 NON_FINITE = "{name} contains NaN or infinite values: remove or replace them"
 
 
@@ -91,35 +102,73 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     ``GridSearchCV`` and ``set_output``, and its output columns are named
     ``kernelpca0``, ``kernelpca1``, …
 
+    The parameters of ``sklearn.decomposition.KernelPCA`` are accepted with
+    the same defaults and meaning (the README's "The engine" lists the few
+    differences and why); ``center``, ``inverse`` and ``n_landmarks`` are
+    this project's.
+
     Parameters
     ----------
     n_components : int, optional
         Number of components to keep.  ``None`` keeps every component with a
-        non-zero eigenvalue.  Components with a zero eigenvalue are always
-        dropped, so ``n_components_`` can be smaller than asked.
-    kernel : {"linear", "poly", "rbf", "laplacian", "sigmoid", "precomputed"}
-        See :func:`kpca_core.kernels.kernel_matrix`.  ``"precomputed"`` takes
-        Gram matrices in ``fit`` and ``transform`` instead of points.
+        non-zero eigenvalue (as ``remove_zero_eig=True``).
+    kernel : {"linear", "poly", "rbf", "laplacian", "sigmoid", "cosine", \
+            "precomputed"} or callable, default="linear"
+        See :func:`kpca_core.kernels.kernel_matrix`; scikit-learn's default.
+        ``"precomputed"`` takes Gram matrices in ``fit`` and ``transform``
+        instead of points; a callable k(x, y) takes two 1-D arrays.
     gamma : float, optional
         Kernel coefficient of rbf, laplacian, poly and sigmoid.  ``None`` means
         1 / n_features.  Use :func:`kpca_core.kernels.sigma_to_gamma` or
         :func:`~kpca_core.kernels.c_to_gamma` to convert a width.
-    degree : float, default=3
-        Degree d of the polynomial kernel (γ x·y + c)^d.
+    degree : int, default=3
+        Degree d of the polynomial kernel (γ x·y + c)^d: a whole number
+        (a fractional power of a negative x·y is not real).
     coef0 : float, default=1.0
         The c of poly and sigmoid; ``coef0=0`` gives the homogeneous
         polynomial (x·y)^d of eq. 22 (with ``gamma=1``).
-    center : bool, default=True
-        Centre the data in feature space (Appendix A).  ``False`` is the
-        eigenproblem of eq. 12 on the raw K.
-    eigen_solver : {"auto", "dense", "subset", "arpack"}, default="auto"
+    kernel_params : dict, optional
+        Keyword arguments of a callable kernel.
+    alpha : float, default=1.0
+        Ridge parameter of the learned map (``inverse="ridge"``).
+    fit_inverse_transform : bool, default=False
+        ``True`` is scikit-learn's name for ``inverse="ridge"``.  ``False``
+        leaves the choice to ``inverse``: unlike scikit-learn's,
+        :meth:`inverse_transform` then still works (pre-images are this
+        project's subject), except after a fit on sparse input.
+    eigen_solver : {"auto", "dense", "subset", "arpack", "randomized"}, default="auto"
         ``"dense"``: all eigenpairs, LAPACK's divide and conquer
         (``scipy.linalg.eigh(driver="evd")``, which, like scikit-learn's
         solvers, holds the GIL while it runs); ``"subset"``: the
         top ``n_components`` with ``scipy.linalg.eigh``'s ``subset_by_index``;
-        ``"arpack"``: ``scipy.sparse.linalg.eigsh``;
-        ``"auto"`` picks the fastest of these for the problem size (measured
-        crossovers, see ``bench/engine.py``).
+        ``"arpack"``: ``scipy.sparse.linalg.eigsh``; ``"randomized"``:
+        scikit-learn's randomized solver (Halko et al. 2011), for many points
+        and few components; ``"auto"`` picks the fastest of dense, subset
+        and arpack for the problem size (measured crossovers, see
+        ``bench/engine.py``).
+    tol : float, default=0
+        Convergence tolerance of ARPACK (0: machine precision).
+    max_iter : int, optional
+        Restarts of ARPACK (``None``: 100).
+    iterated_power : int or "auto", default="auto"
+        Power iterations of the randomized solver.
+    remove_zero_eig : bool, default=False
+        Drop the components with a zero eigenvalue.  When ``False`` and
+        ``n_components`` is given, they are kept as columns of zeros, as in
+        scikit-learn.  Zero means below the rounding level M·ε·max(|K_ij|,
+        λ_max M) (eq. 50 cannot divide by it).
+    random_state : int, RandomState instance or None
+        Seeds ARPACK's starting vector, the randomized solver, the choice of
+        landmarks and the restarts of the fixed-point iteration.
+    copy_X : bool, default=True
+        Keep a copy of the training points (``False``: a reference, which
+        the caller must then leave unchanged).
+    n_jobs : int, optional
+        Processes of ``sklearn.metrics.pairwise.pairwise_kernels``, which
+        computes callable kernels and kernels of sparse input.
+    center : bool, default=True
+        Centre the data in feature space (Appendix A).  ``False`` is the
+        eigenproblem of eq. 12 on the raw K.
     inverse : {"auto", "fixed-point", "ridge"}, default="auto"
         How :meth:`inverse_transform` maps components back to input space:
         ``"fixed-point"``, the iteration of Mika et al. eq. (10) (Gaussian
@@ -127,11 +176,14 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         from the training points' components to the points (Bakır et al.
         2004, scikit-learn's ``fit_inverse_transform``).  ``"auto"`` is the
         fixed point for ``kernel="rbf"`` and the ridge map otherwise.
-    alpha : float, default=1.0
-        Ridge parameter of the learned map (``inverse="ridge"``).
-    random_state : int, RandomState instance or None
-        Seeds ARPACK's starting vector and the restarts of the fixed-point
-        iteration, so that the same call gives the same result.
+    n_landmarks : int, optional
+        Nyström approximation (Williams & Seeger 2001) for many points: the
+        kernel is evaluated against ``n_landmarks`` training points drawn at
+        random, K ≈ K_nm K_mm⁻¹ K_mn, and the principal axes are those of
+        the n_landmarks-dimensional features K_mm^(-1/2) k_m(x), found from
+        their covariance without ever forming an M × M matrix.  ``None`` (or
+        at least as many landmarks as points): exact kernel PCA.
+        Pre-images and ``reconstruction_error`` need the exact model.
 
     Attributes
     ----------
@@ -156,51 +208,83 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     feature_names_in_ : ndarray of str, only when ``X`` had string column names
     gamma_ : float
     X_fit_ : ndarray of shape (n_samples, n_features)
+        A copy of the training points (the landmarks for a Nyström fit).
     eigen_solver_ : str
-        The solver that was used.
+        The solver that was used (``"nystrom"`` for a Nyström fit).
+    eigenvectors_ : ndarray of shape (n_samples, n_components_)
+        scikit-learn's unit eigenvectors of K̃, α^k √|Mλ_k| (columns of zeros
+        for zero eigenvalues).
     """
 
     _parameter_constraints: ClassVar[dict] = {
         "n_components": [Interval(Integral, 1, None, closed="left"), None],
-        "kernel": [StrOptions(set(KERNELS))],
+        "kernel": [StrOptions(set(KERNELS)), callable],
         "gamma": [Interval(Real, 0, None, closed="neither"), None],
-        "degree": [Interval(Real, 0, None, closed="neither")],
+        "degree": [Interval(Real, 0, None, closed="left")],
         "coef0": [Interval(Real, None, None, closed="neither")],
-        "center": ["boolean"],
+        "kernel_params": [dict, None],
+        "alpha": [Interval(Real, 0, None, closed="left")],
+        "fit_inverse_transform": ["boolean"],
         "eigen_solver": [StrOptions(set(EIGEN_SOLVERS))],
-        "inverse": [StrOptions({"auto", "fixed-point", "ridge"})],
-        "alpha": [Interval(Real, 0, None, closed="neither")],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left"), None],
+        "iterated_power": [Interval(Integral, 0, None, closed="left"), StrOptions({"auto"})],
+        "remove_zero_eig": ["boolean"],
         "random_state": ["random_state"],
+        "copy_X": ["boolean"],
+        "n_jobs": [Integral, None],
+        "center": ["boolean"],
+        "inverse": [StrOptions({"auto", "fixed-point", "ridge"})],
+        "n_landmarks": [Interval(Integral, 1, None, closed="left"), None],
     }
 
     def __init__(
         self,
         n_components: int | None = None,
         *,
-        kernel: str = "rbf",
+        kernel: str | Callable = "linear",
         gamma: float | None = None,
-        degree: float = 3,
+        degree: int = 3,
         coef0: float = 1.0,
-        center: bool = True,
-        eigen_solver: EigenSolver = "auto",
-        inverse: Inverse = "auto",
+        kernel_params: dict | None = None,
         alpha: float = 1.0,
+        fit_inverse_transform: bool = False,
+        eigen_solver: EigenSolver = "auto",
+        tol: float = 0,
+        max_iter: int | None = None,
+        iterated_power: int | Literal["auto"] = "auto",
+        remove_zero_eig: bool = False,
         random_state: int | np.random.RandomState | None = None,
+        copy_X: bool = True,
+        n_jobs: int | None = None,
+        center: bool = True,
+        inverse: Inverse = "auto",
+        n_landmarks: int | None = None,
     ) -> None:
         self.n_components = n_components
         self.kernel = kernel
         self.gamma = gamma
         self.degree = degree
         self.coef0 = coef0
-        self.center = center
-        self.eigen_solver = eigen_solver
-        self.inverse = inverse
+        self.kernel_params = kernel_params
         self.alpha = alpha
+        self.fit_inverse_transform = fit_inverse_transform
+        self.eigen_solver = eigen_solver
+        self.tol = tol
+        self.max_iter = max_iter
+        self.iterated_power = iterated_power
+        self.remove_zero_eig = remove_zero_eig
         self.random_state = random_state
+        self.copy_X = copy_X
+        self.n_jobs = n_jobs
+        self.center = center
+        self.inverse = inverse
+        self.n_landmarks = n_landmarks
 
     def __sklearn_tags__(self) -> Tags:
         tags = super().__sklearn_tags__()
         tags.input_tags.pairwise = self.kernel == "precomputed"
+        tags.input_tags.sparse = self.kernel != "precomputed"
         return tags
 
     @property
@@ -209,19 +293,23 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         return self.n_components_
 
     # ------------------------------------------------------------------ fit
-    def _validate_input(self, X: np.ndarray, *, reset: bool) -> np.ndarray:
+    def _validate_input(self, X: np.ndarray, *, reset: bool, copy: bool = False) -> np.ndarray:
         """``validate_data`` (shape, dtype, n_features_in_), then our own NaN/inf message.
 
         NaN and inf are reported first, as scikit-learn does, even when the
-        shape is wrong too.
+        shape is wrong too.  Sparse input is kept as CSR.
         """
         try:
             X = validate_data(
                 self,
                 X,
                 reset=reset,
+                accept_sparse="csr" if self.kernel != "precomputed" else False,
+                # scikit-learn's manhattan distances take 32-bit sparse indices only
+                accept_large_sparse=self.kernel != "laplacian",
                 dtype=np.float64,
                 ensure_all_finite=False,
+                copy=copy,
             )
         except ValueError:
             if _has_non_finite(X):
@@ -231,8 +319,49 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
 
     def _kernel(self, X: np.ndarray, Y: np.ndarray | None = None) -> np.ndarray:
         return kernel_matrix(
-            X, Y, kernel=self.kernel, gamma=self.gamma_, degree=self.degree, coef0=self.coef0
+            X,
+            Y,
+            kernel=self.kernel,
+            gamma=self.gamma_,
+            degree=self.degree,
+            coef0=self.coef0,
+            kernel_params=self.kernel_params,
+            n_jobs=self.n_jobs,
         )
+
+    def _check_fit_params(self, X: np.ndarray) -> None:
+        """The errors scikit-learn raises at fit, and ours for undefined input."""
+        M = X.shape[0]
+        if M == 1 and self.center:
+            raise ValueError(
+                "centring needs at least 2 points, got 1 sample: after centring in feature "
+                "space every point looks the same (K̃ = 0); give more points or center=False"
+            )
+        if self.kernel == "poly" and not float(self.degree).is_integer():
+            raise ValueError(
+                f"degree must be a whole number, got {self.degree!r}: (γ x·y + c)^d is not "
+                "real where γ x·y + c < 0 for a fractional d"
+            )
+        if self.fit_inverse_transform and self.inverse == "fixed-point":
+            raise ValueError(
+                "fit_inverse_transform=True is inverse='ridge', which contradicts "
+                "inverse='fixed-point': give one of them"
+            )
+        if self.kernel == "precomputed":
+            if self.fit_inverse_transform or self.inverse != "auto":
+                raise ValueError(
+                    "Cannot fit_inverse_transform with a precomputed kernel: a pre-image "
+                    "needs input points, and a precomputed kernel has none"
+                )
+            if X.shape != (M, M):
+                raise ValueError(f"a precomputed kernel must be square, got shape {X.shape}")
+            scale = max(abs(float(X.max())), abs(float(X.min())))
+            if np.max(np.abs(X - X.T)) > 1e-10 * max(scale, np.finfo(float).tiny):
+                raise ValueError(
+                    "a precomputed kernel must be symmetric, K_ij = k(x_i, x_j) = K_ji: the "
+                    "eigenproblem of a non-symmetric matrix is not kernel PCA (its solvers "
+                    "would each read a different triangle); pass (K + K.T) / 2 if that is meant"
+                )
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: np.ndarray, y: None = None, *, progress: Progress | None = None) -> KernelPCA:
@@ -251,23 +380,25 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         -------
         self
         """
-        X = self._validate_input(X, reset=True)
+        X = self._validate_input(X, reset=True, copy=self.copy_X)
         M = X.shape[0]
-        if M == 1 and self.center:
-            raise ValueError(
-                "centring needs at least 2 points, got 1 sample: after centring in feature "
-                "space every point looks the same (K̃ = 0); give more points or center=False"
-            )
-        if self.kernel == "precomputed" and X.shape != (M, M):
-            raise ValueError(f"a precomputed kernel must be square, got shape {X.shape}")
+        self._check_fit_params(X)
         self.gamma_ = 1.0 / X.shape[1] if self.gamma is None else float(self.gamma)
         self.X_fit_ = X
         self.n_samples_fit_ = M
+        self._sparse = sparse.issparse(X)
+        k = M if self.n_components is None else min(self.n_components, M)
+        if self.n_landmarks is not None and self.n_landmarks < M:
+            if self.kernel == "precomputed":
+                raise ValueError("n_landmarks needs input points, not a precomputed kernel")
+            return self._fit_nystrom(X, k, progress)
+        self.n_landmarks_ = None
 
         _notify(progress, 0.0, "kernel matrix (eq. 10)")
         with np.errstate(over="ignore", invalid="ignore"):  # reported just below
             K = X.copy() if self.kernel == "precomputed" else self._kernel(X)
-        if not _all_finite(K):
+        kernel_scale = _largest_magnitude(K)
+        if not np.isfinite(kernel_scale):
             raise ValueError(
                 "the kernel matrix has non-finite entries (too large for floating point): "
                 "lower gamma or degree, or rescale the data"
@@ -284,14 +415,20 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         trace = float(np.trace(K))
 
         _notify(progress, 0.3, "eigenproblem (eq. 12)")
-        k = M if self.n_components is None else min(self.n_components, M)
         dim_f = feature_space_dimension(
             self.kernel, self.n_features_in_, degree=self.degree, coef0=self.coef0
         )
         solver = choose_solver(self.eigen_solver, M, k, feature_dimension=dim_f)
         psd = is_positive_semidefinite(self.kernel, degree=self.degree, coef0=self.coef0)
         mu, u, mu_min, self.eigen_solver_ = eigsolve(
-            K, k, solver, positive_semidefinite=psd, random_state=self.random_state
+            K,
+            k,
+            solver,
+            positive_semidefinite=psd,
+            random_state=self.random_state,
+            tol=self.tol,
+            max_iter=self.max_iter,
+            iterated_power=self.iterated_power,
         )
         del K
         if not (np.all(np.isfinite(mu)) and np.isfinite(mu_min)):
@@ -300,14 +437,83 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
                 "lower gamma or degree, or rescale the data"
             )
         _notify(progress, 0.9, "normalisation (eq. 50)")
-        self._normalise(mu, u, k, mu_min, trace)
+        self._normalise(mu, u, k, mu_min, trace, kernel_scale)
+        _notify(progress, 1.0, "done")
+        return self
+
+    def _fit_nystrom(self, X: np.ndarray, k: int, progress: Progress | None) -> KernelPCA:
+        """Kernel PCA of the Nyström features φ̂(x) = K_mm^(-1/2) k_m(x) of ``n_landmarks`` points.
+
+        K̂ = Φ̂Φ̂ᵀ = K_nm K_mm⁻¹ K_mn approximates K (Williams & Seeger 2001);
+        the eigenproblem of its centred version, M λ α = K̃̂ α (eq. 12), has
+        the non-zero λ of the covariance C = (1/M) Σ_i (φ̂_i − φ̄)(φ̂_i − φ̄)ᵀ,
+        an r × r matrix (r ≤ m): the principal axes are its unit eigenvectors
+        v, and the components (φ̂(y) − φ̄) · v = k_m(y)ᵀ W v − φ̄ · v are an
+        expansion over the landmarks, α = W v with W = U S^(-1/2) from
+        K_mm = U S Uᵀ.  C is accumulated from blocks of K_nm (a symmetric
+        rank-k update, ``dsyrk``), so memory is O(m² + block · m).
+        """
+        M, m = X.shape[0], self.n_landmarks
+        rng = check_random_state(self.random_state)
+        landmarks = X[np.sort(rng.choice(M, m, replace=False))]
+        _notify(progress, 0.0, "Nyström: kernel of the landmarks")
+        with np.errstate(over="ignore", invalid="ignore"):
+            K_mm = self._kernel(landmarks)
+        if not _all_finite(K_mm):
+            raise ValueError(
+                "the kernel matrix has non-finite entries (too large for floating point): "
+                "lower gamma or degree, or rescale the data"
+            )
+        s, U = linalg.eigh(K_mm, check_finite=False)
+        positive = s > m * np.finfo(float).eps * max(float(s.max()), 0.0)
+        W = U[:, positive] / np.sqrt(s[positive])
+        G = np.zeros((m, m), order="F")
+        k_sum = np.zeros(m)
+        for begin in range(0, M, NYSTROM_BLOCK):
+            _notify(progress, 0.1 + 0.7 * begin / M, "Nyström: kernel against the landmarks")
+            K_block = self._kernel(X[begin : begin + NYSTROM_BLOCK], landmarks)
+            G = blas.dsyrk(1.0, K_block.T, beta=1.0, c=G, trans=0, overwrite_c=True)
+            k_sum += K_block.sum(axis=0)
+        G = np.triu(G) + np.triu(G, 1).T
+        _notify(progress, 0.8, "Nyström: covariance of the features")
+        C = W.T @ G @ W / M
+        if self.center:
+            phi_mean = W.T @ k_sum / M
+            C -= np.outer(phi_mean, phi_mean)
+        lam, V = linalg.eigh(C, check_finite=False)
+        order = np.argsort(lam, kind="stable")[::-1][:k]
+        lam, alphas = lam[order], W @ V[:, order]
+        zero = np.abs(lam) <= M * np.finfo(float).eps * max(float(np.max(np.abs(lam))), 1.0)
+        if self.remove_zero_eig or self.n_components is None:
+            lam, alphas = lam[~zero], alphas[:, ~zero]
+        else:
+            lam[zero] = 0.0
+            alphas[:, zero] = 0.0
+        alphas *= np.where(-alphas.min(axis=0) > alphas.max(axis=0), -1.0, 1.0)
+        total = float(np.trace(C))
+        self.X_fit_ = landmarks
+        self.n_landmarks_ = m
+        self.eigen_solver_ = "nystrom"
+        self._landmark_means = k_sum / M if self.center else np.zeros(m)
+        self._mu = lam * M
+        self.eigenvalues_ = lam
+        self.alphas_ = alphas
+        self.explained_variance_ratio_ = lam / total if total > 0 else np.zeros_like(lam)
+        self.negative_eigenvalue_ratio_ = 0.0
+        self.n_components_ = lam.size
         _notify(progress, 1.0, "done")
         return self
 
     def _normalise(
-        self, mu: np.ndarray, u: np.ndarray, k: int, mu_min: float, trace: float
+        self,
+        mu: np.ndarray,
+        u: np.ndarray,
+        k: int,
+        mu_min: float,
+        trace: float,
+        kernel_scale: float,
     ) -> None:
-        """Keep the top k eigenpairs, drop zero eigenvalues, fix signs, scale α so ‖V‖ = 1 (eq. 50).
+        """Keep the top k eigenpairs, zero or drop null ones, fix signs, scale α: ‖V‖ = 1 (eq. 50).
 
         Maintenance note on the normalisation
         -------------------------------------
@@ -315,42 +521,57 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         The feature-space axis V = Σ_i α_i Φ̃(x_i) has ‖V‖² = αᵀK̃α = μ (α · α),
         so α = u / √μ gives ‖V‖ = 1 (eqs. 16 and 50); for μ < 0 the axis has
         squared length −1 and α = u / √|μ| (Appendix B.2).  Zero eigenvalues
-        (numerical rank, as ``numpy.linalg.matrix_rank`` decides it) carry no
-        variance, and eq. 50 would divide by 0: they are dropped.  Signs are
-        made deterministic: the entry of largest |u_i| of each column is
-        positive (as ``sklearn.utils.extmath.svd_flip``, without its two
-        M × k temporaries).  The kept columns, in descending order, are
-        gathered from ``u`` in one copy and scaled in place.
+        carry no variance, and eq. 50 would divide by 0: below the rounding
+        level of K̃'s eigenvalues, M·ε·max(|K_ij|, max|μ|) (``kernel_scale`` is
+        max |K_ij| before centring, whose rounding the centring carries
+        along), μ is 0; its column is dropped (``remove_zero_eig``, or
+        ``n_components=None``) or kept as zeros, as scikit-learn does.  For a
+        precomputed or callable kernel, whose positive semidefiniteness
+        nobody vouched for, the kept μ go through scikit-learn's own
+        ``_check_psd_eigenvalues``: a significant negative one is an error, a
+        tiny one becomes 0.  Signs are made deterministic: the entry of
+        largest |u_i| of each column is positive (as
+        ``sklearn.utils.extmath.svd_flip``, without its two M × k
+        temporaries).  The kept columns, in descending order, are gathered
+        from ``u`` in one copy and scaled in place.
         """
         M = u.shape[0]
         order = np.argsort(mu, kind="stable")[::-1][:k]
         mu = mu[order]
+        if self.kernel == "precomputed" or callable(self.kernel):
+            mu = _check_psd_eigenvalues(mu, enable_warnings=False)
         scale = max(float(np.max(np.abs(mu))), abs(mu_min)) if mu.size else 0.0
-        keep = np.abs(mu) > scale * M * np.finfo(float).eps
-        if not np.any(keep):
-            where = " after centring" if self.center else ""
-            raise ValueError(
-                f"the kernel matrix is zero{where}: every point looks the same to this kernel "
-                "(all points equal, or the kernel width is so large that k is constant)"
-            )
-        mu, u = mu[keep], np.take(u, order[keep], axis=1)
+        zero = np.abs(mu) <= max(scale, kernel_scale) * M * np.finfo(float).eps
+        if self.remove_zero_eig or self.n_components is None:
+            mu, order = mu[~zero], order[~zero]
+        else:
+            mu[zero] = 0.0
+        u = np.take(u, order, axis=1)
         # max/min reduce along rows at memory speed; argmax along axis 0 copies
         # the M × M matrix first (150 ms at M = 3000), so it runs on ties only.
-        high, low = np.max(u, axis=0), -np.min(u, axis=0)
+        high, low = np.max(u, axis=0, initial=-np.inf), -np.min(u, axis=0, initial=np.inf)
         flip = low > high
         ties = np.flatnonzero(low == high)
         if ties.size:
             flip[ties] = np.argmin(u[:, ties], axis=0) < np.argmax(u[:, ties], axis=0)
-        u *= np.where(flip, -1.0, 1.0) / np.sqrt(np.abs(mu))
+        inverse_sqrt = np.zeros_like(mu)
+        nonzero = mu != 0
+        inverse_sqrt[nonzero] = 1.0 / np.sqrt(np.abs(mu[nonzero]))
+        u *= np.where(flip, -1.0, 1.0) * inverse_sqrt
 
         self._mu = mu
         self.eigenvalues_ = mu / M
         self.alphas_ = u
         self.explained_variance_ratio_ = mu / trace if trace > 0 else np.zeros_like(mu)
-        self.negative_eigenvalue_ratio_ = max(0.0, -mu_min) / scale
-        if self.negative_eigenvalue_ratio_ <= M * np.finfo(float).eps:
-            self.negative_eigenvalue_ratio_ = 0.0
+        ratio = max(0.0, -mu_min) / scale if scale > 0 else 0.0
+        self.negative_eigenvalue_ratio_ = ratio if ratio > M * np.finfo(float).eps else 0.0
         self.n_components_ = mu.size
+
+    @property
+    def eigenvectors_(self) -> np.ndarray:
+        """scikit-learn's unit eigenvectors of K̃: α^k √|Mλ_k| (zeros where λ_k = 0)."""
+        check_is_fitted(self)
+        return self.alphas_ * np.sqrt(np.abs(self._mu))
 
     # ------------------------------------------------------------ transform
     def _project_blocks(
@@ -373,16 +594,22 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         row_means : ndarray, (1/M) Σ_i k(y, x_i) for those rows
         beta : ndarray of shape (block, n)
         """
-        M = self.n_samples_fit_
+        M = self.X_fit_.shape[0]
         A = np.column_stack([alphas, np.full(M, 1.0 / M)])
         alpha_sums = alphas.sum(axis=0)
-        offset = self._total_mean * alpha_sums - self._column_means @ alphas if self.center else 0
+        if self.n_landmarks_ is not None:
+            # Nyström: β = k_m(y)ᵀ W v − φ̄ · v, centred in the features' space.
+            offset, alpha_sums = -self._landmark_means @ alphas, np.zeros_like(alpha_sums)
+        elif self.center:
+            offset = self._total_mean * alpha_sums - self._column_means @ alphas
+        else:
+            offset = 0
         for begin in range(0, Y.shape[0], BLOCK_ROWS):
             rows = slice(begin, begin + BLOCK_ROWS)
             K = Y[rows] if self.kernel == "precomputed" else self._kernel(Y[rows], self.X_fit_)
             P = K @ A
             beta, row_means = P[:, :-1], P[:, -1]
-            if self.center:
+            if self.center or self.n_landmarks_ is not None:
                 beta += offset - row_means[:, np.newaxis] * alpha_sums
             yield rows, row_means, beta
 
@@ -423,7 +650,10 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         For training points K̃α^k = Mλ_k α^k, so the projections are
         u^k √|Mλ_k| (with the sign of λ_k) and need no second kernel matrix.
         """
-        return self.fit(X, progress=progress)._training_projections()
+        self.fit(X, progress=progress)
+        if self.n_landmarks_ is not None:
+            return self.transform(X)
+        return self._training_projections()
 
     def _training_projections(self) -> np.ndarray:
         """Components of the training points: K̃α^k = Mλ_k α^k (eq. 12), no kernel needed."""
@@ -453,9 +683,15 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         if self.kernel == "precomputed":
             raise ValueError("reconstruction_error needs k(y, y), unknown for a precomputed kernel")
         n = self._components(n_components)
+        self._check_exact("reconstruction_error")
         Y = self._validate_input(Y, reset=False)
         k_yy = kernel_diagonal(
-            Y, kernel=self.kernel, gamma=self.gamma_, degree=self.degree, coef0=self.coef0
+            Y,
+            kernel=self.kernel,
+            gamma=self.gamma_,
+            degree=self.degree,
+            coef0=self.coef0,
+            kernel_params=self.kernel_params,
         )
         signs = np.sign(self._mu[:n])
         for rows, row_means, beta in self._project_blocks(Y, self.alphas_[:, :n]):
@@ -585,11 +821,26 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     def _inverse_method(self) -> str:
         if self.inverse != "auto":
             return self.inverse
+        if self.fit_inverse_transform:
+            return "ridge"
         return "fixed-point" if self.kernel == "rbf" else "ridge"
+
+    def _check_exact(self, what: str) -> None:
+        if self.n_landmarks_ is not None:
+            raise ValueError(
+                f"{what} needs the exact model: this one was fitted with the Nyström "
+                "approximation (n_landmarks); refit with n_landmarks=None"
+            )
 
     def _check_inverse(self, method: str) -> None:
         if self.kernel == "precomputed":
             raise ValueError("a pre-image needs input points, and a precomputed kernel has none")
+        self._check_exact("a pre-image")
+        if self._sparse:
+            raise NotFittedError(
+                "pre-images are not available for a model fitted on sparse input (nor in "
+                "scikit-learn's KernelPCA): fit on X.toarray() to map components back"
+            )
         if method == "fixed-point" and self.kernel != "rbf":
             raise ValueError(
                 "the fixed-point pre-image (Mika et al. eq. 10) needs the Gaussian (rbf) kernel"
@@ -618,7 +869,12 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     def _ridge_map(self, n: int, alpha: float) -> KernelRidge:
         """Kernel ridge regression from the first n components of the training points to them."""
         model = KernelRidge(
-            alpha=alpha, kernel=self.kernel, gamma=self.gamma_, degree=self.degree, coef0=self.coef0
+            alpha=alpha,
+            kernel=self.kernel,
+            gamma=self.gamma_,
+            degree=self.degree,
+            coef0=self.coef0,
+            kernel_params=self.kernel_params,
         )
         return model.fit(self._training_projections()[:, :n], self.X_fit_)
 
@@ -626,6 +882,11 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
 def _all_finite(A: np.ndarray) -> bool:
     """Whether no entry is NaN or ±inf: two reductions, no boolean temporary."""
     return bool(np.isfinite(A.max()) and np.isfinite(A.min()))
+
+
+def _largest_magnitude(A: np.ndarray) -> float:
+    """max |A_ij| (NaN or inf if an entry is not finite), from two reductions."""
+    return max(abs(float(A.max())), abs(float(A.min())))
 
 
 def _has_non_finite(X: object) -> bool:

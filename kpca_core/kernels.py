@@ -2,7 +2,8 @@
 
 Every kernel is k(x, y) = (Φ(x) · Φ(y)) for some feature map Φ (Schölkopf,
 Smola & Müller 1998, eq. 18).  Why most formulas are written out here and
-not taken from ``sklearn.metrics.pairwise``: see :func:`kernel_matrix`.
+not taken from ``sklearn.metrics.pairwise``: see :func:`kernel_matrix`; sparse
+input, ``"cosine"`` and callables go to ``pairwise.pairwise_kernels``.
 
 Width conventions for the Gaussian kernel exp(−γ‖x − y‖²):
 
@@ -18,13 +19,25 @@ scikit-learn           exp(−γ‖x − y‖²)             γ
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Literal
 
 import numpy as np
+from scipy import sparse
 from sklearn.metrics import pairwise
+from sklearn.utils.extmath import row_norms
 
-KernelName = Literal["linear", "poly", "rbf", "laplacian", "sigmoid", "precomputed"]
-KERNELS: tuple[str, ...] = ("linear", "poly", "rbf", "laplacian", "sigmoid", "precomputed")
+KernelName = Literal["linear", "poly", "rbf", "laplacian", "sigmoid", "cosine", "precomputed"]
+KERNELS: tuple[str, ...] = (
+    "linear",
+    "poly",
+    "rbf",
+    "laplacian",
+    "sigmoid",
+    "cosine",
+    "precomputed",
+)
+WRITTEN_OUT = ("linear", "poly", "rbf", "sigmoid")
 
 
 def sigma_to_gamma(sigma: float) -> float:
@@ -80,10 +93,12 @@ def kernel_matrix(
     X: np.ndarray,
     Y: np.ndarray | None = None,
     *,
-    kernel: KernelName = "rbf",
+    kernel: KernelName | Callable = "rbf",
     gamma: float = 1.0,
     degree: float = 3,
     coef0: float = 1.0,
+    kernel_params: dict | None = None,
+    n_jobs: int | None = None,
 ) -> np.ndarray:
     """Gram matrix K_ij = k(x_i, y_j) (eq. 10, and eq. 52 for test points).
 
@@ -95,33 +110,45 @@ def kernel_matrix(
     (``bench/engine.py --kernels`` times ours and scikit-learn's).
     ``tests/test_kernels.py`` checks every formula against scikit-learn.
     Integer polynomial degrees are raised by multiplication
-    (:func:`integer_power`).
+    (:func:`integer_power`).  Sparse matrices, ``"laplacian"``, ``"cosine"``
+    and callables are handed to ``sklearn.metrics.pairwise.pairwise_kernels``
+    as scikit-learn's ``KernelPCA`` does.
 
     Parameters
     ----------
-    X : ndarray of shape (n_x, n_features)
-    Y : ndarray of shape (n_y, n_features), optional
+    X : ndarray or sparse matrix of shape (n_x, n_features)
+    Y : ndarray or sparse matrix of shape (n_y, n_features), optional
         Defaults to ``X``.
-    kernel : {"linear", "poly", "rbf", "laplacian", "sigmoid"}
+    kernel : {"linear", "poly", "rbf", "laplacian", "sigmoid", "cosine"} or callable
         linear x·y; poly (γ x·y + c)^d, homogeneous (x·y)^d (eq. 22) for
         γ = 1, c = 0; rbf exp(−γ‖x−y‖²) (eq. 62 with γ = 1/(2σ²));
-        laplacian exp(−γ‖x−y‖₁); sigmoid tanh(γ x·y + c) (eq. 63).
+        laplacian exp(−γ‖x−y‖₁); sigmoid tanh(γ x·y + c) (eq. 63); cosine
+        x·y / (‖x‖‖y‖); a callable k(x, y) of two 1-D arrays.
     gamma, degree, coef0 : float
-        Kernel parameters (``coef0`` is the c above).
+        Kernel parameters (``coef0`` is the c above); ignored by a callable.
+    kernel_params : dict, optional
+        Keyword arguments of a callable kernel.
+    n_jobs : int, optional
+        Processes of ``pairwise_kernels`` (callables and sparse input).
 
     Returns
     -------
     K : ndarray of shape (n_x, n_y)
     """
     Y = X if Y is None else Y
-    if kernel == "laplacian":
-        return pairwise.laplacian_kernel(X, Y, gamma=gamma)
+    if kernel not in WRITTEN_OUT or sparse.issparse(X) or sparse.issparse(Y):
+        params = (
+            (kernel_params or {})
+            if callable(kernel)
+            else {"gamma": gamma, "degree": degree, "coef0": coef0}
+        )
+        return pairwise.pairwise_kernels(
+            X, Y, metric=kernel, filter_params=True, n_jobs=n_jobs, **params
+        )
     if kernel == "rbf":
         K = squared_distances(X, Y)
         K *= -gamma
         return np.exp(K, out=K)
-    if kernel not in ("linear", "poly", "sigmoid"):
-        raise ValueError(f"kernel must be one of {KERNELS[:-1]}, got {kernel!r}")
     K = X @ Y.T
     if kernel == "linear":
         return K
@@ -139,15 +166,25 @@ def kernel_matrix(
 def kernel_diagonal(
     X: np.ndarray,
     *,
-    kernel: KernelName = "rbf",
+    kernel: KernelName | Callable = "rbf",
     gamma: float = 1.0,
     degree: float = 3,
     coef0: float = 1.0,
+    kernel_params: dict | None = None,
 ) -> np.ndarray:
-    """k(x, x) for each row x, without forming the Gram matrix."""
+    """k(x, x) for each row x (dense or sparse), without forming the Gram matrix."""
+    if callable(kernel):
+        return np.array(
+            [
+                kernel_matrix(X[i : i + 1], kernel=kernel, kernel_params=kernel_params)[0, 0]
+                for i in range(X.shape[0])
+            ]
+        )
     if kernel in ("rbf", "laplacian"):
         return np.ones(X.shape[0])
-    sq_norms = np.einsum("ij,ij->i", X, X)
+    sq_norms = row_norms(X, squared=True)
+    if kernel == "cosine":
+        return (sq_norms > 0).astype(float)
     if kernel == "linear":
         return sq_norms
     if kernel == "poly":
@@ -162,9 +199,9 @@ def is_positive_semidefinite(kernel: str, *, degree: float = 3, coef0: float = 1
 
     Sigmoid kernels are indefinite for most parameters (Appendix B.2), and so
     are polynomials with c < 0 or a non-integer degree; precomputed matrices
-    are unknown.
+    and callables are unknown.
     """
-    if kernel in ("linear", "rbf", "laplacian"):
+    if kernel in ("linear", "rbf", "laplacian", "cosine"):
         return True
     if kernel == "poly":
         return coef0 >= 0 and float(degree).is_integer() and degree >= 1
@@ -181,7 +218,7 @@ def feature_space_dimension(
     inhomogeneous (x·y + c)^d: all monomials up to degree d, C(N + d, d).
     The rank of any Gram matrix is at most this number.
     """
-    if kernel == "linear":
+    if kernel in ("linear", "cosine"):
         return int(n_features)
     if kernel == "poly" and float(degree).is_integer() and degree >= 1:
         d = int(degree)

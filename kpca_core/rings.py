@@ -104,7 +104,14 @@ def reading(
         Centre in feature space (eq. 49); ``False`` is the paper's eq. 3.7 on K.
     n_components : int, default=3
     """
-    model = KernelPCA(n_components, kernel="rbf", gamma=gamma, center=center, random_state=0)
+    model = KernelPCA(
+        n_components,
+        kernel="rbf",
+        gamma=gamma,
+        center=center,
+        random_state=0,
+        remove_zero_eig=True,
+    )
     components = model.fit_transform(X)
     return Reading(
         center=center,

@@ -7,6 +7,7 @@ from scipy.optimize import approx_fprime
 from sklearn.base import clone
 from sklearn.datasets import make_circles
 from sklearn.decomposition import KernelPCA as SkKernelPCA
+from sklearn.exceptions import NotFittedError
 from sklearn.model_selection import GridSearchCV, cross_val_score
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -16,16 +17,60 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from kpca_core import KernelPCA
 from kpca_core.preimage import expansion_weights
 
+KERNELS = ["linear", "poly", "rbf", "laplacian", "sigmoid", "cosine", "precomputed"]
+SOLVERS = ["auto", "dense", "subset", "arpack", "randomized"]
 
+
+def estimator(kernel: str, center: bool, solver: str) -> KernelPCA:
+    """KernelPCA with each kernel's defaults; 3 components for the partial solvers."""
+    n_components = None if solver in ("auto", "dense") else 3
+    return KernelPCA(
+        n_components, kernel=kernel, center=center, eigen_solver=solver, random_state=0
+    )
+
+
+def expected_failures(model: KernelPCA) -> dict[str, str]:
+    """Two checks hand a precomputed KernelPCA a matrix that is not a Gram matrix."""
+    if model.kernel != "precomputed":
+        return {}
+    indefinite = (
+        "is indefinite, and a precomputed kernel with significant negative eigenvalues among "
+        "those asked for is refused, as by scikit-learn's KernelPCA"
+    )
+    return {
+        "check_estimators_dtypes": f"the check's Gram matrix cast to int {indefinite} "
+        "(scikit-learn's own KernelPCA fails this check too)",
+        "check_positive_only_tag_during_fit": f"the check's Gram matrix minus its mean {indefinite}"
+        " (with center=False; centring removes the constant)",
+    }
+
+
+# Every kernel, both centrings, every solver: the defaults, then one instance per
+# kernel with the solvers and centrings taken in turn, then Nyström and the alias.
+REPRESENTATIVE = [
+    KernelPCA(),
+    *(estimator(kernel, i % 2 == 0, SOLVERS[i % len(SOLVERS)]) for i, kernel in enumerate(KERNELS)),
+    KernelPCA(3, kernel="rbf", n_landmarks=8, random_state=0),
+    KernelPCA(kernel="poly", fit_inverse_transform=True),
+]
+
+
+@parametrize_with_checks(REPRESENTATIVE, expected_failed_checks=expected_failures)
+def test_sklearn_estimator_checks(estimator, check):
+    check(estimator)
+
+
+@pytest.mark.slow
 @parametrize_with_checks(
     [
-        KernelPCA(),
-        KernelPCA(3, kernel="poly", degree=2, eigen_solver="arpack"),
-        KernelPCA(kernel="laplacian", center=False, inverse="ridge"),
-        KernelPCA(kernel="precomputed"),
-    ]
+        estimator(kernel, center, solver)
+        for kernel in KERNELS
+        for center in (True, False)
+        for solver in SOLVERS
+    ],
+    expected_failed_checks=expected_failures,
 )
-def test_sklearn_estimator_checks(estimator, check):
+def test_sklearn_estimator_checks_every_kernel_centring_and_solver(estimator, check):
     check(estimator)
 
 
@@ -72,7 +117,7 @@ def test_pandas_output_names_features_like_sklearn(circles):
 
 def test_dropped_components_shorten_the_feature_names():
     X = np.random.RandomState(0).randn(30, 2)
-    model = KernelPCA(5, kernel="linear").fit(X)  # rank 2: 2 components
+    model = KernelPCA(5, kernel="linear", remove_zero_eig=True).fit(X)  # rank 2
     assert list(model.get_feature_names_out()) == ["kernelpca0", "kernelpca1"]
 
 
@@ -167,3 +212,228 @@ def test_inverse_transform_in_a_pipeline_rebuilds_the_input():
     X = np.random.RandomState(5).randn(50, 3)
     pipe = make_pipeline(StandardScaler(), KernelPCA(kernel="rbf", gamma=0.2)).fit(X)
     np.testing.assert_allclose(pipe.inverse_transform(pipe.transform(X[:5])), X[:5], atol=1e-5)
+
+
+# ------------------------------------------- a drop-in for scikit-learn's KernelPCA
+def test_every_sklearn_parameter_with_sklearns_default():
+    ours, theirs = KernelPCA().get_params(), SkKernelPCA().get_params()
+    assert {name: ours[name] for name in theirs} == theirs
+    assert ours["kernel"] == "linear"
+
+
+def test_default_kernel_gives_sklearns_numbers():
+    rng = np.random.RandomState(0)
+    X, Y = rng.randn(40, 5), rng.randn(7, 5)
+    np.testing.assert_allclose(
+        np.abs(KernelPCA(3).fit(X).transform(Y)),
+        np.abs(SkKernelPCA(3).fit(X).transform(Y)),
+        atol=1e-10,
+    )
+
+
+def test_training_points_are_copied():
+    # The issue's example: the model must not change when the caller's array does.
+    rng = np.random.RandomState(0)
+    X, Y = rng.rand(10, 3), rng.rand(2, 3)
+    frame = pd.DataFrame(X.copy())
+    for data in (X, frame):
+        model = KernelPCA(n_components=2, kernel="rbf").fit(data)
+        before = (
+            model.transform(Y),
+            model.inverse_transform(model.transform(Y)),
+            model.preimage(Y),
+            model.reconstruction_error(Y),
+        )
+        if isinstance(data, pd.DataFrame):
+            data.iloc[:, 0] = 666.0
+        else:
+            data[:, 0] = 666.0
+        after = (
+            model.transform(Y),
+            model.inverse_transform(model.transform(Y)),
+            model.preimage(Y),
+            model.reconstruction_error(Y),
+        )
+        assert model.X_fit_ is not data
+        for old, new in zip(before, after, strict=True):
+            np.testing.assert_array_equal(old, new)
+    X = rng.rand(10, 3)
+    assert KernelPCA(kernel="rbf", copy_X=False).fit(X).X_fit_ is X  # scikit-learn's copy_X
+
+
+def test_zero_eigenvalues_are_kept_as_zero_columns_or_removed():
+    X = np.random.RandomState(0).randn(30, 2)  # linear kernel of rank 2
+    ours, theirs = KernelPCA(4).fit(X), SkKernelPCA(4).fit(X)
+    assert ours.transform(X).shape == theirs.transform(X).shape == (30, 4)
+    np.testing.assert_allclose(np.abs(ours.transform(X)), np.abs(theirs.transform(X)), atol=1e-10)
+    np.testing.assert_array_equal(ours.eigenvalues_[2:], [0.0, 0.0])
+    assert KernelPCA(4, remove_zero_eig=True).fit(X).n_components_ == 2
+    assert KernelPCA().fit(X).n_components_ == 2
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "poly", "linear"])
+def test_fit_inverse_transform_is_the_ridge_map(kernel):
+    rng = np.random.RandomState(1)
+    X, Y = rng.randn(40, 3), rng.randn(5, 3)
+    alias = KernelPCA(4, kernel=kernel, fit_inverse_transform=True).fit(X)
+    ridge = KernelPCA(4, kernel=kernel, inverse="ridge").fit(X)
+    theirs = SkKernelPCA(4, kernel=kernel, fit_inverse_transform=True).fit(X)
+    np.testing.assert_allclose(
+        alias.inverse_transform(alias.transform(Y)), ridge.inverse_transform(ridge.transform(Y))
+    )
+    np.testing.assert_allclose(
+        alias.inverse_transform(alias.transform(Y)),
+        theirs.inverse_transform(theirs.transform(Y)),
+        atol=1e-8,
+    )
+    with pytest.raises(ValueError, match="contradicts"):
+        KernelPCA(kernel=kernel, fit_inverse_transform=True, inverse="fixed-point").fit(X)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"kernel": "linear"},
+        {"kernel": "poly", "degree": 2, "gamma": 0.5},
+        {"kernel": "rbf", "gamma": 0.5},
+        {"kernel": "laplacian", "gamma": 0.5},
+        {"kernel": "sigmoid", "gamma": 0.1, "coef0": 0.1},
+        {"kernel": "cosine"},
+    ],
+    ids=lambda p: p["kernel"],
+)
+def test_sparse_input_gives_the_dense_answer(params):
+    from scipy import sparse
+
+    rng = np.random.RandomState(2)
+    X, Y = rng.rand(30, 6), rng.rand(5, 6)
+    X[X < 0.5], Y[Y < 0.5] = 0.0, 0.0
+    dense = KernelPCA(4, **params).fit(X)
+    model = KernelPCA(4, **params).fit(sparse.csr_matrix(X))
+    assert sparse.issparse(model.X_fit_)
+    Z = model.transform(sparse.csr_matrix(Y))
+    np.testing.assert_allclose(Z, dense.transform(Y), atol=1e-10)
+    np.testing.assert_allclose(model.reconstruction_error(Y), dense.reconstruction_error(Y))
+    if params["kernel"] != "laplacian":  # not one of scikit-learn's KernelPCA kernels
+        theirs = SkKernelPCA(4, **params).fit(sparse.csr_matrix(X))
+        np.testing.assert_allclose(np.abs(Z), np.abs(theirs.transform(Y)), atol=1e-10)
+    with pytest.raises(NotFittedError, match="sparse"):
+        model.inverse_transform(model.transform(Y))
+
+
+def test_callable_kernel_like_sklearn():
+    def histogram(x, y, scale=1.0):
+        return scale * np.minimum(x, y).sum()
+
+    rng = np.random.RandomState(3)
+    X, Y = rng.rand(12, 4), rng.rand(3, 4)
+    params = {"kernel": histogram, "kernel_params": {"scale": 2.0}}
+    ours = KernelPCA(3, **params).fit(X)
+    theirs = SkKernelPCA(3, **params).fit(X)
+    np.testing.assert_allclose(np.abs(ours.transform(Y)), np.abs(theirs.transform(Y)), atol=1e-10)
+    np.testing.assert_allclose(ours.eigenvalues_ * 12, theirs.eigenvalues_, rtol=1e-10)
+
+
+def test_precomputed_kernel_refuses_what_it_cannot_do():
+    rng = np.random.RandomState(4)
+    X = rng.randn(8, 3)
+    K = X @ X.T
+    for params in ({"fit_inverse_transform": True}, {"inverse": "ridge"}):
+        with pytest.raises(ValueError, match="Cannot fit_inverse_transform with a precomputed"):
+            KernelPCA(kernel="precomputed", **params).fit(K)
+    K[0, 1] += 1.0
+    with pytest.raises(ValueError, match="must be symmetric"):
+        KernelPCA(kernel="precomputed").fit(K)
+
+
+def test_precomputed_negative_eigenvalues_as_sklearn():
+    # eigenvalues 3, 1, -2 after no centring: asking for the negative one is an
+    # error, as in scikit-learn; the sigmoid kernel keeps them (Appendix B.2).
+    Q = np.linalg.qr(np.random.RandomState(5).randn(3, 3))[0]
+    K = Q @ np.diag([3.0, 1.0, -2.0]) @ Q.T
+    for cls in (KernelPCA, SkKernelPCA):
+        with pytest.raises(ValueError, match="significant negative eigenvalues"):
+            cls(3, kernel="precomputed", eigen_solver="dense").fit(K)
+    kept = KernelPCA(2, kernel="precomputed", center=False).fit(K)
+    np.testing.assert_allclose(kept.eigenvalues_ * 3, [3.0, 1.0])
+
+
+@pytest.mark.parametrize("degree", [2.5, 0.5])
+def test_fractional_degree_is_refused_by_name(degree):
+    X = np.random.RandomState(6).randn(10, 2)
+    with pytest.raises(ValueError, match="degree must be a whole number"):
+        KernelPCA(kernel="poly", degree=degree).fit(X)
+    assert KernelPCA(2, kernel="poly", degree=2.0).fit(X).n_components_ == 2
+
+
+def test_sigmoid_constant_kernel_fits_like_sklearn():
+    # tanh(γ x·y + c) saturates to 1 on the common checks' data: K̃ = 0.
+    X = np.random.RandomState(7).rand(10, 3) * 100
+    ours = KernelPCA(kernel="sigmoid", coef0=100.0).fit(X)
+    assert (
+        ours.transform(X).shape
+        == SkKernelPCA(kernel="sigmoid", coef0=100.0).fit(X).transform(X).shape
+    )
+
+
+# --------------------------------------------------- past the dense eigensolver
+def test_randomized_solver_agrees_with_dense_and_sklearn():
+    rng = np.random.RandomState(8)
+    X, Y = rng.randn(400, 6), rng.randn(20, 6)
+    dense = KernelPCA(10, kernel="rbf", gamma=0.1, eigen_solver="dense").fit(X)
+    ours = KernelPCA(10, kernel="rbf", gamma=0.1, eigen_solver="randomized", random_state=0)
+    theirs = SkKernelPCA(10, kernel="rbf", gamma=0.1, eigen_solver="randomized", random_state=0)
+    ours.fit(X)
+    theirs.fit(X)
+    # the leading eigenvalues to rounding, the last of the 10 to the power iterations' 1e-6
+    np.testing.assert_allclose(ours.eigenvalues_[:5], dense.eigenvalues_[:5], rtol=1e-10)
+    np.testing.assert_allclose(ours.eigenvalues_, dense.eigenvalues_, rtol=1e-5)
+    np.testing.assert_allclose(ours.eigenvalues_ * 400, theirs.eigenvalues_, rtol=1e-8)
+    np.testing.assert_allclose(np.abs(ours.transform(Y)), np.abs(theirs.transform(Y)), atol=1e-8)
+    assert ours.eigen_solver_ == "randomized"
+
+
+def test_nystrom_is_exact_when_the_landmarks_span_the_feature_space():
+    # Linear kernel on 3-D points: K = K_nm K_mm⁻¹ K_mn once 3 landmarks span R³.
+    rng = np.random.RandomState(9)
+    X, Y = rng.randn(200, 3) @ rng.randn(3, 3), rng.randn(5, 3)
+    exact = KernelPCA(kernel="linear").fit(X)
+    nystrom = KernelPCA(kernel="linear", n_landmarks=10, random_state=0).fit(X)
+    assert nystrom.eigen_solver_ == "nystrom" and nystrom.X_fit_.shape == (10, 3)
+    np.testing.assert_allclose(nystrom.eigenvalues_, exact.eigenvalues_, rtol=1e-8)
+    np.testing.assert_allclose(
+        np.abs(nystrom.transform(Y)), np.abs(exact.transform(Y)), rtol=1e-7, atol=1e-10
+    )
+    np.testing.assert_allclose(nystrom.fit_transform(X), nystrom.transform(X), atol=1e-10)
+
+
+def test_nystrom_error_shrinks_with_more_landmarks():
+    rng = np.random.RandomState(10)
+    X = rng.randn(600, 4)
+    exact = KernelPCA(5, kernel="rbf", gamma=0.2).fit(X).eigenvalues_
+    errors = [
+        np.max(
+            np.abs(
+                KernelPCA(5, kernel="rbf", gamma=0.2, n_landmarks=m, random_state=0)
+                .fit(X)
+                .eigenvalues_
+                - exact
+            )
+            / exact
+        )
+        for m in (50, 200, 599)
+    ]
+    assert errors[0] > errors[1] > errors[2] and errors[2] < 1e-2
+
+
+def test_nystrom_model_says_what_it_cannot_do():
+    X = np.random.RandomState(11).randn(50, 2)
+    model = KernelPCA(3, kernel="rbf", n_landmarks=20, random_state=0).fit(X)
+    for call in (
+        lambda: model.inverse_transform(np.zeros((1, 3))),
+        lambda: model.preimage(X[:2]),
+        lambda: model.reconstruction_error(X[:2]),
+    ):
+        with pytest.raises(ValueError, match="Nyström"):
+            call()
+    assert KernelPCA(kernel="rbf", n_landmarks=50).fit(X).eigen_solver_ != "nystrom"

@@ -396,3 +396,21 @@ def test_dividing_by_256_to_the_d_leaves_the_feature_scale_varying_as_the_text_s
         assert "C means the same at every degree" not in flat
         assert "makes the SVM's C mean the same" not in flat
         assert "same linear machine as" not in flat
+
+
+def test_decomposition_of_every_training_digit_by_the_randomized_solver(monkeypatch):
+    # The app's "all 7291 digits": past the paper's KPCA_TRAIN, the leading n_max
+    # eigenpairs by the randomized solver, and no digit left to project.  The nine
+    # components of the ten prototypes are compared (the rest is flat noise).
+    import kpca_core.features as features_module
+
+    data = random_digits(1)
+    monkeypatch.setattr(features_module, "KPCA_TRAIN", 300)
+    every = decompose(data, 2, n_max=20, n_fit=400)
+    assert every.n_fit == 400 and every.train_features.shape == (400, 20)
+    cell = table2_cell(every, 20, c_grid=(1.0,))
+    assert cell.n_fit == 400
+    theirs_train, theirs_test = sklearn_features(data, 2, 20, 400)
+    scale = np.abs(theirs_train).max()
+    assert_equal_up_to_sign(every.train_features[:, :9], theirs_train[:, :9], 1e-6 * scale)
+    assert_equal_up_to_sign(every.test_features[:, :9], theirs_test[:, :9], 1e-6 * scale)

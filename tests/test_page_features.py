@@ -371,3 +371,27 @@ def test_a_live_cell_on_few_digits_equals_the_pipeline(monkeypatch):
     data = features.load_table2_data()
     expected = features.table2_cell(features.decompose(data, 2, n_max=32, n_fit=300), 32)
     assert cell.test_error == expected.test_error and cell.C == expected.C
+
+
+@pytest.mark.usps
+@pytest.mark.usefixtures("usps_dir")
+def test_a_live_cell_can_fit_kernel_pca_on_all_7291_digits(monkeypatch):
+    asked = []
+
+    def fake_all_digits(degree, n, *, n_fit, progress=None):
+        asked.append(n_fit)
+        cell = fake_cell(degree, n, n_fit=n_fit, progress=progress)
+        return features.Table2Cell(**{**cell.__dict__, "n_fit": n_fit})
+
+    monkeypatch.setattr(features, "recompute_cell", fake_all_digits)
+    at = usps_page(ft_degree="3", ft_n="256")
+    assert at.radio(key="ft_fit").value == features.KPCA_TRAIN  # the paper's, by default
+    at.radio(key="ft_fit").set_value(features.ALL_TRAIN).run()
+    assert "kernel PCA of 7291 digits" in " ".join(c.value for c in at.caption)
+    at.button(key="ft_live").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert asked == [features.ALL_TRAIN]
+    assert "ft_confusion_chart" in [c.key for c in at.get("plotly_chart")]
+    # the paper's 3000 is another computation: offered again, not shown as this one
+    at.radio(key="ft_fit").set_value(features.KPCA_TRAIN).run()
+    assert "ft_confusion_chart" not in [c.key for c in at.get("plotly_chart")]

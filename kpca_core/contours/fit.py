@@ -318,11 +318,15 @@ def fit_column(
         coef0=spec.coef0,
         center=center,
         random_state=random_state,
+        remove_zero_eig=True,
     )
     try:
         projections = model.fit_transform(X, progress=progress)
     except ValueError as error:
         return _empty_fit(spec, center, n_components, M, _explain_failure(spec, str(error)))
+    if model.n_components_ == 0:  # every eigenvalue is zero: K̃ = 0
+        reason = _explain_failure(spec, "centred kernel matrix is zero")
+        return _empty_fit(spec, center, n_components, M, reason)
     notes += _model_notes(model, spec)
     eigenvalues = model.eigenvalues_
     kept = int(np.sum(np.abs(eigenvalues) > FLAT_ROUNDING * _kernel_bound(X, spec)))

@@ -73,7 +73,13 @@ def toy_denoising(
     if name not in TOY_SETS:
         raise ValueError(f"name must be one of {sorted(TOY_SETS)}, got {name!r}")
     X, _ = TOY_SETS[name](n_samples, noise, random_state)
-    kpca = KernelPCA(n_components, kernel="rbf", gamma=kernel_gamma(c, 2), center=center)
+    kpca = KernelPCA(
+        n_components,
+        kernel="rbf",
+        gamma=kernel_gamma(c, 2),
+        center=center,
+        remove_zero_eig=True,
+    )
     kpca.fit(X)
     Z, info = kpca.preimage(X, random_state=random_state, return_info=True)
     pca = PCA(n_components=1).fit(X)

@@ -46,7 +46,7 @@ def fit_at(
     progress: Progress | None = None,
 ) -> KernelPCA:
     """A full kernel PCA (eigenvectors too) of ``X`` with the kernel ``params``."""
-    model = KernelPCA(n_components, random_state=0, **params)
+    model = KernelPCA(n_components, random_state=0, remove_zero_eig=True, **params)
     return model.fit(X, progress=progress)
 
 

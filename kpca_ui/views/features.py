@@ -314,7 +314,7 @@ def _live_cells() -> dict[tuple[int, int], features.Table2Cell]:
 
 
 @st.cache_resource(show_spinner=False, max_entries=len(features.table2_cells_planned()))
-def live_cell(degree: int, n: int) -> features.Table2Cell:
+def live_cell(degree: int, n: int, n_fit: int) -> features.Table2Cell:
     """Recompute one cell from scratch in a low-priority worker, with a progress bar.
 
     Cached for every session (two sessions asking for the same cell wait for
@@ -323,9 +323,7 @@ def live_cell(degree: int, n: int) -> features.Table2Cell:
     """
     report, done = progress_bar(f"Recomputing degree {degree}, n = {n}")
     try:
-        cell = in_background(
-            features.recompute_cell, degree, n, n_fit=live_fit_digits(), progress=report
-        )
+        cell = in_background(features.recompute_cell, degree, n, n_fit=n_fit, progress=report)
     finally:
         done()
     _live_cells()[(degree, n)] = cell
@@ -339,6 +337,22 @@ def live_fit_digits() -> int:
     """
     value = os.environ.get("KPCA_FEATURES_FIT", "").strip()
     return int(value) if value.isdigit() and int(value) > 0 else features.KPCA_TRAIN
+
+
+def fit_digits_control() -> int:
+    """How many training digits the live kernel PCA is fitted on: the paper's 3000, or all."""
+    paper = live_fit_digits()
+    return st.radio(
+        "Kernel PCA fitted on",
+        (paper, features.ALL_TRAIN),
+        format_func=lambda m: (
+            f"the first {m} training digits (the paper)"
+            if m == paper
+            else f"all {m} training digits (randomized solver)"
+        ),
+        key="ft_fit",
+        horizontal=True,
+    )
 
 
 @st.cache_resource(show_spinner=False, ttl="1h")
@@ -454,16 +468,17 @@ def show_cell(table: features.Table2, degree: int, n: int, image_format: str) ->
     if isinstance(digits, str):
         st.info(f"USPS is not available ({digits}): a cell cannot be recomputed live here.")
         return
+    n_fit = fit_digits_control()
     cell = _live_cells().get((degree, n))
-    if cell is None:
+    if cell is None or cell.n_fit != n_fit:
         st.caption(
             "Its confusion matrix and misclassified digits come from recomputing it: kernel "
-            f"PCA of {live_fit_digits()} digits, their components and {len(features.C_GRID) + 1}"
+            f"PCA of {n_fit} digits, their components and {len(features.C_GRID) + 1}"
             " linear SVMs, about a minute (at low priority, so that others' pages stay quick)."
         )
         if st.button("Recompute this cell live", key="ft_live", icon=":material/refresh:"):
             try:
-                live_cell(degree, n)
+                live_cell(degree, n, n_fit)
             except (usps.USPSError, ValueError, MemoryError) as error:
                 st.error(f"The cell could not be recomputed: {error}")
                 return
