@@ -6,9 +6,12 @@ from kpca_ui.downloads import keep_built_downloads
 from kpca_ui.presenter import navigation_position, presenter_toggle
 from kpca_ui.shell import SHELL_FLAG, app_pages, moved_notice
 from kpca_ui.warmup import start as start_warm_up
+from kpca_ui.widget_states import guard_widget_states
 from kpca_ui.workers import one_blas_thread
 
 one_blas_thread()
+# A widget state the browser sent that cannot be parsed is dropped, not raised on every run.
+guard_widget_states()
 st.set_page_config(page_title="Kernel PCA Explorer", page_icon="🌀", layout="wide")
 # Once per server process: workers spawned and the gallery's presets cached in the
 # background, so that a class opening the lecturer's link finds them ready.
