@@ -28,7 +28,9 @@ worker between steps (:class:`Cancelled`).  A computation gets that flag when
 it reports progress or is estimated at :data:`CANCELLABLE_S` or more; a
 lighter one is left to finish.  When the server's process exits,
 its worker processes are ended first, so SIGTERM is not held up by a
-computation still running.
+computation still running.  However the server's process ends (SIGKILL, the
+out-of-memory killer included), its workers and the progress manager end within
+:data:`PARENT_POLL_S`: each watches its parent (:func:`_die_with`).
 """
 
 from __future__ import annotations
@@ -40,9 +42,11 @@ import multiprocessing
 import os
 import queue
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.managers import SyncManager
 from typing import Any, TypeVar
 
 import plotly.graph_objects as go
@@ -71,6 +75,8 @@ Its cancel flag and progress channel live in a manager process: measured,
 a call that can be cancelled took 14 ms instead of 5 ms and each progress
 report ~1 ms more, a few per cent of a computation of this size, and most
 of a Fig. 2 column's (~10 ms), which is left to finish instead."""
+PARENT_POLL_S = 1.0
+"""How often a worker checks that the server's process that started it still runs."""
 BACKGROUND_NICENESS = 10
 """How much lower the CPU priority of :func:`in_background` is (Unix nice value)."""
 
@@ -101,7 +107,7 @@ def _pool(workers: int, niceness: int = 0) -> ProcessPoolExecutor:
         workers,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_start_worker,
-        initargs=(niceness,),
+        initargs=(niceness, os.getpid()),
     )
     _end_children_at_exit()
     return pool
@@ -177,21 +183,45 @@ def _heavy_lane(workers: int) -> threading.BoundedSemaphore:
     return threading.BoundedSemaphore(max(1, workers - 1))
 
 
-def _start_worker(niceness: int = 0) -> None:
+def _start_worker(niceness: int, parent: int) -> None:
     """Prepare a new worker: the engine imported before the first task, one BLAS thread.
 
     A second BLAS thread would only compete with the other worker (and spin).
-    A positive ``niceness`` lowers the worker's CPU priority for good.
+    A positive ``niceness`` lowers the worker's CPU priority for good.  The
+    worker ends when the server's process ``parent`` has gone (:func:`_die_with`).
     """
+    _die_with(parent)
     one_blas_thread()
     if niceness:
         os.nice(niceness)
 
 
+def _die_with(parent: int) -> None:
+    """In a child process: end it once its parent, the server's process ``parent``, has gone.
+
+    A thread polls the parent's id every :data:`PARENT_POLL_S` s: a child whose
+    parent died is given another, so ``os.getppid()`` changes.  SIGTERM and a
+    normal exit end the workers already (:func:`_end_children`); a SIGKILL of
+    the server (or the out-of-memory killer) left them running, ~1 GB, for
+    good.  Linux's ``PR_SET_PDEATHSIG`` would not do: its "parent" is the
+    *thread* that started the child, here a session's script thread, which
+    ends after every run of the page.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_S)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="kpca-parent-watch", daemon=True).start()
+
+
 @st.cache_resource(show_spinner=False)
-def _manager() -> Any:
+def _manager() -> SyncManager:
     """A process that carries progress reports from the workers back to the sessions."""
-    return multiprocessing.get_context("spawn").Manager()
+    manager = SyncManager(ctx=multiprocessing.get_context("spawn"))
+    manager.start(_die_with, (os.getpid(),))
+    return manager
 
 
 def _with_progress(
