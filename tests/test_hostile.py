@@ -16,6 +16,7 @@ import tracemalloc
 
 import numpy as np
 import pytest
+import streamlit as st
 from conftest import ROOT, open_view
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.proto.WidgetStates_pb2 import WidgetState
@@ -28,6 +29,7 @@ from test_page_spectrum import open_page as open_spectrum
 from kpca_core import usps
 from kpca_core.drawing import HALF_WIDTHS, MAX_POINTS, STEPS, decode, from_points
 from kpca_core.spectrum import WidthSweep
+from kpca_ui import shell
 from kpca_ui.draw import DRAW
 from kpca_ui.links import literal
 from kpca_ui.points import UPLOAD
@@ -215,3 +217,15 @@ def test_a_gzip_file_of_two_members_still_reads():
     text = b"1 " + b" ".join([b"0"] * 256) + b"\n"
     raw = gzip.compress(text) + gzip.compress(text)
     assert usps._gunzip(raw, 10_000, "x") == text + text
+
+
+@pytest.mark.parametrize(("page", "prefix"), [("contours", "ct"), ("spectrum", "sp")])
+def test_a_moved_session_that_had_an_upload_is_told_to_upload_it_again(monkeypatch, page, prefix):
+    """Issue item 7: the toast said everything was kept while the figures showed the parabola."""
+    monkeypatch.setenv(shell.REPLICA_ENV, "app2")
+    headers = {shell.PINNED_HEADER: "app1"}
+    monkeypatch.setattr(type(st.context), "headers", property(lambda self: headers))
+    at = open_view(page, query={f"{prefix}_data": UPLOAD})
+    told = [toast.value for toast in at.toast if "app1" in toast.value]
+    assert told == [shell.MOVED_UPLOAD.format(pinned="app1", here="app2")]
+    assert "Upload it again" in told[0]
