@@ -351,14 +351,18 @@ def _spec(builder: Callable[..., go.Figure], /, *args: Any, **kwargs: Any) -> di
     return builder(*args, **kwargs).to_plotly_json()
 
 
-def build(builder: Callable[..., go.Figure], /, *args: Any, **kwargs: Any) -> go.Figure:
+def build(
+    builder: Callable[..., go.Figure], /, *args: Any, cost: float = 0.0, **kwargs: Any
+) -> go.Figure:
     """``builder(*args, **kwargs)``, a figure builder of ``kpca_core.figures``, in a worker.
 
     Building a figure is pure Python, which holds the server's GIL for every
     session while it runs (~25 ms for the contour grid); the worker sends back
-    its data, which is wrapped here without plotly validating it again.
+    its data, which is wrapped here without plotly validating it again.  A
+    builder that computes (``cost`` as :func:`compute` takes it, from
+    :data:`CANCELLABLE_S` on) must take a ``progress=`` callback.
     """
-    return go.Figure(compute(_spec, builder, *args, **kwargs), _validate=False)
+    return go.Figure(compute(_spec, builder, *args, cost=cost, **kwargs), _validate=False)
 
 
 @functools.cache

@@ -9,10 +9,12 @@ is not JSON or nested 100 000 deep, an oversized canvas state.
 from __future__ import annotations
 
 import gzip
+import inspect
 import json
 import pathlib
 import tomllib
 import tracemalloc
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -26,14 +28,16 @@ from test_page_contours import FakeUpload
 from test_page_drawing import six_link
 from test_page_spectrum import open_page as open_spectrum
 
-from kpca_core import usps
+from kpca_core import budget, usps
 from kpca_core.drawing import HALF_WIDTHS, MAX_POINTS, STEPS, decode, from_points
+from kpca_core.figures import spectrum as spectrum_figures
 from kpca_core.spectrum import WidthSweep
-from kpca_ui import shell
+from kpca_ui import shell, workers
 from kpca_ui.draw import DRAW
 from kpca_ui.links import literal
-from kpca_ui.points import UPLOAD
+from kpca_ui.points import UPLOAD, PointSet
 from kpca_ui.safety import MESSAGE
+from kpca_ui.views import spectrum_sweep
 
 NEGATIVE_ZEROS = ["-0", "-0.0", "-1e-400"]
 
@@ -229,3 +233,62 @@ def test_a_moved_session_that_had_an_upload_is_told_to_upload_it_again(monkeypat
     told = [toast.value for toast in at.toast if "app1" in toast.value]
     assert told == [shell.MOVED_UPLOAD.format(pinned="app1", here="app2")]
     assert "Upload it again" in told[0]
+
+
+# ---------------------------------------------------------------- every computation costed
+RINGS_2000 = PointSet(np.zeros((2000, 2)), None, "rings", ("toy", "three_rings", 2000, 0.25, 0))
+
+
+def recording(calls: list) -> object:
+    def run(function, *args, cost: float = 0.0, **kwargs):
+        calls.append((function, cost))
+        return SimpleNamespace(share=lambda n: np.array([0.5]))
+
+    return run
+
+
+def test_the_uncentred_sweep_is_costed_and_takes_the_heavy_lane(monkeypatch):
+    """Issue item 4: it ran at cost 0, so it took the worker the heavy lane leaves free."""
+    calls: list = []
+    monkeypatch.setattr(spectrum_sweep, "compute", recording(calls))
+    holder = {"sweep": SimpleNamespace(widths_=np.geomspace(0.01, 10, 60))}
+    spectrum_sweep.uncentred_sweep(holder, RINGS_2000)
+    ((_, cost),) = calls
+    assert cost == budget.sweep_seconds(2000, 60, "rbf") >= workers.HEAVY_S
+
+
+def test_the_share_at_dk_c_is_costed(monkeypatch):
+    calls: list = []
+    monkeypatch.setattr(spectrum_sweep, "compute", recording(calls))
+    spectrum_sweep.dk_share(RINGS_2000.X, ("test_hostile", 2000), True)
+    ((_, cost),) = calls
+    assert cost == budget.sweep_seconds(2000, 1, "rbf") >= workers.CANCELLABLE_S
+
+
+def test_the_component_maps_are_costed_and_can_be_cancelled(monkeypatch):
+    """A fit of 2000 points (~7 s) at each chosen width, at cost 0 before."""
+    costs: list = []
+    monkeypatch.setattr(
+        spectrum_sweep, "build", lambda *args, cost=0.0, **kwargs: costs.append(cost)
+    )
+    sweep = SimpleNamespace(n_samples_=2000, kernel_params=lambda index: {"kernel": "rbf"})
+    spectrum_sweep._maps({}, sweep, None, 3)
+    assert costs == [budget.maps_seconds(2000, "rbf")]
+    assert costs[0] >= workers.HEAVY_S
+    # the builder takes the progress callback through which a worker cancels it
+    assert "progress" in inspect.signature(spectrum_figures.components_at_figure).parameters
+
+
+def test_the_comparison_over_the_budget_is_told_not_computed(monkeypatch):
+    """60 widths on 2000 points: the sweep (44 s) and its uncentred twin would be 88 s."""
+    monkeypatch.setattr(spectrum_sweep, "presenter_mode", lambda: False)
+    monkeypatch.setattr(
+        spectrum_sweep, "uncentred_sweep", lambda *a: pytest.fail("computed over the budget")
+    )
+    told: list[str] = []
+    monkeypatch.setattr(spectrum_sweep.st, "info", told.append)
+    sweep = SimpleNamespace(kernel="rbf", widths_=np.geomspace(0.01, 10, 60))
+    holder = {"sweep": sweep, "key": (RINGS_2000.key, ("rbf", (-3.0, 2.0), 60, 3, 1.0, 10))}
+    spectrum_sweep.dk_note(holder, RINGS_2000, "png")
+    (note,) = told
+    assert "per request" in note and "not centred" in note
