@@ -28,7 +28,7 @@ from test_page_contours import FakeUpload
 from test_page_drawing import six_link
 from test_page_spectrum import open_page as open_spectrum
 
-from kpca_core import budget, usps
+from kpca_core import budget, datasets, usps
 from kpca_core.drawing import HALF_WIDTHS, MAX_POINTS, STEPS, decode, from_points
 from kpca_core.figures import spectrum as spectrum_figures
 from kpca_core.spectrum import WidthSweep
@@ -292,3 +292,25 @@ def test_the_comparison_over_the_budget_is_told_not_computed(monkeypatch):
     spectrum_sweep.dk_note(holder, RINGS_2000, "png")
     (note,) = told
     assert "per request" in note and "not centred" in note
+
+
+@pytest.mark.parametrize(
+    ("page", "key", "query"),
+    [
+        ("contours", "ct_noise", {}),
+        ("spectrum", "sp_noise", {"sp_n": "100", "sp_nw": "20"}),
+        ("denoising", "dn_sigma", SMALL),
+    ],
+)
+def test_a_widget_value_of_negative_zero_from_the_client_is_a_zero(page, key, query):
+    """A slider's value comes from the client as sent: a script can send −0.0."""
+    at = open_view(page, query=query)
+    at.slider(key=key).set_value(-0.0).run()
+    assert not at.exception, [e.value[:200] for e in at.exception]
+    assert not safety_nets(at)
+
+
+@pytest.mark.parametrize("name", sorted(datasets.TOY_2D))
+def test_every_generator_takes_a_noise_of_negative_zero(name):
+    X, _ = datasets.TOY_2D[name](20, -0.0, 0)
+    np.testing.assert_array_equal(X, datasets.TOY_2D[name](20, 0.0, 0)[0])
