@@ -3,7 +3,7 @@
 Starts a server (KPCA_WORKERS=2) and, over Streamlit's websocket protocol
 (``bench/load_test.py``'s client), ``--heavy`` sessions that each open the
 Spectrum on the three rings with 2000 points and 60 Gaussian widths (43 s of a
-core by ``kpca_core.budget``, within the 45 s budget), while a bystander
+core by ``kpca_core.budget``, within the 45 s budget; seeds 1, 2, …), while a bystander
 redraws the Fig. 2 preset (a slider move) again and again until they are all
 done.  Prints the bystander's median, p95 and largest redraw, alone and beside::
 
@@ -29,9 +29,9 @@ sys.path.insert(0, str(HERE))
 from load_test import FIG2_LINK, Record, Scenario, Session  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
-HEAVY_LINK = urlencode(
-    {"sp_data": "Three rings, radii 1, 2, 4", "sp_n": 2000, "sp_nw": 60, "sp_noise": 0.25}
-)
+HEAVY_QUERY = {"sp_data": "Three rings, radii 1, 2, 4", "sp_n": 2000, "sp_nw": 60}
+"""The heaviest allowed Spectrum request; each heavy session has its own seed, so that
+none finds another's sweep in the shared caches."""
 TIMEOUT_S = 600.0
 
 
@@ -62,9 +62,11 @@ async def scenario(url: str, heavy: int) -> dict:
         return times[1] if times else TIMEOUT_S
 
     alone = [await redraw() for _ in range(10)]
-    sessions = [
-        await _session(url, Scenario(f"heavy{i}", "spectrum", HEAVY_LINK)) for i in range(heavy)
+    scenarios = [
+        Scenario(f"heavy{i}", "spectrum", urlencode({**HEAVY_QUERY, "sp_seed": i + 1}))
+        for i in range(heavy)
     ]
+    sessions = [await _session(url, scenario) for scenario in scenarios]
     started = time.monotonic()
     runs = [asyncio.ensure_future(s.run(timeout=TIMEOUT_S)) for s, _ in sessions]
     beside = []
