@@ -13,9 +13,12 @@ if __name__ == "__main__":
     from kpca_ui.presenter import navigation_position, presenter_toggle
     from kpca_ui.shell import SHELL_FLAG, app_pages, moved_notice
     from kpca_ui.theme import hold_theme_choice
+    from kpca_ui.widget_states import guard_widget_states
     from kpca_ui.workers import one_blas_thread
 
     one_blas_thread()
+    # A widget state the browser sent that cannot be parsed is dropped, not raised on every run.
+    guard_widget_states()
     st.set_page_config(page_title="Kernel PCA Explorer", page_icon="🌀", layout="wide")
     # A CSV built on click stays on the server until the browser has fetched it.
     keep_built_downloads()

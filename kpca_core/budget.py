@@ -219,6 +219,24 @@ def sweep_cost(n_points: int, n_widths: int, kernel: str = "laplacian") -> Cost:
     return Cost(seconds, False, f"use at most {widths} widths, or at most {points} points")
 
 
+def maps_seconds(n_points: int, kernel: str, resolution: int = 80) -> float:
+    """Seconds of one core for the Spectrum's component maps at one width.
+
+    A kernel PCA fit there (as a Contours column: :func:`fit_seconds`) and its
+    two components over the maps' grid (:func:`grid_seconds`).
+    """
+    return fit_seconds(n_points, kernel) + grid_seconds(n_points, resolution)
+
+
+def comparison_seconds(n_points: int, n_widths: int) -> float:
+    """Seconds of one core for the Spectrum's comparison with Deręgowski & Krzyśko.
+
+    The Gaussian sweep again without centring (same widths), and the share at
+    their c, centred and not (one width each).
+    """
+    return sweep_seconds(n_points, n_widths, "rbf") + 2 * sweep_seconds(n_points, 1, "rbf")
+
+
 def denoise_seconds(n_digits: int) -> float:
     """Seconds of one core for the denoising model's eigenproblem of ``n_digits`` digits."""
     return DENOISE_NS_PER_M3 * 1e-9 * n_digits**3

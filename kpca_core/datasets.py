@@ -20,11 +20,16 @@ RandomState = int | np.random.RandomState | None
 Dataset = tuple[np.ndarray, np.ndarray]
 
 
+def _scale(noise: float) -> float:
+    """A noise level as NumPy takes it: −0.0 (equal to 0, which a client may send) as 0.0."""
+    return float(noise) + 0.0
+
+
 def parabola(n_samples: int = 300, noise: float = 0.2, random_state: RandomState = None) -> Dataset:
     """x ~ U[−1, 1], y = x² + N(0, noise²) (Schölkopf et al. 1998, Fig. 2)."""
     rng = check_random_state(random_state)
     x = rng.uniform(-1.0, 1.0, n_samples)
-    y = x**2 + rng.normal(0.0, noise, n_samples)
+    y = x**2 + rng.normal(0.0, _scale(noise), n_samples)
     return np.column_stack([x, y]), np.zeros(n_samples, dtype=int)
 
 
@@ -34,7 +39,7 @@ def half_circle(
     """The upper half of the unit circle with Gaussian noise (Mika et al. 1999, Fig. 1)."""
     rng = check_random_state(random_state)
     t = rng.uniform(0.0, np.pi, n_samples)
-    X = np.column_stack([np.cos(t), np.sin(t)]) + rng.normal(0.0, noise, (n_samples, 2))
+    X = np.column_stack([np.cos(t), np.sin(t)]) + rng.normal(0.0, _scale(noise), (n_samples, 2))
     return X, np.zeros(n_samples, dtype=int)
 
 
@@ -50,7 +55,7 @@ def square(n_samples: int = 200, noise: float = 0.1, random_state: RandomState =
     corners = np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])
     directions = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]])
     X = corners[side] + (t + 1.0)[:, np.newaxis] * directions[side]
-    return X + rng.normal(0.0, noise, (n_samples, 2)), side
+    return X + rng.normal(0.0, _scale(noise), (n_samples, 2)), side
 
 
 def three_rings(
@@ -73,7 +78,7 @@ def three_rings(
         t = rng.uniform(0.0, 2 * np.pi, n)
         points = radius * np.column_stack([np.cos(t), np.sin(t)])
         if ring > 0:
-            points += rng.normal(0.0, noise, (n, 2))
+            points += rng.normal(0.0, _scale(noise), (n, 2))
         parts.append(points)
         labels.append(np.full(n, ring))
     return np.vstack(parts), np.concatenate(labels)
@@ -81,12 +86,14 @@ def three_rings(
 
 def moons(n_samples: int = 300, noise: float = 0.05, random_state: RandomState = None) -> Dataset:
     """Two interleaving half circles (``sklearn.datasets.make_moons``)."""
-    return skdatasets.make_moons(n_samples, noise=noise, random_state=random_state)
+    return skdatasets.make_moons(n_samples, noise=_scale(noise), random_state=random_state)
 
 
 def circles(n_samples: int = 300, noise: float = 0.05, random_state: RandomState = None) -> Dataset:
     """Two concentric circles, radii 1 and 0.5 (``sklearn.datasets.make_circles``)."""
-    return skdatasets.make_circles(n_samples, noise=noise, factor=0.5, random_state=random_state)
+    return skdatasets.make_circles(
+        n_samples, noise=_scale(noise), factor=0.5, random_state=random_state
+    )
 
 
 def gaussian_clusters(
@@ -108,7 +115,7 @@ def gaussian_clusters(
     rng = check_random_state(random_state)
     centers = rng.uniform(-1.0, 1.0, (n_clusters, n_features))
     X, labels = skdatasets.make_blobs(
-        n_samples=n_samples, centers=centers, cluster_std=noise, random_state=rng
+        n_samples=n_samples, centers=centers, cluster_std=_scale(noise), random_state=rng
     )
     return (X, labels, centers) if return_centers else (X, labels)
 

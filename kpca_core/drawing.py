@@ -79,8 +79,9 @@ class Drawing:
 
 
 def _to_cell(value: float, half_width: float) -> int:
-    position = round((value + half_width) / (2 * half_width) * STEPS)
-    return min(max(position, 0), STEPS)
+    # onto the square's edge first: (1e308 + h) / 2h · STEPS is no float
+    value = min(max(value, -half_width), half_width)
+    return round((value + half_width) / (2 * half_width) * STEPS)
 
 
 def encode(drawing: Drawing) -> str:
@@ -125,8 +126,10 @@ def decode(text: str | None) -> tuple[Drawing, list[str]]:
     notes = []
     half_width = _number(parts[1])
     if half_width not in HALF_WIDTHS:
+        # the size is echoed only as the number it is: the field itself is link text
+        size = "" if half_width is None else f" ({half_width:g})"
         notes.append(
-            f"The link's drawing has an unknown size ({parts[1][:12]!r}); its points are "
+            f"The link's drawing has an unknown size{size}; its points are "
             f"placed in the square [−{DEFAULT_HALF_WIDTH:g}, {DEFAULT_HALF_WIDTH:g}]²."
         )
         half_width = DEFAULT_HALF_WIDTH
@@ -195,7 +198,8 @@ def from_points(
 
     Rows that are not three finite numbers, or whose group is not one of
     ``1 … N_GROUPS``, are left out; points outside the square are moved onto
-    its edge; beyond :data:`MAX_POINTS`, points are left out.
+    its edge; beyond :data:`MAX_POINTS` rows, rows are left out unread (a
+    canvas never sends more: a longer list is not walked).
 
     Returns
     -------
@@ -205,10 +209,12 @@ def from_points(
     """
     if half_width not in HALF_WIDTHS:
         half_width = DEFAULT_HALF_WIDTH
+    rows = rows if isinstance(rows, list | tuple) else []
     cells = []
     bad = 0
-    for row in rows if isinstance(rows, list | tuple) else []:
-        values = [_number(value) for value in row] if isinstance(row, list | tuple) else []
+    for row in rows[:MAX_POINTS]:
+        ok = isinstance(row, list | tuple) and len(row) == 3
+        values = [_number(value) for value in row] if ok else []
         if len(values) != 3 or None in values or values[2] not in range(1, N_GROUPS + 1):
             bad += 1
             continue
@@ -218,9 +224,8 @@ def from_points(
     if bad:
         verb = "was" if bad == 1 else "were"
         notes.append(f"{_count(bad)} could not be read and {verb} left out.")
-    if len(cells) > MAX_POINTS:
+    if len(rows) > MAX_POINTS:
         notes.append(f"A drawing keeps at most {MAX_POINTS} points; the first are kept.")
-        cells = cells[:MAX_POINTS]
     return Drawing(tuple(cells), half_width), notes
 
 

@@ -65,7 +65,7 @@ def gaussian_noise(X: ArrayLike, sigma: float, random_state: RandomState = None)
         raise ValueError(f"sigma must be a finite number ≥ 0, got {sigma!r}")
     X = np.asarray(X, dtype=np.float64)
     rng = check_random_state(random_state)
-    return X + rng.normal(0.0, sigma, X.shape)
+    return X + rng.normal(0.0, sigma + 0.0, X.shape)  # + 0.0: NumPy refuses a scale of −0.0
 
 
 def speckle_noise(

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import gzip
 import hashlib
 import io
 import os
@@ -87,6 +86,10 @@ FALLBACK_PLAIN = (
 """The fallback in one plain line, for an audience (the Demo): no error code, no address."""
 
 _CHUNK = 64 * 1024
+_VALUE_BYTES = 16
+"""Most characters per grey value (with its separator) a valid file may use: the
+book's use 7.  So a valid file decompresses to at most :func:`max_bytes` (31 MB for
+training), and a larger one (a gzip bomb) is refused while it is decompressed."""
 
 
 class USPSError(RuntimeError):
@@ -170,7 +173,7 @@ def parse_usps(raw: bytes, subset: Subset, *, name: str) -> tuple[np.ndarray, np
     """
     _check_subset(subset)
     try:
-        text = gzip.decompress(raw).decode("ascii")
+        text = _gunzip(raw, max_bytes(subset), name).decode("ascii")
         if not text.strip():
             raise USPSError(f"{name} is not a valid USPS file: it is empty")
         table = np.loadtxt(io.StringIO(text), dtype=np.float64, ndmin=2)
@@ -198,9 +201,41 @@ def parse_usps(raw: bytes, subset: Subset, *, name: str) -> tuple[np.ndarray, np
     return np.ascontiguousarray(table[:, 1:]), table[:, 0].astype(np.int64)
 
 
+def max_bytes(subset: Subset) -> int:
+    """The largest a valid file of this subset can be, compressed or not, in bytes."""
+    return USPS_ROWS[subset] * USPS_COLUMNS * _VALUE_BYTES
+
+
+def _gunzip(raw: bytes, limit: int, name: str) -> bytes:
+    """``gzip.decompress(raw)``, refused as soon as it passes ``limit`` bytes.
+
+    Decompressed in steps of at most the bytes still allowed, so that a gzip bomb
+    costs ``limit`` bytes of memory, never its whole content.  Raises
+    ``zlib.error`` or ``EOFError`` where :func:`gzip.decompress` would.
+    """
+    out = bytearray()
+    rest = raw
+    while rest:
+        member = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)  # one gzip member
+        out += member.decompress(rest, limit + 1 - len(out))
+        if len(out) > limit:
+            raise USPSError(
+                f"{name} is not a valid USPS file: it decompresses to more than "
+                f"{limit / 1e6:.0f} MB, more than any USPS file"
+            )
+        if not member.eof:
+            raise EOFError("compressed file ended before the end-of-stream marker")
+        rest = member.unused_data.lstrip(b"\0")  # gzip allows zero padding after a member
+    return bytes(out)
+
+
 @functools.lru_cache(maxsize=8)
 def _parse_file(path: str, size: int, mtime_ns: int, subset: Subset) -> tuple[np.ndarray, ...]:
     """Parse a file once per (path, size, mtime): a replaced file is read again."""
+    if size > max_bytes(subset):
+        raise USPSError(
+            f"{path} is not a valid USPS file: {size / 1e6:.0f} MB, more than any USPS file"
+        )
     try:
         raw = Path(path).read_bytes()
     except OSError as exc:
@@ -262,6 +297,8 @@ def _fetch(url: str, subset: Subset, progress: Progress | None, timeout: float) 
         while chunk := response.read(_CHUNK):
             buffer.write(chunk)
             read = buffer.tell()
+            if read > max_bytes(subset):
+                raise USPSError(f"{url}: more than {max_bytes(subset) / 1e6:.0f} MB, not USPS")
             _notify(
                 progress,
                 min(read / expected, 0.99),

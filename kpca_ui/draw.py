@@ -34,6 +34,8 @@ MIN_POINTS = 3
 CANVAS_PX = 480
 """The canvas's largest width, in CSS pixels (presenter mode: :data:`PRESENTER_PX`)."""
 PRESENTER_PX = 620
+SEQ_CHARS = 64
+"""The longest edit token read from the canvas (it sends ``"<id>:<count>"``)."""
 _HERE = Path(__file__).parent
 _CANVAS = st.components.v2.component(
     "kpca_ui.draw_canvas",
@@ -96,7 +98,7 @@ def take_edit(prefix: str, value: object, copy_source: tuple | None = None) -> b
     keys = _keys(prefix)
     current = current_drawing(prefix)
     edit = value.get("edit") if isinstance(value, Mapping) else None
-    if not isinstance(edit, Mapping) or "seq" not in edit:
+    if not isinstance(edit, Mapping) or not _is_token(edit.get("seq")):
         return False
     if edit["seq"] == st.session_state.get(keys["seq"]):
         return False
@@ -111,6 +113,11 @@ def take_edit(prefix: str, value: object, copy_source: tuple | None = None) -> b
     st.session_state[keys["drawing"]] = drawing
     st.session_state[keys["notes"]] = notes
     return True
+
+
+def _is_token(seq: object) -> bool:
+    """Whether an edit's sequence token is one a canvas sends (``"<id>:<count>"``)."""
+    return isinstance(seq, str) and 0 < len(seq) <= SEQ_CHARS
 
 
 def sync_link(prefix: str, drawing: Drawing | None) -> None:

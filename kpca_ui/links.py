@@ -34,6 +34,10 @@ PENDING = "_link_pending"
 widget), shown by :func:`show_pending` on the page the link opened."""
 ECHO_CHARS = 40
 """Link text echoed in a notice is cut to this many characters."""
+NUMBER_CHARS = 64
+"""The longest number a link may give (a float's 17 digits and an exponent, with room)."""
+BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""Unicode's bidirectional controls: U+202E reverses the rest of a line it is echoed in."""
 # Widget-key prefix of each view -> its URL path.
 PAGES = {"ct": "contours", "sp": "spectrum", "dn": "denoising", "ft": "features", "ls": "lesson"}
 _POINTS = {
@@ -159,10 +163,18 @@ class Domain:
             return values[0].lower() in ("true", "false")
         if self.kind == "text":
             return len(values[0]) <= self.high
+        if any(len(value) > NUMBER_CHARS for value in values):
+            return False
         numbers = [_number(value) for value in values]
-        if any(x is None or not self.low <= x <= self.high for x in numbers):
+        # −0.0 equals 0 but is no value of a widget: NumPy refuses scale=−0.0, and
+        # ``-0``, ``-0.0`` and ``-1e-400`` are all read as −0.0
+        if any(x is None or not self.low <= x <= self.high or _negative_zero(x) for x in numbers):
             return False
         return self.kind != "int" or float(numbers[0]).is_integer()
+
+
+def _negative_zero(x: float) -> bool:
+    return x == 0 and math.copysign(1.0, x) < 0
 
 
 def integer(low: int, high: int) -> Domain:
@@ -325,12 +337,13 @@ def _labelled(prefix: str) -> list[tuple[str, str]]:
 def literal(value: str, limit: int = ECHO_CHARS) -> str:
     """Text from outside (a link, a file) as markdown that shows exactly these characters.
 
-    Cut to ``limit`` characters (an ellipsis says so), on one line, and every ASCII
-    punctuation character escaped with a backslash (CommonMark allows it for all of
-    them), so that no link, image, emphasis, HTML, auto-linked address or icon
-    shortcode can come out of it.
+    Cut to ``limit`` characters (an ellipsis says so), on one line, without
+    bidirectional controls (:data:`BIDI_CONTROLS`), and every ASCII punctuation
+    character escaped with a backslash (CommonMark allows it for all of them), so
+    that no link, image, emphasis, HTML, auto-linked address or icon shortcode can
+    come out of it.
     """
-    flat = " ".join(str(value).split())
+    flat = " ".join(BIDI_CONTROLS.sub("", str(value)).split())
     short = flat if len(flat) <= limit else flat[: limit - 1] + "…"
     return re.sub(r"([!-/:-@\[-`{-~])", r"\\\1", short)
 

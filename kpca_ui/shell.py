@@ -13,6 +13,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from kpca_ui.links import Domain, choice, remember_link, sanitise_link, show_pending
+from kpca_ui.points import UPLOAD
 
 SHELL_FLAG = "_via_app"
 REPLICA_ENV = "KPCA_REPLICA"
@@ -26,6 +27,13 @@ MOVED = (
     "The server you were on ({pinned}) stopped, so you are now on {here}. Your settings "
     "and your link were kept; the figures are computed again."
 )
+MOVED_UPLOAD = (
+    "The server you were on ({pinned}) stopped, so you are now on {here}. Your settings "
+    "and your link were kept, but not the file you uploaded: only {pinned} had it. "
+    "Upload it again to see your data."
+)
+"""The notice for a moved session whose data was an upload (a data set choice in its
+link): the uploader still shows the file's name, which only the browser remembers."""
 
 
 NAVIGATION = (
@@ -105,4 +113,9 @@ def moved_notice() -> None:
     pinned = st.context.headers.get(PINNED_HEADER, "")
     if here and pinned and pinned != here and not st.session_state.get(MOVED_FLAG):
         st.session_state[MOVED_FLAG] = True
-        st.toast(MOVED.format(pinned=pinned, here=here), icon=":material/sync_alt:")
+        uploaded = any(
+            key.endswith("_data") and UPLOAD in st.query_params.get_all(key)
+            for key in st.query_params
+        )
+        notice = MOVED_UPLOAD if uploaded else MOVED
+        st.toast(notice.format(pinned=pinned, here=here), icon=":material/sync_alt:")

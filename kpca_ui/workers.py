@@ -28,7 +28,9 @@ worker between steps (:class:`Cancelled`).  A computation gets that flag when
 it reports progress or is estimated at :data:`CANCELLABLE_S` or more; a
 lighter one is left to finish.  When the server's process exits,
 its worker processes are ended first, so SIGTERM is not held up by a
-computation still running.
+computation still running.  However the server's process ends (SIGKILL, the
+out-of-memory killer included), its workers and the progress manager end within
+:data:`PARENT_POLL_S`: each watches its parent (:func:`_die_with`).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ import os
 import queue
 import signal
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -73,8 +76,14 @@ Its cancel flag and progress channel live in a manager process: measured,
 a call that can be cancelled took 14 ms instead of 5 ms and each progress
 report ~1 ms more, a few per cent of a computation of this size, and most
 of a Fig. 2 column's (~10 ms), which is left to finish instead."""
+PARENT_POLL_S = 1.0
+"""How often a worker checks that the server's process that started it still runs."""
 BACKGROUND_NICENESS = 10
 """How much lower the CPU priority of :func:`in_background` is (Unix nice value)."""
+CELL_NICENESS = 15
+"""The priority of the live Table 2 cells, below the denoising models' fits: their own
+worker process (:func:`in_background`'s ``niceness``), so that cells asked for by many
+tabs never queue ahead of a model fit (issue #35: a fit waited 72 s instead of 8)."""
 
 
 class Cancelled(BaseException):
@@ -112,7 +121,7 @@ def _pool(workers: int, niceness: int = 0) -> ProcessPoolExecutor:
         workers,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_start_worker,
-        initargs=(niceness,),
+        initargs=(niceness, os.getpid()),
     )
     _end_children_at_exit()
     return pool
@@ -188,16 +197,23 @@ def _heavy_lane(workers: int) -> threading.BoundedSemaphore:
     return threading.BoundedSemaphore(max(1, workers - 1))
 
 
-def _start_worker(niceness: int = 0) -> None:
+def _start_worker(niceness: int, parent: int) -> None:
     """Prepare a new worker: the engine imported before the first task, one BLAS thread.
 
     A second BLAS thread would only compete with the other worker (and spin).
-    A positive ``niceness`` lowers the worker's CPU priority for good.
+    A positive ``niceness`` lowers the worker's CPU priority for good.  The
+    worker ends when the server's process ``parent`` has gone (:func:`_die_with`).
     """
-    _leave_interrupts_to_the_server()
+    _start_child(parent)
     one_blas_thread()
     if niceness:
         os.nice(niceness)
+
+
+def _start_child(parent: int) -> None:
+    """In a worker or the progress manager: Ctrl+C left to the server, and an end with it."""
+    _leave_interrupts_to_the_server()
+    _die_with(parent)
 
 
 def _leave_interrupts_to_the_server() -> None:
@@ -209,11 +225,31 @@ def _leave_interrupts_to_the_server() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _die_with(parent: int) -> None:
+    """In a child process: end it once its parent, the server's process ``parent``, has gone.
+
+    A thread polls the parent's id every :data:`PARENT_POLL_S` s: a child whose
+    parent died is given another, so ``os.getppid()`` changes.  SIGTERM and a
+    normal exit end the workers already (:func:`end_children`); a SIGKILL of
+    the server (or the out-of-memory killer) left them running, ~1 GB, for
+    good.  Linux's ``PR_SET_PDEATHSIG`` would not do: its "parent" is the
+    *thread* that started the child, here a session's script thread, which
+    ends after every run of the page.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_S)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="kpca-parent-watch", daemon=True).start()
+
+
 @st.cache_resource(show_spinner=False)
-def _manager() -> Any:
+def _manager() -> SyncManager:
     """A process that carries progress reports from the workers back to the sessions."""
     manager = SyncManager(ctx=multiprocessing.get_context("spawn"))
-    manager.start(_leave_interrupts_to_the_server)
+    manager.start(_start_child, (os.getpid(),))
     return manager
 
 
@@ -285,6 +321,7 @@ def in_background(
     /,
     *args: Any,
     progress: Progress | None = None,
+    niceness: int = BACKGROUND_NICENESS,
     **kwargs: Any,
 ) -> Result:
     """:func:`compute`, in a worker process of its own at low CPU priority.
@@ -296,10 +333,11 @@ def in_background(
     (nice +:data:`BACKGROUND_NICENESS`).  One runs at a time; others queue.  With
     ``progress`` it is cancelled as :func:`compute`'s heavy calls are.
     ``KPCA_WORKERS=0`` runs it in the calling thread, as :func:`compute` does.
+    Each ``niceness`` has its own process and queue (:data:`CELL_NICENESS`).
     """
     if n_workers() == 0:
         return _inline(function, args, kwargs, progress)
-    return _submit((1, BACKGROUND_NICENESS), function, args, kwargs, progress, cancellable=False)
+    return _submit((1, niceness), function, args, kwargs, progress, cancellable=False)
 
 
 def _submit(
@@ -338,14 +376,18 @@ def _spec(builder: Callable[..., go.Figure], /, *args: Any, **kwargs: Any) -> di
     return builder(*args, **kwargs).to_plotly_json()
 
 
-def build(builder: Callable[..., go.Figure], /, *args: Any, **kwargs: Any) -> go.Figure:
+def build(
+    builder: Callable[..., go.Figure], /, *args: Any, cost: float = 0.0, **kwargs: Any
+) -> go.Figure:
     """``builder(*args, **kwargs)``, a figure builder of ``kpca_core.figures``, in a worker.
 
     Building a figure is pure Python, which holds the server's GIL for every
     session while it runs (~25 ms for the contour grid); the worker sends back
-    its data, which is wrapped here without plotly validating it again.
+    its data, which is wrapped here without plotly validating it again.  A
+    builder that computes (``cost`` as :func:`compute` takes it, from
+    :data:`CANCELLABLE_S` on) must take a ``progress=`` callback.
     """
-    return go.Figure(compute(_spec, builder, *args, **kwargs), _validate=False)
+    return go.Figure(compute(_spec, builder, *args, cost=cost, **kwargs), _validate=False)
 
 
 @functools.cache

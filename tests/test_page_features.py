@@ -33,11 +33,9 @@ USPS_TAB = "USPS: Table 2"
 def no_live_cells() -> None:
     """Every test starts with no cell computed live (the caches live in this process)."""
     view.live_cell.clear()
-    view._live_cells.clear()
     view.usps_test_digits.clear()
     yield
     view.live_cell.clear()
-    view._live_cells.clear()
 
 
 def metrics(at) -> dict[str, str]:
@@ -281,10 +279,13 @@ def test_a_cell_recomputed_live_is_marked_and_detailed(monkeypatch):
     labels = chart(at, "ft_wrong_chart")["layout"]["xaxis"]["ticktext"]
     _, test_labels = usps.load_usps("test")
     assert labels[0] == f"{test_labels[0]} → {(test_labels[0] + 1) % 10}"
-    # every session sees it: a new one opens with the cell marked and detailed
+    # it is this session's own: another session (the projector's) still shows the
+    # shipped grid, unmarked, until it asks for the cell itself (issue #35)
     again = usps_page(ft_degree="2", ft_n="64")
-    assert "ft_confusion_chart" in [c.key for c in again.get("plotly_chart")]
-    assert "1 so far" in " ".join(c.value for c in again.caption)
+    assert "ft_confusion_chart" not in [c.key for c in again.get("plotly_chart")]
+    assert "0 so far" in " ".join(c.value for c in again.caption)
+    theirs = chart(again, "ft_table_chart")["data"][0]
+    assert not any(LIVE_MARK in text for row in theirs["text"] for text in row)
 
 
 @pytest.fixture
@@ -297,8 +298,9 @@ def background_worker(monkeypatch) -> None:
     monkeypatch.setenv("KPCA_WORKERS", "1")
 
     def end_pool() -> None:
-        workers._pool(1, workers.BACKGROUND_NICENESS).shutdown()
-        workers._pool.clear(1, workers.BACKGROUND_NICENESS)
+        for niceness in (workers.BACKGROUND_NICENESS, workers.CELL_NICENESS):
+            workers._pool(1, niceness).shutdown()
+            workers._pool.clear(1, niceness)
 
     end_pool()
     yield
@@ -334,8 +336,10 @@ def test_a_live_cell_runs_in_a_worker_and_equals_the_cell_computed_here(monkeypa
     at = usps_page(ft_degree="2", ft_n="32")
     at.button(key="ft_live").click().run()
     assert not at.exception, [e.value for e in at.exception]
-    assert calls == [(features.recompute_cell, (2, 32), {"n_fit": 200})]
-    cell = view._live_cells()[(2, 32)]
+    assert calls == [
+        (features.recompute_cell, (2, 32), {"n_fit": 200, "niceness": workers.CELL_NICENESS})
+    ]
+    cell = at.session_state[view.LIVE_CELLS][(2, 32)]
     here = features.recompute_cell(2, 32, n_fit=200, **FIRST_DIGITS)
     assert (cell.C, cell.validation_errors, cell.test_error) == (
         here.C,
@@ -367,7 +371,7 @@ def test_a_live_cell_on_few_digits_equals_the_pipeline(monkeypatch):
     at = usps_page(ft_degree="2", ft_n="32")
     at.button(key="ft_live").click().run()
     assert not at.exception
-    cell = view._live_cells()[(2, 32)]
+    cell = at.session_state[view.LIVE_CELLS][(2, 32)]
     data = features.load_table2_data()
     expected = features.table2_cell(features.decompose(data, 2, n_max=32, n_fit=300), 32)
     assert cell.test_error == expected.test_error and cell.C == expected.C

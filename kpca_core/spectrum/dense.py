@@ -37,6 +37,8 @@ STACK_BYTES = 32 * 2**20
 """Largest stack of kernel matrices one worker solves at once, in bytes."""
 MAX_STACK = 8
 """Widths per stack at most, so that the progress bar moves and both workers get work."""
+OVERFLOW = "the kernel matrix overflowed: choose a smaller degree or a smaller range of c"
+"""What a sweep whose kernel values no float holds says (a ``ValueError``)."""
 
 SINGLE_PRECISION_MIN_SAMPLES = 600
 """From this many points up, ``precision="auto"`` works in float32.
@@ -143,7 +145,7 @@ def kernel_minus_constant(
         if not largest > 0:
             raise ValueError("the kernel matrix is zero: every x·y is 0")
         E = np.divide(base, largest, dtype=base.dtype)
-        return np.power(E, degree, out=E), largest**degree, 0.0
+        return np.power(E, degree, out=E), _power(largest, degree), 0.0
     g = np.divide(base, coef0, dtype=base.dtype)
     # (1 + g)^d − 1 for g ≤ −1 has no cancellation (and no logarithm)
     far = g <= -1
@@ -152,7 +154,20 @@ def kernel_minus_constant(
     np.expm1(E, out=E)
     if np.any(far):
         E[far] = (1 + g[far]) ** degree - 1
-    return E, coef0**degree, 1.0
+    return E, _power(coef0, degree), 1.0
+
+
+def _power(value: float, degree: int) -> float:
+    """``value ** degree``, the scale c^d of :func:`kernel_minus_constant`, checked.
+
+    Data that is allowed (coordinates up to 1e100) makes x·y and so c up to
+    ~1e200, whose cube no float holds: Python raises ``OverflowError`` there.
+    That is told as the ``ValueError`` the sweep gives for any overflow.
+    """
+    try:
+        return value**degree
+    except OverflowError:
+        raise ValueError(OVERFLOW) from None
 
 
 def centred_kernel(base: np.ndarray, params: dict, *, center: bool = True) -> Centred:

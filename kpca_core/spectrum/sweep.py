@@ -20,7 +20,7 @@ from sklearn.decomposition import PCA
 from ..kernel_pca import KernelPCA, Progress, _check_array, _notify
 from . import chosen, summary
 from .base import Sweep, SweepKernel, base_matrix, identity_offdiagonal
-from .dense import centred_kernel, choose_precision, dense_spectra
+from .dense import OVERFLOW, centred_kernel, choose_precision, dense_spectra
 from .low_rank import low_rank_order, low_rank_spectra
 
 Precision = Literal["auto", "double", "single"]
@@ -246,9 +246,7 @@ class WidthSweep:
         matrix_bytes = M * M * np.dtype(dtype).itemsize
         dense_spectra(centred_at, order[n_low_rank:], matrix_bytes, self.n_jobs, solved)
         if not np.all(np.isfinite(mu)):
-            raise ValueError(
-                "the kernel matrix overflowed: choose a smaller degree or a smaller range of c"
-            )
+            raise ValueError(OVERFLOW)
         self._summarise(mu, entries, eps, minimum)
         self.linear_ratios_ = PCA().fit(X).explained_variance_ratio_
         return self

@@ -20,6 +20,7 @@ Two tabs, each drawn by a ``show_*`` function here; the page,
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -38,7 +39,7 @@ from kpca_ui.presenter import FIGURE_PX, notice, presentable, presenter_mode
 from kpca_ui.screen import narrow_listener, narrow_px
 from kpca_ui.shell import camera_domain
 from kpca_ui.views.denoising_cache import progress_bar
-from kpca_ui.workers import compute, in_background
+from kpca_ui.workers import CELL_NICENESS, compute, in_background
 
 TABS = ["Toy: why it works", "USPS: Table 2"]
 TABLE_PATH = Path(__file__).resolve().parents[2] / "assets" / "features_table2.csv"
@@ -307,27 +308,55 @@ def shipped_table() -> features.Table2:
     return features.read_table2(TABLE_PATH.read_text(encoding="utf-8"))
 
 
-@st.cache_resource(show_spinner=False)
+LIVE_CELLS = "ft_live_cells"
+"""Session-state key of the cells this session recomputed live: (degree, n) → cell."""
+CELLS_WAITING = 2
+"""Live cells the server computes or queues at once; a session asking for more is told
+to try again.  Each is ~30 s of a core at the lowest priority (``kpca_core.budget``)."""
+_cells_lane = threading.BoundedSemaphore(CELLS_WAITING)
+
+
 def _live_cells() -> dict[tuple[int, int], features.Table2Cell]:
-    """Every cell computed live in this server, for every session: (degree, n) → cell."""
-    return {}
+    """The cells this session recomputed live: its own, never the class's Table 2.
+
+    The shipped grid (the lecturer's) changes only when ``bench/features_usps.py``
+    regenerates it; a recomputed cell is shown, marked, to the session that asked.
+    """
+    return st.session_state.setdefault(LIVE_CELLS, {})
 
 
 @st.cache_resource(show_spinner=False, max_entries=len(features.table2_cells_planned()))
 def live_cell(degree: int, n: int, n_fit: int) -> features.Table2Cell:
-    """Recompute one cell from scratch in a low-priority worker, with a progress bar.
+    """Recompute one cell from scratch in the cells' own low-priority worker, with progress.
 
-    Cached for every session (two sessions asking for the same cell wait for
-    one computation), and recorded so that the table marks the cell as
-    computed live.
+    Cached (two sessions asking for the same cell wait for one computation).  The
+    cells have a worker process of their own, below the denoising models' in
+    priority (:data:`kpca_ui.workers.CELL_NICENESS`), so that a queue of cells
+    never holds up a model fit; at most :data:`CELLS_WAITING` run or wait at once.
+
+    Raises
+    ------
+    RuntimeError
+        When as many cells already run or wait (nothing is cached then).
     """
+    if not _cells_lane.acquire(blocking=False):
+        raise RuntimeError(
+            f"{CELLS_WAITING} cells are being recomputed on this server already; "
+            "try again in a minute"
+        )
     report, done = progress_bar(f"Recomputing degree {degree}, n = {n}")
     try:
-        cell = in_background(features.recompute_cell, degree, n, n_fit=n_fit, progress=report)
+        return in_background(
+            features.recompute_cell,
+            degree,
+            n,
+            n_fit=n_fit,
+            progress=report,
+            niceness=CELL_NICENESS,
+        )
     finally:
         done()
-    _live_cells()[(degree, n)] = cell
-    return cell
+        _cells_lane.release()
 
 
 def live_fit_digits() -> int:
@@ -478,9 +507,9 @@ def show_cell(table: features.Table2, degree: int, n: int, image_format: str) ->
         )
         if st.button("Recompute this cell live", key="ft_live", icon=":material/refresh:"):
             try:
-                live_cell(degree, n, n_fit)
-            except (usps.USPSError, ValueError, MemoryError) as error:
-                st.error(f"The cell could not be recomputed: {error}")
+                _live_cells()[(degree, n)] = live_cell(degree, n, n_fit)
+            except (usps.USPSError, ValueError, MemoryError, RuntimeError) as error:
+                st.error(f"The cell could not be recomputed: {error}.")
                 return
             st.rerun()
         return

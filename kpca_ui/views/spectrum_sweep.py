@@ -152,11 +152,16 @@ def _marked(
 
 
 def _maps(holder: dict, sweep: WidthSweep, labels: np.ndarray | None, index: int) -> go.Figure:
-    """Eigenvectors at one width (a full KernelPCA fit there): contours, or a projection."""
+    """Eigenvectors at one width (a full KernelPCA fit there): contours, or a projection.
+
+    Costed as a fit of the sweep's points (``budget.maps_seconds``), so that at
+    2000 points (~7 s) it takes the heavy lane and is cancelled with its session.
+    """
+    cost = budget.maps_seconds(sweep.n_samples_, sweep.kernel_params(index)["kernel"])
     return _once(
         holder,
         ("maps", index),
-        lambda: build(figures.components_at_figure, sweep, index, labels),
+        lambda: build(figures.components_at_figure, sweep, index, labels, cost=cost),
     )
 
 
@@ -169,14 +174,21 @@ def _csv(_sweep: WidthSweep, data_key: tuple, sweep_key: tuple) -> bytes:
 def dk_share(_X: np.ndarray, data_key: tuple, center: bool) -> float:
     """(λ₁+λ₂)/Σλ of the Gaussian kernel at Deręgowski & Krzyśko's c, centred or not."""
     sweep = WidthSweep("rbf", widths=[gamma_to_sigma(DK_GAMMA)], center=center, n_jobs=1)
-    return float(compute(sweep.fit, _X).share(2)[0])
+    cost = budget.sweep_seconds(len(_X), 1, "rbf")
+    return float(compute(sweep.fit, _X, cost=cost).share(2)[0])
 
 
 def uncentred_sweep(holder: dict, points: PointSet) -> WidthSweep:
-    """The same widths without centring in feature space, computed once per sweep."""
+    """The same widths without centring in feature space, computed once per sweep.
+
+    Costed as the sweep itself: a large one takes the heavy lane, one core, and
+    is cancelled when its session stops waiting.
+    """
     if "uncentred" not in holder:
-        sweep = WidthSweep("rbf", widths=holder["sweep"].widths_, center=False)
-        holder["uncentred"] = compute(sweep.fit, points.X)
+        widths = holder["sweep"].widths_
+        cost = budget.sweep_seconds(len(points.X), widths.size, "rbf")
+        sweep = WidthSweep("rbf", widths=widths, center=False, n_jobs=1 if cost >= HEAVY_S else 2)
+        holder["uncentred"] = compute(sweep.fit, points.X, cost=cost)
     return holder["uncentred"]
 
 
@@ -362,7 +374,20 @@ def dk_note(holder: dict, points: PointSet, image_format: str) -> None:
         return
     if points.key[:2] != ("toy", "three_rings") or holder["sweep"].kernel != "rbf":
         return
-    centred, uncentred = holder["sweep"], uncentred_sweep(holder, points)
+    centred = holder["sweep"]
+    sweep_s = _cost(points, holder["key"][1]).seconds
+    extra_s = budget.comparison_seconds(len(points.X), centred.widths_.size)
+    if sweep_s + extra_s > budget.REQUEST_BUDGET_S:
+        st.info(
+            "Deręgowski & Krzyśko (Fig. 4) report a maximum of (λ₁+λ₂)/Σλ at "
+            f"c = {DK_GAMMA} (σ = {gamma_to_sigma(DK_GAMMA):.2f}). Comparing it with the "
+            f"kernel not centred would sweep the {centred.widths_.size} widths again, about "
+            f"{extra_s:.0f} s more on top of this sweep's {sweep_s:.0f} s: over this shared "
+            f"server's {budget.REQUEST_BUDGET_S:.0f} s per request. With fewer points or "
+            "widths the comparison is shown here."
+        )
+        return
+    uncentred = uncentred_sweep(holder, points)
     at_c = {center: dk_share(points.X, points.key, center) for center in (True, False)}
     st.info(
         "Deręgowski & Krzyśko (Fig. 4) report a maximum of (λ₁+λ₂)/Σλ at "

@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 from plotly.colors import qualitative
 from plotly.subplots import make_subplots
 
+from ...kernel_pca import Progress
 from ...spectrum import CONSTANT, WidthSweep, component_grid
 from .. import panels, style
 from .marks import FONT, HEIGHT, LEGEND_BELOW, MARGIN, WHITE, f32, format_parameter, white
@@ -286,13 +287,18 @@ def projection_figure(
 
 
 def components_at_figure(
-    sweep: WidthSweep, index: int, labels: np.ndarray | None = None
+    sweep: WidthSweep,
+    index: int,
+    labels: np.ndarray | None = None,
+    *,
+    progress: Progress | None = None,
 ) -> go.Figure:
     """The first two components at ``widths_[index]``, from a kernel PCA fitted there.
 
     2-D data: :func:`component_maps_figure` over a grid around the data;
     otherwise :func:`projection_figure` of the data.  One call, so that a
     page can build it in one trip to a worker process (fit, grid, figure).
+    ``progress`` is passed to the fit (through which a worker cancels it).
 
     Raises
     ------
@@ -300,7 +306,7 @@ def components_at_figure(
         If kernel PCA cannot be fitted at this width (see ``WidthSweep.fit_at``).
     """
     value = format_parameter(sweep, float(sweep.widths_[index]))
-    model = sweep.fit_at(index, n_components=2)
+    model = sweep.fit_at(index, n_components=2, progress=progress)
     if sweep.n_features_in_ == 2:
         xs, ys, values = component_grid(model, sweep.X_fit_)
         title = f"The first two components at {value}"
