@@ -89,9 +89,15 @@ def _notify(progress: Progress | None, fraction: float, message: str) -> None:
 
 
 def _has_input_points(model: KernelPCA) -> bool:
-    """Whether pre-images exist: not for a precomputed kernel, which has no input points."""
+    """Whether pre-images exist: not for a precomputed kernel, which has no input points,
+    nor for a Nyström model, which keeps only its landmarks."""
     if model.kernel == "precomputed":
         raise AttributeError("a pre-image needs input points, and a precomputed kernel has none")
+    if getattr(model, "n_landmarks_", model.n_landmarks) is not None:
+        raise AttributeError(
+            "a pre-image needs the exact model: this one uses the Nyström approximation "
+            "(n_landmarks); refit with n_landmarks=None"
+        )
     return True
 
 

@@ -15,6 +15,7 @@ import os
 import signal
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -48,7 +49,9 @@ def test_the_workers_end_when_the_server_is_killed() -> None:
     server = AppServer(env={"KPCA_WORKERS": "2", "KPCA_WARMUP": "0"}).start()
     children: list[int] = []
     try:
-        asyncio.run(_open_spectrum(server.url))  # two workers and the progress manager
+        # two workers and the progress manager; the sessions' event loop in a thread of its
+        # own, as in test_stall (the browser tests' Playwright keeps one running in this one)
+        ThreadPoolExecutor(1).submit(asyncio.run, _open_spectrum(server.url)).result()
         children = tree_pids(server.process.pid)[1:]
         assert len(children) >= 3, children
         os.kill(server.process.pid, signal.SIGKILL)  # the server's process only

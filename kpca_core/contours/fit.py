@@ -331,8 +331,12 @@ def fit_column(
     eigenvalues = model.eigenvalues_
     kept = int(np.sum(np.abs(eigenvalues) > FLAT_ROUNDING * _kernel_bound(X, spec)))
     n_flat = eigenvalues.size - kept
+    if spec.kernel in ("rbf", "laplacian"):
+        # Strictly positive definite: every component exists, and those the engine
+        # removed as zero (remove_zero_eig) are flat at the rounding level too.
+        n_flat = max(min(n_components, M - int(center)) - kept, n_flat)
     if n_flat:
-        first, last = kept + 1, eigenvalues.size
+        first, last = kept + 1, kept + n_flat
         which = f"kPC {first}" if first == last else f"kPC {first}–{last}"
         notes.append(
             Note(
