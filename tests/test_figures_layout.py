@@ -1,5 +1,7 @@
 """The layout rule (kpca_core/figures/layout.py) as the figure builders apply it."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -7,8 +9,11 @@ from kpca_core import contours as ct
 from kpca_core.datasets import parabola, three_rings
 from kpca_core.figures import contours as figures
 from kpca_core.figures import layout as rule
-from kpca_core.figures.style import CHAR_EM, for_projector, projector_plan_height
+from kpca_core.figures import rings
+from kpca_core.figures.style import CHAR_EM, FONT_SCALE, for_projector, projector_plan_height
+from kpca_core.rings import fig5_readings
 from kpca_ui.presenter import FIGURE_PX, PAGE_PX
+from tests.e2e.audit import contrast
 
 KERNELS = {
     "Fig. 2": ("parabola", ct.KernelSpec("poly", gamma=1.0, coef0=0.0), "degree", (1, 2, 3, 4)),
@@ -87,3 +92,49 @@ def test_fit_lines_never_breaks_a_word():
     assert all(word in " ".join(lines).split() for word in ("non-zero", "component:"))
     chars = int(60 / (CHAR_EM * 12))
     assert np.all([len(line) <= chars or " " not in line for line in lines])
+
+
+@pytest.mark.parametrize(("width", "scale"), [(820, 1.0), (1232, FONT_SCALE), (350, 1.0)])
+def test_dk_fig5_titles_fit_their_panels(width, scale):
+    """Deręgowski & Krzyśko's Fig. 5: each panel's title in lines as wide as its panel, at
+    least 12 px (no <sub>), and the panels far enough apart for the right one's y title;
+    on a phone one above the other."""
+    X, labels = three_rings(150, 0.25, 0)
+    readings = fig5_readings(X)
+    fig = rings.fig5_figure(readings, labels, gamma=0.017, width_px=width, text_scale=scale)
+    layout = fig.layout
+    plot_w = width - layout.margin.l - layout.margin.r
+    for note in layout.annotations:
+        assert "<sub>" not in note.text and note.font.size >= rule.MIN_TEXT_PX
+    if width < 600:
+        assert layout.xaxis.domain == layout.xaxis2.domain
+        assert layout.yaxis.domain[0] > layout.yaxis2.domain[1]
+        return
+    gap_px = (layout.xaxis2.domain[0] - layout.xaxis.domain[1]) * plot_w
+    assert gap_px >= 80
+    panel_px = (layout.xaxis.domain[1] - layout.xaxis.domain[0]) * plot_w
+    for note in layout.annotations:
+        widest = max(len(re.sub("<[^>]+>", "", line)) for line in note.text.split("<br>"))
+        assert widest * CHAR_EM * note.font.size * scale <= panel_px
+
+
+LIGHT, DARK = (255, 255, 255), (14, 17, 23)
+"""Streamlit's light and dark backgrounds."""
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return tuple(int(colour[k : k + 2], 16) for k in (1, 3, 5))
+
+
+@pytest.mark.parametrize("pca", [False, True])
+def test_projection_markers_contrast_on_both_themes(pca):
+    """ "The data in kernel principal components": every marker (its fill or its outline)
+    has a WCAG contrast ≥ 3 on the light and the dark page (black on near-black was 1.0)."""
+    for sweep in (_sweep("Fig. 2", 3, pca), _sweep("rings", 3, pca)):
+        fig = figures.projection_figure(sweep, len(sweep.columns) - 1, 1, 2)
+        for trace in fig.data:
+            marks = [_rgb(trace.marker.color)]
+            if trace.marker.line.width and trace.marker.line.width >= 1:
+                marks.append(_rgb(trace.marker.line.color))
+            for background in (LIGHT, DARK):
+                assert max(contrast(mark, background) for mark in marks) >= 3

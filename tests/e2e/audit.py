@@ -207,7 +207,7 @@ MEASURE_JS = r"""
       const stroke = kind === 'marker' ? parse(style.stroke) : null;
       const strokeWidth = stroke ? parseFloat(style.strokeWidth || '0') : 0;
       const strokeAlpha = stroke ? stroke[3] * parseFloat(style.strokeOpacity || '1')
-        * traceOpacity : 0;
+        * parseFloat(style.opacity || '1') * traceOpacity : 0;
       const plot = el.closest('.subplot');
       const sub = plot ? plot.classList[1] : 'xy';
       const under = plotBg(el);
