@@ -138,3 +138,19 @@ def test_projection_markers_contrast_on_both_themes(pca):
                 marks.append(_rgb(trace.marker.line.color))
             for background in (LIGHT, DARK):
                 assert max(contrast(mark, background) for mark in marks) >= 3
+
+
+def test_effective_components_of_degrees_have_tick_labels():
+    """ "Polynomial: degree d": 2 to 8 components needed, a log axis ticked by decades had
+    no tick label at all; at least two ticks within the range now."""
+    from kpca_core.figures.spectrum import widths
+    from kpca_core.spectrum import WidthSweep
+
+    sweep = WidthSweep("poly", sweep="degree", max_degree=10).fit(parabola(120, 0.2, 0)[0])
+    fig = widths.effective_components_figure(sweep)
+    counts = [v for trace in fig.data for v in trace.y]
+    ticks = fig.layout.yaxis.tickvals
+    assert ticks is not None
+    inside = [t for t in ticks if min(counts) <= t <= max(counts)]
+    assert len(inside) >= 2
+    assert widths.count_ticks(2, 8) == [2, 5] and widths.count_ticks(3, 4) == [3, 4]

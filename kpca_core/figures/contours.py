@@ -443,7 +443,7 @@ def projection_figure(sweep: ContourSweep, column: int, i: int, j: int) -> go.Fi
     data = []
     for g, group in enumerate(groups):
         mask = labels == group
-        colour = style.GROUPS[g % len(style.GROUPS)] if len(groups) > 1 else "black"
+        colour = style.GROUPS[g % len(style.GROUPS)] if len(groups) > 1 else style.ONE_GROUP
         data.append(
             {
                 "type": "scatter" if len(P) <= MAX_SVG_POINTS else "scattergl",
@@ -451,7 +451,7 @@ def projection_figure(sweep: ContourSweep, column: int, i: int, j: int) -> go.Fi
                 "y": P[mask, j - 1],
                 "mode": "markers",
                 "name": str(group),
-                "marker": {"size": 6, "color": colour, "opacity": 0.75},
+                "marker": style.outlined({"size": 6, "color": colour, "opacity": 0.85}),
                 "hovertemplate": (
                     f"kPC {i} %{{x:.3g}}<br>kPC {j} %{{y:.3g}}<extra>group {group}</extra>"
                 ),

@@ -42,6 +42,8 @@ DIGIT_MIN_PX = 24
 """A handwritten digit (16 × 16 pixels) at least this tall: 1.5 screen pixels a pixel."""
 PRESENTER_DIGIT_MIN_PX = 48
 """On the projector a digit at least this tall, read from the back of a room."""
+TITLE_EM = 1.4
+"""plotly's size of a figure's title, in em of the figure's font."""
 LINE_EM = 1.3
 """Height of a line of text in em of its font."""
 

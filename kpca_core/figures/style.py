@@ -36,6 +36,19 @@ GREYS = "Greys"
 GROUPS = ("#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#0072B2", "#D55E00", "#F0E442", "#000000")
 """Okabe–Ito colours for groups of points (rings, moons, clusters), in order."""
 
+OUTLINE = "#767676"
+"""A mark's outline: a WCAG contrast of at least 3 against white (4.5) and Streamlit's
+dark background (4.3), so that every marker reads on either theme whatever its fill
+(the palette's orange and yellow alone fall below 3 on white)."""
+ONE_GROUP = NEUTRAL
+"""Points of data without groups: mid grey, which reads on light and dark pages alike."""
+
+
+def outlined(marker: dict) -> dict:
+    """``marker`` with a one-pixel :data:`OUTLINE`, for contrast on both themes."""
+    return {**marker, "line": {"width": 1, "color": OUTLINE}}
+
+
 FONT_FAMILY = "Arial, sans-serif"
 """One font everywhere, present in browsers and in exported images."""
 

@@ -287,6 +287,13 @@ def contour_body(
             drawing_canvas(canvas_place, None)
         return
     sweep = contour_sweep(points, specs, parameter, center, n_components, resolution)
+    for c, column in enumerate(sweep.columns):
+        label = sweep.column_label(c)
+        if column.error is not None:
+            st.warning(f"**{label}**: {column.error}")
+        for note in column.notes:
+            st.info(f"**{label}**: {note}")
+
     slug = ct.sweep_slug(sweep)
     image_format = st.session_state.get("ct_img", "png")
     projector = presenter_mode()
@@ -299,7 +306,6 @@ def contour_body(
         key="ct_contours",
         config=export_config(f"contours_{slug}", image_format=image_format),
     )
-    column_notices(sweep)
     if drawn:
         # Made once the grid is sent, while the browser draws it. Made beside the grid
         # on the other worker, it delayed the grid by 13-15 ms (medians of 40 paired
@@ -321,22 +327,10 @@ def contour_body(
     explain("ct_contours")
     projection_view(sweep, slug)
     if rings.has_dk_width(points, spec, parameter, values):
-        rings.fig5_section(points, image_format)
+        rings.fig5_section(points, image_format, width)
     _downloads(sweep, slug)
     if not projector:  # a phone's page is narrower than the grid's planned width
         width_listener(SCREEN, width, figures.FIGURE_PX)
-
-
-def column_notices(sweep: ct.ContourSweep) -> None:
-    """Under the grid, one notice per cause over all columns: the columns with no
-    picture (each empty panel says why), then each note (:func:`kpca_core.contours.merge_notes`)."""
-    labels = [sweep.column_label(c) for c in range(len(sweep.columns))]
-    empty = [label for label, column in zip(labels, sweep.columns, strict=True) if column.error]
-    if empty:
-        st.warning(f"No picture for {', '.join(empty)}: each empty panel says why.")
-    labelled = [(label, column.notes) for label, column in zip(labels, sweep.columns, strict=True)]
-    for notice_text in ct.merge_notes(labelled):
-        st.info(notice_text)
 
 
 def canvas_background_of(sweep: ct.ContourSweep, points: PointSet) -> dict | None:

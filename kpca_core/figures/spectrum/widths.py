@@ -295,9 +295,31 @@ def effective_components_figure(
             )
         )
     decorate(fig, sweep, chosen, label_chosen=False)
-    fig.update_yaxes(type="log", title="components needed (log scale)", dtick=1)
+    counts = [value for trace in fig.data for value in trace.y if np.isfinite(value)]
+    ticks = count_ticks(min(counts, default=1.0), max(counts, default=1.0))
+    fig.update_yaxes(type="log", title="components needed (log scale)", tickvals=ticks)
     fig.update_layout(title={"text": "Effective number of components", "x": 0})
     return white(fig)
+
+
+def count_ticks(low: float, high: float) -> list[int]:
+    """Tick values of a log axis of counts from ``low`` to ``high``: 1, 2, 5, 10, 20, …
+
+    At least two of them lie in the range, so the axis is never without labels (a log
+    axis ticked by decades had none between 2 and 8 components). Between two ticks that
+    would be the same count the smaller steps (1, 2, 3, 5) are used.
+    """
+    low, high = max(1.0, float(low)), max(1.0, float(high))
+    for steps in ((1, 2, 5), (1, 2, 3, 5), (1, 2, 3, 4, 5, 6, 7, 8, 9)):
+        ticks = [
+            step * 10**decade
+            for decade in range(int(np.log10(high)) + 2)
+            for step in steps
+            if low <= step * 10**decade <= high
+        ]
+        if len(ticks) >= 2:
+            return ticks
+    return [int(np.floor(low)), int(np.floor(low)) + 1]
 
 
 # ------------------------------------------------------------ figure 4a
