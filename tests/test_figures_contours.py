@@ -449,7 +449,7 @@ def test_dots_are_small_markers_at_the_planned_width():
     assert 0.5 * 300 * disc < painted <= 1.01 * 300 * disc
 
 
-@pytest.mark.parametrize("height", [360, 480, 600])
+@pytest.mark.parametrize("height", [440, 480, 600])
 def test_a_height_limit_fits_every_row_and_keeps_the_titles_room(height):
     sweep = _fig2(pca=False)
     free = figures.contour_figure(sweep, title="parabola", width_px=1232)

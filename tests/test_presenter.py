@@ -45,8 +45,10 @@ def open_page(page: str, *, presenting: bool, **state: object) -> AppTest:
 
 
 def style_sheet(at: AppTest) -> str:
-    """The style sheets the page sent (``st.html`` with a ``<style>``)."""
-    return "\n".join(element.proto.body for element in at.get("html"))
+    """The style sheets the page sent (``st.html`` with a ``<style>``), but the phone's
+    rule that every page sends (:data:`presenter.PHONE_CSS`)."""
+    bodies = (element.proto.body.replace(presenter.PHONE_CSS, "") for element in at.get("html"))
+    return "\n".join(body for body in bodies if body != "<style></style>")
 
 
 def presenter_toggle(at: AppTest, where: str):

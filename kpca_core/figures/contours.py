@@ -119,20 +119,27 @@ def shown_components(sweep: ContourSweep, width_px: int, height_px: int) -> int:
     plot_w = width_px - FITTED_MARGIN["l"] - FITTED_MARGIN["r"]
     split = _split_titles(sweep, plot_w / n_cols)
     title_px = FITTED_TITLE_PX + split * FITTED_LINE_PX
-    # room for the rows: less the top (with the line that says what is shown), the bottom
-    # and the first row's heading line
-    rows_px = height_px - FITTED_MARGIN["t"] - FITTED_MARGIN["b"] - (TITLE_PX - title_px)
     least = rule.PANEL_MIN_PX / min(1.0, box_h / box_w)  # the panel's shorter side
-    plan = rule.plan_grid(
-        1,
-        n_rows,
-        (plot_w / n_cols) * (1 - GAP_X),
-        height_px=rows_px,
-        aspect=box_h / box_w,
-        title_px=title_px,
-        least_px=min(least, (plot_w / n_cols) * (1 - GAP_X)),
-    )
-    return plan.shown_rows
+    shown = n_rows
+    # room for the rows: less the top (with a line that says what is shown if not all
+    # rows are), the bottom and the first row's heading line
+    for top_px in (20, FITTED_MARGIN["t"]):
+        # (a planned height counts a top margin of 20 px, which a projector enlarges)
+        grown = round((style.FONT_SCALE - 1) * (top_px - 20))
+        rows_px = height_px - grown - top_px - FITTED_MARGIN["b"] - (TITLE_PX - title_px)
+        plan = rule.plan_grid(
+            1,
+            n_rows,
+            (plot_w / n_cols) * (1 - GAP_X),
+            height_px=rows_px,
+            aspect=box_h / box_w,
+            title_px=title_px,
+            least_px=min(least, (plot_w / n_cols) * (1 - GAP_X)),
+        )
+        shown = plan.shown_rows
+        if shown == n_rows:
+            break
+    return shown
 
 
 def _split_titles(sweep: ContourSweep, column_px: float) -> bool:
@@ -242,6 +249,8 @@ def contour_figure(
     # other rows' titles are one line
     first_px = TITLE_PX + split * FITTED_LINE_PX
     if fitted:
+        if shown < n_rows:  # the line that says so: a top margin a projector enlarges
+            height_px -= round((style.FONT_SCALE - 1) * (top_px - 20))
         rows_px = height_px - top_px - margin["b"] - first_px - (shown - 1) * title_px
         px_per_unit = min(px_per_unit, max(rows_px, shown) / (shown * box_h))
         # each panel centred in an equal share of the width, so that its title has room

@@ -35,9 +35,10 @@ PRESENTER_TEXT_PX = 14
 AREA_MIN_PX = 120
 """The shorter side of a plot area with axes: at least five 12 px tick labels with a
 label's height between them (5 × 24 px), and a 6 px marker at most 5 % of the side."""
-PANEL_MIN_PX = 100
+PANEL_MIN_PX = 90
 """The shorter side of a picture panel (a component's colours and contour lines, drawn
-every 0.2 of the scale): its up to ten levels at least 10 px apart."""
+every 0.2 of the scale): its up to ten levels at least 9 px apart, and the data's 4 px
+dots at most a twentieth of it (Fig. 2 on the projector, three rows: 97 px)."""
 DIGIT_MIN_PX = 24
 """A handwritten digit (16 × 16 pixels) at least this tall: 1.5 screen pixels a pixel."""
 PRESENTER_DIGIT_MIN_PX = 48
