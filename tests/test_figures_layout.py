@@ -154,3 +154,33 @@ def test_effective_components_of_degrees_have_tick_labels():
     inside = [t for t in ticks if min(counts) <= t <= max(counts)]
     assert len(inside) >= 2
     assert widths.count_ticks(2, 8) == [2, 5] and widths.count_ticks(3, 4) == [3, 4]
+
+
+def _digit_px(fig, width_px: int, rows: int, cols: int) -> float:
+    """A digit's height as drawn: the mosaic's equal units, the tighter of the plot's
+    height and width (less ~90 px of row labels) over ``rows`` × ``cols`` units."""
+    layout = fig.layout
+    plot_h = layout.height - layout.margin.t - layout.margin.b
+    plot_w = width_px - layout.margin.l - layout.margin.r - 90
+    return 16 * min(plot_h / rows, plot_w / cols)
+
+
+def test_fig4_digits_are_48_px_on_the_projector():
+    """Mika et al. Fig. 4 in presenter mode: 12 rows of digits were ~31 px tall; linear
+    PCA left and kernel PCA right halve the rows."""
+    from kpca_core.denoise.grids import ImageGrid
+    from kpca_core.figures import denoise
+
+    labels = ["original", "noisy"] + [
+        f"{method} n = {n}" for method in ("linear", "kernel") for n in (1, 4, 16, 64, 256)
+    ]
+    grid = ImageGrid(
+        np.random.default_rng(0).uniform(-1, 1, (12, 10, 256)),
+        16,
+        tuple(labels),
+        tuple("0123456789"),
+    )
+    fig = denoise.fig4_figure(grid, title="USPS: Gaussian noise σ = 0.5", halves=True)
+    shown = for_projector(fig, height=FIGURE_PX + 40)
+    assert _digit_px(shown, PAGE_PX, 7 * 17 - 1, 21 * 17 - 1) >= rule.PRESENTER_DIGIT_MIN_PX
+    assert list(shown.layout.yaxis.ticktext[2:]) == [f"n = {n}" for n in (1, 4, 16, 64, 256)]

@@ -119,16 +119,45 @@ def mosaic_figure(
     return fig
 
 
-def fig4_figure(grid: ImageGrid, *, title: str = "", width_px: int | None = None) -> go.Figure:
-    """The grid of Mika et al. Fig. 4: original, noisy, linear and kernel rows."""
-    return mosaic_figure(
-        grid.images,
+def fig4_figure(
+    grid: ImageGrid, *, title: str = "", width_px: int | None = None, halves: bool = False
+) -> go.Figure:
+    """The grid of Mika et al. Fig. 4: original, noisy, linear and kernel rows.
+
+    With ``halves`` (a projector's wide, short screen) linear PCA's rows stand left
+    and kernel PCA's right, each below the original and noisy digits: half as many
+    rows, so that a digit is at least 48 px tall at 1280 × 720
+    (:data:`kpca_core.figures.layout.PRESENTER_DIGIT_MIN_PX`).
+    """
+    if not halves:
+        return mosaic_figure(
+            grid.images,
+            side=grid.side,
+            row_labels=grid.row_labels,
+            column_labels=grid.column_labels,
+            title=title,
+            width_px=width_px,
+        )
+    images = np.asarray(grid.images)
+    n_each = (len(images) - 2) // 2
+    top, linear, kernel = images[:2], images[2 : 2 + n_each], images[2 + n_each :]
+    blank = np.full((2 + n_each, 1, images.shape[2]), np.nan, dtype=images.dtype)
+    left = np.concatenate([top, linear])
+    right = np.concatenate([top, kernel])
+    labels = list(grid.row_labels[:2]) + [
+        label.split(" ", 1)[1] if " n = " in label else label
+        for label in grid.row_labels[2 : 2 + n_each]
+    ]
+    fig = mosaic_figure(
+        np.concatenate([left, blank, right], axis=1),
         side=grid.side,
-        row_labels=grid.row_labels,
-        column_labels=grid.column_labels,
-        title=title,
+        row_labels=labels,
+        column_labels=[*grid.column_labels, "", *grid.column_labels],
+        title=f"{title} · left: linear PCA, right: kernel PCA" if title else "",
         width_px=width_px,
     )
+    fig.update_layout(margin={"t": 60})
+    return fig
 
 
 def numbered_mosaic(
