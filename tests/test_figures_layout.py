@@ -184,3 +184,20 @@ def test_fig4_digits_are_48_px_on_the_projector():
     shown = for_projector(fig, height=FIGURE_PX + 40)
     assert _digit_px(shown, PAGE_PX, 7 * 17 - 1, 21 * 17 - 1) >= rule.PRESENTER_DIGIT_MIN_PX
     assert list(shown.layout.yaxis.ticktext[2:]) == [f"n = {n}" for n in (1, 4, 16, 64, 256)]
+
+
+@pytest.mark.parametrize("name", ["fig2", "rings", "toy", "fig5"])
+def test_home_cards_are_pictures_without_words_to_cut(name):
+    """A card's picture has no text that its width could cut or run together (tick labels,
+    axis titles were: "component k (log scal", Fig. 1's and Fig. 5's neighbouring ticks);
+    Fig. 2's is two panels, not a 3 × 4 grid of 60 px ones."""
+    from kpca_ui.views import home_pictures
+
+    fig = home_pictures._small(home_pictures.BUILDERS[name]())
+    layout = fig.to_dict()["layout"]
+    for key, axis in layout.items():
+        if key.startswith(("xaxis", "yaxis")):
+            assert axis.get("showticklabels") is False and not axis.get("title")
+    assert not layout.get("annotations") and not layout.get("title")
+    if name == "fig2":
+        assert len([i for i in layout["images"] if i.get("name") != "data"]) == 2
