@@ -201,3 +201,22 @@ def test_home_cards_are_pictures_without_words_to_cut(name):
     assert not layout.get("annotations") and not layout.get("title")
     if name == "fig2":
         assert len([i for i in layout["images"] if i.get("name") != "data"]) == 2
+
+
+def test_fixed_point_animation_names_its_colour_bar_and_keeps_the_step_uncovered():
+    """Pre-images: the ρ(z) colour bar has a title as plotly.js reads one (an object; the
+    unvalidated bare string was dropped), and the step's "step t = …" is said at the
+    slider's right end, away from the ▶/❚❚ buttons at its left (stacked, not side by
+    side, so that they end before the slider starts)."""
+    from kpca_core.figures.preimages import fixed_point_animation
+    from tests.test_figures_preimages import toy_paths
+
+    toy, paths = toy_paths("square", random_state=1)
+    spec = fixed_point_animation(paths, toy.noisy, grid_size=20).to_dict()
+    layout = spec["layout"]
+    contour = spec["data"][0]
+    assert contour["colorbar"]["title"]["text"] == "ρ(z)"
+    (slider,) = layout["sliders"]
+    (menu,) = layout["updatemenus"]
+    assert slider["currentvalue"]["xanchor"] == "right"
+    assert menu["direction"] == "down" and slider["x"] >= 0.2

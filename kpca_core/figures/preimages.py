@@ -297,7 +297,8 @@ def fixed_point_animation(
             colorscale=style.SEQUENTIAL,
             ncontours=20,
             contours={"coloring": "heatmap"},
-            colorbar={"title": "ρ(z)"},
+            # a title object: unvalidated, plotly.js drops a bare string (no title was shown)
+            colorbar={"title": {"text": "ρ(z)", "side": "top"}},
             opacity=0.75,
             hovertemplate="z = (%{x:.2f}, %{y:.2f})<br>ρ = %{z:.3f}<extra></extra>",
             name=f"ρ(z) of point {selected}",
@@ -344,7 +345,9 @@ def fixed_point_animation(
         updatemenus=[
             {
                 "type": "buttons",
-                "direction": "left",
+                # one above the other, left of the slider, whose step is said at its
+                # right end: the buttons side by side covered "step t = 0"
+                "direction": "down",
                 "x": 0.0,
                 "y": -0.08,
                 "xanchor": "left",
@@ -362,10 +365,10 @@ def fixed_point_animation(
         sliders=[
             {
                 "active": 0,
-                "x": 0.2,
-                "len": 0.8,
+                "x": 0.22,
+                "len": 0.78,
                 "y": -0.05,
-                "currentvalue": {"prefix": "step t = "},
+                "currentvalue": {"prefix": "step t = ", "xanchor": "right"},
                 "steps": [
                     {
                         "label": str(t),
