@@ -220,3 +220,18 @@ def test_fixed_point_animation_names_its_colour_bar_and_keeps_the_step_uncovered
     (menu,) = layout["updatemenus"]
     assert slider["currentvalue"]["xanchor"] == "right"
     assert menu["direction"] == "down" and slider["x"] >= 0.2
+
+
+def test_misclassified_digits_stand_apart():
+    """Features' live cell: misclassified digits were one pixel apart and read as one shape;
+    half a digit of the page's background between two now."""
+    from kpca_core.figures import features
+
+    rng = np.random.default_rng(0)
+    fig = features.misclassified_figure(
+        rng.uniform(-1, 1, (4, 256)), np.array([1, 2, 3, 4]), np.array([7, 5, 8, 9])
+    )
+    z = np.asarray(fig.data[0].z, dtype=float)
+    blank = np.all(np.isnan(z), axis=0)
+    runs = np.diff(np.flatnonzero(np.diff(np.r_[0, blank.astype(int), 0])))[::2]
+    assert len(runs) == 3 and min(runs) >= 8
