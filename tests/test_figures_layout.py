@@ -235,3 +235,17 @@ def test_misclassified_digits_stand_apart():
     blank = np.all(np.isnan(z), axis=0)
     runs = np.diff(np.flatnonzero(np.diff(np.r_[0, blank.astype(int), 0])))[::2]
     assert len(runs) == 3 and min(runs) >= 8
+
+
+def test_toy_titles_fit_a_quarter_of_a_slide():
+    """The 2-D toy in one row (projector, a lesson's step 8): every title line fits a
+    quarter of a slide beside an open sidebar (~800 px) at the projector's size."""
+    from kpca_core.denoise import toy_denoising
+    from kpca_core.figures import denoise
+
+    results = [toy_denoising(name, n_samples=60) for name in ("half_circle", "square")]
+    fig = denoise.toy_figure(results, one_row=True)
+    panel_px = 800 * (1 - 3 * 0.04) / 4
+    for note in fig.layout.annotations:
+        widest = max(len(line) for line in note.text.split("<br>"))
+        assert widest * CHAR_EM * 12 * FONT_SCALE <= panel_px, note.text

@@ -363,9 +363,11 @@ def toy_figure(results: Sequence[ToyDenoising], *, one_row: bool = False) -> go.
     for result in results:
         methods = [f"kernel PCA, {result.n_kernel} components", "linear PCA, 1 component"]
         name = result.name.replace("_", " ")
-        # two short lines above a half of the page, which may be a phone's
+        # short lines above a half of the page, which may be a phone's, or above a
+        # quarter of a projector's (one line of "kernel PCA, 4 components" there ran
+        # into its neighbour's on a lesson's slide)
         halves = [method.replace(", ", "<br>") for method in methods]
-        titles += [f"{name}<br>{method}" for method in methods] if one_row else halves
+        titles += [f"{name}<br>{half}" for half in halves] if one_row else halves
     shape = (1, 2 * len(results)) if one_row else (len(results), 2)
     fig = make_subplots(
         rows=shape[0],
@@ -422,7 +424,7 @@ def toy_figure(results: Sequence[ToyDenoising], *, one_row: bool = False) -> go.
             fig.update_yaxes(scaleanchor=f"x{axis_id}", scaleratio=1, **place)
     if one_row:
         # Below the panels, clear of their titles (a projector copy moves it to the bottom).
-        legend, height, margin = {"yanchor": "top", "y": -0.12}, 430, {"t": 60, "b": 50}
+        legend, height, margin = {"yanchor": "top", "y": -0.12}, 430, {"t": 70, "b": 50}
     else:
         # above the first row's two-line titles
         legend, height, margin = {"yanchor": "bottom", "y": 1.07}, 430 * len(results), {"t": 100}
