@@ -9,7 +9,10 @@ from kpca_ui.warmup import start as start_warm_up
 from kpca_ui.workers import one_blas_thread
 
 one_blas_thread()
-st.set_page_config(page_title="Kernel PCA Explorer", page_icon="🌀", layout="wide")
+# The sidebar as the browser's width suits it ("auto"); the Lesson page starts it closed.
+st.set_page_config(
+    page_title="Kernel PCA Explorer", page_icon="🌀", layout="wide", initial_sidebar_state="auto"
+)
 # Once per server process: workers spawned and the gallery's presets cached in the
 # background, so that a class opening the lecturer's link finds them ready.
 start_warm_up()

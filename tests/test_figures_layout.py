@@ -249,3 +249,35 @@ def test_toy_titles_fit_a_quarter_of_a_slide():
     for note in fig.layout.annotations:
         widest = max(len(line) for line in note.text.split("<br>"))
         assert widest * CHAR_EM * 12 * FONT_SCALE <= panel_px, note.text
+
+
+def _font_sizes(node) -> list[float]:
+    """Every font size set anywhere in a figure's dictionary."""
+    sizes = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key.endswith("font") and isinstance(value, dict) and "size" in value:
+                sizes.append(value["size"])
+            sizes += _font_sizes(value)
+    elif isinstance(node, list | tuple):
+        for item in node:
+            sizes += _font_sizes(item)
+    return sizes
+
+
+def test_no_text_below_12_px_and_toy_connectors_contrast():
+    """Numbers under the digits (side by side, Fig. 3) were 11 and 10 px, the contour
+    grid's base font (its colour bar's ticks) 11 px; the toy's connecting lines were drawn
+    at 0.45 opacity (contrast 1.8-2.0)."""
+    from kpca_core.denoise import toy_denoising
+    from kpca_core.denoise.grids import ImageGrid
+    from kpca_core.figures import denoise
+
+    grid = ImageGrid(np.zeros((2, 3, 256)), 16, ("a", "b"), ("0", "1", "2"))
+    mosaic = denoise.numbered_mosaic(grid, np.ones((2, 3))).to_dict()
+    contours = figures.contour_figure(_sweep("Fig. 2", 3, False)).to_dict()
+    for fig in (mosaic, contours):
+        assert min(_font_sizes(fig)) >= rule.MIN_TEXT_PX
+    assert contours["layout"]["font"]["size"] >= rule.MIN_TEXT_PX
+    toy = denoise.toy_figure([toy_denoising("square", n_samples=40)])
+    assert all(trace.opacity in (None, 1) for trace in toy.data)

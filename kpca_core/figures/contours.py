@@ -275,7 +275,7 @@ def contour_figure(
         "width": width_px,
         "height": round(plot_px) + top_px + margin["b"],
         "margin": {**margin, "t": top_px},
-        "font": {"family": style.FONT_FAMILY, "size": 11},
+        "font": {"family": style.FONT_FAMILY, "size": rule.MIN_TEXT_PX},
         "showlegend": False,
         # the page's background between the panels, so titles read on light and dark themes
         "plot_bgcolor": style.TRANSPARENT,

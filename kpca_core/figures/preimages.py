@@ -74,7 +74,7 @@ def table1_figure(table: GaussiansTable, *, ranges: bool = True) -> go.Figure:
         "zmin": -span,
         "zmax": span,
         "texttemplate": "%{text}",
-        "textfont": {"size": 11},
+        "textfont": {"size": 12},
     }
     fig.add_trace(
         go.Heatmap(
@@ -126,7 +126,7 @@ def fig3_figure(recon: Reconstruction, *, title: str = "") -> go.Figure:
     squared distance left (see :class:`~kpca_core.preimage_compare.Reconstruction`).
     """
     fractions = np.stack([recon.fraction_linear, recon.fraction_kernel])
-    return numbered_mosaic(recon.grid, fractions, title=title, fmt=".2f", font_size=10)
+    return numbered_mosaic(recon.grid, fractions, title=title, fmt=".2f", font_size=12)
 
 
 # ------------------------------------------------------- methods side by side
@@ -197,10 +197,13 @@ def comparison_figure(comparison: MethodComparison, *, title: str = "") -> go.Fi
             row=1,
             col=1,
         )
-    fig.update_xaxes(type="log", title="n", showgrid=True)
+    # the n computed as the ticks, and decades on the time's log axis: plotly's own log
+    # ticks label the steps between decades in 9 px text
+    ns = sorted({int(n) for curve in comparison.curves for n in curve.n})
+    fig.update_xaxes(type="log", title="n", showgrid=True, tickvals=ns, ticktext=list(map(str, ns)))
     fig.update_yaxes(showgrid=True)
     fig.update_yaxes(rangemode="tozero", row=1, col=1)
-    fig.update_yaxes(type="log", row=1, col=2)
+    fig.update_yaxes(type="log", dtick=1, row=1, col=2)
     fig.update_yaxes(rangemode="tozero", row=1, col=3)
     fig.update_layout(legend={"orientation": "h", "yanchor": "top", "y": -0.2}, margin={"t": 90})
     return _layout(

@@ -51,7 +51,7 @@ def _small(fig: go.Figure) -> go.Figure:
     fig.update_layout(coloraxis_showscale=False) if "coloraxis" in fig.layout else None
     fig.update_xaxes(showticklabels=False, title=None)
     fig.update_yaxes(showticklabels=False, title=None)
-    fig.update_traces(showscale=False, selector={"type": "heatmap"})
+    fig.update_traces(showscale=False, texttemplate="", selector={"type": "heatmap"})
     return fig
 
 

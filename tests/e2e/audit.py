@@ -147,7 +147,9 @@ MEASURE_JS = r"""
       const xa = plot.xaxis, ya = plot.yaxis;
       if (!xa || !ya) continue;
       const left = rect.left + xa._offset, top = rect.top + ya._offset;
-      areas.push({id, axes: Boolean(xa.visible || ya.visible),
+      // an area "with axes" shows tick labels: a picture's is judged as a picture
+      const labelled = (a) => Boolean(a.visible && a.showticklabels);
+      areas.push({id, axes: labelled(xa) || labelled(ya),
                   box: {left, top, right: left + xa._length, bottom: top + ya._length}});
     }
     const axisOf = (ref, letter) => {

@@ -182,7 +182,7 @@ def decorate(
                 yanchor="top",
                 text=REGIME_TEXT[regime].replace(": ", ":<br>"),
                 showarrow=False,
-                font={"size": 11, "color": style.NEUTRAL},
+                font={"size": 12, "color": style.NEUTRAL},
                 name=regime,
             )
     if chosen is not None:

@@ -145,7 +145,7 @@ def _add_marks(fig: go.Figure, sweep: WidthSweep, marks: Sequence[tuple[float, s
             showarrow=False,
             textangle=-90,
             xanchor="right",
-            font={"size": 11, "color": style.NEUTRAL},
+            font={"size": 12, "color": style.NEUTRAL},
             name="mark",
         )
 
