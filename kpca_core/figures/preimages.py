@@ -18,7 +18,7 @@ from .denoise import TITLE_FONT, numbered_mosaic
 METHOD_COLOURS: dict[str, str] = {
     "fixed-point": style.KERNEL,
     "distance": style.GROUPS[3],
-    "gradient": style.GROUPS[0],
+    "gradient": "#A87000",  # Okabe-Ito's orange, darker: a contrast >= 3 on both themes
     "ridge": style.RIDGE,
 }
 """One Okabe–Ito colour per pre-image method (the fixed point in kernel PCA's colour)."""
@@ -189,11 +189,13 @@ def comparison_figure(comparison: MethodComparison, *, title: str = "") -> go.Fi
             col=3,
         )
     if np.isfinite(comparison.baseline_mse):
-        fig.add_hline(
-            y=comparison.baseline_mse,
-            line={"color": style.NEUTRAL, "dash": "dot"},
-            annotation_text="noisy, not de-noised",
-            annotation_position="top left",
+        baseline = {"color": style.NEUTRAL, "dash": "dot"}
+        fig.add_hline(y=comparison.baseline_mse, line=baseline, row=1, col=1)
+        # named in the legend: written by the line, it lay over the curves' markers
+        fig.add_trace(
+            go.Scatter(
+                x=[None], y=[None], mode="lines", line=baseline, name="noisy, not de-noised"
+            ),
             row=1,
             col=1,
         )
@@ -383,7 +385,7 @@ def fixed_point_animation(
             }
         ],
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.02},
-        margin={"b": 110, "t": 90},
+        margin={"b": 150, "t": 90},  # the slider's step numbers under its rail
     )
     fig.update_xaxes(range=[xs[0], xs[-1]], showgrid=False, zeroline=False, constrain="domain")
     fig.update_yaxes(

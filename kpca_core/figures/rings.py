@@ -113,7 +113,7 @@ def fig5_figure(
                     marker=style.outlined(
                         {"size": 6, "color": style.GROUPS[g % len(style.GROUPS)]}
                     ),
-                    opacity=0.75,
+                    opacity=0.9,  # the outline's contrast >= 3 on both themes
                     hovertemplate=(
                         f"kPC {i} %{{x:.3g}}<br>kPC {j} %{{y:.3g}}<extra>{names[g]}</extra>"
                     ),
@@ -133,7 +133,16 @@ def fig5_figure(
             )
     fig.update_annotations(font={"size": FONT_PX})
     fig.update_layout(
-        title={"text": "<br>".join(head), "x": 0.0, "xanchor": "left"},
+        # at the top, above the panels' titles (plotly centres it in the top margin)
+        title={
+            "text": "<br>".join(head),
+            "x": 0.0,
+            "xanchor": "left",
+            "y": 1.0,
+            "yref": "container",
+            "yanchor": "top",
+            "pad": {"t": 6},
+        },
         width=width_px,
         height=height,
         margin={**margin, "t": round((head_px + title_px) / text_scale)},

@@ -64,7 +64,9 @@ def ratio_lines_figure(
     n_leading = max(1, min(int(n_leading), sweep.n_samples_))
     fig = go.Figure()
     # Viridis from 0.15: its darkest purple would vanish on the dark theme
-    colours = sample_colorscale(style.SEQUENTIAL, list(np.linspace(0.15, 0.9, n_leading)))
+    # the middle of the scale: its dark and light ends fall below a contrast of 3 on the
+    # dark and the light theme
+    colours = sample_colorscale(style.SEQUENTIAL, list(np.linspace(0.34, 0.58, n_leading)))
     for k in range(n_leading):
         fig.add_trace(
             go.Scatter(
