@@ -281,3 +281,12 @@ def test_no_text_below_12_px_and_toy_connectors_contrast():
     assert contours["layout"]["font"]["size"] >= rule.MIN_TEXT_PX
     toy = denoise.toy_figure([toy_denoising("square", n_samples=40)])
     assert all(trace.opacity in (None, 1) for trace in toy.data)
+
+
+def test_projector_titles_are_20_px_and_legend_titles_14():
+    """Presenter mode: "degree 4: the data in kPC 1 and kPC 2" was drawn at 16 px, the
+    legend's title "group" at 12 px."""
+    fig = figures.projection_figure(_sweep("rings", 2, False), 0, 1, 2)
+    shown = for_projector(fig, height=FIGURE_PX).layout
+    assert shown.title.font.size >= rule.PRESENTER_TITLE_PX
+    assert shown.legend.title.font.size >= rule.PRESENTER_TEXT_PX

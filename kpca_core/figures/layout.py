@@ -28,8 +28,9 @@ from . import style
 
 MIN_TEXT_PX = 12
 """No chart text smaller than this, anywhere."""
-PRESENTER_TITLE_PX = 20
-"""Presenter mode: a figure's title at least this large."""
+PRESENTER_TITLE_PX = style.PRESENTER_TITLE_PX
+"""Presenter mode: a figure's title at least this large (set by
+:func:`kpca_core.figures.style.for_projector`)."""
 PRESENTER_TEXT_PX = 14
 """Presenter mode: every other chart text at least this large."""
 AREA_MIN_PX = 120
