@@ -226,7 +226,10 @@ def contour_figure(
         raise ValueError("a contour figure needs at least one column")
     fitted = height_px is not None
     shown = shown_components(sweep, width_px, height_px) if fitted else n_rows
-    first_row = n_rows - shown  # a fitted figure shows the last components that fit
+    # a fitted figure shows the last rows that fit and have a picture in some column
+    useful = max(1, *(min(column.n_components, n_rows) for column in sweep.columns))
+    first_row = max(useful, shown) - shown
+    last_row = first_row + shown
     xs, ys = sweep.grid.xs, sweep.grid.ys
     w, h = float(np.ptp(xs)), float(np.ptp(ys))
     # a panel is a box around the grid, of a height ÷ width within PANEL_ASPECT
@@ -306,11 +309,11 @@ def contour_figure(
     }
     if shown < n_rows:
         # fewer rows than asked fit the screen: the figure says which it shows
+        rows = f"kPC {first_row + 1}–{last_row}" if shown > 1 else f"kPC {last_row}"
+        after = f"; kPC {last_row + 1}–{n_rows} have no picture" if last_row < n_rows else ""
         title = (
-            f"kPC {first_row + 1}–{n_rows} of {n_rows}: the first {first_row} do not fit "
-            "the screen; step Components down to see them"
-            if shown > 1
-            else f"kPC {n_rows} of {n_rows}: step Components down for the others"
+            f"{rows} of {n_rows} (as many as fit the screen{after}): "
+            "step Components down for the others"
         )
     if title:
         lines = style.title_lines(title, width_px, TITLE_EM * layout["font"]["size"])
@@ -325,7 +328,7 @@ def contour_figure(
     n_drawn = sum(min(column.n_components, n_rows) for column in sweep.columns)
     line_chars = MAX_LINE_BYTES // max(n_drawn, 1)
     note_px = FITTED_EMPTY_PX if fitted else EMPTY_FONT_PX
-    for r in range(first_row, n_rows):
+    for r in range(first_row, last_row):
         for c, column in enumerate(sweep.columns):
             dx = (c % wrap) * (box_w + gap)
             dy = -((c // wrap) * shown + r - first_row) * (box_h + title_h)
