@@ -188,3 +188,10 @@ def test_on_a_slide_the_canvas_fits_the_frame():
     from kpca_ui.presenter import FIGURE_PX, SLIDE_SHORTER_PX
 
     assert canvas_data(at)["maxPx"] <= FIGURE_PX - SLIDE_SHORTER_PX - TOOLBAR_PX
+
+
+def test_on_a_phone_the_grid_under_the_canvas_has_the_page_s_width():
+    """A phone stacks the canvas and the grid: the grid is planned for the page's width
+    (planned for 3/5 of it, its colour bar's ticks ran together)."""
+    assert grid.grid_beside_canvas_px(358) == 358
+    assert grid.grid_beside_canvas_px(820) < 820 * 0.6

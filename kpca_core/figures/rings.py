@@ -84,7 +84,7 @@ def fig5_figure(
     head_px = rule.lines_px(len(head), font * rule.TITLE_EM) + 10
     panel_h = 360
     height = round((head_px + title_px) / text_scale + panel_h * (n if stacked else 1))
-    gap_rows = title_px + 50  # the lower panel's title and the upper one's x title
+    gap_rows = title_px + 70  # the lower panel's title and the upper one's x ticks and title
     fig = make_subplots(
         rows=n if stacked else 1,
         cols=1 if stacked else n,

@@ -20,7 +20,7 @@ from kpca_core import contours as ct
 from kpca_core.figures import contours as figures
 from kpca_core.figures import panels
 from kpca_core.figures.drawing import canvas_background
-from kpca_core.figures.style import export_config, projector_plan_height
+from kpca_core.figures.style import export_config, is_narrow, projector_plan_height
 from kpca_ui import draw
 from kpca_ui.explain import explain
 from kpca_ui.memory import MB, bounded
@@ -341,7 +341,10 @@ DRAWN_COLUMNS = (2, 3)
 
 
 def grid_beside_canvas_px(width: int) -> int:
-    """The grid's width beside the drawing canvas in a row ``width`` pixels wide."""
+    """The grid's width beside the drawing canvas in a row ``width`` pixels wide (all of
+    it on a phone's page, where the columns stand one above the other)."""
+    if is_narrow(width):
+        return width
     return round(width * DRAWN_COLUMNS[1] / sum(DRAWN_COLUMNS)) - 16
 
 
