@@ -138,10 +138,9 @@ def fig5_figure(
             "text": "<br>".join(head),
             "x": 0.0,
             "xanchor": "left",
-            "y": 1.0,
+            "y": 0.98,  # a few pixels below the top: at 1.0 its first line was cut
             "yref": "container",
             "yanchor": "top",
-            "pad": {"t": 6},
         },
         width=width_px,
         height=height,
