@@ -77,9 +77,11 @@ def fig5_figure(
     font = FONT_PX * text_scale
     titles = [rule.fit_lines(reading_title(reading), panel_w, font) for reading in readings]
     title_px = rule.lines_px(max(map(len, titles)), font) + 6
-    title = "Deręgowski & Krzyśko, Fig. 5: the data in kernel principal components"
+    # one line where it can be (a title of several lines anchored at the top was cut):
+    # the section's heading says the rest
+    title = "Deręgowski & Krzyśko, Fig. 5"
     if gamma is not None:
-        title += f", k = exp(−{gamma:g}‖x − y‖²)"
+        title += f": k = exp(−{gamma:g}‖x − y‖²)"
     head = rule.fit_lines(title, plot_w, font * rule.TITLE_EM)
     head_px = rule.lines_px(len(head), font * rule.TITLE_EM) + 10
     panel_h = 360
