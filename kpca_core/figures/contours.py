@@ -119,7 +119,8 @@ def shown_components(sweep: ContourSweep, width_px: int, height_px: int) -> int:
     plot_w = width_px - FITTED_MARGIN["l"] - FITTED_MARGIN["r"]
     split = _split_titles(sweep, plot_w / n_cols)
     title_px = FITTED_TITLE_PX + split * FITTED_LINE_PX
-    least = rule.PANEL_MIN_PX / min(1.0, box_h / box_w)  # the panel's shorter side
+    # the panel's shorter side, with 2 px to spare for the figure's rounding
+    least = (rule.PANEL_MIN_PX + 2) / min(1.0, box_h / box_w)
     shown = n_rows
     # room for the rows: less the top (with a line that says what is shown if not all
     # rows are), the bottom and the first row's heading line
@@ -309,12 +310,9 @@ def contour_figure(
     }
     if shown < n_rows:
         # fewer rows than asked fit the screen: the figure says which it shows
+        # short: one line at the projector's size beside a drawing canvas too
         rows = f"kPC {first_row + 1}–{last_row}" if shown > 1 else f"kPC {last_row}"
-        after = f"; kPC {last_row + 1}–{n_rows} have no picture" if last_row < n_rows else ""
-        title = (
-            f"{rows} of {n_rows} (as many as fit the screen{after}): "
-            "step Components down for the others"
-        )
+        title = f"{rows} of {n_rows} shown: step Components for the rest"
     if title:
         lines = style.title_lines(title, width_px, TITLE_EM * layout["font"]["size"])
         layout["title"] = {"text": "<br>".join(lines), "x": 0.0, "xanchor": "left"}
