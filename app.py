@@ -19,7 +19,13 @@ if __name__ == "__main__":
     one_blas_thread()
     # A widget state the browser sent that cannot be parsed is dropped, not raised on every run.
     guard_widget_states()
-    st.set_page_config(page_title="Kernel PCA Explorer", page_icon="🌀", layout="wide")
+    # The sidebar as the browser's width suits it ("auto"); the Lesson page starts it closed.
+    st.set_page_config(
+        page_title="Kernel PCA Explorer",
+        page_icon="🌀",
+        layout="wide",
+        initial_sidebar_state="auto",
+    )
     # A CSV built on click stays on the server until the browser has fetched it.
     keep_built_downloads()
     st.session_state[SHELL_FLAG] = True

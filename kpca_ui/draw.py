@@ -33,6 +33,8 @@ MIN_POINTS = 3
 """Fewer points give no kernel principal component to show."""
 CANVAS_PX = 480
 """The canvas's largest width, in CSS pixels (presenter mode: :data:`PRESENTER_PX`)."""
+TOOLBAR_PX = 110
+"""The canvas's tool bar and status line above and below it (two rows on a narrow column)."""
 PRESENTER_PX = 620
 SEQ_CHARS = 64
 """The longest edit token read from the canvas (it sends ``"<id>:<count>"``)."""
@@ -152,6 +154,8 @@ def canvas(
     can_copy: bool = True,
     place: DeltaGenerator | None = None,
     large: bool = False,
+    behind: str | None = None,
+    height_px: int | None = None,
 ) -> None:
     """The canvas with the session's drawing over ``background``, its notes and help.
 
@@ -166,6 +170,11 @@ def canvas(
         Where to draw it (default: the main area).
     large : bool
         Presenter mode: a larger canvas.
+    behind : str, optional
+        What the background shows ("kPC 1 of degree 2"), said above the canvas.
+    height_px : int, optional
+        The height the canvas and its tool bar must fit (presenter mode's figure's, so
+        that a lesson's slide shows the whole canvas).
     """
     keys = _keys(prefix)
     place = place or st.container()
@@ -173,6 +182,11 @@ def canvas(
     for note in st.session_state.get(keys["notes"], []):
         place.warning(note, icon=":material/draw:")
     place.caption(HELP)
+    if behind:
+        place.caption(f"Behind the points: the colours of **{behind}** (red +, blue −).")
+    largest = PRESENTER_PX if large else CANVAS_PX
+    if height_px is not None:
+        largest = min(largest, height_px - TOOLBAR_PX)
     with place:
         _CANVAS(
             key=keys["canvas"],
@@ -188,7 +202,7 @@ def canvas(
                 "colours": list(style.GROUPS[:3]),
                 "background": dict(background) if background else None,
                 "copyLabel": "Copy in the data shown before" if can_copy else "Nothing to copy",
-                "maxPx": PRESENTER_PX if large else CANVAS_PX,
+                "maxPx": largest,
             },
             default={"edit": None},
             on_edit_change=_edited,

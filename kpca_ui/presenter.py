@@ -113,6 +113,14 @@ SHOWN = (
 """What keeps a row of columns shown in presenter mode even if it holds hidden controls."""
 
 
+PHONE_CSS = (
+    "@media (max-width: 640px) { .js-plotly-plot .modebar-container, "
+    '[data-testid="stElementToolbar"] { display: none !important; } }'
+)
+"""On a phone's page the charts' tool bars, which covered the figures' titles, are
+hidden: a tap shows them over the title, and there is no room above it for them."""
+
+
 def presenter_mode() -> bool:
     """Whether this session is in presenter mode.
 
@@ -192,7 +200,8 @@ def presenter_toggle() -> bool:
     on = place.toggle(LABEL, key=KEY, bind="query-params", help=HELP)
     if on:
         keep_in_url(KEY, "true")  # a change of page in the app cleared the URL
-        st.html(f"<style>{projector_css(slide=slide_mode())}</style>")
+    css = PHONE_CSS + (projector_css(slide=slide_mode()) if on else "")
+    st.html(f"<style>{css}</style>")
     return on
 
 

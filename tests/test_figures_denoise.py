@@ -196,8 +196,8 @@ def test_toy_figure_for_a_projector_puts_the_panels_in_one_row_with_the_legend_b
     domains = [fig.layout[f"yaxis{i if i > 1 else ''}"].domain for i in range(1, 5)]
     assert all(tuple(d) == tuple(domains[0]) for d in domains)  # one row of four panels
     assert [a.text for a in fig.layout.annotations][1::2] == [
-        "half circle<br>linear PCA, 1 component",
-        "square<br>linear PCA, 1 component",
+        "half circle<br>linear PCA<br>1 component",
+        "square<br>linear PCA<br>1 component",
     ]
     assert fig.layout.legend.y < 0  # below the panels, clear of their titles
     assert fig.layout.yaxis4.scaleanchor == "x4"  # equal units on both axes in each panel

@@ -10,6 +10,7 @@ from kpca_core.features import PAPER_TABLE2, TABLE2_DEGREES, TABLE2_N, toy_exper
 from kpca_core.figures import style
 from kpca_core.figures.features import (
     LIVE_MARK,
+    MISCLASSIFIED_GAP,
     REGION_TINT,
     TITLE_LINE_PX,
     canvas_regions,
@@ -199,7 +200,7 @@ def test_misclassified_figure_labels_each_digit_true_then_predicted():
     images = np.linspace(-1, 1, 3 * 256).reshape(3, 256)
     fig = misclassified_figure(images, np.array([4, 7, 9]), np.array([9, 1, 4]), max_digits=2)
     (heatmap,) = fig.data
-    assert np.asarray(heatmap.z).shape == (16, 2 * 17 - 1)
+    assert np.asarray(heatmap.z).shape == (16, 2 * 16 + MISCLASSIFIED_GAP)
     assert list(fig.layout.xaxis.ticktext) == ["4 → 9", "7 → 1"]
     np.testing.assert_allclose(np.asarray(heatmap.z)[:, :16].ravel(), images[0], rtol=1e-6)
 

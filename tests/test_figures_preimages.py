@@ -80,7 +80,7 @@ def test_fig3_figure_writes_each_fraction_under_its_image():
 def test_comparison_figure_has_three_panels_per_method():
     comparison = toy_comparison("half_circle", (2, 4))
     fig = comparison_figure(comparison)
-    assert len(fig.data) == 3 * len(METHODS)
+    assert len(fig.data) == 3 * len(METHODS) + 1  # and the noisy baseline's legend entry
     for k, method in enumerate(METHODS):
         mse, seconds, failures = fig.data[3 * k : 3 * k + 3]
         curve = comparison.curve(method)

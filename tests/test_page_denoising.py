@@ -342,7 +342,7 @@ def test_fig3_tab_rebuilds_the_chosen_digit_with_fractions(usps_dir):
 def test_preimages_tab_compares_the_methods_and_animates_the_fixed_point(usps_dir):
     at = page("Pre-images", dn_pre_digits=10)
     spec = chart(at, "dn_methods_chart")
-    assert len(spec["data"]) == 3 * len(METHODS)
+    assert len(spec["data"]) == 3 * len(METHODS) + 1  # and the noisy baseline's legend entry
     assert "10 digits" in spec["layout"]["title"]["text"]
     (summary,) = at.dataframe
     assert list(summary.value["method"]) == [METHOD_LABELS[m] for m in METHODS]

@@ -168,3 +168,30 @@ def test_a_small_grid_in_one_call_is_the_grid_column_by_column(n_points, monkeyp
     for one, other in zip(small.columns, by_column.columns, strict=True):
         np.testing.assert_allclose(one.values, other.values, rtol=1e-10, atol=1e-12)
         np.testing.assert_allclose(one.fit.eigenvalues, other.fit.eigenvalues, rtol=1e-10)
+
+
+def test_the_canvas_and_its_grid_share_a_row_and_the_canvas_names_its_component():
+    """At 1280 × 720 the canvas (in 2/5 of the row) and the grid it refits (3/5, planned
+    for that width) are on one screen together; a caption names the component behind
+    the points."""
+    at = open_view("contours", query={**six_link(), **FIG2_KERNELS})
+    figure = chart(at, "ct_contours")
+    assert figure["layout"]["width"] == grid.grid_beside_canvas_px(820)
+    captions = " ".join(c.value for c in at.caption)
+    assert "Behind the points: the colours of **kPC 1 of degree 4**" in captions
+    assert canvas_data(at)["maxPx"] <= 480
+
+
+def test_on_a_slide_the_canvas_fits_the_frame():
+    at = open_view("contours", query={**six_link(), "presenter": "true", "slide": "true"})
+    from kpca_ui.draw import TOOLBAR_PX
+    from kpca_ui.presenter import FIGURE_PX, SLIDE_SHORTER_PX
+
+    assert canvas_data(at)["maxPx"] <= FIGURE_PX - SLIDE_SHORTER_PX - TOOLBAR_PX
+
+
+def test_on_a_phone_the_grid_under_the_canvas_has_the_page_s_width():
+    """A phone stacks the canvas and the grid: the grid is planned for the page's width
+    (planned for 3/5 of it, its colour bar's ticks ran together)."""
+    assert grid.grid_beside_canvas_px(358) == 358
+    assert grid.grid_beside_canvas_px(820) < 820 * 0.6

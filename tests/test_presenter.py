@@ -27,7 +27,7 @@ USPS_DIR = os.environ.get("KPCA_USPS_DIR") or "/work/shared/data/usps"
 SPECTRUM_CHARTS = ("lines", "components", "heatmap", "bars", "maps")
 
 
-CONTOURS_FONT = max(11 * style.FONT_SCALE, style.MIN_FONT_PX)
+CONTOURS_FONT = max(12 * style.FONT_SCALE, style.MIN_FONT_PX)
 """The Contours grid's base font (11 px) in presenter mode."""
 
 
@@ -45,8 +45,10 @@ def open_page(page: str, *, presenting: bool, **state: object) -> AppTest:
 
 
 def style_sheet(at: AppTest) -> str:
-    """The style sheets the page sent (``st.html`` with a ``<style>``)."""
-    return "\n".join(element.proto.body for element in at.get("html"))
+    """The style sheets the page sent (``st.html`` with a ``<style>``), but the phone's
+    rule that every page sends (:data:`presenter.PHONE_CSS`)."""
+    bodies = (element.proto.body.replace(presenter.PHONE_CSS, "") for element in at.get("html"))
+    return "\n".join(body for body in bodies if body != "<style></style>")
 
 
 def presenter_toggle(at: AppTest, where: str):
@@ -100,7 +102,7 @@ def test_off_by_default_with_the_toggle_on_top_of_every_sidebar():
     at = open_page("app_pages/contours.py", presenting=False)
     assert_not_presenting(at)
     assert at.sidebar.toggle[0].key == presenter.KEY  # above the page's own controls
-    assert chart(at, "ct_contours")["layout"]["font"]["size"] == 11
+    assert chart(at, "ct_contours")["layout"]["font"]["size"] == 12
 
 
 def test_a_bookmark_opens_contours_in_presenter_mode_with_large_figures():
@@ -190,7 +192,7 @@ def test_leaving_presenter_mode_brings_back_the_sidebar_and_the_plain_figures():
     # The browser drops the parameter itself (a toggle at its default leaves the
     # URL); AppTest keeps the backend's copy of the URL, which without a pages/
     # folder is not refreshed on a same-page rerun, so only the value is checked.
-    assert chart(at, "ct_contours")["layout"]["font"]["size"] == 11
+    assert chart(at, "ct_contours")["layout"]["font"]["size"] == 12
 
 
 def test_the_sidebar_toggle_turns_presenter_mode_on():

@@ -91,8 +91,8 @@ def test_fig5_figure_draws_both_readings(readings) -> None:
     assert fig.layout.yaxis.title.text == "kPC 3 (|ρ| 0.96)"
     assert fig.layout.xaxis2.title.text == "kPC 1 (|ρ| 0.96)"
     titles = [a.text for a in fig.layout.annotations]
-    assert "kPC 1 0.15, kPC 2 0.07, kPC 3 0.96" in titles[0]
-    assert titles[1].startswith("Not centred in F")
+    assert "kPC 1 0.15, kPC 2 0.07, kPC 3 0.96" in titles[0].replace("<br>", " ")
+    assert titles[1].startswith("<b>Not centred in F")
     assert "0.017" in fig.layout.title.text
     assert [t.name for t in left] == ["r = 1", "r = 2", "r = 4"]
     assert white_blocks(fig) == []  # the page's background on the dark theme too

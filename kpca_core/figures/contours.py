@@ -32,6 +32,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..contours import ContourSweep, missing_reason
+from . import layout as rule
 from . import panels, style
 
 FIGURE_PX = 820
@@ -65,8 +66,10 @@ FITTED_COLORBAR = {"title": {"text": "value ÷<br>max |value|", "side": "top"}, 
 """The vertical colour bar of a figure fitted to a height."""
 EMPTY_FILL = "rgba(127, 127, 127, 0.15)"
 """A panel without a component: translucent grey, which reads on light and dark pages."""
-EMPTY_FONT_PX = 10
-"""Size of the text that says why a panel is empty."""
+EMPTY_FONT_PX = rule.MIN_TEXT_PX
+"""Size of the text that says why a panel is empty (enlarged on a projector)."""
+FITTED_EMPTY_PX = max(EMPTY_FONT_PX * style.FONT_SCALE, style.MIN_FONT_PX)
+"""The same text on a projector, as :func:`kpca_core.figures.style.for_projector` draws it."""
 COLORBAR_TITLE = "component value ÷ its largest |value| on the data"
 MAX_IMAGE_BYTES = 1_000_000
 """Budget of the panels' colour pictures (base64 PNG) in one figure."""
@@ -89,13 +92,55 @@ def panel_title(sweep: ContourSweep, c: int, r: int) -> str:
     return f"{head}<br>λ = {fit.eigenvalues[r]:.3g} ({fit.shares[r]:.1%})"
 
 
-def _fitted_title(sweep: ContourSweep, c: int, r: int, *, split: bool = False) -> str:
+def _fitted_title(
+    sweep: ContourSweep, c: int, r: int, *, split: bool = False, head: bool | None = None
+) -> str:
     """A fitted figure's panel title: one line (two if ``split``: "kPC k", then λ), the
-    column's heading only in the first row."""
+    column's heading only in the first row shown (``head``, by default row 0)."""
     lines = panel_title(sweep, c, r).split("<br>")
     lines[0] = lines[0].split(" · ")[1]  # "kPC k"
     line = ("<br>" if split else " · ").join(lines)
-    return f"<b>{sweep.column_label(c)}</b><br>{line}" if r == 0 else line
+    head = r == 0 if head is None else head
+    return f"<b>{sweep.column_label(c)}</b><br>{line}" if head else line
+
+
+def shown_components(sweep: ContourSweep, width_px: int, height_px: int) -> int:
+    """How many rows (the last components) a figure fitted to ``height_px`` shows.
+
+    All of them if each panel is then at least :data:`kpca_core.figures.layout.PANEL_MIN_PX`
+    on its shorter side, else as many as keep that size (at least one): the layout rule
+    (:func:`kpca_core.figures.layout.plan_grid`) with the fitted figure's margins and titles.
+    """
+    n_cols, n_rows = len(sweep.columns), sweep.n_components
+    xs, ys = sweep.grid.xs, sweep.grid.ys
+    w, h = float(np.ptp(xs)), float(np.ptp(ys))
+    box_w = max(w, h / PANEL_ASPECT[1], 1e-300)
+    box_h = max(h, w * PANEL_ASPECT[0], 1e-300)
+    plot_w = width_px - FITTED_MARGIN["l"] - FITTED_MARGIN["r"]
+    split = _split_titles(sweep, plot_w / n_cols)
+    title_px = FITTED_TITLE_PX + split * FITTED_LINE_PX
+    # the panel's shorter side, with 2 px to spare for the figure's rounding
+    least = (rule.PANEL_MIN_PX + 2) / min(1.0, box_h / box_w)
+    shown = n_rows
+    # room for the rows: less the top (with a line that says what is shown if not all
+    # rows are), the bottom and the first row's heading line
+    for top_px in (20, FITTED_MARGIN["t"]):
+        # (a planned height counts a top margin of 20 px, which a projector enlarges)
+        grown = round((style.FONT_SCALE - 1) * (top_px - 20))
+        rows_px = height_px - grown - top_px - FITTED_MARGIN["b"] - (TITLE_PX - title_px)
+        plan = rule.plan_grid(
+            1,
+            n_rows,
+            (plot_w / n_cols) * (1 - GAP_X),
+            height_px=rows_px,
+            aspect=box_h / box_w,
+            title_px=title_px,
+            least_px=min(least, (plot_w / n_cols) * (1 - GAP_X)),
+        )
+        shown = plan.shown_rows
+        if shown == n_rows:
+            break
+    return shown
 
 
 def _split_titles(sweep: ContourSweep, column_px: float) -> bool:
@@ -126,7 +171,7 @@ def columns_per_block(sweep: ContourSweep, width_px: int) -> int:
         for r in range(sweep.n_components)
         for line in panel_title(sweep, c, r).split("<br>")
     )
-    column_px = widest * 0.56 * TITLE_FONT_PX + GAP_X * plot_px
+    column_px = max(widest * 0.56 * TITLE_FONT_PX, rule.PANEL_MIN_PX) + GAP_X * plot_px
     fit = max(1, int((plot_px + GAP_X * plot_px) // column_px))
     blocks = -(-n_cols // fit)
     return -(-n_cols // blocks)
@@ -180,18 +225,23 @@ def contour_figure(
     n_cols, n_rows = len(sweep.columns), sweep.n_components
     if n_cols == 0:
         raise ValueError("a contour figure needs at least one column")
+    fitted = height_px is not None
+    shown = shown_components(sweep, width_px, height_px) if fitted else n_rows
+    # a fitted figure shows the last rows that fit and have a picture in some column
+    useful = max(1, *(min(column.n_components, n_rows) for column in sweep.columns))
+    first_row = max(useful, shown) - shown
+    last_row = first_row + shown
     xs, ys = sweep.grid.xs, sweep.grid.ys
     w, h = float(np.ptp(xs)), float(np.ptp(ys))
     # a panel is a box around the grid, of a height ÷ width within PANEL_ASPECT
     box_w = max(w, h / PANEL_ASPECT[1], 1e-300)
     box_h = max(h, w * PANEL_ASPECT[0], 1e-300)
-    fitted = height_px is not None
     # columns side by side in a block (panel (r, c) in row (c // wrap) · n_rows + r of the
     # figure, column c % wrap); one block unless the width is too narrow for the titles
     wrap = n_cols if fitted else columns_per_block(sweep, width_px)
     n_blocks = -(-n_cols // wrap)
     margin = FITTED_MARGIN if fitted else MARGIN
-    top_px = (margin["t"] if fitted else 60) if title else 20
+    top_px = (margin["t"] if fitted else 60) if title or shown < n_rows else 20
     plot_w = width_px - margin["l"] - margin["r"]
     # a fitted figure's titles in two lines where its columns are too narrow for one
     split = fitted and _split_titles(sweep, plot_w / n_cols)
@@ -203,8 +253,10 @@ def contour_figure(
     # other rows' titles are one line
     first_px = TITLE_PX + split * FITTED_LINE_PX
     if fitted:
-        rows_px = height_px - top_px - margin["b"] - first_px - (n_rows - 1) * title_px
-        px_per_unit = min(px_per_unit, max(rows_px, n_rows) / (n_rows * box_h))
+        if shown < n_rows:  # the line that says so: a top margin a projector enlarges
+            height_px -= round((style.FONT_SCALE - 1) * (top_px - 20))
+        rows_px = height_px - top_px - margin["b"] - first_px - (shown - 1) * title_px
+        px_per_unit = min(px_per_unit, max(rows_px, shown) / (shown * box_h))
         # each panel centred in an equal share of the width, so that its title has room
         gap_px = plot_w / n_cols - box_w * px_per_unit
     gap, title_h = gap_px / px_per_unit, title_px / px_per_unit
@@ -212,7 +264,7 @@ def contour_figure(
     # panel (0, 0) is the grid itself, centred in its box; the others are shifted copies
     left, top = float(xs[0]) - (box_w - w) / 2, float(ys[-1]) + (box_h - h) / 2
     x_range = [left - pad, left + wrap * box_w + (wrap - 1) * gap + pad]
-    shown_rows = n_blocks * n_rows
+    shown_rows = n_blocks * shown
     y_range = [top - shown_rows * box_h - (shown_rows - 1) * title_h, top + first_px / px_per_unit]
     plot_px = (y_range[1] - y_range[0]) * px_per_unit
     plane = ([float(xs[0]), float(xs[-1])], [float(ys[0]), float(ys[-1])])
@@ -227,7 +279,7 @@ def contour_figure(
         "width": width_px,
         "height": round(plot_px) + top_px + margin["b"],
         "margin": {**margin, "t": top_px},
-        "font": {"family": style.FONT_FAMILY, "size": 11},
+        "font": {"family": style.FONT_FAMILY, "size": rule.MIN_TEXT_PX},
         "showlegend": False,
         # the page's background between the panels, so titles read on light and dark themes
         "plot_bgcolor": style.TRANSPARENT,
@@ -256,6 +308,11 @@ def contour_figure(
             },
         },
     }
+    if shown < n_rows:
+        # fewer rows than asked fit the screen: the figure says which it shows
+        # short: one line at the projector's size beside a drawing canvas too
+        rows = f"kPC {first_row + 1}–{last_row}" if shown > 1 else f"kPC {last_row}"
+        title = f"{rows} of {n_rows} shown: step Components for the rest"
     if title:
         lines = style.title_lines(title, width_px, TITLE_EM * layout["font"]["size"])
         layout["title"] = {"text": "<br>".join(lines), "x": 0.0, "xanchor": "left"}
@@ -268,15 +325,16 @@ def contour_figure(
     drawn: list[tuple[np.ndarray, float, float]] = []
     n_drawn = sum(min(column.n_components, n_rows) for column in sweep.columns)
     line_chars = MAX_LINE_BYTES // max(n_drawn, 1)
-    for r in range(n_rows):
+    note_px = FITTED_EMPTY_PX if fitted else EMPTY_FONT_PX
+    for r in range(first_row, last_row):
         for c, column in enumerate(sweep.columns):
             dx = (c % wrap) * (box_w + gap)
-            dy = -((c // wrap) * n_rows + r) * (box_h + title_h)
+            dy = -((c // wrap) * shown + r - first_row) * (box_h + title_h)
             centre = (left + dx + box_w / 2, top + dy - box_h / 2)
             annotations.append(
                 {
                     "text": (
-                        _fitted_title(sweep, c, r, split=split)
+                        _fitted_title(sweep, c, r, split=split, head=r == first_row)
                         if fitted
                         else panel_title(sweep, c, r)
                     ),
@@ -300,8 +358,10 @@ def contour_figure(
                 if column.error is not None:
                     head = reason.split(":")[0]
                     reason = f"{head}: see the note above the figure" if r == 0 else "no picture"
-                if fitted:  # a small panel: the reason's head only
-                    reason = reason.split(":")[0]
+                # the reason, wrapped to its panel; its head only if the whole is too tall
+                lines = rule.fit_lines(reason, box_w * px_per_unit - 8, note_px)
+                if rule.lines_px(len(lines), note_px) > box_h * px_per_unit - 8:
+                    lines = rule.fit_lines(reason.split(":")[0], box_w * px_per_unit - 8, note_px)
                 # an empty panel is a faint grey on light and dark themes alike
                 shapes.append(
                     {
@@ -317,7 +377,6 @@ def contour_figure(
                         "name": "empty panel",
                     }
                 )
-                lines = style.wrap_lines(reason, box_w * px_per_unit, EMPTY_FONT_PX)
                 annotations.append(
                     {
                         "text": "<br>".join(lines),  # within its panel, a phone's too
@@ -328,6 +387,7 @@ def contour_figure(
                         "font": {"size": EMPTY_FONT_PX},
                     }
                 )
+                continue  # an empty panel's reason is its content: no data under it
             images.append({**dots, **axes, "x": dots["x"] + dx, "y": dots["y"] + dy})
     layout["annotations"] = annotations
     layout["images"] = _colour_images(xs, ys, drawn, axes) + images
@@ -393,7 +453,7 @@ def projection_figure(sweep: ContourSweep, column: int, i: int, j: int) -> go.Fi
     data = []
     for g, group in enumerate(groups):
         mask = labels == group
-        colour = style.GROUPS[g % len(style.GROUPS)] if len(groups) > 1 else "black"
+        colour = style.GROUPS[g % len(style.GROUPS)] if len(groups) > 1 else style.ONE_GROUP
         data.append(
             {
                 "type": "scatter" if len(P) <= MAX_SVG_POINTS else "scattergl",
@@ -401,7 +461,7 @@ def projection_figure(sweep: ContourSweep, column: int, i: int, j: int) -> go.Fi
                 "y": P[mask, j - 1],
                 "mode": "markers",
                 "name": str(group),
-                "marker": {"size": 6, "color": colour, "opacity": 0.75},
+                "marker": style.outlined({"size": 6, "color": colour, "opacity": 0.85}),
                 "hovertemplate": (
                     f"kPC {i} %{{x:.3g}}<br>kPC {j} %{{y:.3g}}<extra>group {group}</extra>"
                 ),

@@ -119,16 +119,45 @@ def mosaic_figure(
     return fig
 
 
-def fig4_figure(grid: ImageGrid, *, title: str = "", width_px: int | None = None) -> go.Figure:
-    """The grid of Mika et al. Fig. 4: original, noisy, linear and kernel rows."""
-    return mosaic_figure(
-        grid.images,
+def fig4_figure(
+    grid: ImageGrid, *, title: str = "", width_px: int | None = None, halves: bool = False
+) -> go.Figure:
+    """The grid of Mika et al. Fig. 4: original, noisy, linear and kernel rows.
+
+    With ``halves`` (a projector's wide, short screen) linear PCA's rows stand left
+    and kernel PCA's right, each below the original and noisy digits: half as many
+    rows, so that a digit is at least 48 px tall at 1280 × 720
+    (:data:`kpca_core.figures.layout.PRESENTER_DIGIT_MIN_PX`).
+    """
+    if not halves:
+        return mosaic_figure(
+            grid.images,
+            side=grid.side,
+            row_labels=grid.row_labels,
+            column_labels=grid.column_labels,
+            title=title,
+            width_px=width_px,
+        )
+    images = np.asarray(grid.images)
+    n_each = (len(images) - 2) // 2
+    top, linear, kernel = images[:2], images[2 : 2 + n_each], images[2 + n_each :]
+    blank = np.full((2 + n_each, 1, images.shape[2]), np.nan, dtype=images.dtype)
+    left = np.concatenate([top, linear])
+    right = np.concatenate([top, kernel])
+    labels = list(grid.row_labels[:2]) + [
+        label.split(" ", 1)[1] if " n = " in label else label
+        for label in grid.row_labels[2 : 2 + n_each]
+    ]
+    fig = mosaic_figure(
+        np.concatenate([left, blank, right], axis=1),
         side=grid.side,
-        row_labels=grid.row_labels,
-        column_labels=grid.column_labels,
-        title=title,
+        row_labels=labels,
+        column_labels=[*grid.column_labels, "", *grid.column_labels],
+        title=f"{title} · left: linear PCA, right: kernel PCA" if title else "",
         width_px=width_px,
     )
+    fig.update_layout(margin={"t": 60})
+    return fig
 
 
 def numbered_mosaic(
@@ -137,7 +166,7 @@ def numbered_mosaic(
     *,
     title: str = "",
     fmt: str = ".1f",
-    font_size: int = 11,
+    font_size: int = 12,
     width_px: int | None = None,
 ) -> go.Figure:
     """The grid's mosaic with ``numbers[r, c]`` written under the tile in row r, column c.
@@ -346,9 +375,11 @@ def toy_figure(results: Sequence[ToyDenoising], *, one_row: bool = False) -> go.
     for result in results:
         methods = [f"kernel PCA, {result.n_kernel} components", "linear PCA, 1 component"]
         name = result.name.replace("_", " ")
-        # two short lines above a half of the page, which may be a phone's
+        # short lines above a half of the page, which may be a phone's, or above a
+        # quarter of a projector's (one line of "kernel PCA, 4 components" there ran
+        # into its neighbour's on a lesson's slide)
         halves = [method.replace(", ", "<br>") for method in methods]
-        titles += [f"{name}<br>{method}" for method in methods] if one_row else halves
+        titles += [f"{name}<br>{half}" for half in halves] if one_row else halves
     shape = (1, 2 * len(results)) if one_row else (len(results), 2)
     fig = make_subplots(
         rows=shape[0],
@@ -370,8 +401,9 @@ def toy_figure(results: Sequence[ToyDenoising], *, one_row: bool = False) -> go.
                     x=sx,
                     y=sy,
                     mode="lines",
+                    # thin, but in the method's full colour: at 0.45 opacity its
+                    # contrast with the page was 1.8-2.0 (WCAG asks 3)
                     line={"color": colour, "width": 0.7},
-                    opacity=0.45,
                     hoverinfo="skip",
                     showlegend=False,
                 ),
@@ -405,7 +437,7 @@ def toy_figure(results: Sequence[ToyDenoising], *, one_row: bool = False) -> go.
             fig.update_yaxes(scaleanchor=f"x{axis_id}", scaleratio=1, **place)
     if one_row:
         # Below the panels, clear of their titles (a projector copy moves it to the bottom).
-        legend, height, margin = {"yanchor": "top", "y": -0.12}, 430, {"t": 60, "b": 50}
+        legend, height, margin = {"yanchor": "top", "y": -0.12}, 430, {"t": 70, "b": 50}
     else:
         # above the first row's two-line titles
         legend, height, margin = {"yanchor": "bottom", "y": 1.07}, 430 * len(results), {"t": 100}

@@ -387,6 +387,10 @@ def confusion_figure(confusion: np.ndarray, *, title: str = "") -> go.Figure:
     return fig
 
 
+MISCLASSIFIED_GAP = 8
+"""Pixels (of a 16-pixel digit) between two misclassified digits."""
+
+
 def misclassified_figure(
     images: np.ndarray,
     true_labels: np.ndarray,
@@ -417,4 +421,7 @@ def misclassified_figure(
         return fig
     tiles = np.asarray(images[:n], dtype=np.float32).reshape(1, n, side * side)
     labels = [f"{t} → {p}" for t, p in zip(true_labels[:n], predicted[:n], strict=True)]
-    return mosaic_figure(tiles, side=side, row_labels=[""], column_labels=labels, title=title)
+    # half a digit between two: one pixel apart, neighbours read as one shape
+    return mosaic_figure(
+        tiles, side=side, row_labels=[""], column_labels=labels, title=title, gap=MISCLASSIFIED_GAP
+    )

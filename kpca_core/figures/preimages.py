@@ -18,7 +18,7 @@ from .denoise import TITLE_FONT, numbered_mosaic
 METHOD_COLOURS: dict[str, str] = {
     "fixed-point": style.KERNEL,
     "distance": style.GROUPS[3],
-    "gradient": style.GROUPS[0],
+    "gradient": "#A87000",  # Okabe-Ito's orange, darker: a contrast >= 3 on both themes
     "ridge": style.RIDGE,
 }
 """One Okabe–Ito colour per pre-image method (the fixed point in kernel PCA's colour)."""
@@ -74,7 +74,7 @@ def table1_figure(table: GaussiansTable, *, ranges: bool = True) -> go.Figure:
         "zmin": -span,
         "zmax": span,
         "texttemplate": "%{text}",
-        "textfont": {"size": 11},
+        "textfont": {"size": 12},
     }
     fig.add_trace(
         go.Heatmap(
@@ -126,7 +126,7 @@ def fig3_figure(recon: Reconstruction, *, title: str = "") -> go.Figure:
     squared distance left (see :class:`~kpca_core.preimage_compare.Reconstruction`).
     """
     fractions = np.stack([recon.fraction_linear, recon.fraction_kernel])
-    return numbered_mosaic(recon.grid, fractions, title=title, fmt=".2f", font_size=10)
+    return numbered_mosaic(recon.grid, fractions, title=title, fmt=".2f", font_size=12)
 
 
 # ------------------------------------------------------- methods side by side
@@ -189,18 +189,23 @@ def comparison_figure(comparison: MethodComparison, *, title: str = "") -> go.Fi
             col=3,
         )
     if np.isfinite(comparison.baseline_mse):
-        fig.add_hline(
-            y=comparison.baseline_mse,
-            line={"color": style.NEUTRAL, "dash": "dot"},
-            annotation_text="noisy, not de-noised",
-            annotation_position="top left",
+        baseline = {"color": style.NEUTRAL, "dash": "dot"}
+        fig.add_hline(y=comparison.baseline_mse, line=baseline, row=1, col=1)
+        # named in the legend: written by the line, it lay over the curves' markers
+        fig.add_trace(
+            go.Scatter(
+                x=[None], y=[None], mode="lines", line=baseline, name="noisy, not de-noised"
+            ),
             row=1,
             col=1,
         )
-    fig.update_xaxes(type="log", title="n", showgrid=True)
+    # the n computed as the ticks, and decades on the time's log axis: plotly's own log
+    # ticks label the steps between decades in 9 px text
+    ns = sorted({int(n) for curve in comparison.curves for n in curve.n})
+    fig.update_xaxes(type="log", title="n", showgrid=True, tickvals=ns, ticktext=list(map(str, ns)))
     fig.update_yaxes(showgrid=True)
     fig.update_yaxes(rangemode="tozero", row=1, col=1)
-    fig.update_yaxes(type="log", row=1, col=2)
+    fig.update_yaxes(type="log", dtick=1, row=1, col=2)
     fig.update_yaxes(rangemode="tozero", row=1, col=3)
     fig.update_layout(legend={"orientation": "h", "yanchor": "top", "y": -0.2}, margin={"t": 90})
     return _layout(
@@ -297,7 +302,8 @@ def fixed_point_animation(
             colorscale=style.SEQUENTIAL,
             ncontours=20,
             contours={"coloring": "heatmap"},
-            colorbar={"title": "ρ(z)"},
+            # a title object: unvalidated, plotly.js drops a bare string (no title was shown)
+            colorbar={"title": {"text": "ρ(z)", "side": "top"}},
             opacity=0.75,
             hovertemplate="z = (%{x:.2f}, %{y:.2f})<br>ρ = %{z:.3f}<extra></extra>",
             name=f"ρ(z) of point {selected}",
@@ -344,7 +350,9 @@ def fixed_point_animation(
         updatemenus=[
             {
                 "type": "buttons",
-                "direction": "left",
+                # one above the other, left of the slider, whose step is said at its
+                # right end: the buttons side by side covered "step t = 0"
+                "direction": "down",
                 "x": 0.0,
                 "y": -0.08,
                 "xanchor": "left",
@@ -362,10 +370,10 @@ def fixed_point_animation(
         sliders=[
             {
                 "active": 0,
-                "x": 0.2,
-                "len": 0.8,
+                "x": 0.22,
+                "len": 0.78,
                 "y": -0.05,
-                "currentvalue": {"prefix": "step t = "},
+                "currentvalue": {"prefix": "step t = ", "xanchor": "right"},
                 "steps": [
                     {
                         "label": str(t),
@@ -377,7 +385,7 @@ def fixed_point_animation(
             }
         ],
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.02},
-        margin={"b": 110, "t": 90},
+        margin={"b": 150, "t": 90},  # the slider's step numbers under its rail
     )
     fig.update_xaxes(range=[xs[0], xs[-1]], showgrid=False, zeroline=False, constrain="domain")
     fig.update_yaxes(

@@ -15,17 +15,26 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..rings import Reading
+from . import layout as rule
 from . import style
 
 FIG5_PAIRS = ((1, 3), (1, 2))
 """The components drawn: centred kPC 1 against kPC 3, uncentred kPC 1 against kPC 2."""
 
 
+FONT_PX = 12
+"""The figure's text (titles and labels), at least the layout rule's 12 px."""
+GAP_PX = 90
+"""Between the panels: the right panel's tick labels and y title."""
+WIDTH_PX = 820
+"""The width planned for by default: the Contours page at 1280 px, sidebar open."""
+
+
 def reading_title(reading: Reading) -> str:
     """ "Centred in F" or "Not centred in F", and every component's |ρ| with the radius."""
     name = "Centred in F" if reading.center else "Not centred in F (the paper's eq. 3.7)"
     values = ", ".join(f"kPC {k} {rho:.2f}" for k, rho in enumerate(reading.correlations, start=1))
-    return f"{name}<br><sub>|Spearman ρ| with the radius ‖x‖: {values}</sub>"
+    return f"<b>{name}</b><br>|Spearman ρ| with the radius ‖x‖: {values}"
 
 
 def fig5_figure(
@@ -35,6 +44,8 @@ def fig5_figure(
     pairs: Sequence[tuple[int, int]] = FIG5_PAIRS,
     group_names: Sequence[str] | None = None,
     gamma: float | None = None,
+    width_px: int = WIDTH_PX,
+    text_scale: float = 1.0,
 ) -> go.Figure:
     """The data in two components of each reading, side by side, coloured by group.
 
@@ -50,13 +61,41 @@ def fig5_figure(
         Legend names of the groups, in the order of ``np.unique(labels)``.
     gamma : float, optional
         The c of exp(−c‖x − y‖²), put in the figure's title.
+    width_px : int
+        The width the page gives the figure: the panels side by side, or on a phone's
+        page (:func:`kpca_core.figures.style.is_narrow`) one above the other.
+    text_scale : float
+        How much larger the text is drawn (presenter mode's
+        :data:`kpca_core.figures.style.FONT_SCALE`): the titles are broken into lines
+        that fit their panels at that size (the layout rule, :mod:`.layout`).
     """
+    stacked = style.is_narrow(width_px)
+    margin = {"l": 60, "r": 20, "b": 80}
+    plot_w = width_px - margin["l"] - margin["r"]
+    n = len(readings)
+    panel_w = plot_w if stacked else (plot_w - GAP_PX * (n - 1)) / n
+    font = FONT_PX * text_scale
+    titles = [rule.fit_lines(reading_title(reading), panel_w, font) for reading in readings]
+    title_px = rule.lines_px(max(map(len, titles)), font) + 6
+    # one line where it can be (a title of several lines anchored at the top was cut):
+    # the section's heading says the rest
+    title = "Deręgowski & Krzyśko, Fig. 5"
+    if gamma is not None:
+        title += f": k = exp(−{gamma:g}‖x − y‖²)"
+    head = rule.fit_lines(title, plot_w, font * rule.TITLE_EM)
+    head_px = rule.lines_px(len(head), font * rule.TITLE_EM) + 10
+    panel_h = 360
+    height = round((head_px + title_px) / text_scale + panel_h * (n if stacked else 1))
+    gap_rows = title_px + 70  # the lower panel's title and the upper one's x ticks and title
     fig = make_subplots(
-        rows=1,
-        cols=len(readings),
-        subplot_titles=[reading_title(reading) for reading in readings],
-        horizontal_spacing=0.1,
+        rows=n if stacked else 1,
+        cols=1 if stacked else n,
+        subplot_titles=["<br>".join(lines) for lines in titles],
+        horizontal_spacing=GAP_PX / plot_w,
+        vertical_spacing=gap_rows / (panel_h * n + gap_rows) if stacked else 0.0,
     )
+    if stacked:
+        height += gap_rows * (n - 1)
     n_points = len(readings[0].components)
     labels = np.zeros(n_points, dtype=int) if labels is None else np.asarray(labels)
     groups = np.unique(labels)
@@ -73,14 +112,16 @@ def fig5_figure(
                     name=names[g],
                     legendgroup=names[g],
                     showlegend=panel == 1 and len(groups) > 1,
-                    marker={"size": 6, "color": style.GROUPS[g % len(style.GROUPS)]},
-                    opacity=0.75,
+                    marker=style.outlined(
+                        {"size": 6, "color": style.GROUPS[g % len(style.GROUPS)]}
+                    ),
+                    opacity=0.9,  # the outline's contrast >= 3 on both themes
                     hovertemplate=(
                         f"kPC {i} %{{x:.3g}}<br>kPC {j} %{{y:.3g}}<extra>{names[g]}</extra>"
                     ),
                 ),
-                row=1,
-                col=panel,
+                row=panel if stacked else 1,
+                col=1 if stacked else panel,
             )
         for axis, k in (("x", i), ("y", j)):
             update = fig.update_xaxes if axis == "x" else fig.update_yaxes
@@ -89,18 +130,33 @@ def fig5_figure(
                 zeroline=True,
                 zerolinecolor=style.NEUTRAL,
                 showgrid=False,
-                row=1,
-                col=panel,
+                row=panel if stacked else 1,
+                col=1 if stacked else panel,
             )
-    title = "Deręgowski & Krzyśko, Fig. 5: the data in kernel principal components"
-    if gamma is not None:
-        title += f", k = exp(−{gamma:g}‖x − y‖²)"
+    fig.update_annotations(font={"size": FONT_PX})
     fig.update_layout(
-        title={"text": title},
-        height=480,
-        margin={"l": 60, "r": 20, "t": 110, "b": 50},
-        font={"family": style.FONT_FAMILY, "size": 12},
+        # at the top, above the panels' titles (plotly centres it in the top margin)
+        title={
+            "text": "<br>".join(head),
+            "x": 0.0,
+            "xanchor": "left",
+            "y": 0.98,  # a few pixels below the top: at 1.0 its first line was cut
+            "yref": "container",
+            "yanchor": "top",
+        },
+        width=width_px,
+        height=height,
+        margin={**margin, "t": round((head_px + title_px) / text_scale)},
+        font={"family": style.FONT_FAMILY, "size": FONT_PX},
         plot_bgcolor=style.TRANSPARENT,  # the page's background, light or dark
-        legend={"title": {"text": "ring"}},
+        # below the panels, so that they keep the planned width
+        legend={
+            "title": {"text": "ring"},
+            "orientation": "h",
+            "x": 0.0,
+            "y": 0.0,
+            "yref": "container",
+            "yanchor": "bottom",
+        },
     )
     return fig

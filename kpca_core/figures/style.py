@@ -36,6 +36,19 @@ GREYS = "Greys"
 GROUPS = ("#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#0072B2", "#D55E00", "#F0E442", "#000000")
 """Okabe–Ito colours for groups of points (rings, moons, clusters), in order."""
 
+OUTLINE = "#767676"
+"""A mark's outline: a WCAG contrast of at least 3 against white (4.5) and Streamlit's
+dark background (4.3), so that every marker reads on either theme whatever its fill
+(the palette's orange and yellow alone fall below 3 on white)."""
+ONE_GROUP = NEUTRAL
+"""Points of data without groups: mid grey, which reads on light and dark pages alike."""
+
+
+def outlined(marker: dict) -> dict:
+    """``marker`` with a one-pixel :data:`OUTLINE`, for contrast on both themes."""
+    return {**marker, "line": {"width": 1, "color": OUTLINE}}
+
+
 FONT_FAMILY = "Arial, sans-serif"
 """One font everywhere, present in browsers and in exported images."""
 
@@ -79,6 +92,8 @@ CHAR_EM = 0.56
 """The average width of a character of the figures' font, in em."""
 FONT_SCALE = 1.4
 """Presenter mode: every font this much larger (a projector at 1280 × 720)."""
+PRESENTER_TITLE_PX = 20
+"""Presenter mode: a figure's title at least this large (:mod:`.layout`'s rule)."""
 MIN_FONT_PX = 16
 """Presenter mode: no text smaller than this (readable from the back of a room)."""
 LINE_SCALE = 1.8
@@ -163,9 +178,17 @@ def _pin_text_sizes(layout: dict, size: float) -> None:
         title = part.get("title")
         if isinstance(title, dict):
             title.setdefault("font", {}).setdefault("size", size)
-    layout.setdefault("legend", {}).setdefault("font", {}).setdefault("size", size)
+    legend = layout.setdefault("legend", {})
+    legend.setdefault("font", {}).setdefault("size", size)
+    if isinstance(legend.get("title"), dict):
+        legend["title"].setdefault("font", {}).setdefault("size", size)
     for note in layout.get("annotations", []):
         note.setdefault("font", {}).setdefault("size", size)
+    # a figure's title at least PRESENTER_TITLE_PX (plotly draws it at the base size)
+    title = layout.get("title")
+    if isinstance(title, dict) and title.get("text"):
+        font = title.setdefault("font", {})
+        font["size"] = max(font.get("size", size), PRESENTER_TITLE_PX)
 
 
 def projector_plan_height(height: int, margin: dict) -> int:

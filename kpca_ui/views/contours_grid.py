@@ -20,7 +20,7 @@ from kpca_core import contours as ct
 from kpca_core.figures import contours as figures
 from kpca_core.figures import panels
 from kpca_core.figures.drawing import canvas_background
-from kpca_core.figures.style import export_config, projector_plan_height
+from kpca_core.figures.style import export_config, is_narrow, projector_plan_height
 from kpca_ui import draw
 from kpca_ui.explain import explain
 from kpca_ui.memory import MB, bounded
@@ -223,7 +223,8 @@ def contour_figure(
     """The grid figure of ``sweep``, ``width`` pixels wide, from the cache shared by
     every session.
 
-    For a ``projector`` it is planned for presenter mode's screen (or a lesson's slide).
+    For a ``projector`` it is planned for presenter mode's screen (or a lesson's slide):
+    ``width`` is then the projector page's width it is given.
     """
     key = (
         points.key,
@@ -233,7 +234,7 @@ def contour_figure(
         sweep.n_components,
         resolution,
     )
-    planned = (page_px(), figure_px()) if projector else None
+    planned = (width, figure_px()) if projector else None
     return _contour_figure(sweep, key, points.title, planned, width)
 
 
@@ -276,10 +277,9 @@ def contour_body(
     drawn, grid_place = is_drawn(points), st
     if drawn:
         points = drawn_points("ct")
-        # in presenter mode the canvas enlarged, the grid beside it
-        canvas_place, grid_place = (
-            st.columns([2, 3]) if presenter_mode() else (st.container(), st.container())
-        )
+        # the canvas and the grid it changes side by side, both on one screen (a phone
+        # stacks them)
+        canvas_place, grid_place = st.columns(DRAWN_COLUMNS)
         if len(points.X) < draw.MIN_POINTS:
             drawing_canvas(canvas_place, None)
             return
@@ -294,7 +294,10 @@ def contour_body(
     image_format = st.session_state.get("ct_img", "png")
     projector = presenter_mode()
     width = content_px(SCREEN, figures.FIGURE_PX)
-    figure = contour_figure(sweep, points, specs, center, resolution, projector, width)
+    planned = page_px() if projector else width
+    if drawn:  # the grid's share of the row beside the canvas
+        planned = grid_beside_canvas_px(planned)
+    figure = contour_figure(sweep, points, specs, center, resolution, projector, planned)
     grid_place.plotly_chart(
         presentable(figure),
         # the figure's own width, figures.FIGURE_PX, or the screen's in presenter mode
@@ -307,7 +310,7 @@ def contour_body(
         # Made once the grid is sent, while the browser draws it. Made beside the grid
         # on the other worker, it delayed the grid by 13-15 ms (medians of 40 paired
         # clicks in Chromium) and reached the page within the same update.
-        drawing_canvas(canvas_place, canvas_background_of(sweep, points))
+        drawing_canvas(canvas_place, *canvas_background_of(sweep, points))
     is_fig2 = _is_fig2(points, spec, parameter, values, center)
     is_rings = rings.is_rings_preset(points, spec, parameter, values) and center
     notice(FIG2_NOTICE if is_fig2 else rings.RINGS_NOTICE if is_rings else NOTICE)
@@ -324,7 +327,7 @@ def contour_body(
     explain("ct_contours")
     projection_view(sweep, slug)
     if rings.has_dk_width(points, spec, parameter, values):
-        rings.fig5_section(points, image_format)
+        rings.fig5_section(points, image_format, width)
     _downloads(sweep, slug)
 
 
@@ -348,22 +351,49 @@ def column_notices(sweep: ct.ContourSweep) -> None:
         st.info(notice_text)
 
 
-def canvas_background_of(sweep: ct.ContourSweep, points: PointSet) -> dict | None:
-    """The picture behind the canvas with the ``points`` drawn: kPC 1 of the column
-    the projection shows."""
+DRAWN_COLUMNS = (2, 3)
+"""The drawing canvas's and the grid's shares of the row they share."""
+
+
+def grid_beside_canvas_px(width: int) -> int:
+    """The grid's width beside the drawing canvas in a row ``width`` pixels wide (all of
+    it on a phone's page, where the columns stand one above the other)."""
+    if is_narrow(width):
+        return width
+    return round(width * DRAWN_COLUMNS[1] / sum(DRAWN_COLUMNS)) - 16
+
+
+def canvas_background_of(
+    sweep: ct.ContourSweep, points: PointSet
+) -> tuple[dict | None, str | None]:
+    """The picture behind the canvas with the ``points`` drawn, kPC 1 of the column the
+    projection shows, and what it is ("kPC 1 of degree 2")."""
     labels = column_labels(sweep)  # the projection's Column box holds a label
     chosen = st.session_state.get("ct_pcol")
-    fit = sweep.columns[labels.index(chosen) if chosen in labels else -1].fit
+    c = labels.index(chosen) if chosen in labels else len(labels) - 1
+    fit = sweep.columns[c].fit
     half_width = draw.current_drawing("ct").half_width
-    return _background(
+    background = _background(
         fit, points.key, spec_key(fit.spec), fit.center, sweep.n_components, half_width
     )
+    return background, f"kPC 1 of {labels[c]}" if background is not None else None
 
 
-def drawing_canvas(place: DeltaGenerator, background: dict | None) -> None:
-    """The Contours view's drawing canvas over ``background`` (or none), in ``place``."""
+def drawing_canvas(
+    place: DeltaGenerator, background: dict | None, behind: str | None = None
+) -> None:
+    """The Contours view's drawing canvas over ``background`` (or none), in ``place``;
+    ``behind`` names the component the background shows."""
     can_copy = copy_source("ct") is not None
-    draw.canvas("ct", background, can_copy=can_copy, place=place, large=presenter_mode())
+    draw.canvas(
+        "ct",
+        background,
+        can_copy=can_copy,
+        place=place,
+        large=presenter_mode(),
+        behind=behind,
+        height_px=figure_px() if presenter_mode() else None,
+    )
 
 
 def affordable_resolution(n_points: int, specs: list[ct.KernelSpec], resolution: int) -> int | None:

@@ -49,6 +49,9 @@ descent iterate (the distance constraint's closed form is cheap), the ridge map 
 TOY = {"noise": 0.1, "c": 0.5, "seed": 0}
 """The 2-D toy of Fig. 1 as the "2-D toy" tab opens: 200 points, noise 0.1, c = 0.5."""
 
+FIXED_POINT_PX = 620
+"""The fixed point's animation in presenter mode: its plot at least AREA_MIN_PX tall."""
+
 
 # -------------------------------------------------------------------- Table 1
 def show_table1() -> None:
@@ -314,7 +317,9 @@ def show_fixed_point(name: str) -> None:
     _, paths = cached_toy_paths(name, TOY["noise"], TOY["c"], int(n), TOY["seed"])
     fig = cached_animation(name, TOY["noise"], TOY["c"], int(n), TOY["seed"], int(point))
     st.plotly_chart(
-        presentable(fig),
+        # taller on the projector: the slider and its step numbers under the plot
+        # left it 104 px at presenter mode's usual height
+        presentable(fig, height=FIXED_POINT_PX),
         key="dn_fixed_point_chart",
         config=image_export(f"fixed_point_{name}_n{n}_point{point}"),
     )

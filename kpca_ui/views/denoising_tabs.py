@@ -112,7 +112,7 @@ def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dic
     title = f"{subsets.source}: {noise.describe()}"
     width = narrow_px(SCREEN)
     show_with_numbers(
-        build(figures.fig4_figure, grid, title=title, width_px=width),
+        build(figures.fig4_figure, grid, title=title, width_px=width, halves=presenter_mode()),
         "dn_fig4",
         f"denoise_fig4_{noise.kind}{noise.level:g}_c{s['c']:g}",
         grid.to_frame,

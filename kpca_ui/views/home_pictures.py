@@ -32,10 +32,12 @@ HEIGHT_PX = 180
 
 
 def _small(fig: go.Figure) -> go.Figure:
-    """A thumbnail: no title, panel titles, legend or colour bar, a short fixed height.
+    """A thumbnail: a picture without words, a short fixed height.
 
-    Panel titles are too small to read here, and beside each other they overlapped
-    (the 2-D toy's two on a card's width).
+    No title, panel titles, legend, colour bar, tick labels or axis titles: on a
+    card's width they were cut at its edge ("component k (log scal") or ran into the
+    neighbouring panel's (Fig. 1, Fig. 5); the card's title and caption say what the
+    picture shows.
     """
     fig = go.Figure(fig.to_dict(), _validate=False)
     fig.update_layout(
@@ -47,17 +49,22 @@ def _small(fig: go.Figure) -> go.Figure:
     )
     fig.layout.annotations = ()
     fig.update_layout(coloraxis_showscale=False) if "coloraxis" in fig.layout else None
+    fig.update_xaxes(showticklabels=False, title=None)
+    fig.update_yaxes(showticklabels=False, title=None)
+    fig.update_traces(showscale=False, texttemplate="", selector={"type": "heatmap"})
     return fig
 
 
 def _fig2() -> go.Figure:
+    """Fig. 2's first component at degrees 1 and 2: straight lines, then bent ones (the
+    whole 3 × 4 grid made 60 px panels on a card)."""
     X, labels = parabola(150, noise=0.2, random_state=0)
-    specs = ct.sweep_specs(ct.KernelSpec("poly", gamma=1.0, coef0=0.0), "degree", (1, 2, 3, 4))
+    specs = ct.sweep_specs(ct.KernelSpec("poly", gamma=1.0, coef0=0.0), "degree", (1, 2))
     grid = ct.make_grid(X, 30)
     columns = tuple(
-        ct.evaluate_column(ct.fit_column(X, spec, n_components=3), grid) for spec in specs
+        ct.evaluate_column(ct.fit_column(X, spec, n_components=1), grid) for spec in specs
     )
-    sweep = ct.ContourSweep(X, labels, grid, columns, "degree", 3)
+    sweep = ct.ContourSweep(X, labels, grid, columns, "degree", 1)
     return contour_figures.contour_figure(sweep)
 
 

@@ -16,10 +16,10 @@ import streamlit as st
 from kpca_core import contours as ct
 from kpca_core import gamma_to_sigma
 from kpca_core.figures import rings as figures
-from kpca_core.figures.style import export_config
+from kpca_core.figures.style import FONT_SCALE, export_config
 from kpca_core.rings import DK_GAMMA, Reading, fig5_readings
 from kpca_ui.points import PointSet
-from kpca_ui.presenter import presentable
+from kpca_ui.presenter import page_px, presentable, presenter_mode
 from kpca_ui.workers import build, compute
 
 DK_SIGMA = float(f"{gamma_to_sigma(DK_GAMMA):.4g}")
@@ -107,8 +107,9 @@ def reading_words(reading: Reading) -> str:
     )
 
 
-def fig5_section(points: PointSet, image_format: str) -> None:
-    """Deręgowski & Krzyśko's Fig. 5 at c = 0.017, centred and uncentred side by side."""
+def fig5_section(points: PointSet, image_format: str, width: int = figures.WIDTH_PX) -> None:
+    """Deręgowski & Krzyśko's Fig. 5 at c = 0.017, centred and uncentred side by side,
+    planned for ``width`` pixels (presenter mode: its page's)."""
     st.subheader("Deręgowski & Krzyśko, Fig. 5: centred and not centred")
     st.markdown(
         f"k(x, y) = exp(−c‖x − y‖²) with their c = {DK_GAMMA} (σ = {DK_SIGMA:g}). They "
@@ -120,8 +121,15 @@ def fig5_section(points: PointSet, image_format: str) -> None:
         "distribution in a circle*, which can also mean inside the disc."
     )
     readings = _readings(points.X, points.key)
+    projector = presenter_mode()
     fig = build(
-        figures.fig5_figure, readings, points.labels, group_names=RING_NAMES, gamma=DK_GAMMA
+        figures.fig5_figure,
+        readings,
+        points.labels,
+        group_names=RING_NAMES,
+        gamma=DK_GAMMA,
+        width_px=page_px() if projector else width,
+        text_scale=FONT_SCALE if projector else 1.0,
     )
     st.plotly_chart(
         presentable(fig),

@@ -122,9 +122,9 @@ def spectrum_bars_figure(
 
 
 # ------------------------------------------------------------ figure 4b
-MAPS_PX = 480
-"""Width the component maps are planned for: the right 3/5 of the wide page at
-1280 px with the sidebar open (two panels and the colour bar)."""
+MAPS_PX = 820
+"""Width the component maps are planned for: the page at 1280 px with the sidebar
+open (two panels and the colour bar; presenter mode's 3/5 of its page is ~740 px)."""
 MAPS_MARGIN = {"l": 40, "r": 20, "t": 70, "b": 40}
 MAPS_GAP_X = 0.08
 """Paper fraction between two panels."""

@@ -182,7 +182,7 @@ def decorate(
                 yanchor="top",
                 text=REGIME_TEXT[regime].replace(": ", ":<br>"),
                 showarrow=False,
-                font={"size": 11, "color": style.NEUTRAL},
+                font={"size": 12, "color": style.NEUTRAL},
                 name=regime,
             )
     if chosen is not None:
@@ -196,7 +196,9 @@ def decorate(
         type="log" if log else "linear",
         range=list(np.log10(edges[[0, -1]]) if log else edges[[0, -1]]),
         title=parameter_label(sweep) + ("  (log scale)" if log else ""),
-        dtick=None if log else 1,
+        # decades only on a log axis of two or more: plotly's own steps between them
+        # ("2", "5") are drawn in 9 px text
+        dtick=(1 if np.ptp(np.log10(edges[[0, -1]])) >= 2 else None) if log else 1,
         exponentformat="power",
     )
     fig.update_layout(

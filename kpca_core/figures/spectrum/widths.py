@@ -64,7 +64,9 @@ def ratio_lines_figure(
     n_leading = max(1, min(int(n_leading), sweep.n_samples_))
     fig = go.Figure()
     # Viridis from 0.15: its darkest purple would vanish on the dark theme
-    colours = sample_colorscale(style.SEQUENTIAL, list(np.linspace(0.15, 0.9, n_leading)))
+    # the middle of the scale: its dark and light ends fall below a contrast of 3 on the
+    # dark and the light theme
+    colours = sample_colorscale(style.SEQUENTIAL, list(np.linspace(0.34, 0.58, n_leading)))
     for k in range(n_leading):
         fig.add_trace(
             go.Scatter(
@@ -145,7 +147,7 @@ def _add_marks(fig: go.Figure, sweep: WidthSweep, marks: Sequence[tuple[float, s
             showarrow=False,
             textangle=-90,
             xanchor="right",
-            font={"size": 11, "color": style.NEUTRAL},
+            font={"size": 12, "color": style.NEUTRAL},
             name="mark",
         )
 
@@ -295,9 +297,31 @@ def effective_components_figure(
             )
         )
     decorate(fig, sweep, chosen, label_chosen=False)
-    fig.update_yaxes(type="log", title="components needed (log scale)", dtick=1)
+    counts = [value for trace in fig.data for value in trace.y if np.isfinite(value)]
+    ticks = count_ticks(min(counts, default=1.0), max(counts, default=1.0))
+    fig.update_yaxes(type="log", title="components needed (log scale)", tickvals=ticks)
     fig.update_layout(title={"text": "Effective number of components", "x": 0})
     return white(fig)
+
+
+def count_ticks(low: float, high: float) -> list[int]:
+    """Tick values of a log axis of counts from ``low`` to ``high``: 1, 2, 5, 10, 20, …
+
+    At least two of them lie in the range, so the axis is never without labels (a log
+    axis ticked by decades had none between 2 and 8 components). Between two ticks that
+    would be the same count the smaller steps (1, 2, 3, 5) are used.
+    """
+    low, high = max(1.0, float(low)), max(1.0, float(high))
+    for steps in ((1, 2, 5), (1, 2, 3, 5), (1, 2, 3, 4, 5, 6, 7, 8, 9)):
+        ticks = [
+            step * 10**decade
+            for decade in range(int(np.log10(high)) + 2)
+            for step in steps
+            if low <= step * 10**decade <= high
+        ]
+        if len(ticks) >= 2:
+            return ticks
+    return [int(np.floor(low)), int(np.floor(low)) + 1]
 
 
 # ------------------------------------------------------------ figure 4a

@@ -1,0 +1,292 @@
+"""The layout rule (kpca_core/figures/layout.py) as the figure builders apply it."""
+
+import re
+
+import numpy as np
+import pytest
+
+from kpca_core import contours as ct
+from kpca_core.datasets import parabola, three_rings
+from kpca_core.figures import contours as figures
+from kpca_core.figures import layout as rule
+from kpca_core.figures import rings
+from kpca_core.figures.style import CHAR_EM, FONT_SCALE, for_projector, projector_plan_height
+from kpca_core.rings import fig5_readings
+from kpca_ui.presenter import FIGURE_PX, PAGE_PX
+from tests.e2e.audit import contrast
+
+KERNELS = {
+    "Fig. 2": ("parabola", ct.KernelSpec("poly", gamma=1.0, coef0=0.0), "degree", (1, 2, 3, 4)),
+    "rings": ("rings", ct.KernelSpec("rbf"), "sigma", (0.5, 1.0, 2.0)),
+    "D&K Fig. 5": ("rings", ct.KernelSpec("rbf"), "sigma", (5.423,)),
+    "sigmoid": ("parabola", ct.KernelSpec("sigmoid"), "gamma", (0.1, 1.0, 10.0)),
+    "Laplacian": ("parabola", ct.KernelSpec("laplacian"), "sigma", (0.5, 1.0, 2.0)),
+    "linear": ("parabola", ct.KernelSpec("linear"), None, ()),
+}
+
+
+def _sweep(name: str, k: int, pca: bool) -> ct.ContourSweep:
+    data, spec, parameter, values = KERNELS[name]
+    X, labels = parabola(120, 0.2, 0) if data == "parabola" else three_rings(120, 0.25, 0)
+    specs = ct.sweep_specs(spec, parameter, values)
+    if pca:
+        specs.insert(0, ct.KernelSpec("pca"))
+    return ct.contour_sweep(
+        X, specs, n_components=k, parameter=parameter, labels=labels, resolution=20
+    )
+
+
+def _presenter_figure(sweep: ct.ContourSweep):
+    """As the Contours view draws it in presenter mode (kpca_ui/views/contours_grid.py)."""
+    height = projector_plan_height(FIGURE_PX, {**figures.FITTED_MARGIN, "t": 20})
+    fig = figures.contour_figure(sweep, width_px=PAGE_PX, height_px=height)
+    return for_projector(fig, height=FIGURE_PX)
+
+
+@pytest.mark.parametrize("k", range(1, 9))
+@pytest.mark.parametrize("name", list(KERNELS))
+def test_presenter_contours_hold_at_every_number_of_components(name, k):
+    """Panels ≥ PANEL_MIN_PX, text ≥ 14 px, an empty panel's reason within its panel with
+    no data under it, and the figure says when it shows fewer rows than asked."""
+    sweep = _sweep(name, k, pca=name == "rings")
+    fig = _presenter_figure(sweep)
+    layout = fig.layout
+    plot_w = PAGE_PX - layout.margin.l - layout.margin.r
+    plot_h = layout.height - layout.margin.t - layout.margin.b
+    x0, x1 = layout.xaxis.range
+    y0, y1 = layout.yaxis.range
+    per_unit = min(plot_w / (x1 - x0), plot_h / (y1 - y0))
+    colours = [image for image in layout.images if image.name != "data"]
+    dots = [image for image in layout.images if image.name == "data"]
+    empty = [shape for shape in layout.shapes if shape.name == "empty panel"]
+    sides = [min(i.sizex, i.sizey) * per_unit for i in colours] + [
+        min(s.x1 - s.x0, s.y1 - s.y0) * per_unit for s in empty
+    ]
+    assert min(sides) >= rule.PANEL_MIN_PX - 0.5
+    assert len(dots) == len(colours)  # no data under an empty panel's reason
+    for note in layout.annotations:
+        assert note.font.size >= rule.PRESENTER_TEXT_PX
+    for shape in empty:
+        centre = ((shape.x0 + shape.x1) / 2, (shape.y0 + shape.y1) / 2)
+        (note,) = [a for a in layout.annotations if (a.x, a.y) == pytest.approx(centre)]
+        lines = note.text.split("<br>")
+        width = max(map(len, lines)) * CHAR_EM * note.font.size
+        assert width <= (shape.x1 - shape.x0) * per_unit
+        assert rule.lines_px(len(lines), note.font.size) <= (shape.y1 - shape.y0) * per_unit
+    rows = {round(a.y, 6) for a in layout.annotations if "kPC" in a.text and "of" not in a.text}
+    if len(rows) < k:
+        assert f"of {k}" in layout.title.text
+        assert layout.title.font.size is None or layout.title.font.size >= 20
+
+
+def test_plan_grid_wraps_and_pages():
+    plan = rule.plan_grid(6, 2, 390 - 60)
+    assert plan.per_row == 3 and plan.panel_px >= rule.PANEL_MIN_PX
+    plan = rule.plan_grid(4, 8, 1000, height_px=400, title_px=28)
+    assert plan.shown_rows < 8 and plan.panel_px == rule.PANEL_MIN_PX
+    assert plan.shown_rows * (plan.panel_px + 28) <= 400
+
+
+def test_fit_lines_never_breaks_a_word():
+    lines = rule.fit_lines("no 3rd component: non-zero eigenvalues", 60, 12)
+    assert all(word in " ".join(lines).split() for word in ("non-zero", "component:"))
+    chars = int(60 / (CHAR_EM * 12))
+    assert np.all([len(line) <= chars or " " not in line for line in lines])
+
+
+@pytest.mark.parametrize(("width", "scale"), [(820, 1.0), (1232, FONT_SCALE), (350, 1.0)])
+def test_dk_fig5_titles_fit_their_panels(width, scale):
+    """Deręgowski & Krzyśko's Fig. 5: each panel's title in lines as wide as its panel, at
+    least 12 px (no <sub>), and the panels far enough apart for the right one's y title;
+    on a phone one above the other."""
+    X, labels = three_rings(150, 0.25, 0)
+    readings = fig5_readings(X)
+    fig = rings.fig5_figure(readings, labels, gamma=0.017, width_px=width, text_scale=scale)
+    layout = fig.layout
+    plot_w = width - layout.margin.l - layout.margin.r
+    for note in layout.annotations:
+        assert "<sub>" not in note.text and note.font.size >= rule.MIN_TEXT_PX
+    if width < 600:
+        assert layout.xaxis.domain == layout.xaxis2.domain
+        assert layout.yaxis.domain[0] > layout.yaxis2.domain[1]
+        return
+    gap_px = (layout.xaxis2.domain[0] - layout.xaxis.domain[1]) * plot_w
+    assert gap_px >= 80
+    panel_px = (layout.xaxis.domain[1] - layout.xaxis.domain[0]) * plot_w
+    for note in layout.annotations:
+        widest = max(len(re.sub("<[^>]+>", "", line)) for line in note.text.split("<br>"))
+        assert widest * CHAR_EM * note.font.size * scale <= panel_px
+
+
+LIGHT, DARK = (255, 255, 255), (14, 17, 23)
+"""Streamlit's light and dark backgrounds."""
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return tuple(int(colour[k : k + 2], 16) for k in (1, 3, 5))
+
+
+@pytest.mark.parametrize("pca", [False, True])
+def test_projection_markers_contrast_on_both_themes(pca):
+    """ "The data in kernel principal components": every marker (its fill or its outline)
+    has a WCAG contrast ≥ 3 on the light and the dark page (black on near-black was 1.0)."""
+    for sweep in (_sweep("Fig. 2", 3, pca), _sweep("rings", 3, pca)):
+        fig = figures.projection_figure(sweep, len(sweep.columns) - 1, 1, 2)
+        for trace in fig.data:
+            marks = [_rgb(trace.marker.color)]
+            if trace.marker.line.width and trace.marker.line.width >= 1:
+                marks.append(_rgb(trace.marker.line.color))
+            for background in (LIGHT, DARK):
+                assert max(contrast(mark, background) for mark in marks) >= 3
+
+
+def test_effective_components_of_degrees_have_tick_labels():
+    """ "Polynomial: degree d": 2 to 8 components needed, a log axis ticked by decades had
+    no tick label at all; at least two ticks within the range now."""
+    from kpca_core.figures.spectrum import widths
+    from kpca_core.spectrum import WidthSweep
+
+    sweep = WidthSweep("poly", sweep="degree", max_degree=10).fit(parabola(120, 0.2, 0)[0])
+    fig = widths.effective_components_figure(sweep)
+    counts = [v for trace in fig.data for v in trace.y]
+    ticks = fig.layout.yaxis.tickvals
+    assert ticks is not None
+    inside = [t for t in ticks if min(counts) <= t <= max(counts)]
+    assert len(inside) >= 2
+    assert widths.count_ticks(2, 8) == [2, 5] and widths.count_ticks(3, 4) == [3, 4]
+
+
+def _digit_px(fig, width_px: int, rows: int, cols: int) -> float:
+    """A digit's height as drawn: the mosaic's equal units, the tighter of the plot's
+    height and width (less ~90 px of row labels) over ``rows`` × ``cols`` units."""
+    layout = fig.layout
+    plot_h = layout.height - layout.margin.t - layout.margin.b
+    plot_w = width_px - layout.margin.l - layout.margin.r - 90
+    return 16 * min(plot_h / rows, plot_w / cols)
+
+
+def test_fig4_digits_are_48_px_on_the_projector():
+    """Mika et al. Fig. 4 in presenter mode: 12 rows of digits were ~31 px tall; linear
+    PCA left and kernel PCA right halve the rows."""
+    from kpca_core.denoise.grids import ImageGrid
+    from kpca_core.figures import denoise
+
+    labels = ["original", "noisy"] + [
+        f"{method} n = {n}" for method in ("linear", "kernel") for n in (1, 4, 16, 64, 256)
+    ]
+    grid = ImageGrid(
+        np.random.default_rng(0).uniform(-1, 1, (12, 10, 256)),
+        16,
+        tuple(labels),
+        tuple("0123456789"),
+    )
+    fig = denoise.fig4_figure(grid, title="USPS: Gaussian noise σ = 0.5", halves=True)
+    shown = for_projector(fig, height=FIGURE_PX + 40)
+    assert _digit_px(shown, PAGE_PX, 7 * 17 - 1, 21 * 17 - 1) >= rule.PRESENTER_DIGIT_MIN_PX
+    assert list(shown.layout.yaxis.ticktext[2:]) == [f"n = {n}" for n in (1, 4, 16, 64, 256)]
+
+
+@pytest.mark.parametrize("name", ["fig2", "rings", "toy", "fig5"])
+def test_home_cards_are_pictures_without_words_to_cut(name):
+    """A card's picture has no text that its width could cut or run together (tick labels,
+    axis titles were: "component k (log scal", Fig. 1's and Fig. 5's neighbouring ticks);
+    Fig. 2's is two panels, not a 3 × 4 grid of 60 px ones."""
+    from kpca_ui.views import home_pictures
+
+    fig = home_pictures._small(home_pictures.BUILDERS[name]())
+    layout = fig.to_dict()["layout"]
+    for key, axis in layout.items():
+        if key.startswith(("xaxis", "yaxis")):
+            assert axis.get("showticklabels") is False and not axis.get("title")
+    assert not layout.get("annotations") and not layout.get("title")
+    if name == "fig2":
+        assert len([i for i in layout["images"] if i.get("name") != "data"]) == 2
+
+
+def test_fixed_point_animation_names_its_colour_bar_and_keeps_the_step_uncovered():
+    """Pre-images: the ρ(z) colour bar has a title as plotly.js reads one (an object; the
+    unvalidated bare string was dropped), and the step's "step t = …" is said at the
+    slider's right end, away from the ▶/❚❚ buttons at its left (stacked, not side by
+    side, so that they end before the slider starts)."""
+    from kpca_core.figures.preimages import fixed_point_animation
+    from tests.test_figures_preimages import toy_paths
+
+    toy, paths = toy_paths("square", random_state=1)
+    spec = fixed_point_animation(paths, toy.noisy, grid_size=20).to_dict()
+    layout = spec["layout"]
+    contour = spec["data"][0]
+    assert contour["colorbar"]["title"]["text"] == "ρ(z)"
+    (slider,) = layout["sliders"]
+    (menu,) = layout["updatemenus"]
+    assert slider["currentvalue"]["xanchor"] == "right"
+    assert menu["direction"] == "down" and slider["x"] >= 0.2
+
+
+def test_misclassified_digits_stand_apart():
+    """Features' live cell: misclassified digits were one pixel apart and read as one shape;
+    half a digit of the page's background between two now."""
+    from kpca_core.figures import features
+
+    rng = np.random.default_rng(0)
+    fig = features.misclassified_figure(
+        rng.uniform(-1, 1, (4, 256)), np.array([1, 2, 3, 4]), np.array([7, 5, 8, 9])
+    )
+    z = np.asarray(fig.data[0].z, dtype=float)
+    blank = np.all(np.isnan(z), axis=0)
+    runs = np.diff(np.flatnonzero(np.diff(np.r_[0, blank.astype(int), 0])))[::2]
+    assert len(runs) == 3 and min(runs) >= 8
+
+
+def test_toy_titles_fit_a_quarter_of_a_slide():
+    """The 2-D toy in one row (projector, a lesson's step 8): every title line fits a
+    quarter of a slide beside an open sidebar (~800 px) at the projector's size."""
+    from kpca_core.denoise import toy_denoising
+    from kpca_core.figures import denoise
+
+    results = [toy_denoising(name, n_samples=60) for name in ("half_circle", "square")]
+    fig = denoise.toy_figure(results, one_row=True)
+    panel_px = 800 * (1 - 3 * 0.04) / 4
+    for note in fig.layout.annotations:
+        widest = max(len(line) for line in note.text.split("<br>"))
+        assert widest * CHAR_EM * 12 * FONT_SCALE <= panel_px, note.text
+
+
+def _font_sizes(node) -> list[float]:
+    """Every font size set anywhere in a figure's dictionary."""
+    sizes = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key.endswith("font") and isinstance(value, dict) and "size" in value:
+                sizes.append(value["size"])
+            sizes += _font_sizes(value)
+    elif isinstance(node, list | tuple):
+        for item in node:
+            sizes += _font_sizes(item)
+    return sizes
+
+
+def test_no_text_below_12_px_and_toy_connectors_contrast():
+    """Numbers under the digits (side by side, Fig. 3) were 11 and 10 px, the contour
+    grid's base font (its colour bar's ticks) 11 px; the toy's connecting lines were drawn
+    at 0.45 opacity (contrast 1.8-2.0)."""
+    from kpca_core.denoise import toy_denoising
+    from kpca_core.denoise.grids import ImageGrid
+    from kpca_core.figures import denoise
+
+    grid = ImageGrid(np.zeros((2, 3, 256)), 16, ("a", "b"), ("0", "1", "2"))
+    mosaic = denoise.numbered_mosaic(grid, np.ones((2, 3))).to_dict()
+    contours = figures.contour_figure(_sweep("Fig. 2", 3, False)).to_dict()
+    for fig in (mosaic, contours):
+        assert min(_font_sizes(fig)) >= rule.MIN_TEXT_PX
+    assert contours["layout"]["font"]["size"] >= rule.MIN_TEXT_PX
+    toy = denoise.toy_figure([toy_denoising("square", n_samples=40)])
+    assert all(trace.opacity in (None, 1) for trace in toy.data)
+
+
+def test_projector_titles_are_20_px_and_legend_titles_14():
+    """Presenter mode: "degree 4: the data in kPC 1 and kPC 2" was drawn at 16 px, the
+    legend's title "group" at 12 px."""
+    fig = figures.projection_figure(_sweep("rings", 2, False), 0, 1, 2)
+    shown = for_projector(fig, height=FIGURE_PX).layout
+    assert shown.title.font.size >= rule.PRESENTER_TITLE_PX
+    assert shown.legend.title.font.size >= rule.PRESENTER_TEXT_PX
