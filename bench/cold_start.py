@@ -16,7 +16,7 @@ Then, on the Denoising view, a change of the width c (each offered width in
 turn, in one session): the time until the figure shows the new width, and
 whether the old picture stayed on screen meanwhile.
 
-    python bench/cold_start.py                # 10 contexts
+    KPCA_USPS_DIR=/path/to/usps python bench/cold_start.py   # 10 contexts
     python bench/cold_start.py --contexts 3   # quicker, noisier
 
 Timings depend on the machine's load (2 shared cores here): say so with them.
@@ -33,20 +33,11 @@ from urllib.parse import quote
 from appserver import AppServer
 from browser import IDLE, VIEWPORT, launch_chromium
 
-from kpca_ui.views.denoising import DEFAULTS, WIDTHS
+from kpca_ui.views.denoising import DEFAULTS, TABS, WIDTHS
 
 WARMED = re.compile(r"warm-up finished in")
-USPS = "/work/shared/data/usps"
-DENOISING_TABS = (
-    "Fig. 4 grid",
-    "Side by side",
-    "Error vs n",
-    "2-D toy",
-    "Demo",
-    "Table 1",
-    "Fig. 3",
-    "Pre-images",
-)
+DENOISING_TABS = TABS[: TABS.index("Write a digit")]
+"""The tabs with a figure of their own (the pad's shows none until a digit is written)."""
 TARGETS = (
     ("Home", ""),
     ("Contours", "contours"),
@@ -155,7 +146,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     started = time.monotonic()
-    with sync_playwright() as playwright, AppServer(env={"KPCA_USPS_DIR": USPS}) as server:
+    with sync_playwright() as playwright, AppServer() as server:
         browser = launch_chromium(playwright)
         warm_s = warm(server, browser, started)
         print(f"server warm {warm_s:.0f} s after its start ({server.log_path})", flush=True)
