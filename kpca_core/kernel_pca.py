@@ -101,6 +101,19 @@ def _has_input_points(model: KernelPCA) -> bool:
     return True
 
 
+def _signs(u: np.ndarray) -> np.ndarray:
+    """±1 per column of ``u`` that makes its entry of largest magnitude positive
+    (on a tie, the first of the two): deterministic signs for the eigenvectors."""
+    # max/min reduce along rows at memory speed; argmax along axis 0 copies
+    # the M × M matrix first (150 ms at M = 3000), so it runs on ties only.
+    high, low = np.max(u, axis=0, initial=-np.inf), -np.min(u, axis=0, initial=np.inf)
+    flip = low > high
+    ties = np.flatnonzero(low == high)
+    if ties.size:
+        flip[ties] = np.argmin(u[:, ties], axis=0) < np.argmax(u[:, ties], axis=0)
+    return np.where(flip, -1.0, 1.0)
+
+
 class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Kernel PCA (Schölkopf, Smola & Müller 1998) with pre-images (Mika et al. 1999).
 
@@ -495,7 +508,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         else:
             lam[zero] = 0.0
             alphas[:, zero] = 0.0
-        alphas *= np.where(-alphas.min(axis=0) > alphas.max(axis=0), -1.0, 1.0)
+        alphas *= _signs(alphas)
         total = float(np.trace(C))
         self.X_fit_ = landmarks
         self.n_landmarks_ = m
@@ -553,17 +566,10 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         else:
             mu[zero] = 0.0
         u = np.take(u, order, axis=1)
-        # max/min reduce along rows at memory speed; argmax along axis 0 copies
-        # the M × M matrix first (150 ms at M = 3000), so it runs on ties only.
-        high, low = np.max(u, axis=0, initial=-np.inf), -np.min(u, axis=0, initial=np.inf)
-        flip = low > high
-        ties = np.flatnonzero(low == high)
-        if ties.size:
-            flip[ties] = np.argmin(u[:, ties], axis=0) < np.argmax(u[:, ties], axis=0)
         inverse_sqrt = np.zeros_like(mu)
         nonzero = mu != 0
         inverse_sqrt[nonzero] = 1.0 / np.sqrt(np.abs(mu[nonzero]))
-        u *= np.where(flip, -1.0, 1.0) * inverse_sqrt
+        u *= _signs(u) * inverse_sqrt
 
         self._mu = mu
         self.eigenvalues_ = mu / M
