@@ -1,0 +1,349 @@
+"""The rooms in Redis, so that every replica behind the balancer sees the same room.
+
+Each room is five keys, ``kpca:room:<code>`` (a hash of its settings: token's
+hash, last activity, frozen, kernel, width, revision, counters) and its
+``:students`` (secret id -> number), ``:items`` (contribution number ->
+``"<student>|<kind>|<data>"``), ``:counts`` (``"<student>:<kind>"`` -> how
+many) and ``:rate`` (student -> ``"<window>:<added>"``).  Every change is one
+Lua script, which Redis runs atomically: two replicas adding for one student
+at once cannot pass a cap or a rate limit together.  Each change also sets the
+keys to expire after :attr:`~kpca_ui.rooms.store.Limits.idle_s`, so that Redis
+deletes an idle room by itself; and a script that finds the room idle by the
+store's clock deletes it at once.
+
+A lost connection raises :class:`~kpca_ui.rooms.store.StoreUnavailable`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+import redis
+
+from kpca_ui.rooms.store import (
+    CAP_WORDS,
+    DEFAULT_KERNEL,
+    NOT_LECTURER,
+    NOT_STUDENT,
+    CapReached,
+    Frozen,
+    Full,
+    Limits,
+    NotAllowed,
+    RoomGone,
+    RoomStore,
+    Snapshot,
+    StoreUnavailable,
+    same_token,
+    snapshot_of,
+)
+
+PREFIX = "kpca:room:"
+
+# KEYS: room, students, items, counts, rate. ARGV[1]: now, ARGV[2]: idle seconds.
+_COMMON = """
+local function live()
+  local active = redis.call('HGET', KEYS[1], 'active')
+  if not active then return false end
+  if tonumber(ARGV[1]) - tonumber(active) > tonumber(ARGV[2]) then
+    redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+    return false
+  end
+  return true
+end
+local function changed()
+  redis.call('HSET', KEYS[1], 'active', ARGV[1])
+  redis.call('HINCRBY', KEYS[1], 'rev', 1)
+  local ms = math.floor(tonumber(ARGV[2]) * 1000)
+  for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ms) end
+end
+"""
+
+_CREATE = (
+    _COMMON
+    + """
+if live() then return 0 end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+redis.call('HSET', KEYS[1], 'token', ARGV[3], 'kernel', ARGV[4], 'width', ARGV[5],
+  'frozen', 0, 'rev', 0, 'next_id', 0, 'next_student', 0, 'active', ARGV[1])
+changed()
+return 1
+"""
+)
+
+_JOIN = (
+    _COMMON
+    + """
+if not live() then return -1 end
+if redis.call('HLEN', KEYS[2]) >= tonumber(ARGV[4]) then return -2 end
+local number = redis.call('HINCRBY', KEYS[1], 'next_student', 1)
+redis.call('HSET', KEYS[2], ARGV[3], number)
+changed()
+return number
+"""
+)
+
+# ARGV[3] student id, [4] kind, [5] data, [6] cap, [7] rate, [8] window
+_ADD = (
+    _COMMON
+    + """
+if not live() then return 'gone' end
+local number = redis.call('HGET', KEYS[2], ARGV[3])
+if not number then return 'stranger' end
+if redis.call('HGET', KEYS[1], 'frozen') == '1' then return 'frozen' end
+local count_key = number .. ':' .. ARGV[4]
+if tonumber(redis.call('HGET', KEYS[4], count_key) or '0') >= tonumber(ARGV[6]) then
+  return 'cap'
+end
+local used = 0
+local rate = redis.call('HGET', KEYS[5], number)
+if rate then
+  local window, n = string.match(rate, '^(%-?%d+):(%d+)$')
+  if window == ARGV[8] then used = tonumber(n) end
+end
+if used >= tonumber(ARGV[7]) then return 'rate' end
+redis.call('HSET', KEYS[5], number, ARGV[8] .. ':' .. (used + 1))
+local id = redis.call('HINCRBY', KEYS[1], 'next_id', 1)
+redis.call('HSET', KEYS[3], id, number .. '|' .. ARGV[4] .. '|' .. ARGV[5])
+redis.call('HINCRBY', KEYS[4], count_key, 1)
+changed()
+return id
+"""
+)
+
+_REMOVE = """
+local function remove(id)
+  local item = redis.call('HGET', KEYS[3], id)
+  if not item then return false end
+  local number, kind = string.match(item, '^(%d+)|(%a)|')
+  redis.call('HDEL', KEYS[3], id)
+  redis.call('HINCRBY', KEYS[4], number .. ':' .. kind, -1)
+  return true
+end
+"""
+
+# ARGV[3] student id, [4] contribution number or '' for the latest
+_WITHDRAW = (
+    _COMMON
+    + _REMOVE
+    + """
+if not live() then return 'gone' end
+local number = redis.call('HGET', KEYS[2], ARGV[3])
+if not number then return 'stranger' end
+if redis.call('HGET', KEYS[1], 'frozen') == '1' then return 'frozen' end
+local target = -1
+local all = redis.call('HGETALL', KEYS[3])
+for i = 1, #all, 2 do
+  local id = tonumber(all[i])
+  if string.match(all[i + 1], '^(%d+)|') == number then
+    if ARGV[4] == '' then
+      if id > target then target = id end
+    elseif id == tonumber(ARGV[4]) then
+      target = id
+    end
+  end
+end
+if target < 0 then return 'none' end
+remove(target)
+changed()
+return target
+"""
+)
+
+# ARGV[3] token hash, [4] action, [5], [6] its arguments
+_LECTURER = (
+    _COMMON
+    + _REMOVE
+    + """
+if not live() then return 'gone' end
+if redis.call('HGET', KEYS[1], 'token') ~= ARGV[3] then return 'denied' end
+local action = ARGV[4]
+if action == 'close' then
+  redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+  return 'ok'
+elseif action == 'freeze' then
+  redis.call('HSET', KEYS[1], 'frozen', ARGV[5])
+elseif action == 'clear' then
+  redis.call('DEL', KEYS[3], KEYS[4])
+elseif action == 'remove' then
+  remove(ARGV[5])
+elseif action == 'remove_student' then
+  local all = redis.call('HGETALL', KEYS[3])
+  for i = 1, #all, 2 do
+    if string.match(all[i + 1], '^(%d+)|') == ARGV[5] then remove(all[i]) end
+  end
+elseif action == 'kernel' then
+  redis.call('HSET', KEYS[1], 'kernel', ARGV[5], 'width', ARGV[6])
+end
+changed()
+return 'ok'
+"""
+)
+
+# ARGV[3]: a student id to read only their contributions, or ''
+_SNAPSHOT = (
+    _COMMON
+    + """
+if not live() then return false end
+local only = nil
+if ARGV[3] ~= '' then
+  only = redis.call('HGET', KEYS[2], ARGV[3])
+  if not only then return 'stranger' end
+end
+local meta = redis.call('HMGET', KEYS[1], 'rev', 'frozen', 'kernel', 'width')
+local items = {}
+local all = redis.call('HGETALL', KEYS[3])
+for i = 1, #all, 2 do
+  if not only or string.match(all[i + 1], '^(%d+)|') == only then
+    table.insert(items, all[i])
+    table.insert(items, all[i + 1])
+  end
+end
+return {meta, redis.call('HLEN', KEYS[2]), items}
+"""
+)
+
+_REVISION = (
+    _COMMON
+    + """
+if not live() then return -1 end
+return tonumber(redis.call('HGET', KEYS[1], 'rev'))
+"""
+)
+
+
+class RedisStore(RoomStore):
+    """Rooms in Redis at ``url`` (see the module's docstring); the rules of :class:`RoomStore`.
+
+    Parameters
+    ----------
+    url : str
+        ``redis://host:port/db``.
+    limits, clock, codes
+        As :class:`RoomStore`'s.
+    timeout_s : float
+        How long to wait for Redis before the store is said to be unavailable.
+    """
+
+    def __init__(
+        self, url: str, limits: Limits | None = None, *, timeout_s: float = 2.0, **kwargs
+    ) -> None:
+        super().__init__(limits, **kwargs)
+        self.redis = redis.Redis.from_url(
+            url,
+            decode_responses=True,
+            socket_timeout=timeout_s,
+            socket_connect_timeout=timeout_s,
+        )
+        self._scripts = {
+            name: self.redis.register_script(source)
+            for name, source in {
+                "create": _CREATE,
+                "join": _JOIN,
+                "add": _ADD,
+                "withdraw": _WITHDRAW,
+                "lecturer": _LECTURER,
+                "snapshot": _SNAPSHOT,
+                "revision": _REVISION,
+            }.items()
+        }
+
+    @staticmethod
+    def keys(code: str) -> list[str]:
+        """The room's five keys."""
+        base = f"{PREFIX}{code}"
+        return [base, *(f"{base}:{part}" for part in ("students", "items", "counts", "rate"))]
+
+    def _run(self, name: str, code: str, *args: object) -> object:
+        with _reachable():
+            return self._scripts[name](
+                keys=self.keys(code), args=[repr(self.clock()), self.limits.idle_s, *args]
+            )
+
+    def _create(self, code: str, hashed: str) -> bool:
+        return self._run("create", code, hashed, *DEFAULT_KERNEL) == 1
+
+    def _lecturer(self, code: str, token: str, action: str, *args: str) -> None:
+        with _reachable():
+            kept = self.redis.hget(self.keys(code)[0], "token")
+        if kept is None:
+            raise RoomGone
+        if not same_token(token, kept):
+            raise NotAllowed(NOT_LECTURER)
+        # The script checks the hash again: a room closed and opened anew with the same
+        # code since then is another room, with another token.
+        answer = self._run("lecturer", code, kept, action, *args)
+        if answer == "gone":
+            raise RoomGone
+        if answer == "denied":
+            raise NotAllowed(NOT_LECTURER)
+
+    def _join(self, code: str, student: str) -> int:
+        answer = int(self._run("join", code, student, self.limits.students))
+        if answer == -1:
+            raise RoomGone
+        if answer == -2:
+            raise Full("This room is full.")
+        return answer
+
+    def _add(self, code: str, student: str, kind: str, data: str, cap: int) -> int:
+        now = self.clock()
+        answer = self._run(
+            "add", code, student, kind, data, cap, self.limits.rate, self._window(now)
+        )
+        _raise_for(answer)
+        if answer == "cap":
+            raise CapReached(CAP_WORDS[kind].format(cap=cap))
+        if answer == "rate":
+            raise self._rate_error()
+        return int(answer)
+
+    def _withdraw(self, code: str, student: str, item: int | None) -> int | None:
+        answer = self._run("withdraw", code, student, "" if item is None else item)
+        _raise_for(answer)
+        return None if answer == "none" else int(answer)
+
+    def _read(self, code: str, student: str = "") -> Snapshot:
+        answer = self._run("snapshot", code, student)
+        if answer is None:
+            raise RoomGone
+        _raise_for(answer)
+        (rev, frozen, kernel, width), n_students, flat = answer
+        items = []
+        for i in range(0, len(flat), 2):
+            number, kind, data = flat[i + 1].split("|", 2)
+            items.append((int(flat[i]), int(number), kind, data))
+        meta = {"rev": rev, "frozen": frozen, "kernel": kernel, "width": width}
+        return snapshot_of(code, meta, int(n_students), items)
+
+    def _mine(self, code: str, student: str) -> Snapshot:
+        return self._read(code, student)
+
+    def _snapshot(self, code: str) -> Snapshot:
+        return self._read(code)
+
+    def _revision(self, code: str) -> int:
+        answer = int(self._run("revision", code))
+        if answer < 0:
+            raise RoomGone
+        return answer
+
+
+def _raise_for(answer: object) -> None:
+    """The room's refusals that every student action shares."""
+    if answer == "gone":
+        raise RoomGone
+    if answer == "stranger":
+        raise NotAllowed(NOT_STUDENT)
+    if answer == "frozen":
+        raise Frozen
+
+
+@contextlib.contextmanager
+def _reachable() -> Iterator[None]:
+    """Redis's connection errors as :class:`StoreUnavailable`."""
+    try:
+        yield
+    except (redis.ConnectionError, redis.TimeoutError) as error:
+        raise StoreUnavailable from error

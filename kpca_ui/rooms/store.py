@@ -1,0 +1,602 @@
+"""A class's room: the model, its rules, and the in-process store.
+
+A lecturer creates a room (:meth:`RoomStore.create`) and gets its short code,
+which students type or scan, and a secret token, which only the lecturer's
+session holds: freezing, clearing, removing, choosing the kernel and closing
+check it (:func:`secrets.compare_digest` of its SHA-256 with the room's).  A
+student joins with the code (:meth:`RoomStore.join`) and gets an anonymous
+id, a secret of their session that names their own contributions, and a
+number (1, 2, …) by which the lecturer can remove everything of one student.
+
+Contributions are data, never text: a point of the plane [−h, h]² with its
+group (1 … 3), or a 16 × 16 digit written on the handwriting pad (grey values
+−1 paper … 1 ink, as :func:`kpca_core.handwriting.to_digit` makes them).
+Each student may have at most :attr:`Limits.points` points and
+:attr:`Limits.digits` digits at a time, and add at most :attr:`Limits.rate`
+of them per :attr:`Limits.window_s` seconds.  A room that nobody changed for
+:attr:`Limits.idle_s` seconds is closed and its data deleted.
+
+Two stores keep rooms with the same rules and interface: :class:`MemoryStore`
+in the server's process (bounded, thread-safe) and
+:class:`kpca_ui.rooms.redis_store.RedisStore`, chosen by :func:`open_store`
+when ``KPCA_REDIS_URL`` is set, so that replicas behind a balancer share them.
+Every failure a user can cause or meet is a :class:`RoomError` whose message
+is a sentence for the page.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import math
+import os
+import re
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+REDIS_ENV = "KPCA_REDIS_URL"
+"""Where the rooms live when set: a Redis URL (``redis://host:6379/0``)."""
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+"""A room code's letters: no 0/O, 1/I/L, which are misread on a projector."""
+CODE_LENGTH = 6
+CODE_PATTERN = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
+HALF_WIDTH = 2.0
+"""The room's plane is [−h, h]² (the drawing canvas's default square)."""
+N_GROUPS = 3
+DIGIT_SIDE = 16
+KERNELS = {"rbf": (0.05, 20.0), "laplacian": (0.05, 20.0), "poly": (1.0, 6.0)}
+"""The kernels a lecturer may pick for the room, with the range of their parameter:
+the width σ of the Gaussian and the Laplacian, the degree of the polynomial."""
+DEFAULT_KERNEL = ("rbf", 0.5)
+POINT, DIGIT = "p", "d"
+STUDENT_CHARS = 64
+"""The longest student id (:meth:`RoomStore.join` makes them 22 characters long)."""
+
+
+class RoomError(Exception):
+    """Anything a room refuses; ``str(error)`` is a sentence for the page."""
+
+
+class RoomGone(RoomError):
+    """No such room: a wrong code, or a room closed (by its lecturer or after inactivity)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "There is no open room with this code: it may be mistyped, or the room was closed."
+        )
+
+
+class NotAllowed(RoomError):
+    """Only the room's lecturer may do this (a wrong or missing token), or an unknown student."""
+
+
+class Frozen(RoomError):
+    """The lecturer froze the room."""
+
+    def __init__(self) -> None:
+        super().__init__("The lecturer has frozen the room: nothing can be added or undone now.")
+
+
+class CapReached(RoomError):
+    """The student has as many points (or digits) as a student may have."""
+
+
+class RateLimited(RoomError):
+    """The student added too many contributions too fast."""
+
+
+class Full(RoomError):
+    """Too many rooms in this server, or too many students in the room."""
+
+
+class Invalid(RoomError):
+    """A contribution or setting that is not what a room takes."""
+
+
+class StoreUnavailable(RoomError):
+    """The store (Redis) cannot be reached."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The class's rooms cannot be reached right now (their store is not answering). "
+            "The picture shown is the last one received; try again in a moment."
+        )
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a room allows; the defaults are the lecture's."""
+
+    points: int = 20
+    """Points per student at a time."""
+    digits: int = 3
+    """Digits per student at a time."""
+    rate: int = 10
+    """Contributions a student may add per window."""
+    window_s: float = 10.0
+    students: int = 300
+    """Students per room (a student who reloads the page joins again)."""
+    rooms: int = 50
+    """Open rooms per server (the in-process store)."""
+    idle_s: float = 2 * 3600.0
+    """A room nobody changed for this long is closed and its data deleted."""
+
+
+@dataclass(frozen=True)
+class Created:
+    """A new room: its code (shown to everyone) and its token (the lecturer's session only)."""
+
+    code: str
+    token: str = field(repr=False)
+
+
+@dataclass(frozen=True)
+class Joined:
+    """A student in a room: their secret id and their public number."""
+
+    student: str = field(repr=False)
+    number: int
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What a room holds now, as the projector shows it.
+
+    Attributes
+    ----------
+    revision : int
+        Grows with every change: the same revision is the same picture.
+    point_ids, point_students : ndarray of int, shape (n,)
+    points : ndarray of shape (n, 2)
+    groups : ndarray of int, shape (n,), in ``1 … N_GROUPS``
+    digit_ids, digit_students : ndarray of int, shape (m,)
+    digits : ndarray of shape (m, 16, 16), grey values −1 … 1
+    """
+
+    code: str
+    revision: int
+    frozen: bool
+    kernel: str
+    width: float
+    n_students: int
+    point_ids: np.ndarray
+    points: np.ndarray
+    groups: np.ndarray
+    point_students: np.ndarray
+    digit_ids: np.ndarray
+    digits: np.ndarray
+    digit_students: np.ndarray
+
+    def counts(self) -> str:
+        """ "41 students, 612 points, 80 digits"."""
+        return ", ".join(
+            f"{n} {word}{'' if n == 1 else 's'}"
+            for n, word in (
+                (self.n_students, "student"),
+                (len(self.points), "point"),
+                (len(self.digits), "digit"),
+            )
+        )
+
+
+# --- validation and encoding, shared by both stores -------------------------------------
+
+
+def normal_code(text: object) -> str | None:
+    """A room code as typed (any case, spaces), or None if it cannot be one."""
+    if not isinstance(text, str) or len(text) > 3 * CODE_LENGTH:
+        return None
+    code = re.sub(r"[\s-]", "", text).upper()
+    return code if CODE_PATTERN.fullmatch(code) else None
+
+
+def new_code() -> str:
+    """A random room code."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def token_hash(token: object) -> str:
+    """The SHA-256 of a lecturer's token as the room keeps it (of anything else: of "")."""
+    text = token if isinstance(token, str) and len(token) <= 200 else ""
+    return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
+
+
+def same_token(token: object, kept: str | None) -> bool:
+    """Whether ``token`` is the room's (``kept``, its hash), in constant time."""
+    return kept is not None and secrets.compare_digest(token_hash(token), kept)
+
+
+def point_item(x: object, y: object, group: object) -> str:
+    """A point as the stores keep it, ``"x,y,group"``; :class:`Invalid` if it is not one."""
+    try:
+        values = [float(x), float(y)]  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise Invalid("A point needs two numbers.") from None
+    if isinstance(x, bool) or isinstance(y, bool) or not all(map(math.isfinite, values)):
+        raise Invalid("A point needs two finite numbers.")
+    if max(abs(v) for v in values) > HALF_WIDTH:
+        raise Invalid(f"A point must lie in the square [−{HALF_WIDTH:g}, {HALF_WIDTH:g}]².")
+    if isinstance(group, bool) or group not in range(1, N_GROUPS + 1):
+        raise Invalid(f"A point's group is 1 to {N_GROUPS}.")
+    return f"{values[0]:.4f},{values[1]:.4f},{int(group)}"  # type: ignore[call-overload]
+
+
+def digit_item(digit: object) -> str:
+    """A 16 × 16 digit as the stores keep it: 256 grey levels in base64."""
+    try:
+        array = np.asarray(digit, dtype=float)
+    except (TypeError, ValueError):
+        raise Invalid("A digit is 16 × 16 grey values.") from None
+    if array.shape not in ((DIGIT_SIDE, DIGIT_SIDE), (DIGIT_SIDE * DIGIT_SIDE,)):
+        raise Invalid("A digit is 16 × 16 grey values.")
+    if not np.all(np.isfinite(array)) or np.abs(array).max(initial=0) > 1:
+        raise Invalid("A digit's grey values lie between −1 and 1.")
+    levels = np.round((array.ravel() + 1) * 127.5).astype(np.uint8)
+    return base64.b64encode(levels.tobytes()).decode("ascii")
+
+
+def read_digit(text: str) -> np.ndarray:
+    """The 16 × 16 digit of :func:`digit_item`."""
+    levels = np.frombuffer(base64.b64decode(text), dtype=np.uint8)
+    return (levels.astype(float) / 127.5 - 1).reshape(DIGIT_SIDE, DIGIT_SIDE)
+
+
+def check_kernel(kernel: object, width: object) -> tuple[str, float]:
+    """A kernel and parameter a room takes (:data:`KERNELS`), or :class:`Invalid`."""
+    if kernel not in KERNELS:
+        raise Invalid("The room's kernel is Gaussian, Laplacian or polynomial.")
+    low, high = KERNELS[kernel]  # type: ignore[index]
+    try:
+        value = float(width)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise Invalid("The kernel's parameter is a number.") from None
+    if not low <= value <= high:
+        raise Invalid(f"The kernel's parameter lies between {low:g} and {high:g}.")
+    return str(kernel), round(value) if kernel == "poly" else value
+
+
+def snapshot_of(
+    code: str, meta: dict, n_students: int, items: list[tuple[int, int, str, str]]
+) -> Snapshot:
+    """A :class:`Snapshot` from a room's fields and its items ``(id, student, kind, data)``."""
+    items = sorted(items)
+    points = [(i, s, data) for i, s, kind, data in items if kind == POINT]
+    digits = [(i, s, data) for i, s, kind, data in items if kind == DIGIT]
+    xyg = np.array([[float(v) for v in data.split(",")] for _, _, data in points]).reshape(-1, 3)
+    return Snapshot(
+        code=code,
+        revision=int(meta["rev"]),
+        frozen=bool(int(meta["frozen"])),
+        kernel=str(meta["kernel"]),
+        width=float(meta["width"]),
+        n_students=n_students,
+        point_ids=np.array([i for i, _, _ in points], dtype=int),
+        points=xyg[:, :2],
+        groups=xyg[:, 2].astype(int),
+        point_students=np.array([s for _, s, _ in points], dtype=int),
+        digit_ids=np.array([i for i, _, _ in digits], dtype=int),
+        digits=np.array([read_digit(data) for _, _, data in digits]).reshape(
+            -1, DIGIT_SIDE, DIGIT_SIDE
+        ),
+        digit_students=np.array([s for _, s, _ in digits], dtype=int),
+    )
+
+
+CAP_WORDS = {
+    POINT: "You have placed {cap} points, as many as each student may: undo one to move it.",
+    DIGIT: "You have sent {cap} digits, as many as each student may: undo one to send another.",
+}
+RATE_WORDS = "Slow down a little: at most {rate} contributions every {window:g} s."
+NOT_LECTURER = "Only the lecturer who started this room can do that."
+NOT_STUDENT = "This session is not in the room: open the room's link again to join."
+
+
+# --- the interface ----------------------------------------------------------------------
+
+
+class RoomStore:
+    """Rooms with their rules; the storage is a subclass's (:class:`MemoryStore`, Redis).
+
+    Parameters
+    ----------
+    limits : Limits
+    clock : callable
+        Seconds (``time.time`` by default; tests move it on).
+    codes : callable
+        New room codes (:func:`new_code` by default); a code in use is drawn again.
+    """
+
+    def __init__(
+        self,
+        limits: Limits | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+        codes: Callable[[], str] = new_code,
+    ) -> None:
+        self.limits = limits or Limits()
+        self.clock = clock
+        self.codes = codes
+
+    # Lecturer
+    def create(self) -> Created:
+        """A new room with a fresh code and token; :class:`Full` if the store is."""
+        token = secrets.token_urlsafe(24)
+        for _ in range(8):
+            code = self.codes()
+            if CODE_PATTERN.fullmatch(code) and self._create(code, token_hash(token)):
+                return Created(code, token)
+        raise Full("No new room could be opened now; try again in a moment.")
+
+    def freeze(self, code: str, token: str, frozen: bool = True) -> None:
+        """Stop (or allow again) every student's contributions and undos."""
+        self._lecturer(code, token, "freeze", "1" if frozen else "0")
+
+    def clear(self, code: str, token: str) -> None:
+        """Remove every contribution (the students stay in the room)."""
+        self._lecturer(code, token, "clear")
+
+    def remove(self, code: str, token: str, item: int) -> None:
+        """Remove one contribution by its number."""
+        self._lecturer(code, token, "remove", str(_whole(item)))
+
+    def remove_student(self, code: str, token: str, number: int) -> None:
+        """Remove every contribution of the student with this number."""
+        self._lecturer(code, token, "remove_student", str(_whole(number)))
+
+    def set_kernel(self, code: str, token: str, kernel: str, width: float) -> None:
+        """The kernel and its parameter the room's projector shows (:data:`KERNELS`)."""
+        kernel, width = check_kernel(kernel, width)
+        self._lecturer(code, token, "kernel", kernel, repr(float(width)))
+
+    def close(self, code: str, token: str) -> None:
+        """Close the room and delete its data."""
+        self._lecturer(code, token, "close")
+
+    # Students
+    def join(self, code: str) -> Joined:
+        """A new anonymous student in the room."""
+        student = secrets.token_urlsafe(16)
+        return Joined(student, self._join(code, student))
+
+    def add_point(self, code: str, student: str, x: float, y: float, group: int) -> int:
+        """Add a point of the plane in a group; its contribution number."""
+        item = point_item(x, y, group)
+        return self._add(code, _student(student), POINT, item, self.limits.points)
+
+    def add_digit(self, code: str, student: str, digit: np.ndarray) -> int:
+        """Add a 16 × 16 digit; its contribution number."""
+        item = digit_item(digit)
+        return self._add(code, _student(student), DIGIT, item, self.limits.digits)
+
+    def undo(self, code: str, student: str, item: int | None = None) -> int | None:
+        """Remove the student's own contribution ``item`` (default: their latest); which one."""
+        return self._withdraw(code, _student(student), None if item is None else _whole(item))
+
+    def mine(self, code: str, student: str) -> Snapshot:
+        """The room as the student's own: only their contributions (and the room's settings)."""
+        return self._mine(code, _student(student))
+
+    # Everyone
+    def snapshot(self, code: str) -> Snapshot:
+        """Everything in the room now (:class:`RoomGone` if it is not open)."""
+        return self._snapshot(code)
+
+    def revision(self, code: str) -> int:
+        """The room's revision (cheap: the projector asks it before the snapshot)."""
+        return self._revision(code)
+
+    # What a subclass stores
+    def _create(self, code: str, hashed: str) -> bool:
+        raise NotImplementedError
+
+    def _lecturer(self, code: str, token: str, action: str, *args: str) -> None:
+        raise NotImplementedError
+
+    def _join(self, code: str, student: str) -> int:
+        raise NotImplementedError
+
+    def _add(self, code: str, student: str, kind: str, data: str, cap: int) -> int:
+        raise NotImplementedError
+
+    def _withdraw(self, code: str, student: str, item: int | None) -> int | None:
+        raise NotImplementedError
+
+    def _mine(self, code: str, student: str) -> Snapshot:
+        raise NotImplementedError
+
+    def _snapshot(self, code: str) -> Snapshot:
+        raise NotImplementedError
+
+    def _revision(self, code: str) -> int:
+        raise NotImplementedError
+
+    def _cap_error(self, kind: str) -> CapReached:
+        cap = self.limits.points if kind == POINT else self.limits.digits
+        return CapReached(CAP_WORDS[kind].format(cap=cap))
+
+    def _rate_error(self) -> RateLimited:
+        return RateLimited(RATE_WORDS.format(rate=self.limits.rate, window=self.limits.window_s))
+
+    def _window(self, now: float) -> int:
+        return int(now // self.limits.window_s)
+
+
+def _student(student: object) -> str:
+    """A student's id as a session may hold it (anything else is no student)."""
+    if not isinstance(student, str) or not 0 < len(student) <= STUDENT_CHARS:
+        raise NotAllowed(NOT_STUDENT)
+    return student
+
+
+def _whole(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise Invalid("A contribution or student is named by a whole number.")
+    return int(value)
+
+
+# --- in the server's process ------------------------------------------------------------
+
+
+@dataclass
+class _Room:
+    hashed: str
+    active: float
+    kernel: str = DEFAULT_KERNEL[0]
+    width: float = DEFAULT_KERNEL[1]
+    frozen: bool = False
+    rev: int = 0
+    next_id: int = 0
+    students: dict[str, int] = field(default_factory=dict)
+    items: dict[int, tuple[int, str, str]] = field(default_factory=dict)
+    """Contribution number -> (student number, kind, data)."""
+    rate: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """Student number -> (window, contributions added in it)."""
+
+    def count(self, number: int, kind: str) -> int:
+        return sum(1 for s, k, _ in self.items.values() if s == number and k == kind)
+
+    def changed(self, now: float) -> None:
+        self.rev += 1
+        self.active = now
+
+    def snapshot(self, code: str, only: int | None = None) -> Snapshot:
+        items = [
+            (i, s, k, data) for i, (s, k, data) in self.items.items() if only is None or s == only
+        ]
+        meta = {"rev": self.rev, "frozen": self.frozen, "kernel": self.kernel, "width": self.width}
+        return snapshot_of(code, meta, len(self.students), items)
+
+
+class MemoryStore(RoomStore):
+    """Rooms in this process: at most :attr:`Limits.rooms`, one lock around them all.
+
+    A room idle for :attr:`Limits.idle_s` is deleted when it is next asked for,
+    and all such rooms whenever a room is created.
+    """
+
+    def __init__(self, limits: Limits | None = None, **kwargs) -> None:
+        super().__init__(limits, **kwargs)
+        self._rooms: dict[str, _Room] = {}
+        self._lock = threading.Lock()
+
+    def _room(self, code: str, now: float) -> _Room:
+        room = self._rooms.get(code)
+        if room is not None and now - room.active > self.limits.idle_s:
+            del self._rooms[code]
+            room = None
+        if room is None:
+            raise RoomGone
+        return room
+
+    def _student(self, room: _Room, student: str) -> int:
+        number = room.students.get(student) if isinstance(student, str) else None
+        if number is None:
+            raise NotAllowed(NOT_STUDENT)
+        return number
+
+    def _create(self, code: str, hashed: str) -> bool:
+        now = self.clock()
+        with self._lock:
+            for old in [c for c, r in self._rooms.items() if now - r.active > self.limits.idle_s]:
+                del self._rooms[old]
+            if code in self._rooms:
+                return False
+            if len(self._rooms) >= self.limits.rooms:
+                raise Full("This server has as many open rooms as it can keep; try again later.")
+            self._rooms[code] = _Room(hashed, now)
+            return True
+
+    def _lecturer(self, code: str, token: str, action: str, *args: str) -> None:
+        now = self.clock()
+        with self._lock:
+            room = self._room(code, now)
+            if not same_token(token, room.hashed):
+                raise NotAllowed(NOT_LECTURER)
+            if action == "close":
+                del self._rooms[code]
+                return
+            if action == "freeze":
+                room.frozen = args[0] == "1"
+            elif action == "clear":
+                room.items.clear()
+            elif action == "remove":
+                room.items.pop(int(args[0]), None)
+            elif action == "remove_student":
+                number = int(args[0])
+                room.items = {i: item for i, item in room.items.items() if item[0] != number}
+            elif action == "kernel":
+                room.kernel, room.width = args[0], float(args[1])
+            room.changed(now)
+
+    def _join(self, code: str, student: str) -> int:
+        now = self.clock()
+        with self._lock:
+            room = self._room(code, now)
+            if len(room.students) >= self.limits.students:
+                raise Full("This room is full.")
+            room.students[student] = len(room.students) + 1
+            room.changed(now)
+            return room.students[student]
+
+    def _add(self, code: str, student: str, kind: str, data: str, cap: int) -> int:
+        now = self.clock()
+        with self._lock:
+            room = self._room(code, now)
+            number = self._student(room, student)
+            if room.frozen:
+                raise Frozen
+            if room.count(number, kind) >= cap:
+                raise self._cap_error(kind)
+            window, used = room.rate.get(number, (None, 0))
+            used = used if window == self._window(now) else 0
+            if used >= self.limits.rate:
+                raise self._rate_error()
+            room.rate[number] = (self._window(now), used + 1)
+            room.next_id += 1
+            room.items[room.next_id] = (number, kind, data)
+            room.changed(now)
+            return room.next_id
+
+    def _withdraw(self, code: str, student: str, item: int | None) -> int | None:
+        now = self.clock()
+        with self._lock:
+            room = self._room(code, now)
+            number = self._student(room, student)
+            if room.frozen:
+                raise Frozen
+            own = [i for i, (s, _, _) in room.items.items() if s == number]
+            if item is None:
+                item = max(own, default=None)
+            if item not in own:
+                return None
+            del room.items[item]
+            room.changed(now)
+            return item
+
+    def _mine(self, code: str, student: str) -> Snapshot:
+        with self._lock:
+            room = self._room(code, self.clock())
+            return room.snapshot(code, self._student(room, student))
+
+    def _snapshot(self, code: str) -> Snapshot:
+        with self._lock:
+            return self._room(code, self.clock()).snapshot(code)
+
+    def _revision(self, code: str) -> int:
+        with self._lock:
+            return self._room(code, self.clock()).rev
+
+
+def open_store(limits: Limits | None = None) -> RoomStore:
+    """The store this server keeps rooms in: Redis at ``KPCA_REDIS_URL`` if set, else in-process."""
+    url = os.environ.get(REDIS_ENV)
+    if url:
+        from kpca_ui.rooms.redis_store import RedisStore
+
+        return RedisStore(url, limits)
+    return MemoryStore(limits)
