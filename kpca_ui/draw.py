@@ -75,7 +75,7 @@ def current_drawing(prefix: str) -> Drawing:
     return st.session_state[keys["drawing"]]
 
 
-def _replace(prefix: str, drawing: Drawing, notes: list[str]) -> None:
+def replace_drawing(prefix: str, drawing: Drawing, notes: list[str]) -> None:
     """A drawing that the canvas did not make: the canvas takes it (a new revision)."""
     keys = _keys(prefix)
     st.session_state[keys["drawing"]] = drawing
@@ -108,7 +108,7 @@ def take_edit(prefix: str, value: object, copy_source: tuple | None = None) -> b
     if edit.get("copy"):
         if copy_source is not None:
             drawing, note = from_data(*copy_source)
-            _replace(prefix, drawing, [f"Copied in: {note}."] if note else [])
+            replace_drawing(prefix, drawing, [f"Copied in: {note}."] if note else [])
         return True
     half_width = edit.get("half", current.half_width)
     drawing, notes = from_points(edit.get("points"), half_width)

@@ -44,6 +44,7 @@ NAVIGATION = (
     ("demo", "Demo", ":material/auto_fix_high:"),
     ("features", "Features", ":material/grid_on:"),
     ("lesson", "Lesson", ":material/school:"),
+    ("class_room", "Class", ":material/groups:"),
 )
 """The app's pages in the order of the navigation: script in ``app_pages/``, title, icon."""
 

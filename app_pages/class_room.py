@@ -1,0 +1,41 @@
+"""Class: the students' phones feed the projector — their points, their handwriting.
+
+The lecturer starts a room and projects it; students join with its link or QR
+code. This script is the page's layout; its work is in
+``kpca_ui/views/class_room.py``, the rooms in ``kpca_ui/rooms/``.
+"""
+
+import streamlit as st
+
+from kpca_ui.shell import require_app_shell
+from kpca_ui.views import class_room as view
+
+require_app_shell(view.LINK_DOMAINS)
+
+code = view.linked_code()
+lecturer = view.lecturer_room()
+if lecturer is not None and code in (None, lecturer[0]):
+    code, token = lecturer
+    st.title("Class room")
+    view.room_header(code)
+    view.lecturer_controls(code, token, st.session_state.get(view.SHOWN))
+    view.projector(code)
+elif code is not None:
+    st.title(f"Room {code}")
+    view.student_view(code)
+else:
+    st.title("Class")
+    st.markdown(
+        "A room for a lecture: the students add points and handwritten digits from their "
+        "phones, and the projector shows them with their kernel principal components and "
+        "their digits cleaned up. No account and no name: nothing a student types is shown."
+    )
+    st.button("Start a room", key="cl_start", on_click=view.start_room, icon=":material/groups:")
+    typed = st.text_input("Or join a room: its code", key="cl_code", max_chars=12)
+    if typed:
+        joined = view.normal_code(typed)
+        if joined is None:
+            st.warning("A room code is six letters and digits, as shown on the projector.")
+        else:
+            st.query_params[view.ROOM] = joined
+            st.rerun()

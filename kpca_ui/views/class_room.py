@@ -1,0 +1,470 @@
+"""The Class page's work: a room's projector and lecturer's controls, and a student's phone.
+
+The lecturer starts a room (:mod:`kpca_ui.rooms`); the page shows its code, a
+join link and its QR code, and, live, the class's points over the first two
+kernel principal components of the room's kernel (the Contours grid's figure,
+:mod:`kpca_ui.views.contours_grid`) and the class's digits, each as written and
+cleaned by linear and by kernel PCA (the Demo's model, :mod:`kpca_ui.views.demo`).
+The lecturer's token stays in their session; a student's page (opened from the
+link, ``?room=<code>``) never sees it.  Students add points on the drawing canvas
+(:mod:`kpca_ui.draw`) and send digits from the handwriting pad (:mod:`kpca_ui.pad`).
+
+Every store call goes through :func:`attempt`, which turns a room's refusal
+(:class:`kpca_ui.rooms.store.RoomError`) into a message on the page; the
+projector keeps its last picture when the store cannot be reached.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from collections.abc import Callable
+from typing import TypeVar
+from urllib.parse import urlencode, urlsplit
+
+import numpy as np
+import pandas as pd
+import segno
+import streamlit as st
+
+import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
+from kpca_core import contours as ct
+from kpca_core.denoise import DEMO_N, DigitDenoiser
+from kpca_core.drawing import Drawing, encode, from_points
+from kpca_core.figures import denoise as digit_figures
+from kpca_core.figures.style import export_config
+from kpca_core.handwriting import Handwriting, to_digit
+from kpca_ui import draw, pad
+from kpca_ui.links import Domain, text
+from kpca_ui.points import PointSet
+from kpca_ui.presenter import KEPT_CLASS, presenter_mode
+from kpca_ui.rooms.store import (
+    CODE_LENGTH,
+    HALF_WIDTH,
+    KERNELS,
+    RoomError,
+    RoomGone,
+    RoomStore,
+    Snapshot,
+    StoreUnavailable,
+    normal_code,
+    open_store,
+)
+from kpca_ui.safety import guarded
+from kpca_ui.views.contours_grid import contour_figure, contour_sweep
+
+PREFIX = "cl"
+ROOM = "room"
+"""The join link's parameter: the room's code."""
+LINK_DOMAINS: dict[str, Domain] = {ROOM: text(3 * CODE_LENGTH)}
+LECTURER = "cl_lecturer"
+"""Session key of the lecturer's room: (code, token)."""
+STUDENTS = "cl_students"
+"""Session key of the rooms this session joined: code -> (student id, number)."""
+SHOWN = "cl_shown"
+"""Session key of the projector's last snapshot (kept when the store cannot be reached)."""
+REFRESH_S = 1.0
+"""How often the projector asks the store whether the room changed."""
+RESOLUTION = 60
+"""Grid points per side behind the class's points."""
+N_COMPONENTS = 2
+FIGURE_PX = 600
+WALL_COLUMNS = 10
+WALL_BANDS = 3
+"""The digit wall shows the latest ``WALL_COLUMNS × WALL_BANDS`` digits."""
+LINK_POINTS = 300
+"""A Contours link holds at most this many points (:data:`kpca_core.drawing.MAX_POINTS`)."""
+KERNEL_NAMES = {"rbf": "Gaussian", "laplacian": "Laplacian", "poly": "Polynomial"}
+PARAMETER_NAMES = {"rbf": "Width σ", "laplacian": "Width σ", "poly": "Degree"}
+
+R = TypeVar("R")
+
+
+@st.cache_resource(show_spinner=False)
+def room_store() -> RoomStore:
+    """The server's store, shared by every session (Redis if ``KPCA_REDIS_URL`` is set)."""
+    return open_store()
+
+
+def attempt(action: Callable[[], R], place=None) -> R | None:
+    """Run a store call; a room's refusal becomes a warning on the page (None returned)."""
+    try:
+        return action()
+    except RoomError as error:
+        (place or st).warning(str(error), icon=":material/info:")
+        return None
+
+
+def lecturer_room() -> tuple[str, str] | None:
+    """The room this session started, (code, token), if any."""
+    return st.session_state.get(LECTURER)
+
+
+def start_room() -> None:
+    """The "Start a room" button's callback: a new room; this session holds its token."""
+    created = attempt(room_store().create)
+    if created is not None:
+        st.session_state[LECTURER] = (created.code, created.token)
+        st.session_state.pop(SHOWN, None)
+
+
+def linked_code() -> str | None:
+    """The room code the link names (``?room=``), if it is one."""
+    return normal_code(st.query_params.get(ROOM))
+
+
+# --- the lecturer's page ----------------------------------------------------------------
+
+
+def join_link(code: str) -> str:
+    """The address a student opens: this page with ``?room=<code>``."""
+    url = urlsplit(st.context.url or "http://localhost:8501/class_room")
+    return f"{url.scheme}://{url.netloc}{url.path}?{urlencode({ROOM: code})}"
+
+
+def qr_png(link: str) -> bytes:
+    """The join link as a QR code, a PNG drawn here (no network)."""
+    buffer = io.BytesIO()
+    segno.make(link, error="m").save(buffer, kind="png", scale=10, border=2)
+    return buffer.getvalue()
+
+
+def room_header(code: str) -> None:
+    """The room's code, join link and QR code, large in presenter mode."""
+    link = join_link(code)
+    size = "4rem" if presenter_mode() else "2.5rem"
+    words, qr = st.columns([3, 1], vertical_alignment="center")
+    words.markdown(
+        f'<p class="{KEPT_CLASS}" style="font-size: {size}; font-weight: 700; margin: 0; '
+        f'letter-spacing: 0.15em">{code}</p>'
+        f'<p class="{KEPT_CLASS}" style="font-size: 1.25rem; margin: 0">Join on your phone: '
+        f"scan the code, or open <code>{link}</code></p>",
+        unsafe_allow_html=True,
+    )
+    qr.image(qr_png(link), width=220 if presenter_mode() else 160)
+
+
+def lecturer_controls(code: str, token: str, shown: Snapshot | None) -> None:
+    """The sidebar's controls of the room: kernel, freeze, remove, clear, open elsewhere."""
+    store = room_store()
+    side = st.sidebar
+    side.subheader("Room")
+    kernel = side.selectbox(
+        "Kernel",
+        list(KERNELS),
+        format_func=KERNEL_NAMES.get,
+        key="cl_kernel",
+        help="The kernel of the components behind the class's points.",
+    )
+    low, high = KERNELS[kernel]
+    step = 1.0 if kernel == "poly" else 0.05
+    default = 2.0 if kernel == "poly" else 0.5
+    width = side.slider(
+        PARAMETER_NAMES[kernel], low, high, default, step=step, key=f"cl_width_{kernel}"
+    )
+    if shown is not None and (shown.kernel, shown.width) != (kernel, float(width)):
+        attempt(lambda: store.set_kernel(code, token, kernel, width), side)
+    frozen = side.toggle(
+        "Freeze", key="cl_freeze", help="No student can add or undo while the room is frozen."
+    )
+    if shown is not None and shown.frozen != frozen:
+        attempt(lambda: store.freeze(code, token, frozen), side)
+    item = side.number_input("Contribution number", 1, 10**9, 1, key="cl_item")
+    if side.button("Remove this contribution", key="cl_remove", icon=":material/delete:"):
+        attempt(lambda: store.remove(code, token, int(item)), side)
+    student = side.number_input("Student number", 1, 10**6, 1, key="cl_student")
+    if side.button("Remove this student's", key="cl_remove_student", icon=":material/person_off:"):
+        attempt(lambda: store.remove_student(code, token, int(student)), side)
+    if side.button("Clear the room", key="cl_clear", icon=":material/clear_all:"):
+        attempt(lambda: store.clear(code, token), side)
+    if shown is not None and len(shown.points):
+        side.subheader("Explore the class's points")
+        for page, prefix in (("contours", "ct"), ("spectrum", "sp")):
+            side.link_button(
+                f"Open in {page.capitalize()}",
+                points_link(shown, page, prefix),
+                key=f"cl_open_{page}",
+                icon=":material/open_in_new:",
+            )
+        side.download_button(
+            "Download the points (CSV)",
+            points_csv(shown),
+            file_name=f"class_{code}_points.csv",
+            mime="text/csv",
+            key="cl_csv",
+            on_click="ignore",
+            help="x, y, group: the Contours and Spectrum pages read it as an upload.",
+        )
+    if side.button("Close the room", key="cl_close", icon=":material/logout:"):
+        attempt(lambda: store.close(code, token), side)
+        st.session_state.pop(LECTURER, None)
+        st.rerun()
+
+
+def points_link(shown: Snapshot, page: str, prefix: str) -> str:
+    """A link to ``page`` with the class's points as its drawing (at most :data:`LINK_POINTS`,
+    spread over the whole set)."""
+    keep = np.unique(np.linspace(0, len(shown.points) - 1, LINK_POINTS).round().astype(int))
+    rows = [[x, y, g] for (x, y), g in zip(shown.points[keep], shown.groups[keep], strict=True)]
+    drawing, _ = from_points(rows, HALF_WIDTH)
+    query = urlencode({f"{prefix}_data": draw.DRAW, f"{prefix}_draw": encode(drawing)})
+    return f"/{page}?{query}"
+
+
+def points_csv(shown: Snapshot) -> str:
+    """The class's points as a CSV of x, y and group."""
+    table = pd.DataFrame({"x": shown.points[:, 0], "y": shown.points[:, 1], "group": shown.groups})
+    return table.to_csv(index=False)
+
+
+def latest(code: str) -> Snapshot | None:
+    """The room now, asked only when its revision moved on; the last picture if the store
+    cannot be reached (said in a warning); None once the room is gone."""
+    shown: Snapshot | None = st.session_state.get(SHOWN)
+    if shown is not None and shown.code != code:
+        shown = None
+    store = room_store()
+    try:
+        if shown is None or store.revision(code) != shown.revision:
+            shown = store.snapshot(code)
+            st.session_state[SHOWN] = shown
+    except StoreUnavailable as error:
+        st.warning(str(error), icon=":material/cloud_off:")
+    except RoomGone as error:
+        st.warning(str(error), icon=":material/info:")
+        st.session_state.pop(LECTURER, None)
+        return None
+    return shown
+
+
+@st.fragment(run_every=REFRESH_S)
+def projector(code: str) -> None:
+    """The live picture: counts, the class's points over its components, the digit wall."""
+    shown = latest(code)
+    if shown is None:
+        return
+    frozen = " — frozen" if shown.frozen else ""
+    st.markdown(
+        f'<p class="{KEPT_CLASS} cl-counts" style="font-size: 1.5rem; font-weight: 700; '
+        f'margin: 0">{shown.counts()}{frozen}</p>',
+        unsafe_allow_html=True,
+    )
+    points, digits = st.columns(2)
+    with points:
+        class_points(shown)
+    with digits:
+        digit_wall(shown)
+
+
+def room_points(shown: Snapshot) -> PointSet:
+    """The class's points as a data set, keyed by their values (a join redraws nothing)."""
+    digest = hashlib.sha256(shown.points.tobytes() + shown.groups.tobytes()).hexdigest()[:16]
+    title = f"The class's {len(shown.points)} points"
+    return PointSet(shown.points, shown.groups, title, ("room", digest))
+
+
+def room_spec(shown: Snapshot) -> ct.KernelSpec:
+    """The room's kernel as a column of the Contours grid."""
+    if shown.kernel == "poly":
+        return ct.KernelSpec("poly", degree=int(shown.width))
+    return ct.KernelSpec(shown.kernel, sigma=shown.width)  # type: ignore[arg-type]
+
+
+@guarded(PREFIX, "the class's points")
+def class_points(shown: Snapshot) -> None:
+    """The class's points over the first kernel principal components of the room's kernel."""
+    if len(shown.points) < draw.MIN_POINTS:
+        st.info(
+            f"The components appear once the class has placed {draw.MIN_POINTS} points.",
+            icon=":material/touch_app:",
+        )
+        return
+    points, specs = room_points(shown), [room_spec(shown)]
+    sweep = contour_sweep(points, specs, None, True, N_COMPONENTS, RESOLUTION)
+    fig = contour_figure(
+        sweep, points, specs, True, RESOLUTION, projector=presenter_mode(), width=FIGURE_PX
+    )
+    st.plotly_chart(fig, key="cl_points_chart", config=export_config("class_points"))
+
+
+@st.cache_resource(show_spinner=False, max_entries=2048)
+def cleaned_digit(
+    model_key: tuple, digit: bytes, _model: DigitDenoiser
+) -> tuple[np.ndarray, np.ndarray]:
+    """One digit cleaned by linear and kernel PCA, computed once per digit and model."""
+    x = np.frombuffer(digit, dtype=float).reshape(1, -1)
+    linear = _model.reconstruct_linear(x, DEMO_N["linear"])[0]
+    kernel = _model.reconstruct_kernel(x, DEMO_N["kernel"])[0][0]
+    return linear, kernel
+
+
+@guarded(PREFIX, "the class's digits")
+def digit_wall(shown: Snapshot) -> None:
+    """The latest digits, each as written and cleaned by both methods (the Demo's model)."""
+    if len(shown.digits) == 0:
+        st.info("The class's digits appear here, cleaned up.", icon=":material/draw:")
+        return
+    from kpca_ui.views import demo
+
+    model, subsets = demo.model_and_digits()
+    key = demo.model_key(subsets.source)
+    digits = shown.digits[-WALL_COLUMNS * WALL_BANDS :]
+    ids = shown.digit_ids[-WALL_COLUMNS * WALL_BANDS :]
+    trios = [
+        (d.ravel(), *cleaned_digit(key, np.ascontiguousarray(d.ravel()).tobytes(), model))
+        for d in digits
+    ]
+    columns = min(WALL_COLUMNS, len(trios))
+    bands = -(-len(trios) // columns)
+    blank = np.full(subsets.side**2, -1.0)
+    images = np.full((3 * bands, columns, subsets.side**2), -1.0)
+    labels = []
+    for band in range(bands):
+        labels += ["Written", "Classic", "Kernel"]
+        for c in range(columns):
+            i = band * columns + c
+            for row, image in enumerate(trios[i] if i < len(trios) else (blank,) * 3):
+                images[3 * band + row, c] = image
+    fig = digit_figures.mosaic_figure(
+        images,
+        side=subsets.side,
+        row_labels=labels,
+        column_labels=[f"#{i}" for i in ids[:columns]] if bands == 1 else [""] * columns,
+        row_height=60,
+    )
+    st.plotly_chart(fig, key="cl_digits_chart", config=export_config("class_digits"))
+    if len(shown.digits) > len(digits):
+        st.caption(f"The latest {len(digits)} of {len(shown.digits)} digits.")
+
+
+# --- a student's phone ------------------------------------------------------------------
+
+
+def joined(code: str) -> tuple[str, int] | None:
+    """This session's place in the room (joining it the first time)."""
+    places: dict = st.session_state.setdefault(STUDENTS, {})
+    if code not in places:
+        place = attempt(lambda: room_store().join(code))
+        if place is None:
+            return None
+        places[code] = (place.student, place.number)
+    return places[code]
+
+
+def mine_as_drawing(mine: Snapshot) -> Drawing:
+    """The student's own points as the canvas draws them."""
+    rows = [[x, y, g] for (x, y), g in zip(mine.points.tolist(), mine.groups.tolist(), strict=True)]
+    return from_points(rows, HALF_WIDTH)[0]
+
+
+def sync_points(code: str, student: str) -> None:
+    """Make the student's points in the room what their canvas shows, as far as the room allows.
+
+    The canvas sends its whole drawing at each edit: points it no longer has are
+    withdrawn, new ones added (each may be refused: cap, rate, freeze); then the
+    canvas shows what the room holds.
+    """
+    store = room_store()
+    if not draw.take_edit(PREFIX, st.session_state.get(f"{PREFIX}_canvas")):
+        return
+    wanted = [tuple(cell) for cell in draw.current_drawing(PREFIX).cells]
+    mine = store.mine(code, student)
+    have = list(zip(mine_as_drawing(mine).cells, mine.point_ids.tolist(), strict=True))
+    missing = list(wanted)
+    refusal = None
+    for cell, item in have:
+        if cell in missing:
+            missing.remove(cell)
+        else:
+            try:
+                store.undo(code, student, item)
+            except RoomError as error:
+                refusal = str(error)
+    drawing = draw.current_drawing(PREFIX)
+    for ix, iy, group in missing if refusal is None else []:
+        x, y = Drawing(((ix, iy, group),), drawing.half_width).X[0]
+        try:
+            store.add_point(code, student, float(x), float(y), group)
+        except RoomError as error:
+            refusal = str(error)
+            break
+    now = mine_as_drawing(store.mine(code, student))
+    if sorted(now.cells) != sorted(wanted):
+        draw.replace_drawing(PREFIX, now, [refusal] if refusal else [])
+
+
+def send_digit(code: str, student: str) -> None:
+    """The "Send" button's callback: the pad's digit into the room, and a clean pad."""
+    writing = pad.current_writing(PREFIX)
+    try:
+        digit = to_digit(writing)
+    except ValueError as empty:
+        st.session_state["cl_digit_note"] = str(empty)
+        return
+    try:
+        room_store().add_digit(code, student, digit)
+    except RoomError as error:
+        st.session_state["cl_digit_note"] = str(error)
+        return
+    st.session_state["cl_digit_note"] = "Sent: your digit is on the projector."
+    k = pad.keys(PREFIX)
+    st.session_state[k["writing"]] = Handwriting()
+    st.session_state[k["rev"]] = st.session_state.get(k["rev"], 0) + 1
+
+
+def undo_last(code: str, student: str) -> None:
+    """The "Undo my last" button's callback: the student's latest contribution withdrawn."""
+    try:
+        room_store().undo(code, student)
+    except RoomError as error:
+        st.session_state["cl_digit_note"] = str(error)
+        return
+    mine = room_store().mine(code, student)
+    draw.replace_drawing(PREFIX, mine_as_drawing(mine), [])
+
+
+def student_view(code: str) -> None:
+    """A student's phone: their counts, the canvas for points, the pad for digits, undo."""
+    place = joined(code)
+    if place is None:
+        return
+    student, number = place
+    try:
+        sync_points(code, student)
+        mine = room_store().mine(code, student)
+    except RoomError as error:
+        st.warning(str(error), icon=":material/info:")
+        return
+    if sorted(draw.current_drawing(PREFIX).cells) != sorted(mine_as_drawing(mine).cells):
+        draw.replace_drawing(PREFIX, mine_as_drawing(mine), [])
+    limits = room_store().limits
+    st.markdown(
+        f"Room **{code}** · you are student {number} · your points: **{len(mine.points)} "
+        f"of {limits.points}**, digits: **{len(mine.digits)} of {limits.digits}**"
+        + (" · the room is frozen" if mine.frozen else "")
+    )
+    st.button(
+        "Undo my last",
+        key="cl_undo",
+        on_click=undo_last,
+        args=(code, student),
+        icon=":material/undo:",
+        disabled=not (len(mine.points) or len(mine.digits)),
+    )
+    points_tab, digit_tab = st.tabs(["Add points", "Send a digit"])
+    with points_tab:
+        draw.canvas(PREFIX, None, can_copy=False)
+    with digit_tab:
+        pad.written(PREFIX)
+        pad.pad(PREFIX)
+        st.button(
+            "Send this digit",
+            key="cl_send",
+            on_click=send_digit,
+            args=(code, student),
+            icon=":material/send:",
+            type="primary",
+        )
+        note = st.session_state.pop("cl_digit_note", None)
+        if note:
+            st.info(note, icon=":material/info:")

@@ -1,0 +1,179 @@
+"""The Class page (AppTest, widgets by key): a lecturer's room, students' phones, the projector."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl, urlsplit
+
+import numpy as np
+import pytest
+from conftest import open_view
+
+from kpca_ui.rooms import store as rooms
+from kpca_ui.views import class_room as view
+
+
+@pytest.fixture(autouse=True)
+def fresh_store(monkeypatch):
+    """Each test a new in-process store (the page shares one per server)."""
+    monkeypatch.delenv(rooms.REDIS_ENV, raising=False)
+    view.room_store.clear()
+    yield
+    view.room_store.clear()
+
+
+def lecturer():
+    at = open_view("class_room")
+    at.button(key="cl_start").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    code, token = at.session_state[view.LECTURER]
+    return at, code, token
+
+
+def texts(at) -> str:
+    return " ".join(m.value for m in at.markdown)
+
+
+def test_a_lecturer_starts_a_room_with_code_link_and_qr():
+    at, code, token = lecturer()
+    assert rooms.CODE_PATTERN.fullmatch(code)
+    assert code in texts(at) and f"room={code}" in texts(at)
+    assert token not in texts(at)  # the token is never on the page
+    assert len(at.get("image")) == 1  # the QR code
+    assert "0 students, 0 points, 0 digits" in texts(at)
+
+
+def test_students_points_and_digits_reach_the_projector():
+    at, code, _ = lecturer()
+    store = view.room_store()
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        student = store.join(code).student
+        for x, y in rng.uniform(-1.5, 1.5, (4, 2)):
+            store.add_point(code, student, x, y, 1 + int(x > 0))
+    store.add_digit(code, student, np.where(np.eye(16) > 0, 1.0, -1.0))
+    at.run()
+    assert not at.exception
+    assert "3 students, 12 points, 1 digit" in texts(at)
+    charts = {c.key for c in at.get("plotly_chart")}
+    assert {"cl_points_chart", "cl_digits_chart"} <= charts
+
+
+def test_a_student_joins_from_the_link_and_adds_points_on_the_canvas():
+    at, code, _ = lecturer()
+    phone = open_view("class_room", query={"room": code.lower()})
+    assert "student 1" in texts(phone)
+    points = [[0.5, 0.5, 1], [-0.5, 0.25, 2], [1.0, -1.0, 3]]
+    phone.session_state["cl_canvas"] = {"edit": {"seq": "a:1", "half": 2.0, "points": points}}
+    phone.run()
+    assert not phone.exception
+    assert "your points: **3 of 20**" in texts(phone)
+    seen = view.room_store().snapshot(code)
+    np.testing.assert_allclose(seen.points, [p[:2] for p in points], atol=1e-3)
+    assert seen.groups.tolist() == [1, 2, 3]
+    # the canvas's own delete: the point leaves the room
+    phone.session_state["cl_canvas"] = {"edit": {"seq": "a:2", "half": 2.0, "points": points[1:]}}
+    phone.run()
+    assert len(view.room_store().snapshot(code).points) == 2
+    # and the projector shows it
+    at.run()
+    assert "1 student, 2 points, 0 digits" in texts(at)
+
+
+def test_a_student_too_fast_is_told_and_the_canvas_shows_what_the_room_kept():
+    _at, code, _ = lecturer()
+    phone = open_view("class_room", query={"room": code})
+    points = [[0.05 * i, 0.0, 1] for i in range(25)]
+    phone.session_state["cl_canvas"] = {"edit": {"seq": "b:1", "half": 2.0, "points": points}}
+    phone.run()
+    assert any("Slow down" in w.value for w in phone.warning)
+    assert len(phone.session_state["cl_drawing"]) == 10  # the rate limit: 10 in 10 s
+    assert len(view.room_store().snapshot(code).points) == 10
+
+
+def test_a_student_sends_a_digit_and_undoes_it():
+    _at, code, _ = lecturer()
+    phone = open_view("class_room", query={"room": code})
+    strokes = [[[20, 10], [30, 30], [40, 50]], [[20, 50], [44, 12]]]
+    phone.session_state["cl_pad_widget"] = {"strokes": {"seq": "p:1", "strokes": strokes}}
+    phone.run()
+    phone.button(key="cl_send").click().run()
+    assert not phone.exception
+    assert len(view.room_store().snapshot(code).digits) == 1
+    assert len(phone.session_state["cl_writing"]) == 0  # a clean pad for the next
+    phone.button(key="cl_undo").click().run()
+    assert len(view.room_store().snapshot(code).digits) == 0
+
+
+def test_the_lecturer_freezes_clears_and_removes():
+    at, code, _ = lecturer()
+    store = view.room_store()
+    alice, bob = store.join(code), store.join(code)
+    store.add_point(code, alice.student, 0, 0, 1)
+    first_bob = store.add_point(code, bob.student, 1, 1, 2)
+    store.add_point(code, bob.student, 1, 0, 2)
+    at.run()
+    at.toggle(key="cl_freeze").set_value(True).run()
+    assert store.snapshot(code).frozen
+    with pytest.raises(rooms.Frozen):
+        store.add_point(code, alice.student, 0.5, 0, 1)
+    at.number_input(key="cl_item").set_value(first_bob).run()
+    at.button(key="cl_remove").click().run()
+    assert len(store.snapshot(code).points) == 2
+    at.number_input(key="cl_student").set_value(alice.number).run()
+    at.button(key="cl_remove_student").click().run()
+    assert store.snapshot(code).point_students.tolist() == [bob.number]
+    at.selectbox(key="cl_kernel").set_value("laplacian").run()
+    assert store.snapshot(code).kernel == "laplacian"
+    at.button(key="cl_clear").click().run()
+    assert len(store.snapshot(code).points) == 0
+    assert not at.exception
+
+
+def test_a_student_page_has_no_lecturer_controls_and_cannot_forge_them():
+    _at, code, token = lecturer()
+    phone = open_view("class_room", query={"room": code}, state={"cl_freeze": True})
+    for key in ("cl_freeze", "cl_clear", "cl_remove", "cl_kernel", "cl_close"):
+        assert not [w for w in phone.get("toggle") + phone.get("button") if w.key == key]
+    assert not view.room_store().snapshot(code).frozen
+    assert token not in repr(phone.session_state)
+
+
+def test_open_in_contours_carries_the_points():
+    at, code, _ = lecturer()
+    store = view.room_store()
+    student = store.join(code).student
+    for x in (-1.0, 0.0, 1.0):
+        store.add_point(code, student, x, x / 2, 2)
+    at.run()
+    link = view.points_link(store.snapshot(code), "contours", "ct")
+    assert link.startswith("/contours?")
+    contours = open_view("contours", query=dict(parse_qsl(urlsplit(link).query)))
+    drawing = contours.session_state["ct_drawing"]
+    np.testing.assert_allclose(drawing.X, [[-1, -0.5], [0, 0], [1, 0.5]], atol=1e-3)
+
+
+def test_a_lost_store_keeps_the_projectors_last_picture(monkeypatch):
+    at, code, _ = lecturer()
+    store = view.room_store()
+    student = store.join(code).student
+    for x in (-1.0, 0.0, 1.0):
+        store.add_point(code, student, x, x * x, 1)
+    at.run()
+
+    def unreachable(*args, **kwargs):
+        raise rooms.StoreUnavailable
+
+    monkeypatch.setattr(store, "revision", unreachable)
+    monkeypatch.setattr(store, "snapshot", unreachable)
+    at.run()
+    assert not at.exception
+    assert any("cannot be reached" in w.value for w in at.warning)
+    assert "1 student, 3 points" in texts(at)
+    assert "cl_points_chart" in {c.key for c in at.get("plotly_chart")}
+
+
+def test_a_wrong_room_code_is_told_plainly():
+    phone = open_view("class_room", query={"room": "ABCDEF"})
+    assert any("no open room" in w.value for w in phone.warning)
+    bad = open_view("class_room", query={"room": "<script>"})
+    assert not bad.exception and "<script>" not in texts(bad)
