@@ -33,4 +33,11 @@ async def warm_up(app: st.App) -> AsyncIterator[None]:
     multiprocessing.util._run_finalizers(0)
 
 
-app = st.App("app.py", lifespan=warm_up)
+def routes() -> list:
+    """Routes beside the app's: class mode's JSON endpoint (:mod:`kpca_ui.rooms.api`)."""
+    from kpca_ui.rooms import api
+
+    return api.routes()
+
+
+app = st.App("app.py", lifespan=warm_up, routes=routes())

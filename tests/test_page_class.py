@@ -16,9 +16,9 @@ from kpca_ui.views import class_room as view
 def fresh_store(monkeypatch):
     """Each test a new in-process store (the page shares one per server)."""
     monkeypatch.delenv(rooms.REDIS_ENV, raising=False)
-    view.room_store.clear()
+    view.room_store.cache_clear()
     yield
-    view.room_store.clear()
+    view.room_store.cache_clear()
 
 
 def lecturer():

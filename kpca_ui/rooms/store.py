@@ -27,6 +27,7 @@ is a sentence for the page.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import math
 import os
@@ -600,3 +601,10 @@ def open_store(limits: Limits | None = None) -> RoomStore:
 
         return RedisStore(url, limits)
     return MemoryStore(limits)
+
+
+@functools.cache
+def shared_store() -> RoomStore:
+    """This server's one store (:func:`open_store`), shared by every session and the
+    students' JSON endpoint (:mod:`kpca_ui.rooms.api`)."""
+    return open_store()

@@ -44,11 +44,10 @@ from kpca_ui.rooms.store import (
     KERNELS,
     RoomError,
     RoomGone,
-    RoomStore,
     Snapshot,
     StoreUnavailable,
     normal_code,
-    open_store,
+    shared_store,
 )
 from kpca_ui.safety import guarded
 from kpca_ui.views.contours_grid import contour_figure, contour_sweep
@@ -80,10 +79,9 @@ PARAMETER_NAMES = {"rbf": "Width σ", "laplacian": "Width σ", "poly": "Degree"}
 R = TypeVar("R")
 
 
-@st.cache_resource(show_spinner=False)
-def room_store() -> RoomStore:
-    """The server's store, shared by every session (Redis if ``KPCA_REDIS_URL`` is set)."""
-    return open_store()
+room_store = shared_store
+"""The server's store, shared by every session and the students' JSON endpoint
+(Redis if ``KPCA_REDIS_URL`` is set)."""
 
 
 def attempt(action: Callable[[], R], place=None) -> R | None:
@@ -298,6 +296,12 @@ def cleaned_digit(
     return linear, kernel
 
 
+def resized(digit: np.ndarray, side: int) -> np.ndarray:
+    """A 16 × 16 digit at the model's ``side`` (the 8 × 8 fallback digits: 2 × 2 means)."""
+    n = digit.shape[0] // side
+    return np.ascontiguousarray(digit.reshape(side, n, side, n).mean(axis=(1, 3)))
+
+
 @guarded(PREFIX, "the class's digits")
 def digit_wall(shown: Snapshot) -> None:
     """The latest digits, each as written and cleaned by both methods (the Demo's model)."""
@@ -310,14 +314,15 @@ def digit_wall(shown: Snapshot) -> None:
     key = demo.model_key(subsets.source)
     digits = shown.digits[-WALL_COLUMNS * WALL_BANDS :]
     ids = shown.digit_ids[-WALL_COLUMNS * WALL_BANDS :]
-    trios = [
-        (d.ravel(), *cleaned_digit(key, np.ascontiguousarray(d.ravel()).tobytes(), model))
-        for d in digits
-    ]
+    side = subsets.side
+    trios = []
+    for digit in digits:
+        written = resized(digit, side).ravel()
+        trios.append((written, *cleaned_digit(key, written.tobytes(), model)))
     columns = min(WALL_COLUMNS, len(trios))
     bands = -(-len(trios) // columns)
-    blank = np.full(subsets.side**2, -1.0)
-    images = np.full((3 * bands, columns, subsets.side**2), -1.0)
+    blank = np.full(side**2, -1.0)
+    images = np.full((3 * bands, columns, side**2), -1.0)
     labels = []
     for band in range(bands):
         labels += ["Written", "Classic", "Kernel"]
@@ -327,7 +332,7 @@ def digit_wall(shown: Snapshot) -> None:
                 images[3 * band + row, c] = image
     fig = digit_figures.mosaic_figure(
         images,
-        side=subsets.side,
+        side=side,
         row_labels=labels,
         column_labels=[f"#{i}" for i in ids[:columns]] if bands == 1 else [""] * columns,
         row_height=60,
