@@ -62,7 +62,7 @@ STUDENTS = "cl_students"
 """Session key of the rooms this session joined: code -> (student id, number)."""
 SHOWN = "cl_shown"
 """Session key of the projector's last snapshot (kept when the store cannot be reached)."""
-REFRESH_S = 1.0
+REFRESH_S = 0.5
 """How often the projector asks the store whether the room changed."""
 RESOLUTION = 60
 """Grid points per side behind the class's points."""
