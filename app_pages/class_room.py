@@ -16,8 +16,6 @@ code = view.linked_code()
 lecturer = view.lecturer_room()
 if lecturer is not None and code in (None, lecturer[0]):
     code, token = lecturer
-    st.title("Class room")
-    view.room_header(code)
     view.lecturer_controls(code, token, st.session_state.get(view.SHOWN))
     view.projector(code)
 elif code is not None:

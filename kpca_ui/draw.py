@@ -156,6 +156,7 @@ def canvas(
     large: bool = False,
     behind: str | None = None,
     height_px: int | None = None,
+    hint: str = HELP,
 ) -> None:
     """The canvas with the session's drawing over ``background``, its notes and help.
 
@@ -175,13 +176,15 @@ def canvas(
     height_px : int, optional
         The height the canvas and its tool bar must fit (presenter mode's figure's, so
         that a lesson's slide shows the whole canvas).
+    hint : str
+        The help above it (:data:`HELP`; a class room's phone says less).
     """
     keys = _keys(prefix)
     place = place or st.container()
     drawing = current_drawing(prefix)
     for note in st.session_state.get(keys["notes"], []):
         place.warning(note, icon=":material/draw:")
-    place.caption(HELP)
+    place.caption(hint)
     if behind:
         place.caption(f"Behind the points: the colours of **{behind}** (red +, blue −).")
     largest = PRESENTER_PX if large else CANVAS_PX

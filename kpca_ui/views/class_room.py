@@ -37,7 +37,7 @@ from kpca_core.handwriting import Handwriting, to_digit
 from kpca_ui import draw, pad
 from kpca_ui.links import Domain, text
 from kpca_ui.points import PointSet
-from kpca_ui.presenter import KEPT_CLASS, presenter_mode
+from kpca_ui.presenter import KEPT_CLASS, presentable, presenter_mode
 from kpca_ui.rooms.store import (
     CODE_LENGTH,
     HALF_WIDTH,
@@ -67,6 +67,7 @@ REFRESH_S = 0.5
 RESOLUTION = 60
 """Grid points per side behind the class's points."""
 N_COMPONENTS = 2
+"""Components behind the class's points on the lecturer's screen (presenter mode: the first)."""
 FIGURE_PX = 600
 WALL_COLUMNS = 10
 WALL_BANDS = 3
@@ -127,19 +128,33 @@ def qr_png(link: str) -> bytes:
     return buffer.getvalue()
 
 
-def room_header(code: str) -> None:
-    """The room's code, join link and QR code, large in presenter mode."""
+QUIET_CSS = '[data-testid="stStatusWidget"] { visibility: hidden; }'
+"""The projector polls the room twice a second: no "Running…" and "Stop" in its header."""
+STUDENT_HINT = (
+    "**Tap** adds a point, **drag** moves one; **1 2 3** choose the group (colour) of the "
+    "next points; **Delete**, **Undo** and **Clear** work on your own points. At most "
+    "{cap} points each."
+)
+
+
+def room_header(code: str, shown: Snapshot) -> None:
+    """The room's code, join link and QR code, and the counts: large until the first student
+    has joined, then one row above the class's pictures."""
     link = join_link(code)
-    size = "4rem" if presenter_mode() else "2.5rem"
-    words, qr = st.columns([3, 1], vertical_alignment="center")
+    waiting = shown.n_students == 0
+    presenting = presenter_mode()
+    size = "5rem" if waiting else "3rem" if presenting else "2.25rem"
+    frozen = " — frozen" if shown.frozen else ""
+    words, qr = st.columns([4, 1] if waiting else [6, 1], vertical_alignment="center")
     words.markdown(
-        f'<p class="{KEPT_CLASS}" style="font-size: {size}; font-weight: 700; margin: 0; '
-        f'letter-spacing: 0.15em">{code}</p>'
-        f'<p class="{KEPT_CLASS}" style="font-size: 1.25rem; margin: 0">Join on your phone: '
-        f"scan the code, or open <code>{link}</code></p>",
+        f'<p class="{KEPT_CLASS}" style="font-size: 1.25rem; margin: 0">Join the room on '
+        f'your phone: scan the code, or open <code>{link}</code></p><p class="{KEPT_CLASS}" '
+        f'style="font-size: {size}; font-weight: 700; margin: 0; line-height: 1.2">'
+        f'<span style="letter-spacing: 0.15em">{code}</span> <span class="cl-counts" '
+        f'style="font-size: 1.5rem; margin-left: 1rem">{shown.counts()}{frozen}</span></p>',
         unsafe_allow_html=True,
     )
-    qr.image(qr_png(link), width=220 if presenter_mode() else 160)
+    qr.image(qr_png(link), width=(300 if waiting else 130) if presenting else 160)
 
 
 def lecturer_controls(code: str, token: str, shown: Snapshot | None) -> None:
@@ -237,16 +252,13 @@ def latest(code: str) -> Snapshot | None:
 
 @st.fragment(run_every=REFRESH_S)
 def projector(code: str) -> None:
-    """The live picture: counts, the class's points over its components, the digit wall."""
+    """The live picture: the room's header with its counts, the class's points over their
+    kernel principal components, the digit wall."""
     shown = latest(code)
     if shown is None:
         return
-    frozen = " — frozen" if shown.frozen else ""
-    st.markdown(
-        f'<p class="{KEPT_CLASS} cl-counts" style="font-size: 1.5rem; font-weight: 700; '
-        f'margin: 0">{shown.counts()}{frozen}</p>',
-        unsafe_allow_html=True,
-    )
+    st.html(f"<style>{QUIET_CSS}</style>")
+    room_header(code, shown)
     points, digits = st.columns(2)
     with points:
         class_points(shown)
@@ -278,11 +290,14 @@ def class_points(shown: Snapshot) -> None:
         )
         return
     points, specs = room_points(shown), [room_spec(shown)]
-    sweep = contour_sweep(points, specs, None, True, N_COMPONENTS, RESOLUTION)
+    # on a projector one large panel, which the back of the hall can read
+    n_components = 1 if presenter_mode() else N_COMPONENTS
+    sweep = contour_sweep(points, specs, None, True, n_components, RESOLUTION)
     fig = contour_figure(
         sweep, points, specs, True, RESOLUTION, projector=presenter_mode(), width=FIGURE_PX
     )
-    st.plotly_chart(fig, key="cl_points_chart", config=export_config("class_points"))
+    key = "cl_points_chart" + ("_pj" if presenter_mode() else "")  # a new chart for the screen
+    st.plotly_chart(fig, key=key, config=export_config("class_points"))
 
 
 @st.cache_resource(show_spinner=False, max_entries=2048)
@@ -337,7 +352,10 @@ def digit_wall(shown: Snapshot) -> None:
         column_labels=[f"#{i}" for i in ids[:columns]] if bands == 1 else [""] * columns,
         row_height=60,
     )
-    st.plotly_chart(fig, key="cl_digits_chart", config=export_config("class_digits"))
+    key = "cl_digits_chart" + ("_pj" if presenter_mode() else "")  # a new chart for the screen
+    st.plotly_chart(
+        presentable(fig, height=fig.layout.height), key=key, config=export_config("class_digits")
+    )
     if len(shown.digits) > len(digits):
         st.caption(f"The latest {len(digits)} of {len(shown.digits)} digits.")
 
@@ -444,8 +462,8 @@ def student_view(code: str) -> None:
         draw.replace_drawing(PREFIX, mine_as_drawing(mine), [])
     limits = room_store().limits
     st.markdown(
-        f"Room **{code}** · you are student {number} · your points: **{len(mine.points)} "
-        f"of {limits.points}**, digits: **{len(mine.digits)} of {limits.digits}**"
+        f"You are student {number} · your points: **{len(mine.points)} of {limits.points}** "
+        f"· digits: **{len(mine.digits)} of {limits.digits}**"
         + (" · the room is frozen" if mine.frozen else "")
     )
     st.button(
@@ -458,7 +476,7 @@ def student_view(code: str) -> None:
     )
     points_tab, digit_tab = st.tabs(["Add points", "Send a digit"])
     with points_tab:
-        draw.canvas(PREFIX, None, can_copy=False)
+        draw.canvas(PREFIX, None, can_copy=False, hint=STUDENT_HINT.format(cap=limits.points))
     with digit_tab:
         pad.written(PREFIX)
         pad.pad(PREFIX)
