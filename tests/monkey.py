@@ -28,7 +28,16 @@ from streamlit.testing.v1 import AppTest
 from kpca_ui.links import PAGES, Domain
 from kpca_ui.safety import MESSAGE
 from kpca_ui.shell import NAVIGATION
-from kpca_ui.views import contours, demo, denoising, features, home, lesson, spectrum
+from kpca_ui.views import (
+    class_room,
+    contours,
+    demo,
+    denoising,
+    features,
+    home,
+    lesson,
+    spectrum,
+)
 from kpca_ui.views.home import GALLERY
 
 SIZE_CAPS = {
@@ -53,6 +62,7 @@ VIEWS = {
     "demo": demo,
     "features": features,
     "lesson": lesson,
+    "class_room": class_room,
 }
 DOMAINS: dict[str, dict[str, Domain]] = {page: VIEWS[page].LINK_DOMAINS for page, *_ in NAVIGATION}
 """What each page takes from a link: every page of the navigation."""

@@ -16,6 +16,7 @@ projector keeps its last picture when the store cannot be reached.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 from collections.abc import Callable
@@ -121,8 +122,9 @@ def join_link(code: str) -> str:
     return f"{url.scheme}://{url.netloc}{url.path}?{urlencode({ROOM: code})}"
 
 
+@functools.lru_cache(maxsize=64)
 def qr_png(link: str) -> bytes:
-    """The join link as a QR code, a PNG drawn here (no network)."""
+    """The join link as a QR code, a PNG drawn here (no network), once per link."""
     buffer = io.BytesIO()
     segno.make(link, error="m").save(buffer, kind="png", scale=10, border=2)
     return buffer.getvalue()
