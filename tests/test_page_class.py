@@ -68,6 +68,9 @@ def test_students_points_and_digits_reach_the_projector(small_model):
     assert "3 students, 12 points, 1 digit" in texts(at)
     charts = {c.key for c in at.get("plotly_chart")}
     assert {"cl_points_chart", "cl_digits_chart"} <= charts
+    (table,) = at.dataframe
+    assert table.value["kind"].tolist() == ["point"] * 12 + ["digit"]
+    assert table.value["student"].tolist()[-1] == 3
 
 
 def test_a_student_joins_from_the_link_and_adds_points_on_the_canvas():

@@ -266,6 +266,27 @@ def projector(code: str) -> None:
         class_points(shown)
     with digits:
         digit_wall(shown)
+    if not presenter_mode():
+        with st.expander("The contributions, by number (to remove one or a student's)"):
+            st.dataframe(contributions(shown), hide_index=True, key="cl_table")
+
+
+def contributions(shown: Snapshot) -> pd.DataFrame:
+    """Every contribution: its number, its student's number, what it is (numbers only)."""
+    points = pd.DataFrame(
+        {
+            "number": shown.point_ids,
+            "student": shown.point_students,
+            "kind": "point",
+            "x": shown.points[:, 0].round(3),
+            "y": shown.points[:, 1].round(3),
+            "group": shown.groups,
+        }
+    )
+    digits = pd.DataFrame(
+        {"number": shown.digit_ids, "student": shown.digit_students, "kind": "digit"}
+    )
+    return pd.concat([points, digits]).sort_values("number", kind="stable")
 
 
 def room_points(shown: Snapshot) -> PointSet:
