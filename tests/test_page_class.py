@@ -92,6 +92,10 @@ def test_a_student_joins_from_the_link_and_adds_points_on_the_canvas():
     # and the projector shows it
     at.run()
     assert "1 student, 2 points, 0 digits" in texts(at)
+    # "Undo my last" withdraws the latest, and the canvas shows what the room holds
+    phone.button(key="cl_undo").click().run()
+    assert len(view.room_store().snapshot(code).points) == 1
+    assert len(phone.session_state["cl_drawing"]) == 1
 
 
 def test_a_student_too_fast_is_told_and_the_canvas_shows_what_the_room_kept():

@@ -459,14 +459,12 @@ def send_digit(code: str, student: str) -> None:
 
 
 def undo_last(code: str, student: str) -> None:
-    """The "Undo my last" button's callback: the student's latest contribution withdrawn."""
+    """The "Undo my last" button's callback: the student's latest contribution withdrawn
+    (the canvas then shows what the room holds, :func:`student_view`)."""
     try:
         room_store().undo(code, student)
     except RoomError as error:
         st.session_state["cl_digit_note"] = str(error)
-        return
-    mine = room_store().mine(code, student)
-    draw.replace_drawing(PREFIX, mine_as_drawing(mine), [])
 
 
 def student_view(code: str) -> None:
