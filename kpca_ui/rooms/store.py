@@ -544,13 +544,18 @@ class MemoryStore(RoomStore):
             room.changed(now)
             return room.students[student]
 
+    def _changing(self, code: str, student: str, now: float) -> tuple[_Room, int]:
+        """The room and the student's number, for a change of theirs (not while frozen)."""
+        room = self._room(code, now)
+        number = self._student(room, student)
+        if room.frozen:
+            raise Frozen
+        return room, number
+
     def _add(self, code: str, student: str, kind: str, data: str, cap: int) -> int:
         now = self.clock()
         with self._lock:
-            room = self._room(code, now)
-            number = self._student(room, student)
-            if room.frozen:
-                raise Frozen
+            room, number = self._changing(code, student, now)
             if room.count(number, kind) >= cap:
                 raise self._cap_error(kind)
             window, used = room.rate.get(number, (None, 0))
@@ -566,10 +571,7 @@ class MemoryStore(RoomStore):
     def _withdraw(self, code: str, student: str, item: int | None) -> int | None:
         now = self.clock()
         with self._lock:
-            room = self._room(code, now)
-            number = self._student(room, student)
-            if room.frozen:
-                raise Frozen
+            room, number = self._changing(code, student, now)
             own = [i for i, (s, _, _) in room.items.items() if s == number]
             if item is None:
                 item = max(own, default=None)
