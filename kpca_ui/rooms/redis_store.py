@@ -20,6 +20,8 @@ import contextlib
 from collections.abc import Iterator
 
 import redis
+from redis.backoff import ExponentialBackoff
+from redis.retry import Retry
 
 from kpca_ui.rooms.store import (
     CAP_WORDS,
@@ -235,6 +237,9 @@ class RedisStore(RoomStore):
             decode_responses=True,
             socket_timeout=timeout_s,
             socket_connect_timeout=timeout_s,
+            # a lost connection is tried twice more within half a second, not for seconds:
+            # the projector polls twice a second and a student waits for their answer
+            retry=Retry(ExponentialBackoff(cap=0.25, base=0.05), 2),
         )
         self._scripts = {
             name: self.redis.register_script(source)
