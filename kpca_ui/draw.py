@@ -24,7 +24,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
-from kpca_core.drawing import MAX_POINTS, Drawing, decode, encode, from_data, from_points
+from kpca_core.drawing import MAX_POINTS, N_GROUPS, Drawing, decode, encode, from_data, from_points
 from kpca_core.figures import style
 
 DRAW = "Draw your own points"
@@ -36,6 +36,8 @@ CANVAS_PX = 480
 TOOLBAR_PX = 110
 """The canvas's tool bar and status line above and below it (two rows on a narrow column)."""
 PRESENTER_PX = 620
+GROUP_COLOURS = style.GROUPS[:N_GROUPS]
+"""The canvas's colours: group g in ``GROUP_COLOURS[g - 1]``."""
 SEQ_CHARS = 64
 """The longest edit token read from the canvas (it sends ``"<id>:<count>"``)."""
 _HERE = Path(__file__).parent
@@ -202,7 +204,7 @@ def canvas(
                 "rev": st.session_state.get(keys["rev"], 0),
                 "seq": st.session_state.get(keys["seq"]),
                 "max": MAX_POINTS,
-                "colours": list(style.GROUPS[:3]),
+                "colours": list(GROUP_COLOURS),
                 "background": dict(background) if background else None,
                 "copyLabel": "Copy in the data shown before" if can_copy else "Nothing to copy",
                 "maxPx": largest,

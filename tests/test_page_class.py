@@ -7,7 +7,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
 import pytest
-from conftest import ROOT, open_view
+from conftest import ROOT, chart, decode, open_view
 
 from kpca_ui.rooms import store as rooms
 from kpca_ui.views import class_room as view
@@ -72,6 +72,31 @@ def test_students_points_and_digits_reach_the_projector(small_model):
     (table,) = at.dataframe
     assert table.value["kind"].tolist() == ["point"] * 12 + ["digit"]
     assert table.value["student"].tolist()[-1] == 3
+
+
+def test_the_projector_colours_each_point_by_the_group_its_student_chose():
+    """The canvas's colours (group g in ``GROUPS[g - 1]``), outlined for both themes."""
+    from kpca_core.figures.style import GROUPS, OUTLINE
+
+    at, code, _ = lecturer()
+    store = view.room_store()
+    student = store.join(code).student
+    placed = {1: [(-1.0, 0.5), (-0.5, 0.0)], 2: [(0.5, 0.5), (1.0, -0.5)], 3: [(0.0, -1.0)]}
+    for group, xys in placed.items():
+        for x, y in xys:
+            store.add_point(code, student, x, y, group)
+    at.run()
+    assert not at.exception
+    fig = chart(at, "cl_points_chart")
+    markers = {t["name"]: t for t in fig["data"] if t.get("mode") == "markers" and "name" in t}
+    assert set(markers) == {"group 1", "group 2", "group 3"}
+    for group, xys in placed.items():
+        trace = markers[f"group {group}"]
+        assert trace["marker"]["color"] == GROUPS[group - 1]
+        assert trace["marker"]["line"]["color"] == OUTLINE
+        # every panel (kPC 1 and kPC 2) shows the group's points
+        assert len(decode(trace["x"])) == view.N_COMPONENTS * len(xys)
+    assert not [i for i in fig["layout"]["images"] if i.get("name") == "data"]  # no grey dots
 
 
 def test_a_student_joins_from_the_link_and_adds_points_on_the_canvas():

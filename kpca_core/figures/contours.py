@@ -40,6 +40,8 @@ FIGURE_PX = 820
 MARGIN = {"l": 40, "r": 20, "b": 90}
 COLORBAR_PX = 60
 """Room below the panels for the horizontal colour bar."""
+GROUP_MARKER_PX = 9
+"""Diameter of a point's marker when the points are coloured by group."""
 TITLE_PX = 50
 """Room above each row of panels for their titles."""
 FITTED_TITLE_PX = 28
@@ -187,6 +189,7 @@ def contour_figure(
     title: str = "",
     width_px: int = FIGURE_PX,
     height_px: int | None = None,
+    group_colours: tuple[str, ...] | None = None,
 ) -> go.Figure:
     """The grid of Fig. 2: columns are kernels, rows are components 1 … k.
 
@@ -216,6 +219,10 @@ def contour_figure(
         are wrapped into blocks of :func:`columns_per_block` columns, one block
         of all the components below the other (every panel's title names its
         column).
+    group_colours : tuple of str, optional
+        With it, each point is a marker of its group's colour, group g of
+        ``sweep.labels`` (1, 2, … as the drawing canvas numbers them) in
+        ``group_colours[g - 1]``, outlined for both themes, instead of a dark dot.
 
     Returns
     -------
@@ -323,6 +330,7 @@ def contour_figure(
     images: list[dict] = []
     shapes: list[dict] = []
     drawn: list[tuple[np.ndarray, float, float]] = []
+    shifts: list[tuple[float, float]] = []  # the panels that show the data
     n_drawn = sum(min(column.n_components, n_rows) for column in sweep.columns)
     line_chars = MAX_LINE_BYTES // max(n_drawn, 1)
     note_px = FITTED_EMPTY_PX if fitted else EMPTY_FONT_PX
@@ -389,12 +397,41 @@ def contour_figure(
                 )
                 continue  # an empty panel's reason is its content: no data under it
             images.append({**dots, **axes, "x": dots["x"] + dx, "y": dots["y"] + dy})
+            shifts.append((dx, dy))
     layout["annotations"] = annotations
-    layout["images"] = _colour_images(xs, ys, drawn, axes) + images
     layout["shapes"] = shapes
     data = [panels.data_trace(sweep.X), panels.colour_axis_trace()]
+    if group_colours is not None and sweep.labels is not None:
+        images = []  # the groups' markers instead of the dots
+        data += _group_markers(sweep.X, sweep.labels, group_colours, shifts)
+    layout["images"] = _colour_images(xs, ys, drawn, axes) + images
     # Built from checked dictionaries; tests re-create it with validation on.
     return go.Figure(data=data, layout=layout, _validate=False)
+
+
+def _group_markers(
+    X: np.ndarray, labels: np.ndarray, colours: tuple[str, ...], shifts: list[tuple[float, float]]
+) -> list[dict]:
+    """One marker trace per group, its points in every panel (shifted by ``shifts``)."""
+    traces = []
+    for group in np.unique(labels):
+        mask = labels == group
+        x = np.concatenate([X[mask, 0] + dx for dx, _ in shifts] or [[]])
+        y = np.concatenate([X[mask, 1] + dy for _, dy in shifts] or [[]])
+        colour = colours[(int(group) - 1) % len(colours)]
+        traces.append(
+            {
+                "type": "scatter",
+                "x": x,
+                "y": y,
+                "mode": "markers",
+                "name": f"group {group}",
+                "marker": style.outlined({"size": GROUP_MARKER_PX, "color": colour}),
+                "hoverinfo": "skip",
+                "showlegend": False,
+            }
+        )
+    return traces
 
 
 def _colour_images(

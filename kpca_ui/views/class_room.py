@@ -317,7 +317,14 @@ def class_points(shown: Snapshot) -> None:
     n_components = 1 if presenter_mode() else N_COMPONENTS
     sweep = contour_sweep(points, specs, None, True, n_components, RESOLUTION)
     fig = contour_figure(
-        sweep, points, specs, True, RESOLUTION, projector=presenter_mode(), width=FIGURE_PX
+        sweep,
+        points,
+        specs,
+        True,
+        RESOLUTION,
+        projector=presenter_mode(),
+        width=FIGURE_PX,
+        group_colours=draw.GROUP_COLOURS,  # the colours the students chose on their canvas
     )
     key = "cl_points_chart" + ("_pj" if presenter_mode() else "")  # a new chart for the screen
     st.plotly_chart(fig, key=key, config=export_config("class_points"))

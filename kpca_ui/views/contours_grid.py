@@ -120,6 +120,7 @@ def _contour_figure(
     title: str,
     projector: tuple[int, int] | None = None,
     width: int = figures.FIGURE_PX,
+    group_colours: tuple[str, ...] | None = None,
 ) -> go.Figure:
     """The grid figure, built once per setting and shared by every session (never mutated).
 
@@ -130,11 +131,23 @@ def _contour_figure(
     lesson's slide): that width, every row within that height.
     """
     if projector is None:
-        return build(figures.contour_figure, _sweep, title=title, width_px=width)
+        return build(
+            figures.contour_figure,
+            _sweep,
+            title=title,
+            width_px=width,
+            group_colours=group_colours,
+        )
     width, height = projector
     # No title: the page's says what the figure shows, and the panels get its room.
     height = projector_plan_height(height, {**figures.FITTED_MARGIN, "t": 20})
-    return build(figures.contour_figure, _sweep, width_px=width, height_px=height)
+    return build(
+        figures.contour_figure,
+        _sweep,
+        width_px=width,
+        height_px=height,
+        group_colours=group_colours,
+    )
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -219,12 +232,14 @@ def contour_figure(
     resolution: int,
     projector: bool = False,
     width: int = figures.FIGURE_PX,
+    group_colours: tuple[str, ...] | None = None,
 ) -> go.Figure:
     """The grid figure of ``sweep``, ``width`` pixels wide, from the cache shared by
     every session.
 
     For a ``projector`` it is planned for presenter mode's screen (or a lesson's slide):
-    ``width`` is then the projector page's width it is given.
+    ``width`` is then the projector page's width it is given.  With ``group_colours``
+    the points are drawn in their group's colour (:func:`kpca_core.figures.contour_figure`).
     """
     key = (
         points.key,
@@ -235,7 +250,7 @@ def contour_figure(
         resolution,
     )
     planned = (width, figure_px()) if projector else None
-    return _contour_figure(sweep, key, points.title, planned, width)
+    return _contour_figure(sweep, key, points.title, planned, width, group_colours)
 
 
 @st.fragment
