@@ -55,6 +55,53 @@ def small_model(monkeypatch):
     monkeypatch.setattr(demo, "model_and_digits", lambda: (model, subsets))
 
 
+def test_a_reloaded_lecturer_page_keeps_control_of_the_room():
+    """The token is in the lecturer's own address (never the join link): a reload restores
+    control, with the room's kernel and freeze as they were."""
+    at, code, token = lecturer()
+    assert at.query_params[view.ROOM] == code
+    assert at.query_params[view.LECTURER_KEY] == token
+    assert token not in view.join_link(code)
+    store = view.room_store()
+    student = store.join(code).student
+    store.add_point(code, student, 0.5, 0.5, 2)
+    store.set_kernel(code, token, "laplacian", 2.0)
+    store.freeze(code, token)
+    reloaded = open_view("class_room", query={view.ROOM: code, view.LECTURER_KEY: token})
+    assert reloaded.session_state[view.LECTURER] == (code, token)
+    assert reloaded.toggle(key="cl_freeze").value is True
+    assert reloaded.selectbox(key="cl_kernel").value == "laplacian"
+    assert reloaded.slider(key="cl_width_laplacian").value == 2.0
+    assert "1 student, 1 point" in texts(reloaded) and token not in texts(reloaded)
+    reloaded.button(key="cl_remove_student").click().run()  # student 1's
+    seen = store.snapshot(code)
+    assert len(seen.points) == 0
+    assert seen.frozen and (seen.kernel, seen.width) == ("laplacian", 2.0)  # kept as they were
+
+
+def test_a_wrong_lecturer_key_in_the_link_gives_no_control():
+    at, code, token = lecturer()
+    other = view.room_store().create()
+    guessed = token[:-1] + ("A" if token[-1] != "A" else "B")
+    for key in (guessed, other.token, code, "x" * 10_000):
+        page = open_view(
+            "class_room", query={view.ROOM: code, view.LECTURER_KEY: key}, state={"cl_freeze": True}
+        )
+        assert view.LECTURER not in page.session_state
+        for widget in ("cl_freeze", "cl_clear", "cl_remove", "cl_kernel", "cl_close"):
+            assert not [w for w in page.get("toggle") + page.get("button") if w.key == widget]
+        if len(key) < 100:  # a key longer than any token is dropped from the link at once
+            assert any("not this room's" in w.value for w in page.warning), key
+        assert view.LECTURER_KEY not in page.query_params
+        assert token not in repr(page.session_state)
+    assert not view.room_store().snapshot(code).frozen
+    # the lecturer's link of a closed room gives nothing either
+    at.button(key="cl_close").click().run()
+    closed = open_view("class_room", query={view.ROOM: code, view.LECTURER_KEY: token})
+    assert view.LECTURER not in closed.session_state
+    assert any("no open room" in w.value for w in closed.warning)
+
+
 def test_students_points_and_digits_reach_the_projector(small_model):
     at, code, _ = lecturer()
     store = view.room_store()

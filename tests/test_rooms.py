@@ -283,8 +283,9 @@ def test_a_closed_room_is_gone(store):
         lambda s, code, token: s.remove_student(code, token, 1),
         lambda s, code, token: s.set_kernel(code, token, "rbf", 1.0),
         lambda s, code, token: s.close(code, token),
+        lambda s, code, token: s.check_lecturer(code, token),
     ],
-    ids=["freeze", "clear", "remove", "remove_student", "kernel", "close"],
+    ids=["freeze", "clear", "remove", "remove_student", "kernel", "close", "check"],
 )
 def test_a_student_cannot_act_as_the_lecturer(store, act):
     room = store.create()
@@ -307,6 +308,18 @@ def test_a_student_cannot_act_as_the_lecturer(store, act):
     assert len(seen.points) == 1 and not seen.frozen and seen.kernel == "rbf"
 
 
+def test_the_lecturers_token_is_checked_without_changing_the_room(store):
+    """A reloaded lecturer's page asks whether its link's token is the room's."""
+    room = store.create()
+    store.freeze(room.code, room.token)
+    before = store.revision(room.code)
+    store.check_lecturer(room.code, room.token)
+    assert store.revision(room.code) == before
+    store.close(room.code, room.token)
+    with pytest.raises(RoomGone):
+        store.check_lecturer(room.code, room.token)
+
+
 def test_a_reused_room_code_is_a_new_room(store):
     """A room closed and opened again with the same code takes no old token or student."""
     codes = iter(["ABCDEF", "ABCDEF", "GHJKMN", "ABCDEF"])
@@ -321,6 +334,8 @@ def test_a_reused_room_code_is_a_new_room(store):
     assert reused.code == first.code and reused.token != first.token
     with pytest.raises(NotAllowed):
         store.clear(reused.code, first.token)
+    with pytest.raises(NotAllowed):  # an old lecturer's link does not restore control
+        store.check_lecturer(reused.code, first.token)
     with pytest.raises(NotAllowed):
         store.add_point(reused.code, student, 0, 0, 1)
     with pytest.raises(NotAllowed):

@@ -161,7 +161,9 @@ _LECTURER = (
 if not live() then return 'gone' end
 if redis.call('HGET', KEYS[1], 'token') ~= ARGV[3] then return 'denied' end
 local action = ARGV[4]
-if action == 'close' then
+if action == 'check' then
+  return 'ok'
+elseif action == 'close' then
   redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
   return 'ok'
 elseif action == 'freeze' then

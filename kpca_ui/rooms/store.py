@@ -358,6 +358,11 @@ class RoomStore:
         """Close the room and delete its data."""
         self._lecturer(code, token, "close")
 
+    def check_lecturer(self, code: str, token: str) -> None:
+        """Nothing if ``token`` is the room's (a lecturer's reloaded page), else
+        :class:`NotAllowed`; the room is left as it is."""
+        self._lecturer(code, token, "check")
+
     # Students
     def join(self, code: str) -> Joined:
         """A new anonymous student in the room."""
@@ -518,6 +523,8 @@ class MemoryStore(RoomStore):
             room = self._room(code, now)
             if not same_token(token, room.hashed):
                 raise NotAllowed(NOT_LECTURER)
+            if action == "check":
+                return
             if action == "close":
                 del self._rooms[code]
                 return

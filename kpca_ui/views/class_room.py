@@ -5,9 +5,11 @@ join link and its QR code, and, live, the class's points over the first two
 kernel principal components of the room's kernel (the Contours grid's figure,
 :mod:`kpca_ui.views.contours_grid`) and the class's digits, each as written and
 cleaned by linear and by kernel PCA (the Demo's model, :mod:`kpca_ui.views.demo`).
-The lecturer's token stays in their session; a student's page (opened from the
-link, ``?room=<code>``) never sees it.  Students add points on the drawing canvas
-(:mod:`kpca_ui.draw`) and send digits from the handwriting pad (:mod:`kpca_ui.pad`).
+The lecturer's token stays in their session and their own address
+(``?room=<code>&key=<token>``, so that a reload keeps control of the room); the
+join link and its QR code carry the code alone, and a student's page never sees it.
+Students add points on the drawing canvas (:mod:`kpca_ui.draw`) and send digits from
+the handwriting pad (:mod:`kpca_ui.pad`).
 
 Every store call goes through :func:`attempt`, which turns a room's refusal
 (:class:`kpca_ui.rooms.store.RoomError`) into a message on the page; the
@@ -43,6 +45,7 @@ from kpca_ui.rooms.store import (
     CODE_LENGTH,
     HALF_WIDTH,
     KERNELS,
+    NotAllowed,
     RoomError,
     RoomGone,
     Snapshot,
@@ -56,7 +59,15 @@ from kpca_ui.views.contours_grid import contour_figure, contour_sweep
 PREFIX = "cl"
 ROOM = "room"
 """The join link's parameter: the room's code."""
-LINK_DOMAINS: dict[str, Domain] = {ROOM: text(3 * CODE_LENGTH)}
+LECTURER_KEY = "key"
+"""The lecturer's own address's parameter: the room's token (never in the join link)."""
+KEY_CHARS = 64
+"""The longest key a link may give (a token is 32 characters)."""
+LINK_DOMAINS: dict[str, Domain] = {ROOM: text(3 * CODE_LENGTH), LECTURER_KEY: text(KEY_CHARS)}
+WRONG_KEY = (
+    "This link's lecturer key is not this room's, so this page is a student's: only the "
+    "address of the page where the room was started steers it."
+)
 LECTURER = "cl_lecturer"
 """Session key of the lecturer's room: (code, token)."""
 STUDENTS = "cl_students"
@@ -96,16 +107,49 @@ def attempt(action: Callable[[], R], place=None) -> R | None:
 
 
 def lecturer_room() -> tuple[str, str] | None:
-    """The room this session started, (code, token), if any."""
-    return st.session_state.get(LECTURER)
+    """The room this session started, (code, token), if any; else the one its address's
+    key opens (:func:`restored_room`)."""
+    return st.session_state.get(LECTURER) or restored_room()
+
+
+def restored_room() -> tuple[str, str] | None:
+    """The room whose token the address gives (the lecturer's page reloaded), if it is the
+    room's: this session steers it again, its controls as the room is.
+
+    A key that is not the room's gives no control: it leaves the address, with
+    :data:`WRONG_KEY` said, and the page is a student's.
+    """
+    code, token = linked_code(), st.query_params.get(LECTURER_KEY)
+    if code is None or token is None:
+        return None
+    store = room_store()
+    try:
+        store.check_lecturer(code, token)
+        shown = store.snapshot(code)
+    except NotAllowed:
+        st.query_params.pop(LECTURER_KEY, None)
+        st.warning(WRONG_KEY, icon=":material/key_off:")
+        return None
+    except RoomGone:
+        st.query_params.pop(LECTURER_KEY, None)
+        return None  # the student's page says there is no open room
+    except RoomError as error:
+        st.warning(str(error), icon=":material/cloud_off:")
+        return None
+    st.session_state[LECTURER] = (code, token)
+    st.session_state[SHOWN] = shown  # the controls start as the room is
+    return code, token
 
 
 def start_room() -> None:
-    """The "Start a room" button's callback: a new room; this session holds its token."""
+    """The "Start a room" button's callback: a new room; this session holds its token, and
+    so does its address (a reload keeps control)."""
     created = attempt(room_store().create)
     if created is not None:
         st.session_state[LECTURER] = (created.code, created.token)
         st.session_state.pop(SHOWN, None)
+        st.query_params[ROOM] = created.code
+        st.query_params[LECTURER_KEY] = created.token
 
 
 def linked_code() -> str | None:
@@ -164,9 +208,11 @@ def lecturer_controls(code: str, token: str, shown: Snapshot | None) -> None:
     store = room_store()
     side = st.sidebar
     side.subheader("Room")
+    # each control starts as the room is (a reloaded page's too)
     kernel = side.selectbox(
         "Kernel",
         list(KERNELS),
+        index=list(KERNELS).index(shown.kernel) if shown is not None else 0,
         format_func=KERNEL_NAMES.get,
         key="cl_kernel",
         help="The kernel of the components behind the class's points.",
@@ -174,13 +220,18 @@ def lecturer_controls(code: str, token: str, shown: Snapshot | None) -> None:
     low, high = KERNELS[kernel]
     step = 1.0 if kernel == "poly" else 0.05
     default = 2.0 if kernel == "poly" else 0.5
+    if shown is not None and shown.kernel == kernel:
+        default = shown.width
     width = side.slider(
         PARAMETER_NAMES[kernel], low, high, default, step=step, key=f"cl_width_{kernel}"
     )
     if shown is not None and (shown.kernel, shown.width) != (kernel, float(width)):
         attempt(lambda: store.set_kernel(code, token, kernel, width), side)
     frozen = side.toggle(
-        "Freeze", key="cl_freeze", help="No student can add or undo while the room is frozen."
+        "Freeze",
+        value=shown is not None and shown.frozen,
+        key="cl_freeze",
+        help="No student can add or undo while the room is frozen.",
     )
     if shown is not None and shown.frozen != frozen:
         attempt(lambda: store.freeze(code, token, frozen), side)
@@ -213,6 +264,8 @@ def lecturer_controls(code: str, token: str, shown: Snapshot | None) -> None:
     if side.button("Close the room", key="cl_close", icon=":material/logout:"):
         attempt(lambda: store.close(code, token), side)
         st.session_state.pop(LECTURER, None)
+        st.query_params.pop(LECTURER_KEY, None)
+        st.query_params.pop(ROOM, None)
         st.rerun()
 
 
