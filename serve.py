@@ -12,6 +12,8 @@ from contextlib import asynccontextmanager
 
 import streamlit as st
 
+from kpca_ui.plotly_js import plotly_route
+
 
 @asynccontextmanager
 async def warm_up(app: st.App) -> AsyncIterator[None]:
@@ -33,4 +35,9 @@ async def warm_up(app: st.App) -> AsyncIterator[None]:
     multiprocessing.util._run_finalizers(0)
 
 
-app = st.App("app.py", lifespan=warm_up)
+# Plotly's script for the charts (kpca_ui/chart.py), served once and kept by browsers
+app = st.App(
+    "app.py",
+    lifespan=warm_up,
+    routes=[plotly_route(st.get_option("server.baseUrlPath") or "")],
+)

@@ -189,17 +189,22 @@ def main() -> int:
         print("times in ms after the key press, medians (min-max of the redraw):\n")
         print(
             f"{'view':<10} {'slider':<9} {'sent':>6} {'server':>7} {'drawing':>8} "
-            f"{'redrawn':>8} {'min-max':>12} {'target':>7} {'settled':>8}  revisits  what changes"
+            f"{'redrawn':>8} {'p95':>6} {'min-max':>12} {'target':>7} {'settled':>8} "
+            f"{'cpu/chg':>8}  revisits  what changes"
         )
         met = True
         for view in [*VIEWS, DRAWING]:
             if view.name not in args.views:
                 continue
+            cpu = server.tree_cpu()
             if view is DRAWING:
                 times, revisits = measure_drawing(page, server.url, args.repeats)
             else:
                 times, revisits = measure(page, view, server.url, args.repeats)
+            # the server's CPU per change: opening the view and one warm-up change included
+            cpu_ms = 1000 * (server.tree_cpu() - cpu) / (args.repeats + 1)
             drawn = statistics.median(times["drawn"])
+            p95 = statistics.quantiles(times["drawn"], n=20, method="inclusive")[-1]
             target = TARGET_MS[view.name]
             met &= drawn <= target
             received, drawing, settled = (
@@ -208,16 +213,17 @@ def main() -> int:
             )
             print(
                 f"{view.name:<10} {view.slider:<9} {statistics.median(times['sent']):6.0f} "
-                f"{received:7.0f} {drawing:8.0f} {drawn:8.0f} "
+                f"{received:7.0f} {drawing:8.0f} {drawn:8.0f} {p95:6.0f} "
                 f"{min(times['drawn']):5.0f}-{max(times['drawn']):<6.0f} {target:7d} "
-                f"{settled:8.0f}  {revisits:8d}  {view.what}"
+                f"{settled:8.0f} {cpu_ms:8.0f}  {revisits:8d}  {view.what}"
             )
         browser.close()
     print(
         "\nsent: the slider's new value leaves the page; server: the last message from the "
         "server before the redraw arrived; drawing: from that message to the redraw (the "
         "browser's share); redrawn: the frame showing the new figure; settled: the last "
-        "figure on the page drawn (all that the change redraws)."
+        "figure on the page drawn (all that the change redraws); p95: of the redraws; cpu/chg: "
+        "CPU ms of the server and its workers per change (the view's opening included)."
     )
     print("targets " + ("met" if met else "NOT met") + " (medians against the issue's targets)")
     return 0 if met else 1

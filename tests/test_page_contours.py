@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import base64
-import json
 import re
 import struct
 from dataclasses import dataclass
 
 import pytest
 from browser_like import BrowserLike
-from conftest import APP, chart, decode, open_view
+from conftest import APP, chart, decode, figures, open_view
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.testing.v1 import AppTest
 from test_bad_links import LIVE_MARKDOWN
@@ -37,7 +36,7 @@ def page(**state: object) -> AppTest:
 
 
 def config(at: AppTest, key: str) -> dict:
-    (found,) = [json.loads(c.proto.config) for c in at.get("plotly_chart") if c.key == key]
+    (found,) = [c.config for c in figures(at) if c.key == key]
     return found
 
 
@@ -150,7 +149,7 @@ def test_the_rings_preset_says_which_component_carries_the_radius():
     assert projection["layout"]["title"]["text"] == "σ = 2: the data in kPC 1 and kPC 2"
     assert rings.RINGS_CAPTION in shown(at, "info")
     assert at.button(key="ct_preset_rings").help == rings.RINGS_HELP
-    assert not [c for c in at.get("plotly_chart") if c.key == "ct_fig5"]
+    assert not [c for c in figures(at) if c.key == "ct_fig5"]
     # uncentred, the caption's numbers no longer describe the picture: it goes
     at.toggle(key="ct_center").set_value(False).run()
     assert "What to look at" not in shown(at, "info")
@@ -433,7 +432,7 @@ def test_the_sigmoid_grid_of_the_issue_is_refused_before_any_fit(monkeypatch):
     )
     error = shown(at, "error")
     assert "allows 45 s per request" in error and "at most 3 columns" in error
-    assert calls == [] and not at.get("plotly_chart")
+    assert calls == [] and not figures(at)
 
 
 def test_a_grid_above_the_budget_is_drawn_coarser_with_a_notice(monkeypatch):

@@ -22,6 +22,7 @@ from kpca_core.figures import panels
 from kpca_core.figures.drawing import canvas_background
 from kpca_core.figures.style import export_config, is_narrow, projector_plan_height
 from kpca_ui import draw
+from kpca_ui.chart import chart
 from kpca_ui.explain import explain
 from kpca_ui.memory import MB, bounded
 from kpca_ui.points import PointSet, copy_source, drawn_points, is_drawn
@@ -298,12 +299,13 @@ def contour_body(
     if drawn:  # the grid's share of the row beside the canvas
         planned = grid_beside_canvas_px(planned)
     figure = contour_figure(sweep, points, specs, center, resolution, projector, planned)
-    grid_place.plotly_chart(
+    chart(
         presentable(figure),
         # the figure's own width, figures.FIGURE_PX, or the screen's in presenter mode
         width="stretch" if projector else "content",
         key="ct_contours",
         config=export_config(f"contours_{slug}", image_format=image_format),
+        place=grid_place,
     )
     column_notices(sweep)
     if drawn:
@@ -447,7 +449,7 @@ def projection_view(sweep: ct.ContourSweep, slug: str) -> None:
         bind="query-params",
     )
     image_format = st.session_state.get("ct_img", "png")
-    st.plotly_chart(
+    chart(
         presentable(figures.projection_figure(sweep, column, i, j)),
         key="ct_projection",
         config=export_config(f"contours-kpc{i}-kpc{j}_{slug}", image_format=image_format),
