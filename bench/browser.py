@@ -464,8 +464,8 @@ def drag_and_count(page: Page, view: View, seconds: float = 2.0, moves: int = 60
     release.
 
     The mouse presses the slider's thumb and moves it, one step every
-    ``seconds / moves``, to the other end of the track (and back, past the
-    middle); then it is released.  Returns ``{"before": pictures drawn between
+    ``seconds / moves``, to the farther end of the track and back halfway to
+    where it started; then it is released.  Returns ``{"before": pictures drawn between
     the press and the release, "per_s": those per second of drag, "after":
     pictures drawn in the 3 s after the release}``.
     """
@@ -481,8 +481,10 @@ def drag_and_count(page: Page, view: View, seconds: float = 2.0, moves: int = 60
     start = box["x"] + share * box["width"]
     left, right = box["x"] + 1, box["x"] + box["width"] - 1
     far = left if start - left > right - start else right
-    path = [start + (far - start) * k / (moves // 2) for k in range(1, moves // 2 + 1)]
-    path += [far + (start - far) * k / (moves // 2) for k in range(1, moves - moves // 2 + 1)]
+    end = (start + far) / 2  # released elsewhere than it started: the value changes
+    half = moves // 2
+    path = [start + (far - start) * k / half for k in range(1, half + 1)]
+    path += [far + (end - far) * k / (moves - half) for k in range(1, moves - half + 1)]
     page.mouse.move(start, y)
     page.mouse.down()
     t0 = time.monotonic()
