@@ -109,13 +109,11 @@ function placeholders(theme) {
 }
 
 function merge(target, source) {
-  // source's values fill in what target does not set (target wins), recursively
+  // source's values override target's, recursively (lodash's merge, as st.plotly_chart
+  // puts its theme over a figure's template; the figure's own layout still wins)
   for (const [k, v] of Object.entries(source)) {
-    if (!(k in target)) target[k] = v;
-    else if (v && typeof v === "object" && !Array.isArray(v) &&
-             target[k] && typeof target[k] === "object" && !Array.isArray(target[k])) {
-      merge(target[k], v);
-    }
+    const plain = (x) => x && typeof x === "object" && !Array.isArray(x);
+    target[k] = plain(v) && plain(target[k]) ? merge(target[k], v) : v;
   }
   return target;
 }
