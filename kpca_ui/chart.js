@@ -174,6 +174,11 @@ function applyFrame(figure, frame) {
 }
 
 function schedule(state) {
+  if (state.box.clientWidth === 0) {
+    // not shown (a tab not chosen): drawn once it has a width, as st.plotly_chart does
+    state.width = 0;
+    return;
+  }
   if (state.drawing) {
     state.again = true; // the newest wins: one more drawing after this one, never a queue
     return;
