@@ -12,6 +12,11 @@
 // the Streamlit slider with that key is held (or after a key press on it), its
 // thumb's aria-valuetext is read at every animation frame and the frame of that
 // value drawn; the slider itself sends its value when the drag ends.
+//
+// Live: live = <slider key>.  While that slider is held, its value is sent as the
+// state "live" whenever the answer to the last one (a new figure) has come: the
+// page draws the figure at that value; the newest value wins, none queue.  At the
+// release "live" is set back to null and the slider's own value counts.
 
 const STATES = new WeakMap();
 const DEFAULT_HEIGHT = 450; // Plotly's and st.plotly_chart's default height
@@ -45,7 +50,8 @@ function build(root) {
   root.appendChild(box);
   const state = { box, graph, payload: null, frame: null, drawing: false, again: false,
                   width: 0, shown: null, pressed: false, following: false, quiet: 0,
-                  listening: false, template: null };
+                  listening: false, template: null, liveSent: null, inFlight: null,
+                  setStateValue: null };
   new ResizeObserver(() => {
     const width = box.clientWidth;
     if (state.payload && width > 0 && width !== state.width) schedule(state);
@@ -220,30 +226,61 @@ function draw(state, Plotly) {
 // ---- scrubbing ---------------------------------------------------------------------------
 
 const FOLLOW_FRAMES = 30; // after the release or a key press, the thumb is read this long
+const LIVE_WAIT_MS = 2000; // a live value unanswered this long is no longer waited for
+
+function thumb(slider) {
+  return document.querySelector(`.st-key-${CSS.escape(slider)} input[type="range"]`);
+}
 
 function thumbText(slider) {
-  const thumb = document.querySelector(`.st-key-${CSS.escape(slider)} input[type="range"]`);
-  return thumb && thumb.getAttribute("aria-valuetext");
+  const input = thumb(slider);
+  return input && input.getAttribute("aria-valuetext");
+}
+
+function sliders(payload) {
+  return [payload.frames && payload.frames.slider, payload.live].filter(Boolean);
+}
+
+function scrub(state) {
+  // the frame of the value the scrubbed slider shows, drawn here
+  const frames = state.payload.frames;
+  if (!frames) return;
+  const shown = thumbText(frames.slider);
+  if (shown !== state.shown && shown in frames.frames) {
+    state.shown = shown;
+    state.frame = frames.frames[shown];
+    schedule(state);
+  }
+}
+
+function live(state) {
+  // the live slider's value, sent while it is held: one request at a time, and the
+  // value sent is the newest (those the thumb passed meanwhile are dropped)
+  const slider = state.payload.live;
+  const input = slider && state.pressed ? thumb(slider) : null;
+  if (!input) return;
+  const value = Number(input.value);
+  const waiting = state.inFlight !== null && performance.now() - state.inFlight < LIVE_WAIT_MS;
+  if (Number.isFinite(value) && value !== state.liveSent && !waiting) {
+    state.liveSent = value;
+    state.inFlight = performance.now();
+    state.setStateValue("live", value);
+  }
 }
 
 function follow(state) {
-  // While the slider is held (and a little after), read its thumb at every animation
-  // frame and draw the frame of the value it shows: the newest value wins.
+  // While a slider is held (and a little after), read its thumb at every animation
+  // frame: the newest value wins.
   state.quiet = 0;
   if (state.following) return;
   state.following = true;
   const tick = () => {
-    const frames = state.payload.frames;
-    if (!frames || !state.box.isConnected) {
+    if (!state.box.isConnected || !sliders(state.payload).length) {
       state.following = false;
       return;
     }
-    const shown = thumbText(frames.slider);
-    if (shown !== state.shown && shown in frames.frames) {
-      state.shown = shown;
-      state.frame = frames.frames[shown];
-      schedule(state);
-    }
+    scrub(state);
+    live(state);
     if (!state.pressed && ++state.quiet > FOLLOW_FRAMES) {
       state.following = false;
       return;
@@ -256,11 +293,9 @@ function follow(state) {
 function listen(state) {
   if (state.listening) return;
   state.listening = true;
-  const mine = (event) => {
-    const frames = state.payload.frames;
-    return frames && event.target instanceof Element &&
-      event.target.closest(`.st-key-${CSS.escape(frames.slider)}`);
-  };
+  const mine = (event) =>
+    event.target instanceof Element &&
+    sliders(state.payload).some((slider) => event.target.closest(`.st-key-${CSS.escape(slider)}`));
   const down = (event) => {
     if (!state.box.isConnected) {
       document.removeEventListener("pointerdown", down, true);
@@ -274,7 +309,14 @@ function listen(state) {
     }
   };
   const up = () => {
+    if (!state.pressed) return;
     state.pressed = false;
+    if (state.liveSent !== null) {
+      // released: the slider sends its own value; then the live one is dropped (after
+      // the slider's handlers, so that no run sees neither)
+      state.liveSent = null;
+      setTimeout(() => state.setStateValue("live", null), 0);
+    }
   };
   const key = (event) => {
     if (mine(event)) follow(state);
@@ -284,18 +326,20 @@ function listen(state) {
   document.addEventListener("keydown", key, true);
 }
 
-export default function ({ data, parentElement }) {
+export default function ({ data, parentElement, setStateValue }) {
   let state = STATES.get(parentElement);
   if (!state) {
     state = build(parentElement);
     STATES.set(parentElement, state);
   }
+  state.setStateValue = setStateValue;
   state.payload = JSON.parse(new TextDecoder().decode(data));
+  state.inFlight = null; // a live value's answer (or any new figure) has come
   state.template = themedTemplate(state.payload.figure.layout.template, themeOf(state.box));
   state.frame = null; // the server's figure is the slider's value once it has sent it
   state.shown = state.payload.frames ? thumbText(state.payload.frames.slider) : null;
   const height = state.payload.figure.layout.height || DEFAULT_HEIGHT;
   state.box.style.minHeight = `${height}px`; // the room, before Plotly has loaded
-  if (state.payload.frames) listen(state);
+  if (sliders(state.payload).length) listen(state);
   schedule(state);
 }

@@ -19,6 +19,8 @@ drawing.
   never wider than its place), Streamlit's light and dark theme (the script
   reads the theme's colours from the component's CSS properties), and the
   graph's DOM (``.js-plotly-plot``, ``.main-svg``).
+- Live: ``live`` names a slider whose value, while it is held, reruns the
+  chart's fragment (:func:`live_value`), the newest value winning.
 - Scrubbing: ``frames`` maps values of a Streamlit slider (by its widget key)
   to the data and layout changes of the figure at each value.  While the reader
   drags that slider, the browser shows the frame of the value under the thumb
@@ -32,8 +34,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -79,6 +82,7 @@ def chart(
     width: Literal["stretch", "content"] = "stretch",
     frames: Mapping[str, Any] | None = None,
     place: DeltaGenerator | Any = None,
+    live: str | None = None,
 ) -> None:
     """Draw ``figure`` in the chart with widget key ``key``, updated in place on later runs.
 
@@ -101,6 +105,12 @@ def chart(
         the browser (trace changes apply to the traces in order).
     place : DeltaGenerator, optional
         Where to draw it (a column); by default (or ``st`` itself) where the script is.
+    live : str, optional
+        Live dragging: the widget key of a slider.  While it is held, the chart sends
+        the value under its thumb as its state ``live`` (the newest, one at a time: a
+        new figure answers it), which reruns the chart's fragment; the page reads it
+        with :func:`live_value` and draws the figure there.  At the release it is
+        ``None`` again and the slider's own value counts.
     """
     if os.environ.get(ENGINE_VARIABLE) == "plotly":  # the bench's comparison
         (place or st).plotly_chart(figure, key=key, config=dict(config or {}), width=width)
@@ -108,10 +118,41 @@ def chart(
     payload = (
         f'{{"figure":{_json(figure)},"config":{json.dumps(dict(config or {}))},'
         f'"width":"{width}","plotly":{json.dumps(_plotly_url())},'
-        f'"frames":{_json(frames) if frames else "null"}}}'
+        f'"frames":{_json(frames) if frames else "null"},"live":{json.dumps(live)}}}'
     )
+    # a live chart declares its state "live" (components v2 asks for a callback)
+    declared = {"default": {"live": None}, "on_live_change": _asked(key)} if live else {}
     with place if isinstance(place, DeltaGenerator) else contextlib.nullcontext():
-        _CHART(key=key, data=payload.encode())
+        _CHART(key=key, data=payload.encode(), **declared)
+
+
+def live_value(key: str, low: float, high: float) -> float | None:
+    """The live value the chart ``key`` sent while its slider is held, else ``None``.
+
+    Only in the run that value started (any other run, the slider's release among
+    them, uses the slider's own value), and only a finite number within
+    ``[low, high]`` (the slider's range).
+    """
+    if not st.session_state.pop(_LIVE_RUN.format(key), False):
+        return None
+    state = st.session_state.get(key)
+    value = state.get("live") if isinstance(state, Mapping) else None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if math.isfinite(value) and low <= value <= high else None
+
+
+_LIVE_RUN = "_kpca_chart_live_{}"
+"""Session key: this run was started by the chart's live value (set by its callback)."""
+
+
+def _asked(key: str) -> Callable[[], None]:
+    """The callback of the chart ``key``'s state "live": marks the run it starts."""
+
+    def asked() -> None:
+        st.session_state[_LIVE_RUN.format(key)] = True
+
+    return asked
 
 
 def sent_figure(element: Any) -> dict | None:

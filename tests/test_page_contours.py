@@ -508,3 +508,25 @@ def test_values_from_a_link_that_cannot_be_used_leave_the_url_for_the_default():
     assert at.text_input(key="ct_values").value == "1, 2, 3, 4"
     assert "ct_values" not in at.query_params
     assert len(titles(chart(at, "ct_contours"))) == 12
+
+
+def live_run(at: AppTest, value: object) -> str:
+    """A run started by the grid's live value (what its callback marks), as a drag sends it;
+    the grid's title."""
+    at.session_state["ct_contours"] = {"live": value}
+    at.session_state["_kpca_chart_live_ct_contours"] = True  # the callback's mark
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return chart(at, "ct_contours")["layout"]["title"]["text"]
+
+
+def test_a_held_noise_slider_draws_the_grid_at_the_value_under_its_thumb():
+    at = open_view("contours")
+    assert "noise 0.2," in chart(at, "ct_contours")["layout"]["title"]["text"]
+    assert "noise 0.6," in live_run(at, 0.6)  # the picture follows the thumb
+    assert at.slider(key="ct_noise").value == 0.2  # the slider and the link: at the release
+    assert "ct_noise" not in at.query_params
+    at.run()  # any other run (the release's) draws the slider's own value
+    assert "noise 0.2," in chart(at, "ct_contours")["layout"]["title"]["text"]
+    for wrong in (5.0, -1, "0.5", float("nan"), True, None):
+        assert "noise 0.2," in live_run(at, wrong), wrong

@@ -22,10 +22,10 @@ from kpca_core.figures import panels
 from kpca_core.figures.drawing import canvas_background
 from kpca_core.figures.style import export_config, is_narrow, projector_plan_height
 from kpca_ui import draw
-from kpca_ui.chart import chart
+from kpca_ui.chart import chart, live_value
 from kpca_ui.explain import explain
 from kpca_ui.memory import MB, bounded
-from kpca_ui.points import PointSet, copy_source, drawn_points, is_drawn
+from kpca_ui.points import PointSet, copy_source, drawn_points, is_drawn, toy_points
 from kpca_ui.presenter import figure_px, notice, page_px, presentable, presenter_mode
 from kpca_ui.safety import guarded
 from kpca_ui.screen import content_px, width_listener
@@ -284,6 +284,10 @@ def contour_body(
         if len(points.X) < draw.MIN_POINTS:
             drawing_canvas(canvas_place, None)
             return
+    live = live_value("ct_contours", 0.0, 1.0) if points.key[0] == "toy" else None
+    if live is not None:  # the noise slider is held: the figure follows its thumb
+        _, name, n_samples, _, seed = points.key
+        points = toy_points(name, n_samples, live, seed)
     resolution = affordable_resolution(len(points.X), specs, resolution)
     if resolution is None:
         if drawn:
@@ -306,6 +310,7 @@ def contour_body(
         key="ct_contours",
         config=export_config(f"contours_{slug}", image_format=image_format),
         place=grid_place,
+        live="ct_noise" if points.key[0] == "toy" else None,
     )
     column_notices(sweep)
     if drawn:
