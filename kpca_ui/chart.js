@@ -15,8 +15,9 @@
 //
 // Live: live = <slider key>.  While that slider is held, its value is sent as the
 // state "live" whenever the answer to the last one (a new figure) has come: the
-// page draws the figure at that value; the newest value wins, none queue.  At the
-// release "live" is set back to null and the slider's own value counts.
+// page draws the figure at that value; the newest value wins, none queue.  After
+// the release the slider's own value counts (chart.py reads a live value only in
+// the run it started).
 
 const STATES = new WeakMap();
 const DEFAULT_HEIGHT = 450; // Plotly's and st.plotly_chart's default height
@@ -50,7 +51,8 @@ function build(root) {
   root.appendChild(box);
   const state = { box, graph, payload: null, frame: null, drawing: false, again: false,
                   width: 0, shown: null, pressed: false, following: false, quiet: 0,
-                  listening: false, template: null, liveSent: null, inFlight: null,
+                  listening: false, template: null, liveSent: null, inFlight: null, liveSeq: 0,
+                  id: Math.random().toString(36).slice(2, 8),
                   setStateValue: null };
   new ResizeObserver(() => {
     const width = box.clientWidth;
@@ -264,7 +266,8 @@ function live(state) {
   if (Number.isFinite(value) && value !== state.liveSent && !waiting) {
     state.liveSent = value;
     state.inFlight = performance.now();
-    state.setStateValue("live", value);
+    state.liveSeq += 1; // each value a new state: its run is marked as live (chart.py)
+    state.setStateValue("live", { value, seq: `${state.id}:${state.liveSeq}` });
   }
 }
 
@@ -305,18 +308,15 @@ function listen(state) {
     }
     if (mine(event)) {
       state.pressed = true;
+      const input = state.payload.live ? thumb(state.payload.live) : null;
+      state.liveSent = input ? Number(input.value) : null; // only a new value is sent
       follow(state);
     }
   };
   const up = () => {
-    if (!state.pressed) return;
+    // released: the slider sends its own value, and its run draws that (a live value
+    // counts only in the run it started)
     state.pressed = false;
-    if (state.liveSent !== null) {
-      // released: the slider sends its own value; then the live one is dropped (after
-      // the slider's handlers, so that no run sees neither)
-      state.liveSent = null;
-      setTimeout(() => state.setStateValue("live", null), 0);
-    }
   };
   const key = (event) => {
     if (mine(event)) follow(state);

@@ -107,10 +107,10 @@ def chart(
         Where to draw it (a column); by default (or ``st`` itself) where the script is.
     live : str, optional
         Live dragging: the widget key of a slider.  While it is held, the chart sends
-        the value under its thumb as its state ``live`` (the newest, one at a time: a
-        new figure answers it), which reruns the chart's fragment; the page reads it
-        with :func:`live_value` and draws the figure there.  At the release it is
-        ``None`` again and the slider's own value counts.
+        the value under its thumb as its state ``live`` (``{"value", "seq"}``; the
+        newest, one at a time: a new figure answers it), which reruns the chart's
+        fragment; the page reads it with :func:`live_value` and draws the figure
+        there.  Any other run (the slider's release) uses the slider's own value.
     """
     if os.environ.get(ENGINE_VARIABLE) == "plotly":  # the bench's comparison
         (place or st).plotly_chart(figure, key=key, config=dict(config or {}), width=width)
@@ -136,7 +136,8 @@ def live_value(key: str, low: float, high: float) -> float | None:
     if not st.session_state.pop(_LIVE_RUN.format(key), False):
         return None
     state = st.session_state.get(key)
-    value = state.get("live") if isinstance(state, Mapping) else None
+    sent = state.get("live") if isinstance(state, Mapping) else None
+    value = sent.get("value") if isinstance(sent, Mapping) else None
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     return float(value) if math.isfinite(value) and low <= value <= high else None

@@ -513,7 +513,7 @@ def test_values_from_a_link_that_cannot_be_used_leave_the_url_for_the_default():
 def live_run(at: AppTest, value: object) -> str:
     """A run started by the grid's live value (what its callback marks), as a drag sends it;
     the grid's title."""
-    at.session_state["ct_contours"] = {"live": value}
+    at.session_state["ct_contours"] = {"live": {"value": value, "seq": "test:1"}}
     at.session_state["_kpca_chart_live_ct_contours"] = True  # the callback's mark
     at.run()
     assert not at.exception, [e.value for e in at.exception]
