@@ -68,7 +68,14 @@ function cssVar(style, name, fallback) {
   return value || fallback;
 }
 
+const RGB = new Map(); // a colour's channels, by its CSS text: read once per page
+
 function rgb(colour) {
+  if (!RGB.has(colour)) RGB.set(colour, channels(colour));
+  return RGB.get(colour);
+}
+
+function channels(colour) {
   const probe = document.createElement("span");
   probe.style.color = colour;
   document.body.appendChild(probe);
