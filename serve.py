@@ -12,6 +12,8 @@ from contextlib import asynccontextmanager
 
 import streamlit as st
 
+from kpca_ui.plotly_js import plotly_route
+
 
 @asynccontextmanager
 async def warm_up(app: st.App) -> AsyncIterator[None]:
@@ -34,10 +36,12 @@ async def warm_up(app: st.App) -> AsyncIterator[None]:
 
 
 def routes() -> list:
-    """Routes beside the app's: class mode's JSON endpoint (:mod:`kpca_ui.rooms.api`)."""
+    """Routes beside the app's: Plotly's script for the charts (:mod:`kpca_ui.chart`),
+    served once and kept by browsers, and class mode's JSON endpoint
+    (:mod:`kpca_ui.rooms.api`)."""
     from kpca_ui.rooms import api
 
-    return api.routes()
+    return [plotly_route(st.get_option("server.baseUrlPath") or ""), *api.routes()]
 
 
 app = st.App("app.py", lifespan=warm_up, routes=routes())

@@ -30,6 +30,7 @@ so the probe waits for it.
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -424,3 +425,84 @@ def canvas_xy(page: Page, x: float, y: float) -> tuple[float, float]:
         box["x"] + (x + half) / (2 * half) * box["width"],
         box["y"] + (half - y) / (2 * half) * box["height"],
     )
+
+
+DRAG_COUNT_JS = """
+(selector) => {
+  // Each picture the graph shows, by a light digest of what a slider changes (titles,
+  // annotations' texts, the traces' values up to 4000 numbers), at each drawing.
+  const graph = document.querySelector(selector);
+  if (!graph || !graph.on) return false;
+  const values = (v) => (v && (Array.isArray(v) || ArrayBuffer.isView(v)) && v.length <= 4000)
+    ? Array.from(v, (x) => (typeof x === 'number' ? +x.toPrecision(6) : x)) : null;
+  const digest = (g) => JSON.stringify([
+    g.layout.title, (g.layout.annotations || []).map((a) => a.text),
+    (g.layout.shapes || []).map((s) => [s.x0, s.y0, s.path && s.path.length]),
+    g.data.map((t) => [values(t.x), values(t.y), t.z ? t.z.length : null])]);
+  const probe = {pictures: [], down: null, up: null, last: digest(graph)};
+  window.__kpcaDrag = probe;
+  const seen = () => {
+    const now = digest(graph);
+    if (now !== probe.last) {
+      probe.last = now;
+      probe.pictures.push(performance.now());
+    }
+  };
+  graph.on('plotly_afterplot', seen);
+  document.addEventListener('pointerdown', () => { probe.down ??= performance.now(); },
+                            {capture: true});
+  document.addEventListener('pointerup', () => { probe.up ??= performance.now(); },
+                            {capture: true});
+  return true;
+}
+"""
+"""Arms a count of the distinct pictures a graph shows, and the times of the drag's ends."""
+
+
+def drag_and_count(page: Page, view: View, seconds: float = 2.0, moves: int = 60) -> dict:
+    """Drag the view's slider across its track for ``seconds``; the pictures seen before the
+    release.
+
+    The mouse presses the slider's thumb and moves it, one step every
+    ``seconds / moves``, to the farther end of the track and back halfway to
+    where it started; then it is released.  Returns ``{"before": pictures drawn between
+    the press and the release, "per_s": those per second of drag, "after":
+    pictures drawn in the 3 s after the release}``.
+    """
+    thumb = view.slider_thumb(page)
+    track = page.locator(f".st-key-{view.slider} [role='group'] > [data-rac]").first
+    track.scroll_into_view_if_needed()
+    box = track.bounding_box()
+    low, high = float(thumb.get_attribute("min")), float(thumb.get_attribute("max"))
+    share = (float(thumb.input_value()) - low) / (high - low)
+    if not page.evaluate(DRAG_COUNT_JS, view.chart_selector):
+        raise RuntimeError(f"no drawn figure matching {view.chart_selector}")
+    y = box["y"] + box["height"] / 2
+    start = box["x"] + share * box["width"]
+    left, right = box["x"] + 1, box["x"] + box["width"] - 1
+    far = left if start - left > right - start else right
+    end = (start + far) / 2  # released elsewhere than it started: the value changes
+    half = moves // 2
+    path = [start + (far - start) * k / half for k in range(1, half + 1)]
+    path += [far + (end - far) * k / (moves - half) for k in range(1, moves - half + 1)]
+    page.mouse.move(start, y)
+    page.mouse.down()
+    t0 = time.monotonic()
+    for k, x in enumerate(path, 1):
+        page.mouse.move(x, y)
+        wait = t0 + seconds * k / moves - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+    page.mouse.up()
+    time.sleep(3.0)
+    probe = page.evaluate(
+        "() => { const p = window.__kpcaDrag; return {pictures: p.pictures, down: p.down,"
+        " up: p.up}; }"
+    )
+    before = [t for t in probe["pictures"] if probe["down"] <= t <= probe["up"]]
+    span = (probe["up"] - probe["down"]) / 1000
+    return {
+        "before": len(before),
+        "per_s": len(before) / span if span > 0 else 0.0,
+        "after": len([t for t in probe["pictures"] if t > probe["up"]]),
+    }

@@ -246,6 +246,20 @@ HELD = {
 (a number box of whole numbers sends ``int_value``)."""
 
 
+CHART_COMPONENT = "kpca_ui.chart"
+"""The app's chart component (``kpca_ui/chart.py``): its elements are figures too."""
+
+
+def figure_id(element) -> str | None:
+    """The element id of a figure (``st.plotly_chart`` or the app's chart), else ``None``."""
+    kind = element.WhichOneof("type")
+    if kind == "plotly_chart":
+        return element.plotly_chart.id
+    if kind == "bidi_component" and element.bidi_component.component_name == CHART_COMPONENT:
+        return element.bidi_component.id
+    return None
+
+
 def held_value(kind: str, proto, holding: bool) -> tuple[str, str | bool | float] | None:
     """The value a browser holds for a widget the server just described, or ``None``
     to keep the one it holds.
@@ -356,10 +370,10 @@ class Session:
                 if self._read_delta(reply):
                     last_figure = time.perf_counter() - start
                     self.figures.add(reply.hash)
-                    chart = reply.delta.new_element.plotly_chart.id
+                    chart = figure_id(reply.delta.new_element)
                     self.charts[reply.hash] = chart.rsplit("-", 1)[-1]
                 if reply.metadata.cacheable:
-                    figure = reply.delta.new_element.WhichOneof("type") == "plotly_chart"
+                    figure = figure_id(reply.delta.new_element) is not None
                     self.cache[reply.hash] = None if figure else reply
             elif kind == "navigation":
                 self.page_script_hash = reply.navigation.page_script_hash
@@ -433,7 +447,7 @@ class Session:
                     previous.value if previous else value,
                     options,
                 )
-        return kind == "plotly_chart"
+        return figure_id(element) is not None
 
     async def wait(self, seconds: float) -> None:
         """Wait, listening as a browser does: a lost connection raises at once."""

@@ -35,6 +35,12 @@ redrawn grid, <= 250 ms. Each change asks
 for settings not seen before in the run, unless the slider came back from its
 end (counted as "revisits": the server's caches may answer those).
 
+``--compare`` starts a second server whose figures are ``st.plotly_chart``'s
+(``KPCA_CHART=plotly``) and measures both, view by view in turn. ``--drag``
+also drags the Contours noise and the Spectrum width sliders across their
+track for 2 s and counts the distinct pictures the figure showed before the
+release (the issue asks >= 10 and >= 30 per second).
+
 ``--screenshot PATH`` only saves a 1280 × 720 picture of the Contours view
 with the Fig. 2 preset (the README's screenshot) and exits.
 """
@@ -42,6 +48,8 @@ with the Fig. 2 preset (the README's screenshot) and exits.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import statistics
 import sys
 from pathlib import Path
@@ -51,7 +59,7 @@ from playwright.sync_api import Page, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from appserver import AppServer
+from appserver import AppServer, cpu_seconds
 from browser import (
     CANVAS,
     FIG2_LINK,
@@ -61,6 +69,7 @@ from browser import (
     View,
     act_and_time,
     canvas_xy,
+    drag_and_count,
     drawing_link,
     launch_chromium,
     open_view,
@@ -164,60 +173,129 @@ def screenshot(path: Path, base_url: str, page: Page) -> None:
     print(f"saved {path} ({VIEWPORT['width']} x {VIEWPORT['height']}) from {view.link(base_url)}")
 
 
+DRAGGED = {"contours": 10.0, "spectrum": 30.0}
+"""The views whose slider is dragged for 2 s (``--drag``), and the pictures per second asked."""
+ENGINE_VARIABLE = "KPCA_CHART"
+"""The server's choice of figure engine (:data:`kpca_ui.chart.ENGINE_VARIABLE`)."""
+ENGINES = {"chart": "the app's chart (kpca_ui/chart.py)", "plotly": "st.plotly_chart"}
+"""The figure engines ``--compare`` runs side by side (``KPCA_CHART`` of each server)."""
+
+
+def warmed(server: AppServer, page: Page) -> None:
+    """Open the app's home page and wait until the server is quiet (its warm-up done)."""
+    page.goto(server.url)
+    page.wait_for_selector(IDLE)
+    print(f"warm-up: the server {server.url} was quiet after {server.wait_quiet():.0f} s")
+
+
+def one_view(server: AppServer, page: Page, view: View, repeats: int, engine: str) -> bool:
+    """Measure one view's changes on one server and print its line; whether the target is met."""
+    cpu, main_cpu = server.tree_cpu(), cpu_seconds(server.process.pid)
+    if view is DRAWING:
+        times, revisits = measure_drawing(page, server.url, repeats)
+    else:
+        times, revisits = measure(page, view, server.url, repeats)
+    # the server's CPU per change: opening the view and one warm-up change included
+    cpu_ms = 1000 * (server.tree_cpu() - cpu) / (repeats + 1)
+    main_ms = 1000 * (cpu_seconds(server.process.pid) - main_cpu) / (repeats + 1)
+    drawn = statistics.median(times["drawn"])
+    p95 = statistics.quantiles(times["drawn"], n=20, method="inclusive")[-1]
+    target = TARGET_MS[view.name]
+    received, drawing, settled = (
+        statistics.median(times[name]) if times[name] else float("nan")
+        for name in ("received", "browser", "settled")
+    )
+    print(
+        f"{view.name:<10} {engine:<7} {statistics.median(times['sent']):6.0f} "
+        f"{received:7.0f} {drawing:8.0f} {drawn:8.0f} {p95:6.0f} "
+        f"{min(times['drawn']):5.0f}-{max(times['drawn']):<6.0f} {target:7d} "
+        f"{settled:8.0f} {cpu_ms:8.0f} {main_ms:6.0f}  {revisits:8d}  {view.what}",
+        flush=True,
+    )
+    return drawn <= target
+
+
+def one_drag(server: AppServer, page: Page, view: View, engine: str) -> None:
+    """Drag the view's slider for 2 s and print the pictures seen before the release."""
+    open_view(page, view, server.url)
+    result = drag_and_count(page, view)
+    page.wait_for_selector(IDLE)
+    print(
+        f"{view.name:<10} {engine:<7} {view.slider:<9} {result['before']:8d} "
+        f"{result['per_s']:8.1f} {DRAGGED[view.name]:8.0f} {result['after']:6d}",
+        flush=True,
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=15, help="changes per view (15)")
     names = [*(view.name for view in VIEWS), "drawing"]
     parser.add_argument("--views", nargs="+", default=names, choices=names)
     parser.add_argument("--screenshot", type=Path, help="only save the README screenshot here")
+    parser.add_argument(
+        "--compare",
+        action="store_true",
+        help="also measure st.plotly_chart on a second server, alternating view by view",
+    )
+    parser.add_argument(
+        "--drag", action="store_true", help="also drag the Contours and Spectrum sliders for 2 s"
+    )
     args = parser.parse_args()
+    engines = list(ENGINES) if args.compare else ["chart"]
 
-    with AppServer() as server, sync_playwright() as playwright:
+    with contextlib.ExitStack() as stack:
+        servers = {
+            engine: stack.enter_context(AppServer(env={ENGINE_VARIABLE: engine}))
+            for engine in engines
+        }
+        playwright = stack.enter_context(sync_playwright())
         browser = launch_chromium(playwright)
         page = browser.new_page(viewport=VIEWPORT)
         page.set_default_timeout(120_000)
         if args.screenshot:
-            screenshot(args.screenshot, server.url, page)
+            screenshot(args.screenshot, servers["chart"].url, page)
             browser.close()
             return 0
         print(f"Chromium {browser.version}, headless, {VIEWPORT['width']} x {VIEWPORT['height']}")
+        print(f"load average at the start: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
         # a lecture's server has warmed its caches before the class arrives
-        page.goto(server.url)
-        page.wait_for_selector(IDLE)
-        print(f"warm-up: the server was quiet after {server.wait_quiet():.0f} s")
-        print(f"app {server.url}; {args.repeats} changes per view after one warm-up change")
+        for server in servers.values():
+            warmed(server, page)
+        print(f"{args.repeats} changes per view after one warm-up change; engines: ", end="")
+        print("; ".join(f"{engine} = {ENGINES[engine]}" for engine in engines))
         print("times in ms after the key press, medians (min-max of the redraw):\n")
         print(
-            f"{'view':<10} {'slider':<9} {'sent':>6} {'server':>7} {'drawing':>8} "
-            f"{'redrawn':>8} {'min-max':>12} {'target':>7} {'settled':>8}  revisits  what changes"
+            f"{'view':<10} {'engine':<7} {'sent':>6} {'server':>7} {'drawing':>8} "
+            f"{'redrawn':>8} {'p95':>6} {'min-max':>12} {'target':>7} {'settled':>8} "
+            f"{'cpu/chg':>8} {'server':>6}  revisits  what changes"
         )
         met = True
         for view in [*VIEWS, DRAWING]:
             if view.name not in args.views:
                 continue
-            if view is DRAWING:
-                times, revisits = measure_drawing(page, server.url, args.repeats)
-            else:
-                times, revisits = measure(page, view, server.url, args.repeats)
-            drawn = statistics.median(times["drawn"])
-            target = TARGET_MS[view.name]
-            met &= drawn <= target
-            received, drawing, settled = (
-                statistics.median(times[name]) if times[name] else float("nan")
-                for name in ("received", "browser", "settled")
-            )
+            for engine, server in servers.items():
+                met &= one_view(server, page, view, args.repeats, engine) or engine != "chart"
+        if args.drag:
             print(
-                f"{view.name:<10} {view.slider:<9} {statistics.median(times['sent']):6.0f} "
-                f"{received:7.0f} {drawing:8.0f} {drawn:8.0f} "
-                f"{min(times['drawn']):5.0f}-{max(times['drawn']):<6.0f} {target:7d} "
-                f"{settled:8.0f}  {revisits:8d}  {view.what}"
+                f"\n2-second drags: {'view':<10} {'engine':<7} {'slider':<9} "
+                f"{'pictures':>8} {'per s':>8} {'target':>8} {'after':>6}"
             )
+            for view in VIEWS:
+                if view.name in DRAGGED and view.name in args.views:
+                    for engine, server in servers.items():
+                        one_drag(server, page, view, engine)
+        print(f"load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
         browser.close()
     print(
         "\nsent: the slider's new value leaves the page; server: the last message from the "
         "server before the redraw arrived; drawing: from that message to the redraw (the "
         "browser's share); redrawn: the frame showing the new figure; settled: the last "
-        "figure on the page drawn (all that the change redraws)."
+        "figure on the page drawn (all that the change redraws); p95: of the redraws; cpu/chg: "
+        "CPU ms of the server and its workers per change (the view's opening included), and of "
+        "the server's process alone (Streamlit, the script runs, the figures' JSON). "
+        "Drags: the distinct pictures drawn between the press and the release (per second of "
+        "the drag; Playwright's moves may stretch it past 2 s) and after the release."
     )
     print("targets " + ("met" if met else "NOT met") + " (medians against the issue's targets)")
     return 0 if met else 1

@@ -7,6 +7,7 @@ import pathlib
 import re
 import struct
 import zlib
+from typing import NamedTuple
 
 # SciPy reads this once, at its import: set before anything imports it, so that
 # scikit-learn's array-API check of KernelPCA (tests/test_estimator.py) runs.
@@ -15,6 +16,8 @@ os.environ.setdefault("SCIPY_ARRAY_API", "1")
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
+
+from kpca_ui.chart import key_of, sent_payload
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
@@ -51,9 +54,34 @@ def open_view(
     return at
 
 
+class Shown(NamedTuple):
+    """A figure the page sent: its widget key, figure JSON and Plotly ``config``."""
+
+    key: str | None
+    spec: dict
+    config: dict
+
+
+def figures(at: AppTest) -> list[Shown]:
+    """Every figure on the page in order, drawn by ``st.plotly_chart`` or by the app's
+    own chart component (:mod:`kpca_ui.chart`): what was sent to the browser."""
+    shown = []
+    for element in at.get("plotly_chart"):
+        shown.append(Shown(element.key, json.loads(element.proto.spec), _config(element.proto)))
+    for element in at.get("bidi_component"):
+        payload = sent_payload(element)
+        if payload is not None:
+            shown.append(Shown(key_of(element), payload["figure"], payload["config"]))
+    return shown
+
+
+def _config(proto) -> dict:
+    return json.loads(proto.config) if proto.config else {}
+
+
 def chart(at: AppTest, key: str) -> dict:
-    """The figure JSON of the plotly chart with this widget key."""
-    (spec,) = [json.loads(c.proto.spec) for c in at.get("plotly_chart") if c.key == key]
+    """The figure JSON of the chart with this widget key."""
+    (spec,) = [shown.spec for shown in figures(at) if shown.key == key]
     return spec
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 from browser_like import BrowserLike
-from conftest import APP, chart
+from conftest import APP, chart, figures
 from streamlit.testing.v1 import AppTest
 
 from kpca_ui.links import PAGES, Domain
@@ -289,7 +289,7 @@ class Walk:
     def titles_disagree(self) -> list[str]:
         """The figures are titled with what the widgets show (the column, the chosen width)."""
         at, shown = self.browser.at, self.browser.shown
-        charts = {c.key for c in at.get("plotly_chart")}
+        charts = {c.key for c in figures(at)}
         wrong = []
         if "ct_projection" in charts:
             label = shown[at.selectbox(key="ct_pcol").id]

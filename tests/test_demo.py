@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import chart, decode, open_view
+from conftest import chart, decode, figures, open_view
 from test_page_denoising import no_usps  # noqa: F401  (a fixture: no USPS, no network)
 
 from kpca_core import usps
@@ -143,8 +143,8 @@ def small_demo(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def shown_digit(at) -> int:
     """The test digit the Demo shows, from its camera button's file name."""
-    (element,) = [c for c in at.get("plotly_chart") if c.key == "dm_chart"]
-    name = json.loads(element.proto.config)["toImageButtonOptions"]["filename"]
+    (element,) = [c for c in figures(at) if c.key == "dm_chart"]
+    name = element.config["toImageButtonOptions"]["filename"]
     return int(name.removeprefix("demo_digit"))
 
 
@@ -247,7 +247,7 @@ def write(at, seq: str, strokes) -> None:
 
 
 def pad_chart(at) -> list:
-    return [c for c in at.get("plotly_chart") if c.key == "dm_pad_chart"]
+    return [c for c in figures(at) if c.key == "dm_pad_chart"]
 
 
 @pytest.mark.usps

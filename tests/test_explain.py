@@ -11,6 +11,7 @@ import pytest
 from conftest import open_view
 from streamlit.testing.v1 import AppTest
 
+from kpca_ui.chart import key_of, sent_payload
 from kpca_ui.explain import EXPLANATIONS, MATHS, MIKA, SSM, WORDS
 
 USPS_DIR = os.environ.get("KPCA_USPS_DIR") or "/work/shared/data/usps"
@@ -27,6 +28,8 @@ def shown_in_order(node: object) -> Iterator[tuple[str, object]]:
         kind = getattr(child, "type", None)
         if kind == "plotly_chart":
             yield "chart", child.key
+        elif kind == "bidi_component" and sent_payload(child) is not None:
+            yield "chart", key_of(child)
         elif kind == "expander" and child.label in (MATHS, WORDS):
             yield child.label, child
             continue

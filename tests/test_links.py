@@ -10,7 +10,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
-from conftest import APP, ROOT, open_view
+from conftest import APP, ROOT, figures, open_view
 from streamlit.testing.v1 import AppTest
 from test_page_home import gallery_links
 
@@ -49,7 +49,7 @@ def test_invalid_values_fall_back_to_the_default_with_a_notice():
         "showing the default 300.",
     ]
     # the contour grid is drawn all the same
-    assert any(chart.key == "ct_contours" for chart in at.get("plotly_chart"))
+    assert any(chart.key == "ct_contours" for chart in figures(at))
 
 
 def test_valid_values_and_defaults_give_no_notice():

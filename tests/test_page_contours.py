@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import base64
-import json
 import re
 import struct
 from dataclasses import dataclass
 
 import pytest
 from browser_like import BrowserLike
-from conftest import APP, chart, decode, open_view
+from conftest import APP, chart, decode, figures, open_view
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.testing.v1 import AppTest
 from test_bad_links import LIVE_MARKDOWN
@@ -37,7 +36,7 @@ def page(**state: object) -> AppTest:
 
 
 def config(at: AppTest, key: str) -> dict:
-    (found,) = [json.loads(c.proto.config) for c in at.get("plotly_chart") if c.key == key]
+    (found,) = [c.config for c in figures(at) if c.key == key]
     return found
 
 
@@ -150,7 +149,7 @@ def test_the_rings_preset_says_which_component_carries_the_radius():
     assert projection["layout"]["title"]["text"] == "σ = 2: the data in kPC 1 and kPC 2"
     assert rings.RINGS_CAPTION in shown(at, "info")
     assert at.button(key="ct_preset_rings").help == rings.RINGS_HELP
-    assert not [c for c in at.get("plotly_chart") if c.key == "ct_fig5"]
+    assert not [c for c in figures(at) if c.key == "ct_fig5"]
     # uncentred, the caption's numbers no longer describe the picture: it goes
     at.toggle(key="ct_center").set_value(False).run()
     assert "What to look at" not in shown(at, "info")
@@ -433,7 +432,7 @@ def test_the_sigmoid_grid_of_the_issue_is_refused_before_any_fit(monkeypatch):
     )
     error = shown(at, "error")
     assert "allows 45 s per request" in error and "at most 3 columns" in error
-    assert calls == [] and not at.get("plotly_chart")
+    assert calls == [] and not figures(at)
 
 
 def test_a_grid_above_the_budget_is_drawn_coarser_with_a_notice(monkeypatch):
@@ -509,3 +508,25 @@ def test_values_from_a_link_that_cannot_be_used_leave_the_url_for_the_default():
     assert at.text_input(key="ct_values").value == "1, 2, 3, 4"
     assert "ct_values" not in at.query_params
     assert len(titles(chart(at, "ct_contours"))) == 12
+
+
+def live_run(at: AppTest, value: object) -> str:
+    """A run started by the grid's live value (what its callback marks), as a drag sends it;
+    the grid's title."""
+    at.session_state["ct_contours"] = {"live": {"value": value, "seq": "test:1"}}
+    at.session_state["_kpca_chart_live_ct_contours"] = True  # the callback's mark
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return chart(at, "ct_contours")["layout"]["title"]["text"]
+
+
+def test_a_held_noise_slider_draws_the_grid_at_the_value_under_its_thumb():
+    at = open_view("contours")
+    assert "noise 0.2," in chart(at, "ct_contours")["layout"]["title"]["text"]
+    assert "noise 0.6," in live_run(at, 0.6)  # the picture follows the thumb
+    assert at.slider(key="ct_noise").value == 0.2  # the slider and the link: at the release
+    assert "ct_noise" not in at.query_params
+    at.run()  # any other run (the release's) draws the slider's own value
+    assert "noise 0.2," in chart(at, "ct_contours")["layout"]["title"]["text"]
+    for wrong in (5.0, -1, "0.5", float("nan"), True, None):
+        assert "noise 0.2," in live_run(at, wrong), wrong

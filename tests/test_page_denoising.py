@@ -7,14 +7,13 @@ takes it away and makes the downloads fail, to see the 8×8 fallback.
 
 from __future__ import annotations
 
-import json
 import os
 import socket
 from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import APP, chart, decode, open_view
+from conftest import APP, chart, decode, figures, open_view
 from streamlit.testing.v1 import AppTest
 
 from kpca_core import budget, usps
@@ -238,8 +237,8 @@ def test_a_truncated_training_file_beside_a_good_test_file_shows_8x8_throughout(
 )
 def test_every_figure_offers_its_numbers_and_svg(usps_dir, tab, chart_key, button_key):
     at = page(tab, dn_img="svg")
-    (shown,) = [c for c in at.get("plotly_chart") if c.key == chart_key]
-    options = json.loads(shown.proto.config)["toImageButtonOptions"]
+    (shown,) = [c for c in figures(at) if c.key == chart_key]
+    options = shown.config["toImageButtonOptions"]
     assert options["format"] == "svg"
     (button,) = [b for b in at.get("download_button") if b.proto.id.endswith(button_key)]
     assert button.proto.label == "The numbers behind this figure (CSV)"
@@ -385,7 +384,7 @@ def test_an_error_curve_above_the_budget_is_refused_with_what_to_reduce(usps_dir
     (refusal,) = refusals(at)
     assert refusal.startswith("This error curve (200 training and 50 test digits, 15 n)")
     assert "allows 0 s per request. To draw it, use at most 2 test digits per class" in refusal
-    assert not at.get("plotly_chart") and not at.metric
+    assert not figures(at) and not at.metric
     at.slider(key="dn_test").set_value(5).run()  # 2 per class is below the slider: 5 stays
     at.checkbox(key="dn_sweep_ridge").check().run()
     assert not at.exception
@@ -402,7 +401,7 @@ def test_a_learned_fig4_above_the_budget_says_to_choose_the_fixed_point(usps_dir
     (refusal,) = refusals(at)
     assert refusal.startswith("This grid (200 training digits)")
     assert "choose the fixed-point pre-image in the sidebar" in refusal
-    assert not at.get("plotly_chart")
+    assert not figures(at)
 
 
 @pytest.mark.usps

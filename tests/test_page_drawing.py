@@ -4,7 +4,7 @@ import json
 
 import numpy as np
 import pytest
-from conftest import chart, open_view
+from conftest import chart, figures, open_view
 from streamlit.testing.v1 import AppTest
 from test_links import unescape
 
@@ -86,7 +86,7 @@ def test_too_few_points_show_the_canvas_and_what_to_do():
     at = open_view("contours", query={"ct_data": DRAW})
     assert canvas_data(at)["points"] == []
     assert "Click at least 3 places" in at.info[0].value
-    assert not [c for c in at.get("plotly_chart") if c.key == "ct_contours"]
+    assert not [c for c in figures(at) if c.key == "ct_contours"]
     edit(at, "tab:1", SIX[:3])
     assert grid_title(at) == "Your drawing: 3 points"
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import chart, decode, open_view
+from conftest import chart, decode, figures, open_view
 from sklearn.metrics import confusion_matrix
 from test_page_denoising import usps_dir  # noqa: F401  (the fixture)
 from test_page_drawing import canvas_data
@@ -147,7 +147,7 @@ def test_a_drawing_with_nothing_to_classify_gets_a_notice_and_its_canvas(points,
     at = drawn_page(points)
     assert [info.value for info in at.info if notice in info.value]
     assert not at.error and not at.warning
-    assert "ft_toy_chart" not in [c.key for c in at.get("plotly_chart")]
+    assert "ft_toy_chart" not in [c.key for c in figures(at)]
     data = canvas_data(at)
     assert len(data["points"]) == len(points) and data["background"] is None
     # a second group's point, and the classifier is there
@@ -267,7 +267,7 @@ def fake_cell(degree, n, *, n_fit, progress=None):
 def test_a_cell_recomputed_live_is_marked_and_detailed(monkeypatch):
     monkeypatch.setattr(features, "recompute_cell", fake_cell)
     at = usps_page(ft_degree="2", ft_n="64")
-    assert "ft_confusion_chart" not in [c.key for c in at.get("plotly_chart")]
+    assert "ft_confusion_chart" not in [c.key for c in figures(at)]
     at.button(key="ft_live").click().run()
     assert not at.exception, [e.value for e in at.exception]
     ours = chart(at, "ft_table_chart")["data"][0]
@@ -282,7 +282,7 @@ def test_a_cell_recomputed_live_is_marked_and_detailed(monkeypatch):
     # it is this session's own: another session (the projector's) still shows the
     # shipped grid, unmarked, until it asks for the cell itself (issue #35)
     again = usps_page(ft_degree="2", ft_n="64")
-    assert "ft_confusion_chart" not in [c.key for c in again.get("plotly_chart")]
+    assert "ft_confusion_chart" not in [c.key for c in figures(again)]
     assert "0 so far" in " ".join(c.value for c in again.caption)
     theirs = chart(again, "ft_table_chart")["data"][0]
     assert not any(LIVE_MARK in text for row in theirs["text"] for text in row)
@@ -351,7 +351,7 @@ def test_a_live_cell_runs_in_a_worker_and_equals_the_cell_computed_here(monkeypa
     fractions = [fraction for fraction, _ in reports]
     assert fractions[0] == 0.0 and fractions[-1] == 1.0 and fractions == sorted(fractions)
     assert reports[-1][1] == "n = 32: done"
-    assert "ft_confusion_chart" in [c.key for c in at.get("plotly_chart")]
+    assert "ft_confusion_chart" in [c.key for c in figures(at)]
 
 
 def test_without_usps_the_page_says_so_in_one_line(monkeypatch, tmp_path):
@@ -395,7 +395,7 @@ def test_a_live_cell_can_fit_kernel_pca_on_all_7291_digits(monkeypatch):
     at.button(key="ft_live").click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert asked == [features.ALL_TRAIN]
-    assert "ft_confusion_chart" in [c.key for c in at.get("plotly_chart")]
+    assert "ft_confusion_chart" in [c.key for c in figures(at)]
     # the paper's 3000 is another computation: offered again, not shown as this one
     at.radio(key="ft_fit").set_value(features.KPCA_TRAIN).run()
-    assert "ft_confusion_chart" not in [c.key for c in at.get("plotly_chart")]
+    assert "ft_confusion_chart" not in [c.key for c in figures(at)]

@@ -1,11 +1,10 @@
 """The home page: the five steps of kernel PCA, and the gallery of classic figures."""
 
-import json
 from urllib.parse import parse_qsl
 
 import pytest
 import streamlit as st
-from conftest import APP, open_view
+from conftest import APP, figures, open_view
 from streamlit.testing.v1 import AppTest
 
 from kpca_ui import shell
@@ -47,10 +46,10 @@ def open_link(page: str, query: dict[str, str]) -> AppTest:
 def test_gallery_cards_open_their_views_with_the_papers_settings():
     at = AppTest.from_file(APP).run(timeout=60)
     assert at.header[0].value == "Classic figures"  # the gallery comes first
-    pictures = [c for c in at.get("plotly_chart") if c.key and c.key.startswith("home_pic_")]
+    pictures = [c for c in figures(at) if c.key and c.key.startswith("home_pic_")]
     assert len(pictures) == len(home.GALLERY)  # each card has its picture
     for picture in pictures:  # no titles, which ran into each other on a card's width
-        layout = json.loads(picture.proto.spec)["layout"]
+        layout = picture.spec["layout"]
         assert not layout.get("annotations"), picture.key
         if picture.key.endswith("fig5"):  # two panels' axis titles collided too
             assert not [k for k, v in layout.items() if "axis" in k and v.get("title")]
@@ -81,9 +80,9 @@ def test_gallery_cards_open_their_views_with_the_papers_settings():
     dk = open_link(*links[5])
     assert dk.selectbox(key="ct_data").value == "three_rings"
     assert dk.text_input(key="ct_values").value == "5.423"
-    assert [c for c in dk.get("plotly_chart") if c.key == "ct_fig5"]
+    assert [c for c in figures(dk) if c.key == "ct_fig5"]
     table2 = open_link(*links[6])
-    assert any(chart.key == "ft_table_chart" for chart in table2.get("plotly_chart"))
+    assert any(chart.key == "ft_table_chart" for chart in figures(table2))
 
 
 def test_gallery_cards_keep_presenter_mode():

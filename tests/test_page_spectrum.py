@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from browser_like import BrowserLike
 from conftest import APP, decode
+from conftest import figures as sent_figures
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.testing.v1 import AppTest
 from test_bad_links import LIVE_MARKDOWN
@@ -44,10 +45,10 @@ def _widget(at: AppTest, key: str):
 def figures(at: AppTest) -> dict[str, dict]:
     """The page's plotly figures by name (the part of the chart key after sp_fig_)."""
     found = {}
-    for chart in at.get("plotly_chart"):
-        name = chart.proto.id.rsplit("sp_fig_", 1)[1]
-        found[name] = json.loads(chart.proto.spec)
-        found[name]["config"] = json.loads(chart.proto.config)
+    for chart in sent_figures(at):
+        name = chart.key.rsplit("sp_fig_", 1)[1]
+        found[name] = dict(chart.spec)
+        found[name]["config"] = chart.config
     return found
 
 

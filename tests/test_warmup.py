@@ -8,6 +8,7 @@ import signal
 import threading
 import time
 
+from conftest import figures as sent_figures
 from conftest import open_view
 
 from kpca_core import contours as ct
@@ -45,7 +46,7 @@ def test_the_fig2_link_after_warm_up_fits_nothing(monkeypatch):
     card = GALLERY[0]
     assert card.title == "Schölkopf et al. 1998, Fig. 2"
     at = open_view("contours", query={key: str(value) for key, value in card.query.items()})
-    assert [c.key for c in at.get("plotly_chart")][:1] == ["ct_contours"]
+    assert [c.key for c in sent_figures(at)][:1] == ["ct_contours"]
     assert (len(fits), len(figures)) == (4, 1)
 
 
@@ -68,7 +69,7 @@ def test_the_default_denoising_model_after_warm_up_is_fitted_by_no_visitor(monke
     assert warmup.warm((warmup.warm_denoising,)) == []
     assert (len(fits), len(measured)) == (1, len(DEMO_LEVELS) - 1)  # every level but none
     at = open_view("demo")
-    assert [c.key for c in at.get("plotly_chart")] == ["dm_chart"]
+    assert [c.key for c in sent_figures(at)] == ["dm_chart"]
     open_view("denoising", query={"dn_tab": "Side by side"})
     assert (len(fits), len(measured)) == (1, len(DEMO_LEVELS) - 1)
 

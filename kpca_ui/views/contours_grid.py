@@ -22,9 +22,10 @@ from kpca_core.figures import panels
 from kpca_core.figures.drawing import canvas_background
 from kpca_core.figures.style import export_config, is_narrow, projector_plan_height
 from kpca_ui import draw
+from kpca_ui.chart import chart, live_value
 from kpca_ui.explain import explain
 from kpca_ui.memory import MB, bounded
-from kpca_ui.points import PointSet, copy_source, drawn_points, is_drawn
+from kpca_ui.points import PointSet, copy_source, drawn_points, is_drawn, toy_points
 from kpca_ui.presenter import figure_px, notice, page_px, presentable, presenter_mode
 from kpca_ui.safety import guarded
 from kpca_ui.screen import content_px, width_listener
@@ -298,6 +299,10 @@ def contour_body(
         if len(points.X) < draw.MIN_POINTS:
             drawing_canvas(canvas_place, None)
             return
+    live = live_value("ct_contours", 0.0, 1.0) if points.key[0] == "toy" else None
+    if live is not None:  # the noise slider is held: the figure follows its thumb
+        _, name, n_samples, _, seed = points.key
+        points = toy_points(name, n_samples, live, seed)
     resolution = affordable_resolution(len(points.X), specs, resolution)
     if resolution is None:
         if drawn:
@@ -313,12 +318,14 @@ def contour_body(
     if drawn:  # the grid's share of the row beside the canvas
         planned = grid_beside_canvas_px(planned)
     figure = contour_figure(sweep, points, specs, center, resolution, projector, planned)
-    grid_place.plotly_chart(
+    chart(
         presentable(figure),
         # the figure's own width, figures.FIGURE_PX, or the screen's in presenter mode
         width="stretch" if projector else "content",
         key="ct_contours",
         config=export_config(f"contours_{slug}", image_format=image_format),
+        place=grid_place,
+        live="ct_noise" if points.key[0] == "toy" else None,
     )
     column_notices(sweep)
     if drawn:
@@ -462,7 +469,7 @@ def projection_view(sweep: ct.ContourSweep, slug: str) -> None:
         bind="query-params",
     )
     image_format = st.session_state.get("ct_img", "png")
-    st.plotly_chart(
+    chart(
         presentable(figures.projection_figure(sweep, column, i, j)),
         key="ct_projection",
         config=export_config(f"contours-kpc{i}-kpc{j}_{slug}", image_format=image_format),

@@ -32,6 +32,7 @@ from kpca_core.figures import denoise as figures
 from kpca_core.figures.style import export_config
 from kpca_core.handwriting import to_digit
 from kpca_ui import pad
+from kpca_ui.chart import chart
 from kpca_ui.links import Domain
 from kpca_ui.presenter import KEPT_CLASS, presentable
 from kpca_ui.views.denoising import DEMO_LEVELS
@@ -121,7 +122,7 @@ def cleaned(
 def pictures(grid: ImageGrid, verdict: Verdict, key: str, name: str) -> None:
     """The four pictures, full width, and the verdict under them: words and two bars."""
     fig = figures.demo_figure(grid).update_layout(height=FIGURE_PX)
-    st.plotly_chart(presentable(fig, height=PRESENTER_PX), key=key, config=export_config(name))
+    chart(presentable(fig, height=PRESENTER_PX), key=key, config=export_config(name))
     show_verdict(verdict)
 
 

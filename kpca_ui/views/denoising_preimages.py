@@ -19,6 +19,7 @@ from kpca_core.figures import preimages as figures
 from kpca_core.gaussians_table import N_CLUSTERS, N_TEST, N_TRAIN, GaussiansTable
 from kpca_core.preimage_compare import MethodComparison, Reconstruction, fig3_findings
 from kpca_core.preimage_methods import METHOD_LABELS
+from kpca_ui.chart import chart
 from kpca_ui.explain import explain
 from kpca_ui.presenter import presentable, presenter_mode
 from kpca_ui.views.denoising import (
@@ -316,7 +317,7 @@ def show_fixed_point(name: str) -> None:
     )
     _, paths = cached_toy_paths(name, TOY["noise"], TOY["c"], int(n), TOY["seed"])
     fig = cached_animation(name, TOY["noise"], TOY["c"], int(n), TOY["seed"], int(point))
-    st.plotly_chart(
+    chart(
         # taller on the projector: the slider and its step numbers under the plot
         # left it 104 px at presenter mode's usual height
         presentable(fig, height=FIXED_POINT_PX),

@@ -27,6 +27,7 @@ from kpca_core.denoise import (
 )
 from kpca_core.figures import denoise as figures
 from kpca_core.figures.style import export_config
+from kpca_ui.chart import chart
 from kpca_ui.explain import explain
 from kpca_ui.presenter import FIGURE_PX, notice, presentable, presenter_mode
 from kpca_ui.safety import guarded
@@ -83,7 +84,7 @@ def show_with_numbers(
     CSV download (``<key>_csv``) is built only when clicked. ``height`` is the
     figure's in presenter mode.
     """
-    st.plotly_chart(presentable(fig, height=height), key=f"{key}_chart", config=image_export(name))
+    chart(presentable(fig, height=height), key=f"{key}_chart", config=image_export(name))
     if key in NOTICES:
         notice(NOTICES[key])
     st.download_button(
@@ -306,7 +307,7 @@ def show_toy() -> None:
     )
     st.caption(f"k(x, y) = exp(−‖x − y‖² / {2 * c:g}) (N c with N = 2), 200 points per set.")
     results = [cached_toy(name, 200, noise, c, n, int(seed)) for name in ("half_circle", "square")]
-    st.plotly_chart(
+    chart(
         presentable(figures.toy_figure(results, one_row=presenter_mode()), height=BELOW_CONTROL_PX),
         key="dn_toy_chart",
         config=image_export(f"denoise_toy_noise{noise:g}_c{c:g}_n{n}"),
@@ -331,10 +332,11 @@ def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
     examples = np.flatnonzero(subsets.y_test == digit)
     index = examples[st.session_state.get("dn_demo_example", 0) % len(examples)]
     original = ImageGrid(subsets.X_test[index][np.newaxis, np.newaxis], subsets.side, ("",), ("",))
-    left.plotly_chart(
+    chart(
         presentable(figures.demo_figure(original)),
         key="dn_demo_original",
         config=image_export(f"denoise_demo_original_{digit}"),
+        place=left,
     )
     left.caption("Written by hand")
     grid = demo_images(
@@ -344,10 +346,11 @@ def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
         side=subsets.side,
         random_state=int(index),
     )
-    right.plotly_chart(
+    chart(
         presentable(figures.demo_figure(grid)),
         key="dn_demo_chart",
         config=image_export(f"denoise_demo_{digit}_{level.replace(' ', '_')}"),
+        place=right,
     )
     st.markdown(
         f"#### The computer has looked at {len(subsets.X_train)} handwritten digits: the "

@@ -33,6 +33,7 @@ from kpca_core.figures import features as figures
 from kpca_core.figures import style
 from kpca_core.figures.style import export_config
 from kpca_ui import draw
+from kpca_ui.chart import chart
 from kpca_ui.explain import explain
 from kpca_ui.links import choice, integer
 from kpca_ui.presenter import FIGURE_PX, notice, presentable, presenter_mode
@@ -210,7 +211,7 @@ def show_toy(image_format: str) -> None:
         right.metric("Correct on x, y", _percent(result, False))
     if result.n_components < n:
         st.caption(f"This kernel has only {result.n_components} non-zero components.")
-    st.plotly_chart(
+    chart(
         presentable(
             figures.toy_regions_figure(
                 fit,
@@ -447,7 +448,7 @@ def show_table2(image_format: str) -> None:
     degree, n = _cell_controls()
     errors, live = shown_grid(table)
     width = narrow_px(TABLE_SCREEN)  # a phone's: the two grids stacked
-    st.plotly_chart(
+    chart(
         presentable(
             figures.table2_figure(errors, live=live, chosen=(degree, n), width_px=width),
             height=BELOW_TABS_PX,
@@ -527,13 +528,13 @@ def _cell_details(
         f"{labels.size} test digits wrong), C = {cell.C:g} chosen on held-out digits "
         f"({cell.seconds:.0f} s for the SVMs)."
     )
-    st.plotly_chart(
+    chart(
         presentable(figures.confusion_figure(cell.confusion)),
         key="ft_confusion_chart",
         config=export_config(f"features_confusion_{name}", image_format=image_format),
     )
     explain("ft_confusion")
-    st.plotly_chart(
+    chart(
         presentable(
             figures.misclassified_figure(
                 images[wrong], labels[wrong], cell.predictions[wrong], title="Misclassified"

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import streamlit as st
 
+from kpca_ui.chart import chart
 from kpca_ui.links import Domain
 from kpca_ui.presenter import KEPT_CLASS, presenter_mode
 from kpca_ui.presenter import KEY as PRESENTER
@@ -225,7 +226,7 @@ def classic_figures_gallery(per_row: int = 3) -> None:
                     unsafe_allow_html=True,
                 )
                 if card.picture is not None:
-                    st.plotly_chart(
+                    chart(
                         pictures.picture(card.picture),
                         key=f"home_pic_{start}_{card.picture}",
                         config={"staticPlot": True},

@@ -18,6 +18,7 @@ from kpca_core import gamma_to_sigma
 from kpca_core.figures import rings as figures
 from kpca_core.figures.style import FONT_SCALE, export_config
 from kpca_core.rings import DK_GAMMA, Reading, fig5_readings
+from kpca_ui.chart import chart
 from kpca_ui.points import PointSet
 from kpca_ui.presenter import page_px, presentable, presenter_mode
 from kpca_ui.workers import build, compute
@@ -131,7 +132,7 @@ def fig5_section(points: PointSet, image_format: str, width: int = figures.WIDTH
         width_px=page_px() if projector else width,
         text_scale=FONT_SCALE if projector else 1.0,
     )
-    st.plotly_chart(
+    chart(
         presentable(fig),
         key="ct_fig5",
         config=export_config("contours-deregowski-krzysko-fig5", image_format=image_format),

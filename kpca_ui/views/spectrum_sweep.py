@@ -24,6 +24,7 @@ from kpca_core.figures.drawing import canvas_background
 from kpca_core.rings import DK_GAMMA
 from kpca_core.spectrum import CONSTANT, IDENTITY, WidthSweep
 from kpca_ui import draw
+from kpca_ui.chart import chart
 from kpca_ui.explain import explain
 from kpca_ui.points import PointSet, copy_source, is_drawn
 from kpca_ui.presenter import notice, presentable, presenter_mode
@@ -248,11 +249,12 @@ def chosen_width_view(
     stem = file_stem(points, sweep_key)
     marks = _marks(points, sweep)
 
-    def show(fig: go.Figure, name: str) -> None:
-        st.plotly_chart(
+    def show(fig: go.Figure, name: str, frames: dict | None = None) -> None:
+        chart(
             presentable(fig),  # a copy in presenter mode: shared figures stay as they are
             key=f"sp_fig_{name}",
             config=style.export_config(f"spectrum-{name}_{stem}", image_format=image_format),
+            frames=frames,
         )
         explain(f"sp_{name}")
 
@@ -305,7 +307,7 @@ def chosen_width_view(
         maps,
     )
     with below_left:
-        show(bars, "bars")
+        show(bars, "bars", bars_frames(holder, sweep, labels, index, log_bars))
     with below_right:
         if isinstance(components_or_reason, str):
             shown = st.info if sweep.regime_[index] == CONSTANT else st.warning
@@ -344,6 +346,22 @@ def chosen_width_view(
             if text:
                 st.caption(text)
     st.caption(rounding_text(sweep, index))
+
+
+def bars_frames(
+    holder: dict, sweep: WidthSweep, labels: list[str], index: int, log: bool
+) -> dict | None:
+    """Scrubbing the chosen width: the spectrum bars at every width, by the slider's label.
+
+    Made once per sweep (and bar scale) and shared; the browser moves through them
+    while the slider is dragged (:func:`kpca_ui.chart.chart`'s ``frames``).
+    """
+    if np.isnan(sweep.ratios_[index, 0]):
+        return None  # no bars at this width: nothing a frame could change
+    every = _once(
+        holder, ("bars_frames", log), lambda: figures.spectrum_bars_frames(sweep, index, log=log)
+    )
+    return {"slider": "sp_at", "frames": {labels[at]: frame for at, frame in every.items()}}
 
 
 def computed_sweep(points: PointSet, sweep_key: tuple) -> dict | None:
@@ -409,7 +427,7 @@ def dk_note(holder: dict, points: PointSet, image_format: str) -> None:
             figures.centring_share_figure, centred, uncentred, marks=_marks(points, centred)
         ),
     )
-    st.plotly_chart(
+    chart(
         presentable(fig),
         key="sp_fig_centring",
         config=style.export_config(
@@ -432,7 +450,7 @@ def sweep_film(holder: dict, points: PointSet, sweep_key: tuple, image_format: s
     ):
         sweep = holder["sweep"]
         film = _once(holder, ("film",), lambda: figures.spectrum_film_figure(sweep))
-        st.plotly_chart(
+        chart(
             film,
             key="sp_fig_film",
             config=style.export_config(

@@ -31,6 +31,7 @@ from .at_width import (
     components_at_figure,
     projection_figure,
     spectrum_bars_figure,
+    spectrum_bars_frames,
 )
 from .marks import (
     CHOSEN_LINE,
@@ -86,6 +87,7 @@ __all__ = [
     "ratio_lines_figure",
     "regime_runs",
     "spectrum_bars_figure",
+    "spectrum_bars_frames",
     "spectrum_film_figure",
     "spectrum_heatmap_figure",
     "symbol",

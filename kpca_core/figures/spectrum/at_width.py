@@ -57,11 +57,11 @@ def spectrum_bars_figure(
         )
         title = f"Spectrum at {value}<br><sup>zero up to rounding</sup>"
     else:
-        bars = np.where(ratios > 0, ratios, np.nan) if log else ratios
+        bars, cumulative, title = _bars_at(sweep, index, n_bars, log)
         fig.add_trace(
             go.Bar(
                 x=k,
-                y=f32(bars),
+                y=bars,
                 name="kernel PCA λ<sub>k</sub>/Σλ",
                 marker_color=style.KERNEL,
                 hovertemplate="k = %{x}<br>λ<sub>k</sub>/Σλ = %{y:.3g}<extra></extra>",
@@ -71,7 +71,7 @@ def spectrum_bars_figure(
         fig.add_trace(
             go.Scatter(
                 x=k,
-                y=f32(np.cumsum(ratios)),
+                y=cumulative,
                 mode="lines+markers",
                 name="cumulative share",
                 line={"color": style.NEUTRAL, "width": 1.5},
@@ -92,8 +92,6 @@ def spectrum_bars_figure(
             ),
             secondary_y=False,
         )
-        share = float(np.sum(sweep.ratios_[index, :2]))
-        title = f"Spectrum at {value}<br><sup>(λ₁+λ₂)/Σλ = {share:.3f}</sup>"
     fig.update_xaxes(title="component k", tick0=0, dtick=1 if n_bars <= 10 else 5)
     fig.update_yaxes(
         title="λ<sub>k</sub>/Σλ" + ("  (log scale)" if log else ""),
@@ -119,6 +117,44 @@ def spectrum_bars_figure(
         bargap=0.15,
     )
     return white(fig)
+
+
+def _bars_at(
+    sweep: WidthSweep, index: int, n_bars: int, log: bool
+) -> tuple[np.ndarray, np.ndarray, str]:
+    """The bars, the cumulative share and the title of the spectrum at ``index`` (not constant)."""
+    ratios = sweep.ratios_[index, :n_bars]
+    bars = np.where(ratios > 0, ratios, np.nan) if log else ratios
+    value = format_parameter(sweep, float(sweep.widths_[index]))
+    share = float(np.sum(sweep.ratios_[index, :2]))
+    title = f"Spectrum at {value}<br><sup>(λ₁+λ₂)/Σλ = {share:.3f}</sup>"
+    return f32(bars), f32(np.cumsum(ratios)), title
+
+
+def spectrum_bars_frames(
+    sweep: WidthSweep, index: int, *, n_bars: int = 20, log: bool = False
+) -> dict[int, dict]:
+    """What changes in :func:`spectrum_bars_figure` at ``index`` when the width changes.
+
+    For every width with a spectrum (the kernel matrix not constant), its bars,
+    cumulative share and title as changes of the figure at ``index``:
+    ``{width index: {"data": [{"y"}, {"y"}], "layout": {"title"}}}``; none if
+    the figure at ``index`` has no spectrum (no traces to change).  A page sends
+    them once and a slider moves through them in the browser.
+    """
+    n_bars = max(1, min(int(n_bars), sweep.n_samples_))
+    if np.isnan(sweep.ratios_[index, 0]):
+        return {}
+    frames = {}
+    for at in range(sweep.widths_.size):
+        if np.isnan(sweep.ratios_[at, 0]):
+            continue
+        bars, cumulative, title = _bars_at(sweep, at, n_bars, log)
+        frames[at] = {
+            "data": [{"y": bars}, {"y": cumulative}],
+            "layout": {"title": {"text": title, "x": 0}},
+        }
+    return frames
 
 
 # ------------------------------------------------------------ figure 4b

@@ -1,0 +1,352 @@
+// The chart of kpca_ui/chart.py (a Streamlit components v2 module).
+//
+// Streamlit calls the default export on mount and again whenever `data` or the
+// theme change, with the same parentElement: the graph is built once per
+// parentElement (kept in STATES) and every later call updates it with
+// Plotly.react, which redraws only what changed.  No remount, one drawing.
+//
+// data: the bytes of {figure, config, width, plotly, frames} as JSON.  Plotly's
+// script (the URL `plotly`, served by serve.py) is loaded once per page.
+//
+// Scrubbing: frames = {slider, frames: {<value as shown>: {data, layout}}}.  While
+// the Streamlit slider with that key is held (or after a key press on it), its
+// thumb's aria-valuetext is read at every animation frame and the frame of that
+// value drawn; the slider itself sends its value when the drag ends.
+//
+// Live: live = <slider key>.  While that slider is held, its value is sent as the
+// state "live" whenever the answer to the last one (a new figure) has come: the
+// page draws the figure at that value; the newest value wins, none queue.  After
+// the release the slider's own value counts (chart.py reads a live value only in
+// the run it started).
+
+const STATES = new WeakMap();
+const DEFAULT_HEIGHT = 450; // Plotly's and st.plotly_chart's default height
+const MIN_WIDTH = 150;
+
+function loadPlotly(url) {
+  if (!window.__kpcaPlotly) {
+    window.__kpcaPlotly = window.Plotly
+      ? Promise.resolve(window.Plotly)
+      : new Promise((resolve, reject) => {
+          const script = document.createElement("script");
+          script.src = url;
+          script.async = true;
+          script.onload = () => resolve(window.Plotly);
+          script.onerror = () => {
+            window.__kpcaPlotly = null;
+            reject(new Error(`could not load Plotly from ${url}`));
+          };
+          document.head.appendChild(script);
+        });
+  }
+  return window.__kpcaPlotly;
+}
+
+function build(root) {
+  const box = document.createElement("div");
+  box.className = "kc";
+  const graph = document.createElement("div");
+  graph.className = "kc-graph";
+  box.appendChild(graph);
+  root.appendChild(box);
+  const state = { box, graph, payload: null, frame: null, drawing: false, again: false,
+                  width: 0, shown: null, pressed: false, following: false, quiet: 0,
+                  listening: false, template: null, liveSent: null, inFlight: null, liveSeq: 0,
+                  id: Math.random().toString(36).slice(2, 8),
+                  setStateValue: null };
+  new ResizeObserver(() => {
+    const width = box.clientWidth;
+    if (state.payload && width > 0 && width !== state.width) schedule(state);
+  }).observe(box);
+  return state;
+}
+
+// ---- Streamlit's theme for Plotly, as st.plotly_chart applies it -------------------------
+
+function cssVar(style, name, fallback) {
+  const value = style.getPropertyValue(name).trim();
+  return value || fallback;
+}
+
+const RGB = new Map(); // a colour's channels, by its CSS text: read once per page
+
+function rgb(colour) {
+  if (!RGB.has(colour)) RGB.set(colour, channels(colour));
+  return RGB.get(colour);
+}
+
+function channels(colour) {
+  const probe = document.createElement("span");
+  probe.style.color = colour;
+  document.body.appendChild(probe);
+  const found = getComputedStyle(probe).color.match(/[\d.]+/g) || [255, 255, 255];
+  probe.remove();
+  return found.slice(0, 3).map(Number);
+}
+
+function themeOf(element) {
+  const style = getComputedStyle(element);
+  const bg = cssVar(style, "--st-background-color", "#ffffff");
+  const text = cssVar(style, "--st-text-color", "#31333F");
+  const [r, g, b] = rgb(bg);
+  const dark = 0.2126 * r + 0.7152 * g + 0.0722 * b < 128;
+  const list = (name) => cssVar(style, name, "").split(",").map((s) => s.trim()).filter(Boolean);
+  return {
+    dark,
+    bg,
+    text,
+    heading: cssVar(style, "--st-heading-color", text),
+    // st.plotly_chart's text, grid lines and legend (Streamlit's greys 70/30, 30/85, 90/10)
+    faded: dark ? "#e6eaf1" : "#808495",
+    grid: dark ? "#31333F" : "#e6eaf1",
+    legend: dark ? "#fafafa" : "#262730",
+    border: cssVar(style, "--st-border-color", dark ? "#4A4742" : "#DCD8D4"),
+    font: cssVar(style, "--st-font", '"Source Sans", sans-serif'),
+    headingFont: cssVar(style, "--st-heading-font", cssVar(style, "--st-font", "sans-serif")),
+    categorical: list("--st-chart-categorical-colors"),
+    sequential: list("--st-chart-sequential-colors"),
+    diverging: list("--st-chart-diverging-colors"),
+  };
+}
+
+function placeholders(theme) {
+  // streamlit's Python template (streamlit_plotly_theme.py) names its colours #0000NN
+  const map = {};
+  const put = (first, colours) =>
+    colours.forEach((c, i) => { map[`#0000${String(first + i).padStart(2, "0")}`] = c; });
+  put(1, theme.categorical.slice(0, 10));
+  put(11, theme.sequential.slice(0, 10));
+  put(21, theme.diverging.slice(0, 10));
+  Object.assign(map, { "#000032": "#21c354", "#000033": "#ff2b2b", "#000034": "#0068c9",
+                       "#000036": theme.faded, "#000037": theme.legend, "#000038": theme.bg,
+                       "#000039": theme.grid, "#000040": theme.grid });
+  return map;
+}
+
+function merge(target, source) {
+  // source's values override target's, recursively (lodash's merge, as st.plotly_chart
+  // puts its theme over a figure's template; the figure's own layout still wins)
+  for (const [k, v] of Object.entries(source)) {
+    const plain = (x) => x && typeof x === "object" && !Array.isArray(x);
+    target[k] = plain(v) && plain(target[k]) ? merge(target[k], v) : v;
+  }
+  return target;
+}
+
+function themedTemplate(template, theme) {
+  const map = placeholders(theme);
+  const text = JSON.stringify(template || {}).replace(/#0000\d\d/g, (c) => map[c] || c);
+  const themed = JSON.parse(text);
+  const axis = (standoff) => ({
+    zerolinecolor: theme.grid, gridcolor: theme.grid, tickcolor: theme.grid,
+    tickfont: { color: theme.faded, size: 12 },
+    title: { font: { color: theme.faded, size: 14 }, standoff },
+    minor: { gridcolor: theme.grid }, automargin: true,
+  });
+  const own = {
+    font: { color: theme.faded, family: theme.font, size: 12 },
+    title: { font: { family: theme.headingFont, size: 16, color: theme.heading },
+             pad: { l: 4 }, xanchor: "left", x: 0 },
+    legend: { title: { font: { size: 12, color: theme.faded }, side: "top" }, valign: "top",
+              bordercolor: "rgba(0,0,0,0)", borderwidth: 0,
+              font: { size: 12, color: theme.legend } },
+    paper_bgcolor: theme.bg,
+    plot_bgcolor: theme.bg,
+    yaxis: { ...axis(24), ticklabelposition: "outside" },
+    xaxis: { ...axis(20), showgrid: false, zeroline: false },
+    margin: { pad: 8, r: 0, l: 0 },
+    hoverlabel: { bgcolor: theme.bg, bordercolor: theme.border,
+                  font: { color: theme.faded, family: theme.font, size: 12 } },
+    coloraxis: { colorbar: { thickness: 16, xpad: 24, ticklabelposition: "outside",
+                             outlinecolor: "rgba(0,0,0,0)", outlinewidth: 8, len: 0.75,
+                             y: 0.5745, title: { font: { color: theme.faded, size: 14 } },
+                             tickfont: { color: theme.faded, size: 12 } } },
+  };
+  themed.layout = merge(themed.layout || {}, own);
+  return themed;
+}
+
+function bold(title) {
+  // st.plotly_chart's titles are bold
+  if (!title || (typeof title !== "string" && !title.text)) return title;
+  const t = typeof title === "string" ? { text: title } : title;
+  return { ...t, text: `<b>${t.text}</b>` };
+}
+
+// ---- drawing -----------------------------------------------------------------------------
+
+function applyFrame(figure, frame) {
+  if (!frame) return figure;
+  const data = figure.data.map((trace, i) =>
+    frame.data && frame.data[i] ? { ...trace, ...frame.data[i] } : trace);
+  const layout = { ...figure.layout };
+  for (const [k, v] of Object.entries(frame.layout || {})) {
+    const was = layout[k];
+    const plain = (x) => x && typeof x === "object" && !Array.isArray(x);
+    layout[k] = plain(v) && plain(was) ? { ...was, ...v } : v;
+  }
+  return { data, layout };
+}
+
+function schedule(state) {
+  if (state.box.clientWidth === 0) {
+    // not shown (a tab not chosen): drawn once it has a width, as st.plotly_chart does
+    state.width = 0;
+    return;
+  }
+  if (state.drawing) {
+    state.again = true; // the newest wins: one more drawing after this one, never a queue
+    return;
+  }
+  state.drawing = true;
+  loadPlotly(state.payload.plotly)
+    .then((Plotly) => new Promise((resolve) => requestAnimationFrame(() => resolve(Plotly))))
+    .then((Plotly) => draw(state, Plotly))
+    .catch((error) => console.error("kpca chart:", error))
+    .finally(() => {
+      state.drawing = false;
+      if (state.again) {
+        state.again = false;
+        schedule(state);
+      }
+    });
+}
+
+function draw(state, Plotly) {
+  const { payload } = state;
+  const figure = applyFrame(payload.figure, state.frame);
+  const own = figure.layout.width;
+  const room = Math.max(state.box.clientWidth, MIN_WIDTH);
+  state.width = state.box.clientWidth;
+  // the template made once per figure and theme: a frame's drawing reuses it
+  const layout = { ...figure.layout, template: state.template, title: bold(figure.layout.title) };
+  layout.width = payload.width === "content" && own ? Math.min(own, room) : room;
+  layout.height = figure.layout.height || DEFAULT_HEIGHT;
+  layout.autosize = false;
+  const config = { displaylogo: false, showSendToCloud: false, ...payload.config,
+                   responsive: false };
+  config.modeBarButtonsToRemove = [...(config.modeBarButtonsToRemove || []),
+                                   "lasso2d", "select2d", "sendChartToCloud"];
+  const spec = { data: figure.data, layout, config };
+  if (payload.figure.frames) spec.frames = payload.figure.frames; // an animation's (the film)
+  return Plotly.react(state.graph, spec);
+}
+
+// ---- scrubbing ---------------------------------------------------------------------------
+
+const FOLLOW_FRAMES = 30; // after the release or a key press, the thumb is read this long
+const LIVE_WAIT_MS = 2000; // a live value unanswered this long is no longer waited for
+
+function thumb(slider) {
+  return document.querySelector(`.st-key-${CSS.escape(slider)} input[type="range"]`);
+}
+
+function thumbText(slider) {
+  const input = thumb(slider);
+  return input && input.getAttribute("aria-valuetext");
+}
+
+function sliders(payload) {
+  return [payload.frames && payload.frames.slider, payload.live].filter(Boolean);
+}
+
+function scrub(state) {
+  // the frame of the value the scrubbed slider shows, drawn here
+  const frames = state.payload.frames;
+  if (!frames) return;
+  const shown = thumbText(frames.slider);
+  if (shown !== state.shown && shown in frames.frames) {
+    state.shown = shown;
+    state.frame = frames.frames[shown];
+    schedule(state);
+  }
+}
+
+function live(state) {
+  // the live slider's value, sent while it is held: one request at a time, and the
+  // value sent is the newest (those the thumb passed meanwhile are dropped)
+  const slider = state.payload.live;
+  const input = slider && state.pressed ? thumb(slider) : null;
+  if (!input) return;
+  const value = Number(input.value);
+  const waiting = state.inFlight !== null && performance.now() - state.inFlight < LIVE_WAIT_MS;
+  if (Number.isFinite(value) && value !== state.liveSent && !waiting) {
+    state.liveSent = value;
+    state.inFlight = performance.now();
+    state.liveSeq += 1; // each value a new state: its run is marked as live (chart.py)
+    state.setStateValue("live", { value, seq: `${state.id}:${state.liveSeq}` });
+  }
+}
+
+function follow(state) {
+  // While a slider is held (and a little after), read its thumb at every animation
+  // frame: the newest value wins.
+  state.quiet = 0;
+  if (state.following) return;
+  state.following = true;
+  const tick = () => {
+    if (!state.box.isConnected || !sliders(state.payload).length) {
+      state.following = false;
+      return;
+    }
+    scrub(state);
+    live(state);
+    if (!state.pressed && ++state.quiet > FOLLOW_FRAMES) {
+      state.following = false;
+      return;
+    }
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}
+
+function listen(state) {
+  if (state.listening) return;
+  state.listening = true;
+  const mine = (event) =>
+    event.target instanceof Element &&
+    sliders(state.payload).some((slider) => event.target.closest(`.st-key-${CSS.escape(slider)}`));
+  const down = (event) => {
+    if (!state.box.isConnected) {
+      document.removeEventListener("pointerdown", down, true);
+      document.removeEventListener("pointerup", up, true);
+      document.removeEventListener("keydown", key, true);
+      return;
+    }
+    if (mine(event)) {
+      state.pressed = true;
+      const input = state.payload.live ? thumb(state.payload.live) : null;
+      state.liveSent = input ? Number(input.value) : null; // only a new value is sent
+      follow(state);
+    }
+  };
+  const up = () => {
+    // released: the slider sends its own value, and its run draws that (a live value
+    // counts only in the run it started)
+    state.pressed = false;
+  };
+  const key = (event) => {
+    if (mine(event)) follow(state);
+  };
+  document.addEventListener("pointerdown", down, true);
+  document.addEventListener("pointerup", up, true);
+  document.addEventListener("keydown", key, true);
+}
+
+export default function ({ data, parentElement, setStateValue }) {
+  let state = STATES.get(parentElement);
+  if (!state) {
+    state = build(parentElement);
+    STATES.set(parentElement, state);
+  }
+  state.setStateValue = setStateValue;
+  state.payload = JSON.parse(new TextDecoder().decode(data));
+  state.inFlight = null; // a live value's answer (or any new figure) has come
+  state.template = themedTemplate(state.payload.figure.layout.template, themeOf(state.box));
+  state.frame = null; // the server's figure is the slider's value once it has sent it
+  state.shown = state.payload.frames ? thumbText(state.payload.frames.slider) : null;
+  const height = state.payload.figure.layout.height || DEFAULT_HEIGHT;
+  state.box.style.minHeight = `${height}px`; // the room, before Plotly has loaded
+  if (sliders(state.payload).length) listen(state);
+  schedule(state);
+}

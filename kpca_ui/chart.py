@@ -1,0 +1,178 @@
+"""Figures updated in place: a chart component of our own instead of ``st.plotly_chart``.
+
+Streamlit 1.67 gives every changed ``st.plotly_chart`` a new identity: the
+browser mounts it anew and draws it twice (the second drawing applies the
+theme), and the server validates the figure and serialises it again.  This
+chart is a Streamlit ``components.v2`` component (its script and style in
+``chart.js`` and ``chart.css`` beside this module) that mounts ONE Plotly graph
+per key and, on later runs, updates it with ``Plotly.react``: no remount, one
+drawing.
+
+- The figure is sent as Plotly's own JSON without validation
+  (``plotly.io.to_json(validate=False)``, numpy arrays as compact typed arrays),
+  as the component's bytes.
+- Plotly's JavaScript is the ``plotly`` package's own ``plotly.min.js``, served
+  by ``serve.py`` with a long ``Cache-Control`` (:mod:`kpca_ui.plotly_js`) and
+  loaded once per page.
+- What ``st.plotly_chart`` gave is kept: the modebar and its image export
+  (``config``), the width (``"stretch"``, or the figure's own, ``"content"``,
+  never wider than its place), Streamlit's light and dark theme (the script
+  reads the theme's colours from the component's CSS properties), and the
+  graph's DOM (``.js-plotly-plot``, ``.main-svg``).
+- Live: ``live`` names a slider whose value, while it is held, reruns the
+  chart's fragment (:func:`live_value`), the newest value winning.
+- Scrubbing: ``frames`` maps values of a Streamlit slider (by its widget key)
+  to the data and layout changes of the figure at each value.  While the reader
+  drags that slider, the browser shows the frame of the value under the thumb
+  at once; the slider still sends its value when the drag ends, which updates
+  the link and the rest of the page.
+
+Page tests read what was sent with :func:`sent_figure`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import plotly.graph_objects as go
+import plotly.io as pio
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from kpca_ui.plotly_js import PLOTLY_PATH
+
+NAME = "kpca_ui.chart"
+"""The component's name (page tests find its elements by it)."""
+ENGINE_VARIABLE = "KPCA_CHART"
+"""Set to ``plotly`` in a server's environment, :func:`chart` draws with ``st.plotly_chart``
+instead (``bench/ui_latency.py --compare`` measures both)."""
+_HERE = Path(__file__).parent
+_CHART = st.components.v2.component(
+    NAME,
+    css=(_HERE / "chart.css").read_text(encoding="utf-8"),
+    js=(_HERE / "chart.js").read_text(encoding="utf-8"),
+    # In the page's own DOM, not a shadow root: Plotly's style sheet (modebar, hover
+    # labels) is global, and tests and benches find the graph by its class.
+    isolate_styles=False,
+)
+
+
+def _plotly_url() -> str:
+    """:data:`PLOTLY_PATH` under the server's ``baseUrlPath``."""
+    base = (st.get_option("server.baseUrlPath") or "").strip("/")
+    return f"/{base}{PLOTLY_PATH}" if base else PLOTLY_PATH
+
+
+def _json(value: object) -> str:
+    """Plotly's JSON of a figure, part of one or a plain value: no validation, numpy compact."""
+    return pio.to_json(value, validate=False, engine="orjson")
+
+
+def chart(
+    figure: go.Figure,
+    *,
+    key: str,
+    config: Mapping[str, Any] | None = None,
+    width: Literal["stretch", "content"] = "stretch",
+    frames: Mapping[str, Any] | None = None,
+    place: DeltaGenerator | Any = None,
+    live: str | None = None,
+) -> None:
+    """Draw ``figure`` in the chart with widget key ``key``, updated in place on later runs.
+
+    Parameters
+    ----------
+    figure : plotly.graph_objects.Figure
+        The figure, sent as it is (no validation: the figure builders make valid ones).
+    key : str
+        The chart's widget key: one graph per key, kept across runs.
+    config : mapping, optional
+        Plotly's ``config``: the modebar's image export
+        (:func:`kpca_core.figures.style.export_config`).
+    width : {"stretch", "content"}
+        The width of the chart's place, or the figure's own ``layout.width`` (at most
+        its place's).
+    frames : mapping, optional
+        Scrubbing: ``{"slider": <widget key>, "frames": {<slider's value as shown>:
+        {"data": [<trace changes>, ...], "layout": {<layout changes>}}}}``.  While
+        that slider is dragged, the frame of the value under its thumb is drawn in
+        the browser (trace changes apply to the traces in order).
+    place : DeltaGenerator, optional
+        Where to draw it (a column); by default (or ``st`` itself) where the script is.
+    live : str, optional
+        Live dragging: the widget key of a slider.  While it is held, the chart sends
+        the value under its thumb as its state ``live`` (``{"value", "seq"}``; the
+        newest, one at a time: a new figure answers it), which reruns the chart's
+        fragment; the page reads it with :func:`live_value` and draws the figure
+        there.  Any other run (the slider's release) uses the slider's own value.
+    """
+    if os.environ.get(ENGINE_VARIABLE) == "plotly":  # the bench's comparison
+        (place or st).plotly_chart(figure, key=key, config=dict(config or {}), width=width)
+        return
+    payload = (
+        f'{{"figure":{_json(figure)},"config":{json.dumps(dict(config or {}))},'
+        f'"width":"{width}","plotly":{json.dumps(_plotly_url())},'
+        f'"frames":{_json(frames) if frames else "null"},"live":{json.dumps(live)}}}'
+    )
+    # a live chart declares its state "live" (components v2 asks for a callback)
+    declared = {"default": {"live": None}, "on_live_change": _asked(key)} if live else {}
+    with place if isinstance(place, DeltaGenerator) else contextlib.nullcontext():
+        _CHART(key=key, data=payload.encode(), **declared)
+
+
+def live_value(key: str, low: float, high: float) -> float | None:
+    """The live value the chart ``key`` sent while its slider is held, else ``None``.
+
+    Only in the run that value started (any other run, the slider's release among
+    them, uses the slider's own value), and only a finite number within
+    ``[low, high]`` (the slider's range).
+    """
+    if not st.session_state.pop(_LIVE_RUN.format(key), False):
+        return None
+    state = st.session_state.get(key)
+    sent = state.get("live") if isinstance(state, Mapping) else None
+    value = sent.get("value") if isinstance(sent, Mapping) else None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if math.isfinite(value) and low <= value <= high else None
+
+
+_LIVE_RUN = "_kpca_chart_live_{}"
+"""Session key: this run was started by the chart's live value (set by its callback)."""
+
+
+def _asked(key: str) -> Callable[[], None]:
+    """The callback of the chart ``key``'s state "live": marks the run it starts."""
+
+    def asked() -> None:
+        st.session_state[_LIVE_RUN.format(key)] = True
+
+    return asked
+
+
+def sent_figure(element: Any) -> dict | None:
+    """The figure a chart element sent (a page test's ``at.get("bidi_component")`` element).
+
+    Returns ``None`` for an element of another component.
+    """
+    proto = element.proto
+    if proto.component_name != NAME:
+        return None
+    return json.loads(proto.bytes)["figure"]
+
+
+def sent_payload(element: Any) -> dict | None:
+    """All a chart element sent: ``figure``, ``config``, ``width``, ``frames``."""
+    proto = element.proto
+    return json.loads(proto.bytes) if proto.component_name == NAME else None
+
+
+def key_of(element: Any) -> str:
+    """The widget key of a component element (its id ends with ``-<key>``)."""
+    return element.proto.id.split("-", 2)[-1]
