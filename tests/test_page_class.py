@@ -7,7 +7,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
 import pytest
-from conftest import ROOT, chart, decode, open_view
+from conftest import ROOT, chart, decode, figures, open_view
 
 from kpca_ui.rooms import store as rooms
 from kpca_ui.views import class_room as view
@@ -114,7 +114,7 @@ def test_students_points_and_digits_reach_the_projector(small_model):
     at.run()
     assert not at.exception
     assert "3 students, 12 points, 1 digit" in texts(at)
-    charts = {c.key for c in at.get("plotly_chart")}
+    charts = {shown.key for shown in figures(at)}
     assert {"cl_points_chart", "cl_digits_chart"} <= charts
     (table,) = at.dataframe
     assert table.value["kind"].tolist() == ["point"] * 12 + ["digit"]
@@ -265,7 +265,7 @@ def test_a_lost_redis_keeps_the_projectors_last_picture(monkeypatch):
     assert not at.exception
     assert any("cannot be reached" in w.value for w in at.warning)
     assert "1 student, 3 points" in texts(at)
-    assert "cl_points_chart" in {c.key for c in at.get("plotly_chart")}
+    assert "cl_points_chart" in {shown.key for shown in figures(at)}
 
 
 def test_a_wrong_room_code_is_told_plainly():

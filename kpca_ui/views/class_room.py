@@ -38,6 +38,7 @@ from kpca_core.figures import denoise as digit_figures
 from kpca_core.figures.style import export_config
 from kpca_core.handwriting import Handwriting, to_digit
 from kpca_ui import draw, pad
+from kpca_ui.chart import chart
 from kpca_ui.links import Domain, text
 from kpca_ui.points import PointSet
 from kpca_ui.presenter import KEPT_CLASS, presentable, presenter_mode
@@ -380,7 +381,7 @@ def class_points(shown: Snapshot) -> None:
         group_colours=draw.GROUP_COLOURS,  # the colours the students chose on their canvas
     )
     key = "cl_points_chart" + ("_pj" if presenter_mode() else "")  # a new chart for the screen
-    st.plotly_chart(fig, key=key, config=export_config("class_points"))
+    chart(fig, key=key, config=export_config("class_points"))
 
 
 @st.cache_resource(show_spinner=False, max_entries=2048)
@@ -436,9 +437,7 @@ def digit_wall(shown: Snapshot) -> None:
         row_height=60,
     )
     key = "cl_digits_chart" + ("_pj" if presenter_mode() else "")  # a new chart for the screen
-    st.plotly_chart(
-        presentable(fig, height=fig.layout.height), key=key, config=export_config("class_digits")
-    )
+    chart(presentable(fig, height=fig.layout.height), key=key, config=export_config("class_digits"))
     if len(shown.digits) > len(digits):
         st.caption(f"The latest {len(digits)} of {len(shown.digits)} digits.")
 
