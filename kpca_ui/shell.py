@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
+from streamlit.navigation.page import StreamlitPage
 
 from kpca_ui.links import Domain, choice, remember_link, sanitise_link, show_pending
 from kpca_ui.points import UPLOAD
@@ -46,6 +47,9 @@ NAVIGATION = (
     ("lesson", "Lesson", ":material/school:"),
 )
 """The app's pages in the order of the navigation: script in ``app_pages/``, title, icon."""
+SIDEBAR_CLOSED = frozenset({"lesson"})
+"""Pages whose sidebar starts closed: the Lesson's step view gets a slide's space in either
+mode (its two settings are a click away), not the 60-80 px panels beside an open sidebar."""
 
 
 def app_pages() -> list[st.Page]:
@@ -54,6 +58,17 @@ def app_pages() -> list[st.Page]:
         st.Page(f"app_pages/{name}.py", title=title, icon=icon, default=name == "home")
         for name, title, icon in NAVIGATION
     ]
+
+
+def sidebar_state(page: StreamlitPage) -> str:
+    """The sidebar's initial state on ``page`` (the page :func:`st.navigation` returned).
+
+    Set once per run, by ``app.py``: the browser applies each state it is sent, so a
+    page that changed the app's "auto" to "collapsed" in the same run had its sidebar
+    open and close on every run, which changed the Lesson's frame width, which reran
+    the page and loaded its embedded view again (5-10 s before the view settled).
+    """
+    return "collapsed" if page.url_path in SIDEBAR_CLOSED else "auto"
 
 
 IMAGE_FORMATS = ["png", "svg"]
