@@ -131,3 +131,22 @@ def test_the_workers_are_started_before_the_first_visit_and_replaced_when_one_di
     assert workers.restart_pool() == 1
     assert not workers.pool_broken()
     assert workers.compute(os.getpid) not in (first, os.getpid())
+
+
+def test_the_pre_images_tab_after_warm_up_computes_nothing(monkeypatch):
+    """Its first visitor waited for every method on 20 digits and on the toy, and for the
+    fixed point's paths (4.6-6.6 s to the first figure on a quiet machine)."""
+    for cached in (
+        denoising_cache.cached_digit_methods,
+        denoising_cache.cached_toy_methods,
+        denoising_cache.cached_toy_paths,
+        denoising_cache.cached_animation,
+    ):
+        cached.clear()
+    compared = counting(monkeypatch, denoising_cache, "compare_methods")
+    computed = counting(monkeypatch, denoising_cache, "compute")
+    assert warmup.warm((warmup.warm_denoising, warmup.warm_preimages)) == []
+    before = (len(compared), len(computed))
+    at = open_view("denoising", query={"dn_tab": "Pre-images"})
+    assert at.dataframe  # the methods' summary, under their figure
+    assert (len(compared), len(computed)) == before
