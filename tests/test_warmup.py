@@ -150,3 +150,22 @@ def test_the_pre_images_tab_after_warm_up_computes_nothing(monkeypatch):
     at = open_view("denoising", query={"dn_tab": "Pre-images"})
     assert at.dataframe  # the methods' summary, under their figure
     assert (len(compared), len(computed)) == before
+
+
+def test_a_first_visit_of_home_features_and_spectrum_after_warm_up_computes_nothing(monkeypatch):
+    """Their defaults (and Home's pictures) were computed by their first visitor."""
+    from kpca_ui.views import features, home_pictures
+
+    for cached in (home_pictures.picture, features.toy_fit, features.toy_result):
+        cached.clear()
+    spectrum_sweep._results.clear()
+    pictures = counting(monkeypatch, home_pictures, "_small")
+    fits = counting(monkeypatch, features.features, "toy_experiment")
+    sweeps = counting(monkeypatch, WidthSweep, "fit")
+    warmers = (warmup.warm_home, warmup.warm_features, warmup.warm_spectrum_default)
+    assert warmup.warm(warmers) == []
+    before = (len(pictures), len(fits), len(sweeps))
+    assert all(before)
+    for page in ("home", "features", "spectrum"):
+        open_view(page)
+    assert (len(pictures), len(fits), len(sweeps)) == before
