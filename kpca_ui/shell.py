@@ -98,6 +98,43 @@ def require_app_shell(domains: Mapping[str, Domain] | None = None) -> None:
     show_pending()
 
 
+_SPINNER = (
+    "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 20 20'%3E"
+    "%3Ccircle cx='10' cy='10' r='8' fill='none' stroke='%23888' stroke-width='3' "
+    "stroke-dasharray='34 17'%3E%3CanimateTransform attributeName='transform' type='rotate' "
+    "from='0 10 10' to='360 10 10' dur='0.9s' repeatCount='indefinite'/%3E%3C/circle%3E%3C/svg%3E"
+)
+DRAWING = "Drawing the figures …"
+DRAWING_CSS = f"""
+[data-testid="stMain"]:not(:has(.js-plotly-plot .main-svg))::after {{
+  content: "{DRAWING}";
+  position: fixed; right: 1.5rem; bottom: 1.25rem; z-index: 999990;
+  padding: 0.45rem 0.9rem 0.45rem 2.3rem; border-radius: 0.5rem; font-size: 0.95rem;
+  background: rgba(128, 128, 128, 0.18) url("{_SPINNER}") no-repeat 0.8rem center / 1.05rem;
+  pointer-events: none;
+  animation: kpca-drawing 30s linear forwards;
+}}
+@keyframes kpca-drawing {{
+  0%, 1.9% {{ opacity: 0; }} 2%, 99.9% {{ opacity: 1; }} 100% {{ opacity: 0; }}
+}}
+"""
+"""The notice's style: in a corner of the page (taking no room), from 0.6 s after the page
+has no figure drawn until one is, for at most 30 s."""
+
+
+def drawing_notice() -> None:
+    """ "Drawing the figures …" with a spinner, while the page's figures are not drawn yet.
+
+    On a first visit the browser spends 1-2 s after the page's script has sent
+    everything loading Streamlit's chart code and drawing (``bench/cold_start.py``):
+    without a sign of work the page showed its text and blank space. Pure CSS: it
+    appears only when no figure has been drawn 0.6 s after the page (or a rerun that
+    replaced its figures) started, and goes as soon as one is. A page calls it when
+    what it shows first has a figure.
+    """
+    st.html(f"<style>{DRAWING_CSS}</style>")
+
+
 def camera_domain() -> Domain:
     """What :func:`camera_format` accepts from a link: its labels."""
     return choice(str.upper(name) for name in IMAGE_FORMATS)

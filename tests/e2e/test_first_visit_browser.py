@@ -47,3 +47,38 @@ def test_the_lessons_view_is_loaded_once(browser, app_server: AppServer) -> None
         assert len(loads) == 1, loads
     finally:
         context.close()
+
+
+NOTICE_JS = """
+() => {
+  const style = getComputedStyle(document.querySelector('[data-testid="stMain"]'), '::after');
+  return style.content.includes('Drawing the figures') && Number(style.opacity) > 0;
+}
+"""
+"""Whether the page shows its "Drawing the figures …" notice (kpca_ui/shell.py)."""
+
+
+@pytest.mark.parametrize("path", ["contours", "denoising?dn_tab=Pre-images"])
+def test_a_figure_not_drawn_yet_shows_that_it_is_coming(
+    browser, app_server: AppServer, artifacts, path: str
+) -> None:
+    """The browser's share of a first visit (loading the chart code, drawing) shows a sign
+    of work; here the chart code never arrives, so the notice must show, then go once
+    the figure is drawn."""
+    context = browser.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(180_000)
+    page = context.new_page()
+    held: list = []
+    page.route("**/*lotly*.js", lambda route: held.append(route))
+    try:
+        page.goto(f"{app_server.url}/{path}")
+        page.wait_for_selector(IDLE)
+        page.wait_for_function(NOTICE_JS)
+        page.screenshot(path=artifacts / f"drawing_notice_{path.split('?')[0]}.png")
+        for route in held:  # the chart code arrives: the figures are drawn
+            route.continue_()
+        page.unroute("**/*lotly*.js")
+        page.wait_for_selector(".js-plotly-plot .main-svg")
+        page.wait_for_function(f"() => !({NOTICE_JS})()")
+    finally:
+        context.close()
