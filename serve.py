@@ -3,7 +3,8 @@
 Serves the app (``app.py``) and, from the moment the server starts, warms it up
 in the background (:mod:`kpca_ui.warmup`): worker processes spawned, the
 gallery's presets computed.  It prints one line when the app answers and one
-when the warm-up has finished.
+when the warm-up has finished.  Until Streamlit's code has run in the browser, a
+page shows the app's name (:mod:`kpca_ui.boot`).
 """
 
 import multiprocessing.util
@@ -11,6 +12,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import streamlit as st
+from starlette.middleware import Middleware
+
+from kpca_ui.boot import BootScreen
 
 
 @asynccontextmanager
@@ -33,4 +37,5 @@ async def warm_up(app: st.App) -> AsyncIterator[None]:
     multiprocessing.util._run_finalizers(0)
 
 
-app = st.App("app.py", lifespan=warm_up)
+# The app's name on the page before Streamlit's code has run (kpca_ui/boot.py).
+app = st.App("app.py", lifespan=warm_up, middleware=[Middleware(BootScreen)])

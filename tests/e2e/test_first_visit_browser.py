@@ -82,3 +82,44 @@ def test_a_figure_not_drawn_yet_shows_that_it_is_coming(
         page.wait_for_function(f"() => !({NOTICE_JS})()")
     finally:
         context.close()
+
+
+def test_the_page_shows_the_apps_name_before_streamlits_code_has_run(
+    browser, app_server: AppServer, artifacts
+) -> None:
+    """Streamlit's page is empty until its ~2 MB of JavaScript has run (1-2 s on a first
+    visit): here that code never arrives, and the page still says what is coming."""
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    page.route("**/static/js/**", lambda route: route.abort())
+    try:
+        page.goto(f"{app_server.url}/contours?ct_k=2")
+        shown = page.get_by_text("Kernel PCA Explorer", exact=True)
+        assert shown.is_visible() and page.get_by_text("Loading …").is_visible()
+        page.screenshot(path=artifacts / "boot_screen.png")
+    finally:
+        context.close()
+
+
+def test_only_a_pages_html_is_changed(app_server: AppServer) -> None:
+    """The name goes into a page's HTML (asked for compressed, as browsers do); Streamlit's
+    own files and answers are passed on as they were."""
+    import gzip
+    import urllib.request
+
+    def fetch(path: str) -> tuple:
+        request = urllib.request.Request(
+            f"{app_server.url}{path}", headers={"Accept-Encoding": "gzip"}
+        )
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            body = answer.read()
+            if answer.headers.get("Content-Encoding") == "gzip":
+                body = gzip.decompress(body)
+            return answer.headers, body
+
+    for path in ("/", "/contours", "/lesson"):
+        headers, body = fetch(path)
+        assert b"Kernel PCA Explorer" in body and b'<div id="root">' in body, path
+        assert headers.get("Content-Encoding") is None  # so: as many bytes as it says
+        assert int(headers.get("Content-Length")) == len(body)
+    assert fetch("/_stcore/health")[1] == b"ok"
