@@ -11,7 +11,7 @@ if __name__ == "__main__":
 
     from kpca_ui.downloads import keep_built_downloads
     from kpca_ui.presenter import navigation_position, presenter_toggle
-    from kpca_ui.shell import SHELL_FLAG, app_pages, moved_notice
+    from kpca_ui.shell import SHELL_FLAG, app_pages, moved_notice, sidebar_state
     from kpca_ui.theme import hold_theme_choice
     from kpca_ui.widget_states import guard_widget_states
     from kpca_ui.workers import one_blas_thread
@@ -19,13 +19,7 @@ if __name__ == "__main__":
     one_blas_thread()
     # A widget state the browser sent that cannot be parsed is dropped, not raised on every run.
     guard_widget_states()
-    # The sidebar as the browser's width suits it ("auto"); the Lesson page starts it closed.
-    st.set_page_config(
-        page_title="Kernel PCA Explorer",
-        page_icon="🌀",
-        layout="wide",
-        initial_sidebar_state="auto",
-    )
+    st.set_page_config(page_title="Kernel PCA Explorer", page_icon="🌀", layout="wide")
     # A CSV built on click stays on the server until the browser has fetched it.
     keep_built_downloads()
     st.session_state[SHELL_FLAG] = True
@@ -34,6 +28,9 @@ if __name__ == "__main__":
     # In presenter mode the sidebar is hidden: the pages are reached from the top.
     presenter_toggle()
     pages = app_pages()
-    st.navigation(pages, position=navigation_position()).run()
+    page = st.navigation(pages, position=navigation_position())
+    # Once per run, for the page shown (a second state in the same run opened and closed it).
+    st.set_page_config(initial_sidebar_state=sidebar_state(page))
+    page.run()
     # The reader's Light/Dark choice, which Streamlit keeps per loaded path, on every page.
     hold_theme_choice(pages)

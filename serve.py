@@ -3,7 +3,8 @@
 Serves the app (``app.py``) and, from the moment the server starts, warms it up
 in the background (:mod:`kpca_ui.warmup`): worker processes spawned, the
 gallery's presets computed.  It prints one line when the app answers and one
-when the warm-up has finished.
+when the warm-up has finished.  Until Streamlit's code has run in the browser, a
+page shows the app's name (:mod:`kpca_ui.boot`).
 """
 
 import multiprocessing.util
@@ -11,7 +12,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import streamlit as st
+from starlette.middleware import Middleware
 
+from kpca_ui.boot import BootScreen
 from kpca_ui.plotly_js import plotly_route
 
 
@@ -44,4 +47,5 @@ def routes() -> list:
     return [plotly_route(st.get_option("server.baseUrlPath") or ""), *api.routes()]
 
 
-app = st.App("app.py", lifespan=warm_up, routes=routes())
+# The app's name on the page before Streamlit's code has run (kpca_ui/boot.py).
+app = st.App("app.py", lifespan=warm_up, routes=routes(), middleware=[Middleware(BootScreen)])

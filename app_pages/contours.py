@@ -9,11 +9,12 @@ import streamlit as st
 
 from kpca_ui.links import link_tools
 from kpca_ui.points import point_picker
-from kpca_ui.shell import require_app_shell
+from kpca_ui.shell import drawing_notice, require_app_shell
 from kpca_ui.views import contours as view
 from kpca_ui.views.contours_grid import contour_view
 
 require_app_shell(view.LINK_DOMAINS)
+drawing_notice()
 
 st.title("Contours of kernel principal components")
 st.markdown(

@@ -8,10 +8,11 @@ cases are measured (``kpca_core/demo.py``); the page's work is in
 
 import streamlit as st
 
-from kpca_ui.shell import require_app_shell
+from kpca_ui.shell import drawing_notice, require_app_shell
 from kpca_ui.views import demo as view
 
 require_app_shell(view.LINK_DOMAINS)
+drawing_notice()
 view.hide_sidebar()
 
 st.title("Can a computer clean up handwriting?")

@@ -10,7 +10,7 @@ This script is the page's layout; its settings are in
 import streamlit as st
 
 from kpca_ui.links import link_tools
-from kpca_ui.shell import require_app_shell
+from kpca_ui.shell import drawing_notice, require_app_shell
 from kpca_ui.views import denoising as view
 from kpca_ui.views import denoising_cache as cache
 from kpca_ui.views import denoising_preimages as more
@@ -42,6 +42,8 @@ except ValueError as error:
     st.stop()
 
 tabs = st.tabs(view.TABS, key="dn_tab", on_change="rerun", bind="query-params")
+if not tabs[8].open:  # the written digit's pictures wait for a digit
+    drawing_notice()
 with tabs[0]:
     if tabs[0].open:
         tab.show_fig4(model, subsets, model_key, settings)

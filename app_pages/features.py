@@ -8,10 +8,11 @@ page's layout; the tabs' controls, cached work and figures are in
 import streamlit as st
 
 from kpca_ui.links import link_tools
-from kpca_ui.shell import camera_format, require_app_shell
+from kpca_ui.shell import camera_format, drawing_notice, require_app_shell
 from kpca_ui.views import features as view
 
 require_app_shell(view.LINK_DOMAINS)
+drawing_notice()
 
 st.title("Kernel PCA as a feature extractor")
 st.markdown(

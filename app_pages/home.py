@@ -2,10 +2,11 @@
 
 import streamlit as st
 
-from kpca_ui.shell import require_app_shell
+from kpca_ui.shell import drawing_notice, require_app_shell
 from kpca_ui.views import home as view
 
 require_app_shell(view.LINK_DOMAINS)
+drawing_notice()
 
 st.title("Kernel PCA Explorer")
 view.demo_entry()

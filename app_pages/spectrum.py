@@ -9,11 +9,12 @@ import streamlit as st
 
 from kpca_ui.links import link_tools, literal
 from kpca_ui.points import point_picker
-from kpca_ui.shell import require_app_shell
+from kpca_ui.shell import drawing_notice, require_app_shell
 from kpca_ui.views import spectrum as view
 from kpca_ui.views import spectrum_sweep as sweep_view
 
 require_app_shell(view.LINK_DOMAINS)
+drawing_notice()
 
 st.title("Spectrum: eigenvalues as the kernel width varies")
 st.markdown(

@@ -9,12 +9,14 @@ after the other, ``--contexts`` times: no cookie, no cache, no session.
 
 Measured per target: from the navigation's start to the first plotly figure
 drawn where it can be seen (in any frame: the Lesson shows its view in one),
-on the bench's clock, and whether a progress bar or spinner showed before it
-("cold"); then the same link opened again in the same context ("warm": the
-browser's cache filled, a new session of the warm server).
+on the bench's clock, whether a progress bar, a spinner or the pages' "Drawing
+the figures …" showed before it, and when text (any: the app's name before
+Streamlit has drawn) and the page's title showed ("cold");
+then the same link opened again in the same context ("warm": the browser's
+cache filled, a new session of the warm server).
 Then, on the Denoising view, a change of the width c (each offered width in
 turn, in one session): the time until the figure shows the new width, and
-whether the old picture stayed on screen meanwhile.
+whether the old picture stayed on screen meanwhile and a progress bar showed.
 
     KPCA_USPS_DIR=/path/to/usps python bench/cold_start.py   # 10 contexts
     python bench/cold_start.py --contexts 3   # quicker, noisier
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import re
 import time
 from urllib.parse import quote
@@ -54,7 +57,21 @@ FIGURE_SHOWN_JS = """
   (graph) => graph.querySelector('.main-svg') && graph.checkVisibility({visibilityProperty: true}))
 """
 PROGRESS_JS = """
-() => !!document.querySelector('[data-testid="stProgress"], [data-testid="stSpinner"]')
+() => !!document.querySelector('[data-testid="stProgress"], [data-testid="stSpinner"]') || (() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const notice = main && getComputedStyle(main, '::after');
+  return !!notice && notice.content.includes('Drawing the figures') && Number(notice.opacity) > 0;
+})()
+"""
+"""A progress bar, a spinner, or the pages' "Drawing the figures …" (``kpca_ui/shell.py``)."""
+SOMETHING_SHOWN_JS = """
+() => !!document.body && document.body.innerText.trim().length > 0
+"""
+"""Any text on the page: the app's name before Streamlit has drawn (kpca_ui/boot.py), or
+the page's own."""
+TITLE_SHOWN_JS = """
+() => [...document.querySelectorAll('h1')].some(
+  (title) => title.innerText.trim() && title.checkVisibility({visibilityProperty: true}))
 """
 POLL_S = 0.05
 
@@ -69,17 +86,24 @@ def _any_frame(page, script: str) -> bool:
     return False
 
 
-def first_figure(page, url: str, timeout: float) -> tuple[float, bool]:
-    """Open ``url``; seconds until a figure shows, and whether progress showed before it."""
+def first_figure(page, url: str, timeout: float) -> tuple[float, bool, float, float]:
+    """Open ``url``; seconds until a figure shows, whether progress showed before it, and
+    seconds until something (any text) and the page's title showed."""
     start = time.monotonic()
     page.goto(url, wait_until="commit")
-    progress = False
+    progress, something, title = False, math.inf, math.inf
     while time.monotonic() - start < timeout:
+        now = time.monotonic() - start
+        if something == math.inf and page.evaluate(SOMETHING_SHOWN_JS):
+            something = now
+        if title == math.inf and _any_frame(page, TITLE_SHOWN_JS):
+            title = now
         if _any_frame(page, FIGURE_SHOWN_JS):
-            return time.monotonic() - start, progress
+            now = time.monotonic() - start
+            return now, progress, min(something, now), min(title, now)
         progress = progress or _any_frame(page, PROGRESS_JS)
         time.sleep(POLL_S)
-    return math.inf, progress
+    return math.inf, progress, something, title
 
 
 def p95(values: list[float]) -> float:
@@ -111,10 +135,10 @@ def warm(server: AppServer, browser, started: float, timeout: float = 300.0) -> 
 RUNNING = '[data-testid="stApp"][data-test-script-state="running"]'
 
 
-def width_changes(browser, base_url: str, timeout: float) -> list[tuple[str, float, bool]]:
+def width_changes(browser, base_url: str, timeout: float) -> list[tuple[str, float, bool, bool]]:
     """On the Denoising view, the width c one step up, back, and one step down (a model of
     3000 digits each, the default's cached); (width, seconds until the run ends, whether a
-    figure stayed on screen all along)."""
+    figure stayed on screen all along, whether a progress bar showed)."""
     context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
     page.goto(f"{base_url}/denoising")
@@ -129,11 +153,12 @@ def width_changes(browser, base_url: str, timeout: float) -> list[tuple[str, flo
         start = time.monotonic()
         thumb.press(key)
         page.wait_for_selector(RUNNING, timeout=timeout * 1000)
-        kept = True
+        kept, progress = True, False
         while page.locator(RUNNING).count() and time.monotonic() - start < timeout:
             kept = kept and page.evaluate(FIGURE_SHOWN_JS)
+            progress = progress or page.evaluate(PROGRESS_JS)
             time.sleep(POLL_S)
-        results.append((f"{WIDTHS[at]:g}", time.monotonic() - start, kept))
+        results.append((f"{WIDTHS[at]:g}", time.monotonic() - start, kept, progress))
     context.close()
     return results
 
@@ -152,27 +177,42 @@ def main() -> None:
         print(f"server warm {warm_s:.0f} s after its start ({server.log_path})", flush=True)
         times: dict[str, list[float]] = {name: [] for name, _ in TARGETS}
         warm_times: dict[str, list[float]] = {name: [] for name, _ in TARGETS}
+        titles: dict[str, list[float]] = {name: [] for name, _ in TARGETS}
+        somethings: dict[str, list[float]] = {name: [] for name, _ in TARGETS}
         progress: dict[str, int] = dict.fromkeys(times, 0)
+        loads = []
         for round_ in range(args.contexts):
             for name, path in TARGETS:
                 context = browser.new_context(viewport=VIEWPORT)
                 page = context.new_page()
-                seconds, shown = first_figure(page, f"{server.url}/{path}", args.timeout)
-                again, _ = first_figure(page, f"{server.url}/{path}", args.timeout)
+                url = f"{server.url}/{path}"
+                seconds, shown, something, title = first_figure(page, url, args.timeout)
+                again, *_ = first_figure(page, url, args.timeout)
                 context.close()
                 times[name].append(seconds)
                 warm_times[name].append(again)
+                titles[name].append(title)
+                somethings[name].append(something)
                 progress[name] += shown
-            print(f"context {round_ + 1}/{args.contexts} done", flush=True)
-        print(f"\n{'view':26} {'cold median':>11} {'cold p95':>9} {'warm p95':>9}  progress")
+            loads.append(os.getloadavg()[0])
+            print(f"context {round_ + 1}/{args.contexts} done, load {loads[-1]:.1f}", flush=True)
+        print(
+            f"\n{'view':26} {'cold median':>11} {'cold p95':>9} {'warm p95':>9} "
+            f"{'text p95':>9} {'title p95':>9}  progress"
+        )
         for name, values in times.items():
             print(
                 f"{name:26} {sorted(values)[len(values) // 2]:11.2f} {p95(values):9.2f} "
-                f"{p95(warm_times[name]):9.2f}  {progress[name]}/{len(values)}"
+                f"{p95(warm_times[name]):9.2f} {p95(somethings[name]):9.2f} "
+                f"{p95(titles[name]):9.2f}  {progress[name]}/{len(values)}"
             )
+        print(f"load average (1 min) after each context: {min(loads):.1f}-{max(loads):.1f}")
         print("\nDenoising, the width c moved one step up, back, one step down (one session):")
-        for option, seconds, kept in width_changes(browser, server.url, args.timeout):
-            print(f"  c = {option:6} {seconds:6.2f} s  old picture kept meanwhile: {kept}")
+        for option, seconds, kept, shown in width_changes(browser, server.url, args.timeout):
+            print(
+                f"  c = {option:6} {seconds:6.2f} s  old picture kept meanwhile: {kept}, "
+                f"progress shown: {shown}"
+            )
         browser.close()
 
 

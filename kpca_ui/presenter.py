@@ -73,7 +73,9 @@ STEPPING_KEYS = (
     "dn_n",
     "dn_toy_n",
     "dn_demo_noise",
+    "dn_pad_again",
     "dm_next",
+    "dm_pad_again",
     "ls_prev",
     "ls_next",
     "ft_k",
@@ -83,7 +85,8 @@ STEPPING_KEYS = (
 
 Contours: the number of components (one row of panels each); Spectrum: the
 chosen width; Denoising: the number of components n (side by side), the 2-D
-toy's kernel components and the demo's amount of noise; Demo: "Show me another";
+toy's kernel components, the demo's amount of noise and the written digit's "Add noise
+again"; Demo: "Show me another" and the written digit's "Add noise again";
 Features: the toy's kernel components n and the n of Table 2's chosen cell;
 Lesson: the previous and next step.
 """

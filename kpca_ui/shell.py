@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
+from streamlit.navigation.page import StreamlitPage
 
 from kpca_ui.links import Domain, choice, remember_link, sanitise_link, show_pending
 from kpca_ui.points import UPLOAD
@@ -47,6 +48,9 @@ NAVIGATION = (
     ("class_room", "Class", ":material/groups:"),
 )
 """The app's pages in the order of the navigation: script in ``app_pages/``, title, icon."""
+SIDEBAR_CLOSED = frozenset({"lesson"})
+"""Pages whose sidebar starts closed: the Lesson's step view gets a slide's space in either
+mode (its two settings are a click away), not the 60-80 px panels beside an open sidebar."""
 
 
 def app_pages() -> list[st.Page]:
@@ -55,6 +59,17 @@ def app_pages() -> list[st.Page]:
         st.Page(f"app_pages/{name}.py", title=title, icon=icon, default=name == "home")
         for name, title, icon in NAVIGATION
     ]
+
+
+def sidebar_state(page: StreamlitPage) -> str:
+    """The sidebar's initial state on ``page`` (the page :func:`st.navigation` returned).
+
+    Set once per run, by ``app.py``: the browser applies each state it is sent, so a
+    page that changed the app's "auto" to "collapsed" in the same run had its sidebar
+    open and close on every run, which changed the Lesson's frame width, which reran
+    the page and loaded its embedded view again (5-10 s before the view settled).
+    """
+    return "collapsed" if page.url_path in SIDEBAR_CLOSED else "auto"
 
 
 IMAGE_FORMATS = ["png", "svg"]
@@ -82,6 +97,43 @@ def require_app_shell(domains: Mapping[str, Domain] | None = None) -> None:
     remember_link()
     sanitise_link(domains or {})
     show_pending()
+
+
+_SPINNER = (
+    "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 20 20'%3E"
+    "%3Ccircle cx='10' cy='10' r='8' fill='none' stroke='%23888' stroke-width='3' "
+    "stroke-dasharray='34 17'%3E%3CanimateTransform attributeName='transform' type='rotate' "
+    "from='0 10 10' to='360 10 10' dur='0.9s' repeatCount='indefinite'/%3E%3C/circle%3E%3C/svg%3E"
+)
+DRAWING = "Drawing the figures …"
+DRAWING_CSS = f"""
+[data-testid="stMain"]:not(:has(.js-plotly-plot .main-svg))::after {{
+  content: "{DRAWING}";
+  position: fixed; right: 1.5rem; bottom: 1.25rem; z-index: 999990;
+  padding: 0.45rem 0.9rem 0.45rem 2.3rem; border-radius: 0.5rem; font-size: 0.95rem;
+  background: rgba(128, 128, 128, 0.18) url("{_SPINNER}") no-repeat 0.8rem center / 1.05rem;
+  pointer-events: none;
+  animation: kpca-drawing 30s linear forwards;
+}}
+@keyframes kpca-drawing {{
+  0%, 1.9% {{ opacity: 0; }} 2%, 99.9% {{ opacity: 1; }} 100% {{ opacity: 0; }}
+}}
+"""
+"""The notice's style: in a corner of the page (taking no room), from 0.6 s after the page
+has no figure drawn until one is, for at most 30 s."""
+
+
+def drawing_notice() -> None:
+    """ "Drawing the figures …" with a spinner, while the page's figures are not drawn yet.
+
+    On a first visit the browser spends 1-2 s after the page's script has sent
+    everything loading Streamlit's chart code and drawing (``bench/cold_start.py``):
+    without a sign of work the page showed its text and blank space. Pure CSS: it
+    appears only when no figure has been drawn 0.6 s after the page (or a rerun that
+    replaced its figures) started, and goes as soon as one is. A page calls it when
+    what it shows first has a figure.
+    """
+    st.html(f"<style>{DRAWING_CSS}</style>")
 
 
 def camera_domain() -> Domain:

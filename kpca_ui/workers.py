@@ -63,6 +63,9 @@ WORKERS_ENV = "KPCA_WORKERS"
 WORKERS = 2
 """Worker processes: the machine's two cores."""
 POLL_S = 0.05
+TICK_S = 1.0
+"""While a worker reports nothing, its last report is passed on again this often, so that a
+progress bar can show the time its step has taken (:func:`_await`)."""
 """How often a waiting session passes on the progress a worker reported and checks
 whether it should stop waiting."""
 HEAVY_S = 2.0
@@ -441,11 +444,18 @@ def _await(future: Future, reports: Any, progress: Progress | None, cancel: Any 
     If the session stops waiting (:func:`_check_interrupt` raises), the
     future is cancelled and ``cancel`` (a thread or a manager's event) is set.
     """
+    last, told = None, time.monotonic()
     try:
         while True:
             finished = wait([future], timeout=POLL_S).done
             if progress is not None:
-                _relay(reports, progress)
+                now = time.monotonic()
+                got = _relay(reports, progress)
+                if got is not None:
+                    last, told = got, now
+                elif last is not None and now - told >= TICK_S:
+                    progress(*last)  # a long step (an eigenproblem): its time goes on
+                    told = now
             if finished:
                 return future.result()
             _check_interrupt()
@@ -481,10 +491,12 @@ def _inline(
     return function(*args, progress=progress, **kwargs)
 
 
-def _relay(reports: Any, progress: Progress) -> None:
+def _relay(reports: Any, progress: Progress) -> tuple[float, str] | None:
+    """Pass the reports waiting in ``reports`` to ``progress``; the last one, if any."""
+    last = None
     while True:
         try:
-            fraction, message = reports.get_nowait()
+            last = reports.get_nowait()
         except queue.Empty:
-            return
-        progress(fraction, message)
+            return last
+        progress(*last)

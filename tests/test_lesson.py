@@ -110,7 +110,7 @@ def shown_link(at) -> tuple[str, dict[str, str]]:
 
 
 def test_the_buttons_step_through_the_lesson_and_the_link_follows():
-    at = open_view("lesson")
+    at = open_view("lesson", state={view.KEYS: {"width": presenter.PAGE_PX}})
     assert at.title[0].value == "1. Linear PCA on a parabola"
     assert at.button(key=view.PREV).disabled and not at.button(key=view.NEXT).disabled
     page, query = shown_link(at)
@@ -120,7 +120,6 @@ def test_the_buttons_step_through_the_lesson_and_the_link_follows():
     assert src.path.endswith("/contours")
     # embedded as a slide: presenter mode without the page's chrome
     slide = {**query, "presenter": "true", "slide": "true", "embed": "true"}
-    # not measured yet (no browser here): planned for presenter mode's page
     assert dict(parse_qsl(src.query)) == {**slide, "slide_px": str(presenter.PAGE_PX)}
 
     for _ in range(4):
@@ -134,7 +133,9 @@ def test_the_buttons_step_through_the_lesson_and_the_link_follows():
 
 
 def test_in_presenter_mode_the_steps_link_opens_its_view_in_presenter_mode():
-    at = open_view("lesson", query={"presenter": "true", "step": "9"})
+    at = open_view(
+        "lesson", query={"presenter": "true", "step": "9"}, state={view.KEYS: {"width": 1000}}
+    )
     assert at.title[0].value.startswith("9. ")
     page, query = shown_link(at)
     assert page == "denoising" and query == {"dn_tab": "Fig. 4 grid", "presenter": "true"}
@@ -186,6 +187,19 @@ def test_a_lesson_files_words_are_shown_as_written_never_as_markdown(tmp_path, m
     assert "unknown field" in broken.error[0].value
     for shown in (title, caption, at.toast[0].value, broken.error[0].value):
         assert not LIVE_MARKDOWN.search(shown), shown
+
+
+def test_the_view_is_loaded_once_the_frames_width_is_measured():
+    """Before the browser has measured the frame (first run: no width), a note holds the
+    view's place; the view is then embedded once, planned for that width (an iframe
+    planned for another width was loaded again: a second start of the whole view)."""
+    at = open_view("lesson")
+    assert not at.get("iframe")
+    assert any("Loading the step's view" in caption.value for caption in at.caption)
+    at.session_state[view.KEYS] = {"width": 1120}
+    at.run()
+    (frame,) = at.get("iframe")
+    assert dict(parse_qsl(urlsplit(frame.proto.src).query))["slide_px"] == "1120"
 
 
 @pytest.mark.parametrize(("measured", "planned"), [(820, 820), (4000, None), ("wide", None)])

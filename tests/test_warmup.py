@@ -132,3 +132,41 @@ def test_the_workers_are_started_before_the_first_visit_and_replaced_when_one_di
     assert workers.restart_pool() == 1
     assert not workers.pool_broken()
     assert workers.compute(os.getpid) not in (first, os.getpid())
+
+
+def test_the_pre_images_tab_after_warm_up_computes_nothing(monkeypatch):
+    """Its first visitor waited for every method on 20 digits and on the toy, and for the
+    fixed point's paths (4.6-6.6 s to the first figure on a quiet machine)."""
+    for cached in (
+        denoising_cache.cached_digit_methods,
+        denoising_cache.cached_toy_methods,
+        denoising_cache.cached_toy_paths,
+        denoising_cache.cached_animation,
+    ):
+        cached.clear()
+    compared = counting(monkeypatch, denoising_cache, "compare_methods")
+    computed = counting(monkeypatch, denoising_cache, "compute")
+    assert warmup.warm((warmup.warm_denoising, warmup.warm_preimages)) == []
+    before = (len(compared), len(computed))
+    at = open_view("denoising", query={"dn_tab": "Pre-images"})
+    assert at.dataframe  # the methods' summary, under their figure
+    assert (len(compared), len(computed)) == before
+
+
+def test_a_first_visit_of_home_features_and_spectrum_after_warm_up_computes_nothing(monkeypatch):
+    """Their defaults (and Home's pictures) were computed by their first visitor."""
+    from kpca_ui.views import features, home_pictures
+
+    for cached in (home_pictures.picture, features.toy_fit, features.toy_result):
+        cached.clear()
+    spectrum_sweep._results.clear()
+    pictures = counting(monkeypatch, home_pictures, "_small")
+    fits = counting(monkeypatch, features.features, "toy_experiment")
+    sweeps = counting(monkeypatch, WidthSweep, "fit")
+    warmers = (warmup.warm_home, warmup.warm_features, warmup.warm_spectrum_default)
+    assert warmup.warm(warmers) == []
+    before = (len(pictures), len(fits), len(sweeps))
+    assert all(before)
+    for page in ("home", "features", "spectrum"):
+        open_view(page)
+    assert (len(pictures), len(fits), len(sweeps)) == before

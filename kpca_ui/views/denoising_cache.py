@@ -9,6 +9,7 @@ from and how many there are.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 
 import numpy as np
@@ -272,9 +273,13 @@ def progress_bar(text: str) -> tuple[Callable[[float, str], None], Callable[[], 
     if not in_script_run():
         return no_progress, _nothing
     bar = st.progress(0.0, text=text)
+    started = time.monotonic()
 
     def report(fraction: float, message: str) -> None:
-        bar.progress(min(max(fraction, 0.0), 1.0), text=f"{text}: {message}")
+        # the time too: a step may take seconds without a report (the workers repeat the
+        # last one each second, kpca_ui.workers.TICK_S)
+        waited = f"{time.monotonic() - started:.0f} s"
+        bar.progress(min(max(fraction, 0.0), 1.0), text=f"{text}: {message} ({waited})")
 
     return report, bar.empty
 

@@ -49,6 +49,9 @@ COMPARED_COST = ("fixed-point", "fixed-point", "ridge")
 descent iterate (the distance constraint's closed form is cheap), the ridge map is fitted."""
 TOY = {"noise": 0.1, "c": 0.5, "seed": 0}
 """The 2-D toy of Fig. 1 as the "2-D toy" tab opens: 200 points, noise 0.1, c = 0.5."""
+PRE_DEFAULTS = {"dn_pre_digits": 20, "dn_pre_set": next(iter(PRE_SETS)), "dn_pre_n": 4}
+"""The tab's starting values: digits compared, toy set, the fixed point's components
+(``kpca_ui/warmup.py`` computes what they show before the first visit)."""
 
 FIXED_POINT_PX = 620
 """The fixed point's animation in presenter mode: its plot at least AREA_MIN_PX tall."""
@@ -202,7 +205,7 @@ def show_preimages(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s
     count = st.select_slider(
         "Noisy test digits compared",
         DIGIT_COUNTS,
-        20,
+        PRE_DEFAULTS["dn_pre_digits"],
         key="dn_pre_digits",
         bind="query-params",
         persist_state="page",
@@ -300,7 +303,7 @@ def show_fixed_point(name: str) -> None:
         "Kernel components",
         1,
         20,
-        4,
+        PRE_DEFAULTS["dn_pre_n"],
         key="dn_pre_n",
         bind="query-params",
         persist_state="page",

@@ -65,6 +65,8 @@ ONE_GROUP = (
 )
 TOY_KERNELS = {"rbf": "Gaussian", "poly": "Polynomial (x·y + 1)^d"}
 SIGMAS = (0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0)
+TOY_DEFAULTS = {"ft_points": 300, "ft_sigma": 0.5, "ft_pdegree": 2, "ft_k": 10}
+"""The toy's starting values (``kpca_ui/warmup.py`` fits them before the first visit)."""
 TOY_N_MAX = 50
 """Components the toy computes once per fit; the slider picks the first n."""
 MAX_TOY_POINTS = 1000
@@ -141,7 +143,7 @@ def _toy_controls() -> tuple[str, int, int, str, float, int]:
             "Number of points",
             50,
             MAX_TOY_POINTS,
-            300,
+            TOY_DEFAULTS["ft_points"],
             step=50,
             key="ft_points",
             help=f"At most {MAX_TOY_POINTS}: one kernel PCA fit per change, shared by everyone.",
@@ -152,14 +154,18 @@ def _toy_controls() -> tuple[str, int, int, str, float, int]:
         "Kernel", list(TOY_KERNELS), format_func=TOY_KERNELS.get, key="ft_kernel", **_KEPT
     )
     if kernel == "rbf":
-        parameter = cols[4].select_slider("Width σ", SIGMAS, 0.5, key="ft_sigma", **_KEPT)
+        parameter = cols[4].select_slider(
+            "Width σ", SIGMAS, TOY_DEFAULTS["ft_sigma"], key="ft_sigma", **_KEPT
+        )
     else:
-        parameter = cols[4].slider("Degree d", 1, 6, 2, key="ft_pdegree", **_KEPT)
+        parameter = cols[4].slider(
+            "Degree d", 1, 6, TOY_DEFAULTS["ft_pdegree"], key="ft_pdegree", **_KEPT
+        )
     n = st.slider(
         "Kernel components n",
         1,
         TOY_N_MAX,
-        10,
+        TOY_DEFAULTS["ft_k"],
         key="ft_k",
         help="The linear SVM sees the first n kernel principal components (eq. 51).",
         **_KEPT,

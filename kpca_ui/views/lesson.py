@@ -45,6 +45,8 @@ EMBED_PX = 490
 """Height of the embedded view, which a 1280 × 720 screen has below the step's words in
 presenter mode: a slide's stepping control and its figure, presenter mode's less
 :data:`~kpca_ui.presenter.SLIDE_SHORTER_PX`."""
+SETTLE_MS = 200
+"""The frame's width is read once the page's layout has been still this long."""
 PHONE_PX = 640
 """Screens at most this wide (where Streamlit stacks columns) get no embedded view."""
 TITLE_AND_BUTTONS = (2, 1)
@@ -64,25 +66,30 @@ _KEYS = st.components.v2.component(
     js="""
 export default function ({ data, setStateValue }) {
   // The embedded view's frame as wide as the browser draws it (the sidebar open or
-  // not): reported when it differs from the width the slide was planned for.
-  const frame = window.__kpcaLessonFrame ??= { planned: null, report: null };
+  // not): reported when it differs from the width the slide was planned for (null:
+  // not measured yet, the view waits for it) and from the width last reported. The
+  // width is read once the layout has been still for data.settle ms (the sidebar
+  // closing at the first visit), so that the view is loaded once, at its width.
+  const frame = window.__kpcaLessonFrame ??= { planned: null, reported: null, report: null };
   frame.planned = data.width;
+  if (data.width === null) frame.reported = null;
   frame.report = setStateValue;
   const measure = () => {
     const view = document.querySelector(`.st-key-${data.view}`);
     const width = Math.round(view?.getBoundingClientRect().width ?? 0);
-    if (width >= data.least && Math.abs(width - frame.planned) > data.tolerance) {
-      frame.planned = width;
+    const off = (other) => other === null || Math.abs(width - other) > data.tolerance;
+    if (width >= data.least && off(frame.planned) && off(frame.reported)) {
+      frame.reported = width;
       frame.report("width", width);
     }
   };
-  requestAnimationFrame(measure);
+  frame.later = (delay) => {
+    clearTimeout(frame.timer);
+    frame.timer = setTimeout(measure, delay);
+  };
+  frame.later(data.width === null ? data.settle : 0);
   if (!frame.observer) {
-    let timer = null;
-    frame.observer = new ResizeObserver(() => {
-      clearTimeout(timer);
-      timer = setTimeout(measure, 300);
-    });
+    frame.observer = new ResizeObserver(() => frame.later(data.settle));
     frame.observer.observe(document.querySelector('[data-testid="stMain"]') ?? document.body);
   }
   // One listener for the whole page, installed once: it clicks the lesson's
@@ -289,11 +296,14 @@ def step_query(step: Step, *, presenting: bool = True) -> dict[str, str]:
     return {**(step.settings or {}), PRESENTER: "true"} if presenting else dict(step.settings or {})
 
 
-def frame_px() -> int:
-    """The embedded view's width: as the browser measured it (:data:`_KEYS`), else
-    presenter mode's page's, :data:`~kpca_ui.presenter.PAGE_PX`."""
+def frame_px() -> int | None:
+    """The embedded view's width as the browser measured it (:data:`_KEYS`); a width it
+    cannot have gives presenter mode's page's, :data:`~kpca_ui.presenter.PAGE_PX`;
+    ``None`` until measured."""
     measured = st.session_state.get(KEYS)
     width = measured.get("width") if isinstance(measured, Mapping) else None
+    if width is None:
+        return None
     low, high = FRAME_RANGE
     return round(width) if isinstance(width, int | float) and low <= width <= high else PAGE_PX
 
@@ -377,11 +387,20 @@ def show_step(lesson: Lesson, number: int, *, embed: bool) -> None:
         unsafe_allow_html=True,
     )
     width = frame_px()
-    if embed:
+    if embed and width is None:
+        # the view is loaded once the frame's width is known (a reload otherwise: ~1 s)
+        st.container(key=VIEW, height=EMBED_PX, border=False).caption("Loading the step's view …")
+    elif embed:
         st.container(key=VIEW).iframe(embed_src(step, width), height=EMBED_PX)
     _KEYS(
         key=KEYS,
-        data={"view": VIEW, "width": width, "least": FRAME_RANGE[0], "tolerance": 4},
+        data={
+            "view": VIEW,
+            "width": width,
+            "least": FRAME_RANGE[0],
+            "tolerance": 4,
+            "settle": SETTLE_MS,
+        },
         default={"width": None},
         on_width_change=_measured,
     )
@@ -390,13 +409,6 @@ def show_step(lesson: Lesson, number: int, *, embed: bool) -> None:
 def _measured() -> None:
     """The callback that declares the listener's state ``width`` (components v2 asks for
     one); the width is read by :func:`frame_px` on the run it starts."""
-
-
-def slide_space() -> None:
-    """The step's view gets a slide's space in either mode: the sidebar starts closed
-    (its two settings are a click away), so that the embedded view is as wide as
-    presenter mode's page instead of the 60-80 px panels beside an open sidebar."""
-    st.set_page_config(initial_sidebar_state="collapsed")
 
 
 def lesson_style() -> None:

@@ -14,7 +14,9 @@ import json
 import pytest
 from appserver import AppServer
 from browser import IDLE, VIEWPORT, VIEWS, View, figure_json, open_view, press_and_time, url_params
+from pad_latency import RESULT
 
+from kpca_core.handwriting import encode, from_pad
 from kpca_ui.presenter import KEY
 
 pytestmark = pytest.mark.e2e
@@ -100,5 +102,25 @@ def test_presenter_mode_stays_in_the_address_across_the_apps_navigation(
                 "() => location.search.includes('presenter=true')", timeout=15_000
             )
             assert url_params(page)[KEY] == ["true"]
+    finally:
+        context.close()
+
+
+def test_add_noise_again_is_there_in_presenter_mode(browser, app_server: AppServer) -> None:
+    """The Demo's pad in presenter mode: a digit written (here: from its link) gets new
+    noise from the button beside the pad, which presenter mode keeps (issue #32)."""
+    context = browser.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(180_000)
+    page = context.new_page()
+    try:
+        written = encode(from_pad([[[32, 8], [32, 56]]])[0])  # a "1" on the pad's grid
+        page.goto(f"{app_server.url}/demo?{KEY}=true&dm_pad={written}")
+        page.wait_for_selector(f"{RESULT} .js-plotly-plot .main-svg")
+        page.wait_for_selector(IDLE)
+        button = page.locator(".st-key-dm_pad_again").get_by_role("button", name="Add noise again")
+        assert button.is_visible() and button.is_enabled()
+        button.click()
+        page.wait_for_selector(IDLE)
+        assert page.locator('[data-testid="stException"]').count() == 0
     finally:
         context.close()

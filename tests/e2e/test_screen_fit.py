@@ -260,13 +260,14 @@ PLANNED_FOR_FRAME_JS = """
 def test_a_lessons_slide_beside_the_sidebar_plans_for_its_width(
     browser, app_server: AppServer, artifacts, scheme
 ) -> None:
-    """Outside presenter mode the sidebar takes ~300 px: Fig. 2 is planned for the frame
-    as the browser draws it, its titles neither cut nor overlapping (issue #19)."""
+    """Outside presenter mode the sidebar, once opened, takes ~300 px: Fig. 2 is planned for
+    the frame as the browser draws it, its titles neither cut nor overlapping (issue #19)."""
     context = browser.new_context(viewport=VIEWPORT, color_scheme=scheme)
     page = context.new_page()
     try:
         page.goto(f"{app_server.url}/lesson?step=3")
         page.wait_for_selector(IDLE, timeout=180_000)
+        page.locator('[data-testid="stExpandSidebarButton"]').click()  # it starts closed
         page.wait_for_function(PLANNED_FOR_FRAME_JS, arg=[lesson.VIEW, FRAME_PX], timeout=60_000)
         frame = page.frame_locator(f".st-key-{lesson.VIEW} iframe")
         graph = frame.locator(".st-key-ct_contours .js-plotly-plot")

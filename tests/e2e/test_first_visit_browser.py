@@ -1,0 +1,125 @@
+"""A first visit in a real browser: what shows while the page loads, and what is loaded.
+
+A fresh browser context at 1280 × 720 (no cache, no session), as a student
+opening the lecturer's link. Timings are ``bench/cold_start.py``'s business;
+these tests check behaviour only.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from appserver import AppServer
+from browser import IDLE, VIEWPORT
+
+from kpca_ui.presenter import SLIDE
+from kpca_ui.views import lesson
+
+pytestmark = pytest.mark.e2e
+
+FIGURE_IN_FRAME_JS = "() => !!document.querySelector('.js-plotly-plot .main-svg')"
+
+
+def test_the_lessons_view_is_loaded_once(browser, app_server: AppServer) -> None:
+    """The Lesson embeds the step's view (a whole app in a frame) once: not again for
+    another width while the sidebar closes, nor in a loop of the sidebar opening and
+    closing on every run (which loaded it 2-10 times before it settled)."""
+    context = browser.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(90_000)
+    page = context.new_page()
+    loads: list[str] = []
+    page.on(
+        "request",
+        lambda request: (
+            loads.append(request.url)
+            if request.resource_type == "document" and f"{SLIDE}=true" in request.url
+            else None
+        ),
+    )
+    try:
+        page.goto(f"{app_server.url}/lesson")
+        page.wait_for_selector(f".st-key-{lesson.VIEW} iframe")
+        frame = page.frame_locator(f".st-key-{lesson.VIEW} iframe")
+        frame.locator(".js-plotly-plot .main-svg").first.wait_for()
+        page.wait_for_selector(IDLE)
+        time.sleep(3)  # a reload would start within the listener's settling time
+        assert len(loads) == 1, loads
+    finally:
+        context.close()
+
+
+NOTICE_JS = """
+() => {
+  const style = getComputedStyle(document.querySelector('[data-testid="stMain"]'), '::after');
+  return style.content.includes('Drawing the figures') && Number(style.opacity) > 0;
+}
+"""
+"""Whether the page shows its "Drawing the figures …" notice (kpca_ui/shell.py)."""
+
+
+@pytest.mark.parametrize("path", ["contours", "denoising?dn_tab=Pre-images"])
+def test_a_figure_not_drawn_yet_shows_that_it_is_coming(
+    browser, app_server: AppServer, artifacts, path: str
+) -> None:
+    """The browser's share of a first visit (loading the chart code, drawing) shows a sign
+    of work; here the chart code never arrives, so the notice must show, then go once
+    the figure is drawn."""
+    context = browser.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(180_000)
+    page = context.new_page()
+    held: list = []
+    page.route("**/*lotly*.js", lambda route: held.append(route))
+    try:
+        page.goto(f"{app_server.url}/{path}")
+        page.wait_for_selector(IDLE)
+        page.wait_for_function(NOTICE_JS)
+        page.screenshot(path=artifacts / f"drawing_notice_{path.split('?')[0]}.png")
+        for route in held:  # the chart code arrives: the figures are drawn
+            route.continue_()
+        page.unroute("**/*lotly*.js")
+        page.wait_for_selector(".js-plotly-plot .main-svg")
+        page.wait_for_function(f"() => !({NOTICE_JS})()")
+    finally:
+        context.close()
+
+
+def test_the_page_shows_the_apps_name_before_streamlits_code_has_run(
+    browser, app_server: AppServer, artifacts
+) -> None:
+    """Streamlit's page is empty until its ~2 MB of JavaScript has run (1-2 s on a first
+    visit): here that code never arrives, and the page still says what is coming."""
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    page.route("**/static/js/**", lambda route: route.abort())
+    try:
+        page.goto(f"{app_server.url}/contours?ct_k=2")
+        shown = page.get_by_text("Kernel PCA Explorer", exact=True)
+        assert shown.is_visible() and page.get_by_text("Loading …").is_visible()
+        page.screenshot(path=artifacts / "boot_screen.png")
+    finally:
+        context.close()
+
+
+def test_only_a_pages_html_is_changed(app_server: AppServer) -> None:
+    """The name goes into a page's HTML (asked for compressed, as browsers do); Streamlit's
+    own files and answers are passed on as they were."""
+    import gzip
+    import urllib.request
+
+    def fetch(path: str) -> tuple:
+        request = urllib.request.Request(
+            f"{app_server.url}{path}", headers={"Accept-Encoding": "gzip"}
+        )
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            body = answer.read()
+            if answer.headers.get("Content-Encoding") == "gzip":
+                body = gzip.decompress(body)
+            return answer.headers, body
+
+    for path in ("/", "/contours", "/lesson"):
+        headers, body = fetch(path)
+        assert b"Kernel PCA Explorer" in body and b'<div id="root">' in body, path
+        assert headers.get("Content-Encoding") is None  # so: as many bytes as it says
+        assert int(headers.get("Content-Length")) == len(body)
+    assert fetch("/_stcore/health")[1] == b"ok"
