@@ -290,3 +290,137 @@ def test_projector_titles_are_20_px_and_legend_titles_14():
     shown = for_projector(fig, height=FIGURE_PX).layout
     assert shown.title.font.size >= rule.PRESENTER_TITLE_PX
     assert shown.legend.title.font.size >= rule.PRESENTER_TEXT_PX
+
+
+# ----------------------------------------------- a phone's page (390 px: 358 px of content)
+PHONE_PX = 358
+
+
+def _areas(fig, width_px: int) -> list[tuple[float, float, float, float]]:
+    """Each subplot's plot area as drawn ``width_px`` wide: (left, top, width, height) in px.
+
+    From the axes' domains and the margins (before equal-aspect constraints shrink it).
+    """
+    layout = fig.layout
+    margin = layout.margin
+    plot_w = width_px - (margin.l if margin.l is not None else 80) - (margin.r or 80)
+    plot_h = layout.height - (margin.t if margin.t is not None else 100) - (margin.b or 80)
+    areas = []
+    for name in sorted(k for k in layout.to_plotly_json() if re.fullmatch(r"xaxis\d*", k)):
+        x = layout[name]
+        y = layout["yaxis" + name[5:]]
+        (x0, x1), (y0, y1) = x.domain or (0, 1), y.domain or (0, 1)
+        areas.append((x0 * plot_w, (1 - y1) * plot_h, (x1 - x0) * plot_w, (y1 - y0) * plot_h))
+    return areas
+
+
+def _apart(areas) -> bool:
+    return all(
+        a[0] + a[2] <= b[0] or b[0] + b[2] <= a[0] or a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1]
+        for k, a in enumerate(areas)
+        for b in areas[k + 1 :]
+    )
+
+
+@pytest.mark.parametrize("data", ["parabola", "rings"])
+def test_spectrum_maps_on_a_phone_keep_plot_areas_of_the_rule(data):
+    """The phone's audit measured 74-87 px maps: planned for the width, never below 120 px."""
+    from kpca_core.figures import spectrum
+    from kpca_core.spectrum import WidthSweep
+
+    X = parabola(150, 0.2, 0)[0] if data == "parabola" else three_rings(150, 0.25, 0)[0]
+    sweep = WidthSweep("rbf", n_widths=12).fit(X)
+    fig = spectrum.components_at_figure(sweep, 6, width_px=PHONE_PX)
+    areas = _areas(fig, PHONE_PX)
+    assert len(areas) == 2 and _apart(areas)
+    x_range, y_range = fig.layout.xaxis.range, fig.layout.yaxis.range
+    aspect = (y_range[1] - y_range[0]) / (x_range[1] - x_range[0])
+    for _, _, w, h in areas:  # equal aspect: the data's shape inside the domain's box
+        assert min(w, w * aspect, h, h / aspect) >= rule.AREA_MIN_PX - 0.5
+    # the colour bar under the maps, not beside them in a phone's width
+    assert fig.layout.coloraxis.colorbar.orientation == "h"
+    assert all(len(line) * CHAR_EM * 17 <= PHONE_PX for line in fig.layout.title.text.split("<br>"))
+
+
+def test_spectrum_legend_sits_under_the_axis_title_with_room_for_its_rows():
+    """On a phone the λ legend's rows pushed plotly to shrink the plot onto the x title."""
+    from kpca_core.figures import spectrum
+    from kpca_core.spectrum import WidthSweep
+
+    sweep = WidthSweep("rbf", n_widths=12).fit(parabola(100, 0.2, 0)[0])
+    fig = spectrum.ratio_lines_figure(sweep, chosen=5, width_px=PHONE_PX)
+    margin = fig.layout.margin
+    plot_h = fig.layout.height - margin.t - margin.b
+    below_px = -fig.layout.legend.y * plot_h
+    assert below_px >= rule.AXIS_BELOW_PX - 0.5
+    names = [t.name for t in fig.data if t.name and t.showlegend is not False]
+    rows = rule.legend_rows(names, PHONE_PX - margin.l)
+    assert rows >= 3  # six λ lines, the share, linear PCA, the narrow limit in 300 px
+    assert margin.b >= below_px + rows * rule.LEGEND_ROW_PX
+
+
+@pytest.mark.parametrize("width", [PHONE_PX, 700])
+def test_preimage_methods_panels_wrap_on_a_phone(width):
+    """Three panels in a phone's width were 91 px wide: they go one below the other."""
+    from kpca_core.figures.preimages import comparison_figure
+    from kpca_core.preimage_compare import toy_comparison
+
+    comparison = toy_comparison("half_circle", (1, 2, 3, 4, 6, 8, 12, 16, 20))
+    fig = comparison_figure(comparison, title="Half circle: 200 noisy points", width_px=width)
+    areas = _areas(fig, width)
+    assert len(areas) == 3 and _apart(areas)
+    assert min(min(w, h) for _, _, w, h in areas) >= rule.AREA_MIN_PX
+    assert len({round(top) for _, top, _, _ in areas}) == (3 if width == PHONE_PX else 1)
+    # the n ticks have room for their labels in a panel's width
+    ticks = fig.layout.xaxis.tickvals
+    assert len(ticks) * 36 <= areas[0][2]
+    # the legend under the last n axis, below its title
+    plot_h = fig.layout.height - fig.layout.margin.t - fig.layout.margin.b
+    assert -fig.layout.legend.y * plot_h >= rule.AXIS_BELOW_PX - 0.5
+
+
+def test_fixed_point_title_and_legend_have_room_on_a_phone():
+    """The legend above the plot lay over the title, and the title was cut, on a phone."""
+    from kpca_core.figures.preimages import fixed_point_animation
+    from kpca_core.preimage_compare import toy_paths
+
+    toy, paths = toy_paths("half_circle", n_components=2, max_steps=5)
+    fig = fixed_point_animation(paths, toy.noisy, grid_size=20, width_px=PHONE_PX)
+    lines = fig.layout.title.text.split("<br>")
+    assert len(lines) > 1
+    assert all(len(line) * CHAR_EM * 15 <= PHONE_PX - 20 for line in lines)
+    names = [t.name for t in fig.data if t.type == "scatter"]
+    room = fig.layout.margin.t - rule.lines_px(len(lines), 15)
+    assert room >= rule.legend_rows(names, PHONE_PX - 80) * rule.LEGEND_ROW_PX
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_demo_pictures_wrap_into_rows_on_a_phone(n):
+    """Four pictures in a phone's width were 72 px tall: two a row, each titled above it."""
+    from kpca_core.denoise import ImageGrid
+    from kpca_core.figures.denoise import demo_figure
+
+    titles = ("Written<br>by hand", "With<br>noise", "Classic<br>method", "Kernel<br>method")[-n:]
+    grid = ImageGrid(np.zeros((1, n, 256)), 16, ("",), titles)
+    fig = demo_figure(grid, width_px=PHONE_PX, height_px=300)
+    z = np.asarray(fig.data[0].z, dtype=float)
+    assert z.shape[1] < 3 * 16  # two pictures a row
+    unit_px = (PHONE_PX - 20) / z.shape[1]
+    assert 16 * unit_px >= rule.AREA_MIN_PX
+    assert fig.layout.height >= fig.layout.margin.t + z.shape[0] * unit_px
+    assert sorted(a.text for a in fig.layout.annotations) == sorted(titles)
+    assert not fig.layout.xaxis.showticklabels  # titles above each picture, not as ticks
+    one_row = demo_figure(grid, width_px=700, height_px=300)
+    assert one_row.layout.height == 300 and tuple(one_row.layout.xaxis.ticktext) == titles
+
+
+@pytest.mark.parametrize("k", [4, 8])
+def test_fewer_rows_shown_start_at_kpc_1_and_say_how_many_are_hidden(k):
+    """Lesson step 3 (SSM Fig. 2 on a slide) hid kPC 1: the figure showed the last rows."""
+    sweep = _sweep("Fig. 2", k, pca=False)
+    fig = _presenter_figure(sweep)
+    titles = [a.text for a in fig.layout.annotations if "kPC" in a.text]
+    shown = sorted({int(m) for t in titles for m in re.findall(r"kPC (\d+)", t)})
+    assert shown and shown[0] == 1 and shown == list(range(1, len(shown) + 1))
+    assert len(shown) < k  # the projector's screen holds fewer rows than asked
+    assert f"kPC 1–{len(shown)} of {k} shown ({k - len(shown)} hidden" in fig.layout.title.text

@@ -227,10 +227,6 @@ def contour_figure(
         raise ValueError("a contour figure needs at least one column")
     fitted = height_px is not None
     shown = shown_components(sweep, width_px, height_px) if fitted else n_rows
-    # a fitted figure shows the last rows that fit and have a picture in some column
-    useful = max(1, *(min(column.n_components, n_rows) for column in sweep.columns))
-    first_row = max(useful, shown) - shown
-    last_row = first_row + shown
     xs, ys = sweep.grid.xs, sweep.grid.ys
     w, h = float(np.ptp(xs)), float(np.ptp(ys))
     # a panel is a box around the grid, of a height ÷ width within PANEL_ASPECT
@@ -309,10 +305,10 @@ def contour_figure(
         },
     }
     if shown < n_rows:
-        # fewer rows than asked fit the screen: the figure says which it shows
-        # short: one line at the projector's size beside a drawing canvas too
-        rows = f"kPC {first_row + 1}–{last_row}" if shown > 1 else f"kPC {last_row}"
-        title = f"{rows} of {n_rows} shown: step Components for the rest"
+        # fewer rows than asked fit the screen: the figure says which it shows and how
+        # many it hides; short: one line at the projector's size beside a drawing canvas
+        rows = f"kPC 1–{shown}" if shown > 1 else "kPC 1"
+        title = f"{rows} of {n_rows} shown ({n_rows - shown} hidden: too small here)"
     if title:
         lines = style.title_lines(title, width_px, TITLE_EM * layout["font"]["size"])
         layout["title"] = {"text": "<br>".join(lines), "x": 0.0, "xanchor": "left"}
@@ -326,15 +322,15 @@ def contour_figure(
     n_drawn = sum(min(column.n_components, n_rows) for column in sweep.columns)
     line_chars = MAX_LINE_BYTES // max(n_drawn, 1)
     note_px = FITTED_EMPTY_PX if fitted else EMPTY_FONT_PX
-    for r in range(first_row, last_row):
+    for r in range(shown):  # the first rows that fit: kPC 1 first
         for c, column in enumerate(sweep.columns):
             dx = (c % wrap) * (box_w + gap)
-            dy = -((c // wrap) * shown + r - first_row) * (box_h + title_h)
+            dy = -((c // wrap) * shown + r) * (box_h + title_h)
             centre = (left + dx + box_w / 2, top + dy - box_h / 2)
             annotations.append(
                 {
                     "text": (
-                        _fitted_title(sweep, c, r, split=split, head=r == first_row)
+                        _fitted_title(sweep, c, r, split=split, head=r == 0)
                         if fitted
                         else panel_title(sweep, c, r)
                     ),

@@ -7,6 +7,7 @@ many subplots: one trace of float32 values is fast to send and to draw.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -14,7 +15,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..denoise import ErrorCurve, ErrorSweep, ImageGrid, ToyDenoising
-from . import style
+from . import layout, style
 
 GREY_RANGE = (-1.0, 1.0)
 """Grey values of the digits: −1 background (white), 1 full ink (black)."""
@@ -225,31 +226,73 @@ def side_by_side_figure(
     return numbered_mosaic(grid, errors, title=title, width_px=width_px)
 
 
-def demo_figure(grid: ImageGrid) -> go.Figure:
-    """Big images side by side with a plain title above each, each framed (the demos)."""
+DEMO_TITLE_PX = 18
+"""The demos' picture titles (read by people who are not in the field, at arm's length)."""
+
+
+def demo_figure(
+    grid: ImageGrid, *, width_px: int | None = None, height_px: int | None = None
+) -> go.Figure:
+    """Big images side by side with a plain title above each, each framed (the demos).
+
+    Planned for ``width_px`` (the page's, measured): the pictures stand side by side
+    when each keeps :data:`layout.AREA_MIN_PX`, else they wrap into rows
+    (:func:`layout.plan_grid`; a phone's page), each title above its picture.
+    ``height_px`` sets the height of a figure of one row.
+    """
+    n = grid.images.shape[1]
+    gap = max(1, grid.side // 4)
+    per_row = n
+    if width_px is not None:
+        per_row = layout.plan_grid(
+            n, 1, width_px - 20, least_px=layout.AREA_MIN_PX, gap_px=layout.AREA_MIN_PX / 4
+        ).per_row
+    rows = -(-n // per_row)
+    if rows > 1 and width_px is not None:  # the gap between rows holds the titles' lines
+        unit_px = (width_px - 20) / (per_row * (grid.side + gap))
+        lines = max(label.count("<br>") + 1 for label in grid.column_labels)
+        gap = max(gap, math.ceil(layout.lines_px(lines, DEMO_TITLE_PX) / unit_px))
+    images = np.asarray(grid.images)[0]
+    if rows > 1:  # the missing pictures of the last row are blank (NaN: the page shows)
+        images = np.concatenate([images, np.full((rows * per_row - n, images.shape[1]), np.nan)])
     fig = mosaic_figure(
-        grid.images,
+        images.reshape(rows, per_row, -1),
         side=grid.side,
-        row_labels=[""] * len(grid.row_labels),
-        column_labels=grid.column_labels,
-        gap=max(1, grid.side // 4),
+        row_labels=[""] * rows,
+        column_labels=grid.column_labels if rows == 1 else [""] * per_row,
+        gap=gap,
         row_height=320,
     )
-    fig.update_xaxes(tickfont={"size": 18})
+    fig.update_xaxes(tickfont={"size": DEMO_TITLE_PX}, showticklabels=rows == 1)
     fig.update_yaxes(showticklabels=False)
     # A thin frame around each picture: a clean digit's blank columns are white on
     # a white page, and without it the picture looked narrower than the others.
-    step = grid.side + max(1, grid.side // 4)
-    for c in range(len(grid.column_labels)):
+    step = grid.side + gap
+    for k, label in enumerate(grid.column_labels):
+        r, c = divmod(k, per_row)
         fig.add_shape(
             type="rect",
             x0=c * step - 0.5,
             x1=c * step + grid.side - 0.5,
-            y0=-0.5,
-            y1=grid.side - 0.5,
+            y0=r * step - 0.5,
+            y1=r * step + grid.side - 0.5,
             line={"color": "rgba(128, 128, 128, 0.6)", "width": 1},
         )
+        if rows > 1:  # the title above its picture, in the gap between the rows
+            fig.add_annotation(
+                x=c * step + (grid.side - 1) / 2,
+                y=r * step - 0.5,
+                text=label,
+                showarrow=False,
+                yanchor="bottom",
+                font={"size": DEMO_TITLE_PX},
+            )
     fig.update_layout(margin={"t": 70})
+    if rows > 1 and width_px is not None:
+        tile_px = (width_px - 20) / (per_row * step - gap)
+        fig.update_layout(height=round(70 + 10 + (rows * step - gap) * tile_px))
+    elif height_px is not None:
+        fig.update_layout(height=height_px)
     return fig
 
 

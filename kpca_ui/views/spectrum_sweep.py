@@ -28,6 +28,7 @@ from kpca_ui.explain import explain
 from kpca_ui.points import PointSet, copy_source, is_drawn
 from kpca_ui.presenter import notice, presentable, presenter_mode
 from kpca_ui.safety import guarded
+from kpca_ui.screen import narrow_listener, narrow_px
 from kpca_ui.views.spectrum import LIMITS, file_stem, range_text, rounding_text
 from kpca_ui.workers import HEAVY_S, build, compute, concurrently, in_script_run
 
@@ -37,6 +38,8 @@ NOTICE = (
     "of it to the first two."
 )
 """Presenter mode's one line under the spectrum and the component maps."""
+SCREEN = "sp_screen"
+"""The listener of the page's width (a phone's: the maps one below the other)."""
 PROGRESS_DELAY_S = 0.3
 
 
@@ -151,8 +154,11 @@ def _marked(
     return copy
 
 
-def _maps(holder: dict, sweep: WidthSweep, labels: np.ndarray | None, index: int) -> go.Figure:
-    """Eigenvectors at one width (a full KernelPCA fit there): contours, or a projection.
+def _maps(
+    holder: dict, sweep: WidthSweep, labels: np.ndarray | None, index: int, width: int
+) -> go.Figure:
+    """Eigenvectors at one width (a full KernelPCA fit there): contours, or a projection,
+    planned for a page ``width`` wide.
 
     Costed as a fit of the sweep's points (``budget.maps_seconds``), so that at
     2000 points (~7 s) it takes the heavy lane and is cancelled with its session.
@@ -160,8 +166,10 @@ def _maps(holder: dict, sweep: WidthSweep, labels: np.ndarray | None, index: int
     cost = budget.maps_seconds(sweep.n_samples_, sweep.kernel_params(index)["kernel"])
     return _once(
         holder,
-        ("maps", index),
-        lambda: build(figures.components_at_figure, sweep, index, labels, cost=cost),
+        ("maps", index, width),
+        lambda: build(
+            figures.components_at_figure, sweep, index, labels, width_px=width, cost=cost
+        ),
     )
 
 
@@ -279,6 +287,8 @@ def chosen_width_view(
         st.columns([2, 3]) if presenter_mode() else (st.container(), st.container())
     )
     value = figures.format_parameter(sweep, float(sweep.widths_[index]))
+    width = narrow_px(SCREEN)  # a phone's, once measured
+    narrow = style.is_narrow(width)
 
     def maps() -> go.Figure | str:
         """The component maps at this width, or why there are none."""
@@ -289,7 +299,7 @@ def chosen_width_view(
                 "between the points. Choose a narrower width to see the components."
             )
         try:
-            return _maps(holder, sweep, points.labels, index)
+            return _maps(holder, sweep, points.labels, index, width if narrow else figures.MAPS_PX)
         except ValueError as error:
             return f"The components at {value} cannot be computed: {error}"
 
@@ -320,9 +330,15 @@ def chosen_width_view(
         lines = marked(
             "lines",
             lambda: build(
-                figures.ratio_lines_figure, sweep, n_leading=n_leading, chosen=index, marks=marks
+                figures.ratio_lines_figure,
+                sweep,
+                n_leading=n_leading,
+                chosen=index,
+                marks=marks,
+                width_px=width if narrow else figures.PANEL_PX,
             ),
             n_leading,
+            width,
         )
         show(lines, "lines")
     with right:
@@ -344,6 +360,7 @@ def chosen_width_view(
             if text:
                 st.caption(text)
     st.caption(rounding_text(sweep, index))
+    narrow_listener(SCREEN, width)
 
 
 def computed_sweep(points: PointSet, sweep_key: tuple) -> dict | None:
