@@ -19,13 +19,7 @@ if __name__ == "__main__":
     one_blas_thread()
     # A widget state the browser sent that cannot be parsed is dropped, not raised on every run.
     guard_widget_states()
-    # The sidebar as the browser's width suits it ("auto"); the Lesson page starts it closed.
-    st.set_page_config(
-        page_title="Kernel PCA Explorer",
-        page_icon="🌀",
-        layout="wide",
-        initial_sidebar_state="auto",
-    )
+    st.set_page_config(page_title="Kernel PCA Explorer", page_icon="🌀", layout="wide")
     # A CSV built on click stays on the server until the browser has fetched it.
     keep_built_downloads()
     st.session_state[SHELL_FLAG] = True
@@ -34,6 +28,11 @@ if __name__ == "__main__":
     # In presenter mode the sidebar is hidden: the pages are reached from the top.
     presenter_toggle()
     pages = app_pages()
-    st.navigation(pages, position=navigation_position()).run()
+    page = st.navigation(pages, position=navigation_position())
+    # The sidebar as the browser's width suits it ("auto"), but closed on the Lesson, whose
+    # view then gets a slide's width in either mode (its two settings are a click away).
+    # Once a run: "auto" here and "collapsed" from the page left it open on some loads.
+    st.set_page_config(initial_sidebar_state="collapsed" if page.url_path == "lesson" else "auto")
+    page.run()
     # The reader's Light/Dark choice, which Streamlit keeps per loaded path, on every page.
     hold_theme_choice(pages)

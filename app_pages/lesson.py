@@ -11,7 +11,6 @@ from kpca_ui.shell import require_app_shell
 from kpca_ui.views import lesson as view
 
 require_app_shell(view.LINK_DOMAINS)
-view.slide_space()
 view.lesson_style()
 
 names = view.lesson_names()

@@ -187,6 +187,21 @@ def test_speckle_preset_sets_the_papers_values(no_usps):
     assert at.selectbox(key="dn_preset").value == SPECKLE
 
 
+SIDEBAR_SELECT_PX = 240
+"""The text width of a select in the sidebar at 1280 px (Streamlit's 300 px sidebar, less
+its padding and the select's arrow)."""
+
+
+def test_preset_names_fit_the_sidebar_select(no_usps):
+    """ "Mika et al. 1999, Fig. 4 (Gaussian" was cut in the sidebar at 1280 px."""
+    from kpca_core.figures.style import CHAR_EM
+
+    select = page().selectbox(key="dn_preset")
+    for label in select.options:
+        assert len(label) * CHAR_EM * 16 <= SIDEBAR_SELECT_PX, label
+    assert select.value == "Custom settings" or "Fig. 4" in select.value
+
+
 @pytest.fixture
 def no_usps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No KPCA_USPS_DIR, an empty data home and a mirror that refuses connections."""

@@ -392,13 +392,6 @@ def _measured() -> None:
     one); the width is read by :func:`frame_px` on the run it starts."""
 
 
-def slide_space() -> None:
-    """The step's view gets a slide's space in either mode: the sidebar starts closed
-    (its two settings are a click away), so that the embedded view is as wide as
-    presenter mode's page instead of the 60-80 px panels beside an open sidebar."""
-    st.set_page_config(initial_sidebar_state="collapsed")
-
-
 def lesson_style() -> None:
     """Presenter-style text for the lesson: large, and shown in presenter mode too.
 
