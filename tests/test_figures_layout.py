@@ -424,3 +424,59 @@ def test_fewer_rows_shown_start_at_kpc_1_and_say_how_many_are_hidden(k):
     assert shown and shown[0] == 1 and shown == list(range(1, len(shown) + 1))
     assert len(shown) < k  # the projector's screen holds fewer rows than asked
     assert f"kPC 1–{len(shown)} of {k} shown ({k - len(shown)} hidden" in fig.layout.title.text
+
+
+def test_table1_on_a_phone_is_transposed_one_number_a_cell():
+    """Nine columns of "mean<br>low–high" ran into each other on a phone (113 overlaps)."""
+    from kpca_core.figures.preimages import table1_figure
+    from kpca_core.gaussians_table import N_VALUES, SIGMAS, GaussiansTable
+
+    ratios = np.exp(np.random.default_rng(0).normal(2, 2, size=(len(SIGMAS), len(N_VALUES), 3)))
+    zeros, counts = np.zeros_like(ratios), np.zeros(ratios.shape[:2], dtype=int)
+    table = GaussiansTable(
+        SIGMAS, N_VALUES, (0, 1, 2), ratios, counts, counts, kernel_mse=zeros,
+        wrong=zeros.astype(int), wrong_share=zeros, floor=np.zeros(ratios.shape[:2]),
+    )  # fmt: skip
+    fig = table1_figure(table, width_px=PHONE_PX)
+    ours, paper = fig.data
+    assert list(ours.x) == [f"σ = {s:g}" for s in SIGMAS] and list(ours.y) == list(
+        map(str, N_VALUES)
+    )
+    cell_px = (PHONE_PX - fig.layout.margin.l - fig.layout.margin.r) / len(SIGMAS)
+    for trace in (ours, paper):
+        assert np.asarray(trace.z).shape == (len(N_VALUES), len(SIGMAS))
+        texts = [text for row in trace.text for text in row]
+        assert all("<br>" not in text for text in texts)  # the range on hover only
+        assert max(map(len, texts)) * CHAR_EM * 14 <= cell_px - 8
+    assert all(len(line) * CHAR_EM * 15 <= PHONE_PX for line in fig.layout.title.text.split("<br>"))
+    assert fig.layout.xaxis.showticklabels  # σ above the upper table too
+    desktop = table1_figure(table)
+    assert list(desktop.data[0].x) == list(map(str, N_VALUES))
+
+
+def test_fig3_columns_wrap_into_blocks_of_readable_digits_on_a_phone():
+    """21 digits in a phone's width were 13 px wide, their numbers on each other."""
+    from kpca_core.denoise import ImageGrid
+    from kpca_core.figures.preimages import fig3_figure
+    from kpca_core.preimage_compare import Reconstruction
+
+    labels = (*(f"n = {n}" for n in range(1, 21)), "original")
+    grid = ImageGrid(np.zeros((2, 21, 256)), 16, ("linear PCA", "kernel PCA"), labels)
+    fractions = np.linspace(0.1, 1.2, 20)
+    recon = Reconstruction(grid, fractions, fractions[::-1], np.arange(1, 21))
+    fig = fig3_figure(recon, title="USPS: test digit 0 (a 9) rebuilt without noise", width_px=358)
+    z = np.asarray(fig.data[0].z, dtype=float)
+    per_block = len(fig.layout.xaxis.ticktext)
+    assert per_block < 21
+    ticks = fig.layout.xaxis.tickvals
+    step = ticks[1] - ticks[0]  # a tile and its gap, in the mosaic's pixels
+    assert z.shape[1] == per_block * step - (step - 16)
+    unit_px = (PHONE_PX - 80) / (per_block * step)
+    assert 16 * unit_px >= rule.DIGIT_MIN_PX  # a digit's height on the phone
+    assert (step - 16) * unit_px >= rule.lines_px(1, 12)  # its number's line under it
+    shown = list(fig.layout.xaxis.ticktext) + [
+        a.text for a in fig.layout.annotations if a.name == "column label"
+    ]
+    assert [label for label in shown if label] == list(labels)
+    numbers = [a.text for a in fig.layout.annotations if a.name != "column label"]
+    assert len(numbers) == 40  # every reconstruction keeps its number

@@ -161,6 +161,10 @@ def fig4_figure(
     return fig
 
 
+LABELS_PX = 80
+"""Room left of a mosaic for its row labels ("kernel PCA" at 12 px)."""
+
+
 def numbered_mosaic(
     grid: ImageGrid,
     numbers: np.ndarray,
@@ -171,6 +175,12 @@ def numbered_mosaic(
     width_px: int | None = None,
 ) -> go.Figure:
     """The grid's mosaic with ``numbers[r, c]`` written under the tile in row r, column c.
+
+    On a page narrower than :data:`style.NARROW_PX` (``width_px``, a phone's) the
+    columns wrap into blocks one below the other when their numbers would not fit
+    side by side (:func:`layout.plan_grid`: a digit at least :data:`layout.DIGIT_MIN_PX`
+    with its number's line under it, as wide as tall); each block's column labels are
+    written above it.
 
     Parameters
     ----------
@@ -183,21 +193,57 @@ def numbered_mosaic(
         Format spec of the numbers (e.g. ``".2f"``).
     font_size : int
     width_px : int, optional
-        A phone's page width, for the title (:func:`mosaic_figure`).
+        A phone's page width, for the title (:func:`mosaic_figure`) and the blocks.
     """
     gap = max(2, grid.side // 2)  # room for the number under each tile
+    images = np.asarray(grid.images)
+    n_rows, n_cols = images.shape[:2]
+    values = np.full((n_rows, n_cols), np.nan)
+    given = np.asarray(numbers, dtype=float)
+    values[: given.shape[0], : given.shape[1]] = given[:n_rows, :n_cols]
+    per_block = n_cols
+    if style.is_narrow(width_px):
+        per_block = layout.plan_grid(
+            n_cols,
+            n_rows,
+            width_px - LABELS_PX,
+            least_px=layout.DIGIT_MIN_PX + layout.lines_px(1, font_size) + 2,
+            gap_px=4,
+        ).per_row
+    blocks = -(-n_cols // per_block)
+    if blocks > 1:  # the gap under a tile holds its number's line at this scale
+        unit_px = (width_px - LABELS_PX) / (per_block * (grid.side + gap))
+        gap = max(gap, math.ceil(layout.lines_px(1, font_size) / unit_px))
+    row_labels, column_labels = list(grid.row_labels), list(grid.column_labels)
+    if blocks > 1:  # blocks of columns one below the other, a blank row between them
+        missing = blocks * per_block - n_cols
+        images = np.concatenate([images, np.full((n_rows, missing, images.shape[2]), np.nan)], 1)
+        values = np.concatenate([values, np.full((n_rows, missing), np.nan)], 1)
+        column_labels += [""] * missing
+        blank = np.full((1, per_block, images.shape[2]), np.nan)
+        parts, numbers_parts, row_labels = [], [], []
+        for b in range(blocks):
+            columns = slice(b * per_block, (b + 1) * per_block)
+            if b:
+                parts.append(blank)
+                numbers_parts.append(np.full((1, per_block), np.nan))
+                row_labels.append("")
+            parts.append(images[:, columns])
+            numbers_parts.append(values[:, columns])
+            row_labels += list(grid.row_labels)
+        images, values = np.concatenate(parts), np.concatenate(numbers_parts)
     fig = mosaic_figure(
-        grid.images,
+        images,
         side=grid.side,
-        row_labels=grid.row_labels,
-        column_labels=grid.column_labels,
+        row_labels=row_labels,
+        column_labels=column_labels[:per_block],
         title=title,
         gap=gap,
         row_height=70,
         width_px=width_px,
     )
     step = grid.side + gap
-    for r, row in enumerate(np.asarray(numbers, dtype=float)):
+    for r, row in enumerate(values):
         for c, value in enumerate(row):
             if not np.isfinite(value):
                 continue
@@ -209,6 +255,22 @@ def numbered_mosaic(
                 yanchor="top",
                 font={"size": font_size},  # the theme's text colour: the paper is transparent
             )
+    for b in range(1, blocks):  # the column labels of the blocks below the first
+        top = b * (n_rows + 1) * step - 0.5
+        for c, label in enumerate(column_labels[b * per_block : (b + 1) * per_block]):
+            if not label:  # the last block's missing columns
+                continue
+            fig.add_annotation(
+                x=c * step + (grid.side - 1) / 2,
+                y=top,
+                text=label,
+                showarrow=False,
+                yanchor="bottom",
+                name="column label",
+            )
+    if blocks > 1:  # the tiles' height planned from the width: equal aspect
+        tile_px = (width_px - LABELS_PX) / (per_block * step)
+        fig.update_layout(height=round(fig.layout.margin.t + 30 + len(values) * step * tile_px))
     return fig
 
 

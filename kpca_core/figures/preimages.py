@@ -35,14 +35,22 @@ def _layout(fig: go.Figure, *, title: str, height: int) -> go.Figure:
 
 
 # -------------------------------------------------------------------- Table 1
-def table1_figure(table: GaussiansTable, *, ranges: bool = True) -> go.Figure:
+def table1_figure(
+    table: GaussiansTable, *, ranges: bool = True, width_px: int | None = None
+) -> go.Figure:
     """Table 1 as two heatmaps, ours (mean over seeds) above the paper's, one colour scale.
 
     Colour: log10 of the ratio linear / kernel (1 = a tie, white; kernel
     PCA better in red). Our cells show the mean and, below, the range over
     the seeds unless not ``ranges`` (a projector's screen: two lines of larger
     text do not fit a row); hovering shows the paper's number beside ours.
+
+    On a page narrower than :data:`style.NARROW_PX` (``width_px``, a phone's) the
+    tables are transposed, n down and σ across: nine columns of numbers do not fit
+    its width, five do (each cell's mean only; the range on hover).
     """
+    narrow = style.is_narrow(width_px)
+    ranges = ranges and not narrow
     paper = table.paper()
     mean = table.mean
     span = float(np.nanmax(np.abs(np.log10(np.concatenate([mean.ravel(), paper.ravel()])))))
@@ -54,6 +62,8 @@ def table1_figure(table: GaussiansTable, *, ranges: bool = True) -> go.Figure:
         for i in range(mean.shape[0])
     ]
     below = ", below it the range over the seeds" if ranges else " (hover: the range)"
+    if narrow:
+        below = ""
     paper_text = [[format_ratio(value) for value in row] for row in paper]
     custom = np.dstack([table.low, table.high, paper])
     fig = make_subplots(
@@ -66,6 +76,12 @@ def table1_figure(table: GaussiansTable, *, ranges: bool = True) -> go.Figure:
         vertical_spacing=0.14,
         shared_xaxes=True,
     )
+    if narrow:  # n down, σ across
+        n_labels, sigma_labels = sigma_labels, n_labels
+        ours_text = [list(row) for row in zip(*ours_text, strict=True)]
+        paper_text = [list(row) for row in zip(*paper_text, strict=True)]
+        custom = custom.transpose(1, 0, 2)
+    turn = np.transpose if narrow else np.asarray
     common = {
         "x": n_labels,
         "y": sigma_labels,
@@ -78,11 +94,12 @@ def table1_figure(table: GaussiansTable, *, ranges: bool = True) -> go.Figure:
     }
     fig.add_trace(
         go.Heatmap(
-            z=np.log10(mean),
+            z=turn(np.log10(mean)),
             text=ours_text,
             customdata=custom,
             hovertemplate=(
-                "%{y}, n = %{x}<br>ours (mean, range) %{text}"
+                ("n = %{y}, %{x}" if narrow else "%{y}, n = %{x}")
+                + "<br>ours (mean, range) %{text}"
                 + ("" if ranges else " (%{customdata[0]:.3g}–%{customdata[1]:.3g})")
                 + "<br>paper %{customdata[2]:.2f}<extra></extra>"
             ),
@@ -100,33 +117,59 @@ def table1_figure(table: GaussiansTable, *, ranges: bool = True) -> go.Figure:
     )
     fig.add_trace(
         go.Heatmap(
-            z=np.log10(paper),
+            z=turn(np.log10(paper)),
             text=paper_text,
-            hovertemplate="%{y}, n = %{x}<br>paper %{text}<extra></extra>",
+            hovertemplate=("n = %{y}, %{x}" if narrow else "%{y}, n = %{x}")
+            + "<br>paper %{text}<extra></extra>",
             showscale=False,
             **common,
         ),
         row=2,
         col=1,
     )
-    fig.update_xaxes(title="number of components n", row=2, col=1)
+    title = "De-noising eleven Gaussians in R¹⁰: linear / kernel (> 1: kernel PCA better)"
     fig.update_yaxes(autorange="reversed")
-    return _layout(
-        fig,
-        title="De-noising eleven Gaussians in R¹⁰: linear / kernel (> 1: kernel PCA better)",
-        height=640,
+    if not narrow:
+        fig.update_xaxes(title="number of components n", row=2, col=1)
+        return _layout(fig, title=title, height=640)
+    # a phone's: n down each table, the colour bar under both
+    lines = style.title_lines(title, width_px, TITLE_FONT["size"])
+    fig.update_yaxes(title="n")
+    ticks = fig.data[0].colorbar.tickvals[::2]  # every other decade: room for its label
+    fig.update_traces(
+        colorbar={
+            "orientation": "h",
+            "y": -0.06,
+            "yanchor": "top",
+            "thickness": 12,
+            "title": {"text": "linear / kernel", "side": "top"},
+            "tickvals": ticks,
+            "ticktext": [f"{10.0**k:g}" for k in ticks],
+        },
+        row=1,
+        col=1,
     )
+    fig.update_xaxes(showticklabels=True, row=1, col=1)  # σ above each table's columns
+    top = 90 + style.TITLE_LINE_PX * (len(lines) - 1)
+    fig.update_layout(margin={"l": 50, "r": 10, "t": top, "b": 110})
+    return _layout(fig, title="<br>".join(lines), height=top + 760 + 110)
 
 
 # --------------------------------------------------------------------- Fig. 3
-def fig3_figure(recon: Reconstruction, *, title: str = "") -> go.Figure:
+def fig3_figure(
+    recon: Reconstruction, *, title: str = "", width_px: int | None = None
+) -> go.Figure:
     """Mika et al. Fig. 3: linear and kernel rows, n = 1 … 20, the original last.
 
     Under each reconstruction the fraction ‖z_n − x‖² / ‖x̄ − x‖² of the
     squared distance left (see :class:`~kpca_core.preimage_compare.Reconstruction`).
+    On a phone's page (``width_px``) the columns wrap into blocks
+    (:func:`~kpca_core.figures.denoise.numbered_mosaic`).
     """
     fractions = np.stack([recon.fraction_linear, recon.fraction_kernel])
-    return numbered_mosaic(recon.grid, fractions, title=title, fmt=".2f", font_size=12)
+    return numbered_mosaic(
+        recon.grid, fractions, title=title, fmt=".2f", font_size=12, width_px=width_px
+    )
 
 
 # ------------------------------------------------------- methods side by side

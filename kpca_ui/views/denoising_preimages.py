@@ -65,8 +65,9 @@ def show_table1() -> None:
         "better. Computed once for everyone on this server."
     )
     table = cached_table1()
+    width = narrow_px(SCREEN)  # a phone's, once measured: the tables transposed
     show_with_numbers(
-        build(figures.table1_figure, table, ranges=not presenter_mode()),
+        build(figures.table1_figure, table, ranges=not presenter_mode(), width_px=width),
         "dn_table1",
         "mika1999_table1_gaussians",
         table.to_frame,
@@ -78,6 +79,7 @@ def show_table1() -> None:
     )
     st.markdown(table1_findings(table))
     explain("dn_table1")
+    narrow_listener(SCREEN, width)
 
 
 def _cell(table: GaussiansTable, sigma: float, n: int) -> tuple[str, str, str, str]:
@@ -157,11 +159,13 @@ def show_fig3(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey) -> Non
         st.info(f"There are {len(subsets.X_test)} test digits: showing the last, {index}.")
     recon = cached_fig3(key, index, start, model, subsets)
     label = subsets.y_test[index]
+    width = narrow_px(SCREEN)  # a phone's, once measured: the columns in blocks
     show_with_numbers(
         build(
             figures.fig3_figure,
             recon,
             title=f"{subsets.source}: test digit {index} (a {label}) rebuilt without noise",
+            width_px=width,
         ),
         "dn_fig3",
         f"denoise_fig3_digit{index}_{start}",
@@ -174,6 +178,7 @@ def show_fig3(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey) -> Non
     )
     explain("dn_fig3")
     restart_note(recon.grid.restarts)
+    narrow_listener(SCREEN, width)
 
 
 def fig3_frame(recon: Reconstruction) -> pd.DataFrame:
