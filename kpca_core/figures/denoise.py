@@ -176,9 +176,8 @@ def numbered_mosaic(
 ) -> go.Figure:
     """The grid's mosaic with ``numbers[r, c]`` written under the tile in row r, column c.
 
-    On a page narrower than :data:`style.NARROW_PX` (``width_px``, a phone's) the
-    columns wrap into blocks one below the other when their numbers would not fit
-    side by side (:func:`layout.plan_grid`: a digit at least :data:`layout.DIGIT_MIN_PX`
+    Planned for ``width_px`` (a phone's, or a desktop's page), the columns wrap into
+    blocks one below the other when their digits and numbers would not fit side by side (:func:`layout.plan_grid`: a digit at least :data:`layout.DIGIT_MIN_PX`
     with its number's line under it, as wide as tall); each block's column labels are
     written above it.
 
@@ -193,7 +192,7 @@ def numbered_mosaic(
         Format spec of the numbers (e.g. ``".2f"``).
     font_size : int
     width_px : int, optional
-        A phone's page width, for the title (:func:`mosaic_figure`) and the blocks.
+        The width planned for: the blocks, and on a phone the title (:func:`mosaic_figure`).
     """
     gap = max(2, grid.side // 2)  # room for the number under each tile
     images = np.asarray(grid.images)
@@ -202,7 +201,7 @@ def numbered_mosaic(
     given = np.asarray(numbers, dtype=float)
     values[: given.shape[0], : given.shape[1]] = given[:n_rows, :n_cols]
     per_block = n_cols
-    if style.is_narrow(width_px):
+    if width_px is not None:
         per_block = layout.plan_grid(
             n_cols,
             n_rows,
@@ -268,9 +267,14 @@ def numbered_mosaic(
                 yanchor="bottom",
                 name="column label",
             )
+    under_px = layout.lines_px(1, font_size)  # the last row's numbers, under the mosaic
+    fig.update_layout(margin={"b": fig.layout.margin.b + under_px})
     if blocks > 1:  # the tiles' height planned from the width: equal aspect
         tile_px = (width_px - LABELS_PX) / (per_block * step)
-        fig.update_layout(height=round(fig.layout.margin.t + 30 + len(values) * step * tile_px))
+        height = fig.layout.margin.t + fig.layout.margin.b + 10 + len(values) * step * tile_px
+        fig.update_layout(height=round(height))
+    else:
+        fig.update_layout(height=fig.layout.height + under_px)
     return fig
 
 
