@@ -26,7 +26,7 @@ from kpca_core.spectrum import CONSTANT, IDENTITY, WidthSweep
 from kpca_ui import draw
 from kpca_ui.explain import explain
 from kpca_ui.points import PointSet, copy_source, is_drawn
-from kpca_ui.presenter import notice, presentable, presenter_mode
+from kpca_ui.presenter import notice, page_px, presentable, presenter_mode
 from kpca_ui.safety import guarded
 from kpca_ui.screen import narrow_listener, narrow_px
 from kpca_ui.views.spectrum import LIMITS, file_stem, range_text, rounding_text
@@ -289,6 +289,9 @@ def chosen_width_view(
     value = figures.format_parameter(sweep, float(sweep.widths_[index]))
     width = narrow_px(SCREEN)  # a phone's, once measured
     narrow = style.is_narrow(width)
+    # the width a sweep figure is planned for: a phone's page, or half of presenter
+    # mode's wide page or of a desktop's (two a row)
+    half = width if narrow else page_px() // 2 if presenter_mode() else figures.PANEL_PX
 
     def maps() -> go.Figure | str:
         """The component maps at this width, or why there are none."""
@@ -335,10 +338,10 @@ def chosen_width_view(
                 n_leading=n_leading,
                 chosen=index,
                 marks=marks,
-                width_px=width if narrow else figures.PANEL_PX,
+                width_px=half,
             ),
             n_leading,
-            width,
+            half,
         )
         show(lines, "lines")
     with right:
