@@ -21,7 +21,7 @@ from kpca_core.gaussians_table import N_CLUSTERS, N_TEST, N_TRAIN, GaussiansTabl
 from kpca_core.preimage_compare import MethodComparison, Reconstruction, fig3_findings
 from kpca_core.preimage_methods import METHOD_LABELS
 from kpca_ui.explain import explain
-from kpca_ui.presenter import presentable, presenter_mode
+from kpca_ui.presenter import page_px, presentable, presenter_mode
 from kpca_ui.screen import narrow_listener, narrow_px
 from kpca_ui.views.denoising import (
     DIGIT_COUNTS,
@@ -219,7 +219,10 @@ def show_preimages(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s
         int(count), n_train, len(DIGIT_N), COMPARED_COST, c=s["c"], digits="digits"
     )
     width = narrow_px(SCREEN)  # a phone's, once measured: the panels one below the other
-    planned = width if is_narrow(width) else figures.COMPARISON_PX
+    # a phone's page, presenter mode's wide one, or the main column at 1280 px
+    planned = (
+        width if is_narrow(width) else page_px() if presenter_mode() else figures.COMPARISON_PX
+    )
     if within_budget(f"This comparison ({count} digits, {n_train} training digits)", cost):
         show_digit_methods(model, subsets, key, s, int(count), planned)
     show_fixed_point(show_toy_methods(planned), planned)

@@ -26,7 +26,7 @@ from kpca_core.spectrum import CONSTANT, IDENTITY, WidthSweep
 from kpca_ui import draw
 from kpca_ui.explain import explain
 from kpca_ui.points import PointSet, copy_source, is_drawn
-from kpca_ui.presenter import notice, page_px, presentable, presenter_mode
+from kpca_ui.presenter import FIGURE_PX, notice, page_px, presentable, presenter_mode
 from kpca_ui.safety import guarded
 from kpca_ui.screen import narrow_listener, narrow_px
 from kpca_ui.views.spectrum import LIMITS, file_stem, range_text, rounding_text
@@ -38,6 +38,9 @@ NOTICE = (
     "of it to the first two."
 )
 """Presenter mode's one line under the spectrum and the component maps."""
+SWEEP_PX = FIGURE_PX + 80
+"""The sweep figures' height on the projector (60 px less on a lesson's slide): their
+plots at least AREA_MIN_PX tall under the title and above the legend."""
 SCREEN = "sp_screen"
 """The listener of the page's width (a phone's: the maps one below the other)."""
 PROGRESS_DELAY_S = 0.3
@@ -257,8 +260,11 @@ def chosen_width_view(
     marks = _marks(points, sweep)
 
     def show(fig: go.Figure, name: str) -> None:
+        # the sweep figures, below the ones the slider moves, taller on the projector: their
+        # legends under the plot left it 100 px on a lesson's slide
+        height = SWEEP_PX if name in ("lines", "components", "heatmap") else FIGURE_PX
         st.plotly_chart(
-            presentable(fig),  # a copy in presenter mode: shared figures stay as they are
+            presentable(fig, height=height),  # a copy in presenter mode: shared figures stay
             key=f"sp_fig_{name}",
             config=style.export_config(f"spectrum-{name}_{stem}", image_format=image_format),
         )
@@ -312,8 +318,14 @@ def chosen_width_view(
     bars, components_or_reason = concurrently(
         lambda: _once(
             holder,
-            ("bars", index, log_bars),
-            lambda: build(figures.spectrum_bars_figure, sweep, index, log=log_bars),
+            ("bars", index, log_bars, presenter_mode()),
+            lambda: build(
+                figures.spectrum_bars_figure,
+                sweep,
+                index,
+                log=log_bars,
+                legend_right=presenter_mode(),  # a projector's short figure
+            ),
         ),
         maps,
     )

@@ -27,6 +27,7 @@ def spectrum_bars_figure(
     *,
     n_bars: int = 20,
     log: bool = False,
+    legend_right: bool = False,
 ) -> go.Figure:
     """The spectrum at one width: bars λ_k/Σλ, the cumulative share, linear PCA.
 
@@ -39,6 +40,9 @@ def spectrum_bars_figure(
         Leading components drawn.
     log : bool, default=False
         Logarithmic bars (zeros from rounding are then simply absent).
+    legend_right : bool, default=False
+        The legend right of the plot, not under it: a projector's short figure (on a
+        lesson's slide a legend below left the plot 100 px tall).
     """
     n_bars = max(1, min(int(n_bars), sweep.n_samples_))
     ratios = sweep.ratios_[index, :n_bars]
@@ -116,8 +120,8 @@ def spectrum_bars_figure(
         font=FONT,
         height=HEIGHT,
         title={"text": title, "x": 0},
-        margin={**MARGIN, "r": 60},
-        legend=LEGEND_BELOW,
+        margin={**MARGIN, "r": 60, **({"b": 60} if legend_right else {})},
+        legend={"x": 1.3, "xanchor": "left", "y": 1.0} if legend_right else LEGEND_BELOW,
         bargap=0.15,
     )
     return white(fig)
