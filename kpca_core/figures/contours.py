@@ -358,10 +358,13 @@ def contour_figure(
                 if column.error is not None:
                     head = reason.split(":")[0]
                     reason = f"{head}: see the note above the figure" if r == 0 else "no picture"
-                # the reason, wrapped to its panel; its head only if the whole is too tall
-                lines = rule.fit_lines(reason, box_w * px_per_unit - 8, note_px)
-                if rule.lines_px(len(lines), note_px) > box_h * px_per_unit - 8:
-                    lines = rule.fit_lines(reason.split(":")[0], box_w * px_per_unit - 8, note_px)
+                # the reason, wrapped to its panel; its head only if the whole is too tall,
+                # and "no picture" if that is too (the note above or below says why)
+                room_w, room_h = box_w * px_per_unit - 8, box_h * px_per_unit - 8
+                for text in (reason, reason.split(":")[0], "no picture"):
+                    lines = rule.fit_lines(text, room_w, note_px)
+                    if rule.lines_px(len(lines), note_px) <= room_h:
+                        break
                 # an empty panel is a faint grey on light and dark themes alike
                 shapes.append(
                     {
