@@ -482,3 +482,17 @@ def test_fig3_columns_wrap_into_blocks_of_readable_digits_on_a_phone():
     assert [label for label in shown if label] == list(labels)
     numbers = [a.text for a in fig.layout.annotations if a.name != "column label"]
     assert len(numbers) == 40  # every reconstruction keeps its number
+
+
+@pytest.mark.parametrize("k", [1, 3])
+def test_projection_title_and_reason_fit_a_phone(k):
+    """On a phone "exp(−‖x−y‖²/(2·0.001²)), γ = 5e+05: the data in kPC 1 and kPC 2" and
+    the reason for a missing component ran past the chart's right edge."""
+    sweep = _sweep("σ = 0.001" if k == 3 else "rings", 2, pca=False)
+    fig = figures.projection_figure(sweep, 0, 1, k, width_px=PHONE_PX)
+    texts = [(fig.layout.title.text, 17)] + [
+        (a.text, rule.CHART_TEXT_PX) for a in fig.layout.annotations
+    ]
+    for text, size in texts:
+        for line in re.sub("<[^>]+>", "", text.replace("<br>", "\n")).split("\n"):
+            assert len(line) * CHAR_EM * size <= PHONE_PX - 20, line

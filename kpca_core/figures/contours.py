@@ -26,7 +26,6 @@ panel's λ is in its title).
 from __future__ import annotations
 
 import re
-import textwrap
 
 import numpy as np
 import plotly.graph_objects as go
@@ -179,10 +178,6 @@ def columns_per_block(sweep: ContourSweep, width_px: int) -> int:
     fit = max(1, int((plot_px + GAP_X * plot_px) // column_px))
     blocks = -(-n_cols // fit)
     return -(-n_cols // blocks)
-
-
-def _wrap(text: str, width: int) -> str:
-    return "<br>".join(textwrap.wrap(text, width))
 
 
 def contour_figure(
@@ -419,18 +414,23 @@ def _colour_images(
         stride = max(stride + 1, int(np.ceil(stride * np.sqrt(size / MAX_IMAGE_BYTES))))
 
 
-def projection_figure(sweep: ContourSweep, column: int, i: int, j: int) -> go.Figure:
+def projection_figure(
+    sweep: ContourSweep, column: int, i: int, j: int, *, width_px: int = FIGURE_PX
+) -> go.Figure:
     """The data in the coordinates of kernel principal components i and j (1-based).
 
     Points are coloured by group (Okabe–Ito colours) when the data have more
     than one group.  A component that does not exist gives an empty figure
-    whose text says why.
+    whose text says why, wrapped to the figure's ``width_px`` (as is the title on a
+    phone's page).
     """
     col = sweep.columns[column]
+    title = f"{sweep.column_label(column)}: the data in kPC {i} and kPC {j}"
+    lines = style.title_lines(title, width_px, TITLE_EM * 12)
     layout: dict = {
-        "title": {"text": f"{sweep.column_label(column)}: the data in kPC {i} and kPC {j}"},
-        "height": 460,
-        "margin": {"l": 60, "r": 20, "t": 50, "b": 50},
+        "title": {"text": "<br>".join(lines)},
+        "height": 460 + style.TITLE_LINE_PX * (len(lines) - 1),
+        "margin": {"l": 60, "r": 20, "t": 50 + style.TITLE_LINE_PX * (len(lines) - 1), "b": 50},
         "font": {"family": style.FONT_FAMILY, "size": 12},
         "plot_bgcolor": style.TRANSPARENT,  # the page's background, light or dark
         "legend": {"title": {"text": "group"}},
@@ -440,7 +440,11 @@ def projection_figure(sweep: ContourSweep, column: int, i: int, j: int) -> go.Fi
     if missing:
         layout["annotations"] = [
             {
-                "text": _wrap(missing_reason(col, missing[0] - 1), 60),
+                "text": "<br>".join(
+                    rule.fit_lines(
+                        missing_reason(col, missing[0] - 1), width_px - 100, rule.CHART_TEXT_PX
+                    )
+                ),
                 "x": 0.5,
                 "y": 0.5,
                 "xref": "paper",
