@@ -496,3 +496,21 @@ def test_projection_title_and_reason_fit_a_phone(k):
     for text, size in texts:
         for line in re.sub("<[^>]+>", "", text.replace("<br>", "\n")).split("\n"):
             assert len(line) * CHAR_EM * size <= PHONE_PX - 20, line
+
+
+def test_toy_regions_stack_on_a_phone():
+    """Two panels side by side in a phone's width were 143 × 76 px plot areas."""
+    from kpca_core.features import toy_experiment, toy_features
+    from kpca_core.figures.features import toy_regions_figure
+
+    X = parabola(120, 0.2, 0)[0]  # wider than tall, as the toy's data
+    fit = toy_features(X, (X[:, 0] > 0).astype(int), kernel="rbf", gamma=2.0, grid_size=30)
+    fig = toy_regions_figure(fit, toy_experiment(fit, 8), width_px=PHONE_PX)
+    areas = _areas(fig, PHONE_PX)
+    x_range, y_range = fig.layout.xaxis.range, fig.layout.yaxis.range
+    aspect = (y_range[1] - y_range[0]) / (x_range[1] - x_range[0])
+    assert len(areas) == 2 and _apart(areas)
+    for _, _, w, h in areas:  # equal aspect inside the domain's box
+        assert min(w, w * aspect, h, h / aspect) >= rule.AREA_MIN_PX - 0.5
+    titles = [a for a in fig.layout.annotations]
+    assert titles[1].y == pytest.approx(fig.layout.yaxis2.domain[1])
