@@ -22,6 +22,8 @@ KERNELS = {
     "sigmoid": ("parabola", ct.KernelSpec("sigmoid"), "gamma", (0.1, 1.0, 10.0)),
     "Laplacian": ("parabola", ct.KernelSpec("laplacian"), "sigma", (0.5, 1.0, 2.0)),
     "linear": ("parabola", ct.KernelSpec("linear"), None, ()),
+    # every point its own component: the reason is longer than its panel is tall
+    "σ = 0.001": ("parabola", ct.KernelSpec("rbf", sigma=0.001), None, ()),
 }
 
 
@@ -290,3 +292,225 @@ def test_projector_titles_are_20_px_and_legend_titles_14():
     shown = for_projector(fig, height=FIGURE_PX).layout
     assert shown.title.font.size >= rule.PRESENTER_TITLE_PX
     assert shown.legend.title.font.size >= rule.PRESENTER_TEXT_PX
+
+
+# ----------------------------------------------- a phone's page (390 px: 358 px of content)
+PHONE_PX = 358
+
+
+def _areas(fig, width_px: int) -> list[tuple[float, float, float, float]]:
+    """Each subplot's plot area as drawn ``width_px`` wide: (left, top, width, height) in px.
+
+    From the axes' domains and the margins (before equal-aspect constraints shrink it).
+    """
+    layout = fig.layout
+    margin = layout.margin
+    plot_w = width_px - (margin.l if margin.l is not None else 80) - (margin.r or 80)
+    plot_h = layout.height - (margin.t if margin.t is not None else 100) - (margin.b or 80)
+    areas = []
+    for name in sorted(k for k in layout.to_plotly_json() if re.fullmatch(r"xaxis\d*", k)):
+        x = layout[name]
+        y = layout["yaxis" + name[5:]]
+        (x0, x1), (y0, y1) = x.domain or (0, 1), y.domain or (0, 1)
+        areas.append((x0 * plot_w, (1 - y1) * plot_h, (x1 - x0) * plot_w, (y1 - y0) * plot_h))
+    return areas
+
+
+def _apart(areas) -> bool:
+    return all(
+        a[0] + a[2] <= b[0] or b[0] + b[2] <= a[0] or a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1]
+        for k, a in enumerate(areas)
+        for b in areas[k + 1 :]
+    )
+
+
+@pytest.mark.parametrize("data", ["parabola", "rings"])
+def test_spectrum_maps_on_a_phone_keep_plot_areas_of_the_rule(data):
+    """The phone's audit measured 74-87 px maps: planned for the width, never below 120 px."""
+    from kpca_core.figures import spectrum
+    from kpca_core.spectrum import WidthSweep
+
+    X = parabola(150, 0.2, 0)[0] if data == "parabola" else three_rings(150, 0.25, 0)[0]
+    sweep = WidthSweep("rbf", n_widths=12).fit(X)
+    fig = spectrum.components_at_figure(sweep, 6, width_px=PHONE_PX)
+    areas = _areas(fig, PHONE_PX)
+    assert len(areas) == 2 and _apart(areas)
+    x_range, y_range = fig.layout.xaxis.range, fig.layout.yaxis.range
+    aspect = (y_range[1] - y_range[0]) / (x_range[1] - x_range[0])
+    for _, _, w, h in areas:  # equal aspect: the data's shape inside the domain's box
+        assert min(w, w * aspect, h, h / aspect) >= rule.AREA_MIN_PX - 0.5
+    # the colour bar under the maps, not beside them in a phone's width
+    assert fig.layout.coloraxis.colorbar.orientation == "h"
+    assert all(len(line) * CHAR_EM * 17 <= PHONE_PX for line in fig.layout.title.text.split("<br>"))
+
+
+def test_spectrum_legend_sits_under_the_axis_title_with_room_for_its_rows():
+    """On a phone the λ legend's rows pushed plotly to shrink the plot onto the x title."""
+    from kpca_core.figures import spectrum
+    from kpca_core.spectrum import WidthSweep
+
+    sweep = WidthSweep("rbf", n_widths=12).fit(parabola(100, 0.2, 0)[0])
+    fig = spectrum.ratio_lines_figure(sweep, chosen=5, width_px=PHONE_PX)
+    margin = fig.layout.margin
+    plot_h = fig.layout.height - margin.t - margin.b
+    below_px = -fig.layout.legend.y * plot_h
+    assert below_px >= rule.AXIS_BELOW_PX - 0.5
+    names = [t.name for t in fig.data if t.name and t.showlegend is not False]
+    rows = rule.legend_rows(names, PHONE_PX - margin.l)
+    assert rows >= 3  # six λ lines, the share, linear PCA, the narrow limit in 300 px
+    assert margin.b >= below_px + rows * rule.LEGEND_ROW_PX
+
+
+@pytest.mark.parametrize("width", [PHONE_PX, 700])
+def test_preimage_methods_panels_wrap_on_a_phone(width):
+    """Three panels in a phone's width were 91 px wide: they go one below the other."""
+    from kpca_core.figures.preimages import comparison_figure
+    from kpca_core.preimage_compare import toy_comparison
+
+    comparison = toy_comparison("half_circle", (1, 2, 3, 4, 6, 8, 12, 16, 20))
+    fig = comparison_figure(comparison, title="Half circle: 200 noisy points", width_px=width)
+    areas = _areas(fig, width)
+    assert len(areas) == 3 and _apart(areas)
+    assert min(min(w, h) for _, _, w, h in areas) >= rule.AREA_MIN_PX
+    assert len({round(top) for _, top, _, _ in areas}) == (3 if width == PHONE_PX else 1)
+    # the n ticks have room for their labels in a panel's width
+    ticks = fig.layout.xaxis.tickvals
+    assert len(ticks) * 36 <= areas[0][2]
+    # the legend under the last n axis, below its title
+    plot_h = fig.layout.height - fig.layout.margin.t - fig.layout.margin.b
+    assert -fig.layout.legend.y * plot_h >= rule.AXIS_BELOW_PX - 0.5
+
+
+def test_fixed_point_title_and_legend_have_room_on_a_phone():
+    """The legend above the plot lay over the title, and the title was cut, on a phone."""
+    from kpca_core.figures.preimages import fixed_point_animation
+    from kpca_core.preimage_compare import toy_paths
+
+    toy, paths = toy_paths("half_circle", n_components=2, max_steps=5)
+    fig = fixed_point_animation(paths, toy.noisy, grid_size=20, width_px=PHONE_PX)
+    lines = fig.layout.title.text.split("<br>")
+    assert len(lines) > 1
+    assert all(len(line) * CHAR_EM * 15 <= PHONE_PX - 20 for line in lines)
+    names = [t.name for t in fig.data if t.type == "scatter"]
+    room = fig.layout.margin.t - rule.lines_px(len(lines), 15)
+    assert room >= rule.legend_rows(names, PHONE_PX - 80) * rule.LEGEND_ROW_PX
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_demo_pictures_wrap_into_rows_on_a_phone(n):
+    """Four pictures in a phone's width were 72 px tall: two a row, each titled above it."""
+    from kpca_core.denoise import ImageGrid
+    from kpca_core.figures.denoise import demo_figure
+
+    titles = ("Written<br>by hand", "With<br>noise", "Classic<br>method", "Kernel<br>method")[-n:]
+    grid = ImageGrid(np.zeros((1, n, 256)), 16, ("",), titles)
+    fig = demo_figure(grid, width_px=PHONE_PX, height_px=300)
+    z = np.asarray(fig.data[0].z, dtype=float)
+    assert z.shape[1] < 3 * 16  # two pictures a row
+    unit_px = (PHONE_PX - 20) / z.shape[1]
+    assert 16 * unit_px >= rule.AREA_MIN_PX
+    assert fig.layout.height >= fig.layout.margin.t + z.shape[0] * unit_px
+    assert sorted(a.text for a in fig.layout.annotations) == sorted(titles)
+    assert not fig.layout.xaxis.showticklabels  # titles above each picture, not as ticks
+    one_row = demo_figure(grid, width_px=700, height_px=300)
+    assert one_row.layout.height == 300 and tuple(one_row.layout.xaxis.ticktext) == titles
+
+
+@pytest.mark.parametrize("k", [4, 8])
+def test_fewer_rows_shown_start_at_kpc_1_and_say_how_many_are_hidden(k):
+    """Lesson step 3 (SSM Fig. 2 on a slide) hid kPC 1: the figure showed the last rows."""
+    sweep = _sweep("Fig. 2", k, pca=False)
+    fig = _presenter_figure(sweep)
+    titles = [a.text for a in fig.layout.annotations if "kPC" in a.text]
+    shown = sorted({int(m) for t in titles for m in re.findall(r"kPC (\d+)", t)})
+    assert shown and shown[0] == 1 and shown == list(range(1, len(shown) + 1))
+    assert len(shown) < k  # the projector's screen holds fewer rows than asked
+    assert f"kPC 1–{len(shown)} of {k} shown ({k - len(shown)} hidden" in fig.layout.title.text
+
+
+def test_table1_on_a_phone_is_transposed_one_number_a_cell():
+    """Nine columns of "mean<br>low–high" ran into each other on a phone (113 overlaps)."""
+    from kpca_core.figures.preimages import table1_figure
+    from kpca_core.gaussians_table import N_VALUES, SIGMAS, GaussiansTable
+
+    ratios = np.exp(np.random.default_rng(0).normal(2, 2, size=(len(SIGMAS), len(N_VALUES), 3)))
+    zeros, counts = np.zeros_like(ratios), np.zeros(ratios.shape[:2], dtype=int)
+    table = GaussiansTable(
+        SIGMAS, N_VALUES, (0, 1, 2), ratios, counts, counts, kernel_mse=zeros,
+        wrong=zeros.astype(int), wrong_share=zeros, floor=np.zeros(ratios.shape[:2]),
+    )  # fmt: skip
+    fig = table1_figure(table, width_px=PHONE_PX)
+    ours, paper = fig.data
+    assert list(ours.x) == [f"σ = {s:g}" for s in SIGMAS] and list(ours.y) == list(
+        map(str, N_VALUES)
+    )
+    cell_px = (PHONE_PX - fig.layout.margin.l - fig.layout.margin.r) / len(SIGMAS)
+    for trace in (ours, paper):
+        assert np.asarray(trace.z).shape == (len(N_VALUES), len(SIGMAS))
+        texts = [text for row in trace.text for text in row]
+        assert all("<br>" not in text for text in texts)  # the range on hover only
+        assert max(map(len, texts)) * CHAR_EM * 14 <= cell_px - 8
+    assert all(len(line) * CHAR_EM * 15 <= PHONE_PX for line in fig.layout.title.text.split("<br>"))
+    assert fig.layout.xaxis.showticklabels  # σ above the upper table too
+    desktop = table1_figure(table)
+    assert list(desktop.data[0].x) == list(map(str, N_VALUES))
+
+
+def test_fig3_columns_wrap_into_blocks_of_readable_digits_on_a_phone():
+    """21 digits in a phone's width were 13 px wide, their numbers on each other."""
+    from kpca_core.denoise import ImageGrid
+    from kpca_core.figures.preimages import fig3_figure
+    from kpca_core.preimage_compare import Reconstruction
+
+    labels = (*(f"n = {n}" for n in range(1, 21)), "original")
+    grid = ImageGrid(np.zeros((2, 21, 256)), 16, ("linear PCA", "kernel PCA"), labels)
+    fractions = np.linspace(0.1, 1.2, 20)
+    recon = Reconstruction(grid, fractions, fractions[::-1], np.arange(1, 21))
+    fig = fig3_figure(recon, title="USPS: test digit 0 (a 9) rebuilt without noise", width_px=358)
+    z = np.asarray(fig.data[0].z, dtype=float)
+    per_block = len(fig.layout.xaxis.ticktext)
+    assert per_block < 21
+    ticks = fig.layout.xaxis.tickvals
+    step = ticks[1] - ticks[0]  # a tile and its gap, in the mosaic's pixels
+    assert z.shape[1] == per_block * step - (step - 16)
+    unit_px = (PHONE_PX - 80) / (per_block * step)
+    assert 16 * unit_px >= rule.DIGIT_MIN_PX  # a digit's height on the phone
+    assert (step - 16) * unit_px >= rule.lines_px(1, 12)  # its number's line under it
+    shown = list(fig.layout.xaxis.ticktext) + [
+        a.text for a in fig.layout.annotations if a.name == "column label"
+    ]
+    assert [label for label in shown if label] == list(labels)
+    numbers = [a.text for a in fig.layout.annotations if a.name != "column label"]
+    assert len(numbers) == 40  # every reconstruction keeps its number
+
+
+@pytest.mark.parametrize("k", [1, 3])
+def test_projection_title_and_reason_fit_a_phone(k):
+    """On a phone "exp(−‖x−y‖²/(2·0.001²)), γ = 5e+05: the data in kPC 1 and kPC 2" and
+    the reason for a missing component ran past the chart's right edge."""
+    sweep = _sweep("σ = 0.001" if k == 3 else "rings", 2, pca=False)
+    fig = figures.projection_figure(sweep, 0, 1, k, width_px=PHONE_PX)
+    texts = [(fig.layout.title.text, 17)] + [
+        (a.text, rule.CHART_TEXT_PX) for a in fig.layout.annotations
+    ]
+    for text, size in texts:
+        for line in re.sub("<[^>]+>", "", text.replace("<br>", "\n")).split("\n"):
+            assert len(line) * CHAR_EM * size <= PHONE_PX - 20, line
+
+
+def test_toy_regions_stack_on_a_phone():
+    """Two panels side by side in a phone's width were 143 × 76 px plot areas."""
+    from kpca_core.features import toy_experiment, toy_features
+    from kpca_core.figures.features import toy_regions_figure
+
+    X = parabola(120, 0.2, 0)[0]  # wider than tall, as the toy's data
+    fit = toy_features(X, (X[:, 0] > 0).astype(int), kernel="rbf", gamma=2.0, grid_size=30)
+    fig = toy_regions_figure(fit, toy_experiment(fit, 8), width_px=PHONE_PX)
+    areas = _areas(fig, PHONE_PX)
+    x_range, y_range = fig.layout.xaxis.range, fig.layout.yaxis.range
+    aspect = (y_range[1] - y_range[0]) / (x_range[1] - x_range[0])
+    assert len(areas) == 2 and _apart(areas)
+    for _, _, w, h in areas:  # equal aspect inside the domain's box
+        assert min(w, w * aspect, h, h / aspect) >= rule.AREA_MIN_PX - 0.5
+    titles = [a for a in fig.layout.annotations]
+    assert titles[1].y == pytest.approx(fig.layout.yaxis2.domain[1])

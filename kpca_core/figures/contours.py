@@ -26,7 +26,6 @@ panel's λ is in its title).
 from __future__ import annotations
 
 import re
-import textwrap
 
 import numpy as np
 import plotly.graph_objects as go
@@ -54,8 +53,12 @@ TITLE_FONT_PX = 12
 """Size of the panels' titles (enlarged on a projector by ``style.FONT_SCALE``)."""
 FITTED_CHAR_PX = 0.56 * TITLE_FONT_PX * style.FONT_SCALE
 """Width of a character of a panel title on a projector, on average (0.56 em)."""
-FITTED_MARGIN = {"l": 10, "r": 130, "t": 40, "b": 10}
-"""Margins of a figure fitted to a height: the colour bar stands at the right."""
+FITTED_MARGIN = {"l": 10, "r": 154, "t": 40, "b": 10}
+"""Margins of a figure fitted to a height: the colour bar stands at the right. With its
+title and ticks at the projector's size plotly widened a margin of 130 px to 155 px in
+Chromium, which shrank planned 92 px panels to 88 px: planned for 154 px, the drawn
+plot is at most a pixel narrower (and a lesson's 804 px slide keeps its titles'
+columns 160 px wide)."""
 GAP_X = 0.025
 """Gap between columns, as a fraction of the plot's width."""
 PANEL_MAX_PX = 420
@@ -179,10 +182,6 @@ def columns_per_block(sweep: ContourSweep, width_px: int) -> int:
     return -(-n_cols // blocks)
 
 
-def _wrap(text: str, width: int) -> str:
-    return "<br>".join(textwrap.wrap(text, width))
-
-
 def contour_figure(
     sweep: ContourSweep,
     *,
@@ -234,10 +233,6 @@ def contour_figure(
         raise ValueError("a contour figure needs at least one column")
     fitted = height_px is not None
     shown = shown_components(sweep, width_px, height_px) if fitted else n_rows
-    # a fitted figure shows the last rows that fit and have a picture in some column
-    useful = max(1, *(min(column.n_components, n_rows) for column in sweep.columns))
-    first_row = max(useful, shown) - shown
-    last_row = first_row + shown
     xs, ys = sweep.grid.xs, sweep.grid.ys
     w, h = float(np.ptp(xs)), float(np.ptp(ys))
     # a panel is a box around the grid, of a height ÷ width within PANEL_ASPECT
@@ -316,10 +311,10 @@ def contour_figure(
         },
     }
     if shown < n_rows:
-        # fewer rows than asked fit the screen: the figure says which it shows
-        # short: one line at the projector's size beside a drawing canvas too
-        rows = f"kPC {first_row + 1}–{last_row}" if shown > 1 else f"kPC {last_row}"
-        title = f"{rows} of {n_rows} shown: step Components for the rest"
+        # fewer rows than asked fit the screen: the figure says which it shows and how
+        # many it hides; short: one line at the projector's size beside a drawing canvas
+        rows = f"kPC 1–{shown}" if shown > 1 else "kPC 1"
+        title = f"{rows} of {n_rows} shown ({n_rows - shown} hidden: too small here)"
     if title:
         lines = style.title_lines(title, width_px, TITLE_EM * layout["font"]["size"])
         layout["title"] = {"text": "<br>".join(lines), "x": 0.0, "xanchor": "left"}
@@ -334,15 +329,15 @@ def contour_figure(
     n_drawn = sum(min(column.n_components, n_rows) for column in sweep.columns)
     line_chars = MAX_LINE_BYTES // max(n_drawn, 1)
     note_px = FITTED_EMPTY_PX if fitted else EMPTY_FONT_PX
-    for r in range(first_row, last_row):
+    for r in range(shown):  # the first rows that fit: kPC 1 first
         for c, column in enumerate(sweep.columns):
             dx = (c % wrap) * (box_w + gap)
-            dy = -((c // wrap) * shown + r - first_row) * (box_h + title_h)
+            dy = -((c // wrap) * shown + r) * (box_h + title_h)
             centre = (left + dx + box_w / 2, top + dy - box_h / 2)
             annotations.append(
                 {
                     "text": (
-                        _fitted_title(sweep, c, r, split=split, head=r == first_row)
+                        _fitted_title(sweep, c, r, split=split, head=r == 0)
                         if fitted
                         else panel_title(sweep, c, r)
                     ),
@@ -366,10 +361,13 @@ def contour_figure(
                 if column.error is not None:
                     head = reason.split(":")[0]
                     reason = f"{head}: see the note above the figure" if r == 0 else "no picture"
-                # the reason, wrapped to its panel; its head only if the whole is too tall
-                lines = rule.fit_lines(reason, box_w * px_per_unit - 8, note_px)
-                if rule.lines_px(len(lines), note_px) > box_h * px_per_unit - 8:
-                    lines = rule.fit_lines(reason.split(":")[0], box_w * px_per_unit - 8, note_px)
+                # the reason, wrapped to its panel; its head only if the whole is too tall,
+                # and "no picture" if that is too (the note above or below says why)
+                room_w, room_h = box_w * px_per_unit - 8, box_h * px_per_unit - 8
+                for text in (reason, reason.split(":")[0], "no picture"):
+                    lines = rule.fit_lines(text, room_w, note_px)
+                    if rule.lines_px(len(lines), note_px) <= room_h:
+                        break
                 # an empty panel is a faint grey on light and dark themes alike
                 shapes.append(
                     {
@@ -453,18 +451,23 @@ def _colour_images(
         stride = max(stride + 1, int(np.ceil(stride * np.sqrt(size / MAX_IMAGE_BYTES))))
 
 
-def projection_figure(sweep: ContourSweep, column: int, i: int, j: int) -> go.Figure:
+def projection_figure(
+    sweep: ContourSweep, column: int, i: int, j: int, *, width_px: int = FIGURE_PX
+) -> go.Figure:
     """The data in the coordinates of kernel principal components i and j (1-based).
 
     Points are coloured by group (Okabe–Ito colours) when the data have more
     than one group.  A component that does not exist gives an empty figure
-    whose text says why.
+    whose text says why, wrapped to the figure's ``width_px`` (as is the title on a
+    phone's page).
     """
     col = sweep.columns[column]
+    title = f"{sweep.column_label(column)}: the data in kPC {i} and kPC {j}"
+    lines = style.title_lines(title, width_px, TITLE_EM * 12)
     layout: dict = {
-        "title": {"text": f"{sweep.column_label(column)}: the data in kPC {i} and kPC {j}"},
-        "height": 460,
-        "margin": {"l": 60, "r": 20, "t": 50, "b": 50},
+        "title": {"text": "<br>".join(lines)},
+        "height": 460 + style.TITLE_LINE_PX * (len(lines) - 1),
+        "margin": {"l": 60, "r": 20, "t": 50 + style.TITLE_LINE_PX * (len(lines) - 1), "b": 50},
         "font": {"family": style.FONT_FAMILY, "size": 12},
         "plot_bgcolor": style.TRANSPARENT,  # the page's background, light or dark
         "legend": {"title": {"text": "group"}},
@@ -474,7 +477,11 @@ def projection_figure(sweep: ContourSweep, column: int, i: int, j: int) -> go.Fi
     if missing:
         layout["annotations"] = [
             {
-                "text": _wrap(missing_reason(col, missing[0] - 1), 60),
+                "text": "<br>".join(
+                    rule.fit_lines(
+                        missing_reason(col, missing[0] - 1), width_px - 100, rule.CHART_TEXT_PX
+                    )
+                ),
                 "x": 0.5,
                 "y": 0.5,
                 "xref": "paper",

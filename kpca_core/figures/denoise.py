@@ -7,6 +7,7 @@ many subplots: one trace of float32 values is fast to send and to draw.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -14,7 +15,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..denoise import ErrorCurve, ErrorSweep, ImageGrid, ToyDenoising
-from . import style
+from . import layout, style
 
 GREY_RANGE = (-1.0, 1.0)
 """Grey values of the digits: −1 background (white), 1 full ink (black)."""
@@ -160,6 +161,10 @@ def fig4_figure(
     return fig
 
 
+LABELS_PX = 80
+"""Room left of a mosaic for its row labels ("kernel PCA" at 12 px)."""
+
+
 def numbered_mosaic(
     grid: ImageGrid,
     numbers: np.ndarray,
@@ -170,6 +175,11 @@ def numbered_mosaic(
     width_px: int | None = None,
 ) -> go.Figure:
     """The grid's mosaic with ``numbers[r, c]`` written under the tile in row r, column c.
+
+    Planned for ``width_px`` (a phone's, or a desktop's page), the columns wrap into
+    blocks one below the other when their digits and numbers would not fit side by side (:func:`layout.plan_grid`: a digit at least :data:`layout.DIGIT_MIN_PX`
+    with its number's line under it, as wide as tall); each block's column labels are
+    written above it.
 
     Parameters
     ----------
@@ -182,21 +192,57 @@ def numbered_mosaic(
         Format spec of the numbers (e.g. ``".2f"``).
     font_size : int
     width_px : int, optional
-        A phone's page width, for the title (:func:`mosaic_figure`).
+        The width planned for: the blocks, and on a phone the title (:func:`mosaic_figure`).
     """
     gap = max(2, grid.side // 2)  # room for the number under each tile
+    images = np.asarray(grid.images)
+    n_rows, n_cols = images.shape[:2]
+    values = np.full((n_rows, n_cols), np.nan)
+    given = np.asarray(numbers, dtype=float)
+    values[: given.shape[0], : given.shape[1]] = given[:n_rows, :n_cols]
+    per_block = n_cols
+    if width_px is not None:
+        per_block = layout.plan_grid(
+            n_cols,
+            n_rows,
+            width_px - LABELS_PX,
+            least_px=layout.DIGIT_MIN_PX + layout.lines_px(1, font_size) + 2,
+            gap_px=4,
+        ).per_row
+    blocks = -(-n_cols // per_block)
+    if blocks > 1:  # the gap under a tile holds its number's line at this scale
+        unit_px = (width_px - LABELS_PX) / (per_block * (grid.side + gap))
+        gap = max(gap, math.ceil(layout.lines_px(1, font_size) / unit_px))
+    row_labels, column_labels = list(grid.row_labels), list(grid.column_labels)
+    if blocks > 1:  # blocks of columns one below the other, a blank row between them
+        missing = blocks * per_block - n_cols
+        images = np.concatenate([images, np.full((n_rows, missing, images.shape[2]), np.nan)], 1)
+        values = np.concatenate([values, np.full((n_rows, missing), np.nan)], 1)
+        column_labels += [""] * missing
+        blank = np.full((1, per_block, images.shape[2]), np.nan)
+        parts, numbers_parts, row_labels = [], [], []
+        for b in range(blocks):
+            columns = slice(b * per_block, (b + 1) * per_block)
+            if b:
+                parts.append(blank)
+                numbers_parts.append(np.full((1, per_block), np.nan))
+                row_labels.append("")
+            parts.append(images[:, columns])
+            numbers_parts.append(values[:, columns])
+            row_labels += list(grid.row_labels)
+        images, values = np.concatenate(parts), np.concatenate(numbers_parts)
     fig = mosaic_figure(
-        grid.images,
+        images,
         side=grid.side,
-        row_labels=grid.row_labels,
-        column_labels=grid.column_labels,
+        row_labels=row_labels,
+        column_labels=column_labels[:per_block],
         title=title,
         gap=gap,
         row_height=70,
         width_px=width_px,
     )
     step = grid.side + gap
-    for r, row in enumerate(np.asarray(numbers, dtype=float)):
+    for r, row in enumerate(values):
         for c, value in enumerate(row):
             if not np.isfinite(value):
                 continue
@@ -208,6 +254,27 @@ def numbered_mosaic(
                 yanchor="top",
                 font={"size": font_size},  # the theme's text colour: the paper is transparent
             )
+    for b in range(1, blocks):  # the column labels of the blocks below the first
+        top = b * (n_rows + 1) * step - 0.5
+        for c, label in enumerate(column_labels[b * per_block : (b + 1) * per_block]):
+            if not label:  # the last block's missing columns
+                continue
+            fig.add_annotation(
+                x=c * step + (grid.side - 1) / 2,
+                y=top,
+                text=label,
+                showarrow=False,
+                yanchor="bottom",
+                name="column label",
+            )
+    under_px = layout.lines_px(1, font_size)  # the last row's numbers, under the mosaic
+    fig.update_layout(margin={"b": fig.layout.margin.b + under_px})
+    if blocks > 1:  # the tiles' height planned from the width: equal aspect
+        tile_px = (width_px - LABELS_PX) / (per_block * step)
+        height = fig.layout.margin.t + fig.layout.margin.b + 10 + len(values) * step * tile_px
+        fig.update_layout(height=round(height))
+    else:
+        fig.update_layout(height=fig.layout.height + under_px)
     return fig
 
 
@@ -225,31 +292,73 @@ def side_by_side_figure(
     return numbered_mosaic(grid, errors, title=title, width_px=width_px)
 
 
-def demo_figure(grid: ImageGrid) -> go.Figure:
-    """Big images side by side with a plain title above each, each framed (the demos)."""
+DEMO_TITLE_PX = 18
+"""The demos' picture titles (read by people who are not in the field, at arm's length)."""
+
+
+def demo_figure(
+    grid: ImageGrid, *, width_px: int | None = None, height_px: int | None = None
+) -> go.Figure:
+    """Big images side by side with a plain title above each, each framed (the demos).
+
+    Planned for ``width_px`` (the page's, measured): the pictures stand side by side
+    when each keeps :data:`layout.AREA_MIN_PX`, else they wrap into rows
+    (:func:`layout.plan_grid`; a phone's page), each title above its picture.
+    ``height_px`` sets the height of a figure of one row.
+    """
+    n = grid.images.shape[1]
+    gap = max(1, grid.side // 4)
+    per_row = n
+    if width_px is not None:
+        per_row = layout.plan_grid(
+            n, 1, width_px - 20, least_px=layout.AREA_MIN_PX, gap_px=layout.AREA_MIN_PX / 4
+        ).per_row
+    rows = -(-n // per_row)
+    if rows > 1 and width_px is not None:  # the gap between rows holds the titles' lines
+        unit_px = (width_px - 20) / (per_row * (grid.side + gap))
+        lines = max(label.count("<br>") + 1 for label in grid.column_labels)
+        gap = max(gap, math.ceil(layout.lines_px(lines, DEMO_TITLE_PX) / unit_px))
+    images = np.asarray(grid.images)[0]
+    if rows > 1:  # the missing pictures of the last row are blank (NaN: the page shows)
+        images = np.concatenate([images, np.full((rows * per_row - n, images.shape[1]), np.nan)])
     fig = mosaic_figure(
-        grid.images,
+        images.reshape(rows, per_row, -1),
         side=grid.side,
-        row_labels=[""] * len(grid.row_labels),
-        column_labels=grid.column_labels,
-        gap=max(1, grid.side // 4),
+        row_labels=[""] * rows,
+        column_labels=grid.column_labels if rows == 1 else [""] * per_row,
+        gap=gap,
         row_height=320,
     )
-    fig.update_xaxes(tickfont={"size": 18})
+    fig.update_xaxes(tickfont={"size": DEMO_TITLE_PX}, showticklabels=rows == 1)
     fig.update_yaxes(showticklabels=False)
     # A thin frame around each picture: a clean digit's blank columns are white on
     # a white page, and without it the picture looked narrower than the others.
-    step = grid.side + max(1, grid.side // 4)
-    for c in range(len(grid.column_labels)):
+    step = grid.side + gap
+    for k, label in enumerate(grid.column_labels):
+        r, c = divmod(k, per_row)
         fig.add_shape(
             type="rect",
             x0=c * step - 0.5,
             x1=c * step + grid.side - 0.5,
-            y0=-0.5,
-            y1=grid.side - 0.5,
+            y0=r * step - 0.5,
+            y1=r * step + grid.side - 0.5,
             line={"color": "rgba(128, 128, 128, 0.6)", "width": 1},
         )
+        if rows > 1:  # the title above its picture, in the gap between the rows
+            fig.add_annotation(
+                x=c * step + (grid.side - 1) / 2,
+                y=r * step - 0.5,
+                text=label,
+                showarrow=False,
+                yanchor="bottom",
+                font={"size": DEMO_TITLE_PX},
+            )
     fig.update_layout(margin={"t": 70})
+    if rows > 1 and width_px is not None:
+        tile_px = (width_px - 20) / (per_row * step - gap)
+        fig.update_layout(height=round(70 + 10 + (rows * step - gap) * tile_px))
+    elif height_px is not None:
+        fig.update_layout(height=height_px)
     return fig
 
 

@@ -23,6 +23,7 @@ from ..features import (
     ToyFeatures,
     ToyResult,
 )
+from . import layout as rule
 from . import style
 from .denoise import mosaic_figure
 from .panels import colour_image, png_data_uri
@@ -96,6 +97,7 @@ def toy_regions_figure(
     class_names: Sequence[str] | None = None,
     colours: Sequence[str] | None = None,
     wide: bool = False,
+    width_px: int | None = None,
 ) -> go.Figure:
     """Decision regions of the linear SVM: on n kernel components (left), on x, y (right).
 
@@ -118,6 +120,9 @@ def toy_regions_figure(
         The classes' colours, in sorted label order (default: :func:`class_colours`).
     wide : bool
         Whether the figure is drawn wide enough for one-line titles (a projector's).
+    width_px : int, optional
+        The page's width: where the two panels side by side would have plot areas
+        under :data:`layout.AREA_MIN_PX` (a phone's), one stands below the other.
     """
     classes = np.unique(features.labels)
     names = list(class_names) if class_names is not None else [f"class {c}" for c in classes]
@@ -150,8 +155,24 @@ def toy_regions_figure(
         ],
         "annotations": [],
     }
+    places = [([0.0, 0.47], [0.0, 1.0]), ([0.53, 1.0], [0.0, 1.0])]
+    if width_px is not None:
+        plot_w = width_px - layout["margin"]["l"] - layout["margin"]["r"]
+        aspect = (y_range[1] - y_range[0]) / max(x_range[1] - x_range[0], 1e-300)
+        least = rule.AREA_MIN_PX / min(1.0, aspect)
+        if rule.plan_grid(2, 1, plot_w, least_px=least, gap_px=0.06 * plot_w).per_row == 1:
+            # one below the other, the lower one's title between them
+            panel_h = plot_w * aspect
+            gap = TITLE_LINE_PX * 3 + 40
+            plot_h = 2 * panel_h + gap
+            layout["height"] = round(layout["margin"]["t"] + plot_h + 80)
+            layout["margin"]["b"] = 80
+            layout["legend"]["y"] = -40 / plot_h
+            lower = panel_h / plot_h
+            places = [([0.0, 1.0], [1.0 - lower, 1.0]), ([0.0, 1.0], [0.0, lower])]
     data = []
-    for panel, (suffix, domain) in enumerate((("", [0.0, 0.47]), ("2", [0.53, 1.0]))):
+    for panel, (domain, y_domain) in enumerate(places):
+        suffix = "" if panel == 0 else "2"
         axis = {"showgrid": False, "zeroline": False, "constrain": "domain"}
         layout[f"xaxis{suffix}"] = {**axis, "range": x_range, "domain": domain}
         layout[f"yaxis{suffix}"] = {
@@ -159,9 +180,11 @@ def toy_regions_figure(
             "range": y_range,
             "anchor": f"x{suffix}",
             "scaleanchor": f"x{suffix}",
+            "domain": y_domain,
         }
         layout[f"xaxis{suffix}"]["anchor"] = f"y{suffix}"
-        layout["annotations"].append(style.panel_title(titles[panel], domain, size=TITLE_FONT_PX))
+        title = style.panel_title(titles[panel], domain, size=TITLE_FONT_PX)
+        layout["annotations"].append({**title, "y": y_domain[1]})
         for k, label in enumerate(classes):
             X = features.X[features.labels == label].astype(np.float32)
             data.append(

@@ -21,7 +21,9 @@ The sizes are checked as drawn by the visual audit (``tests/e2e/audit.py``).
 from __future__ import annotations
 
 import math
+import re
 import textwrap
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from . import style
@@ -48,6 +50,15 @@ TITLE_EM = 1.4
 """plotly's size of a figure's title, in em of the figure's font."""
 LINE_EM = 1.3
 """Height of a line of text in em of its font."""
+CHART_TEXT_PX = 14
+"""The size Streamlit's chart theme draws tick labels, axis titles and legends at."""
+AXIS_BELOW_PX = 58
+"""Under a plot area: its tick labels and its axis title at :data:`CHART_TEXT_PX` (their
+foot measured 53 px under the plot in Chromium)."""
+LEGEND_ITEM_PX = 50
+"""A legend entry's sample line and gaps beside its text (plotly's)."""
+LEGEND_ROW_PX = 29
+"""A row of a horizontal legend at :data:`CHART_TEXT_PX` (plotly's, in Chromium)."""
 
 
 def text_px(*, presenter: bool, title: bool = False) -> int:
@@ -70,6 +81,32 @@ def fit_lines(text: str, width_px: float, font_px: float) -> list[str]:
             textwrap.wrap(line, chars, break_long_words=False, break_on_hyphens=False) or [""]
         )
     return lines
+
+
+def legend_rows(names: Iterable[str], width_px: float, font_px: float = CHART_TEXT_PX) -> int:
+    """Rows a horizontal legend of ``names`` (plotly's HTML) takes in ``width_px``."""
+    rows, used = 1, 0.0
+    for name in names:
+        item = LEGEND_ITEM_PX + len(re.sub("<[^>]+>", "", name)) * style.CHAR_EM * font_px
+        if used and used + item > width_px:
+            rows, used = rows + 1, 0.0
+        used += item
+    return rows
+
+
+def legend_below(
+    names: Iterable[str], width_px: float, plot_px: float, font_px: float = CHART_TEXT_PX
+) -> tuple[dict, int]:
+    """A horizontal legend under the x axis's title, and the bottom margin holding both.
+
+    Placed in pixels below the plot area ``plot_px`` tall (a fraction of the plot, as
+    plotly takes it), with as many rows as ``names`` need in ``width_px``: plotly,
+    given too small a margin, shrinks the plot and pulls the legend onto the axis title.
+    """
+    rows = legend_rows(names, width_px, font_px)
+    legend = {"orientation": "h", "x": 0, "xanchor": "left", "yanchor": "top"}
+    legend["y"] = -AXIS_BELOW_PX / plot_px
+    return legend, AXIS_BELOW_PX + rows * LEGEND_ROW_PX + 4
 
 
 def lines_px(n_lines: int, font_px: float) -> int:

@@ -12,7 +12,7 @@ from plotly.subplots import make_subplots
 
 from ..gaussians_table import GaussiansTable, format_ratio
 from ..preimage_compare import FixedPointPaths, MethodComparison, Reconstruction, rho_landscape
-from . import style
+from . import layout, style
 from .denoise import TITLE_FONT, numbered_mosaic
 
 METHOD_COLOURS: dict[str, str] = {
@@ -35,14 +35,22 @@ def _layout(fig: go.Figure, *, title: str, height: int) -> go.Figure:
 
 
 # -------------------------------------------------------------------- Table 1
-def table1_figure(table: GaussiansTable, *, ranges: bool = True) -> go.Figure:
+def table1_figure(
+    table: GaussiansTable, *, ranges: bool = True, width_px: int | None = None
+) -> go.Figure:
     """Table 1 as two heatmaps, ours (mean over seeds) above the paper's, one colour scale.
 
     Colour: log10 of the ratio linear / kernel (1 = a tie, white; kernel
     PCA better in red). Our cells show the mean and, below, the range over
     the seeds unless not ``ranges`` (a projector's screen: two lines of larger
     text do not fit a row); hovering shows the paper's number beside ours.
+
+    On a page narrower than :data:`style.NARROW_PX` (``width_px``, a phone's) the
+    tables are transposed, n down and σ across: nine columns of numbers do not fit
+    its width, five do (each cell's mean only; the range on hover).
     """
+    narrow = style.is_narrow(width_px)
+    ranges = ranges and not narrow
     paper = table.paper()
     mean = table.mean
     span = float(np.nanmax(np.abs(np.log10(np.concatenate([mean.ravel(), paper.ravel()])))))
@@ -54,6 +62,8 @@ def table1_figure(table: GaussiansTable, *, ranges: bool = True) -> go.Figure:
         for i in range(mean.shape[0])
     ]
     below = ", below it the range over the seeds" if ranges else " (hover: the range)"
+    if narrow:
+        below = ""
     paper_text = [[format_ratio(value) for value in row] for row in paper]
     custom = np.dstack([table.low, table.high, paper])
     fig = make_subplots(
@@ -66,6 +76,12 @@ def table1_figure(table: GaussiansTable, *, ranges: bool = True) -> go.Figure:
         vertical_spacing=0.14,
         shared_xaxes=True,
     )
+    if narrow:  # n down, σ across
+        n_labels, sigma_labels = sigma_labels, n_labels
+        ours_text = [list(row) for row in zip(*ours_text, strict=True)]
+        paper_text = [list(row) for row in zip(*paper_text, strict=True)]
+        custom = custom.transpose(1, 0, 2)
+    turn = np.transpose if narrow else np.asarray
     common = {
         "x": n_labels,
         "y": sigma_labels,
@@ -78,11 +94,12 @@ def table1_figure(table: GaussiansTable, *, ranges: bool = True) -> go.Figure:
     }
     fig.add_trace(
         go.Heatmap(
-            z=np.log10(mean),
+            z=turn(np.log10(mean)),
             text=ours_text,
             customdata=custom,
             hovertemplate=(
-                "%{y}, n = %{x}<br>ours (mean, range) %{text}"
+                ("n = %{y}, %{x}" if narrow else "%{y}, n = %{x}")
+                + "<br>ours (mean, range) %{text}"
                 + ("" if ranges else " (%{customdata[0]:.3g}–%{customdata[1]:.3g})")
                 + "<br>paper %{customdata[2]:.2f}<extra></extra>"
             ),
@@ -100,49 +117,106 @@ def table1_figure(table: GaussiansTable, *, ranges: bool = True) -> go.Figure:
     )
     fig.add_trace(
         go.Heatmap(
-            z=np.log10(paper),
+            z=turn(np.log10(paper)),
             text=paper_text,
-            hovertemplate="%{y}, n = %{x}<br>paper %{text}<extra></extra>",
+            hovertemplate=("n = %{y}, %{x}" if narrow else "%{y}, n = %{x}")
+            + "<br>paper %{text}<extra></extra>",
             showscale=False,
             **common,
         ),
         row=2,
         col=1,
     )
-    fig.update_xaxes(title="number of components n", row=2, col=1)
+    title = "De-noising eleven Gaussians in R¹⁰: linear / kernel (> 1: kernel PCA better)"
     fig.update_yaxes(autorange="reversed")
-    return _layout(
-        fig,
-        title="De-noising eleven Gaussians in R¹⁰: linear / kernel (> 1: kernel PCA better)",
-        height=640,
+    if not narrow:
+        fig.update_xaxes(title="number of components n", row=2, col=1)
+        return _layout(fig, title=title, height=640)
+    # a phone's: n down each table, the colour bar under both
+    lines = style.title_lines(title, width_px, TITLE_FONT["size"])
+    fig.update_yaxes(title="n")
+    ticks = fig.data[0].colorbar.tickvals[::2]  # every other decade: room for its label
+    fig.update_traces(
+        colorbar={
+            "orientation": "h",
+            "y": -0.06,
+            "yanchor": "top",
+            "thickness": 12,
+            "title": {"text": "linear / kernel", "side": "top"},
+            "tickvals": ticks,
+            "ticktext": [f"{10.0**k:g}" for k in ticks],
+        },
+        row=1,
+        col=1,
     )
+    fig.update_xaxes(showticklabels=True, row=1, col=1)  # σ above each table's columns
+    top = 90 + style.TITLE_LINE_PX * (len(lines) - 1)
+    fig.update_layout(margin={"l": 50, "r": 10, "t": top, "b": 110})
+    return _layout(fig, title="<br>".join(lines), height=top + 760 + 110)
 
 
 # --------------------------------------------------------------------- Fig. 3
-def fig3_figure(recon: Reconstruction, *, title: str = "") -> go.Figure:
+def fig3_figure(
+    recon: Reconstruction, *, title: str = "", width_px: int | None = None
+) -> go.Figure:
     """Mika et al. Fig. 3: linear and kernel rows, n = 1 … 20, the original last.
 
     Under each reconstruction the fraction ‖z_n − x‖² / ‖x̄ − x‖² of the
     squared distance left (see :class:`~kpca_core.preimage_compare.Reconstruction`).
+    On a phone's page (``width_px``) the columns wrap into blocks
+    (:func:`~kpca_core.figures.denoise.numbered_mosaic`).
     """
     fractions = np.stack([recon.fraction_linear, recon.fraction_kernel])
-    return numbered_mosaic(recon.grid, fractions, title=title, fmt=".2f", font_size=12)
+    return numbered_mosaic(
+        recon.grid, fractions, title=title, fmt=".2f", font_size=12, width_px=width_px
+    )
 
 
 # ------------------------------------------------------- methods side by side
-def comparison_figure(comparison: MethodComparison, *, title: str = "") -> go.Figure:
+COMPARISON_PX = 700
+"""The width the methods' comparison is planned for when the page does not say (the
+main column at 1280 px with the sidebar open)."""
+COMPARISON_MARGIN = {"l": 60, "r": 20}
+COMPARISON_GAP_PX = 64
+"""Between two panels side by side: the right one's y tick labels ("1e−3" at 14 px)."""
+COMPARISON_ROW_PX = 250
+"""A row of panels' plot height."""
+COMPARISON_ROW_GAP_PX = 110
+"""Between two rows of panels: the upper row's n axis (ticks, title) and the lower's title."""
+N_TICK_PX = 36
+"""Room for one n tick label ("1024" at 14 px) on the n axis."""
+
+
+PANEL_TITLES = ("mean squared error", "time per point (s)", "failures")
+
+
+def comparison_figure(
+    comparison: MethodComparison, *, title: str = "", width_px: int = COMPARISON_PX
+) -> go.Figure:
     """Three panels against n: MSE to the clean points, time per point, failures.
 
     A dotted line in the first panel marks the MSE of the noisy points.
     Failures count the points that missed the method's criterion (and, in
-    the hover text, the restarts).
+    the hover text, the restarts).  The panels stand side by side when each keeps
+    a plot area of :data:`layout.AREA_MIN_PX` in ``width_px``, else one below the
+    other (:func:`layout.plan_grid`, a phone's page); the title is broken to fit and
+    the legend goes under the last n axis (:func:`layout.legend_below`).
     """
-    fig = make_subplots(
-        rows=1,
-        cols=3,
-        subplot_titles=("mean squared error", "time per point (s)", "failures"),
-        horizontal_spacing=0.08,
+    plot_w = width_px - COMPARISON_MARGIN["l"] - COMPARISON_MARGIN["r"]
+    grid = layout.plan_grid(
+        len(PANEL_TITLES), 1, plot_w, least_px=layout.AREA_MIN_PX, gap_px=COMPARISON_GAP_PX
     )
+    cols = grid.per_row
+    rows = -(-len(PANEL_TITLES) // cols)
+    plot_h = rows * COMPARISON_ROW_PX + (rows - 1) * COMPARISON_ROW_GAP_PX
+    fig = make_subplots(
+        rows=rows,
+        cols=cols,
+        subplot_titles=PANEL_TITLES,
+        horizontal_spacing=COMPARISON_GAP_PX / plot_w if cols > 1 else 0.0,
+        vertical_spacing=COMPARISON_ROW_GAP_PX / plot_h if rows > 1 else 0.0,
+    )
+    at = [{"row": 1 + k // cols, "col": 1 + k % cols} for k in range(len(PANEL_TITLES))]
     for curve in comparison.curves:
         colour = METHOD_COLOURS[curve.method]
         n = curve.n.astype(np.float32)
@@ -160,8 +234,7 @@ def comparison_figure(comparison: MethodComparison, *, title: str = "") -> go.Fi
                 hovertemplate="n = %{x}<br>MSE %{y:.4g}<extra>" + curve.label + "</extra>",
                 **common,
             ),
-            row=1,
-            col=1,
+            **at[0],
         )
         fig.add_trace(
             go.Scatter(
@@ -170,8 +243,7 @@ def comparison_figure(comparison: MethodComparison, *, title: str = "") -> go.Fi
                 hovertemplate="n = %{x}<br>%{y:.2e} s per point<extra>" + curve.label + "</extra>",
                 **common,
             ),
-            row=1,
-            col=2,
+            **at[1],
         )
         fig.add_trace(
             go.Scatter(
@@ -185,34 +257,41 @@ def comparison_figure(comparison: MethodComparison, *, title: str = "") -> go.Fi
                 ),
                 **common,
             ),
-            row=1,
-            col=3,
+            **at[2],
         )
     if np.isfinite(comparison.baseline_mse):
         baseline = {"color": style.NEUTRAL, "dash": "dot"}
-        fig.add_hline(y=comparison.baseline_mse, line=baseline, row=1, col=1)
+        fig.add_hline(y=comparison.baseline_mse, line=baseline, **at[0])
         # named in the legend: written by the line, it lay over the curves' markers
         fig.add_trace(
             go.Scatter(
                 x=[None], y=[None], mode="lines", line=baseline, name="noisy, not de-noised"
             ),
-            row=1,
-            col=1,
+            **at[0],
         )
     # the n computed as the ticks, and decades on the time's log axis: plotly's own log
-    # ticks label the steps between decades in 9 px text
+    # ticks label the steps between decades in 9 px text; on a narrow panel every other n
     ns = sorted({int(n) for curve in comparison.curves for n in curve.n})
-    fig.update_xaxes(type="log", title="n", showgrid=True, tickvals=ns, ticktext=list(map(str, ns)))
-    fig.update_yaxes(showgrid=True)
-    fig.update_yaxes(rangemode="tozero", row=1, col=1)
-    fig.update_yaxes(type="log", dtick=1, row=1, col=2)
-    fig.update_yaxes(rangemode="tozero", row=1, col=3)
-    fig.update_layout(legend={"orientation": "h", "yanchor": "top", "y": -0.2}, margin={"t": 90})
-    return _layout(
-        fig,
-        title=title or f"Pre-image methods on the same {comparison.n_points} points",
-        height=460,
+    panel_w = (plot_w - (cols - 1) * COMPARISON_GAP_PX) / cols
+    fit = max(1, int(panel_w // N_TICK_PX))
+    ticks = ns[:: -(-len(ns) // fit)] if ns else ns
+    fig.update_xaxes(
+        type="log", title="n", showgrid=True, tickvals=ticks, ticktext=list(map(str, ticks))
     )
+    fig.update_yaxes(showgrid=True)
+    fig.update_yaxes(rangemode="tozero", **at[0])
+    fig.update_yaxes(type="log", dtick=1, **at[1])
+    fig.update_yaxes(rangemode="tozero", **at[2])
+    lines = style.title_lines(
+        title or f"Pre-image methods on the same {comparison.n_points} points",
+        width_px,
+        TITLE_FONT["size"],
+    )
+    top = 90 + style.TITLE_LINE_PX * (len(lines) - 1)
+    names = [t.name for t in fig.data if t.name and t.showlegend is not False]
+    legend, bottom = layout.legend_below(names, plot_w, plot_h)
+    fig.update_layout(legend=legend, margin={**COMPARISON_MARGIN, "t": top, "b": bottom})
+    return _layout(fig, title="<br>".join(lines), height=top + plot_h + bottom)
 
 
 # ------------------------------------------------------------ the fixed point
@@ -223,6 +302,7 @@ def fixed_point_animation(
     selected: int = 0,
     grid_size: int = 80,
     frame_ms: int = 400,
+    width_px: int = COMPARISON_PX,
 ) -> go.Figure:
     """The fixed point of eq. (10) played in the browser, over ρ(z) for one point.
 
@@ -244,6 +324,9 @@ def fixed_point_animation(
         Grid points per axis of the contours.
     frame_ms : int
         Duration of a frame when playing.
+    width_px : int
+        The width the page gives the figure: its title is broken to fit it, and the
+        legend's rows above the plot get room under the title.
     """
     positions = paths.positions
     if positions.shape[2] != 2:
@@ -384,8 +467,6 @@ def fixed_point_animation(
                 ],
             }
         ],
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02},
-        margin={"b": 150, "t": 90},  # the slider's step numbers under its rail
     )
     fig.update_xaxes(range=[xs[0], xs[-1]], showgrid=False, zeroline=False, constrain="domain")
     fig.update_yaxes(
@@ -397,11 +478,21 @@ def fixed_point_animation(
         constrain="domain",
     )
     converged = int(paths.converged.sum())
-    return _layout(
-        fig,
-        title=(
-            f"The fixed point of eq. (10), step by step: {converged} of {paths.converged.size} "
-            f"points converged in {paths.n_frames - 1} steps"
-        ),
-        height=620,
+    lines = style.title_lines(
+        f"The fixed point of eq. (10), step by step: {converged} of {paths.converged.size} "
+        f"points converged in {paths.n_frames - 1} steps",
+        width_px,
+        TITLE_FONT["size"],
     )
+    names = [trace["name"] for trace in fig.data if trace["type"] == "scatter"]
+    rows = layout.legend_rows(names, width_px - 80)
+    top = 40 + style.TITLE_LINE_PX * (len(lines) - 1) + rows * layout.LEGEND_ROW_PX
+    fig.update_layout(
+        # the legend above the plot, under the title, as many rows as it takes
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02},
+        title={"y": 1.0 - 18 / 620, "yref": "container", "yanchor": "top"},
+        # the slider's step numbers under its rail; on a phone narrow side margins,
+        # which leave the plot of a wide data set more than AREA_MIN_PX tall
+        margin={"b": 150, "t": top, **({"l": 40, "r": 10} if style.is_narrow(width_px) else {})},
+    )
+    return _layout(fig, title="<br>".join(lines), height=620)

@@ -347,7 +347,7 @@ def contour_body(
         f"title. Contour lines every {panels.LEVEL_STEP:g} of that scale."
     )
     explain("ct_contours")
-    projection_view(sweep, slug)
+    projection_view(sweep, slug, width)
     if rings.has_dk_width(points, spec, parameter, values):
         rings.fig5_section(points, image_format, width)
     _downloads(sweep, slug)
@@ -441,8 +441,8 @@ def affordable_resolution(n_points: int, specs: list[ct.KernelSpec], resolution:
 
 @st.fragment
 @guarded("ct", "the projection")
-def projection_view(sweep: ct.ContourSweep, slug: str) -> None:
-    """The data in two chosen components of one column."""
+def projection_view(sweep: ct.ContourSweep, slug: str, width: int = figures.FIGURE_PX) -> None:
+    """The data in two chosen components of one column, planned for ``width`` px."""
     st.subheader("The data in kernel principal components")
     choose = st.columns(3)
     # The Column box's options are the columns' labels, not their positions: a
@@ -470,7 +470,7 @@ def projection_view(sweep: ct.ContourSweep, slug: str) -> None:
     )
     image_format = st.session_state.get("ct_img", "png")
     chart(
-        presentable(figures.projection_figure(sweep, column, i, j)),
+        presentable(figures.projection_figure(sweep, column, i, j, width_px=width)),
         key="ct_projection",
         config=export_config(f"contours-kpc{i}-kpc{j}_{slug}", image_format=image_format),
     )

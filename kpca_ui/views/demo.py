@@ -35,6 +35,7 @@ from kpca_ui import pad
 from kpca_ui.chart import chart
 from kpca_ui.links import Domain
 from kpca_ui.presenter import KEPT_CLASS, presentable
+from kpca_ui.screen import narrow_listener, narrow_px
 from kpca_ui.views.denoising import DEMO_LEVELS
 from kpca_ui.views.denoising_cache import digit_subsets, fitted_model, load_digits
 
@@ -121,9 +122,11 @@ def cleaned(
 
 def pictures(grid: ImageGrid, verdict: Verdict, key: str, name: str) -> None:
     """The four pictures, full width, and the verdict under them: words and two bars."""
-    fig = figures.demo_figure(grid).update_layout(height=FIGURE_PX)
+    width = narrow_px(f"{key}_screen")  # a phone's, once measured: the pictures in rows
+    fig = figures.demo_figure(grid, width_px=width, height_px=FIGURE_PX)
     chart(presentable(fig, height=PRESENTER_PX), key=key, config=export_config(name))
     show_verdict(verdict)
+    narrow_listener(f"{key}_screen", width)
 
 
 def show_verdict(verdict: Verdict) -> None:

@@ -259,10 +259,13 @@ def cached_toy_paths(
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)
-def cached_animation(name: str, noise: float, c: float, n: int, seed: int, point: int) -> go.Figure:
-    """The fixed point's animation over ρ(z) of one point, built in a worker once per choice."""
+def cached_animation(
+    name: str, noise: float, c: float, n: int, seed: int, point: int, width: int
+) -> go.Figure:
+    """The fixed point's animation over ρ(z) of one point, planned for ``width`` px, built
+    in a worker once per choice."""
     toy, paths = cached_toy_paths(name, noise, c, n, seed)
-    return build(figures.fixed_point_animation, paths, toy.noisy, selected=point)
+    return build(figures.fixed_point_animation, paths, toy.noisy, selected=point, width_px=width)
 
 
 def progress_bar(text: str) -> tuple[Callable[[float, str], None], Callable[[], None]]:

@@ -16,12 +16,14 @@ import kpca_core  # noqa: F401  (the package before a submodule: test_pages_impo
 from kpca_core import budget
 from kpca_core.denoise import DigitDenoiser, DigitSubsets, Noise
 from kpca_core.figures import preimages as figures
+from kpca_core.figures.style import is_narrow
 from kpca_core.gaussians_table import N_CLUSTERS, N_TEST, N_TRAIN, GaussiansTable
 from kpca_core.preimage_compare import MethodComparison, Reconstruction, fig3_findings
 from kpca_core.preimage_methods import METHOD_LABELS
 from kpca_ui.chart import chart
 from kpca_ui.explain import explain
-from kpca_ui.presenter import presentable, presenter_mode
+from kpca_ui.presenter import page_px, presentable, presenter_mode
+from kpca_ui.screen import narrow_listener, narrow_px
 from kpca_ui.views.denoising import (
     DIGIT_COUNTS,
     FIG3_STARTS,
@@ -39,7 +41,7 @@ from kpca_ui.views.denoising_cache import (
     cached_toy_methods,
     cached_toy_paths,
 )
-from kpca_ui.views.denoising_tabs import image_export, restart_note, show_with_numbers
+from kpca_ui.views.denoising_tabs import SCREEN, image_export, restart_note, show_with_numbers
 from kpca_ui.workers import build
 
 DIGIT_N = (4, 16, 64, 256)
@@ -67,8 +69,9 @@ def show_table1() -> None:
         "better. Computed once for everyone on this server."
     )
     table = cached_table1()
+    width = narrow_px(SCREEN)  # a phone's, once measured: the tables transposed
     show_with_numbers(
-        build(figures.table1_figure, table, ranges=not presenter_mode()),
+        build(figures.table1_figure, table, ranges=not presenter_mode(), width_px=width),
         "dn_table1",
         "mika1999_table1_gaussians",
         table.to_frame,
@@ -80,6 +83,7 @@ def show_table1() -> None:
     )
     st.markdown(table1_findings(table))
     explain("dn_table1")
+    narrow_listener(SCREEN, width)
 
 
 def _cell(table: GaussiansTable, sigma: float, n: int) -> tuple[str, str, str, str]:
@@ -159,11 +163,13 @@ def show_fig3(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey) -> Non
         st.info(f"There are {len(subsets.X_test)} test digits: showing the last, {index}.")
     recon = cached_fig3(key, index, start, model, subsets)
     label = subsets.y_test[index]
+    width = narrow_px(SCREEN)  # a phone's, once measured: the columns in blocks
     show_with_numbers(
         build(
             figures.fig3_figure,
             recon,
             title=f"{subsets.source}: test digit {index} (a {label}) rebuilt without noise",
+            width_px=width,
         ),
         "dn_fig3",
         f"denoise_fig3_digit{index}_{start}",
@@ -176,6 +182,7 @@ def show_fig3(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey) -> Non
     )
     explain("dn_fig3")
     restart_note(recon.grid.restarts)
+    narrow_listener(SCREEN, width)
 
 
 def fig3_frame(recon: Reconstruction) -> pd.DataFrame:
@@ -215,15 +222,22 @@ def show_preimages(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s
     cost = budget.preimage_cost(
         int(count), n_train, len(DIGIT_N), COMPARED_COST, c=s["c"], digits="digits"
     )
+    width = narrow_px(SCREEN)  # a phone's, once measured: the panels one below the other
+    # a phone's page, presenter mode's wide one, or the main column at 1280 px
+    planned = (
+        width if is_narrow(width) else page_px() if presenter_mode() else figures.COMPARISON_PX
+    )
     if within_budget(f"This comparison ({count} digits, {n_train} training digits)", cost):
-        show_digit_methods(model, subsets, key, s, int(count))
-    show_fixed_point(show_toy_methods())
+        show_digit_methods(model, subsets, key, s, int(count), planned)
+    show_fixed_point(show_toy_methods(planned), planned)
+    narrow_listener(SCREEN, width)
 
 
 def show_digit_methods(
-    model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dict, count: int
+    model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dict, count: int, width: int
 ) -> None:
-    """Every pre-image method on ``count`` noisy test digits: the figure, a summary, a caption."""
+    """Every pre-image method on ``count`` noisy test digits: the figure (planned for
+    ``width`` px), a summary, a caption."""
     noise: Noise = s["noise"]
     comparison = cached_digit_methods(
         key, (noise.kind, noise.level), count, DIGIT_N, s["ridge_alpha"], model, subsets
@@ -233,6 +247,7 @@ def show_digit_methods(
             figures.comparison_figure,
             comparison,
             title=f"{subsets.source}: {comparison.n_points} digits, {noise.describe()}",
+            width_px=width,
         ),
         "dn_methods",
         f"preimages_digits_{noise.kind}{noise.level:g}_c{s['c']:g}",
@@ -266,8 +281,9 @@ def method_summary(comparison: MethodComparison) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def show_toy_methods() -> str:
-    """The methods side by side on a 2-D toy set; returns the set chosen."""
+def show_toy_methods(width: int) -> str:
+    """The methods side by side on a 2-D toy set (planned for ``width`` px); returns the
+    set chosen."""
     st.subheader("The same methods in the 2-D toy")
     name = st.radio(
         "Data set",
@@ -284,6 +300,7 @@ def show_toy_methods() -> str:
             figures.comparison_figure,
             comparison,
             title=f"{PRE_SETS[name]}: {PRE_POINTS} noisy points (noise {TOY['noise']:g})",
+            width_px=width,
         ),
         "dn_toy_methods",
         f"preimages_toy_{name}",
@@ -296,7 +313,7 @@ def show_toy_methods() -> str:
     return name
 
 
-def show_fixed_point(name: str) -> None:
+def show_fixed_point(name: str, width: int) -> None:
     st.subheader("The fixed point, step by step")
     left, right = st.columns(2)
     n = left.slider(
@@ -319,7 +336,7 @@ def show_fixed_point(name: str) -> None:
         help="Its path is traced in black over the contours of its own ρ(z).",
     )
     _, paths = cached_toy_paths(name, TOY["noise"], TOY["c"], int(n), TOY["seed"])
-    fig = cached_animation(name, TOY["noise"], TOY["c"], int(n), TOY["seed"], int(point))
+    fig = cached_animation(name, TOY["noise"], TOY["c"], int(n), TOY["seed"], int(point), width)
     chart(
         # taller on the projector: the slider and its step numbers under the plot
         # left it 104 px at presenter mode's usual height

@@ -346,8 +346,9 @@ def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
         side=subsets.side,
         random_state=int(index),
     )
+    width = narrow_px(SCREEN)  # a phone's, once measured: the pictures in rows
     chart(
-        presentable(figures.demo_figure(grid)),
+        presentable(figures.demo_figure(grid, width_px=width)),
         key="dn_demo_chart",
         config=image_export(f"denoise_demo_{digit}_{level.replace(' ', '_')}"),
         place=right,
@@ -366,6 +367,7 @@ def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
             f"σ = {DEMO_LEVELS[level]:g} on a 0–1 intensity scale. Digits: {subsets.source}."
         )
     explain("dn_demo")
+    narrow_listener(SCREEN, width)
 
 
 @guarded("dn", "your handwriting")

@@ -46,6 +46,8 @@ TABS = ["Toy: why it works", "USPS: Table 2"]
 TABLE_PATH = Path(__file__).resolve().parents[2] / "assets" / "features_table2.csv"
 BENCH_COMMAND = "python bench/features_usps.py"
 TABLE_SCREEN = "ft_table_screen"
+TOY_SCREEN = "ft_toy_screen"
+"""The listener of the page's width for the toy's regions (a phone's: one below the other)."""
 """Key of the listener that measures the page's width for Table 2 (a phone's)."""
 
 # ---------------------------------------------------------------- the toy
@@ -217,6 +219,7 @@ def show_toy(image_format: str) -> None:
         right.metric("Correct on x, y", _percent(result, False))
     if result.n_components < n:
         st.caption(f"This kernel has only {result.n_components} non-zero components.")
+    toy_width = narrow_px(TOY_SCREEN)  # a phone's, once measured: the panels stacked
     chart(
         presentable(
             figures.toy_regions_figure(
@@ -226,6 +229,7 @@ def show_toy(image_format: str) -> None:
                 class_names=names,
                 colours=colours,
                 wide=presenter_mode(),  # elsewhere as narrow as a phone, perhaps
+                width_px=toy_width,
             ),
             height=BELOW_TABS_PX,
         ),
@@ -237,6 +241,7 @@ def show_toy(image_format: str) -> None:
     )
     notice(TOY_NOTICE)
     explain("ft_toy")
+    narrow_listener(TOY_SCREEN, toy_width)
 
 
 def _drawn_toy(

@@ -27,8 +27,9 @@ from kpca_ui import draw
 from kpca_ui.chart import chart
 from kpca_ui.explain import explain
 from kpca_ui.points import PointSet, copy_source, is_drawn
-from kpca_ui.presenter import notice, presentable, presenter_mode
+from kpca_ui.presenter import FIGURE_PX, notice, page_px, presentable, presenter_mode
 from kpca_ui.safety import guarded
+from kpca_ui.screen import narrow_listener, narrow_px
 from kpca_ui.views.spectrum import LIMITS, file_stem, range_text, rounding_text
 from kpca_ui.workers import HEAVY_S, build, compute, concurrently, in_script_run
 
@@ -38,6 +39,11 @@ NOTICE = (
     "of it to the first two."
 )
 """Presenter mode's one line under the spectrum and the component maps."""
+SWEEP_PX = FIGURE_PX + 80
+"""The sweep figures' height on the projector (60 px less on a lesson's slide): their
+plots at least AREA_MIN_PX tall under the title and above the legend."""
+SCREEN = "sp_screen"
+"""The listener of the page's width (a phone's: the maps one below the other)."""
 PROGRESS_DELAY_S = 0.3
 
 
@@ -152,8 +158,11 @@ def _marked(
     return copy
 
 
-def _maps(holder: dict, sweep: WidthSweep, labels: np.ndarray | None, index: int) -> go.Figure:
-    """Eigenvectors at one width (a full KernelPCA fit there): contours, or a projection.
+def _maps(
+    holder: dict, sweep: WidthSweep, labels: np.ndarray | None, index: int, width: int
+) -> go.Figure:
+    """Eigenvectors at one width (a full KernelPCA fit there): contours, or a projection,
+    planned for a page ``width`` wide.
 
     Costed as a fit of the sweep's points (``budget.maps_seconds``), so that at
     2000 points (~7 s) it takes the heavy lane and is cancelled with its session.
@@ -161,8 +170,10 @@ def _maps(holder: dict, sweep: WidthSweep, labels: np.ndarray | None, index: int
     cost = budget.maps_seconds(sweep.n_samples_, sweep.kernel_params(index)["kernel"])
     return _once(
         holder,
-        ("maps", index),
-        lambda: build(figures.components_at_figure, sweep, index, labels, cost=cost),
+        ("maps", index, width),
+        lambda: build(
+            figures.components_at_figure, sweep, index, labels, width_px=width, cost=cost
+        ),
     )
 
 
@@ -250,8 +261,11 @@ def chosen_width_view(
     marks = _marks(points, sweep)
 
     def show(fig: go.Figure, name: str, frames: dict | None = None) -> None:
+        # the sweep figures, below the ones the slider moves, taller on the projector: their
+        # legends under the plot left it 100 px on a lesson's slide
+        height = SWEEP_PX if name in ("lines", "components", "heatmap") else FIGURE_PX
         chart(
-            presentable(fig),  # a copy in presenter mode: shared figures stay as they are
+            presentable(fig, height=height),  # a copy in presenter mode: shared figures stay
             key=f"sp_fig_{name}",
             config=style.export_config(f"spectrum-{name}_{stem}", image_format=image_format),
             frames=frames,
@@ -281,6 +295,11 @@ def chosen_width_view(
         st.columns([2, 3]) if presenter_mode() else (st.container(), st.container())
     )
     value = figures.format_parameter(sweep, float(sweep.widths_[index]))
+    width = narrow_px(SCREEN)  # a phone's, once measured
+    narrow = style.is_narrow(width)
+    # the width a sweep figure is planned for: a phone's page, or half of presenter
+    # mode's wide page or of a desktop's (two a row)
+    half = width if narrow else page_px() // 2 if presenter_mode() else figures.PANEL_PX
 
     def maps() -> go.Figure | str:
         """The component maps at this width, or why there are none."""
@@ -291,7 +310,7 @@ def chosen_width_view(
                 "between the points. Choose a narrower width to see the components."
             )
         try:
-            return _maps(holder, sweep, points.labels, index)
+            return _maps(holder, sweep, points.labels, index, width if narrow else figures.MAPS_PX)
         except ValueError as error:
             return f"The components at {value} cannot be computed: {error}"
 
@@ -301,8 +320,14 @@ def chosen_width_view(
     bars, components_or_reason = concurrently(
         lambda: _once(
             holder,
-            ("bars", index, log_bars),
-            lambda: build(figures.spectrum_bars_figure, sweep, index, log=log_bars),
+            ("bars", index, log_bars, presenter_mode()),
+            lambda: build(
+                figures.spectrum_bars_figure,
+                sweep,
+                index,
+                log=log_bars,
+                legend_right=presenter_mode(),  # a projector's short figure
+            ),
         ),
         maps,
     )
@@ -322,9 +347,15 @@ def chosen_width_view(
         lines = marked(
             "lines",
             lambda: build(
-                figures.ratio_lines_figure, sweep, n_leading=n_leading, chosen=index, marks=marks
+                figures.ratio_lines_figure,
+                sweep,
+                n_leading=n_leading,
+                chosen=index,
+                marks=marks,
+                width_px=half,
             ),
             n_leading,
+            half,
         )
         show(lines, "lines")
     with right:
@@ -346,6 +377,7 @@ def chosen_width_view(
             if text:
                 st.caption(text)
     st.caption(rounding_text(sweep, index))
+    narrow_listener(SCREEN, width)
 
 
 def bars_frames(

@@ -14,7 +14,8 @@ layout rule (:mod:`kpca_core.figures.layout`):
 - **text cut**: no text runs past its chart's box or the screen's sides;
 - **plot size**: a plot area with axes is at least :data:`AREA_MIN_PX` on its shorter
   side, a picture panel (a component's colours) at least :data:`PANEL_MIN_PX`, a
-  handwritten digit at least :data:`DIGIT_MIN_PX` tall (48 on the projector);
+  handwritten digit at least :data:`DIGIT_MIN_PX` tall (48 on the projector); a mosaic
+  of digits is judged by its digits (its tick labels name its rows and columns);
 - **contrast**: every marker, line and bar has a WCAG contrast of at least 3 against
   the background it is drawn on (its outline counts, as WCAG's non-text contrast lets
   a mark's boundary carry it).
@@ -171,18 +172,27 @@ MEASURE_JS = r"""
                                               right: rect.left + x + w,
                                               bottom: rect.top + y + h}});
     }
-    // heatmaps of handwritten digits: tiles of <= 32 rows between all-NaN rows
+    // heatmaps of handwritten digits: a mosaic of tiles of 8-32 rows between all-NaN
+    // rows or columns (a heatmap without such gaps is a table, not digits)
     const digits = [];
+    const none = (v) => v === null || Number.isNaN(v);
     for (const trace of graph._fullData || []) {
       if (trace.type !== 'heatmap' || !trace.visible || !Array.isArray(trace.z)) continue;
-      const z = trace.z;
-      const blank = z.map((row) => Array.from(row).every((v) => v === null || Number.isNaN(v)));
-      const gaps = blank.filter(Boolean).length;
-      const tiles = gaps + 1;
-      const tile = (z.length - gaps) / tiles;
+      const z = trace.z.map((row) => Array.from(row));
+      const blank = z.map((row) => row.every(none));
+      const columns = z.length ? z[0].length : 0;
+      let blankColumns = 0;
+      for (let c = 0; c < columns; c++) if (z.every((row) => none(row[c]))) blankColumns++;
+      if (!blank.some(Boolean) && !blankColumns) continue;
+      const runs = [];
+      let run = 0;
+      for (const b of blank) { if (b) { if (run) runs.push(run); run = 0; } else run++; }
+      if (run) runs.push(run);
+      const tile = Math.max(...runs);
       if (tile > 32 || tile < 8) continue;
       const ya = fl[trace.yaxis.replace('y', 'yaxis')];
-      digits.push({height: tile * Math.abs(ya._m), tile});
+      digits.push({height: tile * Math.abs(ya._m), tile,
+                   plot: (trace.xaxis || 'x') + (trace.yaxis || 'y')});
     }
     // marks: svg points, lines and bars, by colour
     const marks = {};
@@ -250,6 +260,8 @@ MEASURE_JS = r"""
                                  fill: over([c[0], c[1], c[2], alpha], bg), stroke: null,
                                  bg, onPicture: false};
     }
+    // a mosaic's plot area is judged by its digits' size: its labels name rows and columns
+    for (const area of areas) area.digits = digits.some((d) => d.plot === area.id);
     charts.push({key, box: box(rect, 0, 0), texts, areas, images, digits,
                  marks: Object.values(marks), points,
                  title: (fl.title && fl.title.text) || ''});
@@ -340,7 +352,7 @@ def breaches(measured: dict, screen: Screen, frame: dict | None = None) -> list[
             ):
                 here.append(f"text on data (markers): {_short(text['text'])}")
         for area in chart["areas"]:
-            if not area["axes"]:
+            if not area["axes"] or area.get("digits"):
                 continue
             b = area["box"]
             side = min(b["right"] - b["left"], b["bottom"] - b["top"])

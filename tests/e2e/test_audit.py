@@ -41,7 +41,8 @@ DK5 = urlencode(
 )
 ONE_GAUSSIAN = urlencode({"ct_kernel": "Gaussian", "ct_sweep": "nothing (one column)"})
 DRAWING = drawing_link(
-    [(-1.2, -0.8, 0), (-0.6, 0.4, 0), (0.0, 1.0, 0), (0.7, 0.5, 1), (1.3, -0.6, 1), (0.2, -1.2, 1)]
+    # groups 1 and 2, as the canvas numbers them (group 0 points are left out)
+    [(-1.2, -0.8, 1), (-0.6, 0.4, 1), (0.0, 1.0, 1), (0.7, 0.5, 2), (1.3, -0.6, 2), (0.2, -1.2, 2)]
 )
 UPLOAD = "Your own data (CSV upload)"
 CSV = "x,y,group\n" + "\n".join(
@@ -226,3 +227,31 @@ def test_audit_whole(browser, app_server, artifacts, tmp_path, screen) -> None:
     """Every state of every view on ``screen``: no breach of the layout rule."""
     failures = run_audit(browser, app_server.url, chosen_states(), [screen], artifacts, tmp_path)
     assert not any(failures.values()), _report(failures)
+
+
+TOOLBARS = '.js-plotly-plot .modebar-container, [data-testid="stElementToolbar"]'
+"""A chart's tool bars: plotly's (zoom, camera) and Streamlit's (full screen)."""
+
+
+@pytest.mark.parametrize("screen", [SCREENS[2], SCREENS[0]], ids=["phone", "desktop"])
+def test_chart_toolbars_are_hidden_on_a_phone_only(browser, app_server, screen) -> None:
+    """On a phone the tool bars a tap shows lay over the figures' titles ("Your drawing:
+    6 points"): they are hidden there, and shown as usual on a desktop's hover."""
+    context = browser.new_context(viewport=screen.viewport)
+    context.set_default_timeout(LOAD_TIMEOUT_MS)
+    page = context.new_page()
+    try:
+        page.goto(f"{app_server.url}/spectrum")
+        _idle(page)
+        chart = page.locator(".stPlotlyChart").first
+        chart.scroll_into_view_if_needed()
+        chart.hover()
+        time.sleep(0.5)
+        shown = page.evaluate(
+            """(selector) => [...document.querySelectorAll(selector)].filter((e) =>
+                 e.checkVisibility({visibilityProperty: true})).length""",
+            TOOLBARS,
+        )
+        assert (shown == 0) == (screen.name == "phone"), shown
+    finally:
+        context.close()

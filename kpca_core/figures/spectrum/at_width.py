@@ -8,6 +8,8 @@ them (:func:`projection_figure`), both behind :func:`components_at_figure`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import plotly.graph_objects as go
 from plotly.colors import qualitative
@@ -15,7 +17,7 @@ from plotly.subplots import make_subplots
 
 from ...kernel_pca import Progress
 from ...spectrum import CONSTANT, WidthSweep, component_grid
-from .. import panels, style
+from .. import layout, panels, style
 from .marks import FONT, HEIGHT, LEGEND_BELOW, MARGIN, WHITE, f32, format_parameter, white
 
 
@@ -25,6 +27,7 @@ def spectrum_bars_figure(
     *,
     n_bars: int = 20,
     log: bool = False,
+    legend_right: bool = False,
 ) -> go.Figure:
     """The spectrum at one width: bars λ_k/Σλ, the cumulative share, linear PCA.
 
@@ -37,6 +40,9 @@ def spectrum_bars_figure(
         Leading components drawn.
     log : bool, default=False
         Logarithmic bars (zeros from rounding are then simply absent).
+    legend_right : bool, default=False
+        The legend right of the plot, not under it: a projector's short figure (on a
+        lesson's slide a legend below left the plot 100 px tall).
     """
     n_bars = max(1, min(int(n_bars), sweep.n_samples_))
     ratios = sweep.ratios_[index, :n_bars]
@@ -112,8 +118,8 @@ def spectrum_bars_figure(
         font=FONT,
         height=HEIGHT,
         title={"text": title, "x": 0},
-        margin={**MARGIN, "r": 60},
-        legend=LEGEND_BELOW,
+        margin={**MARGIN, "r": 60, **({"b": 60} if legend_right else {})},
+        legend={"x": 1.3, "xanchor": "left", "y": 1.0} if legend_right else LEGEND_BELOW,
         bargap=0.15,
     )
     return white(fig)
@@ -159,15 +165,94 @@ def spectrum_bars_frames(
 
 # ------------------------------------------------------------ figure 4b
 MAPS_PX = 820
-"""Width the component maps are planned for: the page at 1280 px with the sidebar
-open (two panels and the colour bar; presenter mode's 3/5 of its page is ~740 px)."""
+"""Width the component maps are planned for when the page does not say (the page at
+1280 px with the sidebar open: two panels and the colour bar; presenter mode's 3/5 of
+its page is ~740 px)."""
 MAPS_MARGIN = {"l": 40, "r": 20, "t": 70, "b": 40}
 MAPS_GAP_X = 0.08
-"""Paper fraction between two panels."""
+"""Fraction of the plot's width between two panels side by side."""
+MAPS_GAP_MIN_PX = 40
+"""Between two panels side by side at least the right one's y tick labels ("−0.5" at
+14 px)."""
 MAPS_COLORBAR_PX = 86
 """Room the vertical colour bar takes right of the plot (plotly widens the right
 margin by as much; measured in Chromium)."""
 MAPS_COLORBAR_TITLE = "value /<br>max|value|"
+MAPS_ROW_GAP_PX = 50
+"""Between two rows of maps (a phone's): the upper row's tick labels and the lower
+row's panel title."""
+MAPS_BAR_BELOW_PX = 90
+"""A phone's maps: the colour bar lies under them, with its ticks and title (the
+page is too narrow to give it a column of its own)."""
+MAPS_ROW_MAX_PX = 280
+"""A row of maps below another is at most this tall (the page scrolls past it); a
+single row is at most as tall as the figure's usual height lets it be."""
+MAPS_TITLE_PX = 17
+"""The figure title's size (plotly's default: 1.4 em of 12 px)."""
+
+
+@dataclass(frozen=True)
+class MapsPlan:
+    """Where the maps go in a figure ``width_px`` wide (:func:`plan_maps`).
+
+    Attributes
+    ----------
+    per_row : int
+        Maps side by side (all of them, or one a row on a phone).
+    panel_w, panel_h : float
+        A map's box in pixels (equal aspect: the data's shape fits in it).
+    height : int
+        The figure's height.
+    margin : dict
+        The figure's margins.
+    narrow : bool
+        A phone's page: the colour bar lies under the maps.
+    title_lines : list of str
+        The figure's title broken to fit its width.
+    """
+
+    per_row: int
+    panel_w: float
+    panel_h: float
+    height: int
+    margin: dict
+    narrow: bool
+    title_lines: list[str]
+
+    @property
+    def plot_h(self) -> float:
+        return self.height - self.margin["t"] - self.margin["b"]
+
+
+def plan_maps(
+    n: int, x_range: list[float], y_range: list[float], width_px: int, title: str = ""
+) -> MapsPlan:
+    """Plan ``n`` maps of equal aspect in ``width_px`` by the layout rule.
+
+    Side by side when each keeps a plot area of :data:`layout.AREA_MIN_PX` (its axes
+    have tick labels), else one below the other (:func:`layout.plan_grid`); on a page
+    narrower than :data:`style.NARROW_PX` the colour bar goes under the maps.
+    """
+    narrow = style.is_narrow(width_px)
+    lines = style.title_lines(title, width_px, MAPS_TITLE_PX) if title else [""]
+    margin = {**MAPS_MARGIN, "t": MAPS_MARGIN["t"] + style.TITLE_LINE_PX * (len(lines) - 1)}
+    if narrow:
+        margin["b"] += MAPS_BAR_BELOW_PX
+    plot_w = width_px - margin["l"] - margin["r"] - (0 if narrow else MAPS_COLORBAR_PX)
+    aspect = max(np.ptp(y_range), 1e-300) / max(np.ptp(x_range), 1e-300)
+    grid = layout.plan_grid(
+        n,
+        1,
+        plot_w,
+        aspect=aspect,
+        least_px=layout.AREA_MIN_PX / min(1.0, aspect),
+        gap_px=max(MAPS_GAP_X * plot_w, MAPS_GAP_MIN_PX),
+    )
+    rows = -(-n // grid.per_row)
+    tallest = HEIGHT - 60 - margin["t"] - margin["b"] if rows == 1 else MAPS_ROW_MAX_PX
+    panel_h = min(grid.panel_px * aspect, tallest)
+    height = round(margin["t"] + margin["b"] + rows * panel_h + (rows - 1) * MAPS_ROW_GAP_PX)
+    return MapsPlan(grid.per_row, grid.panel_px, panel_h, height, margin, narrow, lines)
 
 
 def component_maps_figure(
@@ -177,6 +262,7 @@ def component_maps_figure(
     X: np.ndarray,
     *,
     title: str = "",
+    width_px: int = MAPS_PX,
 ) -> go.Figure:
     """Contour maps of the first nonlinear components over 2-D data.
 
@@ -207,6 +293,9 @@ def component_maps_figure(
         The data, drawn on top.
     title : str
         Figure title.
+    width_px : int
+        The width the page gives the figure; the maps are laid out in it by
+        :func:`plan_maps` (one below the other on a phone).
 
     Returns
     -------
@@ -215,44 +304,56 @@ def component_maps_figure(
     """
     xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
     n = values.shape[0]
-    width = (1.0 - MAPS_GAP_X * (n - 1)) / n
-    margin = MAPS_MARGIN
-    height = HEIGHT - 60
-    # the scale the panels are planned for: equal aspect, so the tighter axis sets it
-    plot_px = MAPS_PX - margin["l"] - margin["r"] - MAPS_COLORBAR_PX
     x_range = [float(xs[0]), float(xs[-1])]
     y_range = [float(ys[0]), float(ys[-1])]
+    plan = plan_maps(n, x_range, y_range, width_px, title)
+    plot_w = width_px - plan.margin["l"] - plan.margin["r"]
+    plot_w -= 0 if plan.narrow else MAPS_COLORBAR_PX
+    gap = max(MAPS_GAP_X * plot_w, MAPS_GAP_MIN_PX)
+    # the scale the panels are planned for: equal aspect, so the tighter axis sets it
     px_per_unit = min(
-        plot_px * width / max(np.ptp(x_range), 1e-300),
-        (height - margin["t"] - margin["b"]) / max(np.ptp(y_range), 1e-300),
+        plan.panel_w / max(np.ptp(x_range), 1e-300), plan.panel_h / max(np.ptp(y_range), 1e-300)
     )
     dots = panels.dots_layer(X, x_range, y_range, px_per_unit)
+    colorbar: dict = {
+        "title": {"text": MAPS_COLORBAR_TITLE},
+        "thickness": 12,
+        "tickvals": [-1, -0.5, 0, 0.5, 1],
+    }
+    if plan.narrow:  # under the maps, below the last row's tick labels
+        colorbar.update(
+            orientation="h",
+            x=0.0,
+            xanchor="left",
+            y=-36 / plan.plot_h,
+            yanchor="top",
+            title={"text": MAPS_COLORBAR_TITLE.replace("<br>", " "), "side": "bottom"},
+        )
     annotations: list[dict] = []
     images: list[dict] = []
     shapes: list[dict] = []
-    layout: dict = {
+    layout_: dict = {
         "template": WHITE,
         "font": FONT,
-        "height": height,
-        "margin": margin,
-        "title": {"text": title, "x": 0},
+        "height": plan.height,
+        "margin": plan.margin,
+        "title": {"text": "<br>".join(plan.title_lines), "x": 0},
         "showlegend": False,
         "coloraxis": {
             "colorscale": panels.COLORSCALE,
             "cmin": -1.0,
             "cmax": 1.0,
-            "colorbar": {
-                "title": {"text": MAPS_COLORBAR_TITLE},
-                "thickness": 12,
-                "tickvals": [-1, -0.5, 0, 0.5, 1],
-            },
+            "colorbar": colorbar,
         },
     }
     for k in range(n):
         suffix = "" if k == 0 else str(k + 1)
-        left = k * (width + MAPS_GAP_X)
-        domain = [max(left, 0.0), min(left + width, 1.0)]
-        layout[f"xaxis{suffix}"] = {
+        row, column = divmod(k, plan.per_row)
+        left = column * (plan.panel_w + gap) / plot_w
+        domain = [max(left, 0.0), min(left + plan.panel_w / plot_w, 1.0)]
+        top = 1.0 - row * (plan.panel_h + MAPS_ROW_GAP_PX) / plan.plot_h
+        y_domain = [max(top - plan.panel_h / plan.plot_h, 0.0), min(top, 1.0)]
+        layout_[f"xaxis{suffix}"] = {
             "domain": domain,
             "range": x_range,
             "anchor": f"y{suffix}",
@@ -260,8 +361,8 @@ def component_maps_figure(
             "showgrid": False,
             "zeroline": False,
         }
-        layout[f"yaxis{suffix}"] = {
-            "domain": [0.0, 1.0],
+        layout_[f"yaxis{suffix}"] = {
+            "domain": y_domain,
             "range": y_range,
             "anchor": f"x{suffix}",
             "scaleanchor": f"x{suffix}",
@@ -270,19 +371,21 @@ def component_maps_figure(
             "showgrid": False,
             "zeroline": False,
         }
-        annotations.append(style.panel_title(f"component {k + 1}", domain, size=16))
+        annotations.append(
+            {**style.panel_title(f"component {k + 1}", domain, size=16), "y": y_domain[1]}
+        )
         bound = float(np.max(np.abs(values[k]))) or 1.0
         normalised = values[k] / bound
         axes = {"xref": f"x{suffix}", "yref": f"y{suffix}"}
         images.append(panels.colour_image(xs, ys, normalised, axes))
         shapes.append(panels.lines_shape(xs, ys, normalised, px_per_unit, axes))
         images.append({**dots, **axes})
-    layout["annotations"] = annotations
-    layout["images"] = images
-    layout["shapes"] = shapes
+    layout_["annotations"] = annotations
+    layout_["images"] = images
+    layout_["shapes"] = shapes
     data = [panels.data_trace(X), panels.colour_axis_trace()]
     # Built from checked dictionaries; tests re-create it with validation on.
-    return go.Figure(data=data, layout=layout, _validate=False)
+    return go.Figure(data=data, layout=layout_, _validate=False)
 
 
 def projection_figure(
@@ -328,13 +431,15 @@ def components_at_figure(
     labels: np.ndarray | None = None,
     *,
     progress: Progress | None = None,
+    width_px: int = MAPS_PX,
 ) -> go.Figure:
     """The first two components at ``widths_[index]``, from a kernel PCA fitted there.
 
     2-D data: :func:`component_maps_figure` over a grid around the data;
     otherwise :func:`projection_figure` of the data.  One call, so that a
     page can build it in one trip to a worker process (fit, grid, figure).
-    ``progress`` is passed to the fit (through which a worker cancels it).
+    ``progress`` is passed to the fit (through which a worker cancels it); the maps
+    are planned for ``width_px`` (:func:`plan_maps`).
 
     Raises
     ------
@@ -346,6 +451,6 @@ def components_at_figure(
     if sweep.n_features_in_ == 2:
         xs, ys, values = component_grid(model, sweep.X_fit_)
         title = f"The first two components at {value}"
-        return component_maps_figure(xs, ys, values, sweep.X_fit_, title=title)
+        return component_maps_figure(xs, ys, values, sweep.X_fit_, title=title, width_px=width_px)
     title = f"The data on the first two components at {value}"
     return projection_figure(model.transform(sweep.X_fit_), labels, title=title)

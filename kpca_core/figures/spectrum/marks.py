@@ -20,7 +20,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 
 from ...spectrum import CONSTANT, IDENTITY, SYMBOLS, WidthSweep
-from .. import style
+from .. import layout, style
 
 KERNEL_NAMES = {"rbf": "Gaussian", "laplacian": "Laplacian", "poly": "polynomial"}
 REGIME_TEXT = {
@@ -35,6 +35,9 @@ HEIGHT = 460
 LEGEND_BELOW = {"orientation": "h", "yanchor": "top", "y": -0.2, "x": 0}
 """Legends sit under the x axis, clear of the title and the width labels."""
 MARGIN = {"l": 60, "r": 20, "t": 80, "b": 120}
+PANEL_PX = 420
+"""The width a sweep figure is planned for when the page does not say: half of a
+desktop's page (two figures side by side)."""
 WHITE = pio.templates["plotly_white"].to_plotly_json()
 """plotly's "plotly_white" template as plain JSON, validated once."""
 
@@ -167,8 +170,13 @@ def decorate(
     *,
     label_regimes: bool = True,
     label_chosen: bool = True,
+    width_px: int = PANEL_PX,
 ) -> None:
-    """Shade the limit regimes, mark the chosen width, set the width axis."""
+    """Shade the limit regimes, mark the chosen width, set the width axis.
+
+    The legend goes under the width axis's title, the figure taller by the rows it
+    takes in ``width_px`` (:func:`kpca_core.figures.layout.legend_below`).
+    """
     log = is_log(sweep)
     for regime, x0, x1 in regime_runs(sweep):
         fig.add_vrect(
@@ -201,11 +209,14 @@ def decorate(
         dtick=(1 if np.ptp(np.log10(edges[[0, -1]])) >= 2 else None) if log else 1,
         exponentformat="power",
     )
+    plot_px = HEIGHT - MARGIN["t"] - MARGIN["b"]
+    names = [t.name for t in fig.data if t.name and t.showlegend is not False]
+    legend, bottom = layout.legend_below(names, width_px - MARGIN["l"], plot_px)
     fig.update_layout(
         font=FONT,
-        height=HEIGHT,
-        margin=MARGIN,
-        legend=LEGEND_BELOW,
+        height=MARGIN["t"] + plot_px + bottom,
+        margin={**MARGIN, "b": bottom},
+        legend=legend,
     )
 
 

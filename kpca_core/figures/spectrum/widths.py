@@ -23,6 +23,7 @@ from .marks import (
     HEIGHT,
     LEGEND_BELOW,
     MARGIN,
+    PANEL_PX,
     annotation_x,
     decorate,
     f32,
@@ -42,6 +43,7 @@ def ratio_lines_figure(
     n_leading: int = 6,
     chosen: int | None = None,
     marks: Sequence[tuple[float, str]] = (),
+    width_px: int = PANEL_PX,
 ) -> go.Figure:
     """Normalised eigenvalues λ_k/Σλ of the leading components against the width.
 
@@ -54,6 +56,8 @@ def ratio_lines_figure(
         Index of the chosen width, marked by a dashed line.
     marks : sequence of (width, text)
         Further widths to mark, e.g. a value from a paper.
+    width_px : int
+        The width the page gives the figure: its legend's rows under the axis.
 
     The share of the first two, (λ₁+λ₂)/Σλ, is its own thick line.  For
     reference: linear PCA's ratios (dotted, the wide limit of the Gaussian
@@ -119,7 +123,7 @@ def ratio_lines_figure(
             )
         )
     _add_marks(fig, sweep, marks)
-    decorate(fig, sweep, chosen)
+    decorate(fig, sweep, chosen, width_px=width_px)
     fig.update_yaxes(title="share of the variance λ<sub>k</sub>/Σλ", range=[0, 1.02])
     fig.update_layout(title={"text": "Normalised eigenvalues λ<sub>k</sub>/Σλ", "x": 0})
     return white(fig)
