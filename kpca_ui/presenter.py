@@ -107,7 +107,7 @@ WIDGETS = (
 )
 """``data-testid`` of the widgets hidden in presenter mode."""
 SHOWN = (
-    ".stPlotlyChart",
+    ".js-plotly-plot",  # a chart, drawn by kpca_ui.chart or st.plotly_chart
     '[data-testid="stMetric"]',
     '[data-testid="stHeading"]',
     '[data-testid="stAlertContentWarning"]',

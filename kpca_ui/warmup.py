@@ -51,6 +51,7 @@ import kpca_ui
 from kpca_core import contours as ct
 from kpca_core.datasets import default_noise
 from kpca_core.demo import DemoCases
+from kpca_core.figures.style import NARROW_PX
 from kpca_ui import views, workers
 from kpca_ui.memory import cache_sizes
 from kpca_ui.points import DATASET_TITLES, toy_points
@@ -207,7 +208,7 @@ def warm_preimages() -> None:
     key = demo.model_key(subsets.source)
     cached_digit_methods(key, noise, count, preimages.DIGIT_N, ridge_alpha, model, subsets)
     cached_toy_methods(name, toy["noise"], toy["c"], toy["seed"])
-    cached_animation(name, toy["noise"], toy["c"], n, toy["seed"], 0)
+    cached_animation(name, toy["noise"], toy["c"], n, toy["seed"], 0, NARROW_PX)  # a desktop's
 
 
 WARMERS: tuple[Callable[[], object], ...] = (

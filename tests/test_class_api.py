@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from starlette.applications import Starlette
@@ -42,7 +43,8 @@ def post(path: str, body: object, *, raw: bytes | None = None) -> tuple[int, dic
         "query_string": b"",
         "headers": [(b"content-type", b"application/json")],
     }
-    asyncio.run(APP(scope, receive, send))
+    # in a thread of its own: a browser test before may keep an event loop running here
+    ThreadPoolExecutor(1).submit(asyncio.run, APP(scope, receive, send)).result()
     status = sent[0]["status"]
     return status, json.loads(b"".join(m.get("body", b"") for m in sent[1:]))
 

@@ -272,7 +272,7 @@ def test_the_component_maps_are_costed_and_can_be_cancelled(monkeypatch):
         spectrum_sweep, "build", lambda *args, cost=0.0, **kwargs: costs.append(cost)
     )
     sweep = SimpleNamespace(n_samples_=2000, kernel_params=lambda index: {"kernel": "rbf"})
-    spectrum_sweep._maps({}, sweep, None, 3)
+    spectrum_sweep._maps({}, sweep, None, 3, spectrum_figures.MAPS_PX)
     assert costs == [budget.maps_seconds(2000, "rbf")]
     assert costs[0] >= workers.HEAVY_S
     # the builder takes the progress callback through which a worker cancels it

@@ -21,7 +21,7 @@ from conftest import APP, chart
 from streamlit.testing.v1 import AppTest
 
 from kpca_core.figures import style
-from kpca_ui import presenter
+from kpca_ui import presenter, shell
 
 USPS_DIR = os.environ.get("KPCA_USPS_DIR") or "/work/shared/data/usps"
 SPECTRUM_CHARTS = ("lines", "components", "heatmap", "bars", "maps")
@@ -46,9 +46,11 @@ def open_page(page: str, *, presenting: bool, **state: object) -> AppTest:
 
 def style_sheet(at: AppTest) -> str:
     """The style sheets the page sent (``st.html`` with a ``<style>``), but the phone's
-    rule that every page sends (:data:`presenter.PHONE_CSS`)."""
+    rule that every page sends (:data:`presenter.PHONE_CSS`) and the drawing notice
+    (:func:`kpca_ui.shell.drawing_notice`)."""
+    notice = f"<style>{shell.DRAWING_CSS}</style>"
     bodies = (element.proto.body.replace(presenter.PHONE_CSS, "") for element in at.get("html"))
-    return "\n".join(body for body in bodies if body != "<style></style>")
+    return "\n".join(body for body in bodies if body not in ("<style></style>", notice))
 
 
 def presenter_toggle(at: AppTest, where: str):

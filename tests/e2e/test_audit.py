@@ -243,7 +243,7 @@ def test_chart_toolbars_are_hidden_on_a_phone_only(browser, app_server, screen) 
     try:
         page.goto(f"{app_server.url}/spectrum")
         _idle(page)
-        chart = page.locator(".stPlotlyChart").first
+        chart = page.locator(".js-plotly-plot").first
         chart.scroll_into_view_if_needed()
         chart.hover()
         time.sleep(0.5)
