@@ -169,9 +169,7 @@ def test_a_long_step_without_reports_still_reaches_the_bar_each_second(in_worker
     """The session's bar is told again while the worker is silent, so it can show the time
     going on (the denoising fit's eigenproblem: 4-20 s on one report)."""
     reports: list[tuple[float, str]] = []
-    result = workers.in_background(
-        one_long_step, 3.0, progress=lambda f, m: reports.append((f, m))
-    )
+    result = workers.in_background(one_long_step, 3.0, progress=lambda f, m: reports.append((f, m)))
     assert result == "done"
     assert len(reports) >= 2 and set(reports) == {(0.5, "the long step")}
 

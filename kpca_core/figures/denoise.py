@@ -177,8 +177,9 @@ def numbered_mosaic(
     """The grid's mosaic with ``numbers[r, c]`` written under the tile in row r, column c.
 
     Planned for ``width_px`` (a phone's, or a desktop's page), the columns wrap into
-    blocks one below the other when their digits and numbers would not fit side by side (:func:`layout.plan_grid`: a digit at least :data:`layout.DIGIT_MIN_PX`
-    with its number's line under it, as wide as tall); each block's column labels are
+    blocks one below the other when their digits and numbers would not fit side by
+    side (:func:`layout.plan_grid`: a digit at least :data:`layout.DIGIT_MIN_PX` with
+    its number's line under it, as wide as tall); each block's column labels are
     written above it.
 
     Parameters
