@@ -1,6 +1,7 @@
 """Contours view: from a changed slider to a ready Figure, ours against scikit-learn.
 
     python bench/contours.py [--repeats 15]
+    python bench/contours.py --server [--repeats 10]   # server CPU per slider change
 
 The Fig. 2 preset (Schölkopf et al. 1998): parabola with 300 points,
 homogeneous polynomial kernels of degree 1–4, components 1–3, a 100 × 100
@@ -14,25 +15,42 @@ Also shown: one column changed (one value of the sweep edited: the other
 three come from the cache) and the figures alone (a redraw with every fit
 cached).  Medians over repeats, after one warm-up call; the machine is shared,
 so the numbers are indicative.
+
+``--server`` measures instead what a served app spends per change of a
+Contours slider (issue #36: ≤ 60 ms of CPU): it starts the app
+(``bench/appserver.py``), opens the Fig. 2 link in one session speaking
+Streamlit's websocket protocol (``bench/load_test.py``'s client), then moves
+each slider ``--repeats`` times to values not seen before, one change at a
+time, and prints the CPU of the server's process and of its whole tree (its
+workers too) per change: run as a browser asks for it (the slider's fragment,
+if it is in one) against the whole script (the alternative a fragment avoids).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import os
+import statistics
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import plotly.graph_objects as go
+import plotly.io as pio
 from sklearn.decomposition import KernelPCA as SkKernelPCA
 from sklearn.metrics.pairwise import polynomial_kernel
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(1, str(Path(__file__).resolve().parent))  # appserver, browser, load_test
 
 from bench.timing import median_time
 from kpca_core import contours as ct
 from kpca_core.datasets import parabola
 from kpca_core.figures import contours as figures
+from kpca_ui.chart import figure_json
 
 DEGREES = (1, 2, 3, 4)
 N_COMPONENTS = 3
@@ -82,10 +100,75 @@ def partly_cached(cache: dict, fit: Callable, changed: ct.KernelSpec) -> Callabl
     )
 
 
+SERVER_SLIDERS = ("ct_noise", "ct_k", "ct_n", "ct_res")
+"""The Contours sliders of the Fig. 2 link that ``--server`` moves."""
+
+
+async def server_cpu(repeats: int) -> None:
+    """Server CPU per slider change, and of a run that changes nothing (``--server``)."""
+    from appserver import AppServer, cpu_seconds
+    from browser import FIG2_LINK
+    from load_test import Record, Scenario, Session
+    from websockets.asyncio.client import connect
+
+    scenario = Scenario("contours", "contours", FIG2_LINK, sliders=SERVER_SLIDERS)
+    with AppServer(env={"KPCA_WARMUP": "0"}) as server:
+        url = server.url.replace("http://", "ws://") + "/_stcore/stream"
+        async with connect(url, subprotocols=["streamlit"], max_size=None) as ws:
+            session = Session(ws, scenario, Record("cpu"))
+            await session.run(timeout=120)
+
+            async def cpu_of(fragment_id: str) -> tuple[float, float]:
+                """CPU ms of one run: the server's process, and its tree (with the workers)."""
+                cpu, main_cpu = server.tree_cpu(), cpu_seconds(server.process.pid)
+                await session.run(fragment_id=fragment_id, timeout=120)
+                main_ms = 1000 * (cpu_seconds(server.process.pid) - main_cpu)
+                return main_ms, 1000 * (server.tree_cpu() - cpu)
+
+            print(f"Fig. 2 link, one session: CPU ms per run, median (changes at most {repeats})")
+            print(f"{'slider':<9} {'run':>8} {'changes':>7} {'server':>6} {'tree':>6}")
+            fragments = {}
+            for key in SERVER_SLIDERS:
+                # each run replaces the session's sliders: find this one anew every time
+                def slider(key: str = key) -> Any:
+                    return next(s for s in session.sliders.values() if s.key == key)
+
+                fragments[key] = fragment_id = slider().fragment_id
+                options, step = slider().options, slider().step or 1
+                top = len(options) - 1 if options else slider().maximum
+                bottom = 0 if options else slider().minimum
+                seen, times = {slider().value[0]}, []
+                for _ in range(repeats):
+                    value = round(slider().value[0] + (1 if options else step), 10)
+                    value = bottom if value > top else value  # from the top, to the bottom
+                    if value in seen:  # only values not seen yet: none from a cache
+                        break
+                    seen.add(value)
+                    slider().value = [value]
+                    times.append(await cpu_of(fragment_id))
+                main_ms, tree_ms = (statistics.median(t) for t in zip(*times, strict=True))
+                where = "fragment" if fragment_id else "script"
+                print(f"{key:<9} {where:>8} {len(times):7d} {main_ms:6.0f} {tree_ms:6.0f}")
+            # nothing changed: what a run itself costs, the controls' fragment or the script
+            for name, fragment_id in (("fragment", fragments["ct_k"]), ("script", "")):
+                times = [await cpu_of(fragment_id) for _ in range(repeats)]
+                main_ms, tree_ms = (statistics.median(t) for t in zip(*times, strict=True))
+                print(f"{'no change':<9} {name:>8} {'-':>7} {main_ms:6.0f} {tree_ms:6.0f}")
+    print(
+        f"load average {os.getloadavg()[0]:.1f} (the machine is shared; CPU is counted in "
+        "the kernel's 10 ms ticks)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=15)
-    repeats = parser.parse_args().repeats
+    parser.add_argument("--server", action="store_true", help="server CPU per slider change")
+    args = parser.parse_args()
+    repeats = args.repeats
+    if args.server:
+        asyncio.run(server_cpu(repeats))
+        return
 
     X, labels = parabola(300, 0.2, 0)
     specs = ct.sweep_specs(ct.KernelSpec("poly", gamma=1.0, coef0=0.0), "degree", DEGREES)
@@ -140,6 +223,20 @@ def main() -> None:
     sweep = ct.contour_sweep(X, specs, n_components=N_COMPONENTS, parameter="degree", labels=labels)
     figure_only = median_time(lambda: figures.contour_figure(sweep), repeats)
     print(f"{'of which the contour figure alone':<44} ours {figure_only * 1e3:7.1f} ms")
+    # what the worker sends the server once the figure is built: its data and the JSON
+    # the chart sends, directly, against through plotly's Figure (copied in, out, out again)
+    spec = figures.contour_figure_data(sweep)
+    ours = median_time(lambda: figure_json(spec), repeats)
+
+    def through_figure() -> tuple[dict, str]:
+        figure = go.Figure(spec, _validate=False)
+        return figure.to_plotly_json(), pio.to_json(figure, validate=False, engine="orjson")
+
+    theirs = median_time(through_figure, repeats)
+    print(
+        f"{'then its data and JSON for the server':<44} ours {ours * 1e3:7.1f} ms   "
+        f"via go.Figure {theirs * 1e3:7.1f} ms   ratio {theirs / ours:5.1f}x"
+    )
 
 
 if __name__ == "__main__":

@@ -47,7 +47,9 @@ def nbytes(value: object) -> int:
             total += len(item)
         elif isinstance(item, go.Figure):
             # the figure's own dictionaries: to_plotly_json() would deep-copy them first
+            # and the JSON it keeps to be sent (kpca_ui.chart.figure_from_json)
             todo.extend((item._data, item._layout, [frame._props for frame in item.frames]))
+            todo.append(getattr(item, "_kpca_json", None))
         elif isinstance(item, dict):
             todo.extend(item.keys())
             todo.extend(item.values())

@@ -40,7 +40,7 @@ def clear_contours_caches() -> None:
 def test_the_fig2_link_after_warm_up_fits_nothing(monkeypatch):
     clear_contours_caches()
     fits = counting(monkeypatch, ct, "fit_column")
-    figures = counting(monkeypatch, contours_grid.figures, "contour_figure")
+    figures = counting(monkeypatch, contours_grid.figures, "contour_figure_data")
     assert warmup.warm((warmup.warm_contours,)) == []
     assert (len(fits), len(figures)) == (4, 1)  # the preset's four degrees, one grid figure
     card = GALLERY[0]

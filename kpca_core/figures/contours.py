@@ -190,6 +190,28 @@ def contour_figure(
     height_px: int | None = None,
     group_colours: tuple[str, ...] | None = None,
 ) -> go.Figure:
+    """The grid of Fig. 2 (:func:`contour_figure_data`) as a figure."""
+    # Built from checked dictionaries; tests re-create it with validation on.
+    return go.Figure(
+        contour_figure_data(
+            sweep,
+            title=title,
+            width_px=width_px,
+            height_px=height_px,
+            group_colours=group_colours,
+        ),
+        _validate=False,
+    )
+
+
+def contour_figure_data(
+    sweep: ContourSweep,
+    *,
+    title: str = "",
+    width_px: int = FIGURE_PX,
+    height_px: int | None = None,
+    group_colours: tuple[str, ...] | None = None,
+) -> dict:
     """The grid of Fig. 2: columns are kernels, rows are components 1 … k.
 
     Each panel: the component's value over the grid (filled, with contour
@@ -225,7 +247,9 @@ def contour_figure(
 
     Returns
     -------
-    go.Figure
+    dict
+        The figure's ``{"data": [...], "layout": {...}}`` as plain data (no plotly
+        objects: a worker sends it and its JSON without copying it through them):
         ``len(columns) × n_components`` panels sharing one colour axis.
     """
     n_cols, n_rows = len(sweep.columns), sweep.n_components
@@ -403,8 +427,7 @@ def contour_figure(
         images = []  # the groups' markers instead of the dots
         data += _group_markers(sweep.X, sweep.labels, group_colours, shifts)
     layout["images"] = _colour_images(xs, ys, drawn, axes) + images
-    # Built from checked dictionaries; tests re-create it with validation on.
-    return go.Figure(data=data, layout=layout, _validate=False)
+    return {"data": data, "layout": layout}
 
 
 def _group_markers(
