@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -428,27 +428,41 @@ def canvas_xy(page: Page, x: float, y: float) -> tuple[float, float]:
 
 
 DRAG_COUNT_JS = """
-(selector) => {
-  // Each picture the graph shows, by a light digest of what a slider changes (titles,
-  // annotations' texts, the traces' values up to 4000 numbers), at each drawing.
-  const graph = document.querySelector(selector);
-  if (!graph || !graph.on) return false;
+(selectors) => {
+  // Each picture each graph shows, by a light digest of what a slider changes (titles,
+  // annotations' texts, shapes' places, the traces' values up to 4000 numbers and a
+  // checksum of a matrix's), at each drawing.
+  const graphs = selectors.map((selector) => document.querySelector(selector));
+  if (graphs.some((graph) => !graph || !graph.on)) return false;
   const values = (v) => (v && (Array.isArray(v) || ArrayBuffer.isView(v)) && v.length <= 4000)
     ? Array.from(v, (x) => (typeof x === 'number' ? +x.toPrecision(6) : x)) : null;
-  const digest = (g) => JSON.stringify([
-    g.layout.title, (g.layout.annotations || []).map((a) => a.text),
-    (g.layout.shapes || []).map((s) => [s.x0, s.y0, s.path && s.path.length]),
-    g.data.map((t) => [values(t.x), values(t.y), t.z ? t.z.length : null])]);
-  const probe = {pictures: [], down: null, up: null, last: digest(graph)};
-  window.__kpcaDrag = probe;
-  const seen = () => {
-    const now = digest(graph);
-    if (now !== probe.last) {
-      probe.last = now;
-      probe.pictures.push(performance.now());
+  const checksum = (z) => {
+    let sum = 0, k = 0;
+    for (const row of (z && z.length !== undefined) ? z : []) {
+      for (const x of (typeof row === 'number' ? [row] : row)) {
+        k += 1;
+        if (Number.isFinite(x)) sum += x * ((k % 97) + 1);
+      }
     }
+    return z ? +sum.toPrecision(8) : null;
   };
-  graph.on('plotly_afterplot', seen);
+  const digest = (g) => JSON.stringify([
+    g.layout.title, (g.layout.annotations || []).map((a) => [a.text, a.x]),
+    (g.layout.shapes || []).map((s) => [s.x0, s.y0, s.path && s.path.length]),
+    g.data.map((t, i) => [values(t.x), values(t.y),
+                          checksum(t.z && (g._fullData[i] || {}).z)])]);
+  const probe = {pictures: selectors.map(() => []), down: null, up: null};
+  window.__kpcaDrag = probe;
+  graphs.forEach((graph, i) => {
+    let last = digest(graph);
+    graph.on('plotly_afterplot', () => {
+      const now = digest(graph);
+      if (now !== last) {
+        last = now;
+        probe.pictures[i].push(performance.now());
+      }
+    });
+  });
   document.addEventListener('pointerdown', () => { probe.down ??= performance.now(); },
                             {capture: true});
   document.addEventListener('pointerup', () => { probe.up ??= performance.now(); },
@@ -456,10 +470,16 @@ DRAG_COUNT_JS = """
   return true;
 }
 """
-"""Arms a count of the distinct pictures a graph shows, and the times of the drag's ends."""
+"""Arms a count of the distinct pictures each graph shows, and the times of the drag's ends."""
 
 
-def drag_and_count(page: Page, view: View, seconds: float = 2.0, moves: int = 60) -> dict:
+def drag_and_count(
+    page: Page,
+    view: View,
+    seconds: float = 2.0,
+    moves: int = 60,
+    also: Sequence[str] = (),
+) -> dict:
     """Drag the view's slider across its track for ``seconds``; the pictures seen before the
     release.
 
@@ -467,7 +487,8 @@ def drag_and_count(page: Page, view: View, seconds: float = 2.0, moves: int = 60
     ``seconds / moves``, to the farther end of the track and back halfway to
     where it started; then it is released.  Returns ``{"before": pictures drawn between
     the press and the release, "per_s": those per second of drag, "after":
-    pictures drawn in the 3 s after the release}``.
+    pictures drawn in the 3 s after the release}`` for the view's figure, and
+    ``"also"``: ``{selector: pictures before the release}`` for the graphs of ``also``.
     """
     thumb = view.slider_thumb(page)
     track = page.locator(f".st-key-{view.slider} [role='group'] > [data-rac]").first
@@ -475,8 +496,8 @@ def drag_and_count(page: Page, view: View, seconds: float = 2.0, moves: int = 60
     box = track.bounding_box()
     low, high = float(thumb.get_attribute("min")), float(thumb.get_attribute("max"))
     share = (float(thumb.input_value()) - low) / (high - low)
-    if not page.evaluate(DRAG_COUNT_JS, view.chart_selector):
-        raise RuntimeError(f"no drawn figure matching {view.chart_selector}")
+    if not page.evaluate(DRAG_COUNT_JS, [view.chart_selector, *also]):
+        raise RuntimeError(f"no drawn figure matching {[view.chart_selector, *also]}")
     y = box["y"] + box["height"] / 2
     start = box["x"] + share * box["width"]
     left, right = box["x"] + 1, box["x"] + box["width"] - 1
@@ -499,10 +520,13 @@ def drag_and_count(page: Page, view: View, seconds: float = 2.0, moves: int = 60
         "() => { const p = window.__kpcaDrag; return {pictures: p.pictures, down: p.down,"
         " up: p.up}; }"
     )
-    before = [t for t in probe["pictures"] if probe["down"] <= t <= probe["up"]]
+    befores = [
+        [t for t in pictures if probe["down"] <= t <= probe["up"]] for pictures in probe["pictures"]
+    ]
     span = (probe["up"] - probe["down"]) / 1000
     return {
-        "before": len(before),
-        "per_s": len(before) / span if span > 0 else 0.0,
-        "after": len([t for t in probe["pictures"] if t > probe["up"]]),
+        "before": len(befores[0]),
+        "per_s": len(befores[0]) / span if span > 0 else 0.0,
+        "after": len([t for t in probe["pictures"][0] if t > probe["up"]]),
+        "also": {selector: len(before) for selector, before in zip(also, befores[1:], strict=True)},
     }

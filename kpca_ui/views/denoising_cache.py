@@ -8,9 +8,11 @@ from and how many there are.
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 import plotly.graph_objects as go
@@ -32,6 +34,7 @@ from kpca_core.denoise import (
     side_by_side,
     toy_denoising,
 )
+from kpca_core.figures import denoise as denoise_figures
 from kpca_core.figures import preimages as figures
 from kpca_core.gaussians_table import GaussiansTable, gaussians_table
 from kpca_core.preimage_compare import (
@@ -176,6 +179,80 @@ def cached_side_by_side(
         method=method,
         ridge_alpha=ridge_alpha,
     )
+
+
+_FRAMES = ThreadPoolExecutor(1, thread_name_prefix="kpca-dn-frames")
+"""The thread that makes the side-by-side grid's frames, one request at a time."""
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def side_by_side_frames(
+    key: ModelKey,
+    noise: tuple[str, float],
+    pick: tuple[int, ...],
+    method: str,
+    ridge_alpha: float,
+    title: str,
+    width_px: int | None,
+    _model: DigitDenoiser,
+    _subsets: DigitSubsets,
+) -> Future:
+    """Scrubbing n: the side-by-side figure at every n of ``SWEEP_N``, made in the background.
+
+    A future of ``{n: frame}``, each frame the changes of the figure at that n
+    (:func:`kpca_ui.chart.chart`'s ``frames``): its digits, row labels, errors and
+    title (``title`` with ", n = <n>").  Shared by every session that shows these
+    digits; the page sends the frames once they are made, and the browser moves
+    through them while the n slider is dragged.
+    """
+    rows = list(pick)
+    noisy = noisy_test_digits(key, noise, _subsets)[rows]
+    return _FRAMES.submit(
+        _every_n,
+        _model,
+        _subsets.X_test[rows],
+        noisy,
+        _subsets.y_test[rows],
+        _subsets.side,
+        method,
+        ridge_alpha,
+        title,
+        width_px,
+    )
+
+
+def _every_n(
+    model: DigitDenoiser,
+    clean: np.ndarray,
+    noisy: np.ndarray,
+    labels: np.ndarray,
+    side: int,
+    method: str,
+    ridge_alpha: float,
+    title: str,
+    width_px: int | None,
+) -> dict[int, dict]:
+    frames = {}
+    try:
+        for n in SWEEP_N:
+            grid = side_by_side(
+                model, clean, noisy, labels, n, side=side, method=method, ridge_alpha=ridge_alpha
+            )
+            fig = denoise_figures.side_by_side_figure(
+                grid, title=f"{title}, n = {n}", width_px=width_px
+            )
+            frames[n] = {
+                "data": [{"z": np.asarray(fig.data[0].z, dtype=np.float32)}],
+                "layout": {
+                    "title": fig.layout.title.to_plotly_json(),
+                    "annotations": [a.to_plotly_json() for a in fig.layout.annotations],
+                    "yaxis": {"ticktext": list(fig.layout.yaxis.ticktext)},
+                },
+            }
+    except Exception:  # no frames: the slider still redraws on its release
+        logging.getLogger(__name__).exception("the side-by-side frames failed")
+        return {}
+    return frames
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
