@@ -254,23 +254,24 @@ ARM_REDRAW_JS = """
     const hook = (div) => {
       if (div.on && !div.__kpcaHooked) {
         div.__kpcaHooked = true;
-        div.on('plotly_afterplot', check);
+        div.on('plotly_afterplot', () => check(true));
       }
     };
     let differs = false;
-    function check() {
+    function check(drawn = false) {
       if (probe.changed) return;
       const now = document.querySelector(selector);
       if (!now || !now.data) return;
-      if (now.data !== data) {
-        // A new data object: compare the content only now, not on every mutation.
+      if (now.data !== data || drawn) {
+        // A new data object, or a drawing (Plotly.update changes the figure in place):
+        // compare the content only now, not on every mutation.
         graph = now;
         data = now.data;
         differs = content(now) !== before;
       }
       if (!differs) return;
       if (!seen(now)) {
-        requestAnimationFrame(check);  // drawn hidden: wait until it shows
+        requestAnimationFrame(() => check());  // drawn hidden: wait until it shows
         return;
       }
       probe.changed = true;
@@ -295,7 +296,8 @@ Sets ``window.__kpcaProbe`` with the times described in the module docstring
 and a promise ``done`` that resolves at the redraw. The figure's content (its
 data, title, annotations, images and shapes; typed arrays by a checksum) is
 serialised before the key press and again only when a new data object shows
-up, so the comparison adds little to the timed part. A changed figure counts
+up or the graph was drawn (``Plotly.update`` changes it in place), so the
+comparison adds little to the timed part. A changed figure counts
 once its graph div can be seen (not ``visibility: hidden``, not
 ``display: none``).
 """
@@ -471,6 +473,24 @@ DRAG_COUNT_JS = """
 }
 """
 """Arms a count of the distinct pictures each graph shows, and the times of the drag's ends."""
+
+
+def open_with_frames(page: Page, view: View, base_url: str, timeout_s: float = 240.0) -> bool:
+    """Open the view, again every 5 s until its figure can be scrubbed; whether it can.
+
+    A figure whose frames the server makes in the background (Denoising's n) gets
+    them on a run after they are made; the chart says how many it has in the
+    ``data-frames`` attribute of its box.
+    """
+    scrubbed = f".st-key-{view.chart} .kc[data-frames]:not([data-frames='0'])"
+    deadline = time.monotonic() + timeout_s
+    open_view(page, view, base_url)
+    while not page.locator(scrubbed).count():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(5)
+        open_view(page, view, base_url)
+    return True
 
 
 def drag_and_count(

@@ -16,10 +16,17 @@ only after the release.
 from __future__ import annotations
 
 import dataclasses
-import time
 
 import pytest
-from browser import IDLE, VIEWS, drag_and_count, open_view, slider_text, url_params
+from browser import (
+    IDLE,
+    VIEWS,
+    drag_and_count,
+    open_view,
+    open_with_frames,
+    slider_text,
+    url_params,
+)
 
 pytestmark = [pytest.mark.e2e]
 
@@ -86,13 +93,8 @@ def sbs_title(page) -> str:
 
 
 def test_dragging_n_moves_through_the_side_by_side_digits_before_the_release(page, app_server):
-    open_view(page, DENOISING, app_server.url)
     # the grid at every n is made in the background: a later run of the page sends it
-    deadline = time.monotonic() + 240
-    while not page.locator(f"{SIDE_BY_SIDE} .kc[data-frames='20']").count():
-        assert time.monotonic() < deadline, "the frames of every n never came"
-        time.sleep(5)
-        open_view(page, DENOISING, app_server.url)
+    assert open_with_frames(page, DENOISING, app_server.url), "the frames of every n never came"
     result = drag_and_count(page, DENOISING, seconds=2.0, moves=30)
     assert result["before"] > 1, result  # grids of other n while the thumb was held
     page.wait_for_selector(IDLE)
