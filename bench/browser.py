@@ -433,7 +433,7 @@ DRAG_COUNT_JS = """
 (selectors) => {
   // Each picture each graph shows, by a light digest of what a slider changes (titles,
   // annotations' texts, shapes' places, the traces' values up to 4000 numbers and a
-  // checksum of a matrix's), at each drawing.
+  // checksum of a matrix's, marks moved in place), at each drawing or move.
   const graphs = selectors.map((selector) => document.querySelector(selector));
   if (graphs.some((graph) => !graph || !graph.on)) return false;
   const values = (v) => (v && (Array.isArray(v) || ArrayBuffer.isView(v)) && v.length <= 4000)
@@ -452,18 +452,31 @@ DRAG_COUNT_JS = """
     g.layout.title, (g.layout.annotations || []).map((a) => [a.text, a.x]),
     (g.layout.shapes || []).map((s) => [s.x0, s.y0, s.path && s.path.length]),
     g.data.map((t, i) => [values(t.x), values(t.y),
-                          checksum(t.z && (g._fullData[i] || {}).z)])]);
+                          checksum(t.z && (g._fullData[i] || {}).z)]),
+    // marks the chart moves in place (kpca_ui/chart.js, moveMarks)
+    Array.from(g.querySelectorAll('.shapelayer path[transform], .annotation[transform]'),
+               (e) => [e.getAttribute('transform'), e.textContent])]);
   const probe = {pictures: selectors.map(() => []), down: null, up: null};
   window.__kpcaDrag = probe;
   graphs.forEach((graph, i) => {
     let last = digest(graph);
-    graph.on('plotly_afterplot', () => {
+    let asked = false;
+    const seen = () => {
+      asked = false;
       const now = digest(graph);
       if (now !== last) {
         last = now;
         probe.pictures[i].push(performance.now());
       }
-    });
+    };
+    graph.on('plotly_afterplot', seen);
+    // a mark moved in place: looked at once per animation frame
+    new MutationObserver(() => {
+      if (!asked) {
+        asked = true;
+        requestAnimationFrame(seen);
+      }
+    }).observe(graph, {attributes: true, attributeFilter: ['transform'], subtree: true});
   });
   document.addEventListener('pointerdown', () => { probe.down ??= performance.now(); },
                             {capture: true});

@@ -224,7 +224,9 @@ function frameUpdate(state, frame) {
   for (const [k, v] of Object.entries(frame.layout || {})) {
     if (k === "title") layout.title = bold({ ...(plain(shown.layout.title)
       ? shown.layout.title : { text: shown.layout.title }), ...(plain(v) ? v : { text: v }) });
-    else layout[k] = v;
+    else if (plain(v)) { // an axis's changes: its other settings stay
+      for (const [key, value] of Object.entries(v)) layout[`${k}.${key}`] = value;
+    } else layout[k] = v;
   }
   for (const list of ["shapes", "annotations"]) {
     (shown.layout[list] || []).forEach((item, i) => {
