@@ -254,10 +254,12 @@ ARM_REDRAW_JS = """
     const hook = (div) => {
       if (div.on && !div.__kpcaHooked) {
         div.__kpcaHooked = true;
-        div.on('plotly_afterplot', () => check(true));
+        // the current probe's check: a graph outlives the probe that hooked it
+        div.on('plotly_afterplot', () => window.__kpcaCheck(true));
       }
     };
     let differs = false;
+    window.__kpcaCheck = check;
     function check(drawn = false) {
       if (probe.changed) return;
       const now = document.querySelector(selector);
