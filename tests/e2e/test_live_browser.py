@@ -92,6 +92,7 @@ def sbs_title(page) -> str:
     )
 
 
+@pytest.mark.slow  # the grid at every n is made first (20 pre-images; ~1 min under load)
 def test_dragging_n_moves_through_the_side_by_side_digits_before_the_release(page, app_server):
     # the grid at every n is made in the background: a later run of the page sends it
     assert open_with_frames(page, DENOISING, app_server.url), "the frames of every n never came"
