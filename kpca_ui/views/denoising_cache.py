@@ -17,6 +17,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
+from _plotly_utils.utils import to_typed_array_spec
+from plotly.colors import get_colorscale
 
 from kpca_core import usps
 from kpca_core.denoise import (
@@ -36,6 +38,7 @@ from kpca_core.denoise import (
 )
 from kpca_core.figures import denoise as denoise_figures
 from kpca_core.figures import preimages as figures
+from kpca_core.figures import style
 from kpca_core.gaussians_table import GaussiansTable, gaussians_table
 from kpca_core.preimage_compare import (
     FixedPointPaths,
@@ -221,6 +224,27 @@ def side_by_side_frames(
     )
 
 
+GAP = 0
+"""A quantised mosaic's gap between digits (transparent); its greys are 1-255.  Not 255:
+Plotly's JSON writes each "/" of base64 as six bytes, and runs of 255 are "////"."""
+QUANTISED_GREYS = {
+    "zmin": 0,
+    "zmax": 255,
+    "colorscale": [[0, "rgba(0, 0, 0, 0)"], [0.5 / 255, "rgba(0, 0, 0, 0)"]]
+    + [[(1 + p * 254) / 255, c] for p, c in get_colorscale(style.GREYS)],
+}
+"""The colours of a quantised mosaic: its gaps transparent, the digits' greys."""
+
+
+def quantised(z: object) -> np.ndarray:
+    """A mosaic's grey values (``GREY_RANGE``, NaN between digits) as bytes: :data:`GAP`
+    between digits, 1-255 for the greys."""
+    values = np.asarray(z, dtype=float)
+    low, high = denoise_figures.GREY_RANGE
+    grey = 1 + np.round((np.clip(values, low, high) - low) / (high - low) * 254)
+    return np.where(np.isnan(values), GAP, grey).astype(np.uint8)
+
+
 def _every_n(
     model: DigitDenoiser,
     clean: np.ndarray,
@@ -242,7 +266,8 @@ def _every_n(
                 grid, title=f"{title}, n = {n}", width_px=width_px
             )
             frames[n] = {
-                "data": [{"z": np.asarray(fig.data[0].z, dtype=np.float32)}],
+                # bytes, as Plotly's typed array (a plain array's JSON is a list of numbers)
+                "data": [{"z": to_typed_array_spec(quantised(fig.data[0].z)), **QUANTISED_GREYS}],
                 "layout": {
                     "title": fig.layout.title.to_plotly_json(),
                     "annotations": [a.to_plotly_json() for a in fig.layout.annotations],
