@@ -110,6 +110,9 @@ class AppServer:
         Extra environment variables for the server (e.g. ``KPCA_USPS_DIR``).
     startup_timeout : float
         Seconds to wait for ``/_stcore/health`` to answer ``ok``.
+    root : Path
+        The checkout whose app is served (this one by default; ``bench/ui_latency.py
+        --before`` serves an older one beside it).
 
     The server's output goes to :attr:`log_path`; :meth:`log_tail` shows its end
     when something goes wrong.
@@ -121,8 +124,10 @@ class AppServer:
         port: int | None = None,
         env: dict[str, str] | None = None,
         startup_timeout: float = 60.0,
+        root: Path = ROOT,
     ) -> None:
         self.port = port or free_port()
+        self.root = root
         self.env = {**os.environ, **(env or {})}
         self.startup_timeout = startup_timeout
         self.process: subprocess.Popen[bytes] | None = None
@@ -156,7 +161,7 @@ class AppServer:
         self._log = self.log_path.open("wb")
         self.process = subprocess.Popen(
             self.command,
-            cwd=ROOT,
+            cwd=self.root,
             env=self.env,
             stdout=self._log,
             stderr=subprocess.STDOUT,

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -254,23 +254,26 @@ ARM_REDRAW_JS = """
     const hook = (div) => {
       if (div.on && !div.__kpcaHooked) {
         div.__kpcaHooked = true;
-        div.on('plotly_afterplot', check);
+        // the current probe's check: a graph outlives the probe that hooked it
+        div.on('plotly_afterplot', () => window.__kpcaCheck(true));
       }
     };
     let differs = false;
-    function check() {
+    window.__kpcaCheck = check;
+    function check(drawn = false) {
       if (probe.changed) return;
       const now = document.querySelector(selector);
       if (!now || !now.data) return;
-      if (now.data !== data) {
-        // A new data object: compare the content only now, not on every mutation.
+      if (now.data !== data || drawn) {
+        // A new data object, or a drawing (Plotly.update changes the figure in place):
+        // compare the content only now, not on every mutation.
         graph = now;
         data = now.data;
         differs = content(now) !== before;
       }
       if (!differs) return;
       if (!seen(now)) {
-        requestAnimationFrame(check);  // drawn hidden: wait until it shows
+        requestAnimationFrame(() => check());  // drawn hidden: wait until it shows
         return;
       }
       probe.changed = true;
@@ -295,7 +298,8 @@ Sets ``window.__kpcaProbe`` with the times described in the module docstring
 and a promise ``done`` that resolves at the redraw. The figure's content (its
 data, title, annotations, images and shapes; typed arrays by a checksum) is
 serialised before the key press and again only when a new data object shows
-up, so the comparison adds little to the timed part. A changed figure counts
+up or the graph was drawn (``Plotly.update`` changes it in place), so the
+comparison adds little to the timed part. A changed figure counts
 once its graph div can be seen (not ``visibility: hidden``, not
 ``display: none``).
 """
@@ -428,27 +432,54 @@ def canvas_xy(page: Page, x: float, y: float) -> tuple[float, float]:
 
 
 DRAG_COUNT_JS = """
-(selector) => {
-  // Each picture the graph shows, by a light digest of what a slider changes (titles,
-  // annotations' texts, the traces' values up to 4000 numbers), at each drawing.
-  const graph = document.querySelector(selector);
-  if (!graph || !graph.on) return false;
+(selectors) => {
+  // Each picture each graph shows, by a light digest of what a slider changes (titles,
+  // annotations' texts, shapes' places, the traces' values up to 4000 numbers and a
+  // checksum of a matrix's, marks moved in place), at each drawing or move.
+  const graphs = selectors.map((selector) => document.querySelector(selector));
+  if (graphs.some((graph) => !graph || !graph.on)) return false;
   const values = (v) => (v && (Array.isArray(v) || ArrayBuffer.isView(v)) && v.length <= 4000)
     ? Array.from(v, (x) => (typeof x === 'number' ? +x.toPrecision(6) : x)) : null;
-  const digest = (g) => JSON.stringify([
-    g.layout.title, (g.layout.annotations || []).map((a) => a.text),
-    (g.layout.shapes || []).map((s) => [s.x0, s.y0, s.path && s.path.length]),
-    g.data.map((t) => [values(t.x), values(t.y), t.z ? t.z.length : null])]);
-  const probe = {pictures: [], down: null, up: null, last: digest(graph)};
-  window.__kpcaDrag = probe;
-  const seen = () => {
-    const now = digest(graph);
-    if (now !== probe.last) {
-      probe.last = now;
-      probe.pictures.push(performance.now());
+  const checksum = (z) => {
+    let sum = 0, k = 0;
+    for (const row of (z && z.length !== undefined) ? z : []) {
+      for (const x of (typeof row === 'number' ? [row] : row)) {
+        k += 1;
+        if (Number.isFinite(x)) sum += x * ((k % 97) + 1);
+      }
     }
+    return z ? +sum.toPrecision(8) : null;
   };
-  graph.on('plotly_afterplot', seen);
+  const digest = (g) => JSON.stringify([
+    g.layout.title, (g.layout.annotations || []).map((a) => [a.text, a.x]),
+    (g.layout.shapes || []).map((s) => [s.x0, s.y0, s.path && s.path.length]),
+    g.data.map((t, i) => [values(t.x), values(t.y),
+                          checksum(t.z && (g._fullData[i] || {}).z)]),
+    // marks the chart moves in place (kpca_ui/chart.js, moveMarks)
+    Array.from(g.querySelectorAll('.shapelayer path[transform], .annotation[transform]'),
+               (e) => [e.getAttribute('transform'), e.textContent])]);
+  const probe = {pictures: selectors.map(() => []), down: null, up: null};
+  window.__kpcaDrag = probe;
+  graphs.forEach((graph, i) => {
+    let last = digest(graph);
+    let asked = false;
+    const seen = () => {
+      asked = false;
+      const now = digest(graph);
+      if (now !== last) {
+        last = now;
+        probe.pictures[i].push(performance.now());
+      }
+    };
+    graph.on('plotly_afterplot', seen);
+    // a mark moved in place: looked at once per animation frame
+    new MutationObserver(() => {
+      if (!asked) {
+        asked = true;
+        requestAnimationFrame(seen);
+      }
+    }).observe(graph, {attributes: true, attributeFilter: ['transform'], subtree: true});
+  });
   document.addEventListener('pointerdown', () => { probe.down ??= performance.now(); },
                             {capture: true});
   document.addEventListener('pointerup', () => { probe.up ??= performance.now(); },
@@ -456,10 +487,34 @@ DRAG_COUNT_JS = """
   return true;
 }
 """
-"""Arms a count of the distinct pictures a graph shows, and the times of the drag's ends."""
+"""Arms a count of the distinct pictures each graph shows, and the times of the drag's ends."""
 
 
-def drag_and_count(page: Page, view: View, seconds: float = 2.0, moves: int = 60) -> dict:
+def open_with_frames(page: Page, view: View, base_url: str, timeout_s: float = 240.0) -> bool:
+    """Open the view, again every 5 s until its figure can be scrubbed; whether it can.
+
+    A figure whose frames the server makes in the background (Denoising's n) gets
+    them on a run after they are made; the chart says how many it has in the
+    ``data-frames`` attribute of its box.
+    """
+    scrubbed = f".st-key-{view.chart} .kc[data-frames]:not([data-frames='0'])"
+    deadline = time.monotonic() + timeout_s
+    open_view(page, view, base_url)
+    while not page.locator(scrubbed).count():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(5)
+        open_view(page, view, base_url)
+    return True
+
+
+def drag_and_count(
+    page: Page,
+    view: View,
+    seconds: float = 2.0,
+    moves: int = 60,
+    also: Sequence[str] = (),
+) -> dict:
     """Drag the view's slider across its track for ``seconds``; the pictures seen before the
     release.
 
@@ -467,7 +522,8 @@ def drag_and_count(page: Page, view: View, seconds: float = 2.0, moves: int = 60
     ``seconds / moves``, to the farther end of the track and back halfway to
     where it started; then it is released.  Returns ``{"before": pictures drawn between
     the press and the release, "per_s": those per second of drag, "after":
-    pictures drawn in the 3 s after the release}``.
+    pictures drawn in the 3 s after the release}`` for the view's figure, and
+    ``"also"``: ``{selector: pictures before the release}`` for the graphs of ``also``.
     """
     thumb = view.slider_thumb(page)
     track = page.locator(f".st-key-{view.slider} [role='group'] > [data-rac]").first
@@ -475,8 +531,8 @@ def drag_and_count(page: Page, view: View, seconds: float = 2.0, moves: int = 60
     box = track.bounding_box()
     low, high = float(thumb.get_attribute("min")), float(thumb.get_attribute("max"))
     share = (float(thumb.input_value()) - low) / (high - low)
-    if not page.evaluate(DRAG_COUNT_JS, view.chart_selector):
-        raise RuntimeError(f"no drawn figure matching {view.chart_selector}")
+    if not page.evaluate(DRAG_COUNT_JS, [view.chart_selector, *also]):
+        raise RuntimeError(f"no drawn figure matching {[view.chart_selector, *also]}")
     y = box["y"] + box["height"] / 2
     start = box["x"] + share * box["width"]
     left, right = box["x"] + 1, box["x"] + box["width"] - 1
@@ -499,10 +555,13 @@ def drag_and_count(page: Page, view: View, seconds: float = 2.0, moves: int = 60
         "() => { const p = window.__kpcaDrag; return {pictures: p.pictures, down: p.down,"
         " up: p.up}; }"
     )
-    before = [t for t in probe["pictures"] if probe["down"] <= t <= probe["up"]]
+    befores = [
+        [t for t in pictures if probe["down"] <= t <= probe["up"]] for pictures in probe["pictures"]
+    ]
     span = (probe["up"] - probe["down"]) / 1000
     return {
-        "before": len(before),
-        "per_s": len(before) / span if span > 0 else 0.0,
-        "after": len([t for t in probe["pictures"] if t > probe["up"]]),
+        "before": len(befores[0]),
+        "per_s": len(befores[0]) / span if span > 0 else 0.0,
+        "after": len([t for t in probe["pictures"][0] if t > probe["up"]]),
+        "also": {selector: len(before) for selector, before in zip(also, befores[1:], strict=True)},
     }

@@ -37,9 +37,13 @@ end (counted as "revisits": the server's caches may answer those).
 
 ``--compare`` starts a second server whose figures are ``st.plotly_chart``'s
 (``KPCA_CHART=plotly``) and measures both, view by view in turn. ``--drag``
-also drags the Contours noise and the Spectrum width sliders across their
-track for 2 s and counts the distinct pictures the figure showed before the
+also drags the Contours noise, the Spectrum width and the Denoising n sliders
+across their track for 2 s and counts the distinct pictures the figure showed before the
 release (the issue asks >= 10 and >= 30 per second).
+
+``--before DIR`` also serves the app of another checkout of the project (e.g.
+``git worktree add /tmp/before <commit>``) on a second server, labelled
+``before``, and measures both, view by view in turn, as ``--compare`` does.
 
 ``--screenshot PATH`` only saves a 1280 × 720 picture of the Contours view
 with the Fig. 2 preset (the README's screenshot) and exits.
@@ -73,6 +77,7 @@ from browser import (
     drawing_link,
     launch_chromium,
     open_view,
+    open_with_frames,
     press_and_time,
 )
 
@@ -173,8 +178,9 @@ def screenshot(path: Path, base_url: str, page: Page) -> None:
     print(f"saved {path} ({VIEWPORT['width']} x {VIEWPORT['height']}) from {view.link(base_url)}")
 
 
-DRAGGED = {"contours": 10.0, "spectrum": 30.0}
-"""The views whose slider is dragged for 2 s (``--drag``), and the pictures per second asked."""
+DRAGGED = {"contours": (10.0, 60), "spectrum": (30.0, 120), "denoising": (30.0, 120)}
+"""The views whose slider is dragged for 2 s (``--drag``): the pictures per second asked,
+and the mouse's moves in the 2 s (twice the pictures asked: more than the slider's steps)."""
 ENGINE_VARIABLE = "KPCA_CHART"
 """The server's choice of figure engine (:data:`kpca_ui.chart.ENGINE_VARIABLE`)."""
 ENGINES = {"chart": "the app's chart (kpca_ui/chart.py)", "plotly": "st.plotly_chart"}
@@ -217,12 +223,16 @@ def one_view(server: AppServer, page: Page, view: View, repeats: int, engine: st
 
 def one_drag(server: AppServer, page: Page, view: View, engine: str) -> None:
     """Drag the view's slider for 2 s and print the pictures seen before the release."""
-    open_view(page, view, server.url)
-    result = drag_and_count(page, view)
+    if view.name == "denoising":  # its frames are made in the background, then sent
+        open_with_frames(page, view, server.url, timeout_s=120)
+    else:
+        open_view(page, view, server.url)
+    target, moves = DRAGGED[view.name]
+    result = drag_and_count(page, view, moves=moves)
     page.wait_for_selector(IDLE)
     print(
         f"{view.name:<10} {engine:<7} {view.slider:<9} {result['before']:8d} "
-        f"{result['per_s']:8.1f} {DRAGGED[view.name]:8.0f} {result['after']:6d}",
+        f"{result['per_s']:8.1f} {target:8.0f} {result['after']:6d}",
         flush=True,
     )
 
@@ -239,16 +249,24 @@ def main() -> int:
         help="also measure st.plotly_chart on a second server, alternating view by view",
     )
     parser.add_argument(
-        "--drag", action="store_true", help="also drag the Contours and Spectrum sliders for 2 s"
+        "--drag", action="store_true", help="also drag the Contours, Spectrum and Denoising sliders"
+    )
+    parser.add_argument(
+        "--before",
+        type=Path,
+        help="also serve this checkout's app on a second server ('before'), alternating",
     )
     args = parser.parse_args()
     engines = list(ENGINES) if args.compare else ["chart"]
+    labels = {**ENGINES, "before": f"the app of {args.before}"}
 
     with contextlib.ExitStack() as stack:
         servers = {
             engine: stack.enter_context(AppServer(env={ENGINE_VARIABLE: engine}))
             for engine in engines
         }
+        if args.before:
+            servers = {"before": stack.enter_context(AppServer(root=args.before)), **servers}
         playwright = stack.enter_context(sync_playwright())
         browser = launch_chromium(playwright)
         page = browser.new_page(viewport=VIEWPORT)
@@ -263,7 +281,7 @@ def main() -> int:
         for server in servers.values():
             warmed(server, page)
         print(f"{args.repeats} changes per view after one warm-up change; engines: ", end="")
-        print("; ".join(f"{engine} = {ENGINES[engine]}" for engine in engines))
+        print("; ".join(f"{engine} = {labels[engine]}" for engine in servers))
         print("times in ms after the key press, medians (min-max of the redraw):\n")
         print(
             f"{'view':<10} {'engine':<7} {'sent':>6} {'server':>7} {'drawing':>8} "

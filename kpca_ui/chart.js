@@ -52,7 +52,7 @@ function build(root) {
   const state = { box, graph, payload: null, frame: null, drawing: false, again: false,
                   width: 0, shown: null, pressed: false, following: false, quiet: 0,
                   listening: false, template: null, liveSent: null, inFlight: null, liveSeq: 0,
-                  id: Math.random().toString(36).slice(2, 8),
+                  id: Math.random().toString(36).slice(2, 8), drawn: null,
                   setStateValue: null };
   new ResizeObserver(() => {
     const width = box.clientWidth;
@@ -127,7 +127,6 @@ function merge(target, source) {
   // source's values override target's, recursively (lodash's merge, as st.plotly_chart
   // puts its theme over a figure's template; the figure's own layout still wins)
   for (const [k, v] of Object.entries(source)) {
-    const plain = (x) => x && typeof x === "object" && !Array.isArray(x);
     target[k] = plain(v) && plain(target[k]) ? merge(target[k], v) : v;
   }
   return target;
@@ -175,6 +174,14 @@ function bold(title) {
 
 // ---- drawing -----------------------------------------------------------------------------
 
+const plain = (x) => x && typeof x === "object" && !Array.isArray(x) && !ArrayBuffer.isView(x);
+
+function named(items, changes) {
+  // layout items (shapes, annotations) with a frame's changes to those of its names
+  return (items || []).map((item) =>
+    item && changes[item.name] ? { ...item, ...changes[item.name] } : item);
+}
+
 function applyFrame(figure, frame) {
   if (!frame) return figure;
   const data = figure.data.map((trace, i) =>
@@ -182,10 +189,119 @@ function applyFrame(figure, frame) {
   const layout = { ...figure.layout };
   for (const [k, v] of Object.entries(frame.layout || {})) {
     const was = layout[k];
-    const plain = (x) => x && typeof x === "object" && !Array.isArray(x);
     layout[k] = plain(v) && plain(was) ? { ...was, ...v } : v;
   }
+  for (const list of ["shapes", "annotations"]) {
+    if (frame[list]) layout[list] = named(layout[list], frame[list]);
+  }
   return { data, layout };
+}
+
+function decoded(value) {
+  // Plotly's typed-array spec {dtype, bdata} (numpy from the server) as a typed array
+  if (!plain(value) || typeof value.bdata !== "string" || !value.dtype) return value;
+  const types = { f4: Float32Array, f8: Float64Array, i1: Int8Array, u1: Uint8Array,
+                  i2: Int16Array, u2: Uint16Array, i4: Int32Array, u4: Uint32Array };
+  const Type = types[value.dtype];
+  if (!Type || value.shape) return value; // a matrix: left to Plotly
+  const bytes = Uint8Array.from(atob(value.bdata), (c) => c.charCodeAt(0));
+  return new Type(bytes.buffer);
+}
+
+function frameUpdate(state, frame) {
+  // A frame as the arguments of ONE Plotly.update: the traces it changes (their new
+  // values), the layout keys it changes, its named marks moved.  Made once per frame.
+  if (frame.__update) return frame.__update;
+  const shown = state.payload.figure;
+  const traces = (frame.data || []).flatMap((change, i) => (change ? [i] : []));
+  const keys = [...new Set(traces.flatMap((i) => Object.keys(frame.data[i])))];
+  const data = {};
+  for (const key of keys) {
+    data[key] = traces.map((i) =>
+      decoded(key in frame.data[i] ? frame.data[i][key] : shown.data[i][key]));
+  }
+  const layout = {};
+  for (const [k, v] of Object.entries(frame.layout || {})) {
+    if (k === "title") layout.title = bold({ ...(plain(shown.layout.title)
+      ? shown.layout.title : { text: shown.layout.title }), ...(plain(v) ? v : { text: v }) });
+    else if (plain(v)) { // an axis's changes: its other settings stay
+      for (const [key, value] of Object.entries(v)) layout[`${k}.${key}`] = value;
+    } else layout[k] = v;
+  }
+  for (const list of ["shapes", "annotations"]) {
+    (shown.layout[list] || []).forEach((item, i) => {
+      const change = frame[list] && item && frame[list][item.name];
+      for (const [k, v] of Object.entries(change || {})) layout[`${list}[${i}].${k}`] = v;
+    });
+  }
+  frame.__update = { data, layout, traces };
+  return frame.__update;
+}
+
+function axis(full, ref) {
+  // the full axis of a layout item's reference ("x", "x2"; "paper": none)
+  return ref === "paper" ? null : full[`xaxis${(ref || "x").slice(1)}`];
+}
+
+function moveMarks(state, frame) {
+  // A frame that only moves named marks (the Spectrum's chosen width on a sweep figure):
+  // the marks' drawn elements are shifted and relabelled in place, which costs nothing
+  // next to a Plotly.relayout (40-100 ms for each figure on a loaded machine).  The
+  // next drawing by Plotly draws them anew (restore() first undoes the shifts).
+  const gd = state.graph;
+  const full = gd._fullLayout;
+  if (!full || frame.data || frame.layout) return false;
+  const moves = [];
+  for (const list of ["shapes", "annotations"]) {
+    const changes = frame[list] || {};
+    (gd.layout[list] || []).forEach((item, i) => {
+      const change = item && changes[item.name];
+      if (!change) return;
+      const ax = axis(full, item.xref);
+      const selector = list === "shapes" ? `.shapelayer path[data-index="${i}"]`
+        : `.annotation[data-index="${i}"]`;
+      const element = gd.querySelector(selector);
+      if (!ax || !element) return moves.push(null);
+      // shapes are placed by data value, annotations on a log axis by its log10
+      const px = (x) => (list === "shapes" ? ax.l2p(ax.d2l(x)) : ax.l2p(x));
+      const dx = px(list === "shapes" ? change.x0 : change.x) - px(list === "shapes"
+        ? item.x0 : item.x);
+      moves.push({ element, dx, text: list === "annotations" ? change.text : null });
+    });
+  }
+  if (!moves.length || moves.includes(null) || moves.some((m) => !Number.isFinite(m.dx))) {
+    return false;
+  }
+  for (const { element, dx, text } of moves) {
+    element.setAttribute("transform", `translate(${dx.toFixed(2)},0)`);
+    const label = text !== null && element.querySelector(".annotation-text");
+    if (label) label.textContent = text;
+  }
+  state.moved = moves.map((m) => m.element);
+  return true;
+}
+
+function restore(state) {
+  // undo moveMarks: the server's figure (or a frame's) is drawn from the figure itself
+  for (const element of state.moved || []) element.removeAttribute("transform");
+  state.moved = null;
+}
+
+function quick(state, Plotly, frame) {
+  // a scrubbed frame on the graph already drawn: only what the frame changes
+  const { data, layout, traces } = frameUpdate(state, frame);
+  restore(state);
+  state.drawing = true;
+  return Promise.resolve(Plotly.update(state.graph, traces.length ? data : {}, layout,
+                                       traces.length ? traces : undefined))
+    .catch((error) => console.error("kpca chart:", error))
+    .finally(() => {
+      state.drawing = false;
+      if (state.again) {
+        state.again = false;
+        schedule(state);
+      }
+    });
 }
 
 function schedule(state) {
@@ -214,6 +330,7 @@ function schedule(state) {
 
 function draw(state, Plotly) {
   const { payload } = state;
+  restore(state);
   const figure = applyFrame(payload.figure, state.frame);
   const own = figure.layout.width;
   const room = Math.max(state.box.clientWidth, MIN_WIDTH);
@@ -229,7 +346,9 @@ function draw(state, Plotly) {
                                    "lasso2d", "select2d", "sendChartToCloud"];
   const spec = { data: figure.data, layout, config };
   if (payload.figure.frames) spec.frames = payload.figure.frames; // an animation's (the film)
-  return Plotly.react(state.graph, spec);
+  return Plotly.react(state.graph, spec).then(() => {
+    state.drawn = payload; // a scrubbed frame may now change it in place (quick)
+  });
 }
 
 // ---- scrubbing ---------------------------------------------------------------------------
@@ -251,15 +370,19 @@ function sliders(payload) {
 }
 
 function scrub(state) {
-  // the frame of the value the scrubbed slider shows, drawn here
+  // the frame of the value the scrubbed slider shows, drawn here: at once, in this
+  // animation frame, when the graph is drawn and free (else at a later one: the newest)
   const frames = state.payload.frames;
   if (!frames) return;
   const shown = thumbText(frames.slider);
-  if (shown !== state.shown && shown in frames.frames) {
-    state.shown = shown;
-    state.frame = frames.frames[shown];
-    schedule(state);
-  }
+  if (shown === state.shown || !(shown in frames.frames)) return;
+  if (state.drawing) return;
+  state.shown = shown;
+  state.frame = frames.frames[shown];
+  const ready = window.Plotly && state.drawn === state.payload && state.width > 0;
+  if (ready && moveMarks(state, state.frame)) return;
+  if (ready) quick(state, window.Plotly, state.frame);
+  else schedule(state);
 }
 
 function live(state) {
@@ -345,6 +468,8 @@ export default function ({ data, parentElement, setStateValue }) {
   state.template = themedTemplate(state.payload.figure.layout.template, themeOf(state.box));
   state.frame = null; // the server's figure is the slider's value once it has sent it
   state.shown = state.payload.frames ? thumbText(state.payload.frames.slider) : null;
+  // how many frames a slider can scrub through (tests wait for them)
+  state.box.dataset.frames = state.payload.frames ? Object.keys(state.payload.frames.frames).length : 0;
   const height = state.payload.figure.layout.height || DEFAULT_HEIGHT;
   state.box.style.minHeight = `${height}px`; // the room, before Plotly has loaded
   if (sliders(state.payload).length) listen(state);

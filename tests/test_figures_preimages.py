@@ -9,6 +9,8 @@ from sklearn.datasets import load_digits
 from kpca_core.denoise import DigitDenoiser
 from kpca_core.figures.preimages import (
     METHOD_COLOURS,
+    PHONE_PLOT_MARGIN_PX,
+    PLAY_BUTTONS_PX,
     comparison_figure,
     fig3_figure,
     fixed_point_animation,
@@ -117,6 +119,17 @@ def test_animation_has_one_frame_per_step_and_moves_only_the_moving_traces():
     assert menu.buttons[0].method == "animate"
     assert len(fig.layout.sliders[0].steps) == paths.n_frames
     assert white_blocks(fig) == []  # the page's background on the dark theme too
+
+
+@pytest.mark.parametrize("width_px", [358, 820])
+def test_the_animation_slider_starts_right_of_its_play_buttons(width_px):
+    toy, paths = toy_paths("square", random_state=1)
+    fig = fixed_point_animation(paths, toy.noisy, grid_size=20, width_px=width_px)
+    (slider,) = fig.layout.sliders
+    plot_px = width_px - PHONE_PLOT_MARGIN_PX  # at most the plot's width
+    assert slider.x * plot_px >= PLAY_BUTTONS_PX  # on a phone 22 % of it was ~50 px
+    assert slider.x + slider.len == pytest.approx(1)
+    assert slider.x == pytest.approx(0.22) or width_px < 600  # a desktop's as before
 
 
 def test_animation_marks_restarts_from_their_frame_on():

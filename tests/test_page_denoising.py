@@ -17,9 +17,10 @@ from conftest import APP, chart, decode, figures, open_view
 from streamlit.testing.v1 import AppTest
 
 from kpca_core import budget, usps
-from kpca_core.denoise import DigitDenoiser
+from kpca_core.denoise import SWEEP_N, DigitDenoiser
 from kpca_core.gaussians_table import N_VALUES, PAPER_TABLE1, SIGMAS, GaussiansTable
 from kpca_core.preimage_methods import METHOD_LABELS, METHODS
+from kpca_ui.chart import key_of, sent_payload
 from kpca_ui.views import denoising_cache as cache
 from kpca_ui.views import denoising_tabs as tabs
 from kpca_ui.views.home import GALLERY
@@ -114,6 +115,44 @@ def test_side_by_side_tab_explains_too_large_n(usps_dir):
         "linear n = 1024 (all 200)",
         "kernel n = 1024 (all 200)",
     ]
+
+
+@pytest.mark.usps
+def test_the_side_by_side_grid_at_every_n_is_sent_for_the_n_slider_to_scrub(usps_dir):
+    at = page("Side by side")
+    cache._FRAMES.submit(lambda: None).result()  # the frames asked for by then are made
+    at.run()
+    (element,) = [e for e in at.get("bidi_component") if key_of(e) == "dn_sbs_chart"]
+    payload = sent_payload(element)
+    scrub = payload["frames"]
+    assert scrub["slider"] == "dn_n"
+    assert list(scrub["frames"]) == [str(n) for n in SWEEP_N]  # the slider's labels
+    # the frame at the chosen n is the figure the release draws
+    at64, shown = scrub["frames"]["64"], payload["figure"]
+    assert np.allclose(
+        grey(at64), decode(shown["data"][0]["z"]).clip(-1, 1), atol=0.005, equal_nan=True
+    )
+    assert at64["layout"]["title"] == shown["layout"]["title"]
+    assert [a["text"] for a in at64["layout"]["annotations"]] == [
+        a["text"] for a in shown["layout"]["annotations"]
+    ]
+    at.select_slider(key="dn_n").set_value(4).run()
+    shown = chart(at, "dn_sbs_chart")
+    assert (
+        shown["layout"]["yaxis"]["ticktext"] == scrub["frames"]["4"]["layout"]["yaxis"]["ticktext"]
+    )
+    assert np.allclose(
+        grey(scrub["frames"]["4"]),
+        decode(shown["data"][0]["z"]).clip(-1, 1),
+        atol=0.005,
+        equal_nan=True,
+    )
+
+
+def grey(frame: dict) -> np.ndarray:
+    """A frame's quantised mosaic as grey values (NaN between the digits)."""
+    z = decode(frame["data"][0]["z"]).astype(float)
+    return np.where(z == cache.GAP, np.nan, (z - 1) / 254 * 2 - 1)
 
 
 @pytest.mark.usps

@@ -295,6 +295,12 @@ def comparison_figure(
 
 
 # ------------------------------------------------------------ the fixed point
+PLAY_BUTTONS_PX = 100
+"""The ▶ play / ❚❚ pause buttons' width, and a gap, left of the animation's slider."""
+PHONE_PLOT_MARGIN_PX = 140
+"""What a phone's page leaves of its width to the animation's plot (margins, colour bar)."""
+
+
 def fixed_point_animation(
     paths: FixedPointPaths,
     data: np.ndarray,
@@ -429,6 +435,9 @@ def fixed_point_animation(
         "transition": {"duration": 0},
         "mode": "immediate",
     }
+    # the slider starts right of the buttons (~90 px wide): on a phone's narrow plot
+    # 22 % of it was less, and the buttons covered the slider's first steps
+    start = max(0.22, PLAY_BUTTONS_PX / max(width_px - PHONE_PLOT_MARGIN_PX, 1))
     fig.update_layout(
         updatemenus=[
             {
@@ -453,8 +462,8 @@ def fixed_point_animation(
         sliders=[
             {
                 "active": 0,
-                "x": 0.22,
-                "len": 0.78,
+                "x": start,
+                "len": 1 - start,
                 "y": -0.05,
                 "currentvalue": {"prefix": "step t = ", "xanchor": "right"},
                 "steps": [

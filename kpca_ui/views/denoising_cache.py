@@ -8,13 +8,17 @@ from and how many there are.
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
+from _plotly_utils.utils import to_typed_array_spec
+from plotly.colors import get_colorscale
 
 from kpca_core import usps
 from kpca_core.denoise import (
@@ -32,7 +36,9 @@ from kpca_core.denoise import (
     side_by_side,
     toy_denoising,
 )
+from kpca_core.figures import denoise as denoise_figures
 from kpca_core.figures import preimages as figures
+from kpca_core.figures import style
 from kpca_core.gaussians_table import GaussiansTable, gaussians_table
 from kpca_core.preimage_compare import (
     FixedPointPaths,
@@ -176,6 +182,102 @@ def cached_side_by_side(
         method=method,
         ridge_alpha=ridge_alpha,
     )
+
+
+_FRAMES = ThreadPoolExecutor(1, thread_name_prefix="kpca-dn-frames")
+"""The thread that makes the side-by-side grid's frames, one request at a time."""
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def side_by_side_frames(
+    key: ModelKey,
+    noise: tuple[str, float],
+    pick: tuple[int, ...],
+    method: str,
+    ridge_alpha: float,
+    title: str,
+    width_px: int | None,
+    _model: DigitDenoiser,
+    _subsets: DigitSubsets,
+) -> Future:
+    """Scrubbing n: the side-by-side figure at every n of ``SWEEP_N``, made in the background.
+
+    A future of ``{n: frame}``, each frame the changes of the figure at that n
+    (:func:`kpca_ui.chart.chart`'s ``frames``): its digits, row labels, errors and
+    title (``title`` with ", n = <n>").  Shared by every session that shows these
+    digits; the page sends the frames once they are made, and the browser moves
+    through them while the n slider is dragged.
+    """
+    rows = list(pick)
+    noisy = noisy_test_digits(key, noise, _subsets)[rows]
+    return _FRAMES.submit(
+        _every_n,
+        _model,
+        _subsets.X_test[rows],
+        noisy,
+        _subsets.y_test[rows],
+        _subsets.side,
+        method,
+        ridge_alpha,
+        title,
+        width_px,
+    )
+
+
+GAP = 0
+"""A quantised mosaic's gap between digits (transparent); its greys are 1-255.  Not 255:
+Plotly's JSON writes each "/" of base64 as six bytes, and runs of 255 are "////"."""
+QUANTISED_GREYS = {
+    "zmin": 0,
+    "zmax": 255,
+    "colorscale": [[0, "rgba(0, 0, 0, 0)"], [0.5 / 255, "rgba(0, 0, 0, 0)"]]
+    + [[(1 + p * 254) / 255, c] for p, c in get_colorscale(style.GREYS)],
+}
+"""The colours of a quantised mosaic: its gaps transparent, the digits' greys."""
+
+
+def quantised(z: object) -> np.ndarray:
+    """A mosaic's grey values (``GREY_RANGE``, NaN between digits) as bytes: :data:`GAP`
+    between digits, 1-255 for the greys."""
+    values = np.asarray(z, dtype=float)
+    low, high = denoise_figures.GREY_RANGE
+    grey = 1 + np.round((np.clip(values, low, high) - low) / (high - low) * 254)
+    return np.where(np.isnan(values), GAP, grey).astype(np.uint8)
+
+
+def _every_n(
+    model: DigitDenoiser,
+    clean: np.ndarray,
+    noisy: np.ndarray,
+    labels: np.ndarray,
+    side: int,
+    method: str,
+    ridge_alpha: float,
+    title: str,
+    width_px: int | None,
+) -> dict[int, dict]:
+    frames = {}
+    try:
+        for n in SWEEP_N:
+            grid = side_by_side(
+                model, clean, noisy, labels, n, side=side, method=method, ridge_alpha=ridge_alpha
+            )
+            fig = denoise_figures.side_by_side_figure(
+                grid, title=f"{title}, n = {n}", width_px=width_px
+            )
+            frames[n] = {
+                # bytes, as Plotly's typed array (a plain array's JSON is a list of numbers)
+                "data": [{"z": to_typed_array_spec(quantised(fig.data[0].z)), **QUANTISED_GREYS}],
+                "layout": {
+                    "title": fig.layout.title.to_plotly_json(),
+                    "annotations": [a.to_plotly_json() for a in fig.layout.annotations],
+                    "yaxis": {"ticktext": list(fig.layout.yaxis.ticktext)},
+                },
+            }
+    except Exception:  # no frames: the slider still redraws on its release
+        logging.getLogger(__name__).exception("the side-by-side frames failed")
+        return {}
+    return frames
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

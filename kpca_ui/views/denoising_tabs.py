@@ -7,6 +7,7 @@ Each ``show_*`` draws one tab's body; the settings are in
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Future
 
 import numpy as np
 import pandas as pd
@@ -40,6 +41,7 @@ from kpca_ui.views.denoising_cache import (
     cached_side_by_side,
     cached_sweep,
     cached_toy,
+    side_by_side_frames,
 )
 from kpca_ui.workers import build
 
@@ -63,6 +65,9 @@ SCREEN = "dn_screen"
 """Key of the listener that measures the page's width (a phone's: titles broken to fit)."""
 BELOW_CONTROL_PX = FIGURE_PX - 60
 """Presenter mode: a figure below the row of tabs and a stepping control (or numbers)."""
+FRAMES_BUDGET_S = 5.0
+"""The side-by-side grid is scrubbed (its frames at every n made in the background) when
+they are estimated to cost at most this many seconds (``kpca_core.budget``)."""
 
 
 def image_export(name: str) -> dict:
@@ -77,14 +82,20 @@ def show_with_numbers(
     table: Callable[[], pd.DataFrame],
     *,
     height: int = FIGURE_PX,
+    frames: dict | None = None,
 ) -> None:
     """Draw a figure, its line of what to notice, and offer the numbers behind it.
 
     The chart's key is ``<key>_chart`` and its camera button saves ``name``; the
     CSV download (``<key>_csv``) is built only when clicked. ``height`` is the
-    figure's in presenter mode.
+    figure's in presenter mode; ``frames`` the chart's scrubbing frames.
     """
-    chart(presentable(fig, height=height), key=f"{key}_chart", config=image_export(name))
+    chart(
+        presentable(fig, height=height),
+        key=f"{key}_chart",
+        config=image_export(name),
+        frames=frames,
+    )
     if key in NOTICES:
         notice(NOTICES[key])
     st.download_button(
@@ -176,17 +187,30 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey
         subsets,
     )
     width = narrow_px(SCREEN)
+    title = f"{subsets.source}: {noise.describe()}"
+    every_n = (
+        side_by_side_frames(
+            key,
+            (noise.kind, noise.level),
+            tuple(int(i) for i in pick),
+            s["method"],
+            s["ridge_alpha"],
+            title,
+            width,
+            model,
+            subsets,
+        )
+        if budget.preimage_cost(count, n_train, len(SWEEP_N), methods, c=s["c"]).seconds
+        <= FRAMES_BUDGET_S
+        else None
+    )
     show_with_numbers(
-        build(
-            figures.side_by_side_figure,
-            grid,
-            title=f"{subsets.source}: {noise.describe()}, n = {n}",
-            width_px=width,
-        ),
+        build(figures.side_by_side_figure, grid, title=f"{title}, n = {n}", width_px=width),
         "dn_sbs",
         f"denoise_side_by_side_{noise.kind}{noise.level:g}_n{n}",
         grid.to_frame,
         height=BELOW_CONTROL_PX,
+        frames=n_frames(every_n),
     )
     errors = grid.errors
     st.markdown(
@@ -197,6 +221,17 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey
     explain("dn_side_by_side")
     restart_note(grid.restarts)
     narrow_listener(SCREEN, width)
+
+
+def n_frames(every_n: Future | None) -> dict | None:
+    """Scrubbing n: the side-by-side figure at every n, once the background has made them.
+
+    Until then (or when they cost too much to make), the grid changes when the n
+    slider is released, as every figure does.
+    """
+    if every_n is None or not every_n.done() or not every_n.result():
+        return None
+    return {"slider": "dn_n", "frames": {str(n): frame for n, frame in every_n.result().items()}}
 
 
 def _explain_n(n: int, model: DigitDenoiser, subsets: DigitSubsets) -> None:

@@ -357,18 +357,18 @@ def chosen_width_view(
             n_leading,
             half,
         )
-        show(lines, "lines")
+        show(lines, "lines", marks_frames(holder, sweep, labels))
     with right:
         components = marked(
             "components", lambda: build(figures.effective_components_figure, sweep, chosen=index)
         )
-        show(components, "components")
+        show(components, "components", marks_frames(holder, sweep, labels))
     left, right = above.columns([3, 2])
     with left:
         heatmap = marked(
             "heatmap", lambda: build(figures.spectrum_heatmap_figure, sweep, chosen=index)
         )
-        show(heatmap, "heatmap")
+        show(heatmap, "heatmap", marks_frames(holder, sweep, labels))
     with right:
         st.markdown("#### The two limits")
         st.markdown(LIMITS["degree" if sweep.sweep == "degree" else sweep.kernel])
@@ -393,6 +393,16 @@ def bars_frames(
     every = _once(
         holder, ("bars_frames", log), lambda: figures.spectrum_bars_frames(sweep, index, log=log)
     )
+    return {"slider": "sp_at", "frames": {labels[at]: frame for at, frame in every.items()}}
+
+
+def marks_frames(holder: dict, sweep: WidthSweep, labels: list[str]) -> dict:
+    """Scrubbing the chosen width: a sweep figure's dashed line and label at every width.
+
+    Made once per sweep and shared; the browser moves the marks while the slider is
+    dragged, as the spectrum bars move (:func:`bars_frames`).
+    """
+    every = _once(holder, ("marks_frames",), lambda: figures.chosen_frames(sweep))
     return {"slider": "sp_at", "frames": {labels[at]: frame for at, frame in every.items()}}
 
 

@@ -1,8 +1,12 @@
 """The picture follows the hand (issue #36): a slider's drag shows pictures before its release.
 
 The Spectrum's chosen width has every width's spectrum in the sweep: the page
-sends them once with the bars figure (``kpca_ui/chart.py``'s frames) and the
-browser draws the one under the thumb while it is dragged.  The Contours
+sends them once with the bars figure (``kpca_ui/chart.py``'s frames), and the
+chosen-width marks at every width with the three sweep figures, and the
+browser draws the ones under the thumb while it is dragged.  Denoising's n
+likewise: the side-by-side grid at every n is made in the background and sent
+once made.  The fixed point's steps play in the browser from the figure's
+frames.  The Contours
 noise is continuous: while its slider is held, the grid's chart sends the value
 under the thumb and the server refits there (the newest value winning).  With
 ``st.plotly_chart`` (as before, or ``KPCA_CHART=plotly``) the figures changed
@@ -11,12 +15,24 @@ only after the release.
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
-from browser import IDLE, VIEWS, drag_and_count, open_view, slider_text, url_params
+from browser import (
+    IDLE,
+    VIEWS,
+    drag_and_count,
+    open_view,
+    open_with_frames,
+    slider_text,
+    url_params,
+)
 
 pytestmark = [pytest.mark.e2e]
 
 SPECTRUM = next(view for view in VIEWS if view.name == "spectrum")
+LINES = ".st-key-sp_fig_lines .js-plotly-plot"
+"""The first sweep figure: its dashed line and label mark the chosen width."""
 
 
 def bars_title(page) -> str:
@@ -28,14 +44,20 @@ def bars_title(page) -> str:
 def test_dragging_the_chosen_width_shows_its_spectrum_before_the_release(page, app_server):
     open_view(page, SPECTRUM, app_server.url)
     started = slider_text(page, SPECTRUM)
-    result = drag_and_count(page, SPECTRUM, seconds=2.0, moves=30)
+    result = drag_and_count(page, SPECTRUM, seconds=2.0, moves=30, also=[LINES])
     assert result["before"] > 1, result  # pictures while the thumb was held
+    assert result["also"][LINES] > 1, result  # the sweep figure's marks moved too
     page.wait_for_selector(IDLE)
     released = slider_text(page, SPECTRUM)
     assert released != started
     # the link and the figure are those of the released width, once the server has run
     assert url_params(page)["sp_at"] == [released]
     assert f"= {released}<br>" in bars_title(page)
+    marked = page.evaluate(
+        f"() => document.querySelector('{LINES}').layout.annotations"
+        ".filter((a) => a.name === 'chosen').map((a) => a.text)"
+    )
+    assert len(marked) == 1 and marked[0].endswith(f"= {released}")
     assert page.locator(".st-key-sp_fig_bars .js-plotly-plot .main-svg").count() >= 1
     assert not page.js_errors
 
@@ -57,4 +79,51 @@ def test_dragging_the_noise_redraws_the_contour_grid_before_the_release(page, ap
     released = float(slider_text(page, CONTOURS))
     assert [float(value) for value in url_params(page)["ct_noise"]] == [released]
     assert f"noise {released:g}," in grid_title(page)
+    assert not page.js_errors
+
+
+DENOISING = next(view for view in VIEWS if view.name == "denoising")
+SIDE_BY_SIDE = ".st-key-dn_sbs_chart"
+
+
+def sbs_title(page) -> str:
+    return page.evaluate(
+        f"() => document.querySelector('{SIDE_BY_SIDE} .js-plotly-plot').layout.title.text"
+    )
+
+
+@pytest.mark.slow  # the grid at every n is made first (20 pre-images; ~1 min under load)
+def test_dragging_n_moves_through_the_side_by_side_digits_before_the_release(page, app_server):
+    # the grid at every n is made in the background: a later run of the page sends it
+    assert open_with_frames(page, DENOISING, app_server.url), "the frames of every n never came"
+    result = drag_and_count(page, DENOISING, seconds=2.0, moves=30)
+    assert result["before"] > 1, result  # grids of other n while the thumb was held
+    page.wait_for_selector(IDLE)
+    released = slider_text(page, DENOISING)
+    assert url_params(page)["dn_n"] == [released]
+    assert sbs_title(page).endswith(f"n = {released}</b>")
+    assert not page.js_errors
+
+
+PREIMAGES = dataclasses.replace(DENOISING, tab="Pre-images", chart="dn_fixed_point_chart")
+
+
+def test_the_fixed_point_plays_its_steps_in_the_browser(page, app_server):
+    open_view(page, PREIMAGES, app_server.url)
+    graph = f".st-key-{PREIMAGES.chart} .js-plotly-plot"
+    page.locator(graph).scroll_into_view_if_needed()
+    # each step Plotly animates to, from the frames the figure came with
+    page.evaluate(
+        f"""() => {{
+          window.__kpcaSteps = [];
+          document.querySelector("{graph}")
+            .on('plotly_animatingframe', (e) => window.__kpcaSteps.push(e.name));
+        }}"""
+    )
+    page.locator(f"{graph} .updatemenu-button").first.click()  # ▶ play
+    page.wait_for_timeout(3000)
+    steps = page.evaluate("() => window.__kpcaSteps")
+    assert len(set(steps)) > 2, steps  # steps shown one after the other, no rerun asked
+    assert page.locator(IDLE).count()  # the page did not run its script again
+    assert url_params(page).get("dn_pre_n") is None
     assert not page.js_errors

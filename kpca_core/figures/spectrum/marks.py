@@ -163,6 +163,25 @@ def move_chosen(fig: go.Figure, sweep: WidthSweep, index: int) -> go.Figure:
     return fig
 
 
+def chosen_frames(sweep: WidthSweep) -> dict[int, dict]:
+    """The chosen-width marks at every width, as a scrubbing chart's frames.
+
+    ``{width index: {"shapes": {"chosen": {"x0", "x1"}}, "annotations": {"chosen":
+    {"x", "text"}}}}``: the changes :func:`move_chosen` makes, for the browser to
+    make while the chosen width is dragged (:func:`kpca_ui.chart.chart`'s ``frames``
+    move the layout items of these names).
+    """
+    frames = {}
+    for index in range(sweep.widths_.size):
+        shapes, annotations = chosen_marks(sweep, index)
+        x, label = shapes[0]["x0"], annotations[0]
+        frames[index] = {
+            "shapes": {"chosen": {"x0": x, "x1": x}},
+            "annotations": {"chosen": {"x": label["x"], "text": label["text"]}},
+        }
+    return frames
+
+
 def decorate(
     fig: go.Figure,
     sweep: WidthSweep,
