@@ -14,8 +14,8 @@ from contextlib import asynccontextmanager
 import streamlit as st
 from starlette.middleware import Middleware
 
-from kpca_ui.boot import BootScreen
-from kpca_ui.plotly_js import plotly_route
+from kpca_ui.boot import FIRST_LOAD_HTML, BootScreen
+from kpca_ui.plotly_js import plotly_route, preload_html
 
 
 @asynccontextmanager
@@ -44,8 +44,15 @@ def routes() -> list:
     (:mod:`kpca_ui.rooms.api`)."""
     from kpca_ui.rooms import api
 
-    return [plotly_route(st.get_option("server.baseUrlPath") or ""), *api.routes()]
+    return [plotly_route(BASE_URL_PATH), *api.routes()]
 
 
-# The app's name on the page before Streamlit's code has run (kpca_ui/boot.py).
-app = st.App("app.py", lifespan=warm_up, routes=routes(), middleware=[Middleware(BootScreen)])
+BASE_URL_PATH = st.get_option("server.baseUrlPath") or ""
+# The app's name on the page before Streamlit's code has run, then "Drawing the figures …"
+# until the first is drawn, and Plotly's script asked for at once (kpca_ui/boot.py).
+app = st.App(
+    "app.py",
+    lifespan=warm_up,
+    routes=routes(),
+    middleware=[Middleware(BootScreen, head=preload_html(BASE_URL_PATH) + FIRST_LOAD_HTML)],
+)

@@ -10,8 +10,9 @@ after the other, ``--contexts`` times: no cookie, no cache, no session.
 Measured per target: from the navigation's start to the first plotly figure
 drawn where it can be seen (in any frame: the Lesson shows its view in one),
 on the bench's clock, whether a progress bar, a spinner or the pages' "Drawing
-the figures …" showed before it, and when text (any: the app's name before
-Streamlit has drawn) and the page's title showed ("cold");
+the figures …" showed before it (and how often a wait over 1 s showed none),
+and when text (any: the app's name before Streamlit has drawn) and the page's
+title showed ("cold");
 then the same link opened again in the same context ("warm": the browser's
 cache filled, a new session of the warm server).
 Then, on the Denoising view, a change of the width c (each offered width in
@@ -63,7 +64,8 @@ PROGRESS_JS = """
   return !!notice && notice.content.includes('Drawing the figures') && Number(notice.opacity) > 0;
 })()
 """
-"""A progress bar, a spinner, or the pages' "Drawing the figures …" (``kpca_ui/shell.py``)."""
+"""A progress bar, a spinner, or the pages' "Drawing the figures …" (``kpca_ui/shell.py``,
+``kpca_ui/boot.py``)."""
 SOMETHING_SHOWN_JS = """
 () => !!document.body && document.body.innerText.trim().length > 0
 """
@@ -180,7 +182,8 @@ def main() -> None:
         titles: dict[str, list[float]] = {name: [] for name, _ in TARGETS}
         somethings: dict[str, list[float]] = {name: [] for name, _ in TARGETS}
         progress: dict[str, int] = dict.fromkeys(times, 0)
-        loads = []
+        bare: dict[str, int] = dict.fromkeys(times, 0)
+        loads = [os.getloadavg()[0]]
         for round_ in range(args.contexts):
             for name, path in TARGETS:
                 context = browser.new_context(viewport=VIEWPORT)
@@ -194,19 +197,25 @@ def main() -> None:
                 titles[name].append(title)
                 somethings[name].append(something)
                 progress[name] += shown
+                bare[name] += seconds > 1.0 and not shown
             loads.append(os.getloadavg()[0])
             print(f"context {round_ + 1}/{args.contexts} done, load {loads[-1]:.1f}", flush=True)
         print(
-            f"\n{'view':26} {'cold median':>11} {'cold p95':>9} {'warm p95':>9} "
-            f"{'text p95':>9} {'title p95':>9}  progress"
+            "\n| view | cold median (s) | cold p95 (s) | warm p95 (s) | text p95 (s) "
+            "| title p95 (s) | progress shown | over 1 s without |\n"
+            "|---|---|---|---|---|---|---|---|"
         )
         for name, values in times.items():
             print(
-                f"{name:26} {sorted(values)[len(values) // 2]:11.2f} {p95(values):9.2f} "
-                f"{p95(warm_times[name]):9.2f} {p95(somethings[name]):9.2f} "
-                f"{p95(titles[name]):9.2f}  {progress[name]}/{len(values)}"
+                f"| {name} | {sorted(values)[len(values) // 2]:.2f} | {p95(values):.2f} "
+                f"| {p95(warm_times[name]):.2f} | {p95(somethings[name]):.2f} "
+                f"| {p95(titles[name]):.2f} | {progress[name]}/{len(values)} "
+                f"| {bare[name]}/{len(values)} |"
             )
-        print(f"load average (1 min) after each context: {min(loads):.1f}-{max(loads):.1f}")
+        print(
+            f"\nload average (1 min) at the start and after each context: "
+            f"{min(loads):.1f}-{max(loads):.1f}; {len(os.sched_getaffinity(0))} cores"
+        )
         print("\nDenoising, the width c moved one step up, back, one step down (one session):")
         for option, seconds, kept, shown in width_changes(browser, server.url, args.timeout):
             print(

@@ -5,8 +5,13 @@ browser has loaded and run ~2 MB of Streamlit's JavaScript (1-2 s; more on a
 lecture hall's network): a blank page.  :class:`BootScreen`, a middleware of
 ``serve.py``'s app, puts :data:`BOOT_HTML` (the app's name and "Loading …", in
 the system's font) inside that ``div``; Streamlit's first drawing replaces it.
-Only a page's HTML is changed (uncompressed, 8 kB), never Streamlit's files or
-other answers.
+It also puts ``head`` (Plotly's script, :func:`kpca_ui.plotly_js.preload_html`)
+at the end of the page's ``<head>``, so that it loads beside Streamlit's, and shows
+"Drawing the figures …" from Streamlit's first drawing (:data:`FIRST_LOAD_HTML`);
+not on a page that draws no chart itself (a student's phone in class mode, the
+Lesson around its frame).  Only a
+page's HTML is changed (uncompressed, 8 kB), never Streamlit's files or other
+answers.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 ROOT = b'<div id="root"></div>'
+HEAD_END = b"</head>"
 BOOT_HTML = (
     '<div class="kpca-boot" style="font-family: system-ui, sans-serif; padding: 6rem 5rem; '
     'opacity: 0.75">'
@@ -43,15 +49,69 @@ def _a_page(scope: Scope) -> bool:
     )
 
 
+_SPINNER = (
+    "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 20 20'%3E"
+    "%3Ccircle cx='10' cy='10' r='8' fill='none' stroke='%23888' stroke-width='3' "
+    "stroke-dasharray='34 17'%3E%3CanimateTransform attributeName='transform' type='rotate' "
+    "from='0 10 10' to='360 10 10' dur='0.9s' repeatCount='indefinite'/%3E%3C/circle%3E%3C/svg%3E"
+)
+DRAWING = "Drawing the figures …"
+NOTICE_STYLE = f"""
+  content: "{DRAWING}";
+  position: fixed; right: 1.5rem; bottom: 1.25rem; z-index: 999990;
+  padding: 0.45rem 0.9rem 0.45rem 2.3rem; border-radius: 0.5rem; font-size: 0.95rem;
+  background: rgba(128, 128, 128, 0.18) url("{_SPINNER}") no-repeat 0.8rem center / 1.05rem;
+  pointer-events: none;
+"""
+NOT_DRAWN = '[data-testid="stMain"]:not(:has(.js-plotly-plot .main-svg))::after'
+FIRST_LOAD = "kpca-first-load"
+FIRST_LOAD_HTML = f"""<style>
+html.{FIRST_LOAD} {NOT_DRAWN} {{{NOTICE_STYLE}  animation: none;
+}}
+</style><script>
+(function () {{
+  var root = document.documentElement;
+  root.classList.add("{FIRST_LOAD}");
+  var done = function () {{ root.classList.remove("{FIRST_LOAD}"); }};
+  var watch = new MutationObserver(function () {{
+    if (document.querySelector(".js-plotly-plot .main-svg")) {{ done(); watch.disconnect(); }}
+  }});
+  watch.observe(root, {{ subtree: true, childList: true }});
+  setTimeout(function () {{ done(); watch.disconnect(); }}, 30000);
+}})();
+</script>"""
+"""The pages' "Drawing the figures …" on a page's first load, in its ``<head>``: shown from
+Streamlit's first drawing (:data:`BOOT_HTML`'s "Loading …" until then) until the first
+figure is drawn (at most 30 s), not only 0.6 s after the style that the page's script
+sends (:func:`kpca_ui.shell.drawing_notice`) has come, which on a first visit came
+1-3 s after the page's title."""
+
+
+CLASS_PAGE = "class_room"
+"""Class mode's page: its figures are the projector's, on the lecturer's link (``key=``);
+a student's phone and the page before a room is started have none."""
+FRAME_PAGE = "lesson"
+"""The Lesson: its figures are in the step's view, a page of its own in a frame."""
+
+
+def _without_figures(scope: Scope) -> bool:
+    """A page that draws no chart itself: class mode's but the projector, the Lesson."""
+    page = scope.get("path", "").rstrip("/").rsplit("/", 1)[-1]
+    query = {part.split(b"=", 1)[0] for part in scope.get("query_string", b"").split(b"&")}
+    return page == FRAME_PAGE or (page == CLASS_PAGE and b"key" not in query)
+
+
 class BootScreen:
-    """ASGI middleware: a page's HTML gets :data:`BOOT_HTML` in its root ``div``.
+    """ASGI middleware: a page's HTML gets :data:`BOOT_HTML` in its root ``div`` and
+    ``head`` at the end of its ``<head>``.
 
     It asks Streamlit for the page uncompressed (the request's ``Accept-Encoding``
     removed), so that it can read it; any other answer passes through untouched.
     """
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, head: str = "") -> None:
         self.app = app
+        self.head = head.encode()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if not _a_page(scope):
@@ -76,6 +136,8 @@ class BootScreen:
             if message.get("more_body"):
                 return
             page = b"".join(body).replace(ROOT, ROOT[:-6] + BOOT_HTML.encode() + b"</div>", 1)
+            if not _without_figures(scope):
+                page = page.replace(HEAD_END, self.head + HEAD_END, 1)
             fields = [(k, v) for k, v in start["headers"] if k.lower() != b"content-length"]
             await send({**start, "headers": [*fields, (b"content-length", b"%d" % len(page))]})
             await send({"type": "http.response.body", "body": page})

@@ -304,6 +304,15 @@ function quick(state, Plotly, frame) {
     });
 }
 
+// The page's charts draw one at a time, each in a frame of its own: the first on the page
+// is painted before the next is drawn (a first visit drew them all in one long task).
+function inTurn(job) {
+  const turn = window.__kpcaTurn || Promise.resolve();
+  const run = turn.then(() => new Promise((resolve) => requestAnimationFrame(resolve))).then(job);
+  window.__kpcaTurn = run.catch(() => {});
+  return run;
+}
+
 function schedule(state) {
   if (state.box.clientWidth === 0) {
     // not shown (a tab not chosen): drawn once it has a width, as st.plotly_chart does
@@ -316,8 +325,7 @@ function schedule(state) {
   }
   state.drawing = true;
   loadPlotly(state.payload.plotly)
-    .then((Plotly) => new Promise((resolve) => requestAnimationFrame(() => resolve(Plotly))))
-    .then((Plotly) => draw(state, Plotly))
+    .then((Plotly) => inTurn(() => draw(state, Plotly)))
     .catch((error) => console.error("kpca chart:", error))
     .finally(() => {
       state.drawing = false;

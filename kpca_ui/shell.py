@@ -13,6 +13,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.navigation.page import StreamlitPage
 
+from kpca_ui.boot import NOT_DRAWN, NOTICE_STYLE
 from kpca_ui.links import Domain, choice, remember_link, sanitise_link, show_pending
 from kpca_ui.points import UPLOAD
 
@@ -99,21 +100,8 @@ def require_app_shell(domains: Mapping[str, Domain] | None = None) -> None:
     show_pending()
 
 
-_SPINNER = (
-    "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 20 20'%3E"
-    "%3Ccircle cx='10' cy='10' r='8' fill='none' stroke='%23888' stroke-width='3' "
-    "stroke-dasharray='34 17'%3E%3CanimateTransform attributeName='transform' type='rotate' "
-    "from='0 10 10' to='360 10 10' dur='0.9s' repeatCount='indefinite'/%3E%3C/circle%3E%3C/svg%3E"
-)
-DRAWING = "Drawing the figures …"
 DRAWING_CSS = f"""
-[data-testid="stMain"]:not(:has(.js-plotly-plot .main-svg))::after {{
-  content: "{DRAWING}";
-  position: fixed; right: 1.5rem; bottom: 1.25rem; z-index: 999990;
-  padding: 0.45rem 0.9rem 0.45rem 2.3rem; border-radius: 0.5rem; font-size: 0.95rem;
-  background: rgba(128, 128, 128, 0.18) url("{_SPINNER}") no-repeat 0.8rem center / 1.05rem;
-  pointer-events: none;
-  animation: kpca-drawing 30s linear forwards;
+{NOT_DRAWN} {{{NOTICE_STYLE}  animation: kpca-drawing 30s linear forwards;
 }}
 @keyframes kpca-drawing {{
   0%, 1.9% {{ opacity: 0; }} 2%, 99.9% {{ opacity: 1; }} 100% {{ opacity: 0; }}
@@ -131,7 +119,8 @@ def drawing_notice() -> None:
     without a sign of work the page showed its text and blank space. Pure CSS: it
     appears only when no figure has been drawn 0.6 s after the page (or a rerun that
     replaced its figures) started, and goes as soon as one is. A page calls it when
-    what it shows first has a figure.
+    what it shows first has a figure. (A page's first load shows it earlier:
+    :data:`kpca_ui.boot.FIRST_LOAD_HTML`.)
     """
     st.html(f"<style>{DRAWING_CSS}</style>")
 

@@ -10,7 +10,8 @@ priority that
    ready, on which address and with which digits (:func:`announce`);
 1. spawns the worker processes (:mod:`kpca_ui.workers`) and waits until each
    has imported the engine;
-2. imports every module of the pages, builds Home's pictures and computes the
+2. compresses Plotly's script (:func:`kpca_ui.plotly_js.compressed`), imports
+   every module of the pages, builds Home's pictures and computes the
    home gallery's presets and each view's own defaults (the Contours Fig. 2
    grid and its figure, the Spectrum's sweep on the three rings and on its
    default data, the Features toy, the Denoising view's default model of 3000
@@ -52,7 +53,7 @@ from kpca_core import contours as ct
 from kpca_core.datasets import default_noise
 from kpca_core.demo import DemoCases
 from kpca_core.figures.style import NARROW_PX
-from kpca_ui import views, workers
+from kpca_ui import plotly_js, views, workers
 from kpca_ui.memory import cache_sizes
 from kpca_ui.points import DATASET_TITLES, toy_points
 from kpca_ui.views import contours as contours_view
@@ -212,6 +213,7 @@ def warm_preimages() -> None:
 
 
 WARMERS: tuple[Callable[[], object], ...] = (
+    plotly_js.compressed,
     warm_imports,
     warm_home,
     warm_contours,

@@ -71,7 +71,8 @@ def test_a_figure_not_drawn_yet_shows_that_it_is_coming(
     held: list = []
     page.route("**/*lotly*.js", lambda route: held.append(route))
     try:
-        page.goto(f"{app_server.url}/{path}")
+        # (the page's load event waits for Plotly's script, which it asks for at once)
+        page.goto(f"{app_server.url}/{path}", wait_until="commit")
         page.wait_for_selector(IDLE)
         page.wait_for_function(NOTICE_JS)
         page.screenshot(path=artifacts / f"drawing_notice_{path.split('?')[0]}.png")
@@ -123,3 +124,128 @@ def test_only_a_pages_html_is_changed(app_server: AppServer) -> None:
         assert headers.get("Content-Encoding") is None  # so: as many bytes as it says
         assert int(headers.get("Content-Length")) == len(body)
     assert fetch("/_stcore/health")[1] == b"ok"
+
+
+def test_plotlys_script_is_asked_for_before_the_pages_script_has_run(
+    browser, app_server: AppServer
+) -> None:
+    """Plotly's script (4.8 MB) is fetched and run while Streamlit's code loads and the
+    page's script runs, not only once the first chart is mounted (which put its fetch
+    and its run, 0.7-1.8 s, between the page's elements and its first figure)."""
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    events: list[str] = []
+    page.on("request", lambda r: events.append("plotly") if "plotly" in r.url else None)
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda _: events.append("run")))
+    try:
+        page.goto(f"{app_server.url}/contours")
+        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=90_000)
+        assert "plotly" in events and "run" in events
+        assert events.index("plotly") < events.index("run"), events[:5]
+        assert events.count("plotly") == 1
+    finally:
+        context.close()
+
+
+FRAME_OF_DRAWING_JS = """
+() => {
+  window.__frame = 0;
+  const tick = () => { window.__frame += 1; requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+  window.__drawn = [];
+  new MutationObserver(() => {
+    const graphs = document.querySelectorAll('.js-plotly-plot .main-svg');
+    const seen = new Set(window.__drawn.map((d) => d[0]));
+    graphs.forEach((svg) => {
+      const graph = svg.closest('.js-plotly-plot');
+      if (!graph.id) graph.id = 'g' + Math.random().toString(36).slice(2);
+      if (seen.has(graph.id)) return;
+      seen.add(graph.id);
+      window.__drawn.push([graph.id, window.__frame]);
+    });
+  }).observe(document, {subtree: true, childList: true});
+}
+"""
+
+
+def test_a_pages_charts_are_drawn_one_per_frame(browser, app_server: AppServer) -> None:
+    """The Spectrum's five charts are drawn one after the other, the first painted before
+    the next is drawn, not all in one long task (1.5 s on a first visit under load,
+    during which the page showed none of them)."""
+    context = browser.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(90_000)
+    page = context.new_page()
+    page.add_init_script(f"({FRAME_OF_DRAWING_JS})()")
+    try:
+        page.goto(f"{app_server.url}/spectrum")
+        page.wait_for_function("() => window.__drawn && window.__drawn.length >= 3")
+        frames = [frame for _, frame in page.evaluate("window.__drawn")]
+        assert len(set(frames)) == len(frames), frames
+    finally:
+        context.close()
+
+
+def test_plotly_is_preloaded_where_a_page_draws_charts(app_server: AppServer) -> None:
+    """A page with charts asks for Plotly's script in its HTML; the Lesson (its charts are
+    in its frame's page) and a student's phone in class mode do not."""
+    import urllib.request
+
+    from kpca_ui.plotly_js import PLOTLY_PATH
+
+    def fetch(path: str) -> tuple:
+        request = urllib.request.Request(
+            f"{app_server.url}{path}", headers={"Accept-Encoding": "gzip"}
+        )
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.headers, answer.read()
+
+    for path, preloaded in (
+        ("/", True),
+        ("/contours?slide=true&embed=true", True),
+        ("/class_room?room=ABCDEF&key=secret", True),
+        ("/lesson", False),
+        ("/class_room?room=ABCDEF", False),
+        ("/class_room", False),
+    ):
+        assert (PLOTLY_PATH.encode() in fetch(path)[1]) is preloaded, path
+
+
+NOTICE_AT_TITLE_JS = """
+() => {
+  window.__atTitle = null;
+  new MutationObserver((_, watch) => {
+    const main = document.querySelector('[data-testid="stMain"]');
+    if (!main || !document.querySelector('h1')) return;
+    const style = getComputedStyle(main, '::after');
+    window.__atTitle = style.content.includes('Drawing the figures') && Number(style.opacity) > 0;
+    watch.disconnect();
+  }).observe(document, {subtree: true, childList: true});
+}
+"""
+
+
+@pytest.mark.parametrize("path", ["spectrum", "denoising?dn_tab=Pre-images"])
+def test_a_first_load_shows_that_figures_are_coming_with_its_first_text(
+    browser, app_server: AppServer, path: str
+) -> None:
+    """From the moment Streamlit has drawn the page (the app's "Loading …" before), a
+    first visit shows "Drawing the figures …" until a figure is drawn: not only 0.6 s after
+    the style the page's script sends had come (which came 1-3 s after the title on a
+    first visit, so a 3-5 s wait showed no sign of work in most fresh contexts)."""
+    context = browser.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(90_000)
+    page = context.new_page()
+    page.add_init_script(f"({NOTICE_AT_TITLE_JS})()")
+    held: list = []
+    page.route("**/*lotly*.js", lambda route: held.append(route))
+    try:
+        page.goto(f"{app_server.url}/{path}", wait_until="commit")
+        page.wait_for_function("() => window.__atTitle !== null")
+        assert page.evaluate("window.__atTitle")
+        for route in held:
+            route.continue_()
+        page.unroute("**/*lotly*.js")
+        page.wait_for_selector(".js-plotly-plot .main-svg")
+        page.wait_for_function(f"() => !({NOTICE_JS})()")
+    finally:
+        context.close()
