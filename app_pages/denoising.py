@@ -26,8 +26,6 @@ st.markdown(
 )
 
 settings = view.sidebar_settings()
-with st.expander("What the preset means (scales, error measure)"):
-    st.markdown(view.PRESET_EXPLANATION)
 
 data = cache.usps_digits()
 subsets = cache.chosen_subsets(data, settings)
@@ -71,4 +69,7 @@ with tabs[7]:
 with tabs[8]:
     if tabs[8].open:
         tab.show_pad(model, subsets, settings)
+# under the tabs, whose figures then start within a phone's first screen
+with st.expander("What the preset means (scales, error measure)"):
+    st.markdown(view.PRESET_EXPLANATION)
 link_tools("dn")

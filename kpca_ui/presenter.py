@@ -116,12 +116,28 @@ SHOWN = (
 """What keeps a row of columns shown in presenter mode even if it holds hidden controls."""
 
 
-PHONE_CSS = (
+ROW_KEY = "row_"
+"""Prefix of the key of a container whose row of buttons stays a row on a phone."""
+PAGE_CSS = (
+    # Streamlit's 6rem above a 2.75rem title (its header is 3.75rem): a view's first
+    # figure started at the foot of a 1280 × 720 screen (tests/e2e/audit.py, first_figure)
+    '[data-testid="stMain"] [data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }'
+    '[data-testid="stMain"] h1 { font-size: 2.25rem; }'
     "@media (max-width: 640px) { .js-plotly-plot .modebar-container, "
-    '[data-testid="stElementToolbar"] { display: none !important; } }'
+    '[data-testid="stElementToolbar"] { display: none !important; } '
+    # a page's title in one or two lines, not four, above the phone's figure
+    '[data-testid="stMain"] h1 { font-size: 1.75rem; } '
+    # a row of buttons wraps as a row instead of standing one button a line
+    f'[class*="st-key-{ROW_KEY}"] [data-testid="stHorizontalBlock"] '
+    "{ flex-flow: row wrap; gap: 0.5rem; } "
+    f'[class*="st-key-{ROW_KEY}"] [data-testid="stColumn"] '
+    "{ flex: 0 1 auto !important; width: auto !important; min-width: 0 !important; } }"
 )
-"""On a phone's page the charts' tool bars, which covered the figures' titles, are
-hidden: a tap shows them over the title, and there is no room above it for them."""
+"""The rules every page sends. Less room above a smaller title, so that a view's first
+figure starts within the first screen. On a phone's page: the charts' tool bars, which
+covered the figures' titles, are hidden (a tap showed them over the title, and there is
+no room above it for them); the page's title is smaller still; a row of buttons in a
+container keyed :data:`ROW_KEY`… wraps as a row."""
 
 
 def presenter_mode() -> bool:
@@ -203,7 +219,7 @@ def presenter_toggle() -> bool:
     on = place.toggle(LABEL, key=KEY, bind="query-params", help=HELP)
     if on:
         keep_in_url(KEY, "true")  # a change of page in the app cleared the URL
-    css = PHONE_CSS + (projector_css(slide=slide_mode()) if on else "")
+    css = PAGE_CSS + (projector_css(slide=slide_mode()) if on else "")
     st.html(f"<style>{css}</style>")
     return on
 

@@ -247,11 +247,6 @@ def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey,
     noise: Noise = s["noise"]
     sweep = cached_sweep(key, (noise.kind, noise.level), ridge, s["ridge_alpha"], model, subsets)
     n_same, ratio_same = sweep.largest_same_n_ratio
-    cols = st.columns(4)
-    cols[0].metric("Best n, linear PCA", sweep.linear.best_n, help="Smallest error")
-    cols[1].metric("Best n, kernel PCA", sweep.kernel.best_n)
-    cols[2].metric("Ratio at the best n", f"{sweep.ratio_at_best:.2f}×", help="linear / kernel")
-    cols[3].metric("Largest same-n ratio", f"{ratio_same:.1f}×", help=f"at n = {n_same}")
     title = f"{subsets.source}: {noise.describe()}, {len(subsets.X_test)} test digits"
     width = narrow_px(SCREEN)
     show_with_numbers(
@@ -261,8 +256,14 @@ def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey,
         "dn_error",
         f"denoise_error_vs_n_{noise.kind}{noise.level:g}_c{s['c']:g}",
         sweep.to_frame,
-        height=BELOW_CONTROL_PX,  # below the row of numbers
+        height=BELOW_CONTROL_PX,
     )
+    # the numbers under the figure, which then starts within the first screen
+    cols = st.columns(4)
+    cols[0].metric("Best n, linear PCA", sweep.linear.best_n, help="Smallest error")
+    cols[1].metric("Best n, kernel PCA", sweep.kernel.best_n)
+    cols[2].metric("Ratio at the best n", f"{sweep.ratio_at_best:.2f}×", help="linear / kernel")
+    cols[3].metric("Largest same-n ratio", f"{ratio_same:.1f}×", help=f"at n = {n_same}")
     st.caption(
         "Mean over the test digits of the squared distance between the reconstruction and "
         "the clean digit (summed over pixels). Ratios above 1: kernel PCA is better. "
