@@ -52,6 +52,12 @@ FRAME_RANGE = (320, PAGE_PX)
 SLIDE_SHORTER_PX = 60
 """On a slide every figure is this much shorter than in presenter mode: the step's
 title and words are above it, on the same screen."""
+PLAIN_FIGURE_PX = FIGURE_PX + 40
+"""Height in presenter mode of a figure with no stepping control above it (Denoising's
+Fig. 3, Fig. 4 and Table 1)."""
+SLIDE_PLAIN_PX = 460
+"""On a slide such a figure is at most this tall: the lesson's frame (490 px) holds
+nothing else but the tab's padding (420 px left Fig. 4's digits 44 px tall, not 48)."""
 NOTICE_CLASS = "kpca-notice"
 KEPT_CLASS = "kpca-kept"
 """Class of a paragraph that stays shown in presenter mode (a lesson's words, a card's title)."""
@@ -172,9 +178,12 @@ def page_px() -> int:
     return round(float(frame)) - SLIDE_MARGINS_PX if frame else SLIDE_PX
 
 
-def figure_px(height: int = FIGURE_PX) -> int:
-    """A figure's height in presenter mode, ``height``: :data:`SLIDE_SHORTER_PX` less on a slide."""
-    return height - SLIDE_SHORTER_PX if slide_mode() else height
+def figure_px(height: int = FIGURE_PX, *, control: bool = True) -> int:
+    """A figure's height in presenter mode, ``height``: on a slide :data:`SLIDE_SHORTER_PX`
+    less, or without a stepping ``control`` above it at most :data:`SLIDE_PLAIN_PX`."""
+    if not slide_mode():
+        return height
+    return height - SLIDE_SHORTER_PX if control else min(height, SLIDE_PLAIN_PX)
 
 
 def navigation_position() -> str:
@@ -184,14 +193,16 @@ def navigation_position() -> str:
     return "top" if presenter_mode() else "sidebar"
 
 
-def presentable(fig: go.Figure, *, height: int = FIGURE_PX) -> go.Figure:
+def presentable(fig: go.Figure, *, height: int = FIGURE_PX, control: bool = True) -> go.Figure:
     """``fig`` as drawn now: a projector copy in presenter mode, else ``fig`` itself.
 
     The projector copy is ``height`` pixels tall (less on a lesson's slide,
-    :func:`figure_px`) and as wide as its place on the page, so that it fits
-    the screen with the stepping control above it.
+    :func:`figure_px`; ``control``: a stepping control above it) and as wide as its
+    place on the page, so that it fits the screen with the stepping control above it.
     """
-    return for_projector(fig, height=figure_px(height)) if presenter_mode() else fig
+    if not presenter_mode():
+        return fig
+    return for_projector(fig, height=figure_px(height, control=control))
 
 
 def notice(text: str) -> None:

@@ -528,3 +528,4 @@ def test_toy_regions_stack_on_a_phone():
         assert min(w, w * aspect, h, h / aspect) >= rule.AREA_MIN_PX - 0.5
     titles = [a for a in fig.layout.annotations]
     assert titles[1].y == pytest.approx(fig.layout.yaxis2.domain[1])
+

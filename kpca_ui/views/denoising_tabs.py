@@ -29,7 +29,7 @@ from kpca_core.figures import denoise as figures
 from kpca_core.figures.style import export_config
 from kpca_ui.chart import chart
 from kpca_ui.explain import explain
-from kpca_ui.presenter import FIGURE_PX, notice, presentable, presenter_mode
+from kpca_ui.presenter import FIGURE_PX, PLAIN_FIGURE_PX, notice, presentable, presenter_mode
 from kpca_ui.safety import guarded
 from kpca_ui.screen import narrow_listener, narrow_px
 from kpca_ui.views.demo import write_a_digit
@@ -77,14 +77,17 @@ def show_with_numbers(
     table: Callable[[], pd.DataFrame],
     *,
     height: int = FIGURE_PX,
+    control: bool = True,
 ) -> None:
     """Draw a figure, its line of what to notice, and offer the numbers behind it.
 
     The chart's key is ``<key>_chart`` and its camera button saves ``name``; the
     CSV download (``<key>_csv``) is built only when clicked. ``height`` is the
-    figure's in presenter mode.
+    figure's in presenter mode, with a stepping ``control`` above it or not
+    (:func:`kpca_ui.presenter.presentable`).
     """
-    chart(presentable(fig, height=height), key=f"{key}_chart", config=image_export(name))
+    fig = presentable(fig, height=height, control=control)
+    chart(fig, key=f"{key}_chart", config=image_export(name))
     if key in NOTICES:
         notice(NOTICES[key])
     st.download_button(
@@ -117,7 +120,8 @@ def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dic
         "dn_fig4",
         f"denoise_fig4_{noise.kind}{noise.level:g}_c{s['c']:g}",
         grid.to_frame,
-        height=FIGURE_PX + 40,  # no stepping control above it
+        height=PLAIN_FIGURE_PX,  # no stepping control above it
+        control=False,
     )
     st.caption(
         "Like Mika et al. Fig. 4: the first test digit of each class, its noisy version, "

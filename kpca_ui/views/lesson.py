@@ -361,17 +361,14 @@ def show_step(lesson: Lesson, number: int, *, embed: bool) -> None:
     """Step ``number`` of ``lesson`` as a slide, in a 1280 × 720 screen in presenter mode.
 
     Its title with the buttons beside it (:func:`navigation`, in place from step
-    to step; below it outside presenter mode, where the page is narrower), what
-    to say and what to notice, and the view itself, embedded as a slide
-    (:func:`embed_src`) as wide as the page, below them. The arrow keys'
-    listener is drawn last, so that it takes no room among them.
+    to step; in either mode, the lesson's sidebar being closed: below the title they
+    pushed the slide's foot below a 1280 × 720 screen), what to say and what to
+    notice, and the view itself, embedded as a slide (:func:`embed_src`) as wide as
+    the page, below them. The arrow keys' listener is drawn last, so that it takes
+    no room among them.
     """
     step = lesson.steps[number - 1]
-    title, buttons = (
-        st.columns(TITLE_AND_BUTTONS, vertical_alignment="center")
-        if presenter_mode()
-        else (st.container(), st.container())
-    )
+    title, buttons = st.columns(TITLE_AND_BUTTONS, vertical_alignment="center")
     # the lesson file's words are shown as written, never as markdown
     title.title(f"{number}. {literal(step.title, ECHO_CHARS)}")
     with buttons:
