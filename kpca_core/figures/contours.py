@@ -155,33 +155,47 @@ def fitted_blocks(sweep: ContourSweep, width_px: int, height_px: int) -> tuple[i
 
     One block when every row fits the height; else the components wrap into blocks side
     by side (kPC 1–2 beside kPC 3–4) while the width holds them, so that a short, wide
-    screen (a projector, a lesson's slide) shows them all, or as many as fit.
+    screen (a projector, a lesson's slide) shows them all, or as many as fit: of those
+    that show the most, the one with the largest panels (three components of one column
+    in a row rather than two rows and one).
     """
-    n_rows = sweep.n_components
-    best = (1, shown_components(sweep, width_px, height_px))
+    n_cols, n_rows = len(sweep.columns), sweep.n_components
+    shown = shown_components(sweep, width_px, height_px)
+    if shown == n_rows:
+        return 1, shown
     w, h = float(np.ptp(sweep.grid.xs)), float(np.ptp(sweep.grid.ys))
-    # the panel's shorter side ÷ its width (a box within PANEL_ASPECT)
-    shorter = min(1.0, max(h, w * PANEL_ASPECT[0]) / max(w, h / PANEL_ASPECT[1], 1e-300))
+    box_w = max(w, h / PANEL_ASPECT[1], 1e-300)
+    box_h = max(h, w * PANEL_ASPECT[0], 1e-300)
     plot_w = width_px - FITTED_MARGIN["l"] - FITTED_MARGIN["r"]
     # the least width of a column: its titles' widest line, "kPC k" and λ on two lines
     narrowest = FITTED_CHAR_PX * max(
         len(line)
-        for c in range(len(sweep.columns))
+        for c in range(n_cols)
         for r in range(n_rows)
         for line in _fitted_title(sweep, c, r, split=True, head=False).split("<br>")
     )
+
+    def scale(side: int, shown: int) -> float:
+        """Pixels a unit of the plane: ``shown`` rows in ``side`` blocks (as contour_figure)."""
+        columns, rows = n_cols * side, -(-shown // side)
+        # a gap of GAP_X of the plot between columns
+        panel_w = (plot_w - GAP_X * plot_w * (columns - 1)) / columns
+        split = _split_titles(sweep, plot_w / columns)
+        title_px = FITTED_TITLE_PX + split * FITTED_LINE_PX
+        rows_px = height_px - sum(FITTED_MARGIN[k] for k in "tb") - TITLE_PX - (rows - 1) * title_px
+        return min(panel_w / box_w, (rows_px - split * FITTED_LINE_PX) / (rows * box_h))
+
+    best = (shown, scale(1, shown), 1)
     for side in range(2, n_rows + 1):
-        if best[1] == n_rows:
-            break
-        columns = len(sweep.columns) * side
+        columns = n_cols * side
         # as contour_figure spaces them: a gap of GAP_X of the plot between columns
         panel_w = (plot_w - GAP_X * plot_w * (columns - 1)) / columns
-        if panel_w * shorter < rule.PANEL_MIN_PX + 2 or narrowest > plot_w / columns:
+        too_small = panel_w * min(1.0, box_h / box_w) < rule.PANEL_MIN_PX + 2
+        if too_small or narrowest > plot_w / columns:
             break
         shown = min(n_rows, side * shown_components(sweep, width_px, height_px, side))
-        if shown > best[1]:
-            best = (side, shown)
-    return best
+        best = max(best, (shown, scale(side, shown), side))
+    return best[2], best[0]
 
 
 def _split_titles(sweep: ContourSweep, column_px: float) -> bool:
