@@ -124,6 +124,8 @@ SHOWN = (
 
 ROW_KEY = "row_"
 """Prefix of the key of a container whose row of buttons stays a row on a phone."""
+LAST_KEY = "last_on_phone_"
+"""Prefix of the key of a container a phone's page shows last, under the figures."""
 PAGE_CSS = (
     # Streamlit's 6rem above a 2.75rem title (its header is 3.75rem): a view's first
     # figure started at the foot of a 1280 × 720 screen (tests/e2e/audit.py, first_figure)
@@ -137,13 +139,16 @@ PAGE_CSS = (
     f'[class*="st-key-{ROW_KEY}"] [data-testid="stHorizontalBlock"] '
     "{ flex-flow: row wrap; gap: 0.5rem; } "
     f'[class*="st-key-{ROW_KEY}"] [data-testid="stColumn"] '
-    "{ flex: 0 1 auto !important; width: auto !important; min-width: 0 !important; } }"
+    "{ flex: 0 1 auto !important; width: auto !important; min-width: 0 !important; } "
+    # details that stood between the title and the figure go under everything
+    f'[class*="st-key-{LAST_KEY}"] {{ order: 1; }} }}'
 )
 """The rules every page sends. Less room above a smaller title, so that a view's first
 figure starts within the first screen. On a phone's page: the charts' tool bars, which
 covered the figures' titles, are hidden (a tap showed them over the title, and there is
 no room above it for them); the page's title is smaller still; a row of buttons in a
-container keyed :data:`ROW_KEY`… wraps as a row."""
+container keyed :data:`ROW_KEY`… wraps as a row; a container keyed :data:`LAST_KEY`…
+comes last."""
 
 
 def presenter_mode() -> bool:

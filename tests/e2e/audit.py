@@ -21,7 +21,7 @@ layout rule (:mod:`kpca_core.figures.layout`):
   a mark's boundary carry it);
 - **figure first**: the page's first figure (a lesson's: its slide's) starts within
   the upper :data:`FIRST_FIGURE_SHARE` of the first screen, not behind the controls,
-  notices or text above it.
+  notices or text above it; a lesson's slide ends within the screen.
 
 :func:`audit_page` measures one loaded page; :func:`contact_sheet` writes one PNG per
 screen with every state as a thumbnail (red frame: breaches), for people to look at.
@@ -404,6 +404,11 @@ class StateResult:
     error: str = ""
 
 
+CANVAS_TOPS_JS = """() => [...document.querySelectorAll('canvas.plane')]
+  .filter((c) => c.checkVisibility()).map((c) => c.getBoundingClientRect().top)"""
+"""The tops of the drawing canvases (``kpca_ui/draw_canvas.js``): a drawing's first figure."""
+
+
 def first_figure(tops: list[float], height: float) -> list[str]:
     """A breach if the first of the figures whose tops (at the page's top, in its pixels)
     are ``tops`` starts below :data:`FIRST_FIGURE_SHARE` of the screen's ``height``."""
@@ -420,7 +425,7 @@ def audit_page(page, screen: Screen) -> list[str]:
     where its first figure starts (:func:`first_figure`)."""
     measured = page.evaluate(MEASURE_JS)
     found = breaches(measured, screen)
-    tops = [chart["box"]["top"] for chart in measured["charts"]]
+    tops = [chart["box"]["top"] for chart in measured["charts"]] + page.evaluate(CANVAS_TOPS_JS)
     for frame in page.frames[1:]:
         try:
             element = frame.frame_element()
@@ -432,6 +437,9 @@ def audit_page(page, screen: Screen) -> list[str]:
             continue
         edges = {"left": box["x"], "right": box["x"] + box["width"]}
         found.extend(f"[slide] {line}" for line in breaches(inner, screen, edges))
+        foot = box["y"] + box["height"]
+        if foot > screen.height + CUT_PX:  # a slide fits the screen
+            found.append(f"[slide] its foot at y = {foot:.0f} px, below the screen")
         tops.extend(box["y"] + chart["box"]["top"] for chart in inner["charts"])
     return found + first_figure(tops, screen.height)
 
