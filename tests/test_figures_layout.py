@@ -529,3 +529,21 @@ def test_toy_regions_stack_on_a_phone():
     titles = [a for a in fig.layout.annotations]
     assert titles[1].y == pytest.approx(fig.layout.yaxis2.domain[1])
 
+
+def test_flat_panels_on_a_phone_keep_their_shorter_side():
+    """The audit's upload (x in [−2, 2], y = x²/2 − 1, two groups) drew 84–85 px tall panels
+    on a phone: two columns side by side were planned from the panels' width only."""
+    x = np.arange(-20, 21) / 10
+    X = np.column_stack([x, np.round(x**2 / 2 - 1, 2)])
+    specs = ct.sweep_specs(ct.KernelSpec("poly", gamma=1.0, coef0=0.0), "degree", (1, 2, 3, 4))
+    sweep = ct.contour_sweep(
+        X, specs, n_components=3, parameter="degree", labels=(x > 0).astype(int), resolution=100
+    )
+    layout = figures.contour_figure(sweep, width_px=358).layout
+    plot_w = layout.width - layout.margin.l - layout.margin.r
+    plot_h = layout.height - layout.margin.t - layout.margin.b
+    (x0, x1), (y0, y1) = layout.xaxis.range, layout.yaxis.range
+    per_unit = min(plot_w / (x1 - x0), plot_h / (y1 - y0))
+    colours = [image for image in layout.images if image.name != "data"]
+    # the layout rule's least side with the 2 px a browser's rounding takes
+    assert min(min(i.sizex, i.sizey) * per_unit for i in colours) >= rule.PANEL_MIN_PX + 2

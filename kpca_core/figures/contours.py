@@ -226,7 +226,13 @@ def columns_per_block(sweep: ContourSweep, width_px: int) -> int:
         for r in range(sweep.n_components)
         for line in panel_title(sweep, c, r).split("<br>")
     )
-    column_px = max(widest * 0.56 * TITLE_FONT_PX, rule.PANEL_MIN_PX) + GAP_X * plot_px
+    # a panel's shorter side at least PANEL_MIN_PX, with 2 px to spare for the browser's
+    # rounding: a flat panel (an upload twice as wide as tall) needs a wider column
+    # (two such columns on a phone were drawn 84 px tall)
+    w, h = float(np.ptp(sweep.grid.xs)), float(np.ptp(sweep.grid.ys))
+    box_w, box_h = max(w, h / PANEL_ASPECT[1], 1e-300), max(h, w * PANEL_ASPECT[0], 1e-300)
+    least = (rule.PANEL_MIN_PX + 2) / min(1.0, box_h / box_w)
+    column_px = max(widest * 0.56 * TITLE_FONT_PX, least) + GAP_X * plot_px
     fit = max(1, int((plot_px + GAP_X * plot_px) // column_px))
     blocks = -(-n_cols // fit)
     return -(-n_cols // blocks)
