@@ -141,7 +141,7 @@ PAGE_CSS = (
     f'[class*="st-key-{ROW_KEY}"] [data-testid="stColumn"] '
     "{ flex: 0 1 auto !important; width: auto !important; min-width: 0 !important; } "
     # details that stood between the title and the figure go under everything
-    f'[class*="st-key-{LAST_KEY}"] {{ order: 1; }} }}'
+    f'[data-testid="stLayoutWrapper"]:has(> [class*="st-key-{LAST_KEY}"]) {{ order: 1; }} }}'
 )
 """The rules every page sends. Less room above a smaller title, so that a view's first
 figure starts within the first screen. On a phone's page: the charts' tool bars, which

@@ -31,7 +31,7 @@ from kpca_ui.chart import chart
 from kpca_ui.explain import explain
 from kpca_ui.presenter import FIGURE_PX, PLAIN_FIGURE_PX, notice, presentable, presenter_mode
 from kpca_ui.safety import guarded
-from kpca_ui.screen import narrow_listener, narrow_px
+from kpca_ui.screen import narrow_listener, narrow_px, on_phone
 from kpca_ui.views.demo import write_a_digit
 from kpca_ui.views.denoising import DEMO_LEVELS, TOY_WIDTHS, within_budget
 from kpca_ui.views.denoising_cache import (
@@ -135,7 +135,11 @@ def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dic
 @st.fragment
 @guarded("dn", "the side-by-side digits")
 def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dict) -> None:
-    left, middle, right = st.columns(3)
+    if on_phone(SCREEN):  # n, and the rest folded: the figure on the first screen
+        left, middle = st.container(), st.expander("How many digits, which", icon=":material/tune:")
+        right = middle
+    else:
+        left, middle, right = st.columns(3)
     n = left.select_slider(
         "Number of components n",
         SWEEP_N,
@@ -158,7 +162,6 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey
         persist_state="page",
         help="Another set of digits.",
     )
-    _explain_n(n, model, subsets)
     n_train = len(subsets.X_train)
     methods = (s["method"],)
     cost = budget.preimage_cost(
@@ -192,6 +195,7 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey
         grid.to_frame,
         height=BELOW_CONTROL_PX,
     )
+    _explain_n(n, model, subsets)  # under the figure, which it pushed off a phone's screen
     errors = grid.errors
     st.markdown(
         f"Squared error to the clean digit (under each image), mean over these digits: "

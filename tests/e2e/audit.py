@@ -404,9 +404,18 @@ class StateResult:
     error: str = ""
 
 
-CANVAS_TOPS_JS = """() => [...document.querySelectorAll('canvas.plane')]
-  .filter((c) => c.checkVisibility()).map((c) => c.getBoundingClientRect().top)"""
-"""The tops of the drawing canvases (``kpca_ui/draw_canvas.js``): a drawing's first figure."""
+CANVAS_TOPS_JS = """() => {
+  const tops = [];
+  const visit = (root) => {
+    for (const c of root.querySelectorAll('canvas.plane'))
+      if (c.checkVisibility()) tops.push(c.getBoundingClientRect().top);
+    for (const e of root.querySelectorAll('*')) if (e.shadowRoot) visit(e.shadowRoot);
+  };
+  visit(document);
+  return tops;
+}"""
+"""The tops of the drawing canvases (``kpca_ui/draw_canvas.js``, in a component's shadow
+root): a drawing's first figure."""
 
 
 def first_figure(tops: list[float], height: float) -> list[str]:
