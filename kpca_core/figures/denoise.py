@@ -21,8 +21,8 @@ GREY_RANGE = (-1.0, 1.0)
 """Grey values of the digits: −1 background (white), 1 full ink (black)."""
 ROW_HEIGHT_PX = 46
 TITLED_TOP_PX = 50
-"""Above a mosaic with a title: the title's line (at the top) and the column labels' (80 px
-left the digits of a projector's short figure under 48 px)."""
+"""Above a mosaic with a title: the title's line (centred in the margin, plotly's) and the
+column labels' (80 px left the digits of a projector's short figure under 48 px)."""
 TITLE_FONT = {"family": style.FONT_FAMILY, "size": 15}
 SUP_EM = 0.7
 """The size of a title's ``<sup>`` line (plotly's), in em of the title's."""
@@ -110,18 +110,11 @@ def mosaic_figure(
         constrain="domain",
     )
     lines = style.title_lines(title, width_px, TITLE_FONT["size"])
-    more_px = style.TITLE_LINE_PX * (len(lines) - 1)
+    # plotly centres the title's lines in the top margin: each further line takes a line
+    # above and below it (one only: a phone's second line ran into the column labels)
+    more_px = 2 * style.TITLE_LINE_PX * (len(lines) - 1)
     fig.update_layout(
-        # at the top, its lines downwards: mid-margin (plotly's) a phone's second line
-        # ran into the column labels
-        title={
-            "text": "<br>".join(lines),
-            "font": TITLE_FONT,
-            "yref": "container",
-            "y": 1.0,
-            "yanchor": "top",
-            "pad": {"t": 8},
-        },
+        title={"text": "<br>".join(lines), "font": TITLE_FONT},
         height=max(220, 90 + row_height * n_rows) + more_px,
         margin={"l": 10, "r": 10, "t": (TITLED_TOP_PX if title else 40) + more_px, "b": 10},
         # around the digits: the page's own background, light or dark

@@ -408,14 +408,14 @@ CANVAS_TOPS_JS = """() => {
   const tops = [];
   const visit = (root) => {
     for (const c of root.querySelectorAll('canvas.plane'))
-      if (c.checkVisibility()) tops.push(c.getBoundingClientRect().top);
+      if (c.checkVisibility()) tops.push(c.parentElement.getBoundingClientRect().top);
     for (const e of root.querySelectorAll('*')) if (e.shadowRoot) visit(e.shadowRoot);
   };
   visit(document);
   return tops;
 }"""
-"""The tops of the drawing canvases (``kpca_ui/draw_canvas.js``, in a component's shadow
-root): a drawing's first figure."""
+"""The tops of the drawing canvases with their tool bars (``kpca_ui/draw_canvas.js``, in a
+component's shadow root): a drawing's first figure."""
 
 
 def first_figure(tops: list[float], height: float) -> list[str]:
