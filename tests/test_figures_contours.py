@@ -345,7 +345,7 @@ def test_a_column_that_cannot_be_computed_is_an_explained_empty_column():
     assert len(_panels(fig)) == 3
     texts = [a.text.replace("<br>", " ") for a in fig.layout.annotations]
     assert any(
-        "every point is its own component: see the note above the figure" in text for text in texts
+        "every point is its own component: see the note under the figure" in text for text in texts
     )
     assert sum(text == "no picture" for text in texts) == 2
     assert any(title.endswith("—") for title in _panel_titles(fig))

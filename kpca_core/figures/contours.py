@@ -422,9 +422,9 @@ def contour_figure(
                 reason = missing_reason(column, r)
                 if column.error is not None:
                     head = reason.split(":")[0]
-                    reason = f"{head}: see the note above the figure" if r == 0 else "no picture"
+                    reason = f"{head}: see the note under the figure" if r == 0 else "no picture"
                 # the reason, wrapped to its panel; its head only if the whole is too tall,
-                # and "no picture" if that is too (the note above or below says why)
+                # and "no picture" if that is too (the note below says why)
                 room_w, room_h = box_w * px_per_unit - 8, box_h * px_per_unit - 8
                 for text in (reason, reason.split(":")[0], "no picture"):
                     lines = rule.fit_lines(text, room_w, note_px)
