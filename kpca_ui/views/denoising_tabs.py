@@ -284,11 +284,6 @@ def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey,
 @st.fragment
 @guarded("dn", "the 2-D toy")
 def show_toy() -> None:
-    st.markdown(
-        "Mika et al. Fig. 1: noisy points on a half circle and on a square outline (grey), "
-        "each joined to its de-noised version (colour). Kernel PCA follows the curve; linear "
-        "PCA with one component can only put the points on a straight line."
-    )
     cols = st.columns(4)
     noise = cols[0].slider(
         "Noise",
@@ -322,6 +317,12 @@ def show_toy() -> None:
         config=image_export(f"denoise_toy_noise{noise:g}_c{c:g}_n{n}"),
     )
     notice(NOTICES["dn_toy"])
+    # what it shows under the figure, which it pushed below a 1280 × 720 screen
+    st.markdown(
+        "Mika et al. Fig. 1: noisy points on a half circle and on a square outline (grey), "
+        "each joined to its de-noised version (colour). Kernel PCA follows the curve; linear "
+        "PCA with one component can only put the points on a straight line."
+    )
     explain("dn_toy")
     restart_note(sum(r.restarts for r in results))
 
