@@ -206,13 +206,6 @@ def fig3_frame(recon: Reconstruction) -> pd.DataFrame:
 # ----------------------------------------------------------------- pre-images
 @st.fragment
 def show_preimages(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dict) -> None:
-    st.markdown(
-        "Kernel PCA de-noises in feature space; the **pre-image** brings the result back to "
-        "an image. Four ways to find it, on the same noisy points: the fixed point (eq. 10), "
-        "distance constraints and multidimensional scaling (Kwok & Tsang 2004, no iteration), "
-        "gradient descent on ρ(z) (eq. 7) and a learned kernel ridge map (Bakır et al. 2004, "
-        "scikit-learn's `fit_inverse_transform`)."
-    )
     count = st.select_slider(
         "Noisy test digits compared",
         DIGIT_COUNTS,
@@ -234,6 +227,14 @@ def show_preimages(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s
     if within_budget(f"This comparison ({count} digits, {n_train} training digits)", cost):
         show_digit_methods(model, subsets, key, s, int(count), planned)
     show_fixed_point(show_toy_methods(planned), planned)
+    # what the tab compares, under its figures, which it pushed below a 1280 × 720 screen
+    st.markdown(
+        "Kernel PCA de-noises in feature space; the **pre-image** brings the result back to "
+        "an image. Four ways to find it, on the same noisy points: the fixed point (eq. 10), "
+        "distance constraints and multidimensional scaling (Kwok & Tsang 2004, no iteration), "
+        "gradient descent on ρ(z) (eq. 7) and a learned kernel ridge map (Bakır et al. 2004, "
+        "scikit-learn's `fit_inverse_transform`)."
+    )
     narrow_listener(SCREEN, width)
 
 
