@@ -9,6 +9,7 @@ import streamlit as st
 
 from kpca_ui.links import link_tools
 from kpca_ui.points import point_picker
+from kpca_ui.presenter import ROW_KEY
 from kpca_ui.shell import drawing_notice, require_app_shell
 from kpca_ui.views import contours as view
 from kpca_ui.views.contours_grid import contour_view
@@ -18,12 +19,12 @@ drawing_notice()
 
 st.title("Contours of kernel principal components")
 st.markdown(
-    "Over 2-D data, the lines of constant value of the first kernel principal "
-    "components (Schölkopf, Smola & Müller 1998, Fig. 2): straight and orthogonal "
-    "for linear PCA, bending as the kernel becomes nonlinear. The value at a point t "
-    "is its projection (V^k · Φ(t)) = Σᵢ αᵢᵏ k(xᵢ, t) (eqs. 17, 51)."
+    "Lines of constant value of the first kernel principal components over 2-D data "
+    "(Schölkopf, Smola & Müller 1998, Fig. 2): straight for linear PCA, bent by a "
+    "nonlinear kernel. At a point t the value is Σᵢ αᵢᵏ k(xᵢ, t) (eqs. 17, 51)."
 )
-view.preset_buttons()
+with st.container(key=f"{ROW_KEY}ct_presets"):  # one row on a phone too
+    view.preset_buttons()
 points = point_picker("ct")
 if points.X.shape[1] != 2:
     st.error("The Contours view needs 2-D points: choose a 2-D data set.")

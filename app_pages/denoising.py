@@ -10,6 +10,7 @@ This script is the page's layout; its settings are in
 import streamlit as st
 
 from kpca_ui.links import link_tools
+from kpca_ui.presenter import LAST_KEY
 from kpca_ui.shell import drawing_notice, require_app_shell
 from kpca_ui.views import denoising as view
 from kpca_ui.views import denoising_cache as cache
@@ -26,11 +27,10 @@ st.markdown(
 )
 
 settings = view.sidebar_settings()
-with st.expander("What the preset means (scales, error measure)"):
-    st.markdown(view.PRESET_EXPLANATION)
 
 data = cache.usps_digits()
-subsets = cache.chosen_subsets(data, settings)
+with st.container(key=f"{LAST_KEY}dn_data"):  # the digits' details: on a phone, last
+    subsets = cache.chosen_subsets(data, settings)
 model_key = cache.model_key(subsets, settings)
 # The fit's progress in a place of its own above the tabs, which keep showing the
 # previous model's figures until the new ones replace them (a new width c: ~12 s).
@@ -71,4 +71,7 @@ with tabs[7]:
 with tabs[8]:
     if tabs[8].open:
         tab.show_pad(model, subsets, settings)
+# under the tabs, whose figures then start within a phone's first screen
+with st.expander("What the preset means (scales, error measure)"):
+    st.markdown(view.PRESET_EXPLANATION)
 link_tools("dn")

@@ -26,6 +26,7 @@ from streamlit.delta_generator import DeltaGenerator
 import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
 from kpca_core.drawing import MAX_POINTS, N_GROUPS, Drawing, decode, encode, from_data, from_points
 from kpca_core.figures import style
+from kpca_ui.presenter import LAST_KEY
 
 DRAW = "Draw your own points"
 """The data picker's option."""
@@ -186,7 +187,8 @@ def canvas(
     drawing = current_drawing(prefix)
     for note in st.session_state.get(keys["notes"], []):
         place.warning(note, icon=":material/draw:")
-    place.caption(hint)
+    # the help under the canvas on a phone, whose first screen it filled
+    place.container(key=f"{LAST_KEY}{prefix}_draw_help").caption(hint)
     if behind:
         place.caption(f"Behind the points: the colours of **{behind}** (red +, blue −).")
     largest = PRESENTER_PX if large else CANVAS_PX

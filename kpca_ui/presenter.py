@@ -52,6 +52,12 @@ FRAME_RANGE = (320, PAGE_PX)
 SLIDE_SHORTER_PX = 60
 """On a slide every figure is this much shorter than in presenter mode: the step's
 title and words are above it, on the same screen."""
+PLAIN_FIGURE_PX = FIGURE_PX + 40
+"""Height in presenter mode of a figure with no stepping control above it (Denoising's
+Fig. 3, Fig. 4 and Table 1)."""
+SLIDE_PLAIN_PX = 460
+"""On a slide such a figure is at most this tall: the lesson's frame (490 px) holds
+nothing else but the tab's padding (420 px left Fig. 4's digits 44 px tall, not 48)."""
 NOTICE_CLASS = "kpca-notice"
 KEPT_CLASS = "kpca-kept"
 """Class of a paragraph that stays shown in presenter mode (a lesson's words, a card's title)."""
@@ -116,12 +122,33 @@ SHOWN = (
 """What keeps a row of columns shown in presenter mode even if it holds hidden controls."""
 
 
-PHONE_CSS = (
+ROW_KEY = "row_"
+"""Prefix of the key of a container whose row of buttons stays a row on a phone."""
+LAST_KEY = "last_on_phone_"
+"""Prefix of the key of a container a phone's page shows last, under the figures."""
+PAGE_CSS = (
+    # Streamlit's 6rem above a 2.75rem title (its header is 3.75rem): a view's first
+    # figure started at the foot of a 1280 × 720 screen (tests/e2e/audit.py, first_figure)
+    '[data-testid="stMain"] [data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }'
+    '[data-testid="stMain"] h1 { font-size: 2.25rem; }'
     "@media (max-width: 640px) { .js-plotly-plot .modebar-container, "
-    '[data-testid="stElementToolbar"] { display: none !important; } }'
+    '[data-testid="stElementToolbar"] { display: none !important; } '
+    # a page's title in one or two lines, not four, above the phone's figure
+    '[data-testid="stMain"] h1 { font-size: 1.75rem; } '
+    # a row of buttons wraps as a row instead of standing one button a line
+    f'[class*="st-key-{ROW_KEY}"] [data-testid="stHorizontalBlock"] '
+    "{ flex-flow: row wrap; gap: 0.5rem; } "
+    f'[class*="st-key-{ROW_KEY}"] [data-testid="stColumn"] '
+    "{ flex: 0 1 auto !important; width: auto !important; min-width: 0 !important; } "
+    # details that stood between the title and the figure go under everything
+    f'[data-testid="stLayoutWrapper"]:has(> [class*="st-key-{LAST_KEY}"]) {{ order: 1; }} }}'
 )
-"""On a phone's page the charts' tool bars, which covered the figures' titles, are
-hidden: a tap shows them over the title, and there is no room above it for them."""
+"""The rules every page sends. Less room above a smaller title, so that a view's first
+figure starts within the first screen. On a phone's page: the charts' tool bars, which
+covered the figures' titles, are hidden (a tap showed them over the title, and there is
+no room above it for them); the page's title is smaller still; a row of buttons in a
+container keyed :data:`ROW_KEY`… wraps as a row; a container keyed :data:`LAST_KEY`…
+comes last."""
 
 
 def presenter_mode() -> bool:
@@ -156,9 +183,12 @@ def page_px() -> int:
     return round(float(frame)) - SLIDE_MARGINS_PX if frame else SLIDE_PX
 
 
-def figure_px(height: int = FIGURE_PX) -> int:
-    """A figure's height in presenter mode, ``height``: :data:`SLIDE_SHORTER_PX` less on a slide."""
-    return height - SLIDE_SHORTER_PX if slide_mode() else height
+def figure_px(height: int = FIGURE_PX, *, control: bool = True) -> int:
+    """A figure's height in presenter mode, ``height``: on a slide :data:`SLIDE_SHORTER_PX`
+    less, or without a stepping ``control`` above it at most :data:`SLIDE_PLAIN_PX`."""
+    if not slide_mode():
+        return height
+    return height - SLIDE_SHORTER_PX if control else min(height, SLIDE_PLAIN_PX)
 
 
 def navigation_position() -> str:
@@ -168,14 +198,16 @@ def navigation_position() -> str:
     return "top" if presenter_mode() else "sidebar"
 
 
-def presentable(fig: go.Figure, *, height: int = FIGURE_PX) -> go.Figure:
+def presentable(fig: go.Figure, *, height: int = FIGURE_PX, control: bool = True) -> go.Figure:
     """``fig`` as drawn now: a projector copy in presenter mode, else ``fig`` itself.
 
     The projector copy is ``height`` pixels tall (less on a lesson's slide,
-    :func:`figure_px`) and as wide as its place on the page, so that it fits
-    the screen with the stepping control above it.
+    :func:`figure_px`; ``control``: a stepping control above it) and as wide as its
+    place on the page, so that it fits the screen with the stepping control above it.
     """
-    return for_projector(fig, height=figure_px(height)) if presenter_mode() else fig
+    if not presenter_mode():
+        return fig
+    return for_projector(fig, height=figure_px(height, control=control))
 
 
 def notice(text: str) -> None:
@@ -203,7 +235,7 @@ def presenter_toggle() -> bool:
     on = place.toggle(LABEL, key=KEY, bind="query-params", help=HELP)
     if on:
         keep_in_url(KEY, "true")  # a change of page in the app cleared the URL
-    css = PHONE_CSS + (projector_css(slide=slide_mode()) if on else "")
+    css = PAGE_CSS + (projector_css(slide=slide_mode()) if on else "")
     st.html(f"<style>{css}</style>")
     return on
 

@@ -15,9 +15,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
-from kpca_core.figures.style import NARROW_PX
+from kpca_core.figures.style import NARROW_PX, is_narrow
 from kpca_ui.presenter import presenter_mode
 
 LEAST_PX = 240
@@ -102,3 +103,17 @@ def narrow_listener(key: str, planned: int) -> None:
     mode, whose screen is a projector's."""
     if not presenter_mode():
         width_listener(key, planned, NARROW_PX)
+
+
+def on_phone(key: str) -> bool:
+    """Whether the page, as the listener keyed ``key`` measured it (:func:`narrow_listener`),
+    is a phone's; never in presenter mode."""
+    return not presenter_mode() and is_narrow(narrow_px(key))
+
+
+def controls_place(key: str, label: str) -> DeltaGenerator:
+    """Where a view's long controls go: the page, or on a phone's page (:func:`on_phone`)
+    an expander named ``label``, so that the figure under them is on the first screen."""
+    if on_phone(key):
+        return st.expander(label, icon=":material/tune:")
+    return st.container()

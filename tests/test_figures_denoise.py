@@ -214,6 +214,7 @@ def test_a_mosaics_title_is_broken_to_fit_a_phone(build):
     lines = narrow.layout.title.text.split("<br>")
     assert len(lines) > 1 and " ".join(lines) == title
     assert max(map(len, lines)) * style.CHAR_EM * narrow.layout.title.font.size <= 358
-    more = style.TITLE_LINE_PX * (len(lines) - 1)
+    # the lines centred in the margin: room above and below each further line
+    more = 2 * style.TITLE_LINE_PX * (len(lines) - 1)
     assert narrow.layout.margin.t - wide.layout.margin.t == more
     assert narrow.layout.height - wide.layout.height == more

@@ -12,7 +12,7 @@ from kpca_core.figures import layout as rule
 from kpca_core.figures import rings
 from kpca_core.figures.style import CHAR_EM, FONT_SCALE, for_projector, projector_plan_height
 from kpca_core.rings import fig5_readings
-from kpca_ui.presenter import FIGURE_PX, PAGE_PX
+from kpca_ui.presenter import FIGURE_PX, PAGE_PX, SLIDE_PX, SLIDE_SHORTER_PX
 from tests.e2e.audit import contrast
 
 KERNELS = {
@@ -75,8 +75,8 @@ def test_presenter_contours_hold_at_every_number_of_components(name, k):
         width = max(map(len, lines)) * CHAR_EM * note.font.size
         assert width <= (shape.x1 - shape.x0) * per_unit
         assert rule.lines_px(len(lines), note.font.size) <= (shape.y1 - shape.y0) * per_unit
-    rows = {round(a.y, 6) for a in layout.annotations if "kPC" in a.text and "of" not in a.text}
-    if len(rows) < k:
+    shown = {m for a in layout.annotations for m in re.findall(r"kPC (\d+)", a.text)}
+    if len(shown) < k:
         assert f"of {k}" in layout.title.text
         assert layout.title.font.size is None or layout.title.font.size >= 20
 
@@ -428,6 +428,20 @@ def test_fewer_rows_shown_start_at_kpc_1_and_say_how_many_are_hidden(k):
     assert f"kPC 1–{len(shown)} of {k} shown ({k - len(shown)} hidden" in fig.layout.title.text
 
 
+@pytest.mark.parametrize("name", ["linear", "D&K Fig. 5"])
+def test_a_short_wide_screen_shows_every_component_side_by_side(name):
+    """Lesson steps 1, 2 and 4 (one column on a slide) showed "kPC 1 of 3 shown (2 hidden)":
+    one small row, and the slide's width empty beside it."""
+    sweep = _sweep(name, 3, pca=False)
+    height = projector_plan_height(FIGURE_PX - SLIDE_SHORTER_PX, {**figures.FITTED_MARGIN, "t": 20})
+    fig = figures.contour_figure(sweep, width_px=SLIDE_PX, height_px=height)
+    titles = [a.text for a in fig.layout.annotations if "kPC" in a.text]
+    assert sorted(int(m) for t in titles for m in re.findall(r"kPC (\d+)", t)) == [1, 2, 3]
+    assert "hidden" not in (fig.layout.title.text or "")
+    rows = {round(a.y, 6) for a in fig.layout.annotations if "kPC" in a.text}
+    assert len(rows) < 3  # side by side: the screen is too short for three rows
+
+
 def test_table1_on_a_phone_is_transposed_one_number_a_cell():
     """Nine columns of "mean<br>low–high" ran into each other on a phone (113 overlaps)."""
     from kpca_core.figures.preimages import table1_figure
@@ -514,3 +528,22 @@ def test_toy_regions_stack_on_a_phone():
         assert min(w, w * aspect, h, h / aspect) >= rule.AREA_MIN_PX - 0.5
     titles = [a for a in fig.layout.annotations]
     assert titles[1].y == pytest.approx(fig.layout.yaxis2.domain[1])
+
+
+def test_flat_panels_on_a_phone_keep_their_shorter_side():
+    """The audit's upload (x in [−2, 2], y = x²/2 − 1, two groups) drew 84–85 px tall panels
+    on a phone: two columns side by side were planned from the panels' width only."""
+    x = np.arange(-20, 21) / 10
+    X = np.column_stack([x, np.round(x**2 / 2 - 1, 2)])
+    specs = ct.sweep_specs(ct.KernelSpec("poly", gamma=1.0, coef0=0.0), "degree", (1, 2, 3, 4))
+    sweep = ct.contour_sweep(
+        X, specs, n_components=3, parameter="degree", labels=(x > 0).astype(int), resolution=100
+    )
+    layout = figures.contour_figure(sweep, width_px=358).layout
+    plot_w = layout.width - layout.margin.l - layout.margin.r
+    plot_h = layout.height - layout.margin.t - layout.margin.b
+    (x0, x1), (y0, y1) = layout.xaxis.range, layout.yaxis.range
+    per_unit = min(plot_w / (x1 - x0), plot_h / (y1 - y0))
+    colours = [image for image in layout.images if image.name != "data"]
+    # the layout rule's least side with the 2 px a browser's rounding takes
+    assert min(min(i.sizex, i.sizey) * per_unit for i in colours) >= rule.PANEL_MIN_PX + 2

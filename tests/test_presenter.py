@@ -45,11 +45,11 @@ def open_page(page: str, *, presenting: bool, **state: object) -> AppTest:
 
 
 def style_sheet(at: AppTest) -> str:
-    """The style sheets the page sent (``st.html`` with a ``<style>``), but the phone's
-    rule that every page sends (:data:`presenter.PHONE_CSS`) and the drawing notice
+    """The style sheets the page sent (``st.html`` with a ``<style>``), but the rules
+    that every page sends (:data:`presenter.PAGE_CSS`) and the drawing notice
     (:func:`kpca_ui.shell.drawing_notice`)."""
     notice = f"<style>{shell.DRAWING_CSS}</style>"
-    bodies = (element.proto.body.replace(presenter.PHONE_CSS, "") for element in at.get("html"))
+    bodies = (element.proto.body.replace(presenter.PAGE_CSS, "") for element in at.get("html"))
     return "\n".join(body for body in bodies if body not in ("<style></style>", notice))
 
 

@@ -109,14 +109,15 @@ def _fitted_title(
     return f"<b>{sweep.column_label(c)}</b><br>{line}" if head else line
 
 
-def shown_components(sweep: ContourSweep, width_px: int, height_px: int) -> int:
-    """How many rows (the last components) a figure fitted to ``height_px`` shows.
+def shown_components(sweep: ContourSweep, width_px: int, height_px: int, side: int = 1) -> int:
+    """How many rows (the first components) a figure fitted to ``height_px`` shows in each
+    of ``side`` blocks of rows standing side by side.
 
     All of them if each panel is then at least :data:`kpca_core.figures.layout.PANEL_MIN_PX`
     on its shorter side, else as many as keep that size (at least one): the layout rule
     (:func:`kpca_core.figures.layout.plan_grid`) with the fitted figure's margins and titles.
     """
-    n_cols, n_rows = len(sweep.columns), sweep.n_components
+    n_cols, n_rows = len(sweep.columns) * side, -(-sweep.n_components // side)
     xs, ys = sweep.grid.xs, sweep.grid.ys
     w, h = float(np.ptp(xs)), float(np.ptp(ys))
     box_w = max(w, h / PANEL_ASPECT[1], 1e-300)
@@ -148,6 +149,55 @@ def shown_components(sweep: ContourSweep, width_px: int, height_px: int) -> int:
     return shown
 
 
+def fitted_blocks(sweep: ContourSweep, width_px: int, height_px: int) -> tuple[int, int]:
+    """A figure fitted to ``width_px`` × ``height_px``: how many blocks of rows stand side by
+    side, and how many rows (the first components) it shows in all.
+
+    One block when every row fits the height; else the components wrap into blocks side
+    by side (kPC 1–2 beside kPC 3–4) while the width holds them, so that a short, wide
+    screen (a projector, a lesson's slide) shows them all, or as many as fit: of those
+    that show the most, the one with the largest panels (three components of one column
+    in a row rather than two rows and one).
+    """
+    n_cols, n_rows = len(sweep.columns), sweep.n_components
+    shown = shown_components(sweep, width_px, height_px)
+    if shown == n_rows:
+        return 1, shown
+    w, h = float(np.ptp(sweep.grid.xs)), float(np.ptp(sweep.grid.ys))
+    box_w = max(w, h / PANEL_ASPECT[1], 1e-300)
+    box_h = max(h, w * PANEL_ASPECT[0], 1e-300)
+    plot_w = width_px - FITTED_MARGIN["l"] - FITTED_MARGIN["r"]
+    # the least width of a column: its titles' widest line, "kPC k" and λ on two lines
+    narrowest = FITTED_CHAR_PX * max(
+        len(line)
+        for c in range(n_cols)
+        for r in range(n_rows)
+        for line in _fitted_title(sweep, c, r, split=True, head=False).split("<br>")
+    )
+
+    def scale(side: int, shown: int) -> float:
+        """Pixels a unit of the plane: ``shown`` rows in ``side`` blocks (as contour_figure)."""
+        columns, rows = n_cols * side, -(-shown // side)
+        # a gap of GAP_X of the plot between columns
+        panel_w = (plot_w - GAP_X * plot_w * (columns - 1)) / columns
+        split = _split_titles(sweep, plot_w / columns)
+        title_px = FITTED_TITLE_PX + split * FITTED_LINE_PX
+        rows_px = height_px - sum(FITTED_MARGIN[k] for k in "tb") - TITLE_PX - (rows - 1) * title_px
+        return min(panel_w / box_w, (rows_px - split * FITTED_LINE_PX) / (rows * box_h))
+
+    best = (shown, scale(1, shown), 1)
+    for side in range(2, n_rows + 1):
+        columns = n_cols * side
+        # as contour_figure spaces them: a gap of GAP_X of the plot between columns
+        panel_w = (plot_w - GAP_X * plot_w * (columns - 1)) / columns
+        too_small = panel_w * min(1.0, box_h / box_w) < rule.PANEL_MIN_PX + 2
+        if too_small or narrowest > plot_w / columns:
+            break
+        shown = min(n_rows, side * shown_components(sweep, width_px, height_px, side))
+        best = max(best, (shown, scale(side, shown), side))
+    return best[2], best[0]
+
+
 def _split_titles(sweep: ContourSweep, column_px: float) -> bool:
     """Whether a fitted figure's one-line panel titles are wider than their columns."""
     widest = max(
@@ -176,7 +226,13 @@ def columns_per_block(sweep: ContourSweep, width_px: int) -> int:
         for r in range(sweep.n_components)
         for line in panel_title(sweep, c, r).split("<br>")
     )
-    column_px = max(widest * 0.56 * TITLE_FONT_PX, rule.PANEL_MIN_PX) + GAP_X * plot_px
+    # a panel's shorter side at least PANEL_MIN_PX, with 2 px to spare for the browser's
+    # rounding: a flat panel (an upload twice as wide as tall) needs a wider column
+    # (two such columns on a phone were drawn 84 px tall)
+    w, h = float(np.ptp(sweep.grid.xs)), float(np.ptp(sweep.grid.ys))
+    box_w, box_h = max(w, h / PANEL_ASPECT[1], 1e-300), max(h, w * PANEL_ASPECT[0], 1e-300)
+    least = (rule.PANEL_MIN_PX + 2) / min(1.0, box_h / box_w)
+    column_px = max(widest * 0.56 * TITLE_FONT_PX, least) + GAP_X * plot_px
     fit = max(1, int((plot_px + GAP_X * plot_px) // column_px))
     blocks = -(-n_cols // fit)
     return -(-n_cols // blocks)
@@ -256,7 +312,9 @@ def contour_figure_data(
     if n_cols == 0:
         raise ValueError("a contour figure needs at least one column")
     fitted = height_px is not None
-    shown = shown_components(sweep, width_px, height_px) if fitted else n_rows
+    # a fitted figure's rows in `side` blocks side by side, `block_rows` in each
+    side, shown = fitted_blocks(sweep, width_px, height_px) if fitted else (1, n_rows)
+    block_rows = -(-shown // side)
     xs, ys = sweep.grid.xs, sweep.grid.ys
     w, h = float(np.ptp(xs)), float(np.ptp(ys))
     # a panel is a box around the grid, of a height ÷ width within PANEL_ASPECT
@@ -264,13 +322,13 @@ def contour_figure_data(
     box_h = max(h, w * PANEL_ASPECT[0], 1e-300)
     # columns side by side in a block (panel (r, c) in row (c // wrap) · n_rows + r of the
     # figure, column c % wrap); one block unless the width is too narrow for the titles
-    wrap = n_cols if fitted else columns_per_block(sweep, width_px)
-    n_blocks = -(-n_cols // wrap)
+    wrap = n_cols * side if fitted else columns_per_block(sweep, width_px)
+    n_blocks = 1 if fitted else -(-n_cols // wrap)
     margin = FITTED_MARGIN if fitted else MARGIN
     top_px = (margin["t"] if fitted else 60) if title or shown < n_rows else 20
     plot_w = width_px - margin["l"] - margin["r"]
     # a fitted figure's titles in two lines where its columns are too narrow for one
-    split = fitted and _split_titles(sweep, plot_w / n_cols)
+    split = fitted and _split_titles(sweep, plot_w / wrap)
     title_px = FITTED_TITLE_PX + split * FITTED_LINE_PX if fitted else TITLE_PX
     gap_px = GAP_X * plot_w
     panel_w = (plot_w - gap_px * (wrap - 1)) / wrap
@@ -281,16 +339,16 @@ def contour_figure_data(
     if fitted:
         if shown < n_rows:  # the line that says so: a top margin a projector enlarges
             height_px -= round((style.FONT_SCALE - 1) * (top_px - 20))
-        rows_px = height_px - top_px - margin["b"] - first_px - (shown - 1) * title_px
-        px_per_unit = min(px_per_unit, max(rows_px, shown) / (shown * box_h))
+        rows_px = height_px - top_px - margin["b"] - first_px - (block_rows - 1) * title_px
+        px_per_unit = min(px_per_unit, max(rows_px, block_rows) / (block_rows * box_h))
         # each panel centred in an equal share of the width, so that its title has room
-        gap_px = plot_w / n_cols - box_w * px_per_unit
+        gap_px = plot_w / wrap - box_w * px_per_unit
     gap, title_h = gap_px / px_per_unit, title_px / px_per_unit
     pad = gap / 2 if fitted else 0.0
     # panel (0, 0) is the grid itself, centred in its box; the others are shifted copies
     left, top = float(xs[0]) - (box_w - w) / 2, float(ys[-1]) + (box_h - h) / 2
     x_range = [left - pad, left + wrap * box_w + (wrap - 1) * gap + pad]
-    shown_rows = n_blocks * shown
+    shown_rows = n_blocks * block_rows
     y_range = [top - shown_rows * box_h - (shown_rows - 1) * title_h, top + first_px / px_per_unit]
     plot_px = (y_range[1] - y_range[0]) * px_per_unit
     plane = ([float(xs[0]), float(xs[-1])], [float(ys[0]), float(ys[-1])])
@@ -355,13 +413,17 @@ def contour_figure_data(
     note_px = FITTED_EMPTY_PX if fitted else EMPTY_FONT_PX
     for r in range(shown):  # the first rows that fit: kPC 1 first
         for c, column in enumerate(sweep.columns):
-            dx = (c % wrap) * (box_w + gap)
-            dy = -((c // wrap) * shown + r) * (box_h + title_h)
+            if fitted:  # blocks of rows side by side
+                x_at, y_at = (r // block_rows) * n_cols + c, r % block_rows
+            else:  # blocks of columns one below the other
+                x_at, y_at = c % wrap, (c // wrap) * block_rows + r
+            dx = x_at * (box_w + gap)
+            dy = -y_at * (box_h + title_h)
             centre = (left + dx + box_w / 2, top + dy - box_h / 2)
             annotations.append(
                 {
                     "text": (
-                        _fitted_title(sweep, c, r, split=split, head=r == 0)
+                        _fitted_title(sweep, c, r, split=split, head=y_at == 0)
                         if fitted
                         else panel_title(sweep, c, r)
                     ),
@@ -384,9 +446,9 @@ def contour_figure_data(
                 reason = missing_reason(column, r)
                 if column.error is not None:
                     head = reason.split(":")[0]
-                    reason = f"{head}: see the note above the figure" if r == 0 else "no picture"
+                    reason = f"{head}: see the note under the figure" if r == 0 else "no picture"
                 # the reason, wrapped to its panel; its head only if the whole is too tall,
-                # and "no picture" if that is too (the note above or below says why)
+                # and "no picture" if that is too (the note below says why)
                 room_w, room_h = box_w * px_per_unit - 8, box_h * px_per_unit - 8
                 for text in (reason, reason.split(":")[0], "no picture"):
                     lines = rule.fit_lines(text, room_w, note_px)

@@ -20,6 +20,9 @@ from . import layout, style
 GREY_RANGE = (-1.0, 1.0)
 """Grey values of the digits: −1 background (white), 1 full ink (black)."""
 ROW_HEIGHT_PX = 46
+TITLED_TOP_PX = 50
+"""Above a mosaic with a title: the title's line (centred in the margin, plotly's) and the
+column labels' (80 px left the digits of a projector's short figure under 48 px)."""
 TITLE_FONT = {"family": style.FONT_FAMILY, "size": 15}
 SUP_EM = 0.7
 """The size of a title's ``<sup>`` line (plotly's), in em of the title's."""
@@ -107,11 +110,13 @@ def mosaic_figure(
         constrain="domain",
     )
     lines = style.title_lines(title, width_px, TITLE_FONT["size"])
-    more_px = style.TITLE_LINE_PX * (len(lines) - 1)
+    # plotly centres the title's lines in the top margin: each further line takes a line
+    # above and below it (one only: a phone's second line ran into the column labels)
+    more_px = 2 * style.TITLE_LINE_PX * (len(lines) - 1)
     fig.update_layout(
         title={"text": "<br>".join(lines), "font": TITLE_FONT},
         height=max(220, 90 + row_height * n_rows) + more_px,
-        margin={"l": 10, "r": 10, "t": (80 if title else 40) + more_px, "b": 10},
+        margin={"l": 10, "r": 10, "t": (TITLED_TOP_PX if title else 40) + more_px, "b": 10},
         # around the digits: the page's own background, light or dark
         plot_bgcolor=style.TRANSPARENT,
         paper_bgcolor=style.TRANSPARENT,
@@ -162,7 +167,19 @@ def fig4_figure(
 
 
 LABELS_PX = 80
-"""Room left of a mosaic for its row labels ("kernel PCA" at 12 px)."""
+"""Room left of a mosaic for its row labels ("kernel PCA" at 12 px), at least."""
+LABEL_FONT_PX = 12
+"""The size of a mosaic's row labels (Streamlit's tick labels)."""
+
+
+def labels_px(labels: Sequence[str]) -> int:
+    """Room left of a mosaic for its row ``labels``: their widest, or :data:`LABELS_PX`.
+
+    plotly widens the left margin to hold them: planned for less ("kernel n = 1024 (all
+    2999)"), a phone's digits came out 23 px tall instead of the 24 planned.
+    """
+    widest = max((len(label) for label in labels), default=0)
+    return max(LABELS_PX, math.ceil(widest * style.CHAR_EM * LABEL_FONT_PX) + 16)
 
 
 def numbered_mosaic(
@@ -202,17 +219,18 @@ def numbered_mosaic(
     given = np.asarray(numbers, dtype=float)
     values[: given.shape[0], : given.shape[1]] = given[:n_rows, :n_cols]
     per_block = n_cols
+    left_px = labels_px(grid.row_labels)
     if width_px is not None:
         per_block = layout.plan_grid(
             n_cols,
             n_rows,
-            width_px - LABELS_PX,
+            width_px - left_px,
             least_px=layout.DIGIT_MIN_PX + layout.lines_px(1, font_size) + 2,
             gap_px=4,
         ).per_row
     blocks = -(-n_cols // per_block)
     if blocks > 1:  # the gap under a tile holds its number's line at this scale
-        unit_px = (width_px - LABELS_PX) / (per_block * (grid.side + gap))
+        unit_px = (width_px - left_px) / (per_block * (grid.side + gap))
         gap = max(gap, math.ceil(layout.lines_px(1, font_size) / unit_px))
     row_labels, column_labels = list(grid.row_labels), list(grid.column_labels)
     if blocks > 1:  # blocks of columns one below the other, a blank row between them
@@ -268,14 +286,12 @@ def numbered_mosaic(
                 yanchor="bottom",
                 name="column label",
             )
-    under_px = layout.lines_px(1, font_size)  # the last row's numbers, under the mosaic
-    fig.update_layout(margin={"b": fig.layout.margin.b + under_px})
+    # the last row's numbers, under the mosaic, are within its y range: plotly's autorange
+    # holds annotations (a margin for them too left a projector's digits 44 px, not 48)
     if blocks > 1:  # the tiles' height planned from the width: equal aspect
-        tile_px = (width_px - LABELS_PX) / (per_block * step)
-        height = fig.layout.margin.t + fig.layout.margin.b + 10 + len(values) * step * tile_px
-        fig.update_layout(height=round(height))
-    else:
-        fig.update_layout(height=fig.layout.height + under_px)
+        tile_px = (width_px - left_px) / (per_block * step)
+        mosaic_px = len(values) * step * tile_px + layout.lines_px(1, font_size)
+        fig.update_layout(height=round(fig.layout.margin.t + fig.layout.margin.b + 10 + mosaic_px))
     return fig
 
 

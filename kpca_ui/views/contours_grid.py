@@ -308,7 +308,6 @@ def contour_body(
             drawing_canvas(canvas_place, None)
         return
     sweep = contour_sweep(points, specs, parameter, center, n_components, resolution)
-    column_errors(sweep)
     slug = ct.sweep_slug(sweep)
     image_format = st.session_state.get("ct_img", "png")
     projector = presenter_mode()
@@ -326,6 +325,7 @@ def contour_body(
         place=grid_place,
         live="ct_noise" if points.key[0] == "toy" else None,
     )
+    column_errors(sweep)  # under the grid, which it pushed off the first screen
     column_notices(sweep)
     if drawn:
         # Made once the grid is sent, while the browser draws it. Made beside the grid
@@ -353,7 +353,7 @@ def contour_body(
 
 
 def column_errors(sweep: ct.ContourSweep) -> None:
-    """Above the grid, why a column has no picture (its empty panel points here): one
+    """Under the grid, why a column has no picture (its empty panel points here): one
     warning per reason, naming every column it holds for."""
     reasons: dict[str, list[str]] = {}
     for c, column in enumerate(sweep.columns):

@@ -22,7 +22,7 @@ from kpca_core.preimage_compare import MethodComparison, Reconstruction, fig3_fi
 from kpca_core.preimage_methods import METHOD_LABELS
 from kpca_ui.chart import chart
 from kpca_ui.explain import explain
-from kpca_ui.presenter import page_px, presentable, presenter_mode
+from kpca_ui.presenter import PLAIN_FIGURE_PX, page_px, presentable, presenter_mode
 from kpca_ui.screen import narrow_listener, narrow_px
 from kpca_ui.views.denoising import (
     DIGIT_COUNTS,
@@ -75,6 +75,8 @@ def show_table1() -> None:
         "dn_table1",
         "mika1999_table1_gaussians",
         table.to_frame,
+        height=PLAIN_FIGURE_PX,  # no stepping control above it
+        control=False,
     )
     st.caption(
         f"Ours: mean over the seeds {', '.join(map(str, table.seeds))}, below it the smallest "
@@ -174,6 +176,8 @@ def show_fig3(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey) -> Non
         "dn_fig3",
         f"denoise_fig3_digit{index}_{start}",
         lambda: fig3_frame(recon),
+        height=PLAIN_FIGURE_PX,  # no stepping control above it
+        control=False,
     )
     st.markdown(
         "Mika et al. Fig. 3. Under each image: the fraction ‖z − x‖² / ‖x̄ − x‖² of the "
@@ -202,13 +206,6 @@ def fig3_frame(recon: Reconstruction) -> pd.DataFrame:
 # ----------------------------------------------------------------- pre-images
 @st.fragment
 def show_preimages(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dict) -> None:
-    st.markdown(
-        "Kernel PCA de-noises in feature space; the **pre-image** brings the result back to "
-        "an image. Four ways to find it, on the same noisy points: the fixed point (eq. 10), "
-        "distance constraints and multidimensional scaling (Kwok & Tsang 2004, no iteration), "
-        "gradient descent on ρ(z) (eq. 7) and a learned kernel ridge map (Bakır et al. 2004, "
-        "scikit-learn's `fit_inverse_transform`)."
-    )
     count = st.select_slider(
         "Noisy test digits compared",
         DIGIT_COUNTS,
@@ -230,6 +227,14 @@ def show_preimages(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s
     if within_budget(f"This comparison ({count} digits, {n_train} training digits)", cost):
         show_digit_methods(model, subsets, key, s, int(count), planned)
     show_fixed_point(show_toy_methods(planned), planned)
+    # what the tab compares, under its figures, which it pushed below a 1280 × 720 screen
+    st.markdown(
+        "Kernel PCA de-noises in feature space; the **pre-image** brings the result back to "
+        "an image. Four ways to find it, on the same noisy points: the fixed point (eq. 10), "
+        "distance constraints and multidimensional scaling (Kwok & Tsang 2004, no iteration), "
+        "gradient descent on ρ(z) (eq. 7) and a learned kernel ridge map (Bakır et al. 2004, "
+        "scikit-learn's `fit_inverse_transform`)."
+    )
     narrow_listener(SCREEN, width)
 
 

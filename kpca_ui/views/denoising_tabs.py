@@ -30,9 +30,9 @@ from kpca_core.figures import denoise as figures
 from kpca_core.figures.style import export_config
 from kpca_ui.chart import chart
 from kpca_ui.explain import explain
-from kpca_ui.presenter import FIGURE_PX, notice, presentable, presenter_mode
+from kpca_ui.presenter import FIGURE_PX, PLAIN_FIGURE_PX, notice, presentable, presenter_mode
 from kpca_ui.safety import guarded
-from kpca_ui.screen import narrow_listener, narrow_px
+from kpca_ui.screen import narrow_listener, narrow_px, on_phone
 from kpca_ui.views.demo import write_a_digit
 from kpca_ui.views.denoising import DEMO_LEVELS, TOY_WIDTHS, within_budget
 from kpca_ui.views.denoising_cache import (
@@ -82,16 +82,18 @@ def show_with_numbers(
     table: Callable[[], pd.DataFrame],
     *,
     height: int = FIGURE_PX,
+    control: bool = True,
     frames: dict | None = None,
 ) -> None:
     """Draw a figure, its line of what to notice, and offer the numbers behind it.
 
     The chart's key is ``<key>_chart`` and its camera button saves ``name``; the
     CSV download (``<key>_csv``) is built only when clicked. ``height`` is the
-    figure's in presenter mode; ``frames`` the chart's scrubbing frames.
+    figure's in presenter mode, with a stepping ``control`` above it or not
+    (:func:`kpca_ui.presenter.presentable`); ``frames`` the chart's scrubbing frames.
     """
     chart(
-        presentable(fig, height=height),
+        presentable(fig, height=height, control=control),
         key=f"{key}_chart",
         config=image_export(name),
         frames=frames,
@@ -128,7 +130,8 @@ def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dic
         "dn_fig4",
         f"denoise_fig4_{noise.kind}{noise.level:g}_c{s['c']:g}",
         grid.to_frame,
-        height=FIGURE_PX + 40,  # no stepping control above it
+        height=PLAIN_FIGURE_PX,  # no stepping control above it
+        control=False,
     )
     st.caption(
         "Like Mika et al. Fig. 4: the first test digit of each class, its noisy version, "
@@ -142,7 +145,11 @@ def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dic
 @st.fragment
 @guarded("dn", "the side-by-side digits")
 def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dict) -> None:
-    left, middle, right = st.columns(3)
+    if on_phone(SCREEN):  # n, and the rest folded: the figure on the first screen
+        left, middle = st.container(), st.expander("How many digits, which", icon=":material/tune:")
+        right = middle
+    else:
+        left, middle, right = st.columns(3)
     n = left.select_slider(
         "Number of components n",
         SWEEP_N,
@@ -165,7 +172,6 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey
         persist_state="page",
         help="Another set of digits.",
     )
-    _explain_n(n, model, subsets)
     n_train = len(subsets.X_train)
     methods = (s["method"],)
     cost = budget.preimage_cost(
@@ -212,6 +218,7 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey
         height=BELOW_CONTROL_PX,
         frames=n_frames(every_n),
     )
+    _explain_n(n, model, subsets)  # under the figure, which it pushed off a phone's screen
     errors = grid.errors
     st.markdown(
         f"Squared error to the clean digit (under each image), mean over these digits: "
@@ -282,11 +289,6 @@ def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey,
     noise: Noise = s["noise"]
     sweep = cached_sweep(key, (noise.kind, noise.level), ridge, s["ridge_alpha"], model, subsets)
     n_same, ratio_same = sweep.largest_same_n_ratio
-    cols = st.columns(4)
-    cols[0].metric("Best n, linear PCA", sweep.linear.best_n, help="Smallest error")
-    cols[1].metric("Best n, kernel PCA", sweep.kernel.best_n)
-    cols[2].metric("Ratio at the best n", f"{sweep.ratio_at_best:.2f}×", help="linear / kernel")
-    cols[3].metric("Largest same-n ratio", f"{ratio_same:.1f}×", help=f"at n = {n_same}")
     title = f"{subsets.source}: {noise.describe()}, {len(subsets.X_test)} test digits"
     width = narrow_px(SCREEN)
     show_with_numbers(
@@ -296,8 +298,14 @@ def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey,
         "dn_error",
         f"denoise_error_vs_n_{noise.kind}{noise.level:g}_c{s['c']:g}",
         sweep.to_frame,
-        height=BELOW_CONTROL_PX,  # below the row of numbers
+        height=BELOW_CONTROL_PX,
     )
+    # the numbers under the figure, which then starts within the first screen
+    cols = st.columns(4)
+    cols[0].metric("Best n, linear PCA", sweep.linear.best_n, help="Smallest error")
+    cols[1].metric("Best n, kernel PCA", sweep.kernel.best_n)
+    cols[2].metric("Ratio at the best n", f"{sweep.ratio_at_best:.2f}×", help="linear / kernel")
+    cols[3].metric("Largest same-n ratio", f"{ratio_same:.1f}×", help=f"at n = {n_same}")
     st.caption(
         "Mean over the test digits of the squared distance between the reconstruction and "
         "the clean digit (summed over pixels). Ratios above 1: kernel PCA is better. "
@@ -310,11 +318,6 @@ def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey,
 @st.fragment
 @guarded("dn", "the 2-D toy")
 def show_toy() -> None:
-    st.markdown(
-        "Mika et al. Fig. 1: noisy points on a half circle and on a square outline (grey), "
-        "each joined to its de-noised version (colour). Kernel PCA follows the curve; linear "
-        "PCA with one component can only put the points on a straight line."
-    )
     cols = st.columns(4)
     noise = cols[0].slider(
         "Noise",
@@ -348,6 +351,12 @@ def show_toy() -> None:
         config=image_export(f"denoise_toy_noise{noise:g}_c{c:g}_n{n}"),
     )
     notice(NOTICES["dn_toy"])
+    # what it shows under the figure, which it pushed below a 1280 × 720 screen
+    st.markdown(
+        "Mika et al. Fig. 1: noisy points on a half circle and on a square outline (grey), "
+        "each joined to its de-noised version (colour). Kernel PCA follows the curve; linear "
+        "PCA with one component can only put the points on a straight line."
+    )
     explain("dn_toy")
     restart_note(sum(r.restarts for r in results))
 

@@ -37,7 +37,7 @@ from kpca_ui.chart import chart
 from kpca_ui.explain import explain
 from kpca_ui.links import choice, integer
 from kpca_ui.presenter import FIGURE_PX, notice, presentable, presenter_mode
-from kpca_ui.screen import narrow_listener, narrow_px
+from kpca_ui.screen import controls_place, narrow_listener, narrow_px, on_phone
 from kpca_ui.shell import camera_domain
 from kpca_ui.views.denoising_cache import progress_bar
 from kpca_ui.workers import CELL_NICENESS, compute, in_background
@@ -186,19 +186,33 @@ TABLE2_NOTICE = (
     "Degree 1 is linear PCA: nonlinear components (degree ≥ 2) bring the test error far down."
 )
 """Presenter mode's one line under Table 2."""
+TABLE2_TEXT = (
+    "The paper's experiment: kernel PCA extracts nonlinear components from the USPS "
+    "digits, and a **linear** SVM is trained on them. Its test error falls far below what "
+    "the same number of linear components (degree 1) gives."
+)
+"""What Table 2 shows: above it, under it on a phone."""
+
+
+TOY_TEXT = (
+    "In the plane the classes are wrapped around each other: no straight line separates "
+    "them. Kernel PCA maps each point to its first n nonlinear components; a **linear** "
+    "classifier (scikit-learn `LinearSVC`, one class against the rest) trained on those "
+    "components draws curved boundaries in the plane (left). The same classifier on x, y "
+    "can only cut the plane by straight lines (right). Or draw your own points: each "
+    "group is a class."
+)
+"""What the toy's figure shows, under it."""
 
 
 def show_toy(image_format: str) -> None:
-    """The toy tab: controls, the two decision-region panels, the accuracies."""
-    st.markdown(
-        "In the plane the classes are wrapped around each other: no straight line separates "
-        "them. Kernel PCA maps each point to its first n nonlinear components; a **linear** "
-        "classifier (scikit-learn `LinearSVC`, one class against the rest) trained on those "
-        "components draws curved boundaries in the plane (left). The same classifier on x, y "
-        "can only cut the plane by straight lines (right). Or draw your own points: each "
-        "group is a class."
-    )
-    name, n_points, seed, kernel, parameter, n = _toy_controls()
+    """The toy tab: controls, the two decision-region panels, the accuracies, what they show.
+
+    The figure comes right under the controls, which a phone's page folds into an
+    expander, so that it starts within the first screen.
+    """
+    with controls_place(TOY_SCREEN, "Data, kernel and components n"):
+        name, n_points, seed, kernel, parameter, n = _toy_controls()
     names = colours = None
     if name == DRAWN:
         drawn = _drawn_toy(kernel, parameter, n)
@@ -213,10 +227,6 @@ def show_toy(image_format: str) -> None:
         fit = toy_fit(*key)
         result = toy_result(key, n, fit)
     label = f"Gaussian, σ = {parameter:g}" if kernel == "rbf" else f"polynomial, d = {parameter:g}"
-    if not presenter_mode():  # there the panels' titles say it, and the figure needs the room
-        left, right = st.columns(2)
-        left.metric(f"Correct on {result.n_components} kernel components", _percent(result, True))
-        right.metric("Correct on x, y", _percent(result, False))
     if result.n_components < n:
         st.caption(f"This kernel has only {result.n_components} non-zero components.")
     toy_width = narrow_px(TOY_SCREEN)  # a phone's, once measured: the panels stacked
@@ -240,6 +250,11 @@ def show_toy(image_format: str) -> None:
         ),
     )
     notice(TOY_NOTICE)
+    if not presenter_mode():  # there the panels' titles say it, and the figure needs the room
+        left, right = st.columns(2)
+        left.metric(f"Correct on {result.n_components} kernel components", _percent(result, True))
+        right.metric("Correct on x, y", _percent(result, False))
+    st.markdown(TOY_TEXT)
     explain("ft_toy")
     narrow_listener(TOY_SCREEN, toy_width)
 
@@ -451,12 +466,11 @@ def show_table2(image_format: str) -> None:
     """The USPS tab: the grid beside the paper's, the claims, the chosen cell, the protocol."""
     table = shipped_table()
     provenance = table.provenance
-    st.markdown(
-        "The paper's experiment: kernel PCA extracts nonlinear components from the USPS "
-        "digits, and a **linear** SVM is trained on them. Its test error falls far below what "
-        "the same number of linear components (degree 1) gives."
-    )
-    degree, n = _cell_controls()
+    phone = on_phone(TABLE_SCREEN)  # the words under the figure: it starts on the first screen
+    if not phone:
+        st.markdown(TABLE2_TEXT)
+    with controls_place(TABLE_SCREEN, "The cell: degree d and components n"):
+        degree, n = _cell_controls()
     errors, live = shown_grid(table)
     width = narrow_px(TABLE_SCREEN)  # a phone's: the two grids stacked
     chart(
@@ -468,6 +482,8 @@ def show_table2(image_format: str) -> None:
         config=export_config("features_table2", image_format=image_format),
     )
     notice(TABLE2_NOTICE)
+    if phone:
+        st.markdown(TABLE2_TEXT)
     ours, paper = ("Above", "Below") if style.is_narrow(width) else ("Left", "Right")
     st.caption(
         f"{ours}: computed by `{provenance.get('command', BENCH_COMMAND)}` on "

@@ -37,6 +37,8 @@ PREV, NEXT = "ls_prev", "ls_next"
 """Keys of the on-screen buttons (the arrow keys click them)."""
 VIEW = "ls_view"
 """Key of the container of the embedded view (left out on a phone, :func:`lesson_style`)."""
+INTRO = "ls_intro"
+"""Key of the container of the lesson's title and intro, under the step's title."""
 KEYS = "ls_keys"
 """Key of the arrow keys' listener, which also measures the embedded view's width."""
 STEP = "ls_step"
@@ -361,27 +363,25 @@ def show_step(lesson: Lesson, number: int, *, embed: bool) -> None:
     """Step ``number`` of ``lesson`` as a slide, in a 1280 × 720 screen in presenter mode.
 
     Its title with the buttons beside it (:func:`navigation`, in place from step
-    to step; below it outside presenter mode, where the page is narrower), what
-    to say and what to notice, and the view itself, embedded as a slide
-    (:func:`embed_src`) as wide as the page, below them. The arrow keys'
-    listener is drawn last, so that it takes no room among them.
+    to step; in either mode, the lesson's sidebar being closed: below the title they
+    pushed the slide's foot below a 1280 × 720 screen), what to say and what to
+    notice, and the view itself, embedded as a slide (:func:`embed_src`) as wide as
+    the page, below them. The arrow keys' listener is drawn last, so that it takes
+    no room among them.
     """
     step = lesson.steps[number - 1]
-    title, buttons = (
-        st.columns(TITLE_AND_BUTTONS, vertical_alignment="center")
-        if presenter_mode()
-        else (st.container(), st.container())
-    )
+    title, buttons = st.columns(TITLE_AND_BUTTONS, vertical_alignment="center")
     # the lesson file's words are shown as written, never as markdown
     title.title(f"{number}. {literal(step.title, ECHO_CHARS)}")
     with buttons:
         navigation(step, number, len(lesson.steps))
-    st.caption(literal(f"{lesson.title}. {lesson.intro}", ECHO_CHARS))
     notice = (
         f'<p class="{KEPT} kpca-lesson-notice"><b>Notice:</b> {html.escape(step.notice)}</p>'
         if step.notice
         else ""
     )
+    if not presenter_mode():  # the lesson's title and intro close to the step's title
+        st.container(key=INTRO).caption(literal(f"{lesson.title}. {lesson.intro}", ECHO_CHARS))
     st.markdown(
         f'<p class="{KEPT} kpca-lesson-say">{html.escape(step.say)}</p>{notice}',
         unsafe_allow_html=True,
@@ -419,11 +419,16 @@ def lesson_style() -> None:
     projector's slide, is left out: "Open" shows the view as a phone draws it.
     """
     size, title = ("1.2rem", "") if presenter_mode() else ("1.1rem", "2rem")
-    title_rule = f"[data-testid='stMain'] h1 {{ font-size: {title}; }}" if title else ""
+    # outside presenter mode as tight as in it (h1's 1.25rem padding): the slide's foot
+    # was 30 px below a 1280 × 720 screen
+    title_rule = f"[data-testid='stMain'] h1 {{ font-size: {title}; padding: 0; }}" if title else ""
     st.html(
         "<style>"
         "[data-testid='stMarkdownContainer'] p:is(.kpca-lesson-say, .kpca-lesson-notice) "
         f"{{ font-size: {size}; margin: 0 0 0.25rem; }}"
+        # the lesson's line under the title without the 1rem gaps around it: with them
+        # the slide's foot was below a 1280 × 720 screen
+        f".st-key-{INTRO} {{ margin: -0.5rem 0; }}"
         "[data-testid='stMarkdownContainer'] p.kpca-lesson-place "
         "{ font-size: 1.2rem; text-align: center; margin: 0; }"
         f"{title_rule}"

@@ -18,7 +18,10 @@ layout rule (:mod:`kpca_core.figures.layout`):
   of digits is judged by its digits (its tick labels name its rows and columns);
 - **contrast**: every marker, line and bar has a WCAG contrast of at least 3 against
   the background it is drawn on (its outline counts, as WCAG's non-text contrast lets
-  a mark's boundary carry it).
+  a mark's boundary carry it);
+- **figure first**: the page's first figure (a lesson's: its slide's) starts within
+  the upper :data:`FIRST_FIGURE_SHARE` of the first screen, not behind the controls,
+  notices or text above it; a lesson's slide ends within the screen.
 
 :func:`audit_page` measures one loaded page; :func:`contact_sheet` writes one PNG per
 screen with every state as a thumbnail (red frame: breaches), for people to look at.
@@ -50,6 +53,10 @@ OVERLAP_PX = 1.0
 """Two boxes overlap when they share more than this many pixels each way."""
 CUT_PX = 1.0
 """A text runs past an edge by more than this many pixels."""
+FIRST_FIGURE_SHARE = 2 / 3
+"""The first figure's top lies within this share of the first screen's height, so that
+at least the last third of the screen shows it as the page opens (1280 × 720: 480 px;
+390 × 844: 563 px)."""
 
 
 @dataclass(frozen=True)
@@ -397,21 +404,53 @@ class StateResult:
     error: str = ""
 
 
+CANVAS_TOPS_JS = """() => {
+  const tops = [];
+  const visit = (root) => {
+    for (const c of root.querySelectorAll('canvas.plane'))
+      if (c.checkVisibility()) tops.push(c.parentElement.getBoundingClientRect().top);
+    for (const e of root.querySelectorAll('*')) if (e.shadowRoot) visit(e.shadowRoot);
+  };
+  visit(document);
+  return tops;
+}"""
+"""The tops of the drawing canvases with their tool bars (``kpca_ui/draw_canvas.js``, in a
+component's shadow root): a drawing's first figure."""
+
+
+def first_figure(tops: list[float], height: float) -> list[str]:
+    """A breach if the first of the figures whose tops (at the page's top, in its pixels)
+    are ``tops`` starts below :data:`FIRST_FIGURE_SHARE` of the screen's ``height``."""
+    if not tops or min(tops) <= FIRST_FIGURE_SHARE * height:
+        return []
+    return [
+        f"first figure at y = {min(tops):.0f} px > {FIRST_FIGURE_SHARE * height:.0f} px "
+        "(below the first screen's fold)"
+    ]
+
+
 def audit_page(page, screen: Screen) -> list[str]:
-    """Every breach on the loaded ``page``: its own charts and those of its frames."""
-    found = breaches(page.evaluate(MEASURE_JS), screen)
+    """Every breach on the loaded ``page``: its own charts and those of its frames, and
+    where its first figure starts (:func:`first_figure`)."""
+    measured = page.evaluate(MEASURE_JS)
+    found = breaches(measured, screen)
+    tops = [chart["box"]["top"] for chart in measured["charts"]] + page.evaluate(CANVAS_TOPS_JS)
     for frame in page.frames[1:]:
         try:
             element = frame.frame_element()
             box = element.bounding_box()
             if box is None:
                 continue
-            measured = frame.evaluate(MEASURE_JS)
+            inner = frame.evaluate(MEASURE_JS)
         except Exception:  # a frame that went away while measured
             continue
         edges = {"left": box["x"], "right": box["x"] + box["width"]}
-        found.extend(f"[slide] {line}" for line in breaches(measured, screen, edges))
-    return found
+        found.extend(f"[slide] {line}" for line in breaches(inner, screen, edges))
+        foot = box["y"] + box["height"]
+        if foot > screen.height + CUT_PX:  # a slide fits the screen
+            found.append(f"[slide] its foot at y = {foot:.0f} px, below the screen")
+        tops.extend(box["y"] + chart["box"]["top"] for chart in inner["charts"])
+    return found + first_figure(tops, screen.height)
 
 
 def contact_sheet(results: list[StateResult], screen: Screen, path: Path, page) -> None:

@@ -124,7 +124,9 @@ def ratio_lines_figure(
         )
     _add_marks(fig, sweep, marks)
     decorate(fig, sweep, chosen, width_px=width_px)
-    fig.update_yaxes(title="share of the variance λ<sub>k</sub>/Σλ", range=[0, 1.02])
+    # 0 a little above the x axis: at the corner its tick label touched the first width's
+    # ("10⁻³", a Laplacian's sweep on the projector)
+    fig.update_yaxes(title="share of the variance λ<sub>k</sub>/Σλ", range=[-0.04, 1.02])
     fig.update_layout(title={"text": "Normalised eigenvalues λ<sub>k</sub>/Σλ", "x": 0})
     return white(fig)
 
