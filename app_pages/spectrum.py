@@ -31,10 +31,11 @@ st.caption(f"Data: {literal(points.title, 200)}")
 holder = sweep_view.computed_sweep(points, sweep_key)
 sweep_view.drawing_canvas(holder, points)
 if holder is not None:
-    sweep_view.dk_note(holder, points, image_format)
     # One fragment, rerun alone when the chosen width changes: the three sweep
     # figures marked at it, the slider, the spectrum and the component maps there.
     sweep_view.chosen_width_view(holder, points, sweep_key, n_leading, image_format)
+    # under them: above, its note pushed them below a phone's first screen
+    sweep_view.dk_note(holder, points, image_format)
     sweep_view.sweep_film(holder, points, sweep_key, image_format)
     sweep_view.sweep_csv_download(holder, points, sweep_key)
 link_tools("sp")
