@@ -50,7 +50,7 @@ from bench.timing import median_time
 from kpca_core import contours as ct
 from kpca_core.datasets import parabola
 from kpca_core.figures import contours as figures
-from kpca_ui.chart import figure_json
+from kpca_core.figures.style import figure_json
 
 DEGREES = (1, 2, 3, 4)
 N_COMPONENTS = 3

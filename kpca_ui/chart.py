@@ -33,7 +33,6 @@ Page tests read what was sent with :func:`sent_figure`.
 from __future__ import annotations
 
 import contextlib
-import copy
 import json
 import math
 import os
@@ -44,7 +43,6 @@ from typing import Any, Literal
 import plotly.graph_objects as go
 import plotly.io as pio
 import streamlit as st
-from _plotly_utils.utils import convert_to_base64
 from streamlit.delta_generator import DeltaGenerator
 
 from kpca_ui.plotly_js import PLOTLY_PATH
@@ -84,28 +82,10 @@ _KEPT_JSON = "_kpca_json"
 """The attribute of a figure that holds its JSON (:func:`figure_from_json`)."""
 
 
-def figure_json(spec: dict) -> tuple[dict, str]:
-    """A figure's plain data (``{"data", "layout"}``, numpy arrays in its traces) and the
-    JSON :func:`chart` sends of it, the same as of ``go.Figure(spec)``: made where the
-    figure is built (a worker process), without plotly's figure objects, which deep-copy
-    it.  :func:`figure_from_json` makes the figure of both."""
-    # numpy arrays as plotly's typed arrays, as Figure.to_dict() writes them (in copies
-    # of the traces: ``spec`` keeps its arrays)
-    sent = {**spec, "data": [copy.deepcopy(trace) for trace in spec.get("data", [])]}
-    convert_to_base64(sent["data"])
-    layout = spec.get("layout", {})
-    if layout.get("template") is None and pio.templates.default is not None:
-        # the default template, which a Figure adds (Streamlit's theme is applied over it)
-        default = pio.templates.default
-        template = default if isinstance(default, go.layout.Template) else pio.templates[default]
-        sent["layout"] = {**layout, "template": template.to_plotly_json()}
-    return spec, pio.to_json(sent, validate=False, engine="orjson")
-
-
 def figure_from_json(spec: dict, sent: str) -> go.Figure:
-    """The figure of :func:`figure_json`, which :func:`chart` sends as ``sent`` without
-    serialising it again.  For a figure shared by many runs and never mutated (a cached one):
-    a change to it would not be sent."""
+    """The figure of :func:`kpca_core.figures.style.figure_json`, which :func:`chart`
+    sends as ``sent`` without serialising it again.  For a figure shared by many runs and
+    never mutated (a cached one): a change to it would not be sent."""
     figure = go.Figure(spec, _validate=False)
     setattr(figure, _KEPT_JSON, sent)
     return figure

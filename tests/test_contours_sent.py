@@ -14,8 +14,9 @@ from conftest import chart, open_view
 from kpca_core import contours as ct
 from kpca_core.datasets import parabola
 from kpca_core.figures import contours as figures
+from kpca_core.figures.style import figure_json
 from kpca_ui import chart as chart_module
-from kpca_ui.chart import figure_from_json, figure_json
+from kpca_ui.chart import figure_from_json
 
 
 def sweep(labels: bool) -> ct.ContourSweep:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+from concurrent.futures import ThreadPoolExecutor
 
 from kpca_ui.plotly_js import PLOTLY_JS, PLOTLY_PATH, plotly_route
 
@@ -35,7 +36,9 @@ def get(path: str, accept: str, base: str = "") -> tuple[dict[str, str], bytes]:
     async def send(message: dict) -> None:
         sent.append(message)
 
-    asyncio.run(plotly_route(base).handle(scope, receive, send))
+    # in a thread of its own: a browser test before may keep an event loop running here
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, plotly_route(base).handle(scope, receive, send)).result()
     headers = {k.decode().lower(): v.decode() for k, v in sent[0]["headers"]}
     return headers, b"".join(m.get("body", b"") for m in sent[1:])
 

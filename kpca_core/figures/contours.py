@@ -26,6 +26,7 @@ panel's λ is in its title).
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
@@ -605,3 +606,10 @@ def projection_figure(
             "showgrid": False,
         }
     return go.Figure(data=data, layout=layout, _validate=False)
+
+
+def contour_figure_json(sweep: ContourSweep, **kwargs: Any) -> tuple[dict, str]:
+    """The grid figure's data (:func:`contour_figure_data`, same arguments) and its JSON
+    as the app's chart sends it (:func:`kpca_core.figures.style.figure_json`), without
+    plotly's figure objects in between (they deep-copy it, twice): run in a worker."""
+    return style.figure_json(contour_figure_data(sweep, **kwargs))

@@ -6,10 +6,13 @@ distinguishable under the common forms of colour blindness.
 
 from __future__ import annotations
 
+import copy
 import textwrap
 
 import numpy as np
 import plotly.graph_objects as go
+import plotly.io as pio
+from _plotly_utils.utils import convert_to_base64
 
 LINEAR = "#0072B2"
 """Linear PCA (blue)."""
@@ -258,3 +261,21 @@ def title_lines(text: str, width_px: int | None, font_px: float) -> list[str]:
     if not is_narrow(width_px):
         return [text]
     return wrap_lines(text, width_px - TITLE_PAD_PX, font_px)
+
+
+def figure_json(spec: dict) -> tuple[dict, str]:
+    """A figure's plain data (``{"data", "layout"}``, numpy arrays in its traces) and the
+    JSON the app's chart sends of it, the same as of ``go.Figure(spec)``: made where the
+    figure is built (a worker process), without plotly's figure objects, which deep-copy
+    it.  :func:`kpca_ui.chart.figure_from_json` makes the figure of both."""
+    # numpy arrays as plotly's typed arrays, as Figure.to_dict() writes them (in copies
+    # of the traces: ``spec`` keeps its arrays)
+    sent = {**spec, "data": [copy.deepcopy(trace) for trace in spec.get("data", [])]}
+    convert_to_base64(sent["data"])
+    layout = spec.get("layout", {})
+    if layout.get("template") is None and pio.templates.default is not None:
+        # the default template, which a Figure adds (Streamlit's theme is applied over it)
+        default = pio.templates.default
+        template = default if isinstance(default, go.layout.Template) else pio.templates[default]
+        sent["layout"] = {**layout, "template": template.to_plotly_json()}
+    return spec, pio.to_json(sent, validate=False, engine="orjson")

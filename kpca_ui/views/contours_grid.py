@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 from functools import partial
-from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
@@ -23,7 +22,7 @@ from kpca_core.figures import panels
 from kpca_core.figures.drawing import canvas_background
 from kpca_core.figures.style import export_config, is_narrow, projector_plan_height
 from kpca_ui import draw
-from kpca_ui.chart import chart, figure_from_json, figure_json, live_value
+from kpca_ui.chart import chart, figure_from_json, live_value
 from kpca_ui.explain import explain
 from kpca_ui.memory import MB, bounded
 from kpca_ui.points import PointSet, copy_source, drawn_points, is_drawn, toy_points
@@ -140,14 +139,9 @@ def _contour_figure(
         height = projector_plan_height(height, {**figures.FITTED_MARGIN, "t": 20})
         sizes = {"width_px": width, "height_px": height}
     # its JSON made in the worker too, once: the server sends it as it is on every run
-    return figure_from_json(*compute(_grid_json, _sweep, group_colours=group_colours, **sizes))
-
-
-def _grid_json(sweep: ct.ContourSweep, **kwargs: Any) -> tuple[dict, str]:
-    """Run in a worker: the grid figure's data (:func:`kpca_core.figures.contour_figure_data`)
-    and its JSON as :func:`kpca_ui.chart.chart` sends it, without plotly's figure objects
-    in between (they deep-copy it, twice)."""
-    return figure_json(figures.contour_figure_data(sweep, **kwargs))
+    return figure_from_json(
+        *compute(figures.contour_figure_json, _sweep, group_colours=group_colours, **sizes)
+    )
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)

@@ -318,7 +318,11 @@ def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey,
 @st.fragment
 @guarded("dn", "the 2-D toy")
 def show_toy() -> None:
-    cols = st.columns(4)
+    if on_phone(SCREEN):  # n, and the rest folded: the figure on the first screen
+        shown, folded = st.container(), st.expander("Noise, width, seed", icon=":material/tune:")
+        cols = [folded, folded, shown, folded]
+    else:
+        cols = st.columns(4)
     noise = cols[0].slider(
         "Noise",
         0.0,
@@ -343,13 +347,13 @@ def show_toy() -> None:
     seed = cols[3].number_input(
         "Seed", 0, 10_000, 0, key="dn_toy_seed", bind="query-params", persist_state="page"
     )
-    st.caption(f"k(x, y) = exp(−‖x − y‖² / {2 * c:g}) (N c with N = 2), 200 points per set.")
     results = [cached_toy(name, 200, noise, c, n, int(seed)) for name in ("half_circle", "square")]
     chart(
         presentable(figures.toy_figure(results, one_row=presenter_mode()), height=BELOW_CONTROL_PX),
         key="dn_toy_chart",
         config=image_export(f"denoise_toy_noise{noise:g}_c{c:g}_n{n}"),
     )
+    st.caption(f"k(x, y) = exp(−‖x − y‖² / {2 * c:g}) (N c with N = 2), 200 points per set.")
     notice(NOTICES["dn_toy"])
     # what it shows under the figure, which it pushed below a 1280 × 720 screen
     st.markdown(
