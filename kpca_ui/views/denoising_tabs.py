@@ -363,6 +363,7 @@ def show_toy() -> None:
     )
     explain("dn_toy")
     restart_note(sum(r.restarts for r in results))
+    narrow_listener(SCREEN, narrow_px(SCREEN))  # on a phone, the controls above are folded
 
 
 @st.fragment
