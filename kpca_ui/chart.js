@@ -287,13 +287,9 @@ function restore(state) {
   state.moved = null;
 }
 
-function quick(state, Plotly, frame) {
-  // a scrubbed frame on the graph already drawn: only what the frame changes
-  const { data, layout, traces } = frameUpdate(state, frame);
-  restore(state);
-  state.drawing = true;
-  return Promise.resolve(Plotly.update(state.graph, traces.length ? data : {}, layout,
-                                       traces.length ? traces : undefined))
+function settled(state, drawing) {
+  // a drawing's end: the chart may draw again, and does if a newer figure came meanwhile
+  return drawing
     .catch((error) => console.error("kpca chart:", error))
     .finally(() => {
       state.drawing = false;
@@ -302,6 +298,16 @@ function quick(state, Plotly, frame) {
         schedule(state);
       }
     });
+}
+
+function quick(state, Plotly, frame) {
+  // a scrubbed frame on the graph already drawn: only what the frame changes
+  const { data, layout, traces } = frameUpdate(state, frame);
+  restore(state);
+  state.drawing = true;
+  const changed = traces.length ? data : {};
+  const update = Plotly.update(state.graph, changed, layout, traces.length ? traces : undefined);
+  return settled(state, Promise.resolve(update));
 }
 
 // The page's charts draw one at a time, each in a frame of its own: the first on the page
@@ -324,16 +330,8 @@ function schedule(state) {
     return;
   }
   state.drawing = true;
-  loadPlotly(state.payload.plotly)
-    .then((Plotly) => inTurn(() => draw(state, Plotly)))
-    .catch((error) => console.error("kpca chart:", error))
-    .finally(() => {
-      state.drawing = false;
-      if (state.again) {
-        state.again = false;
-        schedule(state);
-      }
-    });
+  const Plotly = loadPlotly(state.payload.plotly);
+  settled(state, Plotly.then((loaded) => inTurn(() => draw(state, loaded))));
 }
 
 function draw(state, Plotly) {
