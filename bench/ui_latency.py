@@ -207,12 +207,12 @@ def one_view(server: AppServer, page: Page, view: View, repeats: int, engine: st
     drawn = statistics.median(times["drawn"])
     p95 = statistics.quantiles(times["drawn"], n=20, method="inclusive")[-1]
     target = TARGET_MS[view.name]
-    received, drawing, settled = (
+    sent, received, drawing, settled = (  # a scrubbed frame is drawn before any message
         statistics.median(times[name]) if times[name] else float("nan")
-        for name in ("received", "browser", "settled")
+        for name in ("sent", "received", "browser", "settled")
     )
     print(
-        f"{view.name:<10} {engine:<7} {statistics.median(times['sent']):6.0f} "
+        f"{view.name:<10} {engine:<7} {sent:6.0f} "
         f"{received:7.0f} {drawing:8.0f} {drawn:8.0f} {p95:6.0f} "
         f"{min(times['drawn']):5.0f}-{max(times['drawn']):<6.0f} {target:7d} "
         f"{settled:8.0f} {cpu_ms:8.0f} {main_ms:6.0f}  {revisits:8d}  {view.what}",
