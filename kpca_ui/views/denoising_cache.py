@@ -13,12 +13,14 @@ import os
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 from _plotly_utils.utils import to_typed_array_spec
 from plotly.colors import get_colorscale
+from streamlit.runtime.caching.cached_message_replay import in_cached_function
 
 from kpca_core import usps
 from kpca_core.denoise import (
@@ -65,11 +67,7 @@ ModelKey = tuple[str, int, int, float, bool, int, str | None, float]
 def load_digits(
     usps_dir: str | None, data_home: str | None, base_urls: tuple[str, ...]
 ) -> tuple[usps.DigitsData, usps.DigitsData]:
-    """USPS training and test digits (or the 8×8 fallback), keyed on where they come from.
-
-    The progress bar is created here, so that Streamlit can replay it on a
-    cache hit (where it ends empty at once).
-    """
+    """USPS training and test digits (or the 8×8 fallback), keyed on where they come from."""
     report, done = progress_bar("Loading the USPS digits")
     pair = usps.load_digit_pair(data_home=data_home, base_urls=base_urls, progress=report)
     done()
@@ -373,20 +371,39 @@ def cached_animation(
 def progress_bar(text: str) -> tuple[Callable[[float, str], None], Callable[[], None]]:
     """A ``progress(fraction, message)`` callback drawing a bar, and a function removing it.
 
-    Outside a session's script (the warm-up) both do nothing.
+    Outside a session's script (the warm-up) both do nothing.  Inside a cached
+    function the bar is not recorded (:func:`_unrecorded`): a cache hit shows no bar.
     """
     if not in_script_run():
         return no_progress, _nothing
-    bar = st.progress(0.0, text=text)
+    bar = _unrecorded(st.progress, 0.0, text=text)
     started = time.monotonic()
 
     def report(fraction: float, message: str) -> None:
         # the time too: a step may take seconds without a report (the workers repeat the
         # last one each second, kpca_ui.workers.TICK_S)
         waited = f"{time.monotonic() - started:.0f} s"
-        bar.progress(min(max(fraction, 0.0), 1.0), text=f"{text}: {message} ({waited})")
+        _unrecorded(
+            bar.progress, min(max(fraction, 0.0), 1.0), text=f"{text}: {message} ({waited})"
+        )
 
-    return report, bar.empty
+    return report, lambda: _unrecorded(bar.empty)
+
+
+def _unrecorded(call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``call(*args, **kwargs)``, a Streamlit call left out of a cached function's replay.
+
+    Streamlit records each element a cached function draws and replays it on every
+    hit: a bar's every update (~200 for a model's fit) in each later rerun, and in
+    the warm-up's thread, with no session to draw in, one "missing
+    ScriptRunContext" warning each.  Streamlit has no public switch for this; its
+    flag of a cached call is cleared for this one call.
+    """
+    token = in_cached_function.set(False)
+    try:
+        return call(*args, **kwargs)
+    finally:
+        in_cached_function.reset(token)
 
 
 def _nothing() -> None:

@@ -1,0 +1,34 @@
+"""A progress bar drawn inside a cached computation is not recorded for replay.
+
+Streamlit records every element a cached function draws and replays them on each
+cache hit.  A bar's every update was recorded: a later hit replayed them all (for
+a model's fit, ~200 messages), in each visitor's rerun and, with no session to
+draw in, as ~200 "missing ScriptRunContext" warnings in the warm-up's thread.
+"""
+
+from streamlit.testing.v1 import AppTest
+
+
+def _script() -> None:
+    import streamlit as st
+
+    from kpca_ui.views.denoising_cache import progress_bar
+
+    @st.cache_resource(show_spinner=False)
+    def computed() -> int:
+        report, done = progress_bar("Computing")
+        for step in range(20):
+            report(step / 20, f"step {step}")
+        done()
+        return 1
+
+    computed()  # a miss: the bar is drawn, updated and removed
+    computed()  # a hit: nothing to replay
+    st.write("end")
+
+
+def test_a_cache_hit_replays_no_progress_bar() -> None:
+    at = AppTest.from_function(_script).run(timeout=120)
+    assert not at.exception
+    blocks = at.main.children.values()
+    assert [node.type for node in blocks] == ["empty", "markdown"]
