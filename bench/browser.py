@@ -515,17 +515,19 @@ def drag_and_count(
     seconds: float = 2.0,
     moves: int = 60,
     also: Sequence[str] = (),
+    paced: bool = False,
 ) -> dict:
     """Drag the view's slider across its track for ``seconds``; the pictures seen before the
     release.
 
-    A hand's drag: the mouse presses the slider's thumb and moves at a steady
-    speed to the farther end of the track, then to the other end, then back to
-    halfway between where it started and the farther end, where it is released
-    (about two tracks in all).  Its place follows the clock, not the page: a move
-    the page was slow to take (Playwright waits for each) is not made up for, the
-    next goes where the hand is by then, so the drag lasts ``seconds`` however
-    busy the page is; ``moves`` is how often the mouse is moved at most.  Returns
+    The mouse presses the slider's thumb and moves, in ``moves`` steps over
+    ``seconds``, to the farther end of the track, then to the other end, then back
+    to halfway between where it started and the farther end, where it is released
+    (about two tracks in all).  Playwright waits for the page to take each move
+    (a frame at least), so a busy page stretches the drag.  ``paced``: a hand's
+    drag instead (the bench's), whose place follows the clock: a move the page was
+    slow to take is not made up for, the next goes where the hand is by then, so
+    the drag lasts ``seconds`` however busy the page is.  Returns
     ``{"before": pictures drawn between the press and the release, "per_s": those
     per second of drag, "after": pictures drawn in the 3 s after the release, "moves": the
     moves made}`` for
@@ -564,9 +566,9 @@ def drag_and_count(
         wait = t0 + seconds * k / moves - time.monotonic()
         if wait > 0:
             time.sleep(wait)
-        elif k < moves and t0 + seconds * (k + 1) / moves < time.monotonic():
+        elif paced and k < moves and t0 + seconds * (k + 1) / moves < time.monotonic():
             continue  # the hand is already past this move's time
-        page.mouse.move(place(time.monotonic() - t0), y)
+        page.mouse.move(place(time.monotonic() - t0 if paced else seconds * k / moves), y)
         made += 1
     page.mouse.up()
     time.sleep(3.0)

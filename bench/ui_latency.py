@@ -228,7 +228,7 @@ def one_drag(server: AppServer, page: Page, view: View, engine: str) -> None:
     else:
         open_view(page, view, server.url)
     target, moves = DRAGGED[view.name]
-    result = drag_and_count(page, view, moves=moves)
+    result = drag_and_count(page, view, moves=moves, paced=True)
     page.wait_for_selector(IDLE)
     print(
         f"{view.name:<10} {engine:<7} {view.slider:<9} {result['before']:8d} "
