@@ -465,6 +465,7 @@ function listen(state) {
     if (!state.box.isConnected) {
       document.removeEventListener("pointerdown", down, true);
       document.removeEventListener("pointerup", up, true);
+      document.removeEventListener("pointercancel", up, true);
       document.removeEventListener("keydown", key, true);
       return;
     }
@@ -488,6 +489,7 @@ function listen(state) {
   };
   document.addEventListener("pointerdown", down, true);
   document.addEventListener("pointerup", up, true);
+  document.addEventListener("pointercancel", up, true); // a touch taken over by the page
   document.addEventListener("keydown", key, true);
 }
 
