@@ -510,8 +510,8 @@ export default function ({ data, parentElement, setStateValue }) {
   const height = state.payload.figure.layout.height || DEFAULT_HEIGHT;
   state.box.style.minHeight = `${height}px`; // the room, before Plotly has loaded
   if (sliders(state.payload).length) listen(state);
-  // held: the next value goes now, computed while this figure is drawn (and the rest of
-  // the run that sent it, the other charts' figures, is skipped: their run is replaced)
+  // held: the next value goes now, computed while this figure is drawn (Streamlit runs it
+  // once the run that sent this figure has ended: a fragment's run is never interrupted)
   if (state.held) live(state);
   schedule(state);
 }
