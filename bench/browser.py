@@ -29,6 +29,7 @@ so the probe waits for it.
 
 from __future__ import annotations
 
+import itertools
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -514,16 +515,24 @@ def drag_and_count(
     seconds: float = 2.0,
     moves: int = 60,
     also: Sequence[str] = (),
+    paced: bool = False,
 ) -> dict:
     """Drag the view's slider across its track for ``seconds``; the pictures seen before the
     release.
 
-    The mouse presses the slider's thumb and moves it, one step every
-    ``seconds / moves``, to the farther end of the track and back halfway to
-    where it started; then it is released.  Returns ``{"before": pictures drawn between
-    the press and the release, "per_s": those per second of drag, "after":
-    pictures drawn in the 3 s after the release}`` for the view's figure, and
-    ``"also"``: ``{selector: pictures before the release}`` for the graphs of ``also``.
+    The mouse presses the slider's thumb and moves, in ``moves`` steps over
+    ``seconds``, to the farther end of the track, then to the other end, then back
+    to halfway between where it started and the farther end, where it is released
+    (about two tracks in all).  Playwright waits for the page to take each move
+    (a frame at least), so a busy page stretches the drag.  ``paced``: a hand's
+    drag instead (the bench's), whose place follows the clock: a move the page was
+    slow to take is not made up for, the next goes where the hand is by then, so
+    the drag lasts ``seconds`` however busy the page is.  Returns
+    ``{"before": pictures drawn between the press and the release, "per_s": those
+    per second of drag, "after": pictures drawn in the 3 s after the release, "moves": the
+    moves made}`` for
+    the view's figure, and ``"also"``: ``{selector: pictures before the release}`` for
+    the graphs of ``also``.
     """
     thumb = view.slider_thumb(page)
     track = page.locator(f".st-key-{view.slider} [role='group'] > [data-rac]").first
@@ -536,19 +545,31 @@ def drag_and_count(
     y = box["y"] + box["height"] / 2
     start = box["x"] + share * box["width"]
     left, right = box["x"] + 1, box["x"] + box["width"] - 1
-    far = left if start - left > right - start else right
-    end = (start + far) / 2  # released elsewhere than it started: the value changes
-    half = moves // 2
-    path = [start + (far - start) * k / half for k in range(1, half + 1)]
-    path += [far + (end - far) * k / (moves - half) for k in range(1, moves - half + 1)]
+    far, near = (left, right) if start - left > right - start else (right, left)
+    stops = [start, far, near, (start + far) / 2]  # released elsewhere than it started
+    legs = [abs(b - a) for a, b in itertools.pairwise(stops)]
+
+    def place(t: float) -> float:
+        """Where the hand is after ``t`` s (steady speed along the stops)."""
+        along = min(t / seconds, 1.0) * sum(legs)
+        for (a, b), leg in zip(itertools.pairwise(stops), legs, strict=True):
+            if along <= leg and leg > 0:
+                return a + (b - a) * along / leg
+            along -= leg
+        return stops[-1]
+
     page.mouse.move(start, y)
     page.mouse.down()
     t0 = time.monotonic()
-    for k, x in enumerate(path, 1):
-        page.mouse.move(x, y)
+    made = 0
+    for k in range(1, moves + 1):
         wait = t0 + seconds * k / moves - time.monotonic()
         if wait > 0:
             time.sleep(wait)
+        elif paced and k < moves and t0 + seconds * (k + 1) / moves < time.monotonic():
+            continue  # the hand is already past this move's time
+        page.mouse.move(place(time.monotonic() - t0 if paced else seconds * k / moves), y)
+        made += 1
     page.mouse.up()
     time.sleep(3.0)
     probe = page.evaluate(
@@ -563,5 +584,6 @@ def drag_and_count(
         "before": len(befores[0]),
         "per_s": len(befores[0]) / span if span > 0 else 0.0,
         "after": len([t for t in probe["pictures"][0] if t > probe["up"]]),
+        "moves": made,
         "also": {selector: len(before) for selector, before in zip(also, befores[1:], strict=True)},
     }

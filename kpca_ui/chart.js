@@ -13,11 +13,13 @@
 // thumb's aria-valuetext is read at every animation frame and the frame of that
 // value drawn; the slider itself sends its value when the drag ends.
 //
-// Live: live = <slider key>.  While that slider is held, its value is sent as the
-// state "live" whenever the answer to the last one (a new figure) has come: the
-// page draws the figure at that value; the newest value wins, none queue.  After
-// the release the slider's own value counts (chart.py reads a live value only in
-// the run it started).
+// Live: live = [<slider key>, ...].  While one of those sliders is held, its value
+// is sent as the state "live" ({slider, value, seq}) whenever the answer to the last
+// one (a new figure) has come: the page draws the figure at that value; the newest
+// value wins, none queue.  After the release the slider's own value counts (chart.py
+// reads a live value only in the run it started).  Meanwhile the page's other charts
+// keep their picture: their new figures (the same live run's) are drawn at the
+// release, so the browser draws only the figure that follows the hand.
 
 const STATES = new WeakMap();
 const DEFAULT_HEIGHT = 450; // Plotly's and st.plotly_chart's default height
@@ -50,7 +52,7 @@ function build(root) {
   box.appendChild(graph);
   root.appendChild(box);
   const state = { box, graph, payload: null, frame: null, drawing: false, again: false,
-                  width: 0, shown: null, pressed: false, following: false, quiet: 0,
+                  width: 0, shown: null, held: null, following: false, quiet: 0,
                   listening: false, template: null, liveSent: null, inFlight: null, liveSeq: 0,
                   id: Math.random().toString(36).slice(2, 8), drawn: null,
                   setStateValue: null };
@@ -319,7 +321,15 @@ function inTurn(job) {
   return run;
 }
 
+// The chart whose live slider is held, if any: the others wait for its release.
+let LIVE_HELD = null;
+const DEFERRED = new Set();
+
 function schedule(state) {
+  if (LIVE_HELD && LIVE_HELD !== state && state.drawn) {
+    DEFERRED.add(state); // drawn at the release (release()), the newest figure then
+    return;
+  }
   if (state.box.clientWidth === 0) {
     // not shown (a tab not chosen): drawn once it has a width, as st.plotly_chart does
     state.width = 0;
@@ -371,8 +381,18 @@ function thumbText(slider) {
   return input && input.getAttribute("aria-valuetext");
 }
 
+function liveSliders(payload) {
+  return payload.live ? [].concat(payload.live) : [];
+}
+
 function sliders(payload) {
-  return [payload.frames && payload.frames.slider, payload.live].filter(Boolean);
+  return [payload.frames && payload.frames.slider, ...liveSliders(payload)].filter(Boolean);
+}
+
+function liveNumber(input) {
+  // the value as shown (a select slider's input value is an option's index)
+  const shown = Number(input.getAttribute("aria-valuetext"));
+  return Number.isFinite(shown) ? shown : Number(input.value);
 }
 
 function scrub(state) {
@@ -394,16 +414,16 @@ function scrub(state) {
 function live(state) {
   // the live slider's value, sent while it is held: one request at a time, and the
   // value sent is the newest (those the thumb passed meanwhile are dropped)
-  const slider = state.payload.live;
-  const input = slider && state.pressed ? thumb(slider) : null;
+  const slider = state.held;
+  const input = slider && liveSliders(state.payload).includes(slider) ? thumb(slider) : null;
   if (!input) return;
-  const value = Number(input.value);
+  const value = liveNumber(input);
   const waiting = state.inFlight !== null && performance.now() - state.inFlight < LIVE_WAIT_MS;
   if (Number.isFinite(value) && value !== state.liveSent && !waiting) {
     state.liveSent = value;
     state.inFlight = performance.now();
     state.liveSeq += 1; // each value a new state: its run is marked as live (chart.py)
-    state.setStateValue("live", { value, seq: `${state.id}:${state.liveSeq}` });
+    state.setStateValue("live", { slider, value, seq: `${state.id}:${state.liveSeq}` });
   }
 }
 
@@ -420,7 +440,7 @@ function follow(state) {
     }
     scrub(state);
     live(state);
-    if (!state.pressed && ++state.quiet > FOLLOW_FRAMES) {
+    if (!state.held && ++state.quiet > FOLLOW_FRAMES) {
       state.following = false;
       return;
     }
@@ -429,36 +449,47 @@ function follow(state) {
   requestAnimationFrame(tick);
 }
 
+function release() {
+  LIVE_HELD = null;
+  for (const other of DEFERRED) if (other.box.isConnected) schedule(other);
+  DEFERRED.clear();
+}
+
 function listen(state) {
   if (state.listening) return;
   state.listening = true;
   const mine = (event) =>
     event.target instanceof Element &&
-    sliders(state.payload).some((slider) => event.target.closest(`.st-key-${CSS.escape(slider)}`));
+    sliders(state.payload).find((slider) => event.target.closest(`.st-key-${CSS.escape(slider)}`));
   const down = (event) => {
     if (!state.box.isConnected) {
       document.removeEventListener("pointerdown", down, true);
       document.removeEventListener("pointerup", up, true);
+      document.removeEventListener("pointercancel", up, true);
       document.removeEventListener("keydown", key, true);
       return;
     }
-    if (mine(event)) {
-      state.pressed = true;
-      const input = state.payload.live ? thumb(state.payload.live) : null;
-      state.liveSent = input ? Number(input.value) : null; // only a new value is sent
+    const slider = mine(event);
+    if (slider) {
+      state.held = slider;
+      const isLive = liveSliders(state.payload).includes(slider);
+      if (isLive) LIVE_HELD = state;
+      state.liveSent = isLive ? liveNumber(thumb(slider)) : null; // only a new value is sent
       follow(state);
     }
   };
   const up = () => {
     // released: the slider sends its own value, and its run draws that (a live value
-    // counts only in the run it started)
-    state.pressed = false;
+    // counts only in the run it started); the other charts draw their newest figure
+    state.held = null;
+    if (LIVE_HELD === state) release();
   };
   const key = (event) => {
     if (mine(event)) follow(state);
   };
   document.addEventListener("pointerdown", down, true);
   document.addEventListener("pointerup", up, true);
+  document.addEventListener("pointercancel", up, true); // a touch taken over by the page
   document.addEventListener("keydown", key, true);
 }
 
@@ -479,5 +510,8 @@ export default function ({ data, parentElement, setStateValue }) {
   const height = state.payload.figure.layout.height || DEFAULT_HEIGHT;
   state.box.style.minHeight = `${height}px`; // the room, before Plotly has loaded
   if (sliders(state.payload).length) listen(state);
+  // held: the next value goes now, computed while this figure is drawn (Streamlit runs it
+  // once the run that sent this figure has ended: a fragment's run is never interrupted)
+  if (state.held) live(state);
   schedule(state);
 }

@@ -19,8 +19,9 @@ drawing.
   never wider than its place), Streamlit's light and dark theme (the script
   reads the theme's colours from the component's CSS properties), and the
   graph's DOM (``.js-plotly-plot``, ``.main-svg``).
-- Live: ``live`` names a slider whose value, while it is held, reruns the
-  chart's fragment (:func:`live_value`), the newest value winning.
+- Live: ``live`` names sliders whose value, while one is held, reruns the
+  chart's fragment (:func:`live_value`), the newest value winning; the page's
+  other charts keep their picture until the release.
 - Scrubbing: ``frames`` maps values of a Streamlit slider (by its widget key)
   to the data and layout changes of the figure at each value.  While the reader
   drags that slider, the browser shows the frame of the value under the thumb
@@ -36,7 +37,7 @@ import contextlib
 import json
 import math
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -99,7 +100,7 @@ def chart(
     width: Literal["stretch", "content"] = "stretch",
     frames: Mapping[str, Any] | None = None,
     place: DeltaGenerator | Any = None,
-    live: str | None = None,
+    live: str | Sequence[str] | None = None,
 ) -> None:
     """Draw ``figure`` in the chart with widget key ``key``, updated in place on later runs.
 
@@ -122,12 +123,14 @@ def chart(
         the browser (trace changes apply to the traces in order).
     place : DeltaGenerator, optional
         Where to draw it (a column); by default (or ``st`` itself) where the script is.
-    live : str, optional
-        Live dragging: the widget key of a slider.  While it is held, the chart sends
-        the value under its thumb as its state ``live`` (``{"value", "seq"}``; the
-        newest, one at a time: a new figure answers it), which reruns the chart's
-        fragment; the page reads it with :func:`live_value` and draws the figure
-        there.  Any other run (the slider's release) uses the slider's own value.
+    live : str or sequence of str, optional
+        Live dragging: the widget keys of sliders.  While one is held, the chart sends
+        the value under its thumb (as shown: a select slider's option, not its index)
+        as its state ``live`` (``{"slider", "value", "seq"}``; the newest, one at a
+        time: a new figure answers it), which reruns the chart's fragment; the page
+        reads it with :func:`live_value` and draws the figure there.  Meanwhile the
+        page's other charts keep their picture; they draw their newest figure at the
+        release.  Any other run (the slider's release) uses the slider's own value.
     """
     if os.environ.get(ENGINE_VARIABLE) == "plotly":  # the bench's comparison
         (place or st).plotly_chart(figure, key=key, config=dict(config or {}), width=width)
@@ -143,21 +146,24 @@ def chart(
         _CHART(key=key, data=payload.encode(), **declared)
 
 
-def live_value(key: str, low: float, high: float) -> float | None:
-    """The live value the chart ``key`` sent while its slider is held, else ``None``.
+def live_value(key: str, ranges: Mapping[str, tuple[float, float]]) -> tuple[str, float] | None:
+    """The slider held and the live value the chart ``key`` sent for it, else ``None``.
 
     Only in the run that value started (any other run, the slider's release among
-    them, uses the slider's own value), and only a finite number within
-    ``[low, high]`` (the slider's range).
+    them, uses the slider's own value), only for a slider of ``ranges``
+    (``{slider key: (low, high)}``), and only a finite number within its range.
     """
     if not st.session_state.pop(_LIVE_RUN.format(key), False):
         return None
     state = st.session_state.get(key)
     sent = state.get("live") if isinstance(state, Mapping) else None
-    value = sent.get("value") if isinstance(sent, Mapping) else None
+    if not isinstance(sent, Mapping) or sent.get("slider") not in ranges:
+        return None
+    slider, value = sent["slider"], sent.get("value")
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    return float(value) if math.isfinite(value) and low <= value <= high else None
+    low, high = ranges[slider]
+    return (slider, float(value)) if math.isfinite(value) and low <= value <= high else None
 
 
 _LIVE_RUN = "_kpca_chart_live_{}"

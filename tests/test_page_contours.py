@@ -510,10 +510,11 @@ def test_values_from_a_link_that_cannot_be_used_leave_the_url_for_the_default():
     assert len(titles(chart(at, "ct_contours"))) == 12
 
 
-def live_run(at: AppTest, value: object) -> str:
+def live_run(at: AppTest, value: object, slider: str = "ct_noise") -> str:
     """A run started by the grid's live value (what its callback marks), as a drag sends it;
     the grid's title."""
-    at.session_state["ct_contours"] = {"live": {"value": value, "seq": "test:1"}}
+    live = {"slider": slider, "value": value, "seq": "test:1"}
+    at.session_state["ct_contours"] = {"live": live}
     at.session_state["_kpca_chart_live_ct_contours"] = True  # the callback's mark
     at.run()
     assert not at.exception, [e.value for e in at.exception]
@@ -530,3 +531,24 @@ def test_a_held_noise_slider_draws_the_grid_at_the_value_under_its_thumb():
     assert "noise 0.2," in chart(at, "ct_contours")["layout"]["title"]["text"]
     for wrong in (5.0, -1, "0.5", float("nan"), True, None):
         assert "noise 0.2," in live_run(at, wrong), wrong
+
+
+def panel_titles(at: AppTest) -> list[str]:
+    return [
+        a["text"] for a in chart(at, "ct_contours")["layout"]["annotations"] if "kPC" in a["text"]
+    ]
+
+
+def test_a_held_kernel_width_slider_draws_the_grid_at_the_width_under_its_thumb():
+    at = open_view("contours", query={"ct_kernel": "Gaussian", "ct_sweep": "nothing (one column)"})
+    assert "(2·1²)" in panel_titles(at)[0]
+    live_run(at, 0.5, "ct_sigma")  # the width σ as its slider shows it, not its index
+    assert "(2·0.5²)" in panel_titles(at)[0]  # the picture follows the thumb
+    assert at.select_slider(key="ct_sigma").value == 1.0  # the slider and the link: at the release
+    assert "ct_sigma" not in at.query_params
+    at.run()
+    assert "(2·1²)" in panel_titles(at)[0]
+    live_run(at, 0.5, "ct_degree")  # a slider the grid does not follow here
+    assert "(2·1²)" in panel_titles(at)[0]
+    live_run(at, 5000.0, "ct_sigma")  # out of the slider's range
+    assert "(2·1²)" in panel_titles(at)[0]

@@ -31,7 +31,7 @@ from kpca_ui.safety import guarded
 from kpca_ui.screen import content_px, width_listener
 from kpca_ui.shell import camera_format
 from kpca_ui.views import rings
-from kpca_ui.views.contours import SCREEN, kernel_controls, spec_key
+from kpca_ui.views.contours import SCREEN, SIGMAS, kernel_controls, spec_key
 from kpca_ui.workers import compute, concurrently
 
 FIG2_CAPTION = (
@@ -280,9 +280,6 @@ def contour_body(
     kernel controls above are neither run nor sent again (~25 messages fewer
     per click for the browser to apply).
     """
-    specs = ct.sweep_specs(spec, parameter, values)
-    if pca:
-        specs.insert(0, ct.KernelSpec("pca"))
     drawn, grid_place = is_drawn(points), st
     if drawn:
         points = drawn_points("ct")
@@ -292,10 +289,13 @@ def contour_body(
         if len(points.X) < draw.MIN_POINTS:
             drawing_canvas(canvas_place, None)
             return
-    live = live_value("ct_contours", 0.0, 1.0) if points.key[0] == "toy" else None
-    if live is not None:  # the noise slider is held: the figure follows its thumb
-        _, name, n_samples, _, seed = points.key
-        points = toy_points(name, n_samples, live, seed)
+    sliders = live_sliders(points, spec, parameter)
+    live = live_value("ct_contours", sliders)
+    if live is not None:  # a slider is held: the figure follows its thumb
+        points, spec = _at_live_value(points, spec, *live)
+    specs = ct.sweep_specs(spec, parameter, values)
+    if pca:
+        specs.insert(0, ct.KernelSpec("pca"))
     resolution = affordable_resolution(len(points.X), specs, resolution)
     if resolution is None:
         if drawn:
@@ -317,7 +317,7 @@ def contour_body(
         key="ct_contours",
         config=export_config(f"contours_{slug}", image_format=image_format),
         place=grid_place,
-        live="ct_noise" if points.key[0] == "toy" else None,
+        live=list(sliders),
     )
     column_errors(sweep)  # under the grid, which it pushed off the first screen
     column_notices(sweep)
@@ -344,6 +344,32 @@ def contour_body(
     if rings.has_dk_width(points, spec, parameter, values):
         rings.fig5_section(points, image_format, width)
     _downloads(sweep, slug)
+
+
+def live_sliders(
+    points: PointSet, spec: ct.KernelSpec, parameter: str | None
+) -> dict[str, tuple[float, float]]:
+    """The sliders the grid follows while they are held, with their ranges: the toy
+    data's noise, and the kernel's degree or width σ when the columns do not sweep it
+    (:func:`kpca_ui.chart.chart`'s ``live``)."""
+    sliders = {"ct_noise": (0.0, 1.0)} if points.key[0] == "toy" else {}
+    if spec.kernel == "poly" and parameter != "degree":
+        sliders["ct_degree"] = (1.0, 10.0)
+    if spec.kernel in ("rbf", "laplacian") and parameter != "sigma":
+        sliders["ct_sigma"] = (min(SIGMAS), max(SIGMAS))
+    return sliders
+
+
+def _at_live_value(
+    points: PointSet, spec: ct.KernelSpec, slider: str, value: float
+) -> tuple[PointSet, ct.KernelSpec]:
+    """The data and kernel with the held slider's value (:func:`live_sliders`)."""
+    if slider == "ct_noise":
+        _, name, n_samples, _, seed = points.key
+        return toy_points(name, n_samples, value, seed), spec
+    if slider == "ct_degree":
+        return points, spec.with_value("degree", round(value))
+    return points, spec.with_value("sigma", value)
 
 
 def column_errors(sweep: ct.ContourSweep) -> None:

@@ -16,6 +16,7 @@ only after the release.
 from __future__ import annotations
 
 import dataclasses
+from urllib.parse import urlencode
 
 import pytest
 from browser import (
@@ -71,14 +72,42 @@ def grid_title(page) -> str:
     )
 
 
+PROJECTION = ".st-key-ct_projection .js-plotly-plot"
+"""The projection under the grid: it keeps its picture while the noise is dragged."""
+
+
 def test_dragging_the_noise_redraws_the_contour_grid_before_the_release(page, app_server):
     open_view(page, CONTOURS, app_server.url)
-    result = drag_and_count(page, CONTOURS, seconds=2.0, moves=30)
+    result = drag_and_count(page, CONTOURS, seconds=2.0, moves=30, also=[PROJECTION])
     assert result["before"] > 1, result  # grids refitted while the thumb was held
+    assert result["also"][PROJECTION] == 0, result  # only the grid follows the hand
     page.wait_for_selector(IDLE)
     released = float(slider_text(page, CONTOURS))
     assert [float(value) for value in url_params(page)["ct_noise"]] == [released]
     assert f"noise {released:g}," in grid_title(page)
+    assert not page.js_errors
+
+
+WIDTH = dataclasses.replace(
+    CONTOURS,
+    query=urlencode({"ct_kernel": "Gaussian", "ct_sweep": "nothing (one column)"}),
+    slider="ct_sigma",
+)
+"""One Gaussian column of the parabola: its width σ is a kernel parameter slider."""
+
+
+def test_dragging_the_kernel_width_redraws_the_contour_grid_before_the_release(page, app_server):
+    open_view(page, WIDTH, app_server.url)
+    result = drag_and_count(page, WIDTH, seconds=2.0, moves=30)
+    assert result["before"] > 1, result  # grids at other widths while the thumb was held
+    page.wait_for_selector(IDLE)
+    released = slider_text(page, WIDTH)
+    assert url_params(page)["ct_sigma"] == [released]
+    first = page.evaluate(
+        "() => document.querySelector('.st-key-ct_contours .js-plotly-plot').layout"
+        ".annotations.find((a) => a.text.includes('kPC 1')).text"
+    )
+    assert f"(2·{released}²)" in first
     assert not page.js_errors
 
 
