@@ -110,14 +110,14 @@ async def server_cpu(
     path: str = "contours",
     link: str = "",
     sliders: tuple[str, ...] = SERVER_SLIDERS,
-    quiet: str = "ct_k",
+    quiet: str | None = "ct_k",
 ) -> None:
     """Server CPU per slider change, and of a run that changes nothing (``--server``).
 
     The view at ``path`` opened from ``link`` (default: the Fig. 2 link); each of
     ``sliders`` moved to values not seen before; the run that changes nothing is
     the fragment of the slider ``quiet`` (the whole script if it is in none) and
-    the whole script.
+    the whole script (none without ``quiet``).
     """
     from appserver import AppServer, cpu_seconds
     from browser import FIG2_LINK
@@ -163,7 +163,8 @@ async def server_cpu(
                 where = "fragment" if fragment_id else "script"
                 print(f"{key:<9} {where:>8} {len(times):7d} {main_ms:6.0f} {tree_ms:6.0f}")
             # nothing changed: what a run itself costs, the controls' fragment or the script
-            for name, fragment_id in (("fragment", fragments[quiet]), ("script", "")):
+            runs = (("fragment", fragments[quiet]), ("script", "")) if quiet else ()
+            for name, fragment_id in runs:
                 times = [await cpu_of(fragment_id) for _ in range(repeats)]
                 main_ms, tree_ms = (statistics.median(t) for t in zip(*times, strict=True))
                 print(f"{'no change':<9} {name:>8} {'-':>7} {main_ms:6.0f} {tree_ms:6.0f}")
