@@ -191,15 +191,23 @@ def contour_sweep(
     resolution: int = 100,
     margin: float = 0.15,
     random_state: int = 0,
+    progress: Progress | None = None,
 ) -> ContourSweep:
-    """Fit every column and evaluate it on one grid (no caching)."""
+    """Fit every column and evaluate it on one grid (no caching); ``progress`` is passed
+    to each fit and evaluation (through which a worker cancels them)."""
     grid = make_grid(X, resolution, margin)
     columns = tuple(
         evaluate_column(
             fit_column(
-                X, spec, n_components=n_components, center=center, random_state=random_state
+                X,
+                spec,
+                n_components=n_components,
+                center=center,
+                random_state=random_state,
+                progress=progress,
             ),
             grid,
+            progress=progress,
         )
         for spec in specs
     )
