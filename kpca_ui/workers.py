@@ -68,9 +68,10 @@ whether it should stop waiting."""
 TICK_S = 1.0
 """While a worker reports nothing, its last report is passed on again this often, so that a
 progress bar can show the time its step has taken (:func:`_await`)."""
-REPORT_S = 0.02
+REPORT_S = 0.01
 """A worker posts progress (and looks whether it is cancelled) at most this often
-(:func:`_with_progress`), below the :data:`POLL_S` at which the waiting session looks."""
+(:func:`_with_progress`), well below the :data:`POLL_S` at which the waiting session
+looks: a step of 20 ms or more still looks after each step."""
 HEAVY_S = 2.0
 """Estimated seconds of one core from which a computation takes the heavy lane."""
 CONCURRENT_THREADS = 32
