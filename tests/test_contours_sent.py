@@ -10,7 +10,6 @@ import plotly.graph_objects as go
 import plotly.io as pio
 import pytest
 from conftest import chart, open_view
-from conftest import figures as sent_figures
 
 from kpca_core import contours as ct
 from kpca_core.datasets import parabola
@@ -18,7 +17,6 @@ from kpca_core.figures import contours as figures
 from kpca_core.figures.style import figure_json
 from kpca_ui import chart as chart_module
 from kpca_ui.chart import figure_from_json
-from kpca_ui.views import contours_grid
 
 
 def sweep(labels: bool) -> ct.ContourSweep:
@@ -63,24 +61,3 @@ def test_a_cached_grid_is_sent_without_serialising_it_again(monkeypatch):
     assert not at.exception
     assert chart(at, "ct_contours") == first
     assert serialised == []
-
-
-def test_a_new_grid_is_fitted_evaluated_and_drawn_in_one_call(monkeypatch) -> None:
-    """Each call waited in the workers' queue behind the other sessions' work: a new
-    noise level made nine (four fits, four grid evaluations, the figure), now one."""
-    at = open_view("contours")
-    contours_grid._grid_and_figure.clear()
-    contours_grid._fitted.clear()  # no grid this test makes is known (another test's)
-    calls: list[str] = []
-    compute = contours_grid.compute
-
-    def counted(function, *args, **kwargs):
-        calls.append(function.__name__)
-        return compute(function, *args, **kwargs)
-
-    monkeypatch.setattr(contours_grid, "compute", counted)
-    at.slider("ct_noise").set_value(0.23)
-    at.run()
-    assert not at.exception and not at.error
-    assert calls == ["sweep_figure_json"]
-    assert [shown.key for shown in sent_figures(at)][:1] == ["ct_contours"]

@@ -17,7 +17,6 @@ from test_links import unescape
 
 from kpca_core import budget
 from kpca_core import contours as ct
-from kpca_core.contours import evaluate
 from kpca_core.datasets import parabola
 from kpca_ui.points import UPLOAD, PointSet
 from kpca_ui.presenter import KEY, NOTICE_CLASS
@@ -396,7 +395,6 @@ def test_changing_one_value_refits_only_that_column(monkeypatch):
         return fit_column(X, spec, **kwargs)
 
     monkeypatch.setattr(ct, "fit_column", counting)
-    monkeypatch.setattr(evaluate, "fit_column", counting)  # a new grid's, in one call
     at = page(ct_seed=987_654)  # data no other test has fitted
     assert len(calls) == 4
     at.text_input(key="ct_values").set_value("1, 2, 3, 5").run()
@@ -412,7 +410,6 @@ def test_an_unforeseen_engine_failure_is_a_message_not_a_traceback(monkeypatch):
         raise RuntimeError("ARPACK did not converge")
 
     monkeypatch.setattr(ct, "fit_column", failing)
-    monkeypatch.setattr(evaluate, "fit_column", failing)  # a new grid's, in one call
     at = page(ct_seed=424_242)  # data no other test has fitted
     warning = shown(at, "warning")
     assert "the eigensolver failed (ARPACK did not converge)" in warning

@@ -11,7 +11,7 @@ import time
 from conftest import figures as sent_figures
 from conftest import open_view
 
-from kpca_core.contours import evaluate
+from kpca_core import contours as ct
 from kpca_core.denoise import DigitDenoiser
 from kpca_core.spectrum import WidthSweep
 from kpca_ui import warmup, workers
@@ -33,19 +33,13 @@ def counting(monkeypatch, owner: object, name: str) -> list:
 
 
 def clear_contours_caches() -> None:
-    for cached in (
-        contours_grid._fit,
-        contours_grid._column,
-        contours_grid._contour_figure,
-        contours_grid._grid_and_figure,
-    ):
+    for cached in (contours_grid._fit, contours_grid._column, contours_grid._contour_figure):
         cached.clear()
-    contours_grid._fitted.clear()
 
 
 def test_the_fig2_link_after_warm_up_fits_nothing(monkeypatch):
     clear_contours_caches()
-    fits = counting(monkeypatch, evaluate, "fit_column")  # a new grid's, in one call
+    fits = counting(monkeypatch, ct, "fit_column")
     figures = counting(monkeypatch, contours_grid.figures, "contour_figure_data")
     assert warmup.warm((warmup.warm_contours,)) == []
     assert (len(fits), len(figures)) == (4, 1)  # the preset's four degrees, one grid figure

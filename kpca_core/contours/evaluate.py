@@ -191,23 +191,15 @@ def contour_sweep(
     resolution: int = 100,
     margin: float = 0.15,
     random_state: int = 0,
-    progress: Progress | None = None,
 ) -> ContourSweep:
-    """Fit every column and evaluate it on one grid (no caching); ``progress`` is passed
-    to each fit and evaluation (through which a worker cancels them)."""
+    """Fit every column and evaluate it on one grid (no caching)."""
     grid = make_grid(X, resolution, margin)
     columns = tuple(
         evaluate_column(
             fit_column(
-                X,
-                spec,
-                n_components=n_components,
-                center=center,
-                random_state=random_state,
-                progress=progress,
+                X, spec, n_components=n_components, center=center, random_state=random_state
             ),
             grid,
-            progress=progress,
         )
         for spec in specs
     )

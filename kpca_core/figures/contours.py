@@ -31,8 +31,7 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
-from ..contours import ContourSweep, KernelSpec, contour_sweep, missing_reason
-from ..kernel_pca import Progress
+from ..contours import ContourSweep, missing_reason
 from . import layout as rule
 from . import panels, style
 
@@ -614,33 +613,3 @@ def contour_figure_json(sweep: ContourSweep, **kwargs: Any) -> tuple[dict, str]:
     as the app's chart sends it (:func:`kpca_core.figures.style.figure_json`), without
     plotly's figure objects in between (they deep-copy it, twice): run in a worker."""
     return style.figure_json(contour_figure_data(sweep, **kwargs))
-
-
-def sweep_figure_json(
-    X: np.ndarray,
-    specs: list[KernelSpec],
-    *,
-    n_components: int,
-    center: bool = True,
-    parameter: str | None = None,
-    labels: np.ndarray | None = None,
-    resolution: int = 100,
-    progress: Progress | None = None,
-    **figure: Any,
-) -> tuple[ContourSweep, dict, str]:
-    """Every column fitted and evaluated (:func:`kpca_core.contours.contour_sweep`), then
-    the grid figure's data and JSON (:func:`contour_figure_json`, with ``figure``'s
-    arguments): a new grid in one call, so one trip to a worker instead of one per
-    column and step, and the columns are not sent back to a worker for the figure.
-    ``progress`` goes to the fits and evaluations (through which a worker cancels them)."""
-    sweep = contour_sweep(
-        X,
-        specs,
-        n_components=n_components,
-        center=center,
-        parameter=parameter,
-        labels=labels,
-        resolution=resolution,
-        progress=progress,
-    )
-    return (sweep, *contour_figure_json(sweep, **figure))

@@ -8,8 +8,6 @@ settings are in :mod:`kpca_ui.views.contours`.
 from __future__ import annotations
 
 import contextlib
-import threading
-from collections import OrderedDict
 from functools import partial
 
 import numpy as np
@@ -69,30 +67,7 @@ NOTICE = (
 """Presenter mode's one line under any other grid."""
 
 
-FITS = 96
-"""Fits cached (one per column), and fit keys remembered by :func:`_remember`."""
-_fitted: OrderedDict[tuple, None] = OrderedDict()
-"""The keys of the last :data:`FITS` fits made in this server, by either path."""
-_handed: dict[tuple, object] = {}
-"""A grid made in one call: its fits and columns, until :func:`_fit` and :func:`_column`
-take them into their caches (:func:`_hand_over`)."""
-_LOCK = threading.Lock()
-
-
-def _remember(key: tuple) -> None:
-    with _LOCK:
-        _fitted[key] = None
-        _fitted.move_to_end(key)
-        while len(_fitted) > FITS:
-            _fitted.popitem(last=False)
-
-
-def _take(key: tuple) -> object | None:
-    with _LOCK:
-        return _handed.pop(key, None)
-
-
-@st.cache_resource(max_entries=FITS, show_spinner=False)
+@st.cache_resource(max_entries=96, show_spinner=False)
 def _fit(
     _X: np.ndarray,
     data_key: tuple,
@@ -100,10 +75,6 @@ def _fit(
     center: bool,
     n_components: int,
 ) -> ct.ColumnFit:
-    handed = _take(("fit", data_key, spec, center, n_components))
-    if handed is not None:
-        return handed
-    _remember((data_key, spec, center, n_components))
     kernel_spec = ct.KernelSpec(*spec)
     try:
         return compute(
@@ -137,9 +108,6 @@ def _column(
     n_components: int,
     resolution: int,
 ) -> ct.Column:
-    handed = _take(("column", data_key, spec, center, n_components, resolution))
-    if handed is not None:
-        return handed
     fit = _fit(_X, data_key, spec, center, n_components)
     grid = ct.make_grid(_X, resolution)
     return compute(ct.evaluate_column, fit, grid, cost=budget.grid_seconds(len(_X), resolution))
@@ -163,141 +131,17 @@ def _contour_figure(
     height) in pixels, it is planned for presenter mode's screen (or a
     lesson's slide): that width, every row within that height.
     """
-    handed = _take(("figure", key, title, projector, width, group_colours))
-    if handed is not None:
-        return handed
-    sizes = _figure_sizes(title, projector, width)
+    if projector is None:
+        sizes = {"title": title, "width_px": width}
+    else:
+        width, height = projector
+        # No title: the page's says what the figure shows, and the panels get its room.
+        height = projector_plan_height(height, {**figures.FITTED_MARGIN, "t": 20})
+        sizes = {"width_px": width, "height_px": height}
     # its JSON made in the worker too, once: the server sends it as it is on every run
     return figure_from_json(
         *compute(figures.contour_figure_json, _sweep, group_colours=group_colours, **sizes)
     )
-
-
-def _figure_sizes(title: str, projector: tuple[int, int] | None, width: int) -> dict:
-    """The grid figure's title and size arguments (see :func:`_contour_figure`)."""
-    if projector is None:
-        return {"title": title, "width_px": width}
-    width, height = projector
-    # No title: the page's says what the figure shows, and the panels get its room.
-    height = projector_plan_height(height, {**figures.FITTED_MARGIN, "t": 20})
-    return {"width_px": width, "height_px": height}
-
-
-@bounded(FIGURES_MAX_BYTES + SWEEPS_MAX_BYTES)
-@st.cache_resource(max_entries=32, show_spinner=False)
-def _grid_and_figure(
-    _X: np.ndarray,
-    _labels: np.ndarray | None,
-    data_key: tuple,
-    specs: tuple[tuple, ...],
-    parameter: str | None,
-    center: bool,
-    n_components: int,
-    resolution: int,
-    title: str,
-    projector: tuple[int, int] | None,
-    width: int,
-) -> tuple[ct.ContourSweep, go.Figure]:
-    """A grid's columns and its figure, made in one call to a worker, shared by every
-    session (see :func:`grid_and_figure`)."""
-    kernels = [ct.KernelSpec(*spec) for spec in specs]
-    sweep, spec, sent = compute(
-        figures.sweep_figure_json,
-        _X,
-        kernels,
-        n_components=n_components,
-        center=center,
-        parameter=parameter,
-        labels=_labels,
-        resolution=resolution,
-        cost=budget.contour_seconds(len(_X), [k.kernel for k in kernels], resolution),
-        **_figure_sizes(title, projector, width),
-    )
-    return sweep, figure_from_json(spec, sent)
-
-
-def grid_and_figure(
-    points: PointSet,
-    specs: list[ct.KernelSpec],
-    parameter: str | None,
-    center: bool,
-    n_components: int,
-    resolution: int,
-    projector: bool = False,
-    width: int = figures.FIGURE_PX,
-) -> tuple[ct.ContourSweep, go.Figure]:
-    """The grid's columns (:func:`contour_sweep`) and its figure (:func:`contour_figure`).
-
-    A new grid (new data, components or kernels) is made in one call to a worker: on
-    a busy server each call waited in the workers' queue behind the other sessions'
-    work, and a grid of four columns made nine (four fits, four grid evaluations, the
-    figure, which got the columns sent back).  Its columns then go into the caches of
-    single columns, so that a grid that shares some of them (one value edited, another
-    resolution) is made column by column, only the new ones computed.  A failure (an
-    eigensolver's) is explained column by column, computed that way.
-    """
-    planned = (width, figure_px()) if projector else None
-    keys = tuple(map(spec_key, specs))
-    fit_keys = [(points.key, key, center, n_components) for key in keys]
-    with _LOCK:
-        shares = any(key in _fitted for key in fit_keys)
-    if not shares:
-        with contextlib.suppress(Exception):  # Streamlit's rerun and stop are not Exceptions
-            made = _grid_and_figure(
-                points.X,
-                points.labels,
-                points.key,
-                keys,
-                parameter,
-                center,
-                n_components,
-                resolution,
-                points.title,
-                planned,
-                width,
-            )
-            _hand_over(*made, points, keys, center, resolution, (planned, width))
-            return made
-    sweep = contour_sweep(points, specs, parameter, center, n_components, resolution)
-    return sweep, contour_figure(sweep, points, specs, center, resolution, projector, width)
-
-
-def _hand_over(
-    sweep: ct.ContourSweep,
-    figure: go.Figure,
-    points: PointSet,
-    keys: tuple[tuple, ...],
-    center: bool,
-    resolution: int,
-    size: tuple[tuple[int, int] | None, int],
-) -> None:
-    """Put a grid made in one call into the caches of single fits and columns and of grid
-    figures (``size``: its projector plan and width), where :func:`contour_sweep` and
-    :func:`contour_figure` look for them."""
-    n_components = sweep.n_components
-    figure_key = (
-        "figure",
-        (points.key, keys, sweep.parameter, center, n_components, resolution),
-        points.title,
-        *size,
-        None,
-    )
-    with _LOCK:
-        _handed[figure_key] = figure
-    _contour_figure(sweep, *figure_key[1:])
-    with _LOCK:
-        _handed.pop(figure_key, None)
-    for key, column in zip(keys, sweep.columns, strict=True):
-        fit_key = ("fit", points.key, key, center, n_components)
-        column_key = ("column", points.key, key, center, n_components, resolution)
-        with _LOCK:
-            _handed[fit_key], _handed[column_key] = column.fit, column
-        _fit(points.X, points.key, key, center, n_components)
-        _column(points.X, points.key, key, center, n_components, resolution)
-        _remember(fit_key[1:])
-        with _LOCK:  # what a cache did not take: it held the fit or column already
-            _handed.pop(fit_key, None)
-            _handed.pop(column_key, None)
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -457,16 +301,15 @@ def contour_body(
         if drawn:
             drawing_canvas(canvas_place, None)
         return
+    sweep = contour_sweep(points, specs, parameter, center, n_components, resolution)
+    slug = ct.sweep_slug(sweep)
+    image_format = st.session_state.get("ct_img", "png")
     projector = presenter_mode()
     width = content_px(SCREEN, figures.FIGURE_PX)
     planned = page_px() if projector else width
     if drawn:  # the grid's share of the row beside the canvas
         planned = grid_beside_canvas_px(planned)
-    sweep, figure = grid_and_figure(
-        points, specs, parameter, center, n_components, resolution, projector, planned
-    )
-    slug = ct.sweep_slug(sweep)
-    image_format = st.session_state.get("ct_img", "png")
+    figure = contour_figure(sweep, points, specs, center, resolution, projector, planned)
     chart(
         presentable(figure),
         # the figure's own width, figures.FIGURE_PX, or the screen's in presenter mode
