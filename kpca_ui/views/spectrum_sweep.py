@@ -11,7 +11,6 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import NamedTuple
 
 import numpy as np
 import plotly.graph_objects as go
@@ -22,13 +21,6 @@ from kpca_core import contours as ct
 from kpca_core.figures import spectrum as figures
 from kpca_core.figures import style
 from kpca_core.figures.drawing import canvas_background
-from kpca_core.figures.spectrum.bundle import (
-    SweepFigures,
-    default_index,
-    sweep_figures,
-    width_labels,
-)
-from kpca_core.kernel_pca import Progress
 from kpca_core.rings import DK_GAMMA
 from kpca_core.spectrum import CONSTANT, IDENTITY, WidthSweep
 from kpca_ui import draw
@@ -74,49 +66,8 @@ def _cost(points: PointSet, sweep_key: tuple) -> budget.Cost:
     return budget.sweep_cost(len(points.X), n_widths, kernel)
 
 
-class Plan(NamedTuple):
-    """How a session shows a sweep: what :func:`sweep_figures` builds first."""
-
-    chosen: str | None
-    """The chosen width's label (``sp_at``), if the session has one."""
-    n_leading: int
-    lines_px: int
-    """The width a sweep figure is planned for: a phone's page, or half of presenter
-    mode's wide page or of a desktop's (two a row)."""
-    maps_px: int
-    log_bars: bool
-    presenter: bool
-    marks: tuple[tuple[float, str], ...]
-    compare: bool
-    """Whether the page compares the centred kernel with the uncentred one (:func:`dk_note`)."""
-
-
-def session_plan(points: PointSet, sweep_key: tuple) -> Plan:
-    """This session's :class:`Plan` for the sweep of ``points`` and ``sweep_key``."""
-    width = narrow_px(SCREEN)  # a phone's, once measured
-    narrow = style.is_narrow(width)
-    presenter = presenter_mode()
-    half = width if narrow else page_px() // 2 if presenter else figures.PANEL_PX
-    kernel = sweep_key[0]
-    return Plan(
-        st.session_state.get("sp_at"),
-        int(st.session_state.get("sp_k", 6)),
-        half,
-        width if narrow else figures.MAPS_PX,
-        bool(st.session_state.get("sp_logbars", False)),
-        presenter,
-        tuple(_marks(points, kernel)),
-        _compares(points, kernel) and _comparison_fits(points, sweep_key),
-    )
-
-
-def sweep_holder(points: PointSet, sweep_key: tuple, plan: Plan | None = None) -> dict:
-    """The holder of this data and sweep choice, with the sweep computed in it.
-
-    With a session's ``plan``, a new sweep comes with the figures that session shows
-    first, all made in one call to a worker (:func:`sweep_figures`): one wait in the
-    workers' queue instead of one per figure.
-    """
+def sweep_holder(points: PointSet, sweep_key: tuple) -> dict:
+    """The holder of this data and sweep choice, with the sweep computed in it."""
     holder = _results(points.key, sweep_key)
     holder["key"] = (points.key, sweep_key)
     if "sweep" not in holder:
@@ -135,66 +86,10 @@ def sweep_holder(points: PointSet, sweep_key: tuple, plan: Plan | None = None) -
         )
         bar = _DelayedProgress()
         try:
-            if plan is None:
-                holder["sweep"] = compute(sweep.fit, points.X, progress=bar, cost=seconds)
-            else:
-                _fill(holder, plan, _sweep_figures(points, sweep, plan, seconds, bar))
+            holder["sweep"] = compute(sweep.fit, points.X, progress=bar, cost=seconds)
         finally:
             bar.close()
     return holder
-
-
-def _sweep_figures(
-    points: PointSet, sweep: WidthSweep, plan: Plan, seconds: float, bar: Progress
-) -> SweepFigures:
-    """:func:`sweep_figures` in a worker, costed as the sweep, its maps and its comparison."""
-    cost = seconds + budget.maps_seconds(len(points.X), sweep.kernel)
-    if plan.compare:
-        cost += budget.comparison_seconds(len(points.X), sweep.n_widths)
-    return compute(
-        sweep_figures,
-        points.X,
-        points.labels,
-        sweep,
-        chosen=plan.chosen,
-        n_leading=plan.n_leading,
-        lines_px=plan.lines_px,
-        maps_px=plan.maps_px,
-        log_bars=plan.log_bars,
-        legend_right=plan.presenter,
-        marks=plan.marks,
-        compare_at=gamma_to_sigma(DK_GAMMA) if plan.compare else None,
-        progress=bar,
-        cost=cost,
-    )
-
-
-def _fill(holder: dict, plan: Plan, made: SweepFigures) -> None:
-    """Put what :func:`sweep_figures` made where the figure helpers look for it."""
-    index, made_figures = made.index, dict(made.figures)
-    shown = {
-        name: go.Figure(made_figures.pop(name), _validate=False)
-        for name in ("bars", "maps", "lines", "components", "heatmap", "centring")
-        if name in made_figures
-    }
-    holder[_bars_key(index, plan.log_bars, plan.presenter)] = shown["bars"]
-    if "maps" in shown:
-        holder[("maps", index, plan.maps_px)] = shown["maps"]
-    with COPY_LOCK:
-        copies = holder.setdefault("marked", OrderedDict())
-        for key in (("lines", plan.n_leading, plan.lines_px), ("components",), ("heatmap",)):
-            holder[key] = copies[(*key, index)] = shown[key[0]]
-    if "bars_frames" in made_figures:
-        holder[("bars_frames", plan.log_bars)] = made_figures["bars_frames"]
-    holder[("marks_frames",)] = made_figures["marks_frames"]
-    if made.uncentred is not None:
-        holder["uncentred"], holder["shares"] = made.uncentred, made.shares
-        holder[("centring",)] = shown["centring"]
-    holder["sweep"] = made.sweep  # last: another session's run may find it meanwhile
-
-
-def _bars_key(index: int, log: bool, presenter: bool) -> tuple:
-    return ("bars", index, log, presenter)
 
 
 class _DelayedProgress:
@@ -319,29 +214,26 @@ def _course(sweep: WidthSweep) -> str:
     return f"does not rise monotonically (largest at σ = {peak:.3g})"
 
 
-def _marks(points: PointSet, kernel: str) -> list[tuple[float, str]]:
-    """The widths marked on the figures: Deręgowski & Krzyśko's c on the three rings."""
-    return [(gamma_to_sigma(DK_GAMMA), "D&K c = 0.017")] if _compares(points, kernel) else []
+def _chosen_default(sweep: WidthSweep) -> int:
+    """The width nearest the data scale (the middle of the degrees)."""
+    if sweep.sweep == "degree":
+        return min(2, sweep.widths_.size - 1)
+    return int(np.argmin(np.abs(np.log(sweep.widths_ / sweep.scale_))))
 
 
-def _compares(points: PointSet, kernel: str) -> bool:
-    """Whether the page states and compares Deręgowski & Krzyśko's c (:func:`dk_note`)."""
-    return points.key[:2] == ("toy", "three_rings") and kernel == "rbf"
+def width_labels(sweep: WidthSweep) -> list[str]:
+    """The swept widths as the chosen-width slider shows them, with more digits if they repeat."""
+    for digits in (3, 6, 12):
+        labels = [f"{width:.{digits}g}" for width in sweep.widths_]
+        if len(set(labels)) == len(labels):
+            return labels
+    return [f"{label} (#{i + 1})" for i, label in enumerate(labels)]
 
 
-def _comparison_fits(points: PointSet, sweep_key: tuple) -> bool:
-    """Whether the comparison (the sweep again, uncentred) fits the request budget,
-    outside presenter mode, where :func:`dk_note` shows it."""
-    if presenter_mode():
-        return False
-    sweep_s = _cost(points, sweep_key).seconds
-    extra_s = budget.comparison_seconds(len(points.X), _n_widths(sweep_key))
-    return sweep_s + extra_s <= budget.REQUEST_BUDGET_S
-
-
-def _n_widths(sweep_key: tuple) -> int:
-    kernel, _, n_widths, _, _, max_degree = sweep_key
-    return max_degree if kernel == "degree" else n_widths
+def _marks(points: PointSet, sweep: WidthSweep) -> list[tuple[float, str]]:
+    if points.key[:2] == ("toy", "three_rings") and sweep.kernel == "rbf":
+        return [(gamma_to_sigma(DK_GAMMA), "D&K c = 0.017")]
+    return []
 
 
 @st.fragment
@@ -364,9 +256,9 @@ def chosen_width_view(
     # would go on showing (and the URL keep) the old sweep's width.
     labels = width_labels(sweep)
     if st.session_state.get("sp_at") not in labels:
-        st.session_state["sp_at"] = labels[default_index(sweep)]
+        st.session_state["sp_at"] = labels[_chosen_default(sweep)]
     stem = file_stem(points, sweep_key)
-    plan = session_plan(points, sweep_key)
+    marks = _marks(points, sweep)
 
     def show(fig: go.Figure, name: str, frames: dict | None = None) -> None:
         # the sweep figures, below the ones the slider moves, taller on the projector: their
@@ -403,7 +295,11 @@ def chosen_width_view(
         st.columns([2, 3]) if presenter_mode() else (st.container(), st.container())
     )
     value = figures.format_parameter(sweep, float(sweep.widths_[index]))
-    half = plan.lines_px
+    width = narrow_px(SCREEN)  # a phone's, once measured
+    narrow = style.is_narrow(width)
+    # the width a sweep figure is planned for: a phone's page, or half of presenter
+    # mode's wide page or of a desktop's (two a row)
+    half = width if narrow else page_px() // 2 if presenter_mode() else figures.PANEL_PX
 
     def maps() -> go.Figure | str:
         """The component maps at this width, or why there are none."""
@@ -414,7 +310,7 @@ def chosen_width_view(
                 "between the points. Choose a narrower width to see the components."
             )
         try:
-            return _maps(holder, sweep, points.labels, index, plan.maps_px)
+            return _maps(holder, sweep, points.labels, index, width if narrow else figures.MAPS_PX)
         except ValueError as error:
             return f"The components at {value} cannot be computed: {error}"
 
@@ -424,7 +320,7 @@ def chosen_width_view(
     bars, components_or_reason = concurrently(
         lambda: _once(
             holder,
-            _bars_key(index, log_bars, presenter_mode()),
+            ("bars", index, log_bars, presenter_mode()),
             lambda: build(
                 figures.spectrum_bars_figure,
                 sweep,
@@ -455,7 +351,7 @@ def chosen_width_view(
                 sweep,
                 n_leading=n_leading,
                 chosen=index,
-                marks=plan.marks,
+                marks=marks,
                 width_px=half,
             ),
             n_leading,
@@ -481,7 +377,7 @@ def chosen_width_view(
             if text:
                 st.caption(text)
     st.caption(rounding_text(sweep, index))
-    narrow_listener(SCREEN, narrow_px(SCREEN))
+    narrow_listener(SCREEN, width)
 
 
 def bars_frames(
@@ -523,7 +419,7 @@ def computed_sweep(points: PointSet, sweep_key: tuple) -> dict | None:
         st.error(cost.refusal(f"This sweep ({len(points.X)} points)", "sweep"))
         return None
     try:
-        return sweep_holder(points, sweep_key, session_plan(points, sweep_key))
+        return sweep_holder(points, sweep_key)
     except ValueError as error:
         st.error(f"The spectrum cannot be computed for these settings: {error}")
         return None
@@ -540,7 +436,7 @@ def dk_note(holder: dict, points: PointSet, image_format: str) -> None:
     # moves, it pushed them below a projector's screen.
     if presenter_mode():
         return
-    if not _compares(points, holder["sweep"].kernel):
+    if points.key[:2] != ("toy", "three_rings") or holder["sweep"].kernel != "rbf":
         return
     centred = holder["sweep"]
     sweep_s = _cost(points, holder["key"][1]).seconds
@@ -556,9 +452,7 @@ def dk_note(holder: dict, points: PointSet, image_format: str) -> None:
         )
         return
     uncentred = uncentred_sweep(holder, points)
-    at_c = holder.get("shares") or {
-        center: dk_share(points.X, points.key, center) for center in (True, False)
-    }
+    at_c = {center: dk_share(points.X, points.key, center) for center in (True, False)}
     st.info(
         "Deręgowski & Krzyśko (Fig. 4) report a maximum of (λ₁+λ₂)/Σλ at "
         f"c = {DK_GAMMA} (σ = {gamma_to_sigma(DK_GAMMA):.2f}). With the centred kernel "
@@ -572,7 +466,7 @@ def dk_note(holder: dict, points: PointSet, image_format: str) -> None:
         holder,
         ("centring",),
         lambda: build(
-            figures.centring_share_figure, centred, uncentred, marks=_marks(points, centred.kernel)
+            figures.centring_share_figure, centred, uncentred, marks=_marks(points, centred)
         ),
     )
     chart(
@@ -654,7 +548,7 @@ def drawing_canvas(holder: dict | None, points: PointSet) -> None:
         sweep = holder["sweep"]
         index = st.session_state.get("sp_at")
         if index not in range(sweep.widths_.size):
-            index = default_index(sweep)
+            index = _chosen_default(sweep)
         background = _background(
             points.X, points.key, _spec_at(sweep, index), draw.current_drawing("sp").half_width
         )
