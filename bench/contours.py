@@ -104,14 +104,27 @@ SERVER_SLIDERS = ("ct_noise", "ct_k", "ct_n", "ct_res")
 """The Contours sliders of the Fig. 2 link that ``--server`` moves."""
 
 
-async def server_cpu(repeats: int) -> None:
-    """Server CPU per slider change, and of a run that changes nothing (``--server``)."""
+async def server_cpu(
+    repeats: int,
+    *,
+    path: str = "contours",
+    link: str = "",
+    sliders: tuple[str, ...] = SERVER_SLIDERS,
+    quiet: str | None = "ct_k",
+) -> None:
+    """Server CPU per slider change, and of a run that changes nothing (``--server``).
+
+    The view at ``path`` opened from ``link`` (default: the Fig. 2 link); each of
+    ``sliders`` moved to values not seen before; the run that changes nothing is
+    the fragment of the slider ``quiet`` (the whole script if it is in none) and
+    the whole script (none without ``quiet``).
+    """
     from appserver import AppServer, cpu_seconds
     from browser import FIG2_LINK
     from load_test import Record, Scenario, Session
     from websockets.asyncio.client import connect
 
-    scenario = Scenario("contours", "contours", FIG2_LINK, sliders=SERVER_SLIDERS)
+    scenario = Scenario(path, path, link or FIG2_LINK, sliders=sliders)
     with AppServer(env={"KPCA_WARMUP": "0"}) as server:
         url = server.url.replace("http://", "ws://") + "/_stcore/stream"
         async with connect(url, subprotocols=["streamlit"], max_size=None) as ws:
@@ -125,10 +138,10 @@ async def server_cpu(repeats: int) -> None:
                 main_ms = 1000 * (cpu_seconds(server.process.pid) - main_cpu)
                 return main_ms, 1000 * (server.tree_cpu() - cpu)
 
-            print(f"Fig. 2 link, one session: CPU ms per run, median (changes at most {repeats})")
+            print(f"{path}, one session: CPU ms per run, median (changes at most {repeats})")
             print(f"{'slider':<9} {'run':>8} {'changes':>7} {'server':>6} {'tree':>6}")
             fragments = {}
-            for key in SERVER_SLIDERS:
+            for key in sliders:
                 # each run replaces the session's sliders: find this one anew every time
                 def slider(key: str = key) -> Any:
                     return next(s for s in session.sliders.values() if s.key == key)
@@ -144,13 +157,14 @@ async def server_cpu(repeats: int) -> None:
                     if value in seen:  # only values not seen yet: none from a cache
                         break
                     seen.add(value)
-                    slider().value = [value]
+                    slider().value = [value, *slider().value[1:]]
                     times.append(await cpu_of(fragment_id))
                 main_ms, tree_ms = (statistics.median(t) for t in zip(*times, strict=True))
                 where = "fragment" if fragment_id else "script"
                 print(f"{key:<9} {where:>8} {len(times):7d} {main_ms:6.0f} {tree_ms:6.0f}")
             # nothing changed: what a run itself costs, the controls' fragment or the script
-            for name, fragment_id in (("fragment", fragments["ct_k"]), ("script", "")):
+            runs = (("fragment", fragments[quiet]), ("script", "")) if quiet else ()
+            for name, fragment_id in runs:
                 times = [await cpu_of(fragment_id) for _ in range(repeats)]
                 main_ms, tree_ms = (statistics.median(t) for t in zip(*times, strict=True))
                 print(f"{'no change':<9} {name:>8} {'-':>7} {main_ms:6.0f} {tree_ms:6.0f}")

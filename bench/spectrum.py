@@ -2,6 +2,7 @@
 
     python bench/spectrum.py             # the two targets of the Spectrum issue
     python bench/spectrum.py --drivers   # the measurements behind the sweep's choices
+    python bench/spectrum.py --server    # server CPU per Spectrum slider change (issue #36)
 
 Targets (three rings, Gaussian kernel, 60 log-spaced widths, the whole spectrum):
 
@@ -20,6 +21,7 @@ work, so the numbers are indicative.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import sys
 from pathlib import Path
@@ -99,12 +101,36 @@ def drivers(repeats: int) -> None:
                 print(f"  {precision:<6} n_jobs={n_jobs} ({blas:<19}) {seconds * 1e3:8.1f}")
 
 
+SERVER_SLIDERS = ("sp_n", "sp_noise", "sp_nw", "sp_range", "sp_at", "sp_k")
+"""The sliders of the three rings' link that ``--server`` moves: the load test's storm's."""
+
+
+def server_cpu_of_spectrum(repeats: int) -> None:
+    """What a served app spends per change of a Spectrum slider (``--server``).
+
+    As ``bench/contours.py --server``, on the three rings' link: each slider
+    moved ``repeats`` times to values not seen before; the data sliders
+    (points, noise, widths, range) each make a new sweep.  No run without a
+    change: on this page the client's wait for one timed out (120 s each).
+    """
+    sys.path.insert(1, str(Path(__file__).resolve().parent))
+    from browser import RINGS_LINK
+    from contours import server_cpu
+
+    asyncio.run(
+        server_cpu(repeats, path="spectrum", link=RINGS_LINK, sliders=SERVER_SLIDERS, quiet=None)
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--drivers", action="store_true", help="the table behind the choices")
+    parser.add_argument("--server", action="store_true", help="server CPU per slider change")
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
-    if args.drivers:
+    if args.server:
+        server_cpu_of_spectrum(args.repeats)
+    elif args.drivers:
         drivers(args.repeats)
     else:
         targets(args.repeats)

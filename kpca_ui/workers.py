@@ -63,11 +63,15 @@ WORKERS_ENV = "KPCA_WORKERS"
 WORKERS = 2
 """Worker processes: the machine's two cores."""
 POLL_S = 0.05
+"""How often a waiting session passes on the progress a worker reported and checks
+whether it should stop waiting."""
 TICK_S = 1.0
 """While a worker reports nothing, its last report is passed on again this often, so that a
 progress bar can show the time its step has taken (:func:`_await`)."""
-"""How often a waiting session passes on the progress a worker reported and checks
-whether it should stop waiting."""
+REPORT_S = 0.01
+"""A worker posts progress (and looks whether it is cancelled) at most this often
+(:func:`_with_progress`), well below the :data:`POLL_S` at which the waiting session
+looks: a step of 20 ms or more still looks after each step."""
 HEAVY_S = 2.0
 """Estimated seconds of one core from which a computation takes the heavy lane."""
 CONCURRENT_THREADS = 32
@@ -262,15 +266,27 @@ def _with_progress(
     """Run in a worker: ``function`` with a progress callback that posts to ``reports``.
 
     The callback raises :class:`Cancelled` once ``cancel`` is set: the engine's
-    loops report progress between their steps, so they stop there.
+    loops report progress between their steps, so they stop there.  Each post
+    and each look at ``cancel`` is a round trip to the manager process, which
+    on a busy machine waits for it to be scheduled: the callback makes them at
+    most every :data:`REPORT_S`, besides the first report and the first that
+    says the work is done (a sweep of 60 widths reported 60 times, twice each).
     """
     if cancel.is_set():
         raise Cancelled
+    posted: list[float] = []  # when and how far the last report went, once there is one
 
     def report(fraction: float, message: str) -> None:
+        now = time.monotonic()
+        if posted:
+            last_time, last_fraction = posted
+            done_now = fraction >= 1.0 > last_fraction
+            if now - last_time < REPORT_S and not done_now:
+                return
         if cancel.is_set():
             raise Cancelled
         reports.put((fraction, message))
+        posted[:] = [now, fraction]
 
     return function(*args, progress=report, **kwargs)
 

@@ -289,3 +289,34 @@ def test_a_grid_evaluation_estimated_to_take_a_while_is_cancelled_in_the_worker(
         workers.compute, ct.evaluate_column, fit, grid, cost=workers.CANCELLABLE_S
     )
     assert _cancel_after_three_steps(thread, outcome, cancel, steps) < 157
+
+
+class _Counted:
+    """A manager's queue and event as a worker sees them: every call a round trip."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.posted: list[tuple[float, str]] = []
+
+    def put(self, item: tuple[float, str]) -> None:
+        self.calls += 1
+        self.posted.append(item)
+
+    def is_set(self) -> bool:
+        self.calls += 1
+        return False
+
+
+def _sixty_widths(progress) -> str:
+    for done in range(1, 61):
+        progress(done / 60, f"width {done} of 60")
+    return "done"
+
+
+def test_a_worker_reports_progress_at_most_every_report_interval() -> None:
+    """60 quick steps made 121 round trips to the manager (a post and a look at the
+    cancel flag each); now the first report and the one that says it is done."""
+    reports, cancel = _Counted(), _Counted()
+    assert workers._with_progress(_sixty_widths, reports, cancel) == "done"
+    assert reports.posted == [(1 / 60, "width 1 of 60"), (1.0, "width 60 of 60")]
+    assert reports.calls + cancel.calls == 5
