@@ -34,6 +34,8 @@ regions are light tints on the light theme and dark ones on the dark theme."""
 POINT_SIZE = 6
 TITLE_FONT_PX = 13
 TITLE_LINE_PX = 17
+LEGEND_BELOW_PX = 30
+"""The toy's legend this far under its panels, below their tick labels."""
 """Height of a line of a toy panel's title (:data:`TITLE_FONT_PX` and plotly's line spacing)."""
 ERROR_SCALE = "Viridis_r"
 """Test error: low (good) light, high (bad) dark."""
@@ -170,6 +172,19 @@ def toy_regions_figure(
             layout["legend"]["y"] = -40 / plot_h
             lower = panel_h / plot_h
             places = [([0.0, 1.0], [1.0 - lower, 1.0]), ([0.0, 1.0], [0.0, lower])]
+    if not wide and places[0][0] != places[1][0]:
+        # side by side on a page's width (at least a desktop's): as tall as the panels
+        # are for that width, not 460 px with empty bands above and below them, which
+        # pushed the panels below a 1280 × 720 screen
+        page = max(width_px or 0, rule.DESKTOP_PX)
+        panel_w = (page - layout["margin"]["l"] - layout["margin"]["r"]) * places[0][0][1]
+        aspect = (y_range[1] - y_range[0]) / max(x_range[1] - x_range[0], 1e-300)
+        plot_h = min(
+            layout["height"] - layout["margin"]["t"] - layout["margin"]["b"], panel_w * aspect
+        )
+        layout["margin"]["b"] = LEGEND_BELOW_PX + rule.LEGEND_ROW_PX
+        layout["legend"]["y"] = -LEGEND_BELOW_PX / plot_h  # under the tick labels
+        layout["height"] = round(layout["margin"]["t"] + plot_h + layout["margin"]["b"])
     data = []
     for panel, (domain, y_domain) in enumerate(places):
         suffix = "" if panel == 0 else "2"
