@@ -339,8 +339,13 @@ def test_spectrum_maps_on_a_phone_keep_plot_areas_of_the_rule(data):
     aspect = (y_range[1] - y_range[0]) / (x_range[1] - x_range[0])
     for _, _, w, h in areas:  # equal aspect: the data's shape inside the domain's box
         assert min(w, w * aspect, h, h / aspect) >= rule.AREA_MIN_PX - 0.5
-    # the colour bar under the maps, not beside them in a phone's width
-    assert fig.layout.coloraxis.colorbar.orientation == "h"
+    # the colour bar under the maps, not beside them in a phone's width, on a colour axis
+    # of its own: drawn in place over the desktop's maps (the width measured late), the
+    # desktop's vertical bar left its ticks and its margin, and the maps shrank to 132 px
+    assert fig.layout.coloraxis2.colorbar.orientation == "h"
+    desktop = spectrum.components_at_figure(sweep, 6)
+    assert "coloraxis2" not in desktop.to_dict()["layout"]
+    assert desktop.layout.coloraxis.colorbar.orientation != "h"
     assert all(len(line) * CHAR_EM * 17 <= PHONE_PX for line in fig.layout.title.text.split("<br>"))
 
 
