@@ -285,6 +285,18 @@ def test_no_text_below_12_px_and_toy_connectors_contrast():
     assert all(trace.opacity in (None, 1) for trace in toy.data)
 
 
+@pytest.mark.parametrize("width_px", [None, 820, 358])
+def test_the_last_row_s_numbers_have_a_line_under_the_mosaic(width_px):
+    """The y range ends at the last row's digits: their numbers, under them, were cut at
+    a desktop chart's foot (the audit's side by side and Fig. 3, in a 10 px margin)."""
+    from kpca_core.denoise.grids import ImageGrid
+    from kpca_core.figures import denoise
+
+    grid = ImageGrid(np.zeros((2, 20, 256)), 16, ("a", "b"), tuple(map(str, range(20))))
+    fig = denoise.numbered_mosaic(grid, np.ones((2, 20)), width_px=width_px)
+    assert fig.layout.margin.b >= rule.lines_px(1, 12)
+
+
 def test_projector_titles_are_20_px_and_legend_titles_14():
     """Presenter mode: "degree 4: the data in kPC 1 and kPC 2" was drawn at 16 px, the
     legend's title "group" at 12 px."""

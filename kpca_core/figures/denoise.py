@@ -286,11 +286,16 @@ def numbered_mosaic(
                 yanchor="bottom",
                 name="column label",
             )
-    # the last row's numbers, under the mosaic, are within its y range: plotly's autorange
-    # holds annotations (a margin for them too left a projector's digits 44 px, not 48)
+    # the last row's numbers under the mosaic, whose y range ends at the last row's digits:
+    # in a bottom margin of a number's line (in 10 px they were cut at a desktop chart's
+    # foot: the audit's side by side and Fig. 3)
+    below_px = layout.lines_px(1, font_size)
+    fig.update_layout(
+        margin={"b": below_px}, height=fig.layout.height + below_px - fig.layout.margin.b
+    )
     if blocks > 1:  # the tiles' height planned from the width: equal aspect
         tile_px = (width_px - left_px) / (per_block * step)
-        mosaic_px = len(values) * step * tile_px + layout.lines_px(1, font_size)
+        mosaic_px = len(values) * step * tile_px
         fig.update_layout(height=round(fig.layout.margin.t + fig.layout.margin.b + 10 + mosaic_px))
     return fig
 
