@@ -413,6 +413,20 @@ def test_fixed_point_title_and_legend_have_room_on_a_phone():
     assert room >= rule.legend_rows(names, PHONE_PX - 80) * rule.LEGEND_ROW_PX
 
 
+@pytest.mark.parametrize(("n", "width_px"), [(1, 200), (3, 600)])
+def test_a_row_of_demo_pictures_is_as_tall_as_they_are(n, width_px):
+    """Denoising's Demo tab at 1280 × 720: 410 px figures with bands above and below
+    the pictures cut the original digit at the screen's foot."""
+    from kpca_core.denoise import ImageGrid
+    from kpca_core.figures.denoise import demo_figure
+
+    grid = ImageGrid(np.zeros((1, n, 256)), 16, ("",), ("a",) * n)
+    fig = demo_figure(grid, width_px=width_px)
+    side_px = 16 * (width_px - 20) / (n * (16 + 4) - 4)  # 16 pixels, a gap of 4 between
+    assert fig.layout.height <= fig.layout.margin.t + fig.layout.margin.b + side_px + 1
+    assert demo_figure(grid, width_px=width_px, height_px=300).layout.height == 300
+
+
 @pytest.mark.parametrize("n", [3, 4])
 def test_demo_pictures_wrap_into_rows_on_a_phone(n):
     """Four pictures in a phone's width were 72 px tall: two a row, each titled above it."""
