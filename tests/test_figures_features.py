@@ -182,7 +182,10 @@ def test_table2_figure_on_a_phone_stacks_ours_above_the_papers(width_px):
     ours, paper = fig.data
     assert (ours.xaxis, ours.yaxis, paper.xaxis, paper.yaxis) == ("x", "y", "x2", "y2")
     assert fig.layout.yaxis2.showticklabels is not False  # each grid has its n labels
-    assert fig.layout.coloraxis.colorbar.orientation == "h"  # below: no width taken
+    # below: no width taken; on a colour axis of its own (drawn in place over the
+    # desktop's figure, the vertical bar stayed over the cells)
+    assert fig.layout.coloraxis2.colorbar.orientation == "h"
+    assert {t.coloraxis for t in fig.data if t.type == "heatmap"} == {"coloraxis2"}
     # a cell as wide as the plot's share of a column: room for "12.3" at 12 px
     plot_px = width_px - fig.layout.margin.l - fig.layout.margin.r
     assert plot_px / len(TABLE2_DEGREES) >= 4 * 0.56 * 12

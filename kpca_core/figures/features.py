@@ -294,6 +294,9 @@ def table2_figure(
     zmin, zmax = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
     source = np.where(live, "computed live", "shipped table")
     stacked = style.is_narrow(width_px)
+    # a phone's bar, under the grids, on a colour axis of its own: drawn in place over the
+    # desktop's figure (the width measured late), the vertical bar stayed over the cells
+    axis = "coloraxis2" if stacked else "coloraxis"
     fig = make_subplots(
         rows=2 if stacked else 1,
         cols=1 if stacked else 2,
@@ -328,7 +331,7 @@ def table2_figure(
                 texttemplate="%{text}",
                 customdata=np.vectorize(_format_value)(custom),
                 hovertemplate=template,
-                coloraxis="coloraxis",
+                coloraxis=axis,
                 xgap=1,
                 ygap=1,
             ),
@@ -363,7 +366,7 @@ def table2_figure(
         colorbar["title"]["side"] = "top"
     fig.update_layout(
         title={"text": title},
-        coloraxis={"colorscale": ERROR_SCALE, "cmin": zmin, "cmax": zmax, "colorbar": colorbar},
+        **{axis: {"colorscale": ERROR_SCALE, "cmin": zmin, "cmax": zmax, "colorbar": colorbar}},
         height=STACKED_PX if stacked else 420,
         margin={"l": 60, "r": 10, "t": 70 if title else 50, "b": 110 if stacked else 50},
         plot_bgcolor=style.TRANSPARENT,  # cells without a number: the page's background
