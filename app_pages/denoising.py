@@ -28,12 +28,15 @@ st.markdown(
 
 settings = view.sidebar_settings()
 
+tabs = st.tabs(view.TABS, key="dn_tab", on_change="rerun", bind="query-params")
 data = cache.usps_digits()
-with st.container(key=f"{LAST_KEY}dn_data"):  # the digits' details: on a phone, last
+# the digits' details under the tabs, whose figures then start higher on the first
+# screen (on a phone: last)
+with st.container(key=f"{LAST_KEY}dn_data"):
     subsets = cache.chosen_subsets(data, settings)
 model_key = cache.model_key(subsets, settings)
-# The fit's progress in a place of its own above the tabs, which keep showing the
-# previous model's figures until the new ones replace them (a new width c: ~12 s).
+# The fit's progress in a place of its own, while the tabs keep showing the previous
+# model's figures until the new ones replace them (a new width c: ~12 s).
 try:
     with st.empty():
         model = cache.fitted_model(model_key, subsets)
@@ -41,7 +44,6 @@ except ValueError as error:
     st.error(f"Kernel PCA could not be fitted with these settings: {error}. Try another width c.")
     st.stop()
 
-tabs = st.tabs(view.TABS, key="dn_tab", on_change="rerun", bind="query-params")
 if not tabs[8].open:  # the written digit's pictures wait for a digit
     drawing_notice()
 with tabs[0]:

@@ -33,9 +33,9 @@ DRAW = "Draw your own points"
 MIN_POINTS = 3
 """Fewer points give no kernel principal component to show."""
 CANVAS_PX = 480
-"""The canvas's largest width, in CSS pixels (presenter mode: :data:`PRESENTER_PX`)."""
-TOOLBAR_PX = 110
-"""The canvas's tool bar and status line above and below it (two rows on a narrow column)."""
+"""The canvas's largest width, in CSS pixels (presenter mode: :data:`PRESENTER_PX`); the
+browser makes it smaller where the screen's height leaves less room under it
+(``fit`` in ``draw_canvas.js``)."""
 PRESENTER_PX = 620
 GROUP_COLOURS = style.GROUPS[:N_GROUPS]
 """The canvas's colours: group g in ``GROUP_COLOURS[g - 1]``."""
@@ -158,7 +158,6 @@ def canvas(
     place: DeltaGenerator | None = None,
     large: bool = False,
     behind: str | None = None,
-    height_px: int | None = None,
     hint: str = HELP,
 ) -> None:
     """The canvas with the session's drawing over ``background``, its notes and help.
@@ -175,25 +174,17 @@ def canvas(
     large : bool
         Presenter mode: a larger canvas.
     behind : str, optional
-        What the background shows ("kPC 1 of degree 2"), said above the canvas.
-    height_px : int, optional
-        The height the canvas and its tool bar must fit (presenter mode's figure's, so
-        that a lesson's slide shows the whole canvas).
+        What the background shows ("kPC 1 of degree 2"), said under the canvas.
     hint : str
-        The help above it (:data:`HELP`; a class room's phone says less).
+        The help under it (:data:`HELP`; a class room's phone says less).
     """
     keys = _keys(prefix)
     place = place or st.container()
     drawing = current_drawing(prefix)
     for note in st.session_state.get(keys["notes"], []):
         place.warning(note, icon=":material/draw:")
-    # the help under the canvas on a phone, whose first screen it filled
-    place.container(key=f"{LAST_KEY}{prefix}_draw_help").caption(hint)
-    if behind:
-        place.caption(f"Behind the points: the colours of **{behind}** (red +, blue −).")
+    # the browser fits it to the screen's (a slide's) height under it: draw_canvas.js
     largest = PRESENTER_PX if large else CANVAS_PX
-    if height_px is not None:
-        largest = min(largest, height_px - TOOLBAR_PX)
     with place:
         _CANVAS(
             key=keys["canvas"],
@@ -219,6 +210,11 @@ def canvas(
             f"Click at least {MIN_POINTS} places on the canvas: with fewer points there is "
             "no kernel principal component to show."
         )
+    # what it shows and its help under it, so that the canvas and the figure beside it
+    # fit the first screen (the help last on a phone's page, whose first screen it filled)
+    if behind:
+        place.caption(f"Behind the points: the colours of **{behind}** (red +, blue −).")
+    place.container(key=f"{LAST_KEY}{prefix}_draw_help").caption(hint)
 
 
 def _edited() -> None:

@@ -16,6 +16,9 @@ const HIT_PX = 18; // a point is grabbed within this many CSS pixels: big enough
 const DOT_PX = 7;
 const DRAG_SEND_MS = 300; // while dragging, the drawing is sent at most this often
 const KEY_STEP = 0.02; // the keyboard cursor moves by this share of the side (shift: 5 times)
+const FIT_LEAST_PX = 240; // a canvas fitted to the screen's height is at least this wide
+const FOOT_PX = 32; // the status line under the canvas, and a margin
+const PHONE = "(max-width: 640px)"; // a phone's page (kpca_ui/presenter.py, PAGE_CSS)
 
 function build(root) {
   const box = document.createElement("div");
@@ -60,7 +63,30 @@ function build(root) {
   };
   bind(state);
   new ResizeObserver(() => draw(state)).observe(state.canvas);
+  // the page above the canvas laid out anew (a notice, a folded control): fit it again
+  const page = document.querySelector('[data-testid="stMainBlockContainer"]');
+  new ResizeObserver(() => fit(state)).observe(page ?? document.body);
+  window.addEventListener("resize", () => fit(state));
   return state;
+}
+
+// The canvas as large as fits between its place on the page (scrolled to the top) and
+// the screen's foot, so that it is seen whole with what it changes beside it; at most
+// data.maxPx, and never below FIT_LEAST_PX (then at full size: it is below the fold
+// anyway, and is scrolled to). A phone's page (PAGE_CSS's width) stacks the figure
+// under the canvas: there it keeps the column's width, for the finger.
+function fit(state) {
+  if (!state.data) return;
+  if (window.matchMedia(PHONE).matches) {
+    state.canvas.style.maxWidth = "";
+    return;
+  }
+  let top = state.canvas.getBoundingClientRect().top;
+  for (let e = state.box; e; e = e.parentElement ?? e.getRootNode().host) top += e.scrollTop || 0;
+  top += window.scrollY;
+  const room = Math.floor(window.innerHeight - top - FOOT_PX);
+  const fitted = room >= FIT_LEAST_PX ? Math.min(room, state.data.maxPx) : state.data.maxPx;
+  state.canvas.style.maxWidth = `${fitted}px`;
 }
 
 function toPlane(state, event) {
@@ -374,6 +400,7 @@ function receive(state, data) {
   state.canvas.dataset.rev = String(data.rev);
   state.canvas.dataset.half = String(data.half);
   state.canvas.dataset.background = background ? "yes" : "no";
+  fit(state);
 }
 
 export default function (component) {

@@ -5,9 +5,9 @@ import plotly.graph_objects as go
 import pytest
 
 from kpca_core import sigma_to_gamma
-from kpca_core.datasets import three_rings
+from kpca_core.datasets import moons, three_rings
 from kpca_core.features import PAPER_TABLE2, TABLE2_DEGREES, TABLE2_N, toy_experiment, toy_features
-from kpca_core.figures import style
+from kpca_core.figures import layout, style
 from kpca_core.figures.features import (
     LIVE_MARK,
     MISCLASSIFIED_GAP,
@@ -57,6 +57,22 @@ def test_toy_titles_are_short_lines_unless_wide(rings, kernel_label):
         assert long.text == short.text.replace("<br>", " ")
     lines = max(a.text.count("<br>") + 1 for a in narrow.layout.annotations)
     assert narrow.layout.margin.t >= lines * TITLE_LINE_PX > wide.layout.margin.t
+
+
+@pytest.mark.parametrize("width_px", [None, 600, 820])
+def test_toy_panels_side_by_side_fill_the_figure_s_height(width_px):
+    """Two moons, twice as wide as tall: the figure is as tall as its panels are on a
+    desktop's page, not 460 px with empty bands above and below them (which put the
+    panels' lower half below a 1280 × 720 screen)."""
+    X, y = moons(200, random_state=0)
+    features = toy_features(X, y, kernel="rbf", gamma=2.0, grid_size=30)
+    result = toy_experiment(features, 10)
+    fig = toy_regions_figure(features, result, width_px=width_px)
+    margin = fig.layout.margin
+    aspect = np.ptp(features.ys) / np.ptp(features.xs)
+    panel_w = (layout.DESKTOP_PX - margin.l - margin.r) * 0.47
+    assert fig.layout.height == pytest.approx(margin.t + margin.b + panel_w * aspect, abs=1)
+    assert fig.layout.height < 360
 
 
 def test_toy_region_pictures_show_the_predicted_classes(rings):
@@ -166,7 +182,10 @@ def test_table2_figure_on_a_phone_stacks_ours_above_the_papers(width_px):
     ours, paper = fig.data
     assert (ours.xaxis, ours.yaxis, paper.xaxis, paper.yaxis) == ("x", "y", "x2", "y2")
     assert fig.layout.yaxis2.showticklabels is not False  # each grid has its n labels
-    assert fig.layout.coloraxis.colorbar.orientation == "h"  # below: no width taken
+    # below: no width taken; on a colour axis of its own (drawn in place over the
+    # desktop's figure, the vertical bar stayed over the cells)
+    assert fig.layout.coloraxis2.colorbar.orientation == "h"
+    assert {t.coloraxis for t in fig.data if t.type == "heatmap"} == {"coloraxis2"}
     # a cell as wide as the plot's share of a column: room for "12.3" at 12 px
     plot_px = width_px - fig.layout.margin.l - fig.layout.margin.r
     assert plot_px / len(TABLE2_DEGREES) >= 4 * 0.56 * 12

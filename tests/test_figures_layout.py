@@ -285,6 +285,18 @@ def test_no_text_below_12_px_and_toy_connectors_contrast():
     assert all(trace.opacity in (None, 1) for trace in toy.data)
 
 
+@pytest.mark.parametrize("width_px", [None, 820, 358])
+def test_the_last_row_s_numbers_have_a_line_under_the_mosaic(width_px):
+    """The y range ends at the last row's digits: their numbers, under them, were cut at
+    a desktop chart's foot (the audit's side by side and Fig. 3, in a 10 px margin)."""
+    from kpca_core.denoise.grids import ImageGrid
+    from kpca_core.figures import denoise
+
+    grid = ImageGrid(np.zeros((2, 20, 256)), 16, ("a", "b"), tuple(map(str, range(20))))
+    fig = denoise.numbered_mosaic(grid, np.ones((2, 20)), width_px=width_px)
+    assert fig.layout.margin.b >= rule.lines_px(1, 12)
+
+
 def test_projector_titles_are_20_px_and_legend_titles_14():
     """Presenter mode: "degree 4: the data in kPC 1 and kPC 2" was drawn at 16 px, the
     legend's title "group" at 12 px."""
@@ -339,8 +351,13 @@ def test_spectrum_maps_on_a_phone_keep_plot_areas_of_the_rule(data):
     aspect = (y_range[1] - y_range[0]) / (x_range[1] - x_range[0])
     for _, _, w, h in areas:  # equal aspect: the data's shape inside the domain's box
         assert min(w, w * aspect, h, h / aspect) >= rule.AREA_MIN_PX - 0.5
-    # the colour bar under the maps, not beside them in a phone's width
-    assert fig.layout.coloraxis.colorbar.orientation == "h"
+    # the colour bar under the maps, not beside them in a phone's width, on a colour axis
+    # of its own: drawn in place over the desktop's maps (the width measured late), the
+    # desktop's vertical bar left its ticks and its margin, and the maps shrank to 132 px
+    assert fig.layout.coloraxis2.colorbar.orientation == "h"
+    desktop = spectrum.components_at_figure(sweep, 6)
+    assert "coloraxis2" not in desktop.to_dict()["layout"]
+    assert desktop.layout.coloraxis.colorbar.orientation != "h"
     assert all(len(line) * CHAR_EM * 17 <= PHONE_PX for line in fig.layout.title.text.split("<br>"))
 
 
@@ -394,6 +411,20 @@ def test_fixed_point_title_and_legend_have_room_on_a_phone():
     names = [t.name for t in fig.data if t.type == "scatter"]
     room = fig.layout.margin.t - rule.lines_px(len(lines), 15)
     assert room >= rule.legend_rows(names, PHONE_PX - 80) * rule.LEGEND_ROW_PX
+
+
+@pytest.mark.parametrize(("n", "width_px"), [(1, 200), (3, 600)])
+def test_a_row_of_demo_pictures_is_as_tall_as_they_are(n, width_px):
+    """Denoising's Demo tab at 1280 × 720: 410 px figures with bands above and below
+    the pictures cut the original digit at the screen's foot."""
+    from kpca_core.denoise import ImageGrid
+    from kpca_core.figures.denoise import demo_figure
+
+    grid = ImageGrid(np.zeros((1, n, 256)), 16, ("",), ("a",) * n)
+    fig = demo_figure(grid, width_px=width_px)
+    side_px = 16 * (width_px - 20) / (n * (16 + 4) - 4)  # 16 pixels, a gap of 4 between
+    assert fig.layout.height <= fig.layout.margin.t + fig.layout.margin.b + side_px + 1
+    assert demo_figure(grid, width_px=width_px, height_px=300).layout.height == 300
 
 
 @pytest.mark.parametrize("n", [3, 4])

@@ -182,14 +182,6 @@ def test_the_canvas_and_its_grid_share_a_row_and_the_canvas_names_its_component(
     assert canvas_data(at)["maxPx"] <= 480
 
 
-def test_on_a_slide_the_canvas_fits_the_frame():
-    at = open_view("contours", query={**six_link(), "presenter": "true", "slide": "true"})
-    from kpca_ui.draw import TOOLBAR_PX
-    from kpca_ui.presenter import FIGURE_PX, SLIDE_SHORTER_PX
-
-    assert canvas_data(at)["maxPx"] <= FIGURE_PX - SLIDE_SHORTER_PX - TOOLBAR_PX
-
-
 def test_on_a_phone_the_grid_under_the_canvas_has_the_page_s_width():
     """A phone stacks the canvas and the grid: the grid is planned for the page's width
     (planned for 3/5 of it, its colour bar's ticks ran together)."""

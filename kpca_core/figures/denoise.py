@@ -286,11 +286,16 @@ def numbered_mosaic(
                 yanchor="bottom",
                 name="column label",
             )
-    # the last row's numbers, under the mosaic, are within its y range: plotly's autorange
-    # holds annotations (a margin for them too left a projector's digits 44 px, not 48)
+    # the last row's numbers under the mosaic, whose y range ends at the last row's digits:
+    # in a bottom margin of a number's line (in 10 px they were cut at a desktop chart's
+    # foot: the audit's side by side and Fig. 3)
+    below_px = layout.lines_px(1, font_size)
+    fig.update_layout(
+        margin={"b": below_px}, height=fig.layout.height + below_px - fig.layout.margin.b
+    )
     if blocks > 1:  # the tiles' height planned from the width: equal aspect
         tile_px = (width_px - left_px) / (per_block * step)
-        mosaic_px = len(values) * step * tile_px + layout.lines_px(1, font_size)
+        mosaic_px = len(values) * step * tile_px
         fig.update_layout(height=round(fig.layout.margin.t + fig.layout.margin.b + 10 + mosaic_px))
     return fig
 
@@ -320,8 +325,9 @@ def demo_figure(
 
     Planned for ``width_px`` (the page's, measured): the pictures stand side by side
     when each keeps :data:`layout.AREA_MIN_PX`, else they wrap into rows
-    (:func:`layout.plan_grid`; a phone's page), each title above its picture.
-    ``height_px`` sets the height of a figure of one row.
+    (:func:`layout.plan_grid`; a phone's page), each title above its picture, and
+    the figure is as tall as they are for that width; ``height_px`` sets the height of
+    a figure of one row instead.
     """
     n = grid.images.shape[1]
     gap = max(1, grid.side // 4)
@@ -371,7 +377,9 @@ def demo_figure(
                 font={"size": DEMO_TITLE_PX},
             )
     fig.update_layout(margin={"t": 70})
-    if rows > 1 and width_px is not None:
+    # as tall as the pictures are for the width (one row: unless height_px says; 410 px
+    # left bands above and below them, and a desktop's Demo tab cut the original digit)
+    if width_px is not None and (rows > 1 or height_px is None):
         tile_px = (width_px - 20) / (per_row * step - gap)
         fig.update_layout(height=round(70 + 10 + (rows * step - gap) * tile_px))
     elif height_px is not None:

@@ -34,6 +34,8 @@ regions are light tints on the light theme and dark ones on the dark theme."""
 POINT_SIZE = 6
 TITLE_FONT_PX = 13
 TITLE_LINE_PX = 17
+LEGEND_BELOW_PX = 30
+"""The toy's legend this far under its panels, below their tick labels."""
 """Height of a line of a toy panel's title (:data:`TITLE_FONT_PX` and plotly's line spacing)."""
 ERROR_SCALE = "Viridis_r"
 """Test error: low (good) light, high (bad) dark."""
@@ -170,6 +172,19 @@ def toy_regions_figure(
             layout["legend"]["y"] = -40 / plot_h
             lower = panel_h / plot_h
             places = [([0.0, 1.0], [1.0 - lower, 1.0]), ([0.0, 1.0], [0.0, lower])]
+    if not wide and places[0][0] != places[1][0]:
+        # side by side on a page's width (at least a desktop's): as tall as the panels
+        # are for that width, not 460 px with empty bands above and below them, which
+        # pushed the panels below a 1280 × 720 screen
+        page = max(width_px or 0, rule.DESKTOP_PX)
+        panel_w = (page - layout["margin"]["l"] - layout["margin"]["r"]) * places[0][0][1]
+        aspect = (y_range[1] - y_range[0]) / max(x_range[1] - x_range[0], 1e-300)
+        plot_h = min(
+            layout["height"] - layout["margin"]["t"] - layout["margin"]["b"], panel_w * aspect
+        )
+        layout["margin"]["b"] = LEGEND_BELOW_PX + rule.LEGEND_ROW_PX
+        layout["legend"]["y"] = -LEGEND_BELOW_PX / plot_h  # under the tick labels
+        layout["height"] = round(layout["margin"]["t"] + plot_h + layout["margin"]["b"])
     data = []
     for panel, (domain, y_domain) in enumerate(places):
         suffix = "" if panel == 0 else "2"
@@ -279,6 +294,9 @@ def table2_figure(
     zmin, zmax = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
     source = np.where(live, "computed live", "shipped table")
     stacked = style.is_narrow(width_px)
+    # a phone's bar, under the grids, on a colour axis of its own: drawn in place over the
+    # desktop's figure (the width measured late), the vertical bar stayed over the cells
+    axis = "coloraxis2" if stacked else "coloraxis"
     fig = make_subplots(
         rows=2 if stacked else 1,
         cols=1 if stacked else 2,
@@ -313,7 +331,7 @@ def table2_figure(
                 texttemplate="%{text}",
                 customdata=np.vectorize(_format_value)(custom),
                 hovertemplate=template,
-                coloraxis="coloraxis",
+                coloraxis=axis,
                 xgap=1,
                 ygap=1,
             ),
@@ -348,7 +366,7 @@ def table2_figure(
         colorbar["title"]["side"] = "top"
     fig.update_layout(
         title={"text": title},
-        coloraxis={"colorscale": ERROR_SCALE, "cmin": zmin, "cmax": zmax, "colorbar": colorbar},
+        **{axis: {"colorscale": ERROR_SCALE, "cmin": zmin, "cmax": zmax, "colorbar": colorbar}},
         height=STACKED_PX if stacked else 420,
         margin={"l": 60, "r": 10, "t": 70 if title else 50, "b": 110 if stacked else 50},
         plot_bgcolor=style.TRANSPARENT,  # cells without a number: the page's background

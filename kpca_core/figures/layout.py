@@ -35,6 +35,10 @@ PRESENTER_TITLE_PX = style.PRESENTER_TITLE_PX
 :func:`kpca_core.figures.style.for_projector`)."""
 PRESENTER_TEXT_PX = 14
 """Presenter mode: every other chart text at least this large."""
+DESKTOP_PX = 820
+"""Width of a page's content on a 1280 × 720 screen with the sidebar open, which a figure
+drawn at the page's width is as wide as there (a wider screen: as wide, Streamlit's
+page being at most this much wider)."""
 AREA_MIN_PX = 120
 """The shorter side of a plot area with axes: at least five 12 px tick labels with a
 label's height between them (5 × 24 px), and a 6 px marker at most 5 % of the side."""

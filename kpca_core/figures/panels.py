@@ -483,14 +483,14 @@ def data_trace(X: np.ndarray) -> dict:
     }
 
 
-def colour_axis_trace() -> dict:
-    """An empty trace on the figure's colour axis, so that plotly draws its colour bar."""
+def colour_axis_trace(axis: str = "coloraxis") -> dict:
+    """An empty trace on the figure's colour ``axis``, so that plotly draws its colour bar."""
     return {
         "type": "scatter",
         "x": [None],
         "y": [None],
         "mode": "markers",
-        "marker": {"color": [0.0], "coloraxis": "coloraxis"},
+        "marker": {"color": [0.0], "coloraxis": axis},
         "hoverinfo": "skip",
         "showlegend": False,
     }

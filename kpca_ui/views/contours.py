@@ -13,7 +13,7 @@ from kpca_core.figures.contours import FIGURE_PX
 from kpca_core.figures.style import is_narrow
 from kpca_ui.links import choice, flag, integer, literal, number, replace_with_default, text
 from kpca_ui.points import link_domains
-from kpca_ui.presenter import presenter_mode
+from kpca_ui.presenter import presenter_mode, slide_mode
 from kpca_ui.screen import content_px
 from kpca_ui.shell import camera_domain
 from kpca_ui.views.rings import DK_SIGMA, RINGS_HELP
@@ -157,13 +157,18 @@ def _replace_unusable_values(kernel: str, parameter: str | None) -> str | None:
     return None
 
 
-def kernel_controls() -> tuple[ct.KernelSpec, str | None, tuple[float, ...], int, bool, bool, int]:
+def kernel_controls(
+    fold: bool = False,
+) -> tuple[ct.KernelSpec, str | None, tuple[float, ...], int, bool, bool, int]:
     """The kernel, the swept parameter and its values, and the grid's settings.
 
     On a phone's page (measured, :data:`SCREEN`) they stack into a column taller than
-    the screen, so they are folded into one expander and the figure comes first.
+    the screen, so they are folded into one expander and the figure comes first; so
+    too with ``fold`` (a drawing: its canvas and the grid it refits on one screen, a
+    lesson's slide too).
     """
-    if is_narrow(content_px(SCREEN, FIGURE_PX)) and not presenter_mode():
+    phone = is_narrow(content_px(SCREEN, FIGURE_PX)) and not presenter_mode()
+    if phone or (fold and (slide_mode() or not presenter_mode())):
         with st.expander("Kernel and columns", icon=":material/tune:"):
             return _kernel_controls()
     return _kernel_controls()

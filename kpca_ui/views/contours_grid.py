@@ -256,7 +256,7 @@ def contour_view(points: PointSet) -> None:
     The page's width is measured here, after both: its report reruns the controls too,
     which a phone's page folds away under the figure's title (:func:`kernel_controls`).
     """
-    contour_body(points, *kernel_controls())
+    contour_body(points, *kernel_controls(fold=is_drawn(points)))
     if not presenter_mode():  # a phone's page is narrower than the grid's planned width
         width_listener(SCREEN, content_px(SCREEN, figures.FIGURE_PX), figures.FIGURE_PX)
 
@@ -433,7 +433,6 @@ def drawing_canvas(
         place=place,
         large=presenter_mode(),
         behind=behind,
-        height_px=figure_px() if presenter_mode() else None,
     )
 
 

@@ -27,7 +27,7 @@ from kpca_core.denoise import (
     demo_images,
 )
 from kpca_core.figures import denoise as figures
-from kpca_core.figures.style import export_config
+from kpca_core.figures.style import export_config, is_narrow
 from kpca_ui.chart import chart
 from kpca_ui.explain import explain
 from kpca_ui.presenter import FIGURE_PX, PLAIN_FIGURE_PX, notice, presentable, presenter_mode
@@ -381,8 +381,11 @@ def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
     examples = np.flatnonzero(subsets.y_test == digit)
     index = examples[st.session_state.get("dn_demo_example", 0) % len(examples)]
     original = ImageGrid(subsets.X_test[index][np.newaxis, np.newaxis], subsets.side, ("",), ("",))
+    width = narrow_px(SCREEN)  # a phone's, once measured: the pictures in rows
+    # the original in a quarter of the page (a phone's: all of it), the three in the rest
+    alone = width if is_narrow(width) else width // 3
     chart(
-        presentable(figures.demo_figure(original)),
+        presentable(figures.demo_figure(original, width_px=alone)),
         key="dn_demo_original",
         config=image_export(f"denoise_demo_original_{digit}"),
         place=left,
@@ -395,7 +398,6 @@ def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
         side=subsets.side,
         random_state=int(index),
     )
-    width = narrow_px(SCREEN)  # a phone's, once measured: the pictures in rows
     chart(
         presentable(figures.demo_figure(grid, width_px=width)),
         key="dn_demo_chart",

@@ -135,7 +135,9 @@ def toy_result(key: tuple, n: int, _fit: features.ToyFeatures) -> features.ToyRe
 
 def _toy_controls() -> tuple[str, int, int, str, float, int]:
     """The toy's controls: data set, points, seed (0 for a drawing), kernel, its parameter, n."""
-    cols = st.columns(5)
+    # one row (a sixth column for n): in two rows they pushed the figure below a
+    # 1280 × 720 screen
+    cols = st.columns([1.1, 1.3, 0.8, 1, 1, 1.3])
     name = cols[0].selectbox(
         "Data set", list(TOY_SETS), format_func=TOY_SETS.get, key="ft_data", **_KEPT
     )
@@ -163,7 +165,7 @@ def _toy_controls() -> tuple[str, int, int, str, float, int]:
         parameter = cols[4].slider(
             "Degree d", 1, 6, TOY_DEFAULTS["ft_pdegree"], key="ft_pdegree", **_KEPT
         )
-    n = st.slider(
+    n = cols[5].slider(
         "Kernel components n",
         1,
         TOY_N_MAX,

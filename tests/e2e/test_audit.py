@@ -229,6 +229,57 @@ def test_audit_whole(browser, app_server, artifacts, tmp_path, screen) -> None:
     assert not any(failures.values()), _report(failures)
 
 
+DRAWN_JS = """() => {
+  const canvases = [];
+  const visit = (root) => {
+    for (const c of root.querySelectorAll('canvas.plane')) canvases.push(c.getBoundingClientRect());
+    for (const e of root.querySelectorAll('*')) if (e.shadowRoot) visit(e.shadowRoot);
+  };
+  visit(document);
+  // the grid is one plot, each panel an image laid on it
+  const panel = document.querySelector('.st-key-ct_contours .js-plotly-plot image');
+  const box = (r) => r && {top: r.top, bottom: r.bottom, width: r.width};
+  return {canvas: box(canvases[0]), panel: box(panel && panel.getBoundingClientRect())};
+}"""
+"""The drawing canvas's box and that of the first panel of the grid it refits."""
+
+
+@pytest.mark.parametrize(
+    ("screen", "url"),
+    [
+        (SCREENS[0], f"contours?{DRAWING}"),
+        (SCREENS[1], f"contours?{DRAWING}"),
+        (SCREENS[0], "lesson?step=7"),
+    ],
+    ids=["desktop", "presenter", "lesson-slide"],
+)
+def test_a_drawing_and_the_grid_it_refits_share_the_first_screen(
+    browser, app_server, tmp_path, screen, url
+) -> None:
+    """At 1280 × 720 the whole canvas and the grid's first panel are on the first screen
+    (the canvas filled it and the grid was below the fold: a student drew without
+    seeing what it changed), in presenter mode and on a lesson's slide too; the canvas
+    stays large enough to draw on."""
+    context = browser.new_context(viewport=screen.viewport)
+    context.set_default_timeout(LOAD_TIMEOUT_MS)
+    page = context.new_page()
+    try:
+        load_state(page, f"{app_server.url}/{url}", screen, tmp_path)
+        frame = page.frames[-1]  # a lesson's slide, or the page itself
+        offset = frame.frame_element().bounding_box()["y"] if frame is not page.main_frame else 0
+        boxes = frame.evaluate(DRAWN_JS)
+        assert boxes["canvas"] and boxes["panel"], boxes
+        assert boxes["canvas"]["bottom"] + offset <= screen.height, boxes
+        assert boxes["panel"]["bottom"] + offset <= screen.height, boxes
+        assert boxes["canvas"]["width"] >= DRAWN_LEAST_PX, boxes
+    finally:
+        context.close()
+
+
+DRAWN_LEAST_PX = 240
+"""A canvas fitted to the screen is at least this wide (``kpca_ui/draw_canvas.js``)."""
+
+
 TOOLBARS = '.js-plotly-plot .modebar-container, [data-testid="stElementToolbar"]'
 """A chart's tool bars: plotly's (zoom, camera) and Streamlit's (full screen)."""
 

@@ -332,6 +332,7 @@ def component_maps_figure(
     annotations: list[dict] = []
     images: list[dict] = []
     shapes: list[dict] = []
+    axis = "coloraxis2" if plan.narrow else "coloraxis"
     layout_: dict = {
         "template": WHITE,
         "font": FONT,
@@ -339,7 +340,12 @@ def component_maps_figure(
         "margin": plan.margin,
         "title": {"text": "<br>".join(plan.title_lines), "x": 0},
         "showlegend": False,
-        "coloraxis": {
+        # A phone's horizontal bar on a colour axis of its own: drawn in place over the
+        # maps planned for a desktop (the page's width measured late, under load), the
+        # desktop's vertical bar left its ticks over the maps and pushed the bottom
+        # margin by 434 px, and the maps shrank to 132 × 117 px (the phone audit's
+        # Spectrum breaches); a new axis gets a new bar.
+        axis: {
             "colorscale": panels.COLORSCALE,
             "cmin": -1.0,
             "cmax": 1.0,
@@ -383,7 +389,7 @@ def component_maps_figure(
     layout_["annotations"] = annotations
     layout_["images"] = images
     layout_["shapes"] = shapes
-    data = [panels.data_trace(X), panels.colour_axis_trace()]
+    data = [panels.data_trace(X), panels.colour_axis_trace(axis)]
     # Built from checked dictionaries; tests re-create it with validation on.
     return go.Figure(data=data, layout=layout_, _validate=False)
 
