@@ -91,18 +91,30 @@ def plotly_route(base_url_path: str = "") -> Route:
 
 
 def preload_html(base_url_path: str = "") -> str:
-    """A page's ``<head>`` part that fetches and runs Plotly's script at once.
+    """A page's ``<head>`` part that fetches Plotly's script at once and runs it as soon
+    as the page has a ``<body>``.
 
-    The chart (``chart.js``) waits for the promise ``window.__kpcaPlotly`` instead
-    of adding the script itself; should the script fail to load, the promise is
-    dropped and the chart tries again.
+    The script is fetched from the start (``<link rel="preload">``) but added only
+    once ``document.body`` exists (the parser has put it in): plotly.js's code reads
+    the body as it runs (the module ``to-px`` of its WebGL traces), and
+    a script the browser had cached ran while the page's ``<head>`` was still being
+    read, failed ("Cannot read properties of null (reading 'appendChild')") and
+    left every chart of the page empty.  The chart (``chart.js``) waits for the
+    promise ``window.__kpcaPlotly`` instead of adding the script itself; should the
+    script fail to load, the promise is dropped and the chart tries again.
     """
     url = json.dumps(plotly_url(base_url_path))
     return (
+        f'<link rel="preload" as="script" href={url}>'
         "<script>window.__kpcaPlotly = new Promise(function (resolve, reject) {"
+        "var add = function () {"
         'var s = document.createElement("script"); s.src = ' + url + "; s.async = true;"
         "s.onload = function () { resolve(window.Plotly); };"
         "s.onerror = function (e) { window.__kpcaPlotly = null; reject(e); };"
-        "document.head.appendChild(s); });"
+        "document.head.appendChild(s); };"
+        "if (document.body) { add(); return; }"
+        "var watch = new MutationObserver(function () {"
+        "if (document.body) { watch.disconnect(); add(); } });"
+        "watch.observe(document.documentElement, { childList: true }); });"
         "window.__kpcaPlotly.catch(function () {});</script>"
     )
