@@ -21,6 +21,11 @@ whether the old picture stayed on screen meanwhile and a progress bar showed.
 
     KPCA_USPS_DIR=/path/to/usps python bench/cold_start.py   # 10 contexts
     python bench/cold_start.py --contexts 3   # quicker, noisier
+    python bench/cold_start.py --views Home Lesson --before /tmp/before
+
+``--before DIR`` also serves the app of another checkout (e.g. ``git worktree add
+/tmp/before <commit>``) on a second server, and opens each target there right
+after this checkout's, so that both see the same load; a table for each.
 
 Timings depend on the machine's load (2 shared cores here): say so with them.
 """
@@ -28,10 +33,12 @@ Timings depend on the machine's load (2 shared cores here): say so with them.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import re
 import time
+from pathlib import Path
 from urllib.parse import quote
 
 from appserver import AppServer
@@ -165,63 +172,93 @@ def width_changes(browser, base_url: str, timeout: float) -> list[tuple[str, flo
     return results
 
 
+def table(times: dict[str, list[float]], measures: dict[str, dict[str, list[float]]]) -> None:
+    """Print the markdown table of one server's cold and warm times (module docstring)."""
+    print(
+        "| view | cold median (s) | cold p95 (s) | warm p95 (s) | text p95 (s) "
+        "| title p95 (s) | progress shown | over 1 s without |\n"
+        "|---|---|---|---|---|---|---|---|"
+    )
+    for name, values in times.items():
+        n = len(values)
+        print(
+            f"| {name} | {sorted(values)[n // 2]:.2f} | {p95(values):.2f} "
+            f"| {p95(measures['warm'][name]):.2f} | {p95(measures['text'][name]):.2f} "
+            f"| {p95(measures['title'][name]):.2f} | {sum(measures['progress'][name]):.0f}/{n} "
+            f"| {sum(measures['bare'][name]):.0f}/{n} |"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--contexts", type=int, default=10, help="fresh browser contexts")
     parser.add_argument("--timeout", type=float, default=90.0, help="seconds per figure")
+    parser.add_argument(
+        "--views",
+        nargs="+",
+        default=[name for name, _ in TARGETS],
+        metavar="VIEW",
+        help="only these targets (names as in the table, e.g. Home 'Denoising: Table 1')",
+    )
+    parser.add_argument(
+        "--before", type=Path, help="also serve this checkout's app ('before'), alternating"
+    )
     args = parser.parse_args()
+    targets = [(name, path) for name, path in TARGETS if name in args.views]
     from playwright.sync_api import sync_playwright
 
     started = time.monotonic()
-    with sync_playwright() as playwright, AppServer() as server:
-        browser = launch_chromium(playwright)
-        warm_s = warm(server, browser, started)
-        print(f"server warm {warm_s:.0f} s after its start ({server.log_path})", flush=True)
-        times: dict[str, list[float]] = {name: [] for name, _ in TARGETS}
-        warm_times: dict[str, list[float]] = {name: [] for name, _ in TARGETS}
-        titles: dict[str, list[float]] = {name: [] for name, _ in TARGETS}
-        somethings: dict[str, list[float]] = {name: [] for name, _ in TARGETS}
-        progress: dict[str, int] = dict.fromkeys(times, 0)
-        bare: dict[str, int] = dict.fromkeys(times, 0)
+    with contextlib.ExitStack() as stack:
+        servers = {"this checkout": stack.enter_context(AppServer())}
+        if args.before:
+            servers["before"] = stack.enter_context(AppServer(root=args.before))
+        browser = launch_chromium(stack.enter_context(sync_playwright()))
+        for label, server in servers.items():
+            warm_s = warm(server, browser, started, timeout=900)
+            print(f"{label}: server warm {warm_s:.0f} s after its start ({server.log_path})")
+        times = {label: {name: [] for name, _ in targets} for label in servers}
+        measures = {
+            label: {
+                what: {name: [] for name, _ in targets}
+                for what in ("warm", "text", "title", "progress", "bare")
+            }
+            for label in servers
+        }
         loads = [os.getloadavg()[0]]
         for round_ in range(args.contexts):
-            for name, path in TARGETS:
-                context = browser.new_context(viewport=VIEWPORT)
-                page = context.new_page()
-                url = f"{server.url}/{path}"
-                seconds, shown, something, title = first_figure(page, url, args.timeout)
-                again, *_ = first_figure(page, url, args.timeout)
-                context.close()
-                times[name].append(seconds)
-                warm_times[name].append(again)
-                titles[name].append(title)
-                somethings[name].append(something)
-                progress[name] += shown
-                bare[name] += seconds > 1.0 and not shown
+            for name, path in targets:
+                for label, server in servers.items():
+                    context = browser.new_context(viewport=VIEWPORT)
+                    page = context.new_page()
+                    url = f"{server.url}/{path}"
+                    seconds, shown, something, title = first_figure(page, url, args.timeout)
+                    again, *_ = first_figure(page, url, args.timeout)
+                    context.close()
+                    times[label][name].append(seconds)
+                    measured = measures[label]
+                    measured["warm"][name].append(again)
+                    measured["title"][name].append(title)
+                    measured["text"][name].append(something)
+                    measured["progress"][name].append(shown)
+                    measured["bare"][name].append(seconds > 1.0 and not shown)
             loads.append(os.getloadavg()[0])
             print(f"context {round_ + 1}/{args.contexts} done, load {loads[-1]:.1f}", flush=True)
-        print(
-            "\n| view | cold median (s) | cold p95 (s) | warm p95 (s) | text p95 (s) "
-            "| title p95 (s) | progress shown | over 1 s without |\n"
-            "|---|---|---|---|---|---|---|---|"
-        )
-        for name, values in times.items():
-            print(
-                f"| {name} | {sorted(values)[len(values) // 2]:.2f} | {p95(values):.2f} "
-                f"| {p95(warm_times[name]):.2f} | {p95(somethings[name]):.2f} "
-                f"| {p95(titles[name]):.2f} | {progress[name]}/{len(values)} "
-                f"| {bare[name]}/{len(values)} |"
-            )
+        for label in servers:
+            print(f"\n{label}" + (f" ({args.before})" if label == "before" else "") + ":\n")
+            table(times[label], measures[label])
         print(
             f"\nload average (1 min) at the start and after each context: "
             f"{min(loads):.1f}-{max(loads):.1f}; {len(os.sched_getaffinity(0))} cores"
         )
-        print("\nDenoising, the width c moved one step up, back, one step down (one session):")
-        for option, seconds, kept, shown in width_changes(browser, server.url, args.timeout):
-            print(
-                f"  c = {option:6} {seconds:6.2f} s  old picture kept meanwhile: {kept}, "
-                f"progress shown: {shown}"
-            )
+        if "Denoising: Demo" not in args.views:
+            return
+        for label, server in servers.items():
+            print(f"\n{label}: Denoising, the width c one step up, back, one step down:")
+            for option, seconds, kept, shown in width_changes(browser, server.url, args.timeout):
+                print(
+                    f"  c = {option:6} {seconds:6.2f} s  old picture kept meanwhile: {kept}, "
+                    f"progress shown: {shown}"
+                )
         browser.close()
 
 

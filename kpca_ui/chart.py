@@ -11,7 +11,7 @@ drawing.
 - The figure is sent as Plotly's own JSON without validation
   (``plotly.io.to_json(validate=False)``, numpy arrays as compact typed arrays),
   as the component's bytes.
-- Plotly's JavaScript is the ``plotly`` package's own ``plotly.min.js``, served
+- Plotly's JavaScript is plotly.js with the trace types the app draws, served
   by ``serve.py`` with a long ``Cache-Control`` (:mod:`kpca_ui.plotly_js`) and
   loaded once per page.
 - What ``st.plotly_chart`` gave is kept: the modebar and its image export

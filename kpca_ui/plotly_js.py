@@ -1,24 +1,34 @@
-"""Plotly's JavaScript for :mod:`kpca_ui.chart`, served by ``serve.py`` from the ``plotly`` package.
+"""Plotly's JavaScript for :mod:`kpca_ui.chart`, served by ``serve.py``.
 
-The installed ``plotly`` Python package ships ``plotly.min.js``; it is served
-as it is (never copied into this repository, never from a CDN) at
-:data:`PLOTLY_PATH`, whose name carries plotly's version, so that a browser
-keeps it for a year and loads it once.  It is compressed once per server
-(:func:`compressed`), not on every request: Streamlit's middleware compressed
-its 4.8 MB anew for every first visitor (0.2 s of the server's event loop each).
+The app draws five trace types (``scatter``, ``scattergl``, ``heatmap``,
+``contour``, ``bar``), so it serves :data:`BUNDLE`, a build of plotly.js with only
+those (1.6 MB instead of the 4.8 MB of the installed ``plotly`` package's
+``plotly.min.js``; built by ``kpca_ui/vendor/build_plotly.sh``, MIT licence
+header kept): the browser of a first visit ran the full script for 0.4-1.2 s
+(3.4-5.0 s under load) before any chart could be drawn, the partial one for a
+fifth of that (measured in Chromium).  It is served only when its plotly.js
+version is the one the ``plotly`` package ships (the figures' JSON is made for
+that version); otherwise the package's full script is.  Never from a CDN.
+
+It is served at :data:`PLOTLY_PATH`, whose name carries its version and a digest
+of its content, so that a browser keeps it for a year and loads it once.  It is
+compressed once per server (:func:`compressed`), not on every request:
+Streamlit's middleware compressed it anew for every first visitor.
 
 A page asks for it as soon as its HTML arrives (:func:`preload_html`, put in
 by :mod:`kpca_ui.boot`), not when its first chart is mounted: fetching and
-running it (0.7-1.8 s on a first visit, measured in Chromium under load) then
-overlaps with loading Streamlit's code and the page's script run.  Nothing here
-needs Streamlit's runtime: ``serve.py`` builds the route before the runtime starts.
+running it then overlaps with loading Streamlit's code and the page's script
+run.  Nothing here needs Streamlit's runtime: ``serve.py`` builds the route
+before the runtime starts.
 """
 
 from __future__ import annotations
 
 import functools
 import gzip
+import hashlib
 import json
+import re
 from pathlib import Path
 
 import anyio.to_thread
@@ -27,12 +37,27 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Route
 
-PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
-"""Plotly's JavaScript as the installed ``plotly`` package ships it."""
-PLOTLY_PATH = f"/_kpca/plotly-{plotly.__version__}.min.js"
+PACKAGE_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+"""The full plotly.js, as the installed ``plotly`` package ships it."""
+BUNDLE = Path(__file__).parent / "vendor" / "plotly.min.js"
+"""plotly.js with only the trace types the app draws (``kpca_ui/vendor/build_plotly.sh``)."""
+
+
+def js_version(path: Path) -> str:
+    """The plotly.js version in the licence header of the script at ``path``."""
+    with path.open(encoding="utf-8") as script:
+        return re.search(r"plotly\.js[^\n]* v(\S+)", script.read(400))[1]
+
+
+PLOTLY_JS = BUNDLE if js_version(BUNDLE) == js_version(PACKAGE_JS) else PACKAGE_JS
+"""The script served: :data:`BUNDLE`, or the full one should the versions differ."""
+PLOTLY_PATH = (
+    f"/_kpca/plotly-{js_version(PLOTLY_JS)}"
+    f"-{hashlib.sha256(PLOTLY_JS.read_bytes()).hexdigest()[:12]}.min.js"
+)
 """Where ``serve.py`` serves :data:`PLOTLY_JS` (under the server's ``baseUrlPath``)."""
 CACHE_SECONDS = 365 * 24 * 3600
-"""How long a browser keeps it: its path changes with plotly's version."""
+"""How long a browser keeps it: its path changes with its content."""
 HEADERS = {
     "Cache-Control": f"public, max-age={CACHE_SECONDS}, immutable",
     "Vary": "Accept-Encoding",
@@ -47,7 +72,7 @@ def plotly_url(base_url_path: str = "") -> str:
 
 @functools.cache
 def compressed() -> bytes:
-    """:data:`PLOTLY_JS` gzipped, once per process (1.5 MB; 0.3 s)."""
+    """:data:`PLOTLY_JS` gzipped, once per process (0.5 MB; 0.2 s)."""
     return gzip.compress(PLOTLY_JS.read_bytes(), compresslevel=9, mtime=0)
 
 
@@ -66,18 +91,30 @@ def plotly_route(base_url_path: str = "") -> Route:
 
 
 def preload_html(base_url_path: str = "") -> str:
-    """A page's ``<head>`` part that fetches and runs Plotly's script at once.
+    """A page's ``<head>`` part that fetches Plotly's script at once and runs it as soon
+    as the page has a ``<body>``.
 
-    The chart (``chart.js``) waits for the promise ``window.__kpcaPlotly`` instead
-    of adding the script itself; should the script fail to load, the promise is
-    dropped and the chart tries again.
+    The script is fetched from the start (``<link rel="preload">``) but added only
+    once ``document.body`` exists (the parser has put it in): plotly.js's code reads
+    the body as it runs (the module ``to-px`` of its WebGL traces), and
+    a script the browser had cached ran while the page's ``<head>`` was still being
+    read, failed ("Cannot read properties of null (reading 'appendChild')") and
+    left every chart of the page empty.  The chart (``chart.js``) waits for the
+    promise ``window.__kpcaPlotly`` instead of adding the script itself; should the
+    script fail to load, the promise is dropped and the chart tries again.
     """
     url = json.dumps(plotly_url(base_url_path))
     return (
+        f'<link rel="preload" as="script" href={url}>'
         "<script>window.__kpcaPlotly = new Promise(function (resolve, reject) {"
+        "var add = function () {"
         'var s = document.createElement("script"); s.src = ' + url + "; s.async = true;"
         "s.onload = function () { resolve(window.Plotly); };"
         "s.onerror = function (e) { window.__kpcaPlotly = null; reject(e); };"
-        "document.head.appendChild(s); });"
+        "document.head.appendChild(s); };"
+        "if (document.body) { add(); return; }"
+        "var watch = new MutationObserver(function () {"
+        "if (document.body) { watch.disconnect(); add(); } });"
+        "watch.observe(document.documentElement, { childList: true }); });"
         "window.__kpcaPlotly.catch(function () {});</script>"
     )

@@ -8,10 +8,12 @@ import signal
 import threading
 import time
 
+import numpy as np
 from conftest import figures as sent_figures
 from conftest import open_view
 
 from kpca_core import contours as ct
+from kpca_core import usps
 from kpca_core.denoise import DigitDenoiser
 from kpca_core.spectrum import WidthSweep
 from kpca_ui import warmup, workers
@@ -170,3 +172,14 @@ def test_a_first_visit_of_home_features_and_spectrum_after_warm_up_computes_noth
     for page in ("home", "features", "spectrum"):
         open_view(page)
     assert (len(pictures), len(fits), len(sweeps)) == before
+
+
+def test_the_warm_up_draws_no_line_about_fallback_digits(monkeypatch):
+    """Offline, without the USPS files, the Demo's line saying which small set it shows is
+    drawn by a visitor's script run only: drawn from the warm-up thread, it logged
+    "missing ScriptRunContext" six times per call at a newcomer's first start."""
+    fallback = usps.DigitsData(np.zeros((2, 64)), np.zeros(2, int), 8, "scikit-learn 8×8 digits")
+    monkeypatch.setattr(demo, "load_digits", lambda *args: (fallback, fallback))
+    drawn = counting(monkeypatch, demo.st, "caption")
+    assert demo.digits()[0] is fallback
+    assert drawn == []

@@ -38,6 +38,7 @@ from kpca_ui.presenter import KEPT_CLASS, presentable
 from kpca_ui.screen import narrow_listener, narrow_px
 from kpca_ui.views.denoising import DEMO_LEVELS
 from kpca_ui.views.denoising_cache import digit_subsets, fitted_model, load_digits
+from kpca_ui.workers import in_script_run
 
 PREFIX = "dm"
 """Widget-key prefix of the page (its pad's link parameter is ``dm_pad``)."""
@@ -64,13 +65,14 @@ NOISE_GONE = (
 
 
 def digits() -> tuple[usps.DigitsData, usps.DigitsData]:
-    """The training and test digits, with one plain line where they are not the full set."""
+    """The training and test digits, with one plain line where they are not the full set
+    (in a session's script run only: the warm-up calls this too)."""
     data = load_digits(
         os.environ.get(usps.USPS_ENV_VAR),
         os.environ.get("SCIKIT_LEARN_DATA"),
         tuple(usps.USPS_BASE_URLS),
     )
-    if data[0].source != "USPS":
+    if data[0].source != "USPS" and in_script_run():
         st.caption(usps.FALLBACK_PLAIN)
     return data
 

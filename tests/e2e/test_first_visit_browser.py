@@ -147,6 +147,40 @@ def test_plotlys_script_is_asked_for_before_the_pages_script_has_run(
         context.close()
 
 
+BODY_AT_SCRIPT_JS = """
+window.__bodyAtPlotly = [];
+const append = Node.prototype.appendChild;
+Node.prototype.appendChild = function (node) {
+  if (node.tagName === 'SCRIPT' && (node.src || '').includes('/_kpca/plotly')) {
+    window.__bodyAtPlotly.push(!!document.body);
+  }
+  return append.call(this, node);
+};
+"""
+
+
+def test_plotlys_script_runs_once_the_page_has_a_body(browser, app_server: AppServer) -> None:
+    """Plotly's script is added (and so run) only once the page's ``<body>`` exists, even
+    when it is in the browser's cache (a second visit): plotly.js reads the body as it
+    runs, and run while the ``<head>`` was still being read it failed ("Cannot read
+    properties of null (reading 'appendChild')"), leaving every chart of the page
+    empty (the Pre-images tab's second visit, 1 in 3 under load)."""
+    context = browser.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(90_000)
+    page = context.new_page()
+    page.add_init_script(BODY_AT_SCRIPT_JS)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        for _ in range(2):  # the second time from the browser's cache
+            page.goto(f"{app_server.url}/contours")
+            page.wait_for_selector(".js-plotly-plot .main-svg")
+            assert page.evaluate("window.__bodyAtPlotly") == [True]
+        assert errors == []
+    finally:
+        context.close()
+
+
 FRAME_OF_DRAWING_JS = """
 () => {
   window.__frame = 0;
