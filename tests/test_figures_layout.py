@@ -497,6 +497,8 @@ def test_table1_on_a_phone_is_transposed_one_number_a_cell():
         assert max(map(len, texts)) * CHAR_EM * 14 <= cell_px - 8
     assert all(len(line) * CHAR_EM * 15 <= PHONE_PX for line in fig.layout.title.text.split("<br>"))
     assert fig.layout.xaxis.showticklabels  # σ above the upper table too
+    # no colour bar: drawn in place over the desktop's, it lay over the lower table
+    assert all(trace.showscale is False for trace in fig.data)
     desktop = table1_figure(table)
     assert list(desktop.data[0].x) == list(map(str, N_VALUES))
 

@@ -132,27 +132,16 @@ def table1_figure(
     if not narrow:
         fig.update_xaxes(title="number of components n", row=2, col=1)
         return _layout(fig, title=title, height=640)
-    # a phone's: n down each table, the colour bar under both
+    # a phone's: n down each table; no colour bar (each cell shows its number): drawn in
+    # place over the desktop's figure (the page's width is measured after the first
+    # drawing), the heatmap's own bar kept the desktop's place, over the lower table
     lines = style.title_lines(title, width_px, TITLE_FONT["size"])
     fig.update_yaxes(title="n")
-    ticks = fig.data[0].colorbar.tickvals[::2]  # every other decade: room for its label
-    fig.update_traces(
-        colorbar={
-            "orientation": "h",
-            "y": -0.06,
-            "yanchor": "top",
-            "thickness": 12,
-            "title": {"text": "linear / kernel", "side": "top"},
-            "tickvals": ticks,
-            "ticktext": [f"{10.0**k:g}" for k in ticks],
-        },
-        row=1,
-        col=1,
-    )
+    fig.update_traces(showscale=False)
     fig.update_xaxes(showticklabels=True, row=1, col=1)  # σ above each table's columns
     top = 90 + style.TITLE_LINE_PX * (len(lines) - 1)
-    fig.update_layout(margin={"l": 50, "r": 10, "t": top, "b": 110})
-    return _layout(fig, title="<br>".join(lines), height=top + 760 + 110)
+    fig.update_layout(margin={"l": 50, "r": 10, "t": top, "b": 40})
+    return _layout(fig, title="<br>".join(lines), height=top + 760 + 40)
 
 
 # --------------------------------------------------------------------- Fig. 3
