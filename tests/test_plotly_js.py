@@ -19,6 +19,7 @@ from kpca_ui.plotly_js import (
     PLOTLY_PATH,
     js_version,
     plotly_route,
+    script,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,9 +66,9 @@ def trace_types_named(source: str) -> set[str]:
     return found
 
 
-def registered(script: Path) -> set[str]:
+def registered(path: Path) -> set[str]:
     """The trace types a plotly.js script registers (each module's ``moduleType``/``name``)."""
-    return set(re.findall(r'moduleType:\s*"trace",\s*name:\s*"(\w+)"', script.read_text()))
+    return set(re.findall(r'moduleType:\s*"trace",\s*name:\s*"(\w+)"', script(path).decode()))
 
 
 def get(path: str, accept: str, base: str = "") -> tuple[dict[str, str], bytes]:
@@ -113,11 +114,11 @@ def test_the_script_is_sent_compressed_once_compressed() -> None:
         assert headers["content-encoding"] == "gzip"
         assert "immutable" in headers["cache-control"]
     assert answers[0][1] == answers[1][1]
-    assert gzip.decompress(answers[0][1]) == PLOTLY_JS.read_bytes()
+    assert gzip.decompress(answers[0][1]) == script(PLOTLY_JS)
     # a client without gzip gets it as it is
     headers, body = get(f"/base{PLOTLY_PATH}", "identity", base="base")
     assert "content-encoding" not in headers
-    assert body == PLOTLY_JS.read_bytes()
+    assert body == script(PLOTLY_JS)
 
 
 def test_the_app_draws_only_trace_types_its_plotly_bundle_has() -> None:
@@ -147,7 +148,7 @@ def test_the_partial_bundle_is_served_when_made_from_the_packages_plotly_js() ->
     """The bundle's plotly.js is the version the ``plotly`` package ships (the figures'
     JSON is made for it): then it is what a browser gets, with its licence header;
     otherwise the package's full script."""
-    header = BUNDLE.read_text()[:400]
+    header = script(BUNDLE)[:400].decode()
     assert "Licensed under the MIT license" in header and "Plotly, Inc." in header
     same = js_version(BUNDLE) == js_version(PACKAGE_JS)
     assert (BUNDLE if same else PACKAGE_JS) == PLOTLY_JS

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Rebuild kpca_ui/vendor/plotly.min.js: plotly.js with only the trace types the app draws.
+# Rebuild kpca_ui/vendor/plotly.min.js.gz: plotly.js with only the trace types the app draws,
+# gzipped as it is sent.
 #
 #   bash kpca_ui/vendor/build_plotly.sh [PLOTLY_JS_VERSION]
 #
@@ -53,5 +54,5 @@ traces="scatter ${TRACES[*]}"
     echo "* Built by kpca_ui/vendor/build_plotly.sh from the npm package plotly.js@$version."
     echo "*/"
     cat plotly.min.js
-} >"$here/plotly.min.js"
-echo "wrote $here/plotly.min.js ($(wc -c <"$here/plotly.min.js") bytes)"
+} | gzip -9 -n >"$here/plotly.min.js.gz"
+echo "wrote $here/plotly.min.js.gz ($(wc -c <"$here/plotly.min.js.gz") bytes, gzipped)"
