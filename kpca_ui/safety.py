@@ -1,7 +1,7 @@
 """The safety net around each figure block: a friendly message instead of a broken page.
 
 An unexpected exception inside one block (a figure and its controls) is logged
-on the server with its traceback, and the block shows in its place a short
+on the server with its traceback, and the block shows, after what it drew, a short
 message in plain words with a "Reset this view" button, which restores the
 view's defaults; the rest of the page goes on working.  It does not hide bugs:
 the message (:data:`MESSAGE`) is what the random-walk tests look for, and any
@@ -50,13 +50,17 @@ def figure_block(prefix: str, what: str) -> Iterator[None]:
         The block in plain words, e.g. ``"the contour grid"``; it also names the
         reset button's key, so it must be unique on the page.
     """
-    holder = st.empty()
+    # A container, not an st.empty() filled with one: each run sends the placeholder
+    # first, and a browser that drew it before the container arrived (a busy server's
+    # flush between the two) unmounted the whole block: charts drawn anew, the drawing
+    # canvas's undo history lost.
+    holder = st.container()
     try:
-        with holder.container():
+        with holder:
             yield
     except Exception:  # Streamlit's stop and rerun are BaseExceptions: they pass
         LOGGER.exception("Unexpected error in %s (%s view)", what, prefix)
-        with holder.container():  # in place of what the block had drawn
+        with holder:  # after what the block drew before it failed
             st.warning(
                 f"{MESSAGE} {what}. The rest of the page still works; a different setting "
                 "may help, or start again from the view's defaults.",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 import pytest
+import streamlit as st
 from conftest import chart, open_view
 
 from kpca_core.figures import contours as contour_figures
@@ -42,3 +43,19 @@ def test_a_failing_figure_block_shows_a_message_and_the_rest_of_the_page_works(
     assert safety_messages(at) == []
     assert at.slider(key="ct_k").value == 3  # the view's default again
     assert "ct_k" not in at.query_params
+
+
+def test_a_figure_block_is_not_drawn_into_a_placeholder(monkeypatch: pytest.MonkeyPatch):
+    """A block inside ``st.empty()`` is sent as the placeholder first, then its content:
+    when a busy server flushed between the two, the browser drew the placeholder and
+    unmounted the block (the drawing canvas lost its undo history: the flaky Undo of
+    tests/e2e/test_drawing_browser.py; charts were drawn anew)."""
+
+    def no_placeholder() -> None:
+        raise AssertionError("st.empty() called")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(st, "empty", no_placeholder)
+        at = open_view("contours", query={"ct_data": "Draw your own points"})
+    assert not at.exception
+    assert safety_messages(at) == []
