@@ -84,3 +84,12 @@ def pytest_terminal_summary(terminalreporter) -> None:
     for path in _artifacts:
         kind = "screenshots" if path.is_dir() else "server log"
         terminalreporter.write_line(f"e2e {kind}: {path}")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """With pytest-xdist's ``--dist loadgroup``, the browser tests share one worker (and its
+    app server and Chromium), while the other tests run beside them."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in item.path.parents:
+            item.add_marker(pytest.mark.xdist_group("browser"))
