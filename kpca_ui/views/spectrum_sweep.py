@@ -315,14 +315,16 @@ def chosen_width_view(
             return f"The components at {value} cannot be computed: {error}"
 
     # What the slider asks for comes first, the spectrum and the maps at this width
-    # (built at the same time, in the two workers); the browser draws the charts in
+    # (built at the same time: the maps in a worker); the browser draws the charts in
     # the order they arrive, so the marks on the sweep figures above follow them.
+    # The sweep's own figures are built here, in the server: plain dicts, 1-2.5 ms
+    # each (bench/spectrum.py --new-sweep), less than a trip to a worker, whose queue
+    # a storm of sessions makes seconds long.
     bars, components_or_reason = concurrently(
         lambda: _once(
             holder,
             ("bars", index, log_bars, presenter_mode()),
-            lambda: build(
-                figures.spectrum_bars_figure,
+            lambda: figures.spectrum_bars_figure(
                 sweep,
                 index,
                 log=log_bars,
@@ -346,8 +348,7 @@ def chosen_width_view(
     with left:
         lines = marked(
             "lines",
-            lambda: build(
-                figures.ratio_lines_figure,
+            lambda: figures.ratio_lines_figure(
                 sweep,
                 n_leading=n_leading,
                 chosen=index,
@@ -360,14 +361,12 @@ def chosen_width_view(
         show(lines, "lines", marks_frames(holder, sweep, labels))
     with right:
         components = marked(
-            "components", lambda: build(figures.effective_components_figure, sweep, chosen=index)
+            "components", lambda: figures.effective_components_figure(sweep, chosen=index)
         )
         show(components, "components", marks_frames(holder, sweep, labels))
     left, right = above.columns([3, 2])
     with left:
-        heatmap = marked(
-            "heatmap", lambda: build(figures.spectrum_heatmap_figure, sweep, chosen=index)
-        )
+        heatmap = marked("heatmap", lambda: figures.spectrum_heatmap_figure(sweep, chosen=index))
         show(heatmap, "heatmap", marks_frames(holder, sweep, labels))
     with right:
         st.markdown("#### The two limits")
@@ -451,8 +450,12 @@ def dk_note(holder: dict, points: PointSet, image_format: str) -> None:
             "widths the comparison is shown here."
         )
         return
-    uncentred = uncentred_sweep(holder, points)
-    at_c = {center: dk_share(points.X, points.key, center) for center in (True, False)}
+    # three worker calls at once: each waits in the workers' queue once, not in turn
+    uncentred, *shares = concurrently(
+        lambda: uncentred_sweep(holder, points),
+        *(lambda c=center: dk_share(points.X, points.key, c) for center in (True, False)),
+    )
+    at_c = dict(zip((True, False), shares, strict=True))
     courses = [_course(centred.widths_, share) for share in (centred.share(2), uncentred)]
     st.info(
         "Deręgowski & Krzyśko (Fig. 4) report a maximum of (λ₁+λ₂)/Σλ at "
@@ -466,9 +469,7 @@ def dk_note(holder: dict, points: PointSet, image_format: str) -> None:
     fig = _once(
         holder,
         ("centring",),
-        lambda: build(
-            figures.centring_share_figure, centred, uncentred, marks=_marks(points, centred)
-        ),
+        lambda: figures.centring_share_figure(centred, uncentred, marks=_marks(points, centred)),
     )
     chart(
         presentable(fig),
