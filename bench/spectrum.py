@@ -3,6 +3,7 @@
     python bench/spectrum.py             # the two targets of the Spectrum issue
     python bench/spectrum.py --drivers   # the measurements behind the sweep's choices
     python bench/spectrum.py --server    # server CPU per Spectrum slider change (issue #36)
+    python bench/spectrum.py --new-sweep # CPU of one new sweep's work, ours vs the old way (#36)
 
 Targets (three rings, Gaussian kernel, 60 log-spaced widths, the whole spectrum):
 
@@ -24,9 +25,12 @@ import argparse
 import asyncio
 import os
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+import plotly.graph_objects as go
 from scipy import linalg
 from sklearn.decomposition import KernelPCA as SkKernelPCA
 from threadpoolctl import threadpool_limits
@@ -35,8 +39,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.timing import median_time
 from kpca_core.datasets import three_rings
+from kpca_core.figures import spectrum as figures
 from kpca_core.kernels import sigma_to_gamma, squared_distances
-from kpca_core.spectrum import WidthSweep, double_centre
+from kpca_core.spectrum import WidthSweep, double_centre, leading_shares
 
 N_WIDTHS = 60
 
@@ -101,6 +106,70 @@ def drivers(repeats: int) -> None:
                 print(f"  {precision:<6} n_jobs={n_jobs} ({blas:<19}) {seconds * 1e3:8.1f}")
 
 
+def _cpu(function: Callable[[], object], repeats: int) -> float:
+    """Median CPU seconds of ``function()`` in this process (all its threads), after a warm-up."""
+    function()
+    times = []
+    for _ in range(repeats):
+        start = time.process_time()
+        function()
+        times.append(time.process_time() - start)
+    return float(np.median(times))
+
+
+def new_sweep(repeats: int) -> None:
+    """CPU of what a new sweep costs the workers, piece by piece: ours vs the old way.
+
+    One process, one BLAS thread (as in the app's workers), CPU time of all
+    threads.  The old ways: the sweep again without centring for the
+    comparison's (λ₁+λ₂)/Σλ (``WidthSweep(center=False)``, every eigenvalue),
+    and each figure made by plotly's validating objects (``go.Figure(spec)`` of
+    the same figure: the old builders' ``add_trace``/``update_layout`` cost
+    about as much, 10–20 ms a figure).
+    """
+    threadpool_limits(1, user_api="blas")
+    print(f"load average before: {os.getloadavg()[0]:.1f} (2 cores; CPU ms, medians of {repeats})")
+    for n_points in (300, 1000):
+        X, _ = three_rings(n_points, 0.25, 0)
+        sweep = WidthSweep("rbf", n_widths=N_WIDTHS).fit(X)
+        index = int(np.argmin(np.abs(np.log(sweep.widths_ / sweep.scale_))))
+        shares = leading_shares(X, sweep.widths_)
+        full = WidthSweep("rbf", widths=sweep.widths_, center=False).fit(X).share(2)
+        error = float(np.max(np.abs(shares - full)))
+        rows = [
+            (
+                "uncentred (λ₁+λ₂)/Σλ",
+                lambda X=X, w=sweep.widths_: leading_shares(X, w),
+                lambda X=X, w=sweep.widths_: WidthSweep("rbf", widths=w, center=False).fit(X),
+            )
+        ]
+        builders = {
+            "bars": lambda s=sweep, i=index: figures.spectrum_bars_figure(s, i),
+            "lines": lambda s=sweep, i=index: figures.ratio_lines_figure(s, chosen=i),
+            "components": lambda s=sweep, i=index: figures.effective_components_figure(s, chosen=i),
+            "heatmap": lambda s=sweep, i=index: figures.spectrum_heatmap_figure(s, chosen=i),
+            "centring": lambda s=sweep, u=shares: figures.centring_share_figure(s, u),
+        }
+        for name, build in builders.items():
+            spec = build().to_plotly_json()
+            rows.append(
+                (f"figure: {name}", build, lambda spec=spec: go.Figure(spec).to_plotly_json())
+            )
+        sweep_s = _cpu(lambda X=X: WidthSweep("rbf", n_widths=N_WIDTHS).fit(X), repeats)
+        print(f"\n{n_points} points, {N_WIDTHS} widths: the sweep itself {sweep_s * 1e3:.0f} ms")
+        print(f"  {'':<26} {'ours':>8} {'old way':>8} {'ratio':>6}")
+        total_ours, total_old = sweep_s, sweep_s
+        for name, ours, old in rows:
+            ours_s, old_s = _cpu(ours, repeats), _cpu(old, repeats)
+            total_ours, total_old = total_ours + ours_s, total_old + old_s
+            print(f"  {name:<26} {ours_s * 1e3:8.1f} {old_s * 1e3:8.1f} {old_s / ours_s:6.1f}x")
+        print(
+            f"  {'sweep + these':<26} {total_ours * 1e3:8.1f} {total_old * 1e3:8.1f} "
+            f"{total_old / total_ours:6.1f}x   max |Δ share| {error:.1e}"
+        )
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
+
+
 SERVER_SLIDERS = ("sp_n", "sp_noise", "sp_nw", "sp_range", "sp_at", "sp_k")
 """The sliders of the three rings' link that ``--server`` moves: the load test's storm's."""
 
@@ -126,10 +195,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--drivers", action="store_true", help="the table behind the choices")
     parser.add_argument("--server", action="store_true", help="server CPU per slider change")
+    parser.add_argument(
+        "--new-sweep", action="store_true", help="CPU of a new sweep's work, ours vs the old way"
+    )
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
     if args.server:
         server_cpu_of_spectrum(args.repeats)
+    elif args.new_sweep:
+        new_sweep(args.repeats)
     elif args.drivers:
         drivers(args.repeats)
     else:

@@ -410,12 +410,12 @@ def test_every_frame_of_the_film_carries_every_trace(rings_sweep: WidthSweep) ->
 
 def test_centring_share_figure_draws_both_curves(rings_sweep: WidthSweep) -> None:
     X = rings_sweep.X_fit_
-    uncentred = WidthSweep("rbf", widths=rings_sweep.widths_, center=False).fit(X)
+    uncentred = WidthSweep("rbf", widths=rings_sweep.widths_, center=False).fit(X).share(2)
     fig = figures.centring_share_figure(rings_sweep, uncentred, marks=[(5.42, "D&K")])
     centred_line = trace(fig, "centred in F (eq. 49)")
     uncentred_line = trace(fig, "not centred (K itself)")
     np.testing.assert_allclose(centred_line.y, rings_sweep.share(2), rtol=1e-6)
-    np.testing.assert_allclose(uncentred_line.y, uncentred.share(2), rtol=1e-6)
+    np.testing.assert_allclose(uncentred_line.y, uncentred, rtol=1e-6)
     assert not np.allclose(centred_line.y, uncentred_line.y)
     assert shapes_named(fig, "mark")[0].x0 == 5.42
     assert fig.layout.xaxis.type == "log"

@@ -18,6 +18,7 @@ from test_page_contours import FakeUpload
 from kpca_core.datasets import three_rings
 from kpca_core.spectrum import WidthSweep
 from kpca_ui.points import UPLOAD
+from kpca_ui.views import spectrum_sweep
 
 
 def open_page(**widgets: object) -> AppTest:
@@ -145,6 +146,32 @@ def test_scrubbing_never_recomputes_the_sweep(monkeypatch: pytest.MonkeyPatch) -
     at.run()
     assert figures(at)["bars"]["layout"]["yaxis"]["type"] == "log"
     assert fits.count(35) == 1
+
+
+def test_a_new_sweep_sends_only_its_numerics_to_the_workers(monkeypatch: pytest.MonkeyPatch):
+    """The sweep's own figures (plain dicts, 1-2.5 ms) are built in the server: each trip
+    to a worker is a wait in the workers' queue, seconds long when a class slides at once
+    (issue #36). The sweep, the maps' fit, the uncentred shares and the two shares at
+    Deręgowski & Krzyśko's c go to the workers, and nothing else."""
+    sent: list[str] = []
+    compute, build = spectrum_sweep.compute, spectrum_sweep.build
+
+    def recorded(send):
+        def run(function, *args, **kwargs):
+            sent.append(function.__name__)
+            return send(function, *args, **kwargs)
+
+        return run
+
+    monkeypatch.setattr(spectrum_sweep, "compute", recorded(compute))
+    monkeypatch.setattr(spectrum_sweep, "build", recorded(build))
+    at = open_page(sp_data="Three rings, radii 1, 2, 4")
+    sent.clear()
+    _widget(at, "sp_noise").set_value(0.37)  # new data: a sweep no other test has cached
+    at.run()
+    assert not at.exception, at.exception
+    assert sorted(sent) == ["components_at_figure", "fit", "fit", "fit", "leading_shares"]
+    assert set(figures(at)) >= {"bars", "maps", "lines", "components", "heatmap", "centring"}
 
 
 def test_switching_the_data_set_changes_the_figures() -> None:

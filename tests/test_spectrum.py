@@ -10,7 +10,8 @@ import pytest
 from scipy import linalg
 from scipy.spatial.distance import pdist
 from sklearn.decomposition import KernelPCA as SkKernelPCA
-from sklearn.metrics.pairwise import laplacian_kernel
+from sklearn.metrics.pairwise import laplacian_kernel, rbf_kernel
+from sklearn.preprocessing import KernelCenterer
 
 from kpca_core import KernelPCA
 from kpca_core.datasets import gaussian_clusters, moons, parabola, three_rings
@@ -23,6 +24,7 @@ from kpca_core.spectrum import (
     WidthSweep,
     component_grid,
     double_centre,
+    leading_shares,
 )
 
 
@@ -411,3 +413,58 @@ def test_low_rank_widths_give_the_full_eigenvalues(
         np.abs(fast.eigenvalues_ - full.eigenvalues_) <= 10 * full.floor_[:, None] + 1e-12 * scale
     )
     np.testing.assert_array_equal(fast.regime_, full.regime_)
+
+
+# ------------------------------------------------ the leading eigenvalues alone
+def _reference_shares(
+    X: np.ndarray, widths: np.ndarray, kernel: str, n: int, center: bool
+) -> np.ndarray:
+    """(λ₁+…+λ_n)/Σλ from scikit-learn's kernel matrix and scipy's full eigenvalue problem."""
+    shares = []
+    for width in widths:
+        if kernel == "rbf":
+            K = rbf_kernel(X, gamma=sigma_to_gamma(width))
+        else:
+            K = laplacian_kernel(X, gamma=1.0 / width)
+        if center:
+            K = KernelCenterer().fit_transform(K)
+        mu = linalg.eigh(K, eigvals_only=True)[::-1]
+        shares.append(mu[:n].sum() / mu.sum())
+    return np.array(shares)
+
+
+@pytest.mark.parametrize("center", [False, True])
+@pytest.mark.parametrize(("kernel", "n_components"), [("rbf", 2), ("rbf", 1), ("laplacian", 3)])
+@pytest.mark.parametrize(("n_points", "seed"), [(60, 0), (240, 1)])
+def test_leading_shares_agree_with_a_full_eigenvalue_problem(
+    center: bool, kernel: str, n_components: int, n_points: int, seed: int
+) -> None:
+    """The share of the leading eigenvalues, from them alone (Lanczos from 200 points
+    on, the pivoted Cholesky factor at wide widths), equals the full spectrum's."""
+    X, _ = three_rings(n_points, 0.25, seed)
+    sweep = WidthSweep(kernel, n_widths=12, decades=(-2.0, 1.0), center=center).fit(X)
+    shares = leading_shares(
+        X, sweep.widths_, kernel=kernel, n_components=n_components, center=center
+    )
+    reference = _reference_shares(X, sweep.widths_, kernel, n_components, center)
+    np.testing.assert_allclose(shares, reference, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(shares, sweep.share(n_components), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("center", [False, True])
+def test_leading_shares_follow_the_sweep_into_both_limits(center: bool) -> None:
+    """From K = I to numerically constant: the same shares and the same NaN widths
+    (eigenvalues at the rounding level) as the sweep of the whole spectrum."""
+    X, _ = three_rings(210, 0.25, 3)
+    sweep = WidthSweep("rbf", n_widths=30, decades=(-8.0, 10.0), center=center).fit(X)
+    shares = leading_shares(X, sweep.widths_, center=center)
+    np.testing.assert_array_equal(np.isnan(shares), np.isnan(sweep.share(2)))
+    np.testing.assert_allclose(shares, sweep.share(2), rtol=0, atol=1e-12)
+
+
+def test_leading_shares_refuse_what_has_no_width() -> None:
+    X, _ = three_rings(30, 0.25, 0)
+    with pytest.raises(ValueError, match="positive"):
+        leading_shares(X, [1.0, -1.0])
+    with pytest.raises(ValueError, match="kernel"):
+        leading_shares(X, [1.0], kernel="poly")

@@ -56,11 +56,13 @@ def test_the_rings_spectrum_after_warm_up_sweeps_nothing(monkeypatch):
     spectrum_sweep._results.clear()
     spectrum_sweep.dk_share.clear()
     sweeps = counting(monkeypatch, WidthSweep, "fit")
+    shares = counting(monkeypatch, spectrum_sweep, "leading_shares")
     warmup.warm((warmup.warm_spectrum,))
-    # the 60 widths centred and not, and Deręgowski & Krzyśko's one width centred and not
-    assert len(sweeps) == 4
+    # the 60 widths centred, Deręgowski & Krzyśko's one width centred and not, and the
+    # 60 widths' (λ₁+λ₂)/Σλ not centred
+    assert (len(sweeps), len(shares)) == (3, 1)
     open_view("spectrum", query=GALLERY[1].query)
-    assert len(sweeps) == 4
+    assert (len(sweeps), len(shares)) == (3, 1)
 
 
 def test_the_default_denoising_model_after_warm_up_is_fitted_by_no_visitor(monkeypatch):

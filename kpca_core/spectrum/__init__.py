@@ -29,6 +29,9 @@ The package is split where this maths splits, one module per step:
 * :mod:`.low_rank`: the shortcut for wide widths, where K̃ has few
   eigenvalues above the rounding floor: a pivoted Cholesky factorisation
   instead of a full eigenvalue problem;
+* :mod:`.leading`: where one number per width is shown, (λ₁ + … + λ_n)/Σλ,
+  the leading eigenvalues alone (Lanczos, or the low-rank shortcut) over the
+  trace, not the whole spectrum;
 * :mod:`.summary`: eigenvalues at the rounding level clipped to zero and
   counted, widths where K is numerically the identity or a constant labelled
   (``regime_``), the two limits of the width;
@@ -55,6 +58,7 @@ from .dense import (
     STACK_BYTES,
     double_centre,
 )
+from .leading import leading_shares
 from .low_rank import LOW_RANK_FRACTION
 from .summary import CONSTANT, IDENTITY, NOISE_MARGIN
 from .sweep import SYMBOLS, Precision, WidthSweep
@@ -75,4 +79,5 @@ __all__ = [
     "WidthSweep",
     "component_grid",
     "double_centre",
+    "leading_shares",
 ]

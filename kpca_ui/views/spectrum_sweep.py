@@ -22,7 +22,7 @@ from kpca_core.figures import spectrum as figures
 from kpca_core.figures import style
 from kpca_core.figures.drawing import canvas_background
 from kpca_core.rings import DK_GAMMA
-from kpca_core.spectrum import CONSTANT, IDENTITY, WidthSweep
+from kpca_core.spectrum import CONSTANT, IDENTITY, WidthSweep, leading_shares
 from kpca_ui import draw
 from kpca_ui.chart import chart
 from kpca_ui.explain import explain
@@ -190,27 +190,27 @@ def dk_share(_X: np.ndarray, data_key: tuple, center: bool) -> float:
     return float(compute(sweep.fit, _X, cost=cost).share(2)[0])
 
 
-def uncentred_sweep(holder: dict, points: PointSet) -> WidthSweep:
-    """The same widths without centring in feature space, computed once per sweep.
+def uncentred_sweep(holder: dict, points: PointSet) -> np.ndarray:
+    """(λ₁+λ₂)/Σλ at the same widths without centring in feature space, once per sweep.
 
-    Costed as the sweep itself: a large one takes the heavy lane, one core, and
-    is cancelled when its session stops waiting.
+    Only that share is shown, so only the two largest eigenvalues are computed
+    (:func:`kpca_core.spectrum.leading_shares`).  Costed as the sweep itself (an
+    upper bound): a large one takes the heavy lane and is cancelled when its
+    session stops waiting.
     """
     if "uncentred" not in holder:
         widths = holder["sweep"].widths_
         cost = budget.sweep_seconds(len(points.X), widths.size, "rbf")
-        sweep = WidthSweep("rbf", widths=widths, center=False, n_jobs=1 if cost >= HEAVY_S else 2)
-        holder["uncentred"] = compute(sweep.fit, points.X, cost=cost)
+        holder["uncentred"] = compute(leading_shares, points.X, widths, center=False, cost=cost)
     return holder["uncentred"]
 
 
-def _course(sweep: WidthSweep) -> str:
+def _course(widths: np.ndarray, share: np.ndarray) -> str:
     """How (λ₁+λ₂)/Σλ runs as the kernel widens: "rises monotonically", or where it peaks."""
-    share = sweep.share(2)
     finite = share[np.isfinite(share)]
     if np.all(np.diff(finite) >= -1e-12):
         return "rises monotonically"
-    peak = float(sweep.widths_[np.nanargmax(share)])
+    peak = float(widths[np.nanargmax(share)])
     return f"does not rise monotonically (largest at σ = {peak:.3g})"
 
 
@@ -315,14 +315,16 @@ def chosen_width_view(
             return f"The components at {value} cannot be computed: {error}"
 
     # What the slider asks for comes first, the spectrum and the maps at this width
-    # (built at the same time, in the two workers); the browser draws the charts in
+    # (built at the same time: the maps in a worker); the browser draws the charts in
     # the order they arrive, so the marks on the sweep figures above follow them.
+    # The sweep's own figures are built here, in the server: plain dicts, 1-2.5 ms
+    # each (bench/spectrum.py --new-sweep), less than a trip to a worker, whose queue
+    # a storm of sessions makes seconds long.
     bars, components_or_reason = concurrently(
         lambda: _once(
             holder,
             ("bars", index, log_bars, presenter_mode()),
-            lambda: build(
-                figures.spectrum_bars_figure,
+            lambda: figures.spectrum_bars_figure(
                 sweep,
                 index,
                 log=log_bars,
@@ -346,8 +348,7 @@ def chosen_width_view(
     with left:
         lines = marked(
             "lines",
-            lambda: build(
-                figures.ratio_lines_figure,
+            lambda: figures.ratio_lines_figure(
                 sweep,
                 n_leading=n_leading,
                 chosen=index,
@@ -360,14 +361,12 @@ def chosen_width_view(
         show(lines, "lines", marks_frames(holder, sweep, labels))
     with right:
         components = marked(
-            "components", lambda: build(figures.effective_components_figure, sweep, chosen=index)
+            "components", lambda: figures.effective_components_figure(sweep, chosen=index)
         )
         show(components, "components", marks_frames(holder, sweep, labels))
     left, right = above.columns([3, 2])
     with left:
-        heatmap = marked(
-            "heatmap", lambda: build(figures.spectrum_heatmap_figure, sweep, chosen=index)
-        )
+        heatmap = marked("heatmap", lambda: figures.spectrum_heatmap_figure(sweep, chosen=index))
         show(heatmap, "heatmap", marks_frames(holder, sweep, labels))
     with right:
         st.markdown("#### The two limits")
@@ -451,23 +450,26 @@ def dk_note(holder: dict, points: PointSet, image_format: str) -> None:
             "widths the comparison is shown here."
         )
         return
-    uncentred = uncentred_sweep(holder, points)
-    at_c = {center: dk_share(points.X, points.key, center) for center in (True, False)}
+    # three worker calls at once: each waits in the workers' queue once, not in turn
+    uncentred, *shares = concurrently(
+        lambda: uncentred_sweep(holder, points),
+        *(lambda c=center: dk_share(points.X, points.key, c) for center in (True, False)),
+    )
+    at_c = dict(zip((True, False), shares, strict=True))
+    courses = [_course(centred.widths_, share) for share in (centred.share(2), uncentred)]
     st.info(
         "Deręgowski & Krzyśko (Fig. 4) report a maximum of (λ₁+λ₂)/Σλ at "
         f"c = {DK_GAMMA} (σ = {gamma_to_sigma(DK_GAMMA):.2f}). With the centred kernel "
-        f"of the standard formulation the share {_course(centred)} as the kernel widens, "
+        f"of the standard formulation the share {courses[0]} as the kernel widens, "
         "towards 1 (linear PCA on 2-D data); without centring in feature space (K itself, "
-        f"as the paper solves it) it {_course(uncentred)} too, towards 1 (K → 1 1ᵀ). At "
+        f"as the paper solves it) it {courses[1]} too, towards 1 (K → 1 1ᵀ). At "
         f"their c it is {at_c[True]:.3f} centred and {at_c[False]:.3f} not centred on "
         "these points."
     )
     fig = _once(
         holder,
         ("centring",),
-        lambda: build(
-            figures.centring_share_figure, centred, uncentred, marks=_marks(points, centred)
-        ),
+        lambda: figures.centring_share_figure(centred, uncentred, marks=_marks(points, centred)),
     )
     chart(
         presentable(fig),

@@ -13,12 +13,21 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 from plotly.colors import qualitative
-from plotly.subplots import make_subplots
 
 from ...kernel_pca import Progress
 from ...spectrum import CONSTANT, WidthSweep, component_grid
 from .. import layout, panels, style
-from .marks import FONT, HEIGHT, LEGEND_BELOW, MARGIN, WHITE, f32, format_parameter, white
+from .marks import (
+    FONT,
+    HEIGHT,
+    LEGEND_BELOW,
+    MARGIN,
+    WHITE,
+    f32,
+    figure,
+    format_parameter,
+    white,
+)
 
 
 def spectrum_bars_figure(
@@ -48,73 +57,88 @@ def spectrum_bars_figure(
     ratios = sweep.ratios_[index, :n_bars]
     k = np.arange(1, n_bars + 1)
     value = format_parameter(sweep, float(sweep.widths_[index]))
-    fig = make_subplots(specs=[[{"secondary_y": True}]])
+    data: list[dict] = []
+    layout: dict = {}
     if np.isnan(ratios[0]):
-        fig.add_annotation(
-            x=0.5,
-            y=0.5,
-            xref="paper",
-            yref="paper",
-            text=f"At {value} the centred kernel matrix is zero up to rounding:<br>"
-            "there is no spectrum to show. Choose a narrower width.",
-            showarrow=False,
-            font={"size": 13, "color": style.NEUTRAL},
-            name=CONSTANT,
-        )
+        layout["annotations"] = [
+            {
+                "x": 0.5,
+                "y": 0.5,
+                "xref": "paper",
+                "yref": "paper",
+                "text": f"At {value} the centred kernel matrix is zero up to rounding:<br>"
+                "there is no spectrum to show. Choose a narrower width.",
+                "showarrow": False,
+                "font": {"size": 13, "color": style.NEUTRAL},
+                "name": CONSTANT,
+            }
+        ]
         title = f"Spectrum at {value}<br><sup>zero up to rounding</sup>"
     else:
         bars, cumulative, title = _bars_at(sweep, index, n_bars, log)
-        fig.add_trace(
-            go.Bar(
-                x=k,
-                y=bars,
-                name="kernel PCA λ<sub>k</sub>/Σλ",
-                marker_color=style.KERNEL,
-                hovertemplate="k = %{x}<br>λ<sub>k</sub>/Σλ = %{y:.3g}<extra></extra>",
-            ),
-            secondary_y=False,
-        )
-        fig.add_trace(
-            go.Scatter(
-                x=k,
-                y=cumulative,
-                mode="lines+markers",
-                name="cumulative share",
-                line={"color": style.NEUTRAL, "width": 1.5},
-                marker={"size": 4},
-                hovertemplate="first %{x} components: %{y:.3f} of the variance<extra></extra>",
-            ),
-            secondary_y=True,
-        )
         linear = sweep.linear_ratios_[:n_bars]
-        fig.add_trace(
-            go.Scatter(
-                x=k[: linear.size],
-                y=f32(linear),
-                mode="markers",
-                name="linear PCA λ<sub>k</sub>/Σλ",
-                marker={"color": style.LINEAR, "symbol": "diamond", "size": 10},
-                hovertemplate="linear PCA: λ<sub>%{x}</sub>/Σλ = %{y:.3g}<extra></extra>",
-            ),
-            secondary_y=False,
-        )
-    fig.update_xaxes(title="component k", tick0=0, dtick=1 if n_bars <= 10 else 5)
-    fig.update_yaxes(
-        title="λ<sub>k</sub>/Σλ" + ("  (log scale)" if log else ""),
-        type="log" if log else "linear",
-        exponentformat="power",
-        secondary_y=False,
-    )
-    fig.update_yaxes(
-        title="cumulative share",
-        range=[0, 1.02],
-        tickmode="linear",
-        tick0=0,
-        dtick=0.2,
-        secondary_y=True,
-        showgrid=False,
-    )
-    fig.update_layout(
+        data = [
+            {
+                "type": "bar",
+                "x": k,
+                "y": bars,
+                "name": "kernel PCA λ<sub>k</sub>/Σλ",
+                "marker": {"color": style.KERNEL},
+                "hovertemplate": "k = %{x}<br>λ<sub>k</sub>/Σλ = %{y:.3g}<extra></extra>",
+                "xaxis": "x",
+                "yaxis": "y",
+            },
+            {
+                "type": "scatter",
+                "x": k,
+                "y": cumulative,
+                "mode": "lines+markers",
+                "name": "cumulative share",
+                "line": {"color": style.NEUTRAL, "width": 1.5},
+                "marker": {"size": 4},
+                "hovertemplate": "first %{x} components: %{y:.3f} of the variance<extra></extra>",
+                "xaxis": "x",
+                "yaxis": "y2",
+            },
+            {
+                "type": "scatter",
+                "x": k[: linear.size],
+                "y": f32(linear),
+                "mode": "markers",
+                "name": "linear PCA λ<sub>k</sub>/Σλ",
+                "marker": {"color": style.LINEAR, "symbol": "diamond", "size": 10},
+                "hovertemplate": "linear PCA: λ<sub>%{x}</sub>/Σλ = %{y:.3g}<extra></extra>",
+                "xaxis": "x",
+                "yaxis": "y",
+            },
+        ]
+    # one plot with a second y axis on the right (what make_subplots' secondary_y makes)
+    layout["xaxis"] = {
+        "anchor": "y",
+        "domain": [0.0, 0.94],
+        "title": {"text": "component k"},
+        "tick0": 0,
+        "dtick": 1 if n_bars <= 10 else 5,
+    }
+    layout["yaxis"] = {
+        "anchor": "x",
+        "domain": [0.0, 1.0],
+        "title": {"text": "λ<sub>k</sub>/Σλ" + ("  (log scale)" if log else "")},
+        "type": "log" if log else "linear",
+        "exponentformat": "power",
+    }
+    layout["yaxis2"] = {
+        "anchor": "x",
+        "overlaying": "y",
+        "side": "right",
+        "title": {"text": "cumulative share"},
+        "range": [0, 1.02],
+        "tickmode": "linear",
+        "tick0": 0,
+        "dtick": 0.2,
+        "showgrid": False,
+    }
+    layout.update(
         font=FONT,
         height=HEIGHT,
         title={"text": title, "x": 0},
@@ -122,7 +146,7 @@ def spectrum_bars_figure(
         legend={"x": 1.3, "xanchor": "left", "y": 1.0} if legend_right else LEGEND_BELOW,
         bargap=0.15,
     )
-    return white(fig)
+    return figure(data, layout)
 
 
 def _bars_at(

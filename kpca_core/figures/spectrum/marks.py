@@ -3,17 +3,19 @@
 The three sweep figures (:mod:`.widths`) share their width axis (logarithmic
 for widths, linear for degrees), mark the chosen width with the same dashed
 line, and shade the widths where the kernel matrix is numerically the
-identity or constant instead of plotting noise there: :func:`decorate` does
+identity or constant instead of plotting noise there: :func:`decoration` does
 all three.  The labels (:func:`symbol`, :func:`parameter_label`,
 :func:`format_parameter`) and the layout constants serve every figure of the
-view, and :func:`copy_figure` / :func:`white` give a figure its template
-without plotly validating it again.
+view; :func:`figure` makes a figure of plain dicts on its template without
+plotly validating it, and :func:`copy_figure` copies one the same way.
 
 Plotly places shapes on a log axis by data value but annotations by the
 log10 of it; the helpers below take care of that.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
@@ -182,61 +184,95 @@ def chosen_frames(sweep: WidthSweep) -> dict[int, dict]:
     return frames
 
 
-def decorate(
-    fig: go.Figure,
+def decoration(
     sweep: WidthSweep,
     chosen: int | None,
+    data: list[dict],
     *,
+    shapes: Sequence[dict] = (),
+    annotations: Sequence[dict] = (),
     label_regimes: bool = True,
     label_chosen: bool = True,
     width_px: int = PANEL_PX,
-) -> None:
-    """Shade the limit regimes, mark the chosen width, set the width axis.
+) -> dict:
+    """The layout a sweep figure of traces ``data`` shares: regimes, chosen width, width axis.
 
-    The legend goes under the width axis's title, the figure taller by the rows it
-    takes in ``width_px`` (:func:`kpca_core.figures.layout.legend_below`).
+    The limit regimes are shaded (and labelled), the chosen width marked, the width
+    axis set; ``shapes`` and ``annotations`` (a figure's own marks) come first.  The
+    legend goes under the width axis's title, the figure taller by the rows it
+    takes in ``width_px`` (:func:`kpca_core.figures.layout.legend_below`).  Plain
+    dicts, as plotly writes them: a figure of them needs no validation (:func:`figure`).
     """
     log = is_log(sweep)
+    shapes, annotations = list(shapes), list(annotations)
     for regime, x0, x1 in regime_runs(sweep):
-        fig.add_vrect(
-            x0=x0, x1=x1, fillcolor=REGIME_FILL[regime], line_width=0, layer="below", name=regime
+        shapes.append(
+            {
+                "type": "rect",
+                "x0": x0,
+                "x1": x1,
+                "xref": "x",
+                "y0": 0,
+                "y1": 1,
+                "yref": "y domain",
+                "fillcolor": REGIME_FILL[regime],
+                "line": {"width": 0},
+                "layer": "below",
+                "name": regime,
+            }
         )
         if label_regimes:
-            fig.add_annotation(
-                x=annotation_x(np.sqrt(x0 * x1) if log else (x0 + x1) / 2, log),
-                y=1.0,
-                yref="paper",
-                yanchor="top",
-                text=REGIME_TEXT[regime].replace(": ", ":<br>"),
-                showarrow=False,
-                font={"size": 12, "color": style.NEUTRAL},
-                name=regime,
+            annotations.append(
+                {
+                    "x": annotation_x(np.sqrt(x0 * x1) if log else (x0 + x1) / 2, log),
+                    "y": 1.0,
+                    "yref": "paper",
+                    "yanchor": "top",
+                    "text": REGIME_TEXT[regime].replace(": ", ":<br>"),
+                    "showarrow": False,
+                    "font": {"size": 12, "color": style.NEUTRAL},
+                    "name": regime,
+                }
             )
     if chosen is not None:
-        shapes, annotations = chosen_marks(sweep, chosen, label=label_chosen)
-        for shape in shapes:
-            fig.add_shape(**shape)
-        for annotation in annotations:
-            fig.add_annotation(**annotation)
+        chosen_shapes, chosen_annotations = chosen_marks(sweep, chosen, label=label_chosen)
+        shapes += chosen_shapes
+        annotations += chosen_annotations
     edges = width_edges(sweep.widths_, log)
-    fig.update_xaxes(
-        type="log" if log else "linear",
-        range=list(np.log10(edges[[0, -1]]) if log else edges[[0, -1]]),
-        title=parameter_label(sweep) + ("  (log scale)" if log else ""),
-        # decades only on a log axis of two or more: plotly's own steps between them
-        # ("2", "5") are drawn in 9 px text
-        dtick=(1 if np.ptp(np.log10(edges[[0, -1]])) >= 2 else None) if log else 1,
-        exponentformat="power",
-    )
+    span = np.log10(edges[[0, -1]]) if log else edges[[0, -1]]
+    xaxis = {
+        "type": "log" if log else "linear",
+        "range": [float(x) for x in span],
+        "title": {"text": parameter_label(sweep) + ("  (log scale)" if log else "")},
+        "exponentformat": "power",
+    }
+    # decades only on a log axis of two or more: plotly's own steps between them
+    # ("2", "5") are drawn in 9 px text
+    dtick = (1 if np.ptp(span) >= 2 else None) if log else 1
+    if dtick is not None:
+        xaxis["dtick"] = dtick
     plot_px = HEIGHT - MARGIN["t"] - MARGIN["b"]
-    names = [t.name for t in fig.data if t.name and t.showlegend is not False]
+    names = [t["name"] for t in data if t.get("name") and t.get("showlegend") is not False]
     legend, bottom = layout.legend_below(names, width_px - MARGIN["l"], plot_px)
-    fig.update_layout(
-        font=FONT,
-        height=MARGIN["t"] + plot_px + bottom,
-        margin={**MARGIN, "b": bottom},
-        legend=legend,
-    )
+    items = {"shapes": shapes, "annotations": annotations}
+    return {
+        **{name: listed for name, listed in items.items() if listed},
+        "xaxis": xaxis,
+        "font": FONT,
+        "height": MARGIN["t"] + plot_px + bottom,
+        "margin": {**MARGIN, "b": bottom},
+        "legend": legend,
+    }
+
+
+def figure(data: list[dict], layout: dict) -> go.Figure:
+    """The figure of plain trace and layout dicts, on the "plotly_white" template (``WHITE``).
+
+    Not validated: building a figure through plotly's objects (``add_trace``,
+    ``update_layout``) validated every property, 10–20 ms a figure, most of the
+    time the sweep's figures took; the dicts here are what plotly writes.
+    """
+    return go.Figure({"data": data, "layout": {**layout, "template": WHITE}}, _validate=False)
 
 
 def copy_figure(fig: go.Figure, *, template: dict | None = None) -> go.Figure:
@@ -256,11 +292,9 @@ def copy_figure(fig: go.Figure, *, template: dict | None = None) -> go.Figure:
 
 
 def white(fig: go.Figure) -> go.Figure:
-    """``fig`` on the "plotly_white" template (``WHITE``, validated only once).
+    """``fig``, built through plotly's objects, on the "plotly_white" template (``WHITE``).
 
-    Setting a template by name makes plotly validate and copy all of it, most
-    of the time a figure takes to build; the page builds several whenever the
-    sweep changes, for every session.
+    Setting a template by name makes plotly validate and copy all of it.
     """
     return copy_figure(fig, template=WHITE)
 

@@ -5,7 +5,7 @@ Figure 1, the normalised eigenvalues λ_k/Σλ of the leading components
 (:func:`spectrum_heatmap_figure`); figure 3, the effective number of
 components (:func:`effective_components_figure`); and the spectrum at every
 width as animation frames (:func:`spectrum_film_figure`).  The first three
-share their width axis and marks (:func:`.marks.decorate`).
+share their width axis and marks (:func:`.marks.decoration`).
 """
 
 from __future__ import annotations
@@ -25,15 +25,18 @@ from .marks import (
     MARGIN,
     PANEL_PX,
     annotation_x,
-    decorate,
+    decoration,
     f32,
+    figure,
     format_parameter,
     hover_x,
     is_log,
     symbol,
-    white,
     width_edges,
 )
+
+SEQUENTIAL_SCALE = go.Heatmap(colorscale=style.SEQUENTIAL).to_plotly_json()["colorscale"]
+"""The sequential colour scale as plotly writes it in a figure (validated once)."""
 
 
 # ------------------------------------------------------------- figure 1
@@ -66,101 +69,119 @@ def ratio_lines_figure(
     """
     widths = f32(sweep.widths_)
     n_leading = max(1, min(int(n_leading), sweep.n_samples_))
-    fig = go.Figure()
     # Viridis from 0.15: its darkest purple would vanish on the dark theme
     # the middle of the scale: its dark and light ends fall below a contrast of 3 on the
     # dark and the light theme
     colours = sample_colorscale(style.SEQUENTIAL, list(np.linspace(0.34, 0.58, n_leading)))
-    for k in range(n_leading):
-        fig.add_trace(
-            go.Scatter(
-                x=widths,
-                y=f32(sweep.ratios_[:, k]),
-                mode="lines",
-                name=f"λ<sub>{k + 1}</sub>/Σλ",
-                line={"color": colours[k], "width": 1.8},
-                hovertemplate=f"{hover_x(sweep)}<br>λ<sub>{k + 1}</sub>/Σλ = %{{y:.4f}}"
-                "<extra></extra>",
-            )
+    data = [
+        _line(
+            widths,
+            sweep.ratios_[:, k],
+            f"λ<sub>{k + 1}</sub>/Σλ",
+            {"color": colours[k], "width": 1.8},
+            f"{hover_x(sweep)}<br>λ<sub>{k + 1}</sub>/Σλ = %{{y:.4f}}<extra></extra>",
         )
-    fig.add_trace(
-        go.Scatter(
-            x=widths,
-            y=f32(sweep.share(2)),
-            mode="lines",
-            name="(λ<sub>1</sub>+λ<sub>2</sub>)/Σλ",
-            line={"color": style.KERNEL, "width": 3.5},
-            hovertemplate=f"{hover_x(sweep)}<br>(λ₁+λ₂)/Σλ = %{{y:.4f}}<extra></extra>",
+        for k in range(n_leading)
+    ]
+    data.append(
+        _line(
+            widths,
+            sweep.share(2),
+            "(λ<sub>1</sub>+λ<sub>2</sub>)/Σλ",
+            {"color": style.KERNEL, "width": 3.5},
+            f"{hover_x(sweep)}<br>(λ₁+λ₂)/Σλ = %{{y:.4f}}<extra></extra>",
         )
     )
     ends = f32([widths[0], widths[-1]])
     linear = sweep.linear_ratios_
     for k in range(min(n_leading, linear.size)):
-        fig.add_trace(
-            go.Scatter(
-                x=ends,
-                y=f32([linear[k], linear[k]]),
-                mode="lines",
-                name="linear PCA λ<sub>k</sub>/Σλ",
-                legendgroup="linear",
-                showlegend=k == 0,
-                line={"color": style.LINEAR, "width": 1.2, "dash": "dot"},
-                hovertemplate=f"linear PCA: λ<sub>{k + 1}</sub>/Σλ = {linear[k]:.4f}"
-                "<extra></extra>",
-            )
+        data.append(
+            {
+                **_line(
+                    ends,
+                    [linear[k], linear[k]],
+                    "linear PCA λ<sub>k</sub>/Σλ",
+                    {"color": style.LINEAR, "width": 1.2, "dash": "dot"},
+                    f"linear PCA: λ<sub>{k + 1}</sub>/Σλ = {linear[k]:.4f}<extra></extra>",
+                ),
+                "legendgroup": "linear",
+                "showlegend": k == 0,
+            }
         )
     if sweep.kernel in ("rbf", "laplacian"):
         narrow = 1.0 / (sweep.n_samples_ - 1)
-        fig.add_trace(
-            go.Scatter(
-                x=ends,
-                y=f32([narrow, narrow]),
-                mode="lines",
-                name="narrow limit 1/(M−1)",
-                line={"color": style.NEUTRAL, "width": 1.2, "dash": "dashdot"},
-                hovertemplate=f"K = I: each λ<sub>k</sub>/Σλ = 1/(M−1) = {narrow:.2e}"
-                "<extra></extra>",
+        data.append(
+            _line(
+                ends,
+                [narrow, narrow],
+                "narrow limit 1/(M−1)",
+                {"color": style.NEUTRAL, "width": 1.2, "dash": "dashdot"},
+                f"K = I: each λ<sub>k</sub>/Σλ = 1/(M−1) = {narrow:.2e}<extra></extra>",
             )
         )
-    _add_marks(fig, sweep, marks)
-    decorate(fig, sweep, chosen, width_px=width_px)
+    shapes, annotations = _marks(sweep, marks)
+    layout = decoration(
+        sweep, chosen, data, shapes=shapes, annotations=annotations, width_px=width_px
+    )
     # 0 a little above the x axis: at the corner its tick label touched the first width's
     # ("10⁻³", a Laplacian's sweep on the projector)
-    fig.update_yaxes(title="share of the variance λ<sub>k</sub>/Σλ", range=[-0.04, 1.02])
-    fig.update_layout(title={"text": "Normalised eigenvalues λ<sub>k</sub>/Σλ", "x": 0})
-    return white(fig)
+    layout["yaxis"] = {
+        "title": {"text": "share of the variance λ<sub>k</sub>/Σλ"},
+        "range": [-0.04, 1.02],
+    }
+    layout["title"] = {"text": "Normalised eigenvalues λ<sub>k</sub>/Σλ", "x": 0}
+    return figure(data, layout)
 
 
-def _add_marks(fig: go.Figure, sweep: WidthSweep, marks: Sequence[tuple[float, str]]) -> None:
+def _line(x: np.ndarray, y: object, name: str, line: dict, hover: str) -> dict:
+    """A scatter trace of lines, as plotly writes it (float32 arrays)."""
+    return {
+        "type": "scatter",
+        "x": x,
+        "y": f32(y),
+        "mode": "lines",
+        "name": name,
+        "line": line,
+        "hovertemplate": hover,
+    }
+
+
+def _marks(sweep: WidthSweep, marks: Sequence[tuple[float, str]]) -> tuple[list[dict], list[dict]]:
     """A dotted vertical line and a label at each (width, text) of ``marks``."""
     log = is_log(sweep)
+    shapes, annotations = [], []
     for value, text in marks:
-        fig.add_shape(
-            type="line",
-            x0=value,
-            x1=value,
-            y0=0,
-            y1=1,
-            yref="paper",
-            line={"color": style.NEUTRAL, "width": 1.2, "dash": "dot"},
-            name="mark",
+        shapes.append(
+            {
+                "type": "line",
+                "x0": value,
+                "x1": value,
+                "y0": 0,
+                "y1": 1,
+                "yref": "paper",
+                "line": {"color": style.NEUTRAL, "width": 1.2, "dash": "dot"},
+                "name": "mark",
+            }
         )
-        fig.add_annotation(
-            x=annotation_x(value, log),
-            y=0.5,
-            yref="paper",
-            text=text,
-            showarrow=False,
-            textangle=-90,
-            xanchor="right",
-            font={"size": 12, "color": style.NEUTRAL},
-            name="mark",
+        annotations.append(
+            {
+                "x": annotation_x(value, log),
+                "y": 0.5,
+                "yref": "paper",
+                "text": text,
+                "showarrow": False,
+                "textangle": -90,
+                "xanchor": "right",
+                "font": {"size": 12, "color": style.NEUTRAL},
+                "name": "mark",
+            }
         )
+    return shapes, annotations
 
 
 def centring_share_figure(
     centred: WidthSweep,
-    uncentred: WidthSweep,
+    uncentred: np.ndarray,
     *,
     marks: Sequence[tuple[float, str]] = (),
 ) -> go.Figure:
@@ -168,8 +189,10 @@ def centring_share_figure(
 
     Parameters
     ----------
-    centred, uncentred : fitted WidthSweep
-        The same data and widths, ``center=True`` and ``center=False``.
+    centred : fitted WidthSweep
+    uncentred : ndarray of shape (n_widths,)
+        (λ₁+λ₂)/Σλ of the kernel matrix not centred, at the same widths
+        (:func:`kpca_core.spectrum.leading_shares` with ``center=False``).
     marks : sequence of (width, text)
         Widths to mark, e.g. Deręgowski & Krzyśko's c.
 
@@ -177,28 +200,27 @@ def centring_share_figure(
     a maximum at some width, claimed for one formulation, would show here in
     either.
     """
-    fig = go.Figure()
-    for sweep, name, colour, dash in (
-        (centred, "centred in F (eq. 49)", style.KERNEL, "solid"),
-        (uncentred, "not centred (K itself)", style.LINEAR, "dash"),
-    ):
-        fig.add_trace(
-            go.Scatter(
-                x=f32(sweep.widths_),
-                y=f32(sweep.share(2)),
-                mode="lines",
-                name=name,
-                line={"color": colour, "width": 3, "dash": dash},
-                hovertemplate=f"{hover_x(sweep)}<br>{name}: (λ₁+λ₂)/Σλ = %{{y:.4f}}<extra></extra>",
-            )
+    data = [
+        _line(
+            f32(centred.widths_),
+            share,
+            name,
+            {"color": colour, "width": 3, "dash": dash},
+            f"{hover_x(centred)}<br>{name}: (λ₁+λ₂)/Σλ = %{{y:.4f}}<extra></extra>",
         )
-    _add_marks(fig, centred, marks)
-    decorate(fig, centred, None)
-    fig.update_yaxes(title="(λ<sub>1</sub>+λ<sub>2</sub>)/Σλ", range=[0, 1.02])
-    fig.update_layout(
-        title={"text": "(λ<sub>1</sub>+λ<sub>2</sub>)/Σλ with and without centring", "x": 0}
-    )
-    return white(fig)
+        for share, name, colour, dash in (
+            (centred.share(2), "centred in F (eq. 49)", style.KERNEL, "solid"),
+            (uncentred, "not centred (K itself)", style.LINEAR, "dash"),
+        )
+    ]
+    shapes, annotations = _marks(centred, marks)
+    layout = decoration(centred, None, data, shapes=shapes, annotations=annotations)
+    layout["yaxis"] = {"title": {"text": "(λ<sub>1</sub>+λ<sub>2</sub>)/Σλ"}, "range": [0, 1.02]}
+    layout["title"] = {
+        "text": "(λ<sub>1</sub>+λ<sub>2</sub>)/Σλ with and without centring",
+        "x": 0,
+    }
+    return figure(data, layout)
 
 
 # ------------------------------------------------------------- figure 2
@@ -239,29 +261,30 @@ def spectrum_heatmap_figure(
             z = np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
     finite = z[np.isfinite(z)]
     zmin = max(float(finite.min()), -16.0) if finite.size else -16.0
-    fig = go.Figure(
-        go.Heatmap(
-            x=f32(width_edges(sweep.widths_, log)),
-            y=f32(bins + 0.5),
-            z=f32(z.T),
-            colorscale=style.SEQUENTIAL,
-            zmin=zmin,
-            zmax=0.0,
-            colorbar={"title": {"text": "log<sub>10</sub> λ<sub>k</sub>/Σλ", "side": "right"}},
-            hovertemplate=f"{symbol(sweep)} ≈ %{{x:.2g}}<br>k ≈ %{{y:.0f}}<br>"
+    data = [
+        {
+            "type": "heatmap",
+            "x": f32(width_edges(sweep.widths_, log)),
+            "y": f32(bins + 0.5),
+            "z": f32(z.T),
+            "colorscale": SEQUENTIAL_SCALE,
+            "zmin": zmin,
+            "zmax": 0.0,
+            "colorbar": {"title": {"text": "log<sub>10</sub> λ<sub>k</sub>/Σλ", "side": "right"}},
+            "hovertemplate": f"{symbol(sweep)} ≈ %{{x:.2g}}<br>k ≈ %{{y:.0f}}<br>"
             "log<sub>10</sub> λ<sub>k</sub>/Σλ = %{z:.2f}<extra></extra>",
-            hoverongaps=False,
-        )
-    )
-    decorate(fig, sweep, chosen, label_chosen=False)
-    fig.update_yaxes(
-        type="log",
-        title="component k (log scale)",
-        range=[np.log10(0.5), np.log10(M + 0.5)],
-        dtick=1,
-    )
-    fig.update_layout(title={"text": "The whole spectrum (blank: zero up to rounding)", "x": 0})
-    return white(fig)
+            "hoverongaps": False,
+        }
+    ]
+    layout = decoration(sweep, chosen, data, label_chosen=False)
+    layout["yaxis"] = {
+        "type": "log",
+        "title": {"text": "component k (log scale)"},
+        "range": [float(np.log10(0.5)), float(np.log10(M + 0.5))],
+        "dtick": 1,
+    }
+    layout["title"] = {"text": "The whole spectrum (blank: zero up to rounding)", "x": 0}
+    return figure(data, layout)
 
 
 # ------------------------------------------------------------- figure 3
@@ -273,41 +296,45 @@ def effective_components_figure(
 ) -> go.Figure:
     """How many leading components carry 90 % (95 %) of the variance, per width."""
     widths = f32(sweep.widths_)
-    fig = go.Figure()
     dashes = ("solid", "dash", "dot", "dashdot")
     cumulative_linear = np.cumsum(sweep.linear_ratios_)
     ends = f32([widths[0], widths[-1]])
+    data = []
     for index, fraction in enumerate(fractions):
         percent = f"{100 * fraction:g} %"
-        fig.add_trace(
-            go.Scatter(
-                x=widths,
-                y=f32(sweep.effective_components(fraction)),
-                mode="lines+markers",
-                marker={"size": 4},
-                line={"color": style.KERNEL, "dash": dashes[index % 4], "shape": "hv"},
-                name=f"kernel PCA, {percent}",
-                hovertemplate=f"{hover_x(sweep)}<br>%{{y:.0f}} components for {percent}"
+        data.append(
+            {
+                "type": "scatter",
+                "x": widths,
+                "y": f32(sweep.effective_components(fraction)),
+                "mode": "lines+markers",
+                "marker": {"size": 4},
+                "line": {"color": style.KERNEL, "dash": dashes[index % 4], "shape": "hv"},
+                "name": f"kernel PCA, {percent}",
+                "hovertemplate": f"{hover_x(sweep)}<br>%{{y:.0f}} components for {percent}"
                 "<extra></extra>",
-            )
+            }
         )
         linear = float(np.searchsorted(cumulative_linear, fraction - 1e-12) + 1)
-        fig.add_trace(
-            go.Scatter(
-                x=ends,
-                y=f32([linear, linear]),
-                mode="lines",
-                line={"color": style.LINEAR, "dash": dashes[index % 4], "width": 1.2},
-                name=f"linear PCA, {percent}",
-                hovertemplate=f"linear PCA: {linear:.0f} components for {percent}<extra></extra>",
+        data.append(
+            _line(
+                ends,
+                [linear, linear],
+                f"linear PCA, {percent}",
+                {"color": style.LINEAR, "dash": dashes[index % 4], "width": 1.2},
+                f"linear PCA: {linear:.0f} components for {percent}<extra></extra>",
             )
         )
-    decorate(fig, sweep, chosen, label_chosen=False)
-    counts = [value for trace in fig.data for value in trace.y if np.isfinite(value)]
+    layout = decoration(sweep, chosen, data, label_chosen=False)
+    counts = [value for trace in data for value in trace["y"] if np.isfinite(value)]
     ticks = count_ticks(min(counts, default=1.0), max(counts, default=1.0))
-    fig.update_yaxes(type="log", title="components needed (log scale)", tickvals=ticks)
-    fig.update_layout(title={"text": "Effective number of components", "x": 0})
-    return white(fig)
+    layout["yaxis"] = {
+        "type": "log",
+        "title": {"text": "components needed (log scale)"},
+        "tickvals": ticks,
+    }
+    layout["title"] = {"text": "Effective number of components", "x": 0}
+    return figure(data, layout)
 
 
 def count_ticks(low: float, high: float) -> list[int]:
