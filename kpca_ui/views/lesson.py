@@ -24,7 +24,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from kpca_ui.links import literal, text
-from kpca_ui.presenter import FRAME_PX, FRAME_RANGE, PAGE_PX, SLIDE, presenter_mode
+from kpca_ui.presenter import FRAME_PX, FRAME_RANGE, PAGE_PX, SCREEN, SLIDE, presenter_mode
 from kpca_ui.presenter import KEPT_CLASS as KEPT
 from kpca_ui.presenter import KEY as PRESENTER
 
@@ -47,6 +47,10 @@ EMBED_PX = 490
 """Height of the embedded view, which a 1280 × 720 screen has below the step's words in
 presenter mode: a slide's stepping control and its figure, presenter mode's less
 :data:`~kpca_ui.presenter.SLIDE_SHORTER_PX`."""
+PLAIN_FRAME_PX = SCREEN["width"] - 160
+"""The embedded view's width outside presenter mode on a 1280 × 720 screen, the sidebar
+closed as the page opens: Streamlit's wide page less its 5 rem padding each side (in
+presenter mode the frame is as wide as presenter mode's page, :data:`PAGE_PX`)."""
 SETTLE_MS = 200
 """The frame's width is read once the page's layout has been still this long."""
 PHONE_PX = 640
@@ -68,13 +72,13 @@ _KEYS = st.components.v2.component(
     js="""
 export default function ({ data, setStateValue }) {
   // The embedded view's frame as wide as the browser draws it (the sidebar open or
-  // not): reported when it differs from the width the slide was planned for (null:
-  // not measured yet, the view waits for it) and from the width last reported. The
-  // width is read once the layout has been still for data.settle ms (the sidebar
-  // closing at the first visit), so that the view is loaded once, at its width.
+  // not): reported when it differs from the width the slide was planned for (a
+  // 1280 x 720 screen's until measured) and from the width last reported. The width
+  // is read once the layout has been still for data.settle ms (the page being laid
+  // out), so that the view, loaded at once, is loaded again only for another width.
   const frame = window.__kpcaLessonFrame ??= { planned: null, reported: null, report: null };
   frame.planned = data.width;
-  if (data.width === null) frame.reported = null;
+  if (!data.measured) frame.reported = null;
   frame.report = setStateValue;
   const measure = () => {
     const view = document.querySelector(`.st-key-${data.view}`);
@@ -89,7 +93,7 @@ export default function ({ data, setStateValue }) {
     clearTimeout(frame.timer);
     frame.timer = setTimeout(measure, delay);
   };
-  frame.later(data.width === null ? data.settle : 0);
+  frame.later(data.settle);
   if (!frame.observer) {
     frame.observer = new ResizeObserver(() => frame.later(data.settle));
     frame.observer.observe(document.querySelector('[data-testid="stMain"]') ?? document.body);
@@ -298,16 +302,20 @@ def step_query(step: Step, *, presenting: bool = True) -> dict[str, str]:
     return {**(step.settings or {}), PRESENTER: "true"} if presenting else dict(step.settings or {})
 
 
-def frame_px() -> int | None:
-    """The embedded view's width as the browser measured it (:data:`_KEYS`); a width it
-    cannot have gives presenter mode's page's, :data:`~kpca_ui.presenter.PAGE_PX`;
-    ``None`` until measured."""
+def measured_px() -> int | None:
+    """The embedded view's width as the browser measured it (:data:`_KEYS`); ``None``
+    until measured, or for a width it cannot have."""
     measured = st.session_state.get(KEYS)
     width = measured.get("width") if isinstance(measured, Mapping) else None
-    if width is None:
-        return None
     low, high = FRAME_RANGE
-    return round(width) if isinstance(width, int | float) and low <= width <= high else PAGE_PX
+    return round(width) if isinstance(width, int | float) and low <= width <= high else None
+
+
+def frame_px() -> int:
+    """The width the embedded view is planned for: as measured (:func:`measured_px`), or
+    until then a 1280 × 720 screen's (:data:`PAGE_PX` in presenter mode, else
+    :data:`PLAIN_FRAME_PX`), so that the view starts loading with the page's first run."""
+    return measured_px() or (PAGE_PX if presenter_mode() else PLAIN_FRAME_PX)
 
 
 def embed_src(step: Step, width: int = PAGE_PX) -> str:
@@ -387,16 +395,14 @@ def show_step(lesson: Lesson, number: int, *, embed: bool) -> None:
         unsafe_allow_html=True,
     )
     width = frame_px()
-    if embed and width is None:
-        # the view is loaded once the frame's width is known (a reload otherwise: ~1 s)
-        st.container(key=VIEW, height=EMBED_PX, border=False).caption("Loading the step's view …")
-    elif embed:
+    if embed:  # loaded again only if the listener measures another width (~1 s)
         st.container(key=VIEW).iframe(embed_src(step, width), height=EMBED_PX)
     _KEYS(
         key=KEYS,
         data={
             "view": VIEW,
             "width": width,
+            "measured": measured_px() is not None,
             "least": FRAME_RANGE[0],
             "tolerance": 4,
             "settle": SETTLE_MS,
