@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-import plotly.graph_objects as go
+from plotly.graph_objects import Figure
 from streamlit.runtime.caching.cache_resource_api import get_resource_cache_stats_provider
 
 MB = 2**20
@@ -45,7 +45,9 @@ def nbytes(value: object) -> int:
             total += base.nbytes if isinstance(base, np.ndarray) else item.nbytes
         elif isinstance(item, str | bytes | bytearray):
             total += len(item)
-        elif isinstance(item, go.Figure):
+        # Figure bound once: plotly's go.Figure is a lazy attribute, imported anew on every
+        # lookup (~20 ms for the items of one Contours grid under load)
+        elif isinstance(item, Figure):
             # the figure's own dictionaries: to_plotly_json() would deep-copy them first
             # and the JSON it keeps to be sent (kpca_ui.chart.figure_from_json)
             todo.extend((item._data, item._layout, [frame._props for frame in item.frames]))

@@ -498,3 +498,13 @@ def test_a_grid_evaluation_reports_each_block_and_stops_when_its_callback_raises
     with pytest.raises(Stop):
         ct.evaluate_column(counted, grid, progress=_stop_at([], 3))
     assert counted.model.calls == 2  # stopped before the third block
+
+
+def test_a_fitted_column_is_the_fit_then_its_evaluation():
+    X = _data(0)
+    spec, grid = ct.KernelSpec("poly", degree=3), ct.make_grid(X, 20)
+    one = ct.fitted_column(X, spec, grid, n_components=3, center=False)
+    two = ct.evaluate_column(ct.fit_column(X, spec, n_components=3, center=False), grid)
+    np.testing.assert_array_equal(one.values, two.values)
+    np.testing.assert_array_equal(one.fit.eigenvalues, two.fit.eigenvalues)
+    assert one.fit.center is False and one.notes == two.notes

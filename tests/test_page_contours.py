@@ -386,7 +386,9 @@ def test_an_upload_of_600_groups_is_drawn_as_the_largest_ten_and_others(monkeypa
 
 
 def test_changing_one_value_refits_only_that_column(monkeypatch):
-    """Fits are cached per column: a new value costs one fit, a finer grid none."""
+    """Fits are cached per column: a new value costs one fit, a finer grid none
+    (for fits estimated above ``ONE_CALL_S``; a cheaper fit is made with its grid)."""
+    monkeypatch.setattr(contours_grid, "ONE_CALL_S", 0.0)
     calls = []
     fit_column = ct.fit_column
 
@@ -403,6 +405,24 @@ def test_changing_one_value_refits_only_that_column(monkeypatch):
     assert len(calls) == 5
     spec = chart(at, "ct_contours")
     assert png_size(panels(spec)[0]) == (60, 60)
+
+
+def test_a_new_cheap_column_is_fitted_and_evaluated_in_one_call_to_a_worker(monkeypatch):
+    """A noise change on the Fig. 2 preset: one trip to a worker per column, then the
+    figure's, not a fit's and an evaluation's per column (issue #36)."""
+    calls = []
+    compute = contours_grid.compute
+
+    def counting(function, *args, **kwargs):
+        calls.append(function.__name__)
+        return compute(function, *args, **kwargs)
+
+    monkeypatch.setattr(contours_grid, "compute", counting)
+    at = page(ct_seed=55_555)  # data no other test has fitted
+    at.slider(key="ct_noise").set_value(0.23).run()
+    assert not at.exception
+    assert calls[len(calls) // 2 :] == ["fitted_column"] * 4 + ["contour_figure_json"]
+    assert len(panels(chart(at, "ct_contours"))) == 11
 
 
 def test_an_unforeseen_engine_failure_is_a_message_not_a_traceback(monkeypatch):

@@ -14,6 +14,7 @@ The work is split so that a user interface can cache it on small keys:
 
 * :func:`fit_column` fits one kernel (the expensive eigenproblem, eq. 12);
 * :func:`evaluate_column` evaluates a fitted column on a :class:`Grid`;
+* :func:`fitted_column` does both for one column (one call to a worker);
 * :func:`contour_sweep` does both for every column (for scripts and tests).
 
 Kernels and parameters that give no picture (a width so small that every
@@ -45,6 +46,7 @@ from .evaluate import (
     Grid,
     contour_sweep,
     evaluate_column,
+    fitted_column,
     make_grid,
     missing_reason,
     ordinal,
@@ -99,6 +101,7 @@ __all__ = [
     "eigenvalues_table",
     "evaluate_column",
     "fit_column",
+    "fitted_column",
     "grid_table",
     "make_grid",
     "merge_notes",

@@ -180,6 +180,27 @@ class ContourSweep:
         return self.columns[c].fit.spec.label(self.parameter)
 
 
+def fitted_column(
+    X: np.ndarray,
+    spec: KernelSpec,
+    grid: Grid,
+    *,
+    n_components: int,
+    center: bool = True,
+    progress: Progress | None = None,
+) -> Column:
+    """One column fitted (:func:`fit_column`, eq. 12) and evaluated on ``grid``
+    (:func:`evaluate_column`, eqs. 51 and 54): both in one call, so that a worker
+    process is asked once and the fit crosses to it and back once, not three times.
+
+    ``progress`` is passed to both steps.
+    """
+    from . import fit_column  # the package's: what a test replacing ct.fit_column replaces
+
+    fit = fit_column(X, spec, n_components=n_components, center=center, progress=progress)
+    return evaluate_column(fit, grid, progress=progress)
+
+
 def contour_sweep(
     X: np.ndarray,
     specs: list[KernelSpec],

@@ -49,7 +49,8 @@ SWEEPS_MAX_BYTES = 64 * MB
 """The cached small grids together (a few MB each at the finest resolution)."""
 ONE_CALL_S = 0.05
 """Estimated seconds of one core (:mod:`kpca_core.budget`) below which a grid is
-computed in one call to a worker instead of one call per column and step.
+computed in one call to a worker instead of one call per column and step (and a
+column's fit in the same call as its evaluation, :func:`_column`).
 
 Each call costs a round trip to a worker, more than a small column's fit and
 evaluation: measured in the server during a drawing's redraw, the grid of six
@@ -108,9 +109,30 @@ def _column(
     n_components: int,
     resolution: int,
 ) -> ct.Column:
-    fit = _fit(_X, data_key, spec, center, n_components)
+    """One column of the grid, fitted and evaluated in a worker.
+
+    A fit estimated below :data:`ONE_CALL_S` is made in the same call as the
+    evaluation (one trip to a worker instead of two, and the fit sent once
+    instead of three times); a costlier one is cached on its own
+    (:func:`_fit`), so that another resolution does not fit it again.
+    """
     grid = ct.make_grid(_X, resolution)
-    return compute(ct.evaluate_column, fit, grid, cost=budget.grid_seconds(len(_X), resolution))
+    cost = budget.grid_seconds(len(_X), resolution)
+    kernel_spec = ct.KernelSpec(*spec)
+    fit_cost = budget.fit_seconds(len(_X), kernel_spec.kernel)
+    if fit_cost < ONE_CALL_S:
+        with contextlib.suppress(Exception):  # a failure is explained by _fit's own call
+            return compute(
+                ct.fitted_column,
+                _X,
+                kernel_spec,
+                grid,
+                n_components=n_components,
+                center=center,
+                cost=fit_cost + cost,
+            )
+    fit = _fit(_X, data_key, spec, center, n_components)
+    return compute(ct.evaluate_column, fit, grid, cost=cost)
 
 
 @bounded(FIGURES_MAX_BYTES)
