@@ -152,3 +152,18 @@ def test_animation_refuses_bad_input():
     )
     with pytest.raises(ValueError, match="2-D points"):
         fixed_point_animation(flat, toy.noisy)
+
+
+@pytest.mark.parametrize("width", [None, 820])
+def test_methods_side_by_side_fit_under_a_tab_on_a_laptop(width):
+    """Pre-images at 1280 × 720: the three panels started at y ≈ 450 and their n axes and
+    legend were below the screen's foot; side by side the figure fits the room a tab's
+    first figure has there (title, panels, n axis, legend)."""
+    from kpca_core.figures import layout as rule
+
+    comparison = toy_comparison("half_circle", (2, 4))
+    kwargs = {} if width is None else {"width_px": width}
+    fig = comparison_figure(comparison, **kwargs)
+    assert fig.layout.height <= rule.TAB_FIGURE_PX
+    plot_h = fig.layout.height - fig.layout.margin.t - fig.layout.margin.b
+    assert plot_h >= rule.AREA_MIN_PX
