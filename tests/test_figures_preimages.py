@@ -167,3 +167,16 @@ def test_methods_side_by_side_fit_under_a_tab_on_a_laptop(width):
     assert fig.layout.height <= rule.TAB_FIGURE_PX
     plot_h = fig.layout.height - fig.layout.margin.t - fig.layout.margin.b
     assert plot_h >= rule.AREA_MIN_PX
+
+
+@pytest.mark.parametrize("width", [358, 820])  # a phone's page, a laptop's
+def test_the_animation_s_y_tick_labels_have_room_at_its_left(width):
+    """At 1280 × 720 the chart's theme gave the animation no left margin, and its tick
+    label "−0.2" ran past the chart's edge (the visual audit)."""
+    from kpca_core.figures import layout as rule
+    from kpca_core.figures.style import CHAR_EM
+
+    toy, paths = toy_paths("half_circle", n_components=2, max_steps=5)
+    fig = fixed_point_animation(paths, toy.noisy, grid_size=20, width_px=width)
+    label = len("−0.2") * CHAR_EM * rule.CHART_TEXT_PX
+    assert fig.layout.margin.l is not None and fig.layout.margin.l >= label + 6

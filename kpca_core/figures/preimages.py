@@ -298,6 +298,8 @@ def comparison_figure(
 # ------------------------------------------------------------ the fixed point
 PLAY_BUTTONS_PX = 100
 """The ▶ play / ❚❚ pause buttons' width, and a gap, left of the animation's slider."""
+TICKS_LEFT_PX = 40
+"""The animation's left margin: its y tick labels ("−0.2" at 14 px) and their gap."""
 PHONE_PLOT_MARGIN_PX = 140
 """What a phone's page leaves of its width to the animation's plot (margins, colour bar)."""
 
@@ -501,8 +503,14 @@ def fixed_point_animation(
         # the legend above the plot, under the title, as many rows as it takes
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.02},
         title={"y": 1.0 - 18 / 620, "yref": "container", "yanchor": "top"},
-        # the slider's step numbers under its rail; on a phone narrow side margins,
-        # which leave the plot of a wide data set more than AREA_MIN_PX tall
-        margin={"b": 150, "t": top, **({"l": 40, "r": 10} if style.is_narrow(width_px) else {})},
+        # the slider's step numbers under its rail; the y tick labels' room at the left
+        # (the chart's theme gives none: "−0.2" was cut at the chart's edge); on a phone
+        # a narrow right margin, which leaves a wide data set's plot AREA_MIN_PX tall
+        margin={
+            "b": 150,
+            "t": top,
+            "l": TICKS_LEFT_PX,
+            **({"r": 10} if style.is_narrow(width_px) else {}),
+        },
     )
     return _layout(fig, title="<br>".join(lines), height=620)
