@@ -152,3 +152,31 @@ def test_animation_refuses_bad_input():
     )
     with pytest.raises(ValueError, match="2-D points"):
         fixed_point_animation(flat, toy.noisy)
+
+
+@pytest.mark.parametrize("width", [None, 820])
+def test_methods_side_by_side_fit_under_a_tab_on_a_laptop(width):
+    """Pre-images at 1280 × 720: the three panels started at y ≈ 450 and their n axes and
+    legend were below the screen's foot; side by side the figure fits the room a tab's
+    first figure has there (title, panels, n axis, legend)."""
+    from kpca_core.figures import layout as rule
+
+    comparison = toy_comparison("half_circle", (2, 4))
+    kwargs = {} if width is None else {"width_px": width}
+    fig = comparison_figure(comparison, **kwargs)
+    assert fig.layout.height <= rule.TAB_FIGURE_PX
+    plot_h = fig.layout.height - fig.layout.margin.t - fig.layout.margin.b
+    assert plot_h >= rule.AREA_MIN_PX
+
+
+@pytest.mark.parametrize("width", [358, 820])  # a phone's page, a laptop's
+def test_the_animation_s_y_tick_labels_have_room_at_its_left(width):
+    """At 1280 × 720 the chart's theme gave the animation no left margin, and its tick
+    label "−0.2" ran past the chart's edge (the visual audit)."""
+    from kpca_core.figures import layout as rule
+    from kpca_core.figures.style import CHAR_EM
+
+    toy, paths = toy_paths("half_circle", n_components=2, max_steps=5)
+    fig = fixed_point_animation(paths, toy.noisy, grid_size=20, width_px=width)
+    label = len("−0.2") * CHAR_EM * rule.CHART_TEXT_PX
+    assert fig.layout.margin.l is not None and fig.layout.margin.l >= label + 6

@@ -511,3 +511,25 @@ def test_write_a_digit_tab_uses_the_sidebars_model_and_noise(usps_dir):
     caption = " ".join(c.value for c in at.caption)
     assert "200 training digits" in caption and "Gaussian noise σ = 0.5" in caption
     assert at.query_params["dn_pad"] == "1.eFe8"
+
+
+def _in_order(node) -> list:
+    """Every element under ``node``, in the order the page shows them."""
+    children = getattr(node, "children", None)
+    if children is None:
+        return [node]
+    return [leaf for k in sorted(children) for leaf in _in_order(children[k])]
+
+
+@pytest.mark.usps
+def test_preimages_figure_comes_before_its_slider(usps_dir):
+    """At 1280 × 720 the slider above the methods' figure pushed its n axes and legend
+    below the screen: the figure comes first, its control under it."""
+    at = page("Pre-images", dn_pre_digits=10)
+    order = []
+    for element in _in_order(at.main):
+        if getattr(element, "key", None) == "dn_pre_digits":
+            order.append("slider")
+        elif str(getattr(getattr(element, "proto", None), "id", "")).endswith("-dn_methods_chart"):
+            order.append("figure")
+    assert order == ["figure", "slider"], order

@@ -246,6 +246,7 @@ def contour_figure(
     width_px: int = FIGURE_PX,
     height_px: int | None = None,
     group_colours: tuple[str, ...] | None = None,
+    panel_max_px: float = PANEL_MAX_PX,
 ) -> go.Figure:
     """The grid of Fig. 2 (:func:`contour_figure_data`) as a figure."""
     # Built from checked dictionaries; tests re-create it with validation on.
@@ -256,6 +257,7 @@ def contour_figure(
             width_px=width_px,
             height_px=height_px,
             group_colours=group_colours,
+            panel_max_px=panel_max_px,
         ),
         _validate=False,
     )
@@ -268,6 +270,7 @@ def contour_figure_data(
     width_px: int = FIGURE_PX,
     height_px: int | None = None,
     group_colours: tuple[str, ...] | None = None,
+    panel_max_px: float = PANEL_MAX_PX,
 ) -> dict:
     """The grid of Fig. 2: columns are kernels, rows are components 1 … k.
 
@@ -301,6 +304,9 @@ def contour_figure_data(
         With it, each point is a marker of its group's colour, group g of
         ``sweep.labels`` (1, 2, … as the drawing canvas numbers them) in
         ``group_colours[g - 1]``, outlined for both themes, instead of a dark dot.
+    panel_max_px : float
+        The tallest a panel may be (a drawing's grid beside its canvas: two rows on the
+        first screen).
 
     Returns
     -------
@@ -333,7 +339,7 @@ def contour_figure_data(
     title_px = FITTED_TITLE_PX + split * FITTED_LINE_PX if fitted else TITLE_PX
     gap_px = GAP_X * plot_w
     panel_w = (plot_w - gap_px * (wrap - 1)) / wrap
-    px_per_unit = min(panel_w / box_w, PANEL_MAX_PX / box_h)
+    px_per_unit = min(panel_w / box_w, panel_max_px / box_h)
     # the first row's titles name the column too (two lines); in a fitted figure the
     # other rows' titles are one line
     first_px = TITLE_PX + split * FITTED_LINE_PX

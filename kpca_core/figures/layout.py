@@ -39,6 +39,10 @@ DESKTOP_PX = 820
 """Width of a page's content on a 1280 × 720 screen with the sidebar open, which a figure
 drawn at the page's width is as wide as there (a wider screen: as wide, Streamlit's
 page being at most this much wider)."""
+TAB_FIGURE_PX = 420
+"""Height of a tab's first figure that is whole on a 1280 × 720 screen: the page's title,
+its lines of introduction and its row of tabs end at y ≈ 285 px (Denoising's), 15 px
+to spare."""
 AREA_MIN_PX = 120
 """The shorter side of a plot area with axes: at least five 12 px tick labels with a
 label's height between them (5 × 24 px), and a 6 px marker at most 5 % of the side."""

@@ -162,14 +162,18 @@ def fig3_figure(
 
 
 # ------------------------------------------------------- methods side by side
-COMPARISON_PX = 700
+COMPARISON_PX = layout.DESKTOP_PX
 """The width the methods' comparison is planned for when the page does not say (the
 main column at 1280 px with the sidebar open)."""
 COMPARISON_MARGIN = {"l": 60, "r": 20}
 COMPARISON_GAP_PX = 64
 """Between two panels side by side: the right one's y tick labels ("1e−3" at 14 px)."""
-COMPARISON_ROW_PX = 250
-"""A row of panels' plot height."""
+COMPARISON_ROW_PX = 220
+"""A row of panels' plot height: side by side, with the title, the n axis and the legend,
+the figure is :data:`kpca_core.figures.layout.TAB_FIGURE_PX` tall (whole on a laptop's
+first screen)."""
+COMPARISON_TOP_PX = 76
+"""Above the panels: a line of title, and the panels' titles."""
 COMPARISON_ROW_GAP_PX = 110
 """Between two rows of panels: the upper row's n axis (ticks, title) and the lower's title."""
 N_TICK_PX = 36
@@ -177,6 +181,14 @@ N_TICK_PX = 36
 
 
 PANEL_TITLES = ("mean squared error", "time per point (s)", "failures")
+LEGEND_LABELS = {
+    "fixed-point": "fixed point (eq. 10)",
+    "distance": "distance constraints / MDS",
+    "gradient": "gradient descent (eq. 7)",
+    "ridge": "kernel ridge map",
+}
+"""The methods' short names in the legend (two rows of it, not four, under a laptop's
+panels): the hover, the caption and the table under the figure name their papers."""
 
 
 def comparison_figure(
@@ -219,7 +231,7 @@ def comparison_figure(
         fig.add_trace(
             go.Scatter(
                 y=curve.mse.astype(np.float32),
-                name=curve.label,
+                name=LEGEND_LABELS[curve.method],
                 hovertemplate="n = %{x}<br>MSE %{y:.4g}<extra>" + curve.label + "</extra>",
                 **common,
             ),
@@ -276,7 +288,7 @@ def comparison_figure(
         width_px,
         TITLE_FONT["size"],
     )
-    top = 90 + style.TITLE_LINE_PX * (len(lines) - 1)
+    top = COMPARISON_TOP_PX + style.TITLE_LINE_PX * (len(lines) - 1)
     names = [t.name for t in fig.data if t.name and t.showlegend is not False]
     legend, bottom = layout.legend_below(names, plot_w, plot_h)
     fig.update_layout(legend=legend, margin={**COMPARISON_MARGIN, "t": top, "b": bottom})
@@ -286,6 +298,8 @@ def comparison_figure(
 # ------------------------------------------------------------ the fixed point
 PLAY_BUTTONS_PX = 100
 """The ▶ play / ❚❚ pause buttons' width, and a gap, left of the animation's slider."""
+TICKS_LEFT_PX = 40
+"""The animation's left margin: its y tick labels ("−0.2" at 14 px) and their gap."""
 PHONE_PLOT_MARGIN_PX = 140
 """What a phone's page leaves of its width to the animation's plot (margins, colour bar)."""
 
@@ -489,8 +503,14 @@ def fixed_point_animation(
         # the legend above the plot, under the title, as many rows as it takes
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.02},
         title={"y": 1.0 - 18 / 620, "yref": "container", "yanchor": "top"},
-        # the slider's step numbers under its rail; on a phone narrow side margins,
-        # which leave the plot of a wide data set more than AREA_MIN_PX tall
-        margin={"b": 150, "t": top, **({"l": 40, "r": 10} if style.is_narrow(width_px) else {})},
+        # the slider's step numbers under its rail; the y tick labels' room at the left
+        # (the chart's theme gives none: "−0.2" was cut at the chart's edge); on a phone
+        # a narrow right margin, which leaves a wide data set's plot AREA_MIN_PX tall
+        margin={
+            "b": 150,
+            "t": top,
+            "l": TICKS_LEFT_PX,
+            **({"r": 10} if style.is_narrow(width_px) else {}),
+        },
     )
     return _layout(fig, title="<br>".join(lines), height=620)

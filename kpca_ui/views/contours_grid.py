@@ -144,6 +144,7 @@ def _contour_figure(
     projector: tuple[int, int] | None = None,
     width: int = figures.FIGURE_PX,
     group_colours: tuple[str, ...] | None = None,
+    panel_max_px: float = figures.PANEL_MAX_PX,
 ) -> go.Figure:
     """The grid figure, built once per setting and shared by every session (never mutated).
 
@@ -154,7 +155,7 @@ def _contour_figure(
     lesson's slide): that width, every row within that height.
     """
     if projector is None:
-        sizes = {"title": title, "width_px": width}
+        sizes = {"title": title, "width_px": width, "panel_max_px": panel_max_px}
     else:
         width, height = projector
         # No title: the page's says what the figure shows, and the panels get its room.
@@ -249,9 +250,10 @@ def contour_figure(
     projector: bool = False,
     width: int = figures.FIGURE_PX,
     group_colours: tuple[str, ...] | None = None,
+    panel_max_px: float = figures.PANEL_MAX_PX,
 ) -> go.Figure:
-    """The grid figure of ``sweep``, ``width`` pixels wide, from the cache shared by
-    every session.
+    """The grid figure of ``sweep``, ``width`` pixels wide (panels at most
+    ``panel_max_px`` tall), from the cache shared by every session.
 
     For a ``projector`` it is planned for presenter mode's screen (or a lesson's slide):
     ``width`` is then the projector page's width it is given.  With ``group_colours``
@@ -266,7 +268,7 @@ def contour_figure(
         resolution,
     )
     planned = (width, figure_px()) if projector else None
-    return _contour_figure(sweep, key, points.title, planned, width, group_colours)
+    return _contour_figure(sweep, key, points.title, planned, width, group_colours, panel_max_px)
 
 
 @st.fragment
@@ -329,9 +331,13 @@ def contour_body(
     projector = presenter_mode()
     width = content_px(SCREEN, figures.FIGURE_PX)
     planned = page_px() if projector else width
+    panel_max_px = figures.PANEL_MAX_PX
     if drawn:  # the grid's share of the row beside the canvas
         planned = grid_beside_canvas_px(planned)
-    figure = contour_figure(sweep, points, specs, center, resolution, projector, planned)
+        panel_max_px = panel_max_px if is_narrow(width) else DRAWN_PANEL_PX
+    figure = contour_figure(
+        sweep, points, specs, center, resolution, projector, planned, panel_max_px=panel_max_px
+    )
     chart(
         presentable(figure),
         # the figure's own width, figures.FIGURE_PX, or the screen's in presenter mode
@@ -416,6 +422,10 @@ def column_notices(sweep: ct.ContourSweep) -> None:
 
 DRAWN_COLUMNS = (2, 3)
 """The drawing canvas's and the grid's shares of the row they share."""
+DRAWN_PANEL_PX = 120
+"""Beside the drawing canvas on a desktop's page a panel is at most this tall, so that the
+grid's first two rows (60 px of title, 50 px of titles above each row) end within a
+1280 × 720 screen, beside the canvas (the second row was cut by the screen's foot)."""
 
 
 def grid_beside_canvas_px(width: int) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
 from kpca_core import budget
@@ -207,6 +208,9 @@ def fig3_frame(recon: Reconstruction) -> pd.DataFrame:
 # ----------------------------------------------------------------- pre-images
 @st.fragment
 def show_preimages(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dict) -> None:
+    # the figure first, its control under it: above, the slider pushed the panels' n axes
+    # and legend below a 1280 × 720 screen
+    figure_place = st.container()
     count = st.select_slider(
         "Noisy test digits compared",
         DIGIT_COUNTS,
@@ -226,7 +230,7 @@ def show_preimages(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s
         width if is_narrow(width) else page_px() if presenter_mode() else figures.COMPARISON_PX
     )
     if within_budget(f"This comparison ({count} digits, {n_train} training digits)", cost):
-        show_digit_methods(model, subsets, key, s, int(count), planned)
+        show_digit_methods(model, subsets, key, s, int(count), planned, figure_place)
     show_fixed_point(show_toy_methods(planned), planned)
     # what the tab compares, under its figures, which it pushed below a 1280 × 720 screen
     st.markdown(
@@ -240,25 +244,32 @@ def show_preimages(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s
 
 
 def show_digit_methods(
-    model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dict, count: int, width: int
+    model: DigitDenoiser,
+    subsets: DigitSubsets,
+    key: ModelKey,
+    s: dict,
+    count: int,
+    width: int,
+    place: DeltaGenerator,
 ) -> None:
     """Every pre-image method on ``count`` noisy test digits: the figure (planned for
-    ``width`` px), a summary, a caption."""
+    ``width`` px, drawn in ``place``), a summary, a caption."""
     noise: Noise = s["noise"]
-    comparison = cached_digit_methods(
-        key, (noise.kind, noise.level), count, DIGIT_N, s["ridge_alpha"], model, subsets
-    )
-    show_with_numbers(
-        build(
-            figures.comparison_figure,
-            comparison,
-            title=f"{subsets.source}: {comparison.n_points} digits, {noise.describe()}",
-            width_px=width,
-        ),
-        "dn_methods",
-        f"preimages_digits_{noise.kind}{noise.level:g}_c{s['c']:g}",
-        comparison.to_frame,
-    )
+    with place:
+        comparison = cached_digit_methods(
+            key, (noise.kind, noise.level), count, DIGIT_N, s["ridge_alpha"], model, subsets
+        )
+        show_with_numbers(
+            build(
+                figures.comparison_figure,
+                comparison,
+                title=f"{subsets.source}: {comparison.n_points} digits, {noise.describe()}",
+                width_px=width,
+            ),
+            "dn_methods",
+            f"preimages_digits_{noise.kind}{noise.level:g}_c{s['c']:g}",
+            comparison.to_frame,
+        )
     st.dataframe(method_summary(comparison), hide_index=True)
     st.caption(
         "Times are wall time on this shared server, after the common projection. A failure: "

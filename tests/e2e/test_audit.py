@@ -236,12 +236,13 @@ DRAWN_JS = """() => {
     for (const e of root.querySelectorAll('*')) if (e.shadowRoot) visit(e.shadowRoot);
   };
   visit(document);
-  // the grid is one plot, each panel an image laid on it
-  const panel = document.querySelector('.st-key-ct_contours .js-plotly-plot image');
-  const box = (r) => r && {top: r.top, bottom: r.bottom, width: r.width};
-  return {canvas: box(canvases[0]), panel: box(panel && panel.getBoundingClientRect())};
+  // the grid is one plot, each panel an image laid under its lines (its dots: one above)
+  const panels = document.querySelectorAll('.st-key-ct_contours .layer-subplot image');
+  const box = (r) => r && {top: r.top, bottom: r.bottom, width: r.width, height: r.height};
+  return {canvas: box(canvases[0]),
+          panels: [...panels].map((p) => box(p.getBoundingClientRect()))};
 }"""
-"""The drawing canvas's box and that of the first panel of the grid it refits."""
+"""The drawing canvas's box and those of the panels of the grid it refits."""
 
 
 @pytest.mark.parametrize(
@@ -256,10 +257,11 @@ DRAWN_JS = """() => {
 def test_a_drawing_and_the_grid_it_refits_share_the_first_screen(
     browser, app_server, tmp_path, screen, url
 ) -> None:
-    """At 1280 × 720 the whole canvas and the grid's first panel are on the first screen
-    (the canvas filled it and the grid was below the fold: a student drew without
-    seeing what it changed), in presenter mode and on a lesson's slide too; the canvas
-    stays large enough to draw on."""
+    """At 1280 × 720 the whole canvas and the grid's first two rows of panels are on the
+    first screen (the canvas filled it and the grid was below the fold: a student drew
+    without seeing what it changed; then the second row was cut by the screen's foot), in
+    presenter mode and on a lesson's slide too; the canvas stays large enough to draw on,
+    and the panels large enough to read (a slide's were 95 px)."""
     context = browser.new_context(viewport=screen.viewport)
     context.set_default_timeout(LOAD_TIMEOUT_MS)
     page = context.new_page()
@@ -268,16 +270,23 @@ def test_a_drawing_and_the_grid_it_refits_share_the_first_screen(
         frame = page.frames[-1]  # a lesson's slide, or the page itself
         offset = frame.frame_element().bounding_box()["y"] if frame is not page.main_frame else 0
         boxes = frame.evaluate(DRAWN_JS)
-        assert boxes["canvas"] and boxes["panel"], boxes
+        assert boxes["canvas"] and boxes["panels"], boxes
         assert boxes["canvas"]["bottom"] + offset <= screen.height, boxes
-        assert boxes["panel"]["bottom"] + offset <= screen.height, boxes
         assert boxes["canvas"]["width"] >= DRAWN_LEAST_PX, boxes
+        rows = sorted({round(p["top"]) for p in boxes["panels"]})[:2]
+        for panel in boxes["panels"]:
+            if round(panel["top"]) in rows:  # the first two rows' panels, whole
+                assert panel["bottom"] + offset <= screen.height, boxes
+            assert min(panel["width"], panel["height"]) >= DRAWN_PANEL_LEAST_PX, boxes
     finally:
         context.close()
 
 
 DRAWN_LEAST_PX = 240
 """A canvas fitted to the screen is at least this wide (``kpca_ui/draw_canvas.js``)."""
+DRAWN_PANEL_LEAST_PX = 110
+"""A panel of the grid beside the canvas is at least this large on its shorter side: a
+change the student's click made can be seen in it (a slide's 95 px panels were too small)."""
 
 
 TOOLBARS = '.js-plotly-plot .modebar-container, [data-testid="stElementToolbar"]'
