@@ -26,7 +26,6 @@ import asyncio
 import os
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -106,17 +105,6 @@ def drivers(repeats: int) -> None:
                 print(f"  {precision:<6} n_jobs={n_jobs} ({blas:<19}) {seconds * 1e3:8.1f}")
 
 
-def _cpu(function: Callable[[], object], repeats: int) -> float:
-    """Median CPU seconds of ``function()`` in this process (all its threads), after a warm-up."""
-    function()
-    times = []
-    for _ in range(repeats):
-        start = time.process_time()
-        function()
-        times.append(time.process_time() - start)
-    return float(np.median(times))
-
-
 def new_sweep(repeats: int) -> None:
     """CPU of what a new sweep costs the workers, piece by piece: ours vs the old way.
 
@@ -155,12 +143,14 @@ def new_sweep(repeats: int) -> None:
             rows.append(
                 (f"figure: {name}", build, lambda spec=spec: go.Figure(spec).to_plotly_json())
             )
-        sweep_s = _cpu(lambda X=X: WidthSweep("rbf", n_widths=N_WIDTHS).fit(X), repeats)
+        sweep_s = median_time(
+            lambda X=X: WidthSweep("rbf", n_widths=N_WIDTHS).fit(X), repeats, time.process_time
+        )
         print(f"\n{n_points} points, {N_WIDTHS} widths: the sweep itself {sweep_s * 1e3:.0f} ms")
         print(f"  {'':<26} {'ours':>8} {'old way':>8} {'ratio':>6}")
         total_ours, total_old = sweep_s, sweep_s
         for name, ours, old in rows:
-            ours_s, old_s = _cpu(ours, repeats), _cpu(old, repeats)
+            ours_s, old_s = (median_time(f, repeats, time.process_time) for f in (ours, old))
             total_ours, total_old = total_ours + ours_s, total_old + old_s
             print(f"  {name:<26} {ours_s * 1e3:8.1f} {old_s * 1e3:8.1f} {old_s / ours_s:6.1f}x")
         print(

@@ -101,6 +101,20 @@ def regime_runs(sweep: WidthSweep) -> list[tuple[str, float, float]]:
     return runs
 
 
+def vertical_line(x: float, line: dict, name: str) -> dict:
+    """A layout shape: a vertical line at ``x`` across the plot's height, named ``name``."""
+    return {
+        "type": "line",
+        "x0": x,
+        "x1": x,
+        "y0": 0,
+        "y1": 1,
+        "yref": "paper",
+        "line": line,
+        "name": name,
+    }
+
+
 def chosen_marks(
     sweep: WidthSweep, index: int, *, label: bool = True
 ) -> tuple[list[dict], list[dict]]:
@@ -112,18 +126,7 @@ def chosen_marks(
         ``layout.annotations``, named ``"chosen"``.
     """
     value = float(sweep.widths_[index])
-    shapes = [
-        {
-            "type": "line",
-            "x0": value,
-            "x1": value,
-            "y0": 0,
-            "y1": 1,
-            "yref": "paper",
-            "line": CHOSEN_LINE,
-            "name": "chosen",
-        }
-    ]
+    shapes = [vertical_line(value, CHOSEN_LINE, "chosen")]
     annotations = []
     if label:
         annotations.append(

@@ -32,6 +32,7 @@ from .marks import (
     hover_x,
     is_log,
     symbol,
+    vertical_line,
     width_edges,
 )
 
@@ -152,16 +153,7 @@ def _marks(sweep: WidthSweep, marks: Sequence[tuple[float, str]]) -> tuple[list[
     shapes, annotations = [], []
     for value, text in marks:
         shapes.append(
-            {
-                "type": "line",
-                "x0": value,
-                "x1": value,
-                "y0": 0,
-                "y1": 1,
-                "yref": "paper",
-                "line": {"color": style.NEUTRAL, "width": 1.2, "dash": "dot"},
-                "name": "mark",
-            }
+            vertical_line(value, {"color": style.NEUTRAL, "width": 1.2, "dash": "dot"}, "mark")
         )
         annotations.append(
             {
