@@ -6,6 +6,7 @@ import os
 import pathlib
 import re
 import struct
+import sys
 import zlib
 from typing import NamedTuple
 
@@ -37,6 +38,19 @@ def numerics_in_the_session_thread(
     if request.node.get_closest_marker("e2e") is None:
         monkeypatch.setenv("KPCA_WORKERS", "0")
         monkeypatch.setenv("KPCA_WARMUP", "0")
+
+
+@pytest.fixture(autouse=True)
+def main_module_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test ends with the ``__main__`` module it started with.
+
+    Streamlit's script runner installs the script it runs as ``__main__`` and leaves
+    it there; a worker process started by "spawn" later runs that module again.  After
+    an ``AppTest.from_function`` page test its script is a temporary file calling
+    ``_script(*__args)``, and the worker died running it (``tests/test_warmup.py``
+    under pytest-xdist, when such a test came first in the same process).
+    """
+    monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])
 
 
 def open_view(
