@@ -38,6 +38,13 @@ async def warm_up(app: st.App) -> AsyncIterator[None]:
     multiprocessing.util._run_finalizers(0)
 
 
+def lesson_frame(path: str, query: str) -> str:
+    """The Lesson's view, loaded from its page's HTML on (:mod:`kpca_ui.views.lesson`)."""
+    from kpca_ui.views import lesson  # a page's module: imported once the runtime runs
+
+    return lesson.early_frame_html(path, query)
+
+
 def routes() -> list:
     """Routes beside the app's: Plotly's script for the charts (:mod:`kpca_ui.chart`),
     served once and kept by browsers, and class mode's JSON endpoint
@@ -54,5 +61,9 @@ app = st.App(
     "app.py",
     lifespan=warm_up,
     routes=routes(),
-    middleware=[Middleware(BootScreen, head=preload_html(BASE_URL_PATH) + FIRST_LOAD_HTML)],
+    middleware=[
+        Middleware(
+            BootScreen, head=preload_html(BASE_URL_PATH) + FIRST_LOAD_HTML, body=lesson_frame
+        )
+    ],
 )

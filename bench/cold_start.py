@@ -61,9 +61,12 @@ TARGETS = (
 """(name, path and query) of each view and tab, as a link opens it."""
 
 FIGURE_SHOWN_JS = """
-() => [...document.querySelectorAll('.js-plotly-plot')].some(
+() => (!window.frameElement || window.frameElement.checkVisibility({visibilityProperty: true}))
+  && [...document.querySelectorAll('.js-plotly-plot')].some(
   (graph) => graph.querySelector('.main-svg') && graph.checkVisibility({visibilityProperty: true}))
 """
+"""A figure drawn where it can be seen: in a frame, a frame shown (the Lesson's view starts
+loading in a hidden frame, :func:`kpca_ui.views.lesson.early_frame_html`)."""
 PROGRESS_JS = """
 () => !!document.querySelector('[data-testid="stProgress"], [data-testid="stSpinner"]') || (() => {
   const main = document.querySelector('[data-testid="stMain"]');

@@ -102,16 +102,20 @@ def _without_figures(scope: Scope) -> bool:
 
 
 class BootScreen:
-    """ASGI middleware: a page's HTML gets :data:`BOOT_HTML` in its root ``div`` and
-    ``head`` at the end of its ``<head>``.
+    """ASGI middleware: a page's HTML gets :data:`BOOT_HTML` in its root ``div``,
+    ``head`` at the end of its ``<head>`` and what ``body(path, query)`` gives after the
+    root ``div`` (the Lesson's view, loaded at once: ``serve.py``).
 
     It asks Streamlit for the page uncompressed (the request's ``Accept-Encoding``
     removed), so that it can read it; any other answer passes through untouched.
     """
 
-    def __init__(self, app: ASGIApp, head: str = "") -> None:
+    def __init__(
+        self, app: ASGIApp, head: str = "", body: Callable[[str, str], str] | None = None
+    ) -> None:
         self.app = app
         self.head = head.encode()
+        self.body = body
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if not _a_page(scope):
@@ -135,7 +139,12 @@ class BootScreen:
             body.append(message.get("body", b""))
             if message.get("more_body"):
                 return
-            page = b"".join(body).replace(ROOT, ROOT[:-6] + BOOT_HTML.encode() + b"</div>", 1)
+            extra = b""
+            if self.body is not None:
+                query = scope.get("query_string", b"").decode("latin-1")
+                extra = self.body(scope.get("path", ""), query).encode()
+            boot = ROOT[:-6] + BOOT_HTML.encode() + b"</div>" + extra
+            page = b"".join(body).replace(ROOT, boot, 1)
             if not _without_figures(scope):
                 page = page.replace(HEAD_END, self.head + HEAD_END, 1)
             fields = [(k, v) for k, v in start["headers"] if k.lower() != b"content-length"]

@@ -15,11 +15,12 @@ lesson and the step are in the link: ``/lesson?lesson=<name>&step=3``.
 from __future__ import annotations
 
 import html
+import json
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
 import streamlit as st
 
@@ -37,6 +38,10 @@ PREV, NEXT = "ls_prev", "ls_next"
 """Keys of the on-screen buttons (the arrow keys click them)."""
 VIEW = "ls_view"
 """Key of the container of the embedded view (left out on a phone, :func:`lesson_style`)."""
+FRAME = "ls_frame"
+"""Key of the component that puts the step's view in its frame (:data:`_FRAME`)."""
+EARLY_ID = "kpca-lesson-frame"
+"""Id of the frame a first visit's page starts loading from its HTML (:func:`early_frame_html`)."""
 INTRO = "ls_intro"
 """Key of the container of the lesson's title and intro, under the step's title."""
 KEYS = "ls_keys"
@@ -67,6 +72,44 @@ LINK_DOMAINS = {
 """What the page accepts from a link (:func:`kpca_ui.links.sanitise_link`)."""
 _STEP_FIELDS = {"title", "page", "say", "notice", "settings"}
 _LESSON_FIELDS = {"title", "intro", "step"}
+_FRAME = st.components.v2.component(
+    "kpca_ui.lesson_frame",
+    js="""
+export default function ({ parentElement, data }) {
+  // The step's view in a frame data.height px tall: the frame the page's HTML started
+  // loading (data.early, kpca_ui/views/lesson.py early_frame_html) if it is for the same
+  // address, moved here with its page as loaded so far (moveBefore keeps it); else a
+  // new frame. None on a phone, where the view is hidden: only once the screen is wider.
+  const src = new URL(data.src, location.href).href;
+  const wide = matchMedia(`(min-width: ${data.phone + 1}px)`);
+  const place = () => {
+    const shown = parentElement.querySelector("iframe");
+    if (shown?.dataset.src === src || !wide.matches) return;
+    const early = document.getElementById(data.early);
+    let frame = early;
+    if (early?.dataset.src === src && parentElement.moveBefore) {
+      early.removeAttribute("id");
+      parentElement.moveBefore(early, null);
+    } else {
+      early?.remove();
+      frame = document.createElement("iframe");
+      frame.dataset.src = frame.src = src;
+      parentElement.appendChild(frame);
+    }
+    frame.title = data.title;
+    frame.style.cssText = `display: block; width: 100%; height: ${data.height}px; border: none;`;
+    shown?.remove();
+  };
+  parentElement.kpcaPlace = place;
+  if (!parentElement.kpcaWide) {
+    parentElement.kpcaWide = true;
+    wide.addEventListener("change", () => parentElement.kpcaPlace());
+  }
+  place();
+}
+""",
+    isolate_styles=False,
+)
 _KEYS = st.components.v2.component(
     "kpca_ui.lesson_keys",
     js="""
@@ -76,6 +119,8 @@ export default function ({ data, setStateValue }) {
   // 1280 x 720 screen's until measured) and from the width last reported. The width
   // is read once the layout has been still for data.settle ms (the page being laid
   // out), so that the view, loaded at once, is loaded again only for another width.
+  // Without the view (its toggle off) the frame the page's HTML started loading goes.
+  if (!data.embed) document.getElementById(data.early)?.remove();
   const frame = window.__kpcaLessonFrame ??= { planned: null, reported: null, report: null };
   frame.planned = data.width;
   if (!data.measured) frame.reported = null;
@@ -311,15 +356,22 @@ def measured_px() -> int | None:
     return round(width) if isinstance(width, int | float) and low <= width <= high else None
 
 
+def planned_px(presenting: bool) -> int:
+    """The embedded view's width on a 1280 × 720 screen: :data:`PAGE_PX` in presenter
+    mode (``presenting``), else :data:`PLAIN_FRAME_PX`."""
+    return PAGE_PX if presenting else PLAIN_FRAME_PX
+
+
 def frame_px() -> int:
     """The width the embedded view is planned for: as measured (:func:`measured_px`), or
-    until then a 1280 × 720 screen's (:data:`PAGE_PX` in presenter mode, else
-    :data:`PLAIN_FRAME_PX`), so that the view starts loading with the page's first run."""
-    return measured_px() or (PAGE_PX if presenter_mode() else PLAIN_FRAME_PX)
+    until then a 1280 × 720 screen's (:func:`planned_px`), so that the view starts loading
+    before the page's first run (:func:`early_frame_html`)."""
+    return measured_px() or planned_px(presenter_mode())
 
 
-def embed_src(step: Step, width: int = PAGE_PX) -> str:
-    """The address of the step's view, embedded as a slide (:func:`kpca_ui.presenter.slide_mode`).
+def slide_path(step: Step, width: int) -> str:
+    """The step's view embedded as a slide (:func:`kpca_ui.presenter.slide_mode`), as a
+    path and query relative to the app's base.
 
     Streamlit's ``embed=true`` leaves out its toolbar; ``slide=true`` the app's
     navigation, the presenter toggle, the page's title and its line of what to
@@ -328,8 +380,76 @@ def embed_src(step: Step, width: int = PAGE_PX) -> str:
     (:func:`kpca_ui.presenter.page_px`).
     """
     query = urlencode({**step_query(step), SLIDE: "true", FRAME_PX: str(width), "embed": "true"})
+    return f"{step.page}?{query}"
+
+
+def embed_src(step: Step, width: int = PAGE_PX) -> str:
+    """The address of the step's view as a slide ``width`` px wide (:func:`slide_path`)."""
     base = (st.context.url or "").split("?")[0].rsplit("/", 1)[0]
-    return f"{base}/{step.page}?{query}"
+    return f"{base}/{slide_path(step, width)}"
+
+
+def planned_src(path: str, query: str) -> tuple[str, int] | None:
+    """The view that the Lesson's first run embeds when opened at ``path?query`` (the
+    request of a first visit: no session yet), and its width; ``None`` for another page,
+    no lesson or one that cannot be shown.
+
+    As the page decides it: the link's lesson (else the first of :func:`lesson_names`),
+    its step (:func:`step_number`), presenter mode's width (:func:`planned_px`).
+    """
+    base, _, page = path.rstrip("/").rpartition("/")
+    names = lesson_names()
+    if page != "lesson" or not names:
+        return None
+    params = dict(parse_qsl(query))
+    name = params.get("ls_lesson", names[0])
+    try:
+        lesson = load_lesson(name if name in names else names[0])
+    except LessonError:
+        return None
+    step = lesson.steps[step_number(params.get("step"), len(lesson.steps))[0] - 1]
+    width = planned_px(params.get(PRESENTER, "").lower() == "true")
+    return f"{base}/{slide_path(step, width)}", width
+
+
+def early_frame_html(path: str, query: str) -> str:
+    """A first visit's Lesson page starts loading the step's view from its HTML.
+
+    A script in the page Streamlit sends (put in by :class:`kpca_ui.boot.BootScreen`)
+    adds the frame of :func:`planned_src`, hidden, to the page's body at once: the
+    view's page (Streamlit loaded a second time, its session, its script run) loads
+    beside the Lesson's own, not after the Lesson's first run (~1.4 s). It is moved into
+    the view's box (:data:`VIEW`) as soon as the page has drawn it, and from there into
+    :data:`_FRAME`'s place (``moveBefore`` keeps a frame loaded; a browser without it
+    gets no early frame); :data:`_FRAME` drops it for another address.
+    Nothing on a phone, which shows no view (:data:`PHONE_PX`). "" for another page.
+    """
+    planned = planned_src(path, query)
+    if planned is None:
+        return ""
+    src, width = planned
+    return (
+        "<script>(function () {"
+        f'if (!Element.prototype.moveBefore || !matchMedia("(min-width: {PHONE_PX + 1}px)")'
+        ".matches) return;"
+        'var frame = document.createElement("iframe");'
+        f'frame.id = "{EARLY_ID}";'
+        f"frame.dataset.src = frame.src = new URL({json.dumps(src)}, location.href).href;"
+        "frame.style.cssText = 'position: fixed; left: 0; top: 0; visibility: hidden; "
+        f"z-index: -1; border: none; width: {width}px; height: {EMBED_PX}px;';"
+        "document.body.appendChild(frame);"
+        # into the view's box as soon as the page draws it, before _FRAME's code has come
+        "var watch = new MutationObserver(function () {"
+        f'var box = document.querySelector(".st-key-{VIEW}");'
+        "if (frame.parentElement !== document.body) { watch.disconnect(); return; }"
+        "if (!box) return;"
+        "watch.disconnect(); box.moveBefore(frame, null);"
+        f"frame.style.cssText = 'display: block; width: 100%; height: {EMBED_PX}px; border: none;';"
+        "});"
+        "watch.observe(document.body, { childList: true, subtree: true });"
+        "setTimeout(function () { watch.disconnect(); }, 30000);"
+        "})();</script>"
+    )
 
 
 def navigation(step: Step, number: int, count: int) -> None:
@@ -396,10 +516,22 @@ def show_step(lesson: Lesson, number: int, *, embed: bool) -> None:
     )
     width = frame_px()
     if embed:  # loaded again only if the listener measures another width (~1 s)
-        st.container(key=VIEW).iframe(embed_src(step, width), height=EMBED_PX)
+        with st.container(key=VIEW):
+            _FRAME(
+                key=FRAME,
+                data={
+                    "src": embed_src(step, width),
+                    "height": EMBED_PX,
+                    "phone": PHONE_PX,
+                    "early": EARLY_ID,
+                    "title": f"The view of step {number}",
+                },
+            )
     _KEYS(
         key=KEYS,
         data={
+            "embed": embed,
+            "early": EARLY_ID,
             "view": VIEW,
             "width": width,
             "measured": measured_px() is not None,
