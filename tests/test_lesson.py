@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import re
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
 from conftest import open_view
@@ -11,6 +13,7 @@ from test_bad_links import LIVE_MARKDOWN
 from test_links import unescape
 
 from kpca_ui import presenter
+from kpca_ui.boot import ROOT, BootScreen
 from kpca_ui.views import lesson as view
 
 PAGES = {"contours", "spectrum", "denoising", "demo", "home"}
@@ -109,14 +112,23 @@ def shown_link(at) -> tuple[str, dict[str, str]]:
     return link.proto.page, dict(parse_qsl(link.proto.query_string))
 
 
+def embedded(at) -> list[str]:
+    """The address of the view the page embeds (its frame component's data), if any."""
+    return [
+        json.loads(element.proto.json)["src"]
+        for element in at.get("bidi_component")
+        if element.proto.component_name.endswith("lesson_frame")
+    ]
+
+
 def test_the_buttons_step_through_the_lesson_and_the_link_follows():
     at = open_view("lesson", state={view.KEYS: {"width": presenter.PAGE_PX}})
     assert at.title[0].value == "1. Linear PCA on a parabola"
     assert at.button(key=view.PREV).disabled and not at.button(key=view.NEXT).disabled
     page, query = shown_link(at)
     assert page == "contours" and query == {"ct_values": "1", "ct_k": "3"}
-    (frame,) = at.get("iframe")
-    src = urlsplit(frame.proto.src)
+    (frame,) = embedded(at)
+    src = urlsplit(frame)
     assert src.path.endswith("/contours")
     # embedded as a slide: presenter mode without the page's chrome
     slide = {**query, "presenter": "true", "slide": "true", "embed": "true"}
@@ -139,8 +151,8 @@ def test_in_presenter_mode_the_steps_link_opens_its_view_in_presenter_mode():
     assert at.title[0].value.startswith("9. ")
     page, query = shown_link(at)
     assert page == "denoising" and query == {"dn_tab": "Fig. 4 grid", "presenter": "true"}
-    (frame,) = at.get("iframe")
-    assert dict(parse_qsl(urlsplit(frame.proto.src).query))["slide"] == "true"
+    (frame,) = embedded(at)
+    assert dict(parse_qsl(urlsplit(frame).query))["slide"] == "true"
 
 
 def test_a_step_is_a_link_and_a_bad_one_opens_the_first_step():
@@ -158,7 +170,7 @@ def test_a_malformed_lesson_file_is_reported_on_the_page(tmp_path, monkeypatch):
     monkeypatch.setattr(view, "LESSONS", tmp_path)
     at = open_view("lesson")
     assert at.error and "broken.toml: step 1: “page” is missing" in unescape(at.error[0].value)
-    assert not at.get("iframe")
+    assert not embedded(at)
 
 
 EVIL_LESSON = """
@@ -190,8 +202,8 @@ def test_a_lesson_files_words_are_shown_as_written_never_as_markdown(tmp_path, m
 
 
 def _planned(at) -> str:
-    (frame,) = at.get("iframe")
-    return dict(parse_qsl(urlsplit(frame.proto.src).query))[presenter.FRAME_PX]
+    (frame,) = embedded(at)
+    return dict(parse_qsl(urlsplit(frame).query))[presenter.FRAME_PX]
 
 
 @pytest.mark.parametrize(
@@ -217,3 +229,49 @@ def test_the_slide_plans_for_the_frames_measured_width(measured, planned):
     not believed, and the slide plans for a 1280 × 720 screen's frame."""
     at = open_view("lesson", state={view.KEYS: {"width": measured}})
     assert _planned(at) == str(planned or view.PLAIN_FRAME_PX)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {},
+        {"step": "9", presenter.KEY: "true"},
+        {"step": "5", presenter.KEY: "TRUE"},
+        {"step": "42"},
+        {"ls_lesson": "no such lesson", "step": "3"},
+    ],
+)
+def test_a_first_visits_html_starts_loading_the_view_its_first_run_embeds(query):
+    """The page's HTML starts loading the step's view (the view loaded only after the
+    page's first run made the Lesson the one view over 3 s cold): the same address as
+    the first run embeds, else the frame would be loaded twice."""
+    src, width = view.planned_src("/lesson", urlencode(query))
+    assert [src] == embedded(open_view("lesson", query=query))
+    assert dict(parse_qsl(urlsplit(src).query))[presenter.FRAME_PX] == str(width)
+    assert view.planned_src("/kpca/lesson/", urlencode(query))[0] == f"/kpca{src}"
+
+
+def _served(path: str, query: bytes = b"") -> bytes:
+    """The HTML page :class:`BootScreen` sends for ``path`` (its body hook the server's)."""
+    sent: list[dict] = []
+
+    async def app(scope, receive, send):
+        headers = [(b"content-type", b"text/html")]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": b"<body>" + ROOT + b"</body>"})
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": "GET", "path": path, "query_string": query}
+    scope["headers"] = []
+    asyncio.run(BootScreen(app, body=view.early_frame_html)(scope, None, send))
+    return sent[-1]["body"]
+
+
+def test_only_the_lessons_html_starts_loading_a_view():
+    page = _served("/lesson", b"step=5").decode()
+    src = view.planned_src("/lesson", "step=5")[0]
+    assert view.EARLY_ID in page and json.dumps(src) in page
+    assert view.EARLY_ID not in _served("/contours").decode()
+    assert view.early_frame_html("/contours", "") == ""

@@ -18,6 +18,8 @@ from kpca_ui.views import lesson
 
 pytestmark = pytest.mark.e2e
 
+PHONE = {"width": 390, "height": 844}
+
 FIGURE_IN_FRAME_JS = "() => !!document.querySelector('.js-plotly-plot .main-svg')"
 
 
@@ -28,20 +30,13 @@ def test_the_lessons_view_is_loaded_once(browser, app_server: AppServer, query) 
     """The Lesson embeds the step's view (a whole app in a frame) once: not again for
     another width while the sidebar closes, nor in a loop of the sidebar opening and
     closing on every run (which loaded it 2-10 times before it settled). It is planned
-    on the page's first run for the frame a 1280 × 720 screen has, so the width listener
-    has nothing to report (waiting for its report kept the Lesson over 3 s cold)."""
+    for the frame a 1280 × 720 screen has, so the width listener has nothing to report
+    (waiting for its report kept the Lesson over 3 s cold), and its loading starts from
+    the page's HTML, before the page's own session (its websocket) has started."""
     context = browser.new_context(viewport=VIEWPORT)
     context.set_default_timeout(90_000)
     page = context.new_page()
-    loads: list[str] = []
-    page.on(
-        "request",
-        lambda request: (
-            loads.append(request.url)
-            if request.resource_type == "document" and f"{SLIDE}=true" in request.url
-            else None
-        ),
-    )
+    loads = view_loads(page)
     try:
         page.goto(f"{app_server.url}/lesson{query}")
         page.wait_for_selector(f".st-key-{lesson.VIEW} iframe")
@@ -49,8 +44,44 @@ def test_the_lessons_view_is_loaded_once(browser, app_server: AppServer, query) 
         frame.locator(".js-plotly-plot .main-svg").first.wait_for()
         page.wait_for_selector(IDLE)
         time.sleep(3)  # a reload would start within the listener's settling time
-        assert len(loads) == 1, loads
+        assert [what for what in loads if what != "websocket"] == ["view"], loads
+        assert loads.index("view") < loads.index("websocket"), loads
         assert page.evaluate("() => window.__kpcaLessonFrame.reported") is None
+    finally:
+        context.close()
+
+
+def view_loads(page) -> list[str]:
+    """What ``page`` loads from now on, in order: "view" for each document of a lesson's
+    view (a slide), "websocket" for each session started."""
+    loads: list[str] = []
+    page.on(
+        "request",
+        lambda request: (
+            loads.append("view")
+            if request.resource_type == "document" and f"{SLIDE}=true" in request.url
+            else None
+        ),
+    )
+    page.on("websocket", lambda _: loads.append("websocket"))
+    return loads
+
+
+def test_a_phone_loads_no_lesson_view(browser, app_server: AppServer) -> None:
+    """A phone's Lesson shows the step's words and its "Open" link, not the view (a
+    projector's slide): the view is not loaded either (it was, hidden: one more session
+    on the server per phone), neither from the page's HTML nor by the page."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context.set_default_timeout(90_000)
+    page = context.new_page()
+    loads = view_loads(page)
+    try:
+        page.goto(f"{app_server.url}/lesson?step=3")
+        page.wait_for_selector(IDLE)
+        page.get_by_role("heading", name="3. ").wait_for()
+        time.sleep(3)  # the page's components have run
+        assert "view" not in loads, loads
+        assert page.locator("iframe").count() == 0
     finally:
         context.close()
 
