@@ -97,7 +97,8 @@ export default function ({ parentElement, data }) {
       parentElement.appendChild(frame);
     }
     frame.title = data.title;
-    frame.style.cssText = `display: block; width: 100%; height: ${data.height}px; border: none;`;
+    frame.style.cssText =
+      `display: block; width: 100%; height: ${data.height}px; border: none; color-scheme: normal;`;
     shown?.remove();
   };
   parentElement.kpcaPlace = place;
@@ -444,7 +445,8 @@ def early_frame_html(path: str, query: str) -> str:
         "if (frame.parentElement !== document.body) { watch.disconnect(); return; }"
         "if (!box) return;"
         "watch.disconnect(); box.moveBefore(frame, null);"
-        f"frame.style.cssText = 'display: block; width: 100%; height: {EMBED_PX}px; border: none;';"
+        "frame.style.cssText = 'display: block; width: 100%; "
+        f"height: {EMBED_PX}px; border: none; color-scheme: normal;';"
         "});"
         "watch.observe(document.body, { childList: true, subtree: true });"
         "setTimeout(function () { watch.disconnect(); }, 30000);"
