@@ -9,7 +9,8 @@ It also puts ``head`` (Plotly's script, :func:`kpca_ui.plotly_js.preload_html`)
 at the end of the page's ``<head>``, so that it loads beside Streamlit's, and shows
 "Drawing the figures …" from Streamlit's first drawing (:data:`FIRST_LOAD_HTML`);
 not on a page that draws no chart itself (a student's phone in class mode, the
-Lesson around its frame).  Only a
+Lesson around its frame).  A ``body`` hook adds more after the root ``div``: the
+Lesson's step view, started there (:func:`kpca_ui.views.lesson.early_frame_html`).  Only a
 page's HTML is changed (uncompressed, 8 kB), never Streamlit's files or other
 answers.
 """
