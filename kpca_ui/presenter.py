@@ -49,15 +49,17 @@ FRAME_PX = "slide_px"
 Lesson page measures it); without it the slide plans for presenter mode's page."""
 FRAME_RANGE = (320, PAGE_PX)
 """The frame widths a slide's link may give."""
-SLIDE_SHORTER_PX = 60
+SLIDE_SHORTER_PX = 80
 """On a slide every figure is this much shorter than in presenter mode: the step's
-title and words are above it, on the same screen."""
+title and words are above it, on the same screen, and the lesson's 490 px frame holds
+the stepping control and the figure (Contours' row of controls and its gaps put the
+figure 124 px down the frame: 60 px less left its foot 14 px below the frame's)."""
 PLAIN_FIGURE_PX = FIGURE_PX + 40
 """Height in presenter mode of a figure with no stepping control above it (Denoising's
 Fig. 3, Fig. 4 and Table 1)."""
-SLIDE_PLAIN_PX = 460
+SLIDE_PLAIN_PX = 452
 """On a slide such a figure is at most this tall: the lesson's frame (490 px) holds
-nothing else but the tab's padding (420 px left Fig. 4's digits 44 px tall, not 48)."""
+nothing else but the tab's padding, 32 px (460 px ran 2 px past the frame's foot)."""
 NOTICE_CLASS = "kpca-notice"
 KEPT_CLASS = "kpca-kept"
 """Class of a paragraph that stays shown in presenter mode (a lesson's words, a card's title)."""

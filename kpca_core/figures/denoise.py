@@ -23,6 +23,9 @@ ROW_HEIGHT_PX = 46
 TITLED_TOP_PX = 50
 """Above a mosaic with a title: the title's line (centred in the margin, plotly's) and the
 column labels' (80 px left the digits of a projector's short figure under 48 px)."""
+HALVES_TOP_PX = 50
+"""Above :func:`fig4_figure`'s halves: the title's line at the top and the column labels'
+(70 px on a projector)."""
 TITLE_FONT = {"family": style.FONT_FAMILY, "size": 15}
 SUP_EM = 0.7
 """The size of a title's ``<sup>`` line (plotly's), in em of the title's."""
@@ -162,7 +165,12 @@ def fig4_figure(
         title=f"{title} · left: linear PCA, right: kernel PCA" if title else "",
         width_px=width_px,
     )
-    fig.update_layout(margin={"t": 60})
+    # the title at the figure's top, the column labels under it, nothing under the digits:
+    # the digits get the height (a slide's 452 px left them 48 px with 60 and 10 px margins)
+    fig.update_layout(
+        margin={"t": HALVES_TOP_PX, "b": 0},
+        title={"y": 1.0, "yref": "container", "yanchor": "top", "pad": {"t": 4}},
+    )
     return fig
 
 
