@@ -57,9 +57,12 @@ figure 124 px down the frame: 60 px less left its foot 14 px below the frame's).
 PLAIN_FIGURE_PX = FIGURE_PX + 40
 """Height in presenter mode of a figure with no stepping control above it (Denoising's
 Fig. 3, Fig. 4 and Table 1)."""
+SLIDE_TAB_PX = 32
+"""Above a tab's figure on a slide: the hidden row of tabs' gap and the tab's padding
+(measured in Chromium, Denoising's Fig. 4)."""
 SLIDE_PLAIN_PX = 452
 """On a slide such a figure is at most this tall: the lesson's frame (490 px) holds
-nothing else but the tab's padding, 32 px (460 px ran 2 px past the frame's foot)."""
+nothing else but :data:`SLIDE_TAB_PX` (460 px ran 2 px past the frame's foot)."""
 NOTICE_CLASS = "kpca-notice"
 KEPT_CLASS = "kpca-kept"
 """Class of a paragraph that stays shown in presenter mode (a lesson's words, a card's title)."""

@@ -153,8 +153,10 @@ def fig4_figure(
     blank = np.full((2 + n_each, 1, images.shape[2]), np.nan, dtype=images.dtype)
     left = np.concatenate([top, linear])
     right = np.concatenate([top, kernel])
+    # "linear n = 256 (all 64)" as "n = 256", "(all 64)" under it: a narrow column of
+    # labels leaves the digits the width (in one line, 8 × 8 digits were 46 px tall)
     labels = list(grid.row_labels[:2]) + [
-        label.split(" ", 1)[1] if " n = " in label else label
+        label.split(" ", 1)[1].replace(" (", "<br>(") if " n = " in label else label
         for label in grid.row_labels[2 : 2 + n_each]
     ]
     fig = mosaic_figure(
@@ -168,7 +170,7 @@ def fig4_figure(
     # the title at the figure's top, the column labels under it, nothing under the digits:
     # the digits get the height (a slide's 452 px left them 48 px with 60 and 10 px margins)
     fig.update_layout(
-        margin={"t": HALVES_TOP_PX, "b": 0},
+        margin={"t": HALVES_TOP_PX, "r": 0, "b": 0},
         title={"y": 1.0, "yref": "container", "yanchor": "top", "pad": {"t": 4}},
     )
     return fig
