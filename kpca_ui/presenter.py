@@ -49,11 +49,9 @@ FRAME_PX = "slide_px"
 Lesson page measures it); without it the slide plans for presenter mode's page."""
 FRAME_RANGE = (320, PAGE_PX)
 """The frame widths a slide's link may give."""
-SLIDE_SHORTER_PX = 80
+SLIDE_SHORTER_PX = 60
 """On a slide every figure is this much shorter than in presenter mode: the step's
-title and words are above it, on the same screen, and the lesson's 490 px frame holds
-the stepping control and the figure (Contours' row of controls and its gaps put the
-figure 124 px down the frame: 60 px less left its foot 14 px below the frame's)."""
+title and words are above it, on the same screen."""
 PLAIN_FIGURE_PX = FIGURE_PX + 40
 """Height in presenter mode of a figure with no stepping control above it (Denoising's
 Fig. 3, Fig. 4 and Table 1)."""
@@ -275,12 +273,18 @@ def projector_css(*, slide: bool = False) -> str:
         f'{main} [data-testid="stHorizontalBlock"]:has({widgets}):not(:has({shown}))',
         f'{main} [data-testid="stLayoutWrapper"]:has(> [data-testid="stHorizontalBlock"])'
         f":has({widgets}):not(:has({shown}))",
+        # A container that held only such a row: its empty box took a gap (16 px), which
+        # put Contours' figure 14 px below a lesson's frame.
+        f'{main} [data-testid="stLayoutWrapper"]:has(> [data-testid="stVerticalBlock"]'
+        ' > [data-testid="stLayoutWrapper"]:only-child > [data-testid="stHorizontalBlock"])'
+        f":has({widgets}):not(:has({shown}))",
     ]
     padding = "3.5rem 1.5rem 1rem"
     if slide:
         hidden += [
             '[data-testid="stHeader"]',
             f".st-key-{BAR}",
+            f'{main} [data-testid="stLayoutWrapper"]:has(> .st-key-{BAR})',  # and its gap
             f"{container}:has(h1)",
             f"{container}:has(.{NOTICE_CLASS})",
             # The step chose the tab.

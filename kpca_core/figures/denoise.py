@@ -26,6 +26,10 @@ column labels' (80 px left the digits of a projector's short figure under 48 px)
 HALVES_TOP_PX = 50
 """Above :func:`fig4_figure`'s halves: the title's line at the top and the column labels'
 (70 px on a projector)."""
+HALVES_LEFT_PX = 72
+"""Left of :func:`fig4_figure`'s halves: the row labels' column on a projector ("original"
+at 16.8 px and plotly's 8 px beside it) with a few pixels to spare (plotly's own margin
+for them, 64 px, cut "n = 256" at the chart's edge by a pixel)."""
 TITLE_FONT = {"family": style.FONT_FAMILY, "size": 15}
 SUP_EM = 0.7
 """The size of a title's ``<sup>`` line (plotly's), in em of the title's."""
@@ -170,7 +174,7 @@ def fig4_figure(
     # the title at the figure's top, the column labels under it, nothing under the digits:
     # the digits get the height (a slide's 452 px left them 48 px with 60 and 10 px margins)
     fig.update_layout(
-        margin={"t": HALVES_TOP_PX, "r": 0, "b": 0},
+        margin={"t": HALVES_TOP_PX, "l": HALVES_LEFT_PX, "r": 0, "b": 0},
         title={"y": 1.0, "yref": "container", "yanchor": "top", "pad": {"t": 4}},
     )
     return fig
