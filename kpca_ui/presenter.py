@@ -55,9 +55,12 @@ title and words are above it, on the same screen."""
 PLAIN_FIGURE_PX = FIGURE_PX + 40
 """Height in presenter mode of a figure with no stepping control above it (Denoising's
 Fig. 3, Fig. 4 and Table 1)."""
-SLIDE_PLAIN_PX = 460
+SLIDE_TAB_PX = 32
+"""Above a tab's figure on a slide: the hidden row of tabs' gap and the tab's padding
+(measured in Chromium, Denoising's Fig. 4)."""
+SLIDE_PLAIN_PX = 452
 """On a slide such a figure is at most this tall: the lesson's frame (490 px) holds
-nothing else but the tab's padding (420 px left Fig. 4's digits 44 px tall, not 48)."""
+nothing else but :data:`SLIDE_TAB_PX` (460 px ran 2 px past the frame's foot)."""
 NOTICE_CLASS = "kpca-notice"
 KEPT_CLASS = "kpca-kept"
 """Class of a paragraph that stays shown in presenter mode (a lesson's words, a card's title)."""
@@ -270,12 +273,18 @@ def projector_css(*, slide: bool = False) -> str:
         f'{main} [data-testid="stHorizontalBlock"]:has({widgets}):not(:has({shown}))',
         f'{main} [data-testid="stLayoutWrapper"]:has(> [data-testid="stHorizontalBlock"])'
         f":has({widgets}):not(:has({shown}))",
+        # A container that held only such a row: its empty box took a gap (16 px), which
+        # put Contours' figure 14 px below a lesson's frame.
+        f'{main} [data-testid="stLayoutWrapper"]:has(> [data-testid="stVerticalBlock"]'
+        ' > [data-testid="stLayoutWrapper"]:only-child > [data-testid="stHorizontalBlock"])'
+        f":has({widgets}):not(:has({shown}))",
     ]
     padding = "3.5rem 1.5rem 1rem"
     if slide:
         hidden += [
             '[data-testid="stHeader"]',
             f".st-key-{BAR}",
+            f'{main} [data-testid="stLayoutWrapper"]:has(> .st-key-{BAR})',  # and its gap
             f"{container}:has(h1)",
             f"{container}:has(.{NOTICE_CLASS})",
             # The step chose the tab.

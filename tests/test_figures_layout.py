@@ -10,9 +10,23 @@ from kpca_core.datasets import parabola, three_rings
 from kpca_core.figures import contours as figures
 from kpca_core.figures import layout as rule
 from kpca_core.figures import rings
-from kpca_core.figures.style import CHAR_EM, FONT_SCALE, for_projector, projector_plan_height
+from kpca_core.figures.style import (
+    CHAR_EM,
+    FONT_SCALE,
+    MIN_FONT_PX,
+    for_projector,
+    projector_plan_height,
+)
 from kpca_core.rings import fig5_readings
-from kpca_ui.presenter import FIGURE_PX, PAGE_PX, SLIDE_PX, SLIDE_SHORTER_PX
+from kpca_ui.presenter import (
+    FIGURE_PX,
+    PAGE_PX,
+    SLIDE_PLAIN_PX,
+    SLIDE_PX,
+    SLIDE_SHORTER_PX,
+    SLIDE_TAB_PX,
+)
+from kpca_ui.views.lesson import EMBED_PX
 from tests.e2e.audit import contrast
 
 KERNELS = {
@@ -186,6 +200,42 @@ def test_fig4_digits_are_48_px_on_the_projector():
     shown = for_projector(fig, height=FIGURE_PX + 40)
     assert _digit_px(shown, PAGE_PX, 7 * 17 - 1, 21 * 17 - 1) >= rule.PRESENTER_DIGIT_MIN_PX
     assert list(shown.layout.yaxis.ticktext[2:]) == [f"n = {n}" for n in (1, 4, 16, 64, 256)]
+
+
+@pytest.mark.parametrize(("side", "available"), [(16, 256), (8, 64)], ids=["usps", "sklearn"])
+def test_fig4_digits_are_48_px_on_a_lessons_slide(side, available):
+    """Lesson step 9 in presenter mode: the scikit-learn 8 × 8 digits (the app without
+    USPS) were 46 px tall, their rows labelled "n = 256 (all 64)" in one line, which took
+    the width from the 21 columns of digits; and the figure, 460 px, ran past the frame."""
+    from kpca_core.denoise.grids import ImageGrid
+    from kpca_core.figures import denoise
+
+    ns = (1, 4, 16, 64, 256)
+    labels = ["original", "noisy"] + [
+        f"{method} n = {n}" + (f" (all {available})" if n > available else "")
+        for method in ("linear", "kernel")
+        for n in ns
+    ]
+    grid = ImageGrid(
+        np.random.default_rng(0).uniform(-1, 1, (12, 10, side * side)),
+        side,
+        tuple(labels),
+        tuple("0123456789"),
+    )
+    title = "scikit-learn 8×8 digits: Gaussian noise σ = 0.5 (0–1 intensity scale)"
+    fig = denoise.fig4_figure(grid, title=title, halves=True)
+    shown = for_projector(fig, height=SLIDE_PLAIN_PX)
+    layout = shown.layout
+    # the row labels' widest line at the projector's 16 px and plotly's 8 px beside them,
+    # for which plotly widens the left margin
+    widest = max(len(line) for label in layout.yaxis.ticktext for line in label.split("<br>"))
+    labels_px = widest * CHAR_EM * MIN_FONT_PX + 8
+    plot_w = SLIDE_PX - max(layout.margin.l, labels_px) - layout.margin.r
+    plot_h = layout.height - layout.margin.t - layout.margin.b
+    units = side + 1
+    digit = side * min(plot_h / (7 * units - 1), plot_w / (21 * units - 1))
+    assert digit >= rule.PRESENTER_DIGIT_MIN_PX
+    assert SLIDE_PLAIN_PX + SLIDE_TAB_PX <= EMBED_PX  # the figure inside the lesson's frame
 
 
 @pytest.mark.parametrize("name", ["fig2", "rings", "toy", "fig5"])

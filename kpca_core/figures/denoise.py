@@ -23,6 +23,13 @@ ROW_HEIGHT_PX = 46
 TITLED_TOP_PX = 50
 """Above a mosaic with a title: the title's line (centred in the margin, plotly's) and the
 column labels' (80 px left the digits of a projector's short figure under 48 px)."""
+HALVES_TOP_PX = 50
+"""Above :func:`fig4_figure`'s halves: the title's line at the top and the column labels'
+(70 px on a projector)."""
+HALVES_LEFT_PX = 72
+"""Left of :func:`fig4_figure`'s halves: the row labels' column on a projector ("original"
+at 16.8 px and plotly's 8 px beside it) with a few pixels to spare (plotly's own margin
+for them, 64 px, cut "n = 256" at the chart's edge by a pixel)."""
 TITLE_FONT = {"family": style.FONT_FAMILY, "size": 15}
 SUP_EM = 0.7
 """The size of a title's ``<sup>`` line (plotly's), in em of the title's."""
@@ -150,8 +157,10 @@ def fig4_figure(
     blank = np.full((2 + n_each, 1, images.shape[2]), np.nan, dtype=images.dtype)
     left = np.concatenate([top, linear])
     right = np.concatenate([top, kernel])
+    # "linear n = 256 (all 64)" as "n = 256", "(all 64)" under it: a narrow column of
+    # labels leaves the digits the width (in one line, 8 × 8 digits were 46 px tall)
     labels = list(grid.row_labels[:2]) + [
-        label.split(" ", 1)[1] if " n = " in label else label
+        label.split(" ", 1)[1].replace(" (", "<br>(") if " n = " in label else label
         for label in grid.row_labels[2 : 2 + n_each]
     ]
     fig = mosaic_figure(
@@ -162,7 +171,12 @@ def fig4_figure(
         title=f"{title} · left: linear PCA, right: kernel PCA" if title else "",
         width_px=width_px,
     )
-    fig.update_layout(margin={"t": 60})
+    # the title at the figure's top, the column labels under it, nothing under the digits:
+    # the digits get the height (a slide's 452 px left them 48 px with 60 and 10 px margins)
+    fig.update_layout(
+        margin={"t": HALVES_TOP_PX, "l": HALVES_LEFT_PX, "r": 0, "b": 0},
+        title={"y": 1.0, "yref": "container", "yanchor": "top", "pad": {"t": 4}},
+    )
     return fig
 
 

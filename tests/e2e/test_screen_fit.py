@@ -21,6 +21,7 @@ import pytest
 from appserver import AppServer
 from browser import FIGURE_JS, IDLE, VIEWPORT, WAIT_FOR_FIGURE_JS
 
+from kpca_core.figures.layout import PANEL_MIN_PX
 from kpca_core.figures.style import MIN_FONT_PX
 from kpca_ui.presenter import FRAME_PX, KEY, NOTICE_CLASS
 from kpca_ui.views import home, lesson
@@ -241,6 +242,46 @@ def test_a_lesson_step_is_one_slide_on_the_projector(
         figure = json.loads(graph.evaluate(FIGURE_OF_JS))
         assert figure["layout"]["font"]["size"] >= MIN_FONT_PX
         _texts_apart_and_inside(graph)
+    finally:
+        context.close()
+
+
+PANELS_JS = """(graph) => ({
+  title: graph.querySelector('.gtitle')?.textContent ?? '',
+  panels: [...graph.querySelectorAll('.layer-subplot image')].map((p) => {
+    const r = p.getBoundingClientRect();
+    return {width: r.width, height: r.height};
+  }),
+})"""
+"""A contour grid's title and its panels' sizes (its colour pictures, under their lines)."""
+
+
+@pytest.mark.parametrize("presenting", [True, False], ids=["presenter", "desktop"])
+def test_a_lessons_fig2_slide_shows_every_component_it_asks_for_readable(
+    browser, app_server: AppServer, artifacts, presenting
+) -> None:
+    """Step 3 (Fig. 2) showed "kPC 1–2 of 3 shown (1 hidden: too small here)" in 94 px
+    panels (116 px in presenter mode): every row it asks for is shown, its panels at least
+    the layout rule's least, and the figure inside its frame on the screen."""
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    try:
+        page.goto(f"{app_server.url}/lesson?step=3&{KEY}={str(presenting).lower()}")
+        page.wait_for_selector(IDLE, timeout=180_000)
+        frame = page.frame_locator(f".st-key-{lesson.VIEW} iframe")
+        graph = frame.locator(".st-key-ct_contours .js-plotly-plot")
+        graph.locator(".main-svg").first.wait_for(timeout=180_000)
+        frame.locator(IDLE).wait_for(timeout=180_000)
+        page.screenshot(path=artifacts / f"lesson_step3_panels_{presenting}.png")
+        drawn = graph.evaluate(PANELS_JS)
+        assert "hidden" not in drawn["title"], drawn["title"]
+        asked = int(lesson.load_lesson(lesson.DEFAULT).steps[2].settings["ct_k"])
+        assert len(drawn["panels"]) == 4 * asked, drawn  # degrees 1–4 × the rows asked for
+        least = min(min(p["width"], p["height"]) for p in drawn["panels"])
+        assert least >= PANEL_MIN_PX, drawn
+        box = graph.bounding_box()
+        view = page.locator(f".st-key-{lesson.VIEW} iframe").bounding_box()
+        assert box["y"] + box["height"] <= min(view["y"] + view["height"], VIEWPORT["height"])
     finally:
         context.close()
 
