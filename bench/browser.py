@@ -473,6 +473,7 @@ DRAG_COUNT_JS = """
       }
     };
     graph.on('plotly_afterplot', seen);
+    graph.on('plotly_animated', seen); // traces moved without a redraw (chart.js, glide)
     // a mark moved in place: looked at once per animation frame
     new MutationObserver(() => {
       if (!asked) {
