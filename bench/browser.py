@@ -257,6 +257,7 @@ ARM_REDRAW_JS = """
         div.__kpcaHooked = true;
         // the current probe's check: a graph outlives the probe that hooked it
         div.on('plotly_afterplot', () => window.__kpcaCheck(true));
+        div.on('plotly_animated', () => window.__kpcaCheck(true)); // chart.js's glide
       }
     };
     let differs = false;
