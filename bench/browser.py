@@ -257,6 +257,7 @@ ARM_REDRAW_JS = """
         div.__kpcaHooked = true;
         // the current probe's check: a graph outlives the probe that hooked it
         div.on('plotly_afterplot', () => window.__kpcaCheck(true));
+        div.on('plotly_animated', () => window.__kpcaCheck(true)); // chart.js's glide
       }
     };
     let differs = false;
@@ -473,6 +474,7 @@ DRAG_COUNT_JS = """
       }
     };
     graph.on('plotly_afterplot', seen);
+    graph.on('plotly_animated', seen); // traces moved without a redraw (chart.js, glide)
     // a mark moved in place: looked at once per animation frame
     new MutationObserver(() => {
       if (!asked) {

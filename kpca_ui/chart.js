@@ -283,6 +283,69 @@ function moveMarks(state, frame) {
   return true;
 }
 
+function drawnValue(layout, path) {
+  // a layout value by its dotted path ("yaxis.range"); undefined if none
+  return path.split(".").reduce((value, key) => (plain(value) ? value[key] : undefined), layout);
+}
+
+function sameValue(a, b) {
+  return Array.isArray(a) && Array.isArray(b)
+    ? a.length === b.length && a.every((x, i) => x === b[i]) : a === b;
+}
+
+function retitle(gd, text) {
+  // Setting a new title's text in the drawn title, when its markup is the drawn one's and
+  // only the words differ (the Spectrum's width and share): a function that does it, or
+  // null (a Plotly.relayout of a title redraws the figure's layout: ~a whole update)
+  const title = gd.layout.title;
+  const element = gd.querySelector(".gtitle");
+  const tags = (t) => (t.match(/<[^>]*>/g) || []).join("");
+  const words = (t) => t.split(/<[^>]*>/).filter(Boolean);
+  if (!plain(title) || typeof title.text !== "string" || !element) return null;
+  if (tags(title.text) !== tags(text)) return null;
+  const nodes = [];
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) if (walker.currentNode.nodeValue.replace(/\u200b/g, "")) {
+    nodes.push(walker.currentNode);
+  }
+  const drawn = words(title.text);
+  const next = words(text);
+  if (nodes.length !== drawn.length || nodes.some((node, i) => node.nodeValue !== drawn[i])) {
+    return null;
+  }
+  return () => {
+    nodes.forEach((node, i) => { node.nodeValue = next[i]; });
+    title.text = text;
+  };
+}
+
+function glide(state, frame) {
+  // A frame that changes only traces' y, the title's words and layout values that are the
+  // drawn ones (the Spectrum's linear bars, their axis range fixed): the traces moved by
+  // Plotly.animate without a redraw and the title set in place, where a Plotly.update
+  // redraws the whole figure, axes, legend and margins (3-4 times as long, measured in
+  // Chromium: the drag's pictures per second).  Another frame: false (quick() draws it).
+  const gd = state.graph;
+  const { data, layout, traces } = frameUpdate(state, frame);
+  if (!traces.length || Object.keys(data).some((key) => key !== "y")) return false;
+  const fixed = Object.keys(layout).filter((key) => key !== "title");
+  if (!fixed.length || fixed.some((key) => !sameValue(drawnValue(gd.layout, key), layout[key]))) {
+    return false;
+  }
+  const setTitle = layout.title ? retitle(gd, layout.title.text) : () => {};
+  if (!setTitle) return false;
+  state.drawing = true;
+  // every trace, the unchanged with their own y: plotly's scatter drops a trace of the
+  // subplot that a transition leaves out (the linear PCA markers vanished)
+  const every = gd.data.map((trace, i) => ({ y: traces.includes(i)
+    ? data.y[traces.indexOf(i)] : trace.y }));
+  const moved = window.Plotly.animate(
+    gd, { data: every, traces: every.map((_, i) => i) },
+    { transition: { duration: 0 }, frame: { duration: 0, redraw: false }, mode: "immediate" });
+  settled(state, Promise.resolve(moved).then(setTitle));
+  return true;
+}
+
 function restore(state) {
   // undo moveMarks: the server's figure (or a frame's) is drawn from the figure itself
   for (const element of state.moved || []) element.removeAttribute("transform");
@@ -406,7 +469,7 @@ function scrub(state) {
   state.shown = shown;
   state.frame = frames.frames[shown];
   const ready = window.Plotly && state.drawn === state.payload && state.width > 0;
-  if (ready && moveMarks(state, state.frame)) return;
+  if (ready && (moveMarks(state, state.frame) || glide(state, state.frame))) return;
   if (ready) quick(state, window.Plotly, state.frame);
   else schedule(state);
 }

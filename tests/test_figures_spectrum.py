@@ -170,6 +170,30 @@ def test_bars_are_the_spectrum_at_the_chosen_width(rings_sweep: WidthSweep, log:
     assert f"σ = {value:.3g}" in fig.layout.title.text
 
 
+def test_linear_bars_have_a_round_top_that_each_frame_names(limits_sweep: WidthSweep) -> None:
+    """The linear bars' y axis ends at a round top over the highest bar or linear PCA marker,
+    and every scrubbed frame names its own: the browser moves the bars alone while it is the
+    drawn one (kpca_ui/chart.js, glide)."""
+    index = int(np.flatnonzero(~np.isnan(limits_sweep.ratios_[:, 0]))[0])
+    frames = figures.spectrum_bars_frames(limits_sweep, index)
+    assert frames
+    tops = set()
+    for at, frame in frames.items():
+        fig = figures.spectrum_bars_figure(limits_sweep, at)
+        low, top = fig.layout.yaxis.range
+        assert frame["layout"]["yaxis"] == {"range": [low, top]} and low == 0
+        high = max(
+            np.max(trace(fig, name).y)
+            for name in ("kernel PCA λ<sub>k</sub>/Σλ", "linear PCA λ<sub>k</sub>/Σλ")
+        )
+        assert 1.05 * high <= top * (1 + 1e-9) <= 1.05 * high * 4 / 3  # round, a little above
+        tops.add(top)
+    assert len(tops) < len(frames) / 2  # the same top over many widths
+    log = figures.spectrum_bars_frames(limits_sweep, index, log=True)
+    assert all("yaxis" not in frame["layout"] for frame in log.values())
+    assert figures.spectrum_bars_figure(limits_sweep, index, log=True).layout.yaxis.range is None
+
+
 def test_log_bars_leave_clipped_zeros_out() -> None:
     sweep = WidthSweep("poly", degree=2, n_widths=3).fit(parabola(60, 0.2, 0)[0])
     fig = figures.spectrum_bars_figure(sweep, 1, n_bars=10, log=True)

@@ -79,6 +79,24 @@ def test_capacity_steps_up_by_15_while_the_storm_holds_and_down_by_5_until_it_do
     assert answer in capsys.readouterr().out.splitlines()[-1]
 
 
+def test_the_storm_is_judged_by_issue_36s_redraw_p95_of_2_s(capsys):
+    """A storm of 30 whose redraws take 2.5 s each, 0 errors: not met (issue #20 allowed 3 s)."""
+    records = [
+        load_test.Record(
+            "spectrum",
+            opened=1.0,
+            first_figure=1.0,
+            redraws=[load_test.Redraw(0.0, 2.5, 2.6, "sp_at")],
+        )
+        for _ in range(30)
+    ]
+    args = load_test.parse_args([])
+    assert not load_test.summarise(records, peak=2**30, args=args)
+    verdict = capsys.readouterr().out.splitlines()[-1]
+    assert verdict.startswith("targets              NOT met")
+    assert "redraw p95 <= 2 s" in verdict
+
+
 def test_the_client_holds_every_choice_as_a_browser_does():
     box = Selectbox(id="k", options=["1", "2", "3"], default=1)
     assert load_test.held_value("selectbox", box, holding=False) == ("string_value", "2")

@@ -63,6 +63,50 @@ def test_dragging_the_chosen_width_shows_its_spectrum_before_the_release(page, a
     assert not page.js_errors
 
 
+BARS = ".st-key-sp_fig_bars .js-plotly-plot"
+
+
+def test_a_held_width_moves_the_bars_in_place_under_the_title_of_its_width(page, app_server):
+    """While the thumb is held, the bars are moved without a whole redraw of the figure
+    (no ``plotly_afterplot``: chart.js's glide), the drawn title names the held width and
+    every trace stays drawn (plotly dropped the linear PCA markers a transition left out)."""
+    open_view(page, SPECTRUM, app_server.url)
+    drawn = (
+        f"() => {{ const g = document.querySelector('{BARS}');"
+        " return {title: g.querySelector('.gtitle').textContent,"
+        " points: g.querySelectorAll('.scatterlayer .point').length,"
+        " bars: Array.from(g.querySelectorAll('.barlayer .point path'), (e) => e.getAttribute('d'))"
+        ".join(), redraws: window.__redraws}; }"
+    )
+    page.evaluate(
+        f"() => document.querySelector('{BARS}').on('plotly_afterplot', () => {{"
+        " window.__redraws = (window.__redraws || 0) + 1; })"
+    )
+    before = page.evaluate(drawn)
+    thumb = SPECTRUM.slider_thumb(page)
+    track = page.locator(f".st-key-{SPECTRUM.slider} [role='group'] > [data-rac]").first
+    track.scroll_into_view_if_needed()
+    box = track.bounding_box()
+    low, high = float(thumb.get_attribute("min")), float(thumb.get_attribute("max"))
+    share = (float(thumb.input_value()) - low) / (high - low)
+    x, y = box["x"] + share * box["width"], box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for step in range(1, 13):
+        page.mouse.move(x - 15 * step, y)
+        page.wait_for_timeout(50)
+    page.wait_for_timeout(500)
+    held = slider_text(page, SPECTRUM)
+    during = page.evaluate(drawn)
+    page.mouse.up()
+    page.wait_for_selector(IDLE)
+    assert during["redraws"] is None, during  # no whole redraw while held
+    assert f"= {held}" in during["title"], (held, during["title"])
+    assert during["bars"] != before["bars"], (before["title"], during["title"], held)
+    assert during["points"] == before["points"] > 0  # the cumulative share's and linear PCA's
+    assert not page.js_errors
+
+
 CONTOURS = next(view for view in VIEWS if view.name == "contours")
 
 

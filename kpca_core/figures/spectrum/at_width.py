@@ -127,6 +127,8 @@ def spectrum_bars_figure(
         "type": "log" if log else "linear",
         "exponentformat": "power",
     }
+    if data and not log:
+        layout["yaxis"]["range"] = _bars_range(sweep, index, n_bars)
     layout["yaxis2"] = {
         "anchor": "x",
         "overlaying": "y",
@@ -149,6 +151,26 @@ def spectrum_bars_figure(
     return figure(data, layout)
 
 
+BARS_TOPS = np.array([1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0])
+"""The tops of the linear bars' axis in each decade: the first at least 5 % above the
+highest bar or linear PCA marker (plotly's own autorange pads about as much)."""
+
+
+def _bars_range(sweep: WidthSweep, index: int, n_bars: int) -> list[float]:
+    """The linear bars' y range at ``index``: [0, a round top over the highest mark].
+
+    A round top stays the same over many widths, so a scrubbed frame whose range is
+    the one drawn moves the bars alone (``kpca_ui/chart.js``, ``glide``), without
+    redrawing the axes.
+    """
+    high = 1.05 * float(
+        np.nanmax(np.concatenate([sweep.ratios_[index, :n_bars], sweep.linear_ratios_[:n_bars]]))
+    )
+    decade = 10.0 ** np.floor(np.log10(high))
+    top = decade * BARS_TOPS[np.searchsorted(BARS_TOPS, high / decade - 1e-12)]
+    return [0.0, float(f"{top:.6g}")]
+
+
 def _bars_at(
     sweep: WidthSweep, index: int, n_bars: int, log: bool
 ) -> tuple[np.ndarray, np.ndarray, str]:
@@ -167,8 +189,9 @@ def spectrum_bars_frames(
     """What changes in :func:`spectrum_bars_figure` at ``index`` when the width changes.
 
     For every width with a spectrum (the kernel matrix not constant), its bars,
-    cumulative share and title as changes of the figure at ``index``:
-    ``{width index: {"data": [{"y"}, {"y"}], "layout": {"title"}}}``; none if
+    cumulative share, title and (linear bars) y range as changes of the figure at
+    ``index``: ``{width index: {"data": [{"y"}, {"y"}], "layout": {"title", "yaxis":
+    {"range"}}}}``; none if
     the figure at ``index`` has no spectrum (no traces to change).  A page sends
     them once and a slider moves through them in the browser.
     """
@@ -184,6 +207,8 @@ def spectrum_bars_frames(
             "data": [{"y": bars}, {"y": cumulative}],
             "layout": {"title": {"text": title, "x": 0}},
         }
+        if not log:
+            frames[at]["layout"]["yaxis"] = {"range": _bars_range(sweep, at, n_bars)}
     return frames
 
 
