@@ -517,8 +517,8 @@ def test_the_grid_is_planned_for_the_width_the_browser_measured(measured, width)
     assert len(centres) == (2 if width == 358 else 4)  # a phone: two columns side by side
     assert [e.proto.id for e in at.get("bidi_component") if e.proto.id.endswith("ct_screen")]
     # on a phone the kernel controls fold away, so that the figure comes first (issue #31)
-    assert [e.label for e in at.expander if e.label == "Kernel and columns"] == (
-        ["Kernel and columns"] if width == 358 else []
+    assert [e.label for e in at.expander if e.label == "Data, kernel and columns"] == (
+        ["Data, kernel and columns"] if width == 358 else []
     )
 
 

@@ -1,4 +1,4 @@
-"""The Contours view's settings: kernels, presets and the kernel controls above the grid.
+"""The Contours view's settings: kernels, presets and the data and kernel controls above the grid.
 
 Schölkopf, Smola & Müller (1998), Fig. 2.  The cached fits and the figures are
 in :mod:`kpca_ui.views.contours_grid`; the page, ``app_pages/contours.py``, is the layout.
@@ -11,8 +11,9 @@ import streamlit as st
 from kpca_core import contours as ct
 from kpca_core.figures.contours import FIGURE_PX
 from kpca_core.figures.style import is_narrow
+from kpca_ui import draw
 from kpca_ui.links import choice, flag, integer, literal, number, replace_with_default, text
-from kpca_ui.points import link_domains
+from kpca_ui.points import PointSet, link_domains, point_picker
 from kpca_ui.presenter import presenter_mode, slide_mode
 from kpca_ui.screen import content_px
 from kpca_ui.shell import camera_domain
@@ -157,21 +158,30 @@ def _replace_unusable_values(kernel: str, parameter: str | None) -> str | None:
     return None
 
 
-def kernel_controls(
-    fold: bool = False,
-) -> tuple[ct.KernelSpec, str | None, tuple[float, ...], int, bool, bool, int]:
-    """The kernel, the swept parameter and its values, and the grid's settings.
+def drawing_chosen() -> bool:
+    """Whether the data set chosen (by the box, or by the link before the box is drawn) is
+    the drawing."""
+    return st.session_state.get("ct_data", st.query_params.get("ct_data")) == draw.DRAW
 
+
+def controls() -> tuple[
+    PointSet, ct.KernelSpec, str | None, tuple[float, ...], int, bool, bool, int
+]:
+    """The data in a row (:func:`kpca_ui.points.point_picker`), then the kernel, the
+    swept parameter and its values, and the grid's settings.
+
+    In the page's main area, not the sidebar, so that the fragment that draws the grid
+    holds them all: a change of the data reruns it alone, as a kernel change does.
     On a phone's page (measured, :data:`SCREEN`) they stack into a column taller than
     the screen, so they are folded into one expander and the figure comes first; so
-    too with ``fold`` (a drawing: its canvas and the grid it refits on one screen, a
-    lesson's slide too).
+    too for a drawing (its canvas and the grid it refits on one screen, a lesson's
+    slide too).
     """
     phone = is_narrow(content_px(SCREEN, FIGURE_PX)) and not presenter_mode()
-    if phone or (fold and (slide_mode() or not presenter_mode())):
-        with st.expander("Kernel and columns", icon=":material/tune:"):
-            return _kernel_controls()
-    return _kernel_controls()
+    if phone or (drawing_chosen() and (slide_mode() or not presenter_mode())):
+        with st.expander("Data, kernel and columns", icon=":material/tune:"):
+            return point_picker("ct", place=st.container()), *_kernel_controls()
+    return point_picker("ct", place=st.container()), *_kernel_controls()
 
 
 def _kernel_controls() -> tuple[ct.KernelSpec, str | None, tuple[float, ...], int, bool, bool, int]:
@@ -190,7 +200,6 @@ def _kernel_controls() -> tuple[ct.KernelSpec, str | None, tuple[float, ...], in
     options = [*ct.SWEEPABLE[kernel], "none"]
     if st.session_state.get("ct_sweep", options[0]) not in options:
         st.session_state["ct_sweep"] = options[0]
-    top[0].caption(FORMULAS[kernel])
     sweep = top[1].selectbox(
         "Columns sweep",
         options,
@@ -281,6 +290,8 @@ def _kernel_controls() -> tuple[ct.KernelSpec, str | None, tuple[float, ...], in
             "γ = "
             + ", ".join(f"{spec.with_value('sigma', value).engine_gamma:.3g}" for value in values)
         )
+    # under the kernel's own slider, if it has one; else in a cell the row has anyway
+    fixed[0].caption(FORMULAS[kernel])
     resolution = fixed[4].select_slider(
         "Grid resolution", RESOLUTIONS, DEFAULTS["ct_res"], key="ct_res", bind="query-params"
     )

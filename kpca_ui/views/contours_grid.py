@@ -31,7 +31,7 @@ from kpca_ui.safety import guarded
 from kpca_ui.screen import content_px, width_listener
 from kpca_ui.shell import camera_format
 from kpca_ui.views import rings
-from kpca_ui.views.contours import SCREEN, SIGMAS, kernel_controls, spec_key
+from kpca_ui.views.contours import SCREEN, SIGMAS, controls, spec_key
 from kpca_ui.workers import compute, concurrently
 
 FIG2_CAPTION = (
@@ -273,14 +273,19 @@ def contour_figure(
 
 @st.fragment
 @guarded("ct", "the contour grid")
-def contour_view(points: PointSet) -> None:
-    """Kernel controls, then what they draw (:func:`contour_body`).
+def contour_view() -> None:
+    """The data and kernel controls, then what they draw (:func:`contour_body`).
 
-    A change of the controls reruns this fragment alone, the rest of the page untouched.
-    The page's width is measured here, after both: its report reruns the controls too,
-    which a phone's page folds away under the figure's title (:func:`kernel_controls`).
+    A change of the controls, the data's included, reruns this fragment alone, the
+    rest of the page untouched. The page's width is measured here, after both: its
+    report reruns the controls too, which a phone's page folds away under the
+    figure's title (:func:`kpca_ui.views.contours.controls`).
     """
-    contour_body(points, *kernel_controls(fold=is_drawn(points)))
+    points, *settings = controls()
+    if points.X.shape[1] != 2:
+        st.error("The Contours view needs 2-D points: choose a 2-D data set.")
+    else:
+        contour_body(points, *settings)
     if not presenter_mode():  # a phone's page is narrower than the grid's planned width
         width_listener(SCREEN, content_px(SCREEN, figures.FIGURE_PX), figures.FIGURE_PX)
 
@@ -299,9 +304,9 @@ def contour_body(
 ) -> None:
     """The drawing canvas if drawn, the grid of contour panels, the projection, the downloads.
 
-    A fragment of its own, with the kernel settings :func:`contour_view` read:
+    A fragment of its own, with the data and kernel settings :func:`contour_view` read:
     a canvas edit reruns it alone, so the drawing is read again here and the
-    kernel controls above are neither run nor sent again (~25 messages fewer
+    controls above are neither run nor sent again (~25 messages fewer
     per click for the browser to apply).
     """
     drawn, grid_place = is_drawn(points), st
