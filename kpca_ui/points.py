@@ -9,7 +9,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
-from streamlit.delta_generator import DeltaGenerator
 
 from kpca_core import datasets
 from kpca_core.drawing import encode
@@ -46,7 +45,7 @@ MESSAGE_CHARS = 600
 """Longest message about an upload (it may quote the CSV parser, which may quote the file)."""
 ROW = (1.6, 1.4, 1.4, 0.8)
 """The shares of the data set's box, the number of points, the noise and the seed in a
-row of the page (:func:`point_picker`'s ``place``)."""
+row of the page (:func:`point_picker`'s ``row``)."""
 
 
 def link_domains(prefix: str, extra: Mapping[str, tuple[str, float]] | None = None) -> dict:
@@ -101,7 +100,7 @@ def point_picker(
     *,
     extra: Mapping[str, tuple[str, float]] | None = None,
     max_points: int = MAX_TOY_POINTS,
-    place: DeltaGenerator | None = None,
+    row: bool = False,
 ) -> PointSet:
     """Controls choosing a toy set, an uploaded CSV or a drawing; returns the points.
 
@@ -114,10 +113,11 @@ def point_picker(
         ``name -> (title, default noise)``; e.g. the Gaussian clusters in R^10.
     max_points : int
         The view's largest number of points, for uploads as for the toy sets.
-    place : DeltaGenerator, optional
+    row : bool
         Where the controls go: by default the sidebar, one under another below a
-        "Data" heading; else ``place``, in one row (:data:`ROW`), the upload under
-        it. A fragment can hold them there, and a change then reruns it alone.
+        "Data" heading; with ``row``, the page where the picker is called, in one
+        row (:data:`ROW`), the upload under it. A fragment can hold them there (it
+        cannot write to the sidebar), and a change of the data then reruns it alone.
 
     A bad upload shows what is wrong and the page keeps the last good data.
     A drawing's canvas is drawn by the view (:func:`kpca_ui.draw.canvas`), which
@@ -127,12 +127,13 @@ def point_picker(
     titles = {**DATASET_TITLES, **{name: title for name, (title, _) in extra.items()}}
     default_noises = {name: noise for name, (_, noise) in extra.items()}
     options = [*titles, UPLOAD, draw.DRAW]
-    if place is None:
+    if row:
+        place = st
+        cells = st.columns(ROW, vertical_alignment="bottom")
+    else:
         place = st.sidebar
         place.subheader("Data")
         cells = [place] * len(ROW)
-    else:
-        cells = place.columns(ROW, vertical_alignment="bottom")
     name = cells[0].selectbox(
         "Data set",
         options,

@@ -180,8 +180,8 @@ def controls() -> tuple[
     phone = is_narrow(content_px(SCREEN, FIGURE_PX)) and not presenter_mode()
     if phone or (drawing_chosen() and (slide_mode() or not presenter_mode())):
         with st.expander("Data, kernel and columns", icon=":material/tune:"):
-            return point_picker("ct", place=st.container()), *_kernel_controls()
-    return point_picker("ct", place=st.container()), *_kernel_controls()
+            return point_picker("ct", row=True), *_kernel_controls()
+    return point_picker("ct", row=True), *_kernel_controls()
 
 
 def _kernel_controls() -> tuple[ct.KernelSpec, str | None, tuple[float, ...], int, bool, bool, int]:
