@@ -573,7 +573,8 @@ def test_the_data_controls_are_in_the_grids_fragment(width):
 
 
 def test_a_link_to_the_data_sets_the_controls_in_the_fragment():
-    """The moved controls keep their link keys, and an old link's title still works."""
+    """The controls moved into the fragment keep their link keys, and an old link's
+    title still works."""
     at = open_view(
         "contours",
         query={
@@ -584,6 +585,8 @@ def test_a_link_to_the_data_sets_the_controls_in_the_fragment():
         },
     )
     assert [widget.value for widget in data_controls(at)] == ["half_circle", 120, 0.05, 7]
+    fragment = fragment_of(at, at.selectbox(key="ct_kernel"))
+    assert [fragment_of(at, widget) for widget in data_controls(at)] == [fragment] * 4
     assert (
         "Half circle: 120 points, noise 0.05, seed 7"
         in chart(at, "ct_contours")["layout"]["title"]["text"]
