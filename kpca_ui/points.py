@@ -128,12 +128,10 @@ def point_picker(
     default_noises = {name: noise for name, (_, noise) in extra.items()}
     options = [*titles, UPLOAD, draw.DRAW]
     if row:
-        place = st
         cells = st.columns(ROW, vertical_alignment="bottom")
     else:
-        place = st.sidebar
-        place.subheader("Data")
-        cells = [place] * len(ROW)
+        st.sidebar.subheader("Data")
+        cells = [st.sidebar] * len(ROW)
     name = cells[0].selectbox(
         "Data set",
         options,
@@ -149,6 +147,7 @@ def point_picker(
         return drawn_points(prefix)
     draw.sync_link(prefix, None)
     if name == UPLOAD:
+        place = st.container() if row else st.sidebar  # under the row
         upload = place.file_uploader(
             f"CSV: x, y and an optional group column (at most {max_points} rows)",
             type=["csv", "txt"],

@@ -1,4 +1,4 @@
-"""The Contours view's settings: kernels, presets and the data and kernel controls above the grid.
+"""The Contours view's settings: kernels, presets, the kernel and data controls above the grid.
 
 Schölkopf, Smola & Müller (1998), Fig. 2.  The cached fits and the figures are
 in :mod:`kpca_ui.views.contours_grid`; the page, ``app_pages/contours.py``, is the layout.
@@ -164,24 +164,36 @@ def drawing_chosen() -> bool:
     return st.session_state.get("ct_data", st.query_params.get("ct_data")) == draw.DRAW
 
 
-def controls() -> tuple[
-    PointSet, ct.KernelSpec, str | None, tuple[float, ...], int, bool, bool, int
-]:
-    """The data in a row (:func:`kpca_ui.points.point_picker`), then the kernel, the
-    swept parameter and its values, and the grid's settings.
+def folded(fold: bool = False) -> bool:
+    """Whether the controls are folded into expanders, so that the figure comes first.
 
-    In the page's main area, not the sidebar, so that the fragment that draws the grid
-    holds them all: a change of the data reruns it alone, as a kernel change does.
     On a phone's page (measured, :data:`SCREEN`) they stack into a column taller than
-    the screen, so they are folded into one expander and the figure comes first; so
-    too for a drawing (its canvas and the grid it refits on one screen, a lesson's
-    slide too).
+    the screen; so too with ``fold`` (a drawing: its canvas and the grid it refits on
+    one screen, a lesson's slide too).
     """
     phone = is_narrow(content_px(SCREEN, FIGURE_PX)) and not presenter_mode()
-    if phone or (drawing_chosen() and (slide_mode() or not presenter_mode())):
-        with st.expander("Data, kernel and columns", icon=":material/tune:"):
-            return point_picker("ct", row=True), *_kernel_controls()
-    return point_picker("ct", row=True), *_kernel_controls()
+    return phone or (fold and (slide_mode() or not presenter_mode()))
+
+
+def kernel_controls(
+    fold: bool = False,
+) -> tuple[ct.KernelSpec, str | None, tuple[float, ...], int, bool, bool, int]:
+    """The kernel, the swept parameter and its values, and the grid's settings
+    (in an expander if :func:`folded`)."""
+    if folded(fold):
+        with st.expander("Kernel and columns", icon=":material/tune:"):
+            return _kernel_controls()
+    return _kernel_controls()
+
+
+def data_controls() -> PointSet:
+    """The data in a row (:func:`kpca_ui.points.point_picker`), in the page, not the
+    sidebar, so that the fragment that draws the grid holds them: a change of the data
+    reruns it alone, not the kernel controls above (in an expander if :func:`folded`)."""
+    if folded(drawing_chosen()):
+        with st.expander("Data", icon=":material/scatter_plot:"):
+            return point_picker("ct", row=True)
+    return point_picker("ct", row=True)
 
 
 def _kernel_controls() -> tuple[ct.KernelSpec, str | None, tuple[float, ...], int, bool, bool, int]:

@@ -95,12 +95,13 @@ def test_dragging_the_noise_redraws_the_contour_grid_before_the_release(page, ap
 
 
 class Recorded:
-    """A session's socket that keeps what the server sends: each delta's fragment and
-    the end of each run."""
+    """A session's socket that keeps what the server sends: each delta's fragment, the
+    widgets' ids and the end of each run."""
 
     def __init__(self, ws) -> None:
         self.ws = ws
         self.fragments: list[str] = []
+        self.widgets: list[str] = []
         self.ends: list[int] = []
 
     async def send(self, data: bytes) -> None:
@@ -112,6 +113,9 @@ class Recorded:
         message.ParseFromString(data)
         if message.WhichOneof("type") == "delta":
             self.fragments.append(message.delta.fragment_id)
+            element = message.delta.new_element
+            kind = element.WhichOneof("type")
+            self.widgets.append(getattr(getattr(element, kind), "id", "") if kind else "")
         elif message.WhichOneof("type") == "script_finished":
             self.ends.append(message.script_finished)
         return data
@@ -134,7 +138,7 @@ async def noise_change(url: str) -> tuple[str, Recorded, Record]:
         assert await session.run(timeout=120) is not None
         (slider,) = session.sliders.values()
         slider.value = [0.27]
-        socket.fragments, socket.ends = [], []
+        socket.fragments, socket.widgets, socket.ends = [], [], []
         assert await session.run(fragment_id=slider.fragment_id, timeout=120) is not None
     return slider.fragment_id, socket, record
 
@@ -149,6 +153,8 @@ def test_a_noise_change_reruns_the_grids_fragment_alone(app_server):
     assert fragment  # the slider is drawn in a fragment
     assert sent.ends == [ForwardMsg.ScriptFinishedStatus.FINISHED_FRAGMENT_RUN_SUCCESSFULLY]
     assert sent.fragments and all(sent.fragments), "an element outside the fragment was sent"
+    assert any(widget.endswith("-ct_noise") for widget in sent.widgets)
+    assert not [widget for widget in sent.widgets if widget.endswith("-ct_kernel")]
     assert not record.messages
 
 
