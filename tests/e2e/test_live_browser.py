@@ -146,7 +146,7 @@ async def noise_change(url: str) -> tuple[str, Recorded, Record]:
 def test_a_noise_change_reruns_the_grids_fragment_alone(app_server):
     """The data controls are in the grid's fragment, not in the sidebar (which a fragment
     cannot write to): a change of the noise reruns that fragment, and nothing of the page
-    outside it is made or sent again (108 messages a change before, 93 after)."""
+    outside it is made or sent again (108 messages a change before, 68 after)."""
     # the sessions' event loop in a thread of its own: Playwright keeps one in this one
     with ThreadPoolExecutor(1) as pool:
         fragment, sent, record = pool.submit(asyncio.run, noise_change(app_server.url)).result()
