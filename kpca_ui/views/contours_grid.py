@@ -319,9 +319,10 @@ def contour_body(
     grid_place, data_place = st, contextlib.nullcontext()
     if drawing_folded:
         # the canvas and the grid it changes side by side, both on one screen (a phone
-        # stacks them); the data's box under the canvas, off the screen's height
+        # stacks them); the data's box under both, off the screen's height (in their
+        # row, presenter mode's style would hide the row with the box)
         canvas_place, grid_place = st.columns(DRAWN_COLUMNS)
-        canvas_place, data_place = canvas_place.container(), canvas_place.container()
+        data_place = st.container()
     with data_place:
         points = data_controls()
     drawn = is_drawn(points)
