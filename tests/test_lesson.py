@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
@@ -265,7 +266,9 @@ def _served(path: str, query: bytes = b"") -> bytes:
 
     scope = {"type": "http", "method": "GET", "path": path, "query_string": query}
     scope["headers"] = []
-    asyncio.run(BootScreen(app, body=view.early_frame_html)(scope, None, send))
+    served = BootScreen(app, body=view.early_frame_html)(scope, None, send)
+    # in a thread of its own: a browser test before it may leave this thread's loop running
+    ThreadPoolExecutor(1).submit(asyncio.run, served).result()
     return sent[-1]["body"]
 
 

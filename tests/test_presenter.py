@@ -121,8 +121,8 @@ def test_a_bookmark_opens_contours_in_presenter_mode_with_large_figures():
     )
     assert base_font(chart(at, "ct_projection")) > 12
     # The hidden controls are still drawn, so they keep their values and the link.
-    assert {"ct_data", "ct_n", "ct_noise"} <= {w.key for w in at.sidebar.slider} | {
-        w.key for w in at.sidebar.selectbox
+    assert {"ct_data", "ct_n", "ct_noise"} <= {w.key for w in at.slider} | {
+        w.key for w in at.selectbox
     }
 
 
