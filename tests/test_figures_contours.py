@@ -20,13 +20,18 @@ def plotly_rgb(colour: str) -> tuple[int, int, int]:
     return tuple(int(part) for part in colour[colour.index("(") + 1 : -1].split(","))
 
 
-def _fig2(resolution: int = 30, pca: bool = False) -> ct.ContourSweep:
+def _fig2(resolution: int = 30, pca: bool = False, n_components: int = 3) -> ct.ContourSweep:
     X, labels = parabola(300, 0.2, 0)
     specs = ct.sweep_specs(ct.KernelSpec("poly", gamma=1.0, coef0=0.0), "degree", (1, 2, 3, 4))
     if pca:
         specs.insert(0, ct.KernelSpec("pca"))
     return ct.contour_sweep(
-        X, specs, n_components=3, parameter="degree", labels=labels, resolution=resolution
+        X,
+        specs,
+        n_components=n_components,
+        parameter="degree",
+        labels=labels,
+        resolution=resolution,
     )
 
 
@@ -480,7 +485,8 @@ def test_a_fitted_figures_titles_fit_their_columns(width):
     n_columns = len({round(a.x, 6) for a in fig.layout.annotations if "kPC" in a.text})
     column_px = (width - figures.FITTED_MARGIN["l"] - figures.FITTED_MARGIN["r"]) / n_columns
     lines = [line for text in titles for line in text.split("<br>")[-2:]]
-    assert max(map(len, lines)) * figures.FITTED_CHAR_PX <= column_px
+    font_px = figures.TITLE_FONT_PX * style.FONT_SCALE
+    assert max(map(style.text_em, lines)) * font_px <= column_px
     split = " · " not in titles[0]
     assert all((" · " in text) != split for text in titles)  # "kPC k · λ …" or two lines
     y0, y1 = fig.layout.yaxis.range
@@ -488,6 +494,17 @@ def test_a_fitted_figures_titles_fit_their_columns(width):
     first = max(a.y for a in fig.layout.annotations if "kPC" in a.text)
     room = figures.TITLE_PX + split * figures.FITTED_LINE_PX
     assert (y1 - first) * plot_px / (y1 - y0) == pytest.approx(room, rel=0.02)
+
+
+def test_a_desktop_slides_titles_stay_on_one_line_where_they_fit():
+    """The lesson's Fig. 2 slide at 1280 x 720 without presenter mode (two components, a
+    figure 1104 px wide): "kPC 1 · λ = 0.337 (70.2%)" is drawn ~192 px wide in a 235 px
+    column. Estimated at 0.56 em a character (235.2 px) it was broken onto two lines,
+    which took the panels a line's height."""
+    fig = figures.contour_figure(_fig2(n_components=2), width_px=1104, height_px=380)
+    titles = [a.text for a in fig.layout.annotations if "kPC" in a.text]
+    assert len(titles) == 8
+    assert all(" · " in text.split("<br>")[-1] for text in titles)
 
 
 def _title_boxes(fig: go.Figure) -> list[tuple[float, float, float, float, str]]:

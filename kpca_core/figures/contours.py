@@ -202,11 +202,11 @@ def fitted_blocks(sweep: ContourSweep, width_px: int, height_px: int) -> tuple[i
 def _split_titles(sweep: ContourSweep, column_px: float) -> bool:
     """Whether a fitted figure's one-line panel titles are wider than their columns."""
     widest = max(
-        len(_fitted_title(sweep, c, r).rsplit("<br>", 1)[-1])
+        style.text_em(_fitted_title(sweep, c, r).rsplit("<br>", 1)[-1])
         for c in range(len(sweep.columns))
         for r in range(sweep.n_components)
     )
-    return widest * FITTED_CHAR_PX > column_px
+    return widest * TITLE_FONT_PX * style.FONT_SCALE > column_px
 
 
 def columns_per_block(sweep: ContourSweep, width_px: int) -> int:
