@@ -8,6 +8,7 @@ figures in ``kpca_ui/views/contours_grid.py``.
 import streamlit as st
 
 from kpca_ui.links import link_tools
+from kpca_ui.points import point_picker
 from kpca_ui.presenter import ROW_KEY
 from kpca_ui.shell import drawing_notice, require_app_shell
 from kpca_ui.views import contours as view
@@ -24,7 +25,11 @@ st.markdown(
 )
 with st.container(key=f"{ROW_KEY}ct_presets"):  # one row on a phone too
     view.preset_buttons()
-# One fragment, so that a change of the data or the kernel reruns only it: their
-# controls, the grid of contour panels, the data in two chosen components, the downloads.
-contour_view()
+points = point_picker("ct")
+if points.X.shape[1] != 2:
+    st.error("The Contours view needs 2-D points: choose a 2-D data set.")
+else:
+    # One fragment, so that a kernel change reruns only it: the kernel controls,
+    # the grid of contour panels, the data in two chosen components, the downloads.
+    contour_view(points)
 link_tools("ct")

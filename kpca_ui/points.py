@@ -1,5 +1,4 @@
-"""The 2-D data picker of the 2-D views, in the sidebar or in a row of the page: a toy set, a
-CSV upload or a drawing."""
+"""The 2-D data picker every 2-D view shows in its sidebar: a toy set, a CSV upload or a drawing."""
 
 from __future__ import annotations
 
@@ -43,9 +42,6 @@ NAME_CHARS = 60
 """An uploaded file's name is cut to this many characters where it is shown."""
 MESSAGE_CHARS = 600
 """Longest message about an upload (it may quote the CSV parser, which may quote the file)."""
-ROW = (1.6, 1.4, 1.4, 0.8)
-"""The shares of the data set's box, the number of points, the noise and the seed in a
-row of the page (:func:`point_picker`'s ``row``)."""
 
 
 def link_domains(prefix: str, extra: Mapping[str, tuple[str, float]] | None = None) -> dict:
@@ -100,9 +96,8 @@ def point_picker(
     *,
     extra: Mapping[str, tuple[str, float]] | None = None,
     max_points: int = MAX_TOY_POINTS,
-    row: bool = False,
 ) -> PointSet:
-    """Controls choosing a toy set, an uploaded CSV or a drawing; returns the points.
+    """Sidebar controls choosing a toy set, an uploaded CSV or a drawing; returns the points.
 
     Parameters
     ----------
@@ -113,11 +108,6 @@ def point_picker(
         ``name -> (title, default noise)``; e.g. the Gaussian clusters in R^10.
     max_points : int
         The view's largest number of points, for uploads as for the toy sets.
-    row : bool
-        Where the controls go: by default the sidebar, one under another below a
-        "Data" heading; with ``row``, the page where the picker is called, in one
-        row (:data:`ROW`), the upload under it. A fragment can hold them there (it
-        cannot write to the sidebar), and a change of the data then reruns it alone.
 
     A bad upload shows what is wrong and the page keeps the last good data.
     A drawing's canvas is drawn by the view (:func:`kpca_ui.draw.canvas`), which
@@ -127,12 +117,9 @@ def point_picker(
     titles = {**DATASET_TITLES, **{name: title for name, (title, _) in extra.items()}}
     default_noises = {name: noise for name, (_, noise) in extra.items()}
     options = [*titles, UPLOAD, draw.DRAW]
-    if row:
-        cells = st.columns(ROW, vertical_alignment="bottom")
-    else:
-        st.sidebar.subheader("Data")
-        cells = [st.sidebar] * len(ROW)
-    name = cells[0].selectbox(
+    sidebar = st.sidebar
+    sidebar.subheader("Data")
+    name = sidebar.selectbox(
         "Data set",
         options,
         format_func=lambda option: titles.get(option, option),
@@ -147,14 +134,13 @@ def point_picker(
         return drawn_points(prefix)
     draw.sync_link(prefix, None)
     if name == UPLOAD:
-        place = st.container() if row else st.sidebar  # under the row
-        upload = place.file_uploader(
+        upload = sidebar.file_uploader(
             f"CSV: x, y and an optional group column (at most {max_points} rows)",
             type=["csv", "txt"],
             key=f"{prefix}_upload",
         )
         if upload is None:
-            place.info("Upload a CSV to see your own data; showing the last data meanwhile.")
+            sidebar.info("Upload a CSV to see your own data; showing the last data meanwhile.")
         else:
             data = upload.getvalue()
             try:
@@ -177,7 +163,7 @@ def point_picker(
         return st.session_state.get(last_good) or toy_points("parabola", 300, 0.2, 0)
 
     default_noise = default_noises[name] if name in default_noises else datasets.default_noise(name)
-    n_samples = cells[1].slider(
+    n_samples = sidebar.slider(
         "Number of points",
         20,
         max_points,
@@ -192,7 +178,7 @@ def point_picker(
     # The default is the data set's own noise, so that a link without the
     # parameter means "the paper's noise" (a bound widget leaves its default
     # out of the URL).
-    noise = cells[2].slider(
+    noise = sidebar.slider(
         "Noise (standard deviation)",
         0.0,
         1.0,
@@ -201,7 +187,7 @@ def point_picker(
         key=f"{prefix}_noise",
         bind="query-params",
     )
-    seed = cells[3].number_input(
+    seed = sidebar.number_input(
         "Seed", 0, MAX_SEED, 0, step=1, key=f"{prefix}_seed", bind="query-params"
     )
     points = toy_points(name, n_samples, noise, int(seed), titles[name])

@@ -109,7 +109,7 @@ def warm_contours(preset: Mapping[str, Any] = contours_view.FIG2) -> ct.ContourS
 
     ``preset`` maps the view's widget keys to values, as
     :data:`kpca_ui.views.contours.FIG2` does.  The arguments are those the
-    view's widgets give for it (:func:`kpca_ui.views.contours.controls`).
+    view's widgets give for it (``kernel_controls``, ``point_picker``).
     """
     name = preset["ct_data"]
     points = toy_points(

@@ -541,62 +541,6 @@ def live_run(at: AppTest, value: object, slider: str = "ct_noise") -> str:
     return chart(at, "ct_contours")["layout"]["title"]["text"]
 
 
-def fragment_of(at: AppTest, widget) -> str | None:
-    """The fragment ``widget`` was drawn in (a change of it reruns that fragment alone),
-    ``None`` for the page's script."""
-    return at.session_state._state._state._new_widget_state.widget_metadata[widget.id].fragment_id
-
-
-def data_controls(at: AppTest) -> list:
-    return [
-        at.selectbox(key="ct_data"),
-        at.slider(key="ct_n"),
-        at.slider(key="ct_noise"),
-        at.number_input(key="ct_seed"),
-    ]
-
-
-@pytest.mark.parametrize("width", [1200, 358])
-def test_the_data_controls_are_in_the_grids_fragment(width):
-    """Not in the sidebar, which a fragment cannot write to: in the fragment that draws
-    the grid, inside the kernel controls' (issue #36). A change of the noise reruns that
-    fragment alone, not the kernel controls. On a phone they are folded under the
-    figure's title, as the kernel controls are."""
-    at = open_view("contours", state={contours_grid.SCREEN: {"width": width}})
-    kernel = fragment_of(at, at.selectbox(key="ct_kernel"))
-    fragments = {fragment_of(at, widget) for widget in data_controls(at)}
-    assert len(fragments) == 1 and None not in fragments and kernel not in fragments
-    assert not at.sidebar.get("slider") and not at.sidebar.get("selectbox")
-    folded = [e for e in at.expander if e.label == "Data"]
-    assert len(folded) == (width == 358)
-    if folded:
-        assert folded[0].slider(key="ct_noise").value == 0.2
-
-
-def test_a_link_to_the_data_sets_the_controls_in_the_fragment():
-    """The controls moved into the fragment keep their link keys, and an old link's
-    title still works."""
-    at = open_view(
-        "contours",
-        query={
-            "ct_data": "Half circle (Mika et al. Fig. 1)",  # a former title
-            "ct_n": "120",
-            "ct_noise": "0.05",
-            "ct_seed": "7",
-        },
-    )
-    assert [widget.value for widget in data_controls(at)] == ["half_circle", 120, 0.05, 7]
-    kernel = fragment_of(at, at.selectbox(key="ct_kernel"))
-    fragments = {fragment_of(at, widget) for widget in data_controls(at)}
-    assert len(fragments) == 1 and None not in fragments and kernel not in fragments
-    assert (
-        "Half circle: 120 points, noise 0.05, seed 7"
-        in chart(at, "ct_contours")["layout"]["title"]["text"]
-    )
-    at.slider(key="ct_noise").set_value(0.3).run()  # the URL follows: the browser tests
-    assert "noise 0.3," in chart(at, "ct_contours")["layout"]["title"]["text"]
-
-
 def test_a_held_noise_slider_draws_the_grid_at_the_value_under_its_thumb():
     at = open_view("contours")
     assert "noise 0.2," in chart(at, "ct_contours")["layout"]["title"]["text"]

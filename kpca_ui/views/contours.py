@@ -1,4 +1,4 @@
-"""The Contours view's settings: kernels, presets, the kernel and data controls above the grid.
+"""The Contours view's settings: kernels, presets and the kernel controls above the grid.
 
 Schölkopf, Smola & Müller (1998), Fig. 2.  The cached fits and the figures are
 in :mod:`kpca_ui.views.contours_grid`; the page, ``app_pages/contours.py``, is the layout.
@@ -11,9 +11,8 @@ import streamlit as st
 from kpca_core import contours as ct
 from kpca_core.figures.contours import FIGURE_PX
 from kpca_core.figures.style import is_narrow
-from kpca_ui import draw
 from kpca_ui.links import choice, flag, integer, literal, number, replace_with_default, text
-from kpca_ui.points import PointSet, link_domains, point_picker
+from kpca_ui.points import link_domains
 from kpca_ui.presenter import presenter_mode, slide_mode
 from kpca_ui.screen import content_px
 from kpca_ui.shell import camera_domain
@@ -158,42 +157,21 @@ def _replace_unusable_values(kernel: str, parameter: str | None) -> str | None:
     return None
 
 
-def drawing_chosen() -> bool:
-    """Whether the data set chosen (by the box, or by the link before the box is drawn) is
-    the drawing."""
-    return st.session_state.get("ct_data", st.query_params.get("ct_data")) == draw.DRAW
-
-
-def folded(fold: bool = False) -> bool:
-    """Whether the controls are folded into expanders, so that the figure comes first.
-
-    On a phone's page (measured, :data:`SCREEN`) they stack into a column taller than
-    the screen; so too with ``fold`` (a drawing: its canvas and the grid it refits on
-    one screen, a lesson's slide too).
-    """
-    phone = is_narrow(content_px(SCREEN, FIGURE_PX)) and not presenter_mode()
-    return phone or (fold and (slide_mode() or not presenter_mode()))
-
-
 def kernel_controls(
     fold: bool = False,
 ) -> tuple[ct.KernelSpec, str | None, tuple[float, ...], int, bool, bool, int]:
-    """The kernel, the swept parameter and its values, and the grid's settings
-    (in an expander if :func:`folded`)."""
-    if folded(fold):
+    """The kernel, the swept parameter and its values, and the grid's settings.
+
+    On a phone's page (measured, :data:`SCREEN`) they stack into a column taller than
+    the screen, so they are folded into one expander and the figure comes first; so
+    too with ``fold`` (a drawing: its canvas and the grid it refits on one screen, a
+    lesson's slide too).
+    """
+    phone = is_narrow(content_px(SCREEN, FIGURE_PX)) and not presenter_mode()
+    if phone or (fold and (slide_mode() or not presenter_mode())):
         with st.expander("Kernel and columns", icon=":material/tune:"):
             return _kernel_controls()
     return _kernel_controls()
-
-
-def data_controls() -> PointSet:
-    """The data in a row (:func:`kpca_ui.points.point_picker`), in the page, not the
-    sidebar, so that the fragment that draws the grid holds them: a change of the data
-    reruns it alone, not the kernel controls above (in an expander if :func:`folded`)."""
-    if folded(drawing_chosen()):
-        with st.expander("Data", icon=":material/scatter_plot:"):
-            return point_picker("ct", row=True)
-    return point_picker("ct", row=True)
 
 
 def _kernel_controls() -> tuple[ct.KernelSpec, str | None, tuple[float, ...], int, bool, bool, int]:
@@ -212,6 +190,7 @@ def _kernel_controls() -> tuple[ct.KernelSpec, str | None, tuple[float, ...], in
     options = [*ct.SWEEPABLE[kernel], "none"]
     if st.session_state.get("ct_sweep", options[0]) not in options:
         st.session_state["ct_sweep"] = options[0]
+    top[0].caption(FORMULAS[kernel])
     sweep = top[1].selectbox(
         "Columns sweep",
         options,
@@ -302,8 +281,6 @@ def _kernel_controls() -> tuple[ct.KernelSpec, str | None, tuple[float, ...], in
             "γ = "
             + ", ".join(f"{spec.with_value('sigma', value).engine_gamma:.3g}" for value in values)
         )
-    # under the kernel's own slider, if it has one; else in a cell the row has anyway
-    fixed[0].caption(FORMULAS[kernel])
     resolution = fixed[4].select_slider(
         "Grid resolution", RESOLUTIONS, DEFAULTS["ct_res"], key="ct_res", bind="query-params"
     )

@@ -25,20 +25,13 @@ from kpca_ui import draw
 from kpca_ui.chart import chart, figure_from_json, live_value
 from kpca_ui.explain import explain
 from kpca_ui.memory import MB, bounded
-from kpca_ui.points import PointSet, copy_source, is_drawn, toy_points
+from kpca_ui.points import PointSet, copy_source, drawn_points, is_drawn, toy_points
 from kpca_ui.presenter import figure_px, notice, page_px, presentable, presenter_mode
 from kpca_ui.safety import guarded
 from kpca_ui.screen import content_px, width_listener
 from kpca_ui.shell import camera_format
 from kpca_ui.views import rings
-from kpca_ui.views.contours import (
-    SCREEN,
-    SIGMAS,
-    data_controls,
-    drawing_chosen,
-    kernel_controls,
-    spec_key,
-)
+from kpca_ui.views.contours import SCREEN, SIGMAS, kernel_controls, spec_key
 from kpca_ui.workers import compute, concurrently
 
 FIG2_CAPTION = (
@@ -280,16 +273,14 @@ def contour_figure(
 
 @st.fragment
 @guarded("ct", "the contour grid")
-def contour_view() -> None:
-    """The kernel controls, then the data controls and what they draw (:func:`contour_body`).
+def contour_view(points: PointSet) -> None:
+    """Kernel controls, then what they draw (:func:`contour_body`).
 
     A change of the controls reruns this fragment alone, the rest of the page untouched.
     The page's width is measured here, after both: its report reruns the controls too,
-    which a phone's page folds away under the figure's title
-    (:func:`kpca_ui.views.contours.folded`).
+    which a phone's page folds away under the figure's title (:func:`kernel_controls`).
     """
-    fold = drawing_chosen()
-    contour_body(fold, *kernel_controls(fold=fold))
+    contour_body(points, *kernel_controls(fold=is_drawn(points)))
     if not presenter_mode():  # a phone's page is narrower than the grid's planned width
         width_listener(SCREEN, content_px(SCREEN, figures.FIGURE_PX), figures.FIGURE_PX)
 
@@ -297,7 +288,7 @@ def contour_view() -> None:
 @st.fragment
 @guarded("ct", "the contour grid")
 def contour_body(
-    drawing_folded: bool,
+    points: PointSet,
     spec: ct.KernelSpec,
     parameter: str | None,
     values: tuple[float, ...],
@@ -306,34 +297,22 @@ def contour_body(
     pca: bool,
     resolution: int,
 ) -> None:
-    """The data controls, the drawing canvas if drawn, the grid of contour panels, the
-    projection, the downloads.
+    """The drawing canvas if drawn, the grid of contour panels, the projection, the downloads.
 
-    A fragment of its own, with the kernel settings :func:`contour_view` read: a
-    change of the data (the noise, the number of points, the seed, the data set) or a
-    canvas edit reruns it alone, and the kernel controls above are neither run nor
-    sent again (~25 messages fewer per change for the browser to apply). The kernel
-    controls were folded for a drawing if ``drawing_folded``: a change to or from the
-    drawing reruns the page, which folds or unfolds them.
+    A fragment of its own, with the kernel settings :func:`contour_view` read:
+    a canvas edit reruns it alone, so the drawing is read again here and the
+    kernel controls above are neither run nor sent again (~25 messages fewer
+    per click for the browser to apply).
     """
-    grid_place, data_place = st, contextlib.nullcontext()
-    if drawing_folded:
+    drawn, grid_place = is_drawn(points), st
+    if drawn:
+        points = drawn_points("ct")
         # the canvas and the grid it changes side by side, both on one screen (a phone
-        # stacks them); the data's box under both, off the screen's height (in their
-        # row, presenter mode's style would hide the row with the box)
+        # stacks them)
         canvas_place, grid_place = st.columns(DRAWN_COLUMNS)
-        data_place = st.container()
-    with data_place:
-        points = data_controls()
-    drawn = is_drawn(points)
-    if drawn != drawing_folded:
-        st.rerun()
-    if points.X.shape[1] != 2:
-        st.error("The Contours view needs 2-D points: choose a 2-D data set.")
-        return
-    if drawn and len(points.X) < draw.MIN_POINTS:
-        drawing_canvas(canvas_place, None)
-        return
+        if len(points.X) < draw.MIN_POINTS:
+            drawing_canvas(canvas_place, None)
+            return
     sliders = live_sliders(points, spec, parameter)
     live = live_value("ct_contours", sliders)
     if live is not None:  # a slider is held: the figure follows its thumb

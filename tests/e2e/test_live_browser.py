@@ -15,14 +15,11 @@ only after the release.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
-from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlencode
 
 import pytest
 from browser import (
-    FIG2_LINK,
     IDLE,
     VIEWS,
     drag_and_count,
@@ -31,9 +28,6 @@ from browser import (
     slider_text,
     url_params,
 )
-from load_test import Record, Scenario, Session
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-from websockets.asyncio.client import connect
 
 pytestmark = [pytest.mark.e2e]
 
@@ -136,70 +130,6 @@ def test_dragging_the_noise_redraws_the_contour_grid_before_the_release(page, ap
     assert [float(value) for value in url_params(page)["ct_noise"]] == [released]
     assert f"noise {released:g}," in grid_title(page)
     assert not page.js_errors
-
-
-class Recorded:
-    """A session's socket that keeps what the server sends: each delta's fragment, the
-    widgets' ids and the end of each run."""
-
-    def __init__(self, ws) -> None:
-        self.ws = ws
-        self.fragments: list[str] = []
-        self.widgets: list[str] = []
-        self.ends: list[int] = []
-
-    async def send(self, data: bytes) -> None:
-        await self.ws.send(data)
-
-    async def recv(self) -> bytes:
-        data = await self.ws.recv()
-        message = ForwardMsg()
-        message.ParseFromString(data)
-        if message.WhichOneof("type") == "delta":
-            self.fragments.append(message.delta.fragment_id)
-            element = message.delta.new_element
-            kind = element.WhichOneof("type")
-            self.widgets.append(getattr(getattr(element, kind), "id", "") if kind else "")
-        elif message.WhichOneof("type") == "script_finished":
-            self.ends.append(message.script_finished)
-        return data
-
-
-async def noise_change(url: str) -> tuple[str, Recorded, Record]:
-    """Open Fig. 2, then move the noise as a browser does: the slider's fragment, and
-    what the server sent for the change."""
-    record = Record("contours")
-    async with connect(
-        url.replace("http://", "ws://") + "/_stcore/stream",
-        subprotocols=["streamlit"],
-        max_size=None,
-        ping_interval=None,
-    ) as ws:
-        socket = Recorded(ws)
-        session = Session(
-            socket, Scenario("contours", "contours", FIG2_LINK, ("ct_noise",)), record
-        )
-        assert await session.run(timeout=120) is not None
-        (slider,) = session.sliders.values()
-        slider.value = [0.27]
-        socket.fragments, socket.widgets, socket.ends = [], [], []
-        assert await session.run(fragment_id=slider.fragment_id, timeout=120) is not None
-    return slider.fragment_id, socket, record
-
-
-def test_a_noise_change_reruns_the_grids_fragment_alone(app_server):
-    """The data controls are in the grid's fragment, not in the sidebar (which a fragment
-    cannot write to): a change of the noise reruns that fragment, and nothing of the page
-    outside it is made or sent again (108 messages a change before, 68 after)."""
-    # the sessions' event loop in a thread of its own: Playwright keeps one in this one
-    with ThreadPoolExecutor(1) as pool:
-        fragment, sent, record = pool.submit(asyncio.run, noise_change(app_server.url)).result()
-    assert fragment  # the slider is drawn in a fragment
-    assert sent.ends == [ForwardMsg.ScriptFinishedStatus.FINISHED_FRAGMENT_RUN_SUCCESSFULLY]
-    assert sent.fragments and all(sent.fragments), "an element outside the fragment was sent"
-    assert any(widget.endswith("-ct_noise") for widget in sent.widgets)
-    assert not [widget for widget in sent.widgets if widget.endswith("-ct_kernel")]
-    assert not record.messages
 
 
 WIDTH = dataclasses.replace(
