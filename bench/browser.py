@@ -511,6 +511,17 @@ def open_with_frames(page: Page, view: View, base_url: str, timeout_s: float = 2
     return True
 
 
+def thumb_xy(page: Page, view: View) -> tuple[dict, tuple[float, float]]:
+    """The slider's track (its bounding box, scrolled into view) and its thumb's centre."""
+    thumb = view.slider_thumb(page)
+    track = page.locator(f".st-key-{view.slider} [role='group'] > [data-rac]").first
+    track.scroll_into_view_if_needed()
+    box = track.bounding_box()
+    low, high = float(thumb.get_attribute("min")), float(thumb.get_attribute("max"))
+    share = (float(thumb.input_value()) - low) / (high - low)
+    return box, (box["x"] + share * box["width"], box["y"] + box["height"] / 2)
+
+
 def drag_and_count(
     page: Page,
     view: View,
@@ -536,16 +547,9 @@ def drag_and_count(
     the view's figure, and ``"also"``: ``{selector: pictures before the release}`` for
     the graphs of ``also``.
     """
-    thumb = view.slider_thumb(page)
-    track = page.locator(f".st-key-{view.slider} [role='group'] > [data-rac]").first
-    track.scroll_into_view_if_needed()
-    box = track.bounding_box()
-    low, high = float(thumb.get_attribute("min")), float(thumb.get_attribute("max"))
-    share = (float(thumb.input_value()) - low) / (high - low)
+    box, (start, y) = thumb_xy(page, view)
     if not page.evaluate(DRAG_COUNT_JS, [view.chart_selector, *also]):
         raise RuntimeError(f"no drawn figure matching {[view.chart_selector, *also]}")
-    y = box["y"] + box["height"] / 2
-    start = box["x"] + share * box["width"]
     left, right = box["x"] + 1, box["x"] + box["width"] - 1
     far, near = (left, right) if start - left > right - start else (right, left)
     stops = [start, far, near, (start + far) / 2]  # released elsewhere than it started

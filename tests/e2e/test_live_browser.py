@@ -26,6 +26,7 @@ from browser import (
     open_view,
     open_with_frames,
     slider_text,
+    thumb_xy,
     url_params,
 )
 
@@ -83,13 +84,7 @@ def test_a_held_width_moves_the_bars_in_place_under_the_title_of_its_width(page,
         " window.__redraws = (window.__redraws || 0) + 1; })"
     )
     before = page.evaluate(drawn)
-    thumb = SPECTRUM.slider_thumb(page)
-    track = page.locator(f".st-key-{SPECTRUM.slider} [role='group'] > [data-rac]").first
-    track.scroll_into_view_if_needed()
-    box = track.bounding_box()
-    low, high = float(thumb.get_attribute("min")), float(thumb.get_attribute("max"))
-    share = (float(thumb.input_value()) - low) / (high - low)
-    x, y = box["x"] + share * box["width"], box["y"] + box["height"] / 2
+    _, (x, y) = thumb_xy(page, SPECTRUM)
     page.mouse.move(x, y)
     page.mouse.down()
     for step in range(1, 13):
