@@ -272,9 +272,26 @@ def _served(path: str, query: bytes = b"") -> bytes:
     return sent[-1]["body"]
 
 
+def _early_src(html: str) -> str:
+    """The address the page's early frame loads (a JavaScript string in its script)."""
+    return json.loads(re.search(r"new URL\((\".*?\"), location", html)[1])
+
+
 def test_only_the_lessons_html_starts_loading_a_view():
     page = _served("/lesson", b"step=5").decode()
     src = view.planned_src("/lesson", "step=5")[0]
-    assert view.EARLY_ID in page and json.dumps(src) in page
+    assert view.EARLY_ID in page and _early_src(page) == src
     assert view.EARLY_ID not in _served("/contours").decode()
     assert view.early_frame_html("/contours", "") == ""
+
+
+@pytest.mark.parametrize(
+    "path", ["/x</script><script>alert(1)</script>/lesson", "//elsewhere.example/lesson"]
+)
+def test_a_hostile_path_starts_no_script_and_no_other_site(path):
+    """The request's path is written into the page's script: it neither ends that script
+    (a ``</script>`` in it started the sender's own HTML) nor names another host."""
+    html = view.early_frame_html(path, "step=2")
+    assert html.count("</script>") == 1 and html.endswith("</script>")
+    src = _early_src(html)
+    assert src.startswith("/") and not src.startswith("//")

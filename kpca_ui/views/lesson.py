@@ -399,6 +399,8 @@ def planned_src(path: str, query: str) -> tuple[str, int] | None:
     its step (:func:`step_number`), presenter mode's width (:func:`planned_px`).
     """
     base, _, page = path.rstrip("/").rpartition("/")
+    # a path, never a host: "//elsewhere/lesson" would make "//elsewhere/contours?…"
+    base = "/" + base.strip("/") if base.strip("/") else ""
     names = lesson_names()
     if page != "lesson" or not names:
         return None
@@ -411,6 +413,12 @@ def planned_src(path: str, query: str) -> tuple[str, int] | None:
     step = lesson.steps[step_number(params.get("step"), len(lesson.steps))[0] - 1]
     width = planned_px(params.get(PRESENTER, "").lower() == "true")
     return f"{base}/{slide_path(step, width)}", width
+
+
+def _in_script(text: str) -> str:
+    """``text`` as a JavaScript string inside a ``<script>`` element: the request's path
+    is in it, and a ``</script>`` there would end the script and start the sender's HTML."""
+    return json.dumps(text).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def early_frame_html(path: str, query: str) -> str:
@@ -435,7 +443,7 @@ def early_frame_html(path: str, query: str) -> str:
         ".matches) return;"
         'var frame = document.createElement("iframe");'
         f'frame.id = "{EARLY_ID}";'
-        f"frame.dataset.src = frame.src = new URL({json.dumps(src)}, location.href).href;"
+        f"frame.dataset.src = frame.src = new URL({_in_script(src)}, location.href).href;"
         "frame.style.cssText = 'position: fixed; left: 0; top: 0; visibility: hidden; "
         f"z-index: -1; border: none; width: {width}px; height: {EMBED_PX}px;';"
         "document.body.appendChild(frame);"
