@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import numpy as np
 import pytest
 from appserver import AppServer
 from browser import (
@@ -29,6 +30,7 @@ from browser import (
     slider_value,
     url_params,
 )
+from conftest import decode
 
 from kpca_ui.shell import NAVIGATION
 
@@ -47,9 +49,32 @@ def assert_no_error_shown(page) -> None:
     assert page.js_errors == []
 
 
+def plain(value):
+    """Figure JSON with every typed array (``{"dtype", "bdata"}``) a list, numbers as float32.
+
+    The browser keeps an array in the form it arrived in: typed when the page
+    drew a frame it was sent beforehand (a scrubbed width), a list when it drew
+    the server's figure. The same picture is the same numbers in either form.
+    """
+    if isinstance(value, dict):
+        if "bdata" in value:
+            return plain(decode(value).tolist())
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [plain(item) for item in value]
+    if isinstance(value, float):  # NaN (a gap) as None: NaN is unequal to itself
+        return None if np.isnan(value) else float(np.float32(value))
+    return value
+
+
+def figure_data(page, view: View) -> list:
+    """The main figure's traces as drawn, in the :func:`plain` form."""
+    return plain(json.loads(figure_json(page, view))["data"])
+
+
 def assert_drawn(page, view: View) -> dict:
     """The main figure has data and drawn marks (SVG traces or a WebGL canvas)."""
-    figure = json.loads(figure_json(page, view))
+    figure = plain(json.loads(figure_json(page, view)))
     assert figure["data"], f"{view.name}: the figure has no traces"
     graph = page.locator(view.chart_selector).first
     marks = graph.locator("g.trace, g.contour, g.hm image, .gl-container canvas").count()
@@ -89,7 +114,7 @@ def drawn_data(page, view: View, expected: list, timeout_ms: float = 30_000) -> 
     (Denoising's n: its greys quantised) is drawn at once, the server's figure when it
     comes, which on a busy machine can be after the page looked settled."""
     for _ in range(int(timeout_ms / 250)):
-        data = json.loads(figure_json(page, view))["data"]
+        data = figure_data(page, view)
         if data == expected:
             break
         page.wait_for_timeout(250)
@@ -120,7 +145,7 @@ def test_view_redraws_when_its_slider_moves(
 
     shared = page.context.new_page()
     open_view(shared, dataclasses.replace(view, query=urlsplit(page.url).query), app_server.url)
-    assert json.loads(figure_json(shared, view))["data"] == after["data"], (
+    assert figure_data(shared, view) == after["data"], (
         f"the link {page.url} does not reopen the same picture"
     )
     shared.close()
