@@ -67,7 +67,7 @@ from kpca_ui.views.denoising_cache import (
     cached_sweep,
     cached_table1,
     cached_toy_methods,
-    usps_digits,
+    digit_sets,
 )
 from kpca_ui.views.spectrum_sweep import dk_share, sweep_holder, uncentred_sweep
 
@@ -276,7 +276,7 @@ def base_url() -> str:
 
 def digits_line() -> str:
     """Which digits the Denoising view and the Demo use: the real USPS files, or why not."""
-    train, test = usps_digits()
+    train, test = digit_sets()
     if train.source == "USPS":
         return f"USPS digits: real ({len(train.labels) + len(test.labels)})"
     return f"USPS digits: fallback ({train.message or test.message})"

@@ -5,6 +5,7 @@ import json
 import os
 import pathlib
 import re
+import socket
 import struct
 import sys
 import zlib
@@ -51,6 +52,19 @@ def main_module_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     under pytest-xdist, when such a test came first in the same process).
     """
     monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])
+
+
+@pytest.fixture
+def no_usps(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No KPCA_USPS_DIR, an empty data home and a mirror that refuses connections."""
+    from kpca_core import usps
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # closed again: nothing listens there
+    monkeypatch.delenv("KPCA_USPS_DIR", raising=False)
+    monkeypatch.setenv("SCIKIT_LEARN_DATA", str(tmp_path))
+    monkeypatch.setattr(usps, "USPS_BASE_URLS", (f"http://127.0.0.1:{port}/",))
 
 
 def open_view(

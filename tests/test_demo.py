@@ -10,7 +10,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import chart, decode, figures, open_view
-from test_page_denoising import no_usps  # noqa: F401  (a fixture: no USPS, no network)
 
 from kpca_core import usps
 from kpca_core.demo import (
@@ -189,7 +188,7 @@ def test_the_demo_page_shows_convincing_cases_and_another_on_click(small_demo, s
     assert bars[0].startswith("Kernel method: ") and bars[1].startswith("Classic method: ")
 
 
-def test_offline_the_demo_says_in_one_plain_line_which_small_set_it_shows(no_usps):  # noqa: F811
+def test_offline_the_demo_says_in_one_plain_line_which_small_set_it_shows(no_usps):
     at = open_view("demo")
     assert not at.warning and not at.error and not at.exception
     shown = [

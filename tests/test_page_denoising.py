@@ -8,7 +8,6 @@ takes it away and makes the downloads fail, to see the 8×8 fallback.
 from __future__ import annotations
 
 import os
-import socket
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +15,7 @@ import pytest
 from conftest import APP, chart, decode, figures, open_view
 from streamlit.testing.v1 import AppTest
 
-from kpca_core import budget, usps
+from kpca_core import budget
 from kpca_core.denoise import SWEEP_N, DigitDenoiser
 from kpca_core.gaussians_table import N_VALUES, PAPER_TABLE1, SIGMAS, GaussiansTable
 from kpca_core.preimage_methods import METHOD_LABELS, METHODS
@@ -238,17 +237,6 @@ def test_preset_names_fit_the_sidebar_select(no_usps):
     for label in select.options:
         assert len(label) * CHAR_EM * 16 <= SIDEBAR_SELECT_PX, label
     assert select.value == "Custom settings" or "Fig. 4" in select.value
-
-
-@pytest.fixture
-def no_usps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """No KPCA_USPS_DIR, an empty data home and a mirror that refuses connections."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]  # closed again: nothing listens there
-    monkeypatch.delenv("KPCA_USPS_DIR", raising=False)
-    monkeypatch.setenv("SCIKIT_LEARN_DATA", str(tmp_path))
-    monkeypatch.setattr(usps, "USPS_BASE_URLS", (f"http://127.0.0.1:{port}/",))
 
 
 def test_without_usps_the_page_says_so_and_uses_8x8_digits(no_usps):

@@ -8,7 +8,7 @@ from conftest import APP, figures, open_view
 from streamlit.testing.v1 import AppTest
 
 from kpca_ui import shell
-from kpca_ui.views import home
+from kpca_ui.views import home, home_pictures
 
 
 def test_home_shows_the_five_steps():
@@ -110,3 +110,15 @@ def test_a_session_moved_from_a_dead_replica_is_told_once(monkeypatch, here, pin
     assert [toast.value for toast in at.toast] == expected
     at.run()
     assert not at.toast
+
+
+def test_without_usps_home_draws_no_message_from_its_digit_pictures(no_usps):
+    """The digits' fallback message belongs to the Denoising page: drawn while Home's
+    cached pictures were built, it was recorded into them and replayed on every visit
+    to Home, and in the warm-up's thread, once per element, as "missing
+    ScriptRunContext" warnings."""
+    home_pictures.picture.clear()
+    for _ in range(2):  # built, then replayed from the cache
+        at = AppTest.from_file(APP).run(timeout=120)
+        assert not at.exception
+        assert [alert.value for alert in (*at.warning, *at.info)] == []

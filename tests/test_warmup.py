@@ -181,7 +181,7 @@ def test_the_warm_up_draws_no_line_about_fallback_digits(monkeypatch):
     drawn by a visitor's script run only: drawn from the warm-up thread, it logged
     "missing ScriptRunContext" six times per call at a newcomer's first start."""
     fallback = usps.DigitsData(np.zeros((2, 64)), np.zeros(2, int), 8, "scikit-learn 8×8 digits")
-    monkeypatch.setattr(demo, "load_digits", lambda *args: (fallback, fallback))
+    monkeypatch.setattr(demo, "digit_sets", lambda: (fallback, fallback))
     drawn = counting(monkeypatch, demo.st, "caption")
     assert demo.digits()[0] is fallback
     assert drawn == []

@@ -11,7 +11,6 @@ measured, not chosen by hand (:mod:`kpca_core.demo`). The page,
 from __future__ import annotations
 
 import html
-import os
 
 import numpy as np
 import streamlit as st
@@ -37,7 +36,7 @@ from kpca_ui.links import Domain
 from kpca_ui.presenter import KEPT_CLASS, presentable
 from kpca_ui.screen import narrow_listener, narrow_px
 from kpca_ui.views.denoising import DEMO_LEVELS
-from kpca_ui.views.denoising_cache import digit_subsets, fitted_model, load_digits
+from kpca_ui.views.denoising_cache import digit_sets, digit_subsets, fitted_model
 from kpca_ui.workers import in_script_run
 
 PREFIX = "dm"
@@ -67,11 +66,7 @@ NOISE_GONE = (
 def digits() -> tuple[usps.DigitsData, usps.DigitsData]:
     """The training and test digits, with one plain line where they are not the full set
     (in a session's script run only: the warm-up calls this too)."""
-    data = load_digits(
-        os.environ.get(usps.USPS_ENV_VAR),
-        os.environ.get("SCIKIT_LEARN_DATA"),
-        tuple(usps.USPS_BASE_URLS),
-    )
+    data = digit_sets()
     if data[0].source != "USPS" and in_script_run():
         st.caption(usps.FALLBACK_PLAIN)
     return data

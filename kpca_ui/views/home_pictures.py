@@ -24,7 +24,7 @@ from kpca_core.figures import rings as rings_figures
 from kpca_core.figures import spectrum as spectrum_figures
 from kpca_core.rings import fig5_readings
 from kpca_core.spectrum import WidthSweep
-from kpca_ui.views.denoising_cache import usps_digits
+from kpca_ui.views.denoising_cache import digit_sets
 from kpca_ui.views.features import shipped_table
 
 HEIGHT_PX = 180
@@ -92,7 +92,7 @@ def _toy() -> go.Figure:
 
 
 def _digits(noise: Noise) -> go.Figure:
-    _, test = usps_digits()
+    _, test = digit_sets()
     clean = test.images[first_of_each_class(test.labels)][:5]
     rows = np.stack([clean, noise.apply(clean, 1)])
     return denoise_figures.mosaic_figure(
