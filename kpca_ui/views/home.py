@@ -145,7 +145,7 @@ GALLERY: list[Card] = [
         "app_pages/denoising.py",
         "Mika et al. 1999, Fig. 4 (Gaussian noise)",
         {"dn_tab": "Fig. 4 grid"},
-        "USPS digits with Gaussian noise σ = 0.5, rebuilt from n = 1, 4, 16, 64, 256 "
+        "Handwritten digits with Gaussian noise σ = 0.5, rebuilt from n = 1, 4, 16, 64, 256 "
         "components: kernel PCA gives clean digits where linear PCA keeps the noise.",
         "gaussian_digits",
     ),
