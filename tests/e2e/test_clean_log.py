@@ -38,8 +38,14 @@ def wait_for_line(log: Path, pattern: re.Pattern, timeout: float) -> list[str]:
     pytest.fail(f"no line like {pattern.pattern!r} within {timeout:g} s:\n" + "\n".join(lines))
 
 
-def test_a_fresh_start_and_a_short_use_log_no_warning(browser):
+@pytest.mark.parametrize("digits", ["as_set", "offline"])
+def test_a_fresh_start_and_a_short_use_log_no_warning(browser, tmp_path, digits):
+    """With the digits the environment gives (CI: the USPS files), and offline without
+    them (``KPCA_USPS_DIR`` an empty folder: the 8 × 8 fallback, whose messages are
+    drawn by other code than USPS's)."""
     env = {"STREAMLIT_LOGGER_MESSAGE_FORMAT": "%(asctime)s %(levelname)s %(name)s: %(message)s"}
+    if digits == "offline":
+        env["KPCA_USPS_DIR"] = str(tmp_path)
     with AppServer(env=env) as server:
         wait_for_line(server.log_path, READY, 120)
         context = browser.new_context(viewport=VIEWPORT)
