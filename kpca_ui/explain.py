@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from kpca_ui.presenter import presenter_mode
+
 MATHS = "The maths"
 WORDS = "What am I looking at"
 
@@ -420,7 +422,13 @@ def explain(name: str) -> None:
     ----------
     name : str
         A key of :data:`EXPLANATIONS`, e.g. ``"ct_contours"``.
+
+    Nothing in presenter mode, whose style sheet hides expanders: drawn there, their
+    equations were typeset by the browser (KaTeX) for nobody, in a lesson's slide
+    too, while the slide's first figure waited for the same thread.
     """
+    if presenter_mode():
+        return
     entry = EXPLANATIONS[name]
     with st.expander(MATHS, icon=":material/functions:"):
         st.caption(entry.source)

@@ -179,3 +179,12 @@ def test_equation_numbers_are_the_papers():
     for paper, number in cited:
         assert number in IN_THE_PAPER[paper], f"add a piece of {paper} ({number}) to the table"
         assert IN_THE_PAPER[paper][number] in papers[paper][number], (paper, number)
+
+
+@pytest.mark.parametrize("page", ["contours", "spectrum", "features"])
+def test_presenter_mode_draws_no_explanation_it_would_hide(page: str) -> None:
+    """Presenter mode's style sheet hides the expanders; drawn, their equations cost the
+    browser's typesetting on the projector and on a lesson's slide."""
+    at = open_view(page, query={"presenter": "true"})
+    assert [e.label for e in at.expander if e.label in (MATHS, WORDS)] == []
+    assert [e.label for e in open_view(page).expander if e.label == MATHS] != []
