@@ -2,8 +2,9 @@
 
 The value drawn at a point t of the plane is its k-th nonlinear principal
 component (V^k · Φ̃(t)) = Σ_i α_i^k k̃(x_i, t) (eqs. 17, 51, 54):
-:func:`evaluate_column` evaluates a fitted column on a :class:`Grid`, and
-:func:`missing_reason` explains the components that do not exist.
+:func:`evaluate_column` evaluates a fitted column on a :class:`Grid` and traces
+its lines of constant value (:func:`contour_lines`), and :func:`missing_reason`
+explains the components that do not exist.
 """
 
 from __future__ import annotations
