@@ -571,3 +571,23 @@ def test_the_title_is_broken_to_fit_a_phone(width_px):
     assert narrow.layout.margin.t == figures.contour_figure(
         _fig2(), title="short", width_px=width_px
     ).layout.margin.t + style.TITLE_LINE_PX * (len(lines) - 1)
+
+
+def test_the_grid_draws_the_lines_its_columns_traced_and_traces_none_itself(monkeypatch):
+    sweep = _fig2()
+    column = sweep.columns[1]  # degree 2
+    for (points, starts), values in zip(column.lines, column.values, strict=True):
+        expected = panels.contour_lines(sweep.grid.xs, sweep.grid.ys, values)
+        np.testing.assert_array_equal(points, expected[0])
+        np.testing.assert_array_equal(starts, expected[1])
+
+    def traced(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the figure traced contour lines itself")
+
+    monkeypatch.setattr(contourpy, "contour_generator", traced)
+    fig = figures.contour_figure(sweep)  # a cached column's lines are not traced again
+    first, second = _panels(fig)[:2]
+    drawn = path_points(_shapes(fig, "contour lines")[1].path)
+    shift = [second.x - first.x, second.y - first.y]
+    points, _ = column.lines[0]  # its vertices, shifted to its panel (some thinned out)
+    np.testing.assert_allclose(drawn[0], points[0] + shift, atol=1e-2)

@@ -21,6 +21,7 @@ from kpca_core.datasets import parabola
 from kpca_ui.points import UPLOAD, PointSet
 from kpca_ui.presenter import KEY, NOTICE_CLASS
 from kpca_ui.views import contours_grid, rings
+from kpca_ui.views.contours_grid import HELD_RESOLUTION
 
 
 def page(**state: object) -> AppTest:
@@ -551,6 +552,25 @@ def test_a_held_noise_slider_draws_the_grid_at_the_value_under_its_thumb():
     assert "noise 0.2," in chart(at, "ct_contours")["layout"]["title"]["text"]
     for wrong in (5.0, -1, "0.5", float("nan"), True, None):
         assert "noise 0.2," in live_run(at, wrong), wrong
+
+
+def picture_px(at: AppTest) -> int:
+    """The width in pixels of the grid's first colour picture: its grid's resolution."""
+    source = chart(at, "ct_contours")["layout"]["images"][0]["source"]
+    png = base64.b64decode(source.split(",", 1)[1])
+    return int.from_bytes(png[16:20], "big")  # IHDR's width
+
+
+def test_a_held_slider_draws_a_coarser_grid_and_its_release_the_chosen_one():
+    at = open_view("contours")
+    released = chart(at, "ct_contours")
+    assert picture_px(at) == 100
+    live_run(at, 0.6)
+    assert picture_px(at) == HELD_RESOLUTION < 100  # the picture keeps up with the thumb
+    live_run(at, 0.2)  # held at the slider's own value: still coarse
+    assert picture_px(at) == HELD_RESOLUTION
+    at.run()  # the release: the chosen resolution, the same picture as before the drag
+    assert chart(at, "ct_contours") == released
 
 
 def panel_titles(at: AppTest) -> list[str]:

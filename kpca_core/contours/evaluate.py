@@ -2,14 +2,16 @@
 
 The value drawn at a point t of the plane is its k-th nonlinear principal
 component (V^k · Φ̃(t)) = Σ_i α_i^k k̃(x_i, t) (eqs. 17, 51, 54):
-:func:`evaluate_column` evaluates a fitted column on a :class:`Grid`, and
-:func:`missing_reason` explains the components that do not exist.
+:func:`evaluate_column` evaluates a fitted column on a :class:`Grid` and traces
+its lines of constant value (:func:`contour_lines`), and :func:`missing_reason`
+explains the components that do not exist.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import contourpy
 import numpy as np
 
 from ..kernel_pca import BLOCK_ROWS, Progress
@@ -23,6 +25,13 @@ GRID_BLOCK_VALUES = 2**22
 About 0.08 s of one core at ``kpca_core.budget.GRID_NS``: a cancelled
 evaluation stops within that.  The 300 points of Fig. 2 on a 100 × 100 grid
 (3·10⁶ values) are one block; 2000 points on 200 × 200, 20 blocks."""
+
+
+LEVEL_STEP = 0.2
+LEVEL_MAX = 2.0
+LEVELS = np.round(np.arange(-LEVEL_MAX, LEVEL_MAX + LEVEL_STEP / 2, LEVEL_STEP), 10)
+"""The values of the contour lines (0 included), of components divided by their
+largest magnitude on the data (:class:`Column`)."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +87,10 @@ class Column:
         are the components themselves.
     notes : tuple of Note
     error : str or None
+    lines : tuple of (ndarray, ndarray)
+        Each component's contour lines every :data:`LEVEL_STEP` on the grid
+        (:func:`contour_lines`: vertices, where each line starts), traced with the
+        values, so that a cached column is not traced again for another figure.
     """
 
     fit: ColumnFit
@@ -85,6 +98,7 @@ class Column:
     scales: np.ndarray
     notes: tuple[Note, ...]
     error: str | None
+    lines: tuple[tuple[np.ndarray, np.ndarray], ...] = ()
 
     @property
     def n_components(self) -> int:
@@ -149,7 +163,54 @@ def evaluate_column(fit: ColumnFit, grid: Grid, *, progress: Progress | None = N
                 f"{grid.spacing:.2g}",
             )
         )
-    return Column(fit, values, scales, tuple(notes), None)
+    lines = tuple(contour_lines(grid.xs, grid.ys, component) for component in values)
+    return Column(fit, values, scales, tuple(notes), None, lines)
+
+
+def contour_lines(
+    xs: np.ndarray, ys: np.ndarray, values: np.ndarray, levels: np.ndarray = LEVELS
+) -> tuple[np.ndarray, np.ndarray]:
+    """Lines of constant value of a grid (``contourpy``), every level one after the other.
+
+    Parameters
+    ----------
+    xs, ys : ndarray
+        Grid coordinates.
+    values : ndarray of shape (len(ys), len(xs))
+    levels : ndarray
+        The values of the lines.
+
+    Returns
+    -------
+    points : ndarray of shape (n, 2)
+        The vertices of all lines, in data coordinates.
+    starts : ndarray of shape (n,), bool
+        Where a new line starts.
+    """
+    values = np.asarray(values, dtype=float)
+    finite = values[np.isfinite(values)]
+    # a level outside the values has no line, but contourpy would scan the grid for it
+    if finite.size:
+        levels = levels[(levels >= finite.min()) & (levels <= finite.max())]
+    generator = contourpy.contour_generator(
+        xs, ys, values, line_type=contourpy.LineType.ChunkCombinedOffset
+    )
+    chunks = [
+        (vertices, offsets)
+        for level_points, level_offsets in generator.multi_lines(levels)
+        for vertices, offsets in zip(level_points, level_offsets, strict=True)
+        if vertices is not None
+    ]
+    if not chunks:
+        return np.zeros((0, 2)), np.zeros(0, bool)
+    points = np.concatenate([vertices for vertices, _ in chunks])
+    sizes = np.array([len(vertices) for vertices, _ in chunks])
+    starts = np.zeros(len(points), bool)
+    # each chunk's line starts, shifted by the vertices of the chunks before it
+    bases = np.cumsum(sizes) - sizes
+    first = [offsets[:-1] + base for (_, offsets), base in zip(chunks, bases, strict=True)]
+    starts[np.concatenate(first)] = True
+    return points, starts
 
 
 @dataclass(frozen=True)

@@ -446,9 +446,11 @@ def contour_figure_data(
             if r < column.n_components:
                 values = column.values[r]
                 drawn.append((values, dx, dy))
-                shapes.append(
-                    panels.lines_shape(xs + dx, ys + dy, values, px_per_unit, axes, line_chars)
-                )
+                # the column's lines, traced with its values (a cached column's once)
+                points, starts = column.lines[r]
+                shifted = points + np.array([dx, dy])
+                path = panels.lines_svg_path(shifted, starts, px_per_unit, line_chars)
+                shapes.append(panels.path_shape(path, axes))
             else:
                 reason = missing_reason(column, r)
                 if column.error is not None:

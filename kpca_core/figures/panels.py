@@ -8,7 +8,8 @@ chart twice (``bench/ui_latency.py``):
 - the colours: one PNG of the grid values (``layout.images``), coloured here
   through the diverging scale (256 colours of it, a byte per pixel); the
   browser smooths it as plotly's heatmap does;
-- the contour lines: computed here (``contourpy``), one SVG path per panel
+- the contour lines: traced with ``contourpy`` (:func:`~kpca_core.contours.evaluate.contour_lines`,
+  for the Contours grid with the column's evaluation), one SVG path per panel
   (``layout.shapes``) instead of plotly.js tracing 21 levels itself;
 - the data points: one transparent PNG of round dots (:func:`dots_image`),
   which panels of the same plane share, instead of one SVG element per point
@@ -26,16 +27,16 @@ import base64
 import struct
 import zlib
 
-import contourpy
 import numpy as np
 from plotly.colors import get_colorscale, unlabel_rgb
 
+# the lines' levels and tracing are the numerics' (re-exported: the figures' names)
+from ..contours.evaluate import LEVEL_MAX as LEVEL_MAX
+from ..contours.evaluate import LEVEL_STEP as LEVEL_STEP
+from ..contours.evaluate import LEVELS as LEVELS
+from ..contours.evaluate import contour_lines as contour_lines
 from . import style
 
-LEVEL_STEP = 0.2
-LEVEL_MAX = 2.0
-LEVELS = np.round(np.arange(-LEVEL_MAX, LEVEL_MAX + LEVEL_STEP / 2, LEVEL_STEP), 10)
-"""The values of the contour lines (0 included)."""
 LINE = {"width": 0.6, "color": "rgba(0, 0, 0, 0.45)"}
 LINE_TOLERANCE_PX = 0.1
 """Drawn contour lines stray about this many pixels at most from the grid's lines (:func:`thin`)."""
@@ -303,52 +304,6 @@ def colour_image(
     }
 
 
-def contour_lines(
-    xs: np.ndarray, ys: np.ndarray, values: np.ndarray, levels: np.ndarray = LEVELS
-) -> tuple[np.ndarray, np.ndarray]:
-    """Lines of constant value of a grid (``contourpy``), every level one after the other.
-
-    Parameters
-    ----------
-    xs, ys : ndarray
-        Grid coordinates.
-    values : ndarray of shape (len(ys), len(xs))
-    levels : ndarray
-        The values of the lines.
-
-    Returns
-    -------
-    points : ndarray of shape (n, 2)
-        The vertices of all lines, in data coordinates.
-    starts : ndarray of shape (n,), bool
-        Where a new line starts.
-    """
-    values = np.asarray(values, dtype=float)
-    finite = values[np.isfinite(values)]
-    # a level outside the values has no line, but contourpy would scan the grid for it
-    if finite.size:
-        levels = levels[(levels >= finite.min()) & (levels <= finite.max())]
-    generator = contourpy.contour_generator(
-        xs, ys, values, line_type=contourpy.LineType.ChunkCombinedOffset
-    )
-    chunks = [
-        (vertices, offsets)
-        for level_points, level_offsets in generator.multi_lines(levels)
-        for vertices, offsets in zip(level_points, level_offsets, strict=True)
-        if vertices is not None
-    ]
-    if not chunks:
-        return np.zeros((0, 2)), np.zeros(0, bool)
-    points = np.concatenate([vertices for vertices, _ in chunks])
-    sizes = np.array([len(vertices) for vertices, _ in chunks])
-    starts = np.zeros(len(points), bool)
-    # each chunk's line starts, shifted by the vertices of the chunks before it
-    bases = np.cumsum(sizes) - sizes
-    first = [offsets[:-1] + base for (_, offsets), base in zip(chunks, bases, strict=True)]
-    starts[np.concatenate(first)] = True
-    return points, starts
-
-
 def thin(
     points: np.ndarray, starts: np.ndarray, tolerance: float, max_step: float = np.inf
 ) -> np.ndarray:
@@ -416,7 +371,15 @@ def contour_path(
     px_per_unit: float,
     max_chars: int | None = None,
 ) -> str | None:
-    """A grid's contour lines every :data:`LEVEL_STEP` as one SVG path, in data coordinates.
+    """A grid's contour lines every :data:`LEVEL_STEP` (:func:`contour_lines`) as one
+    SVG path, in data coordinates (:func:`lines_svg_path`)."""
+    return lines_svg_path(*contour_lines(xs, ys, values), px_per_unit, max_chars)
+
+
+def lines_svg_path(
+    points: np.ndarray, starts: np.ndarray, px_per_unit: float, max_chars: int | None = None
+) -> str | None:
+    """Contour lines (``points``, ``starts`` as from :func:`contour_lines`) as one SVG path.
 
     Within :data:`LINE_TOLERANCE_PX` of the grid's lines (:func:`thin`),
     written to a tenth of a pixel, at ``px_per_unit`` pixels per data unit.
@@ -424,7 +387,6 @@ def contour_path(
     until the path fits; a tangle of lines that fits at no tolerance
     (thousands of tiny loops) gives ``None``.
     """
-    points, starts = contour_lines(xs, ys, values)
     decimals = max(0, int(np.ceil(np.log10(10 * px_per_unit))))
     tolerance, step = LINE_TOLERANCE_PX / px_per_unit, LINE_MAX_STEP_PX / px_per_unit
     for _ in range(MAX_THINNING_ROUNDS):
@@ -450,12 +412,13 @@ def lines_shape(
     axes: dict,
     max_chars: int | None = None,
 ) -> dict:
-    """A panel's contour lines (:func:`contour_path`) as one SVG path shape.
+    """A panel's contour lines (:func:`contour_path`) as one SVG path shape (:func:`path_shape`)."""
+    return path_shape(contour_path(xs, ys, values, px_per_unit, max_chars), axes)
 
-    Lines left out as too tangled leave the path empty, and the shape's name
-    says so.
-    """
-    path = contour_path(xs, ys, values, px_per_unit, max_chars)
+
+def path_shape(path: str | None, axes: dict) -> dict:
+    """Contour lines' SVG ``path`` as a shape; ``None`` (lines left out as too tangled)
+    leaves it empty, and the shape's name says so."""
     return {
         "type": "path",
         "path": path or "",

@@ -56,6 +56,12 @@ Each call costs a round trip to a worker, more than a small column's fit and
 evaluation: measured in the server during a drawing's redraw, the grid of six
 points took 36 ms in eight calls and 20 ms in one (11 ms of it computing)."""
 
+HELD_RESOLUTION = 50
+"""While a slider is held (:func:`kpca_ui.chart.live_value`), the grid is computed at
+most this fine; the release draws it at the chosen resolution.  A 50 × 50 grid is a
+quarter of the default 100 × 100's evaluations (eq. 51), and its lines and pictures are
+smaller: the grid is redrawn more often while the thumb moves."""
+
 FIG2_NOTICE = (
     "Linear PCA (degree 1): straight lines. From degree 2 they bend along the data, "
     "and a higher component measures the distance from the curve."
@@ -325,6 +331,8 @@ def contour_body(
         if drawn:
             drawing_canvas(canvas_place, None)
         return
+    if live is not None:  # coarser while held, so that the picture keeps up with the thumb
+        resolution = min(resolution, HELD_RESOLUTION)
     sweep = contour_sweep(points, specs, parameter, center, n_components, resolution)
     slug = ct.sweep_slug(sweep)
     image_format = st.session_state.get("ct_img", "png")
