@@ -14,10 +14,12 @@ from streamlit.delta_generator import DeltaGenerator
 from streamlit.testing.v1 import AppTest
 from test_bad_links import LIVE_MARKDOWN
 from test_links import unescape
+from test_page_drawing import six_link
 
 from kpca_core import budget
 from kpca_core import contours as ct
 from kpca_core.datasets import parabola
+from kpca_ui.chart import key_of
 from kpca_ui.points import UPLOAD, PointSet
 from kpca_ui.presenter import KEY, NOTICE_CLASS
 from kpca_ui.views import contours_grid, rings
@@ -592,3 +594,19 @@ def test_a_held_kernel_width_slider_draws_the_grid_at_the_width_under_its_thumb(
     assert "(2·1²)" in panel_titles(at)[0]
     live_run(at, 5000.0, "ct_sigma")  # out of the slider's range
     assert "(2·1²)" in panel_titles(at)[0]
+
+
+def fragment_of(at: AppTest, widget_id: str) -> str | None:
+    """The fragment a widget was drawn in: its change (or a held value's) reruns it alone."""
+    return at.session_state._state._state._new_widget_state.widget_metadata[widget_id].fragment_id
+
+
+def test_a_held_value_reruns_the_grids_chart_alone():
+    """The grid's chart is a fragment of its own inside the grid's (where the drawing
+    canvas is): a held slider's value reruns the chart without the canvas, the notices,
+    the projection and the downloads, which the browser applied again with every
+    picture of a drag."""
+    at = open_view("contours", query=six_link())
+    ids = {key_of(e): e.proto.id for e in at.get("bidi_component")}
+    grid, canvas = fragment_of(at, ids["ct_contours"]), fragment_of(at, ids["ct_canvas"])
+    assert None not in (grid, canvas) and grid != canvas

@@ -310,7 +310,7 @@ def contour_body(
     kernel controls above are neither run nor sent again (~25 messages fewer
     per click for the browser to apply).
     """
-    drawn, grid_place = is_drawn(points), st
+    drawn = is_drawn(points)
     if drawn:
         points = drawn_points("ct")
         # the canvas and the grid it changes side by side, both on one screen (a phone
@@ -319,42 +319,15 @@ def contour_body(
         if len(points.X) < draw.MIN_POINTS:
             drawing_canvas(canvas_place, None)
             return
-    sliders = live_sliders(points, spec, parameter)
-    live = live_value("ct_contours", sliders)
-    if live is not None:  # a slider is held: the figure follows its thumb
-        points, spec = _at_live_value(points, spec, *live)
-    specs = ct.sweep_specs(spec, parameter, values)
-    if pca:
-        specs.insert(0, ct.KernelSpec("pca"))
-    resolution = affordable_resolution(len(points.X), specs, resolution)
-    if resolution is None:
+    with grid_place if drawn else contextlib.nullcontext():
+        sweep = contour_grid(points, spec, parameter, values, n_components, center, pca, resolution)
+    if sweep is None:
         if drawn:
             drawing_canvas(canvas_place, None)
         return
-    if live is not None:  # coarser while held, so that the picture keeps up with the thumb
-        resolution = min(resolution, HELD_RESOLUTION)
-    sweep = contour_sweep(points, specs, parameter, center, n_components, resolution)
     slug = ct.sweep_slug(sweep)
     image_format = st.session_state.get("ct_img", "png")
-    projector = presenter_mode()
     width = content_px(SCREEN, figures.FIGURE_PX)
-    planned = page_px() if projector else width
-    panel_max_px = figures.PANEL_MAX_PX
-    if drawn:  # the grid's share of the row beside the canvas
-        planned = grid_beside_canvas_px(planned)
-        panel_max_px = panel_max_px if is_narrow(width) else DRAWN_PANEL_PX
-    figure = contour_figure(
-        sweep, points, specs, center, resolution, projector, planned, panel_max_px=panel_max_px
-    )
-    chart(
-        presentable(figure),
-        # the figure's own width, figures.FIGURE_PX, or the screen's in presenter mode
-        width="stretch" if projector else "content",
-        key="ct_contours",
-        config=export_config(f"contours_{slug}", image_format=image_format),
-        place=grid_place,
-        live=list(sliders),
-    )
     column_errors(sweep)  # under the grid, which it pushed off the first screen
     column_notices(sweep)
     if drawn:
@@ -380,6 +353,61 @@ def contour_body(
     if rings.has_dk_width(points, spec, parameter, values):
         rings.fig5_section(points, image_format, width)
     _downloads(sweep, slug)
+
+
+@st.fragment
+@guarded("ct", "the grid's chart")
+def contour_grid(
+    points: PointSet,
+    spec: ct.KernelSpec,
+    parameter: str | None,
+    values: tuple[float, ...],
+    n_components: int,
+    center: bool,
+    pca: bool,
+    resolution: int,
+) -> ct.ContourSweep | None:
+    """The grid's chart; the sweep it draws, or ``None`` where none is affordable.
+
+    A fragment inside :func:`contour_body`: a held slider's value
+    (:func:`~kpca_ui.chart.live_value`) reruns this chart alone, not the notices, the
+    projection and the downloads under it (~59 elements per held value for the
+    browser to apply before, one now).
+    """
+    drawn = is_drawn(points)
+    sliders = live_sliders(points, spec, parameter)
+    live = live_value("ct_contours", sliders)
+    if live is not None:  # a slider is held: the figure follows its thumb
+        points, spec = _at_live_value(points, spec, *live)
+    specs = ct.sweep_specs(spec, parameter, values)
+    if pca:
+        specs.insert(0, ct.KernelSpec("pca"))
+    resolution = affordable_resolution(len(points.X), specs, resolution)
+    if resolution is None:
+        return None
+    if live is not None:  # coarser while held, so that the picture keeps up with the thumb
+        resolution = min(resolution, HELD_RESOLUTION)
+    sweep = contour_sweep(points, specs, parameter, center, n_components, resolution)
+    image_format = st.session_state.get("ct_img", "png")
+    projector = presenter_mode()
+    width = content_px(SCREEN, figures.FIGURE_PX)
+    planned = page_px() if projector else width
+    panel_max_px = figures.PANEL_MAX_PX
+    if drawn:  # the grid's share of the row beside the canvas
+        planned = grid_beside_canvas_px(planned)
+        panel_max_px = panel_max_px if is_narrow(width) else DRAWN_PANEL_PX
+    figure = contour_figure(
+        sweep, points, specs, center, resolution, projector, planned, panel_max_px=panel_max_px
+    )
+    chart(
+        presentable(figure),
+        # the figure's own width, figures.FIGURE_PX, or the screen's in presenter mode
+        width="stretch" if projector else "content",
+        key="ct_contours",
+        config=export_config(f"contours_{ct.sweep_slug(sweep)}", image_format=image_format),
+        live=list(sliders),
+    )
+    return sweep
 
 
 def live_sliders(
