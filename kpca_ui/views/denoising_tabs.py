@@ -233,10 +233,11 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey
 def n_frames(every_n: Future | None) -> dict | None:
     """Scrubbing n: the side-by-side figure at every n, once the background has made them.
 
-    Until then (or when they cost too much to make), the grid changes when the n
-    slider is released, as every figure does.
+    Until then (or when they cost too much to make, or a newer request dropped
+    them, :class:`~kpca_ui.views.denoising_cache.Newest`), the grid changes when
+    the n slider is released, as every figure does.
     """
-    if every_n is None or not every_n.done() or not every_n.result():
+    if every_n is None or not every_n.done() or every_n.cancelled() or not every_n.result():
         return None
     return {"slider": "dn_n", "frames": {str(n): frame for n, frame in every_n.result().items()}}
 
