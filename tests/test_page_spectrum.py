@@ -17,6 +17,7 @@ from test_page_contours import FakeUpload
 
 from kpca_core.datasets import three_rings
 from kpca_core.spectrum import WidthSweep
+from kpca_ui import chart as chart_module
 from kpca_ui.points import UPLOAD
 from kpca_ui.views import spectrum_sweep
 
@@ -298,3 +299,27 @@ def test_an_uploaded_files_name_is_shown_as_literal_text(monkeypatch, name):
     (caption,) = [c.value for c in at.caption if c.value.startswith("Data: ")]
     assert unescape(caption).endswith(".csv (60 points)")
     assert not LIVE_MARKDOWN.search(caption), caption
+
+
+def test_a_rerun_sends_the_shared_figures_without_serialising_them_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The sweep's figures, re-marked copies, maps and frames are shared by every session and
+    never mutated: each is serialised once (issue #36, the server's CPU in a class's storm),
+    and a later run sends the same figures."""
+    at = choose_width(open_page(sp_data="Three rings, radii 1, 2, 4", sp_nw=45), 12)
+    first = {chart.key: chart.spec for chart in sent_figures(at)}
+    serialised: list[object] = []
+    to_json = chart_module.pio.to_json
+
+    def counted(value, *args, **kwargs):
+        serialised.append(value)
+        return to_json(value, *args, **kwargs)
+
+    monkeypatch.setattr(chart_module.pio, "to_json", counted)
+    at.run()  # the whole script again, nothing changed
+    assert not at.exception, at.exception
+    assert serialised == []
+    # the same figures, and the chosen width's copies marked there (serialised after marking)
+    assert {chart.key: chart.spec for chart in sent_figures(at)} == first
+    assert f"{chosen_x(figures(at)['lines']):.3g}" == chosen_label(at)

@@ -24,7 +24,7 @@ from kpca_core.figures.drawing import canvas_background
 from kpca_core.rings import DK_GAMMA
 from kpca_core.spectrum import CONSTANT, IDENTITY, WidthSweep, leading_shares
 from kpca_ui import draw
-from kpca_ui.chart import chart
+from kpca_ui.chart import chart, kept_json
 from kpca_ui.explain import explain
 from kpca_ui.points import PointSet, copy_source, is_drawn
 from kpca_ui.presenter import FIGURE_PX, notice, page_px, presentable, presenter_mode
@@ -112,9 +112,14 @@ class _DelayedProgress:
 
 
 def _once(holder: dict, key: tuple, make: Callable[[], go.Figure]) -> go.Figure:
-    """A figure built once per sweep and shared by every session (never mutated)."""
+    """A figure built once per sweep and shared by every session (never mutated).
+
+    A figure is serialised once, here (:func:`kpca_ui.chart.kept_json`): every later
+    run sends the same JSON instead of making it again.
+    """
     if key not in holder:
-        holder[key] = make()
+        made = make()
+        holder[key] = kept_json(made) if isinstance(made, go.Figure) else made
     return holder[key]
 
 
@@ -151,6 +156,7 @@ def _marked(
         with COPY_LOCK:  # plotly touches the figure it copies: not safe across sessions
             copy = figures.copy_figure(holder[key])
         figures.move_chosen(copy, sweep, index)
+        kept_json(copy)  # marked: serialised once, as the figures of :func:`_once`
     with COPY_LOCK:
         copies[token] = copy
         while len(copies) > MARKED_COPIES:
@@ -389,10 +395,11 @@ def bars_frames(
     """
     if np.isnan(sweep.ratios_[index, 0]):
         return None  # no bars at this width: nothing a frame could change
-    every = _once(
-        holder, ("bars_frames", log), lambda: figures.spectrum_bars_frames(sweep, index, log=log)
+    return _once(
+        holder,
+        ("bars_frames", log),
+        lambda: _frames(labels, figures.spectrum_bars_frames(sweep, index, log=log)),
     )
-    return {"slider": "sp_at", "frames": {labels[at]: frame for at, frame in every.items()}}
 
 
 def marks_frames(holder: dict, sweep: WidthSweep, labels: list[str]) -> dict:
@@ -401,8 +408,14 @@ def marks_frames(holder: dict, sweep: WidthSweep, labels: list[str]) -> dict:
     Made once per sweep and shared; the browser moves the marks while the slider is
     dragged, as the spectrum bars move (:func:`bars_frames`).
     """
-    every = _once(holder, ("marks_frames",), lambda: figures.chosen_frames(sweep))
-    return {"slider": "sp_at", "frames": {labels[at]: frame for at, frame in every.items()}}
+    return _once(holder, ("marks_frames",), lambda: _frames(labels, figures.chosen_frames(sweep)))
+
+
+def _frames(labels: list[str], every: dict) -> dict:
+    """The chosen-width slider's frames by its labels, serialised once (shared by every run)."""
+    return kept_json(
+        {"slider": "sp_at", "frames": {labels[at]: frame for at, frame in every.items()}}
+    )
 
 
 def computed_sweep(points: PointSet, sweep_key: tuple) -> dict | None:
