@@ -175,6 +175,42 @@ def test_a_new_sweep_sends_only_its_numerics_to_the_workers(monkeypatch: pytest.
     assert set(figures(at)) >= {"bars", "maps", "lines", "components", "heatmap", "centring"}
 
 
+def test_a_new_sweep_asks_for_the_comparison_beside_the_sweep(monkeypatch: pytest.MonkeyPatch):
+    """The uncentred shares and the shares at D&K's c need the widths, not the sweep: they are
+    asked for with it (one wait in the workers' queue), before the maps at the chosen width,
+    not after them (three waits in turn, seconds each in a class's storm; issue #36)."""
+    calls: list[list[str]] = []
+    concurrently = spectrum_sweep.concurrently
+    compute, build = spectrum_sweep.compute, spectrum_sweep.build
+    names: list[str] = []
+
+    def batch(*functions):
+        start = len(names)
+        results = concurrently(*functions)
+        calls.append(names[start:])
+        return results
+
+    def recorded(send):
+        def run(function, *args, **kwargs):
+            names.append(function.__name__)
+            return send(function, *args, **kwargs)
+
+        return run
+
+    monkeypatch.setattr(spectrum_sweep, "concurrently", batch)
+    monkeypatch.setattr(spectrum_sweep, "compute", recorded(compute))
+    monkeypatch.setattr(spectrum_sweep, "build", recorded(build))
+    at = open_page(sp_data="Three rings, radii 1, 2, 4")
+    calls.clear()
+    _widget(at, "sp_noise").set_value(0.41)  # new data: a sweep no other test has cached
+    at.run()
+    assert not at.exception, at.exception
+    assert sorted(calls[0]) == ["fit", "fit", "fit", "leading_shares"]  # one batch
+    assert "components_at_figure" in calls[1]
+    assert all("leading_shares" not in batch for batch in calls[1:])
+    assert set(figures(at)) >= {"bars", "maps", "lines", "components", "heatmap", "centring"}
+
+
 def test_switching_the_data_set_changes_the_figures() -> None:
     parabola = figures(open_page())
     at = open_page(sp_data="three_rings")
