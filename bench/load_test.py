@@ -6,16 +6,22 @@
     python bench/load_test.py --lecture          # 100 open the Fig. 2 link in 60 s, a third play
     python bench/load_test.py --lecture --replicas 2   # the same through HAProxy, one killed
     python bench/load_test.py --capacity         # the most storm sessions with p95 <= 2 s
+    python bench/load_test.py --cold             # the storm opening as the server starts
 
 ``--lecture`` is a lecture's pattern: ``--sessions`` (100) open the same link
 (``--link``, default the Fig. 2 preset of the Contours view) within ``--ramp``
 (60 s); every third then moves sliders with a think time of 2-5 s for
 ``--duration`` (120 s), the others stay connected.  It prints the time to the
 first figure (the opening run's figures) besides the redraws, and the sizes of
-the server's caches (``kpca_ui/memory.py``), which the server prints while it runs.
+the server's caches (``kpca_ui/memory.py``), which the server prints while it runs
+(only in this mode: walking them took ~7 % of the server's busy time in a storm).
 
 It starts the app the way the README does on a free port of 127.0.0.1
-(``bench/appserver.py``), then opens ``--sessions`` sessions within
+(``bench/appserver.py``); for the slider storm it waits until the server has
+warmed up (its log says "warm-up finished", ``kpca_ui/warmup.py``: a class
+opens the app after the lecturer did, not in the server's first minute;
+``--cold`` opens the sessions at once, while the warm-up runs, as before
+26 November 2026), then opens ``--sessions`` sessions within
 ``--ramp`` seconds, spread over the views (contours, spectrum, denoising),
 each from the view's preset link. Every session then, until ``--duration``
 has passed, waits a random think time (``--think``, uniform), nudges one of
@@ -32,8 +38,9 @@ Then it stops the sessions and the server and prints:
 - how long ``/_stcore/health`` took to answer, asked every 0.5 s: while a
   computation holds the GIL (e.g. ``scipy.linalg.eigh``, which does not release
   it), the server's event loop answers nobody, whatever session asked for it;
-- CPU seconds of the server and of these clients, and the machine's load
-  average (other processes share the cores).
+- CPU seconds of the server (its own process, where every session's script
+  runs under one GIL, and its workers) and of these clients, and the machine's
+  load average (other processes share the cores).
 
 Targets on this 2-core machine, zero errors and peak <= 3 GB in both modes:
 the slider storm's redraw p95 <= 2 s (issue #36); a lecture's time to first
@@ -110,7 +117,7 @@ from websockets.exceptions import WebSocketException
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parents[1]))  # the app's kpca_ui
 
-from appserver import AppServer
+from appserver import AppServer, cpu_seconds
 from balancer import COOKIE, SESSION_HEADER, HAProxy, Request, sticky
 from browser import FIG2_LINK, RINGS_LINK
 
@@ -689,11 +696,15 @@ class Usage:
     """The largest resident set of all servers together (bytes)."""
     cpu: list[float] = field(default_factory=list)
     """Each server's CPU seconds since the start, as last seen alive."""
+    own_cpu: list[float] = field(default_factory=list)
+    """The same of each server's own process (the sessions' scripts), without its workers."""
 
     def __post_init__(self) -> None:
         self.peak = [0] * len(self.servers)
         self.cpu_at_start = [server.tree_cpu() for server in self.servers]
+        self.own_at_start = [cpu_seconds(server.process.pid) for server in self.servers]
         self.cpu = [0.0] * len(self.servers)
+        self.own_cpu = [0.0] * len(self.servers)
         self.sample()
 
     def sample(self) -> None:
@@ -704,11 +715,33 @@ class Usage:
         for i, server in enumerate(self.servers):
             # never less: a tree read while it is being killed misses the dead
             self.cpu[i] = max(self.cpu[i], server.tree_cpu() - self.cpu_at_start[i])
+            own = cpu_seconds(server.process.pid) - self.own_at_start[i]
+            self.own_cpu[i] = max(self.own_cpu[i], own)
 
     def keep_sampling(self, stop: threading.Event) -> None:
         """Sample every 0.2 s until ``stop`` is set."""
         while not stop.wait(0.2):
             self.sample()
+
+
+WARMED = "warm-up finished"
+"""What the server's log says once it has warmed up (``kpca_ui/warmup.py``)."""
+WARM_UP_TIMEOUT_S = 900.0
+"""The longest wait for it (about a minute on a quiet 2-core machine, minutes on a busy one:
+the warm-up runs at a lower priority)."""
+
+
+def wait_for_warm_up(log_path: Path, timeout: float = WARM_UP_TIMEOUT_S) -> float:
+    """Wait until the server's log at ``log_path`` says it has warmed up; the seconds waited.
+
+    Raises ``TimeoutError`` after ``timeout`` seconds.
+    """
+    started = time.monotonic()
+    while WARMED not in log_path.read_text(errors="replace"):
+        if time.monotonic() - started > timeout:
+            raise TimeoutError(f"the server's log did not say {WARMED!r} within {timeout:g} s")
+        time.sleep(0.2)
+    return time.monotonic() - started
 
 
 def probe_health(server: AppServer, stop: threading.Event, delays: list[float]) -> None:
@@ -993,6 +1026,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--no-kill", action="store_true", help="with --replicas: kill none of them")
     parser.add_argument(
+        "--cold",
+        action="store_true",
+        help="the storm's sessions open at once, while the server warms up (by default they "
+        "wait until its log says the warm-up has finished)",
+    )
+    parser.add_argument(
         "--capacity",
         action="store_true",
         help="the most storm sessions one server holds with redraw p95 <= 2 s: from "
@@ -1001,6 +1040,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.capacity and (args.lecture or args.replicas):
         parser.error("--capacity steps the slider storm on one server")
+    # the storm on a warm server; the lecture's and the replicas' runs as they were measured
+    args.warm = not (args.cold or args.lecture or args.replicas)
     defaults = LECTURE if args.lecture else STORM
     for name, value in defaults.items():
         if getattr(args, name) is None:
@@ -1040,7 +1081,12 @@ def run(args: argparse.Namespace, env: dict[str, str] | None = None) -> Outcome:
     names = [f"app{i + 1}" for i in range(max(args.replicas, 1))]
     servers = [
         AppServer(
-            env={CACHE_REPORT_ENV: "1", REPLICA_ENV: name if args.replicas else "", **(env or {})}
+            env={
+                # the sizes are walked every 5 s: ~7 % of the server's busy time in a storm
+                CACHE_REPORT_ENV: "1" if args.lecture else "0",
+                REPLICA_ENV: name if args.replicas else "",
+                **(env or {}),
+            }
         )
         for name in names
     ]
@@ -1052,6 +1098,10 @@ def run(args: argparse.Namespace, env: dict[str, str] | None = None) -> Outcome:
             label = f"server {name}" if args.replicas else "server"
             print(f"{label} {server.url} (pid {server.process.pid}), log {server.log_path}")
         base_url = servers[0].url
+        if args.warm and (env or {}).get("KPCA_WARMUP", os.environ.get("KPCA_WARMUP")) != "0":
+            for server in servers:
+                waited = wait_for_warm_up(server.log_path)
+                print(f"warmed up after {waited:.0f} s more", flush=True)
         if args.replicas:
             balancer = stack.enter_context(
                 HAProxy({name: server.port for name, server in zip(names, servers, strict=True)})
@@ -1135,7 +1185,8 @@ def report(outcome: Outcome, args: argparse.Namespace) -> bool:
     clients = resource.getrusage(resource.RUSAGE_SELF)
     print(
         f"CPU                  server{'s' if args.replicas else ''} "
-        f"{sum(outcome.usage.cpu):.0f} s, these clients "
+        f"{sum(outcome.usage.cpu):.0f} s (its process {sum(outcome.usage.own_cpu):.0f} s, "
+        f"workers {sum(outcome.usage.cpu) - sum(outcome.usage.own_cpu):.0f} s), these clients "
         f"{clients.ru_utime + clients.ru_stime:.0f} s, in {outcome.wall:.0f} s on "
         f"{os.cpu_count()} cores; load average {outcome.load_before:.1f} before, "
         f"{os.getloadavg()[0]:.1f} after"

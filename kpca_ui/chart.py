@@ -73,9 +73,10 @@ def _plotly_url() -> str:
 def _json(value: object) -> str:
     """Plotly's JSON of a figure, part of one or a plain value: no validation, numpy compact.
 
-    A figure made by :func:`figure_from_json` is not serialised again: its JSON is kept.
+    A figure made by :func:`figure_from_json`, or a value passed to :func:`kept_json`,
+    is not serialised again: its JSON is kept.
     """
-    kept = getattr(value, _KEPT_JSON, None) if isinstance(value, go.Figure) else None
+    kept = getattr(value, _KEPT_JSON, None)
     return kept if kept is not None else pio.to_json(value, validate=False, engine="orjson")
 
 
@@ -90,6 +91,23 @@ def figure_from_json(spec: dict, sent: str) -> go.Figure:
     figure = go.Figure(spec, _validate=False)
     setattr(figure, _KEPT_JSON, sent)
     return figure
+
+
+class _KeptFrames(dict):
+    """A frames mapping that carries its JSON (:func:`kept_json`)."""
+
+
+def kept_json(value: go.Figure | Mapping[str, Any]) -> go.Figure | Mapping[str, Any]:
+    """``value`` (a figure, or :func:`chart`'s ``frames``) serialised now, once.
+
+    For a value shared by many runs and never mutated afterwards (a cached
+    figure): :func:`chart` sends the kept JSON instead of serialising it on every
+    run; a change to it would not be sent.  A copy (``go.Figure(spec)``, the
+    projector's) is serialised as usual.
+    """
+    kept = value if isinstance(value, go.Figure) else _KeptFrames(value)
+    setattr(kept, _KEPT_JSON, _json(value))
+    return kept
 
 
 def chart(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 import sys
+import threading
 from types import SimpleNamespace
 
 import pytest
@@ -110,3 +111,22 @@ def test_the_client_holds_every_choice_as_a_browser_does():
     whole = NumberInput(default=7.0, data_type=NumberInput.DataType.INT)
     assert load_test.held_value("number_input", whole, holding=False) == ("int_value", 7)
     assert load_test.held_value("number_input", NumberInput(), holding=False) is None
+
+
+def test_the_storm_opens_on_a_warm_server_unless_cold(tmp_path):
+    """The storm's sessions wait for the server's "warm-up finished" line; ``--cold``, the
+    lecture and the replicas' runs open at once, as before."""
+    assert load_test.parse_args([]).warm
+    assert load_test.parse_args(["--capacity"]).warm
+    assert not load_test.parse_args(["--cold"]).warm
+    assert not load_test.parse_args(["--lecture"]).warm
+    assert not load_test.parse_args(["--replicas", "2"]).warm
+    log = tmp_path / "server.log"
+    log.write_text("Kernel PCA Explorer ready on http://127.0.0.1:1; USPS digits: real\n")
+    with pytest.raises(TimeoutError):
+        load_test.wait_for_warm_up(log, timeout=0.3)
+    threading.Timer(
+        0.3,
+        lambda: log.write_text(log.read_text() + "Kernel PCA Explorer warm-up finished in 41 s\n"),
+    ).start()
+    assert 0.2 < load_test.wait_for_warm_up(log, timeout=10) < 5

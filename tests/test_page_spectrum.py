@@ -17,6 +17,7 @@ from test_page_contours import FakeUpload
 
 from kpca_core.datasets import three_rings
 from kpca_core.spectrum import WidthSweep
+from kpca_ui import chart as chart_module
 from kpca_ui.points import UPLOAD
 from kpca_ui.views import spectrum_sweep
 
@@ -174,6 +175,42 @@ def test_a_new_sweep_sends_only_its_numerics_to_the_workers(monkeypatch: pytest.
     assert set(figures(at)) >= {"bars", "maps", "lines", "components", "heatmap", "centring"}
 
 
+def test_a_new_sweep_asks_for_the_comparison_beside_the_sweep(monkeypatch: pytest.MonkeyPatch):
+    """The uncentred shares and the shares at D&K's c need the widths, not the sweep: they are
+    asked for with it (one wait in the workers' queue), before the maps at the chosen width,
+    not after them (three waits in turn, seconds each in a class's storm; issue #36)."""
+    calls: list[list[str]] = []
+    concurrently = spectrum_sweep.concurrently
+    compute, build = spectrum_sweep.compute, spectrum_sweep.build
+    names: list[str] = []
+
+    def batch(*functions):
+        start = len(names)
+        results = concurrently(*functions)
+        calls.append(names[start:])
+        return results
+
+    def recorded(send):
+        def run(function, *args, **kwargs):
+            names.append(function.__name__)
+            return send(function, *args, **kwargs)
+
+        return run
+
+    monkeypatch.setattr(spectrum_sweep, "concurrently", batch)
+    monkeypatch.setattr(spectrum_sweep, "compute", recorded(compute))
+    monkeypatch.setattr(spectrum_sweep, "build", recorded(build))
+    at = open_page(sp_data="Three rings, radii 1, 2, 4")
+    calls.clear()
+    _widget(at, "sp_noise").set_value(0.41)  # new data: a sweep no other test has cached
+    at.run()
+    assert not at.exception, at.exception
+    assert sorted(calls[0]) == ["fit", "fit", "fit", "leading_shares"]  # one batch
+    assert "components_at_figure" in calls[1]
+    assert all("leading_shares" not in batch for batch in calls[1:])
+    assert set(figures(at)) >= {"bars", "maps", "lines", "components", "heatmap", "centring"}
+
+
 def test_switching_the_data_set_changes_the_figures() -> None:
     parabola = figures(open_page())
     at = open_page(sp_data="three_rings")
@@ -298,3 +335,27 @@ def test_an_uploaded_files_name_is_shown_as_literal_text(monkeypatch, name):
     (caption,) = [c.value for c in at.caption if c.value.startswith("Data: ")]
     assert unescape(caption).endswith(".csv (60 points)")
     assert not LIVE_MARKDOWN.search(caption), caption
+
+
+def test_a_rerun_sends_the_shared_figures_without_serialising_them_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The sweep's figures, re-marked copies, maps and frames are shared by every session and
+    never mutated: each is serialised once (issue #36, the server's CPU in a class's storm),
+    and a later run sends the same figures."""
+    at = choose_width(open_page(sp_data="Three rings, radii 1, 2, 4", sp_nw=45), 12)
+    first = {chart.key: chart.spec for chart in sent_figures(at)}
+    serialised: list[object] = []
+    to_json = chart_module.pio.to_json
+
+    def counted(value, *args, **kwargs):
+        serialised.append(value)
+        return to_json(value, *args, **kwargs)
+
+    monkeypatch.setattr(chart_module.pio, "to_json", counted)
+    at.run()  # the whole script again, nothing changed
+    assert not at.exception, at.exception
+    assert serialised == []
+    # the same figures, and the chosen width's copies marked there (serialised after marking)
+    assert {chart.key: chart.spec for chart in sent_figures(at)} == first
+    assert f"{chosen_x(figures(at)['lines']):.3g}" == chosen_label(at)

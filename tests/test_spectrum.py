@@ -462,6 +462,20 @@ def test_leading_shares_follow_the_sweep_into_both_limits(center: bool) -> None:
     np.testing.assert_allclose(shares, sweep.share(2), rtol=0, atol=1e-12)
 
 
+@pytest.mark.parametrize("kernel", ["rbf", "laplacian"])
+def test_a_sweeps_leading_shares_need_no_fit_and_match_its_widths(kernel: str) -> None:
+    """``WidthSweep.leading_shares`` (which a worker runs beside the fit): the widths the fit
+    sweeps, bit for bit, without fitting, and the same shares as at the fitted widths."""
+    X, _ = three_rings(120, 0.25, 2)
+    unfitted = WidthSweep(kernel, n_widths=15, decades=(-2.5, 1.5), center=False)
+    fitted = WidthSweep(kernel, n_widths=15, decades=(-2.5, 1.5), center=False).fit(X)
+    np.testing.assert_array_equal(unfitted.widths_for(X), fitted.widths_)
+    assert not hasattr(unfitted, "widths_")
+    np.testing.assert_array_equal(
+        unfitted.leading_shares(X), leading_shares(X, fitted.widths_, kernel=kernel)
+    )
+
+
 def test_leading_shares_refuse_what_has_no_width() -> None:
     X, _ = three_rings(30, 0.25, 0)
     with pytest.raises(ValueError, match="positive"):

@@ -21,6 +21,7 @@ from ..kernel_pca import KernelPCA, Progress, _check_array, _notify
 from . import chosen, summary
 from .base import Sweep, SweepKernel, base_matrix, identity_offdiagonal
 from .dense import OVERFLOW, centred_kernel, choose_precision, dense_spectra
+from .leading import leading_shares
 from .low_rank import low_rank_order, low_rank_spectra
 
 Precision = Literal["auto", "double", "single"]
@@ -193,6 +194,36 @@ class WidthSweep:
         if self.sweep == "degree":
             return np.arange(1, int(self.max_degree) + 1, dtype=float)
         return scale * np.logspace(self.decades[0], self.decades[1], int(self.n_widths))
+
+    def widths_for(self, X: np.ndarray) -> np.ndarray:
+        """The widths (σ, ℓ, c or degrees) a fit on ``X`` sweeps, ``widths_``, without fitting.
+
+        Only the data scale is computed (:func:`~kpca_core.spectrum.base.base_matrix`),
+        so that what needs the widths alone (the uncentred shares of
+        :func:`~kpca_core.spectrum.leading_shares`) can start beside the fit.
+        """
+        self._validate()
+        _, scale, _ = base_matrix(_check_array(X, "X"), self.kernel, self.sweep)
+        return self._parameter_values(scale)
+
+    def leading_shares(
+        self, X: np.ndarray, n_components: int = 2, *, progress: Progress | None = None
+    ) -> np.ndarray:
+        """(λ₁ + … + λ_n)/Σλ at each width a fit on ``X`` sweeps, without fitting.
+
+        :func:`~kpca_core.spectrum.leading.leading_shares` at :meth:`widths_for`
+        (centred as ``center`` says): the same numbers as ``fit(X).share(n_components)``
+        (to within the rounding floor), from the leading eigenvalues only.  A method,
+        so that a worker process can be sent it with the sweep's settings, beside the fit.
+        """
+        return leading_shares(
+            X,
+            self.widths_for(X),
+            kernel=self.kernel,
+            n_components=n_components,
+            center=bool(self.center),
+            progress=progress,
+        )
 
     def fit(self, X: np.ndarray, y: None = None, *, progress: Progress | None = None) -> WidthSweep:
         """Eigenvalues of the centred (``center=False``: raw) kernel matrix of ``X`` per width.

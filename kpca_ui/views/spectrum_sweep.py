@@ -22,9 +22,9 @@ from kpca_core.figures import spectrum as figures
 from kpca_core.figures import style
 from kpca_core.figures.drawing import canvas_background
 from kpca_core.rings import DK_GAMMA
-from kpca_core.spectrum import CONSTANT, IDENTITY, WidthSweep, leading_shares
+from kpca_core.spectrum import CONSTANT, IDENTITY, WidthSweep
 from kpca_ui import draw
-from kpca_ui.chart import chart
+from kpca_ui.chart import chart, kept_json
 from kpca_ui.explain import explain
 from kpca_ui.points import PointSet, copy_source, is_drawn
 from kpca_ui.presenter import FIGURE_PX, notice, page_px, presentable, presenter_mode
@@ -66,26 +66,32 @@ def _cost(points: PointSet, sweep_key: tuple) -> budget.Cost:
     return budget.sweep_cost(len(points.X), n_widths, kernel)
 
 
+def _new_sweep(points: PointSet, sweep_key: tuple, *, center: bool = True) -> WidthSweep:
+    """The (unfitted) sweep of this data and sweep choice."""
+    kernel, decades, n_widths, degree, coef0, max_degree = sweep_key
+    return WidthSweep(
+        "poly" if kernel == "degree" else kernel,
+        sweep="degree" if kernel == "degree" else "width",
+        decades=decades,
+        n_widths=n_widths,
+        degree=degree,
+        coef0=coef0,
+        max_degree=max_degree,
+        center=center,
+        # a heavy sweep keeps to one core, leaving the other to everyone else
+        n_jobs=1 if _cost(points, sweep_key).seconds >= HEAVY_S else 2,
+    )
+
+
 def sweep_holder(points: PointSet, sweep_key: tuple) -> dict:
     """The holder of this data and sweep choice, with the sweep computed in it."""
     holder = _results(points.key, sweep_key)
     holder["key"] = (points.key, sweep_key)
     if "sweep" not in holder:
-        kernel, decades, n_widths, degree, coef0, max_degree = sweep_key
-        seconds = _cost(points, sweep_key).seconds
-        sweep = WidthSweep(
-            "poly" if kernel == "degree" else kernel,
-            sweep="degree" if kernel == "degree" else "width",
-            decades=decades,
-            n_widths=n_widths,
-            degree=degree,
-            coef0=coef0,
-            max_degree=max_degree,
-            # a heavy sweep keeps to one core, leaving the other to everyone else
-            n_jobs=1 if seconds >= HEAVY_S else 2,
-        )
+        sweep = _new_sweep(points, sweep_key)
         bar = _DelayedProgress()
         try:
+            seconds = _cost(points, sweep_key).seconds
             holder["sweep"] = compute(sweep.fit, points.X, progress=bar, cost=seconds)
         finally:
             bar.close()
@@ -112,9 +118,14 @@ class _DelayedProgress:
 
 
 def _once(holder: dict, key: tuple, make: Callable[[], go.Figure]) -> go.Figure:
-    """A figure built once per sweep and shared by every session (never mutated)."""
+    """A figure built once per sweep and shared by every session (never mutated).
+
+    A figure is serialised once, here (:func:`kpca_ui.chart.kept_json`): every later
+    run sends the same JSON instead of making it again.
+    """
     if key not in holder:
-        holder[key] = make()
+        made = make()
+        holder[key] = kept_json(made) if isinstance(made, go.Figure) else made
     return holder[key]
 
 
@@ -151,6 +162,7 @@ def _marked(
         with COPY_LOCK:  # plotly touches the figure it copies: not safe across sessions
             copy = figures.copy_figure(holder[key])
         figures.move_chosen(copy, sweep, index)
+        kept_json(copy)  # marked: serialised once, as the figures of :func:`_once`
     with COPY_LOCK:
         copies[token] = copy
         while len(copies) > MARKED_COPIES:
@@ -190,18 +202,19 @@ def dk_share(_X: np.ndarray, data_key: tuple, center: bool) -> float:
     return float(compute(sweep.fit, _X, cost=cost).share(2)[0])
 
 
-def uncentred_sweep(holder: dict, points: PointSet) -> np.ndarray:
-    """(λ₁+λ₂)/Σλ at the same widths without centring in feature space, once per sweep.
+def uncentred_sweep(holder: dict, points: PointSet, sweep_key: tuple) -> np.ndarray:
+    """(λ₁+λ₂)/Σλ at the sweep's widths without centring in feature space, once per sweep.
 
     Only that share is shown, so only the two largest eigenvalues are computed
-    (:func:`kpca_core.spectrum.leading_shares`).  Costed as the sweep itself (an
-    upper bound): a large one takes the heavy lane and is cancelled when its
-    session stops waiting.
+    (:meth:`kpca_core.spectrum.WidthSweep.leading_shares`); it needs the widths, not
+    the sweep, so it can run beside it.  Costed as the sweep itself (an upper
+    bound): a large one takes the heavy lane and is cancelled when its session
+    stops waiting.
     """
     if "uncentred" not in holder:
-        widths = holder["sweep"].widths_
-        cost = budget.sweep_seconds(len(points.X), widths.size, "rbf")
-        holder["uncentred"] = compute(leading_shares, points.X, widths, center=False, cost=cost)
+        cost = budget.sweep_seconds(len(points.X), sweep_key[2], "rbf")
+        shares = _new_sweep(points, sweep_key, center=False).leading_shares
+        holder["uncentred"] = compute(shares, points.X, cost=cost)
     return holder["uncentred"]
 
 
@@ -389,10 +402,11 @@ def bars_frames(
     """
     if np.isnan(sweep.ratios_[index, 0]):
         return None  # no bars at this width: nothing a frame could change
-    every = _once(
-        holder, ("bars_frames", log), lambda: figures.spectrum_bars_frames(sweep, index, log=log)
+    return _once(
+        holder,
+        ("bars_frames", log),
+        lambda: _frames(labels, figures.spectrum_bars_frames(sweep, index, log=log)),
     )
-    return {"slider": "sp_at", "frames": {labels[at]: frame for at, frame in every.items()}}
 
 
 def marks_frames(holder: dict, sweep: WidthSweep, labels: list[str]) -> dict:
@@ -401,8 +415,14 @@ def marks_frames(holder: dict, sweep: WidthSweep, labels: list[str]) -> dict:
     Made once per sweep and shared; the browser moves the marks while the slider is
     dragged, as the spectrum bars move (:func:`bars_frames`).
     """
-    every = _once(holder, ("marks_frames",), lambda: figures.chosen_frames(sweep))
-    return {"slider": "sp_at", "frames": {labels[at]: frame for at, frame in every.items()}}
+    return _once(holder, ("marks_frames",), lambda: _frames(labels, figures.chosen_frames(sweep)))
+
+
+def _frames(labels: list[str], every: dict) -> dict:
+    """The chosen-width slider's frames by its labels, serialised once (shared by every run)."""
+    return kept_json(
+        {"slider": "sp_at", "frames": {labels[at]: frame for at, frame in every.items()}}
+    )
 
 
 def computed_sweep(points: PointSet, sweep_key: tuple) -> dict | None:
@@ -418,10 +438,50 @@ def computed_sweep(points: PointSet, sweep_key: tuple) -> dict | None:
         st.error(cost.refusal(f"This sweep ({len(points.X)} points)", "sweep"))
         return None
     try:
+        holder = _results(points.key, sweep_key)
+        if "sweep" not in holder and _dk_shown(points, sweep_key):
+            # the comparison needs the widths only: asked for beside the sweep, one wait
+            # in the workers' queue instead of one after the sweep's and the maps'
+            concurrently(
+                lambda: sweep_holder(points, sweep_key),
+                *_dk_calls(holder, points, sweep_key),
+            )
         return sweep_holder(points, sweep_key)
     except ValueError as error:
         st.error(f"The spectrum cannot be computed for these settings: {error}")
         return None
+
+
+def _dk_applies(points: PointSet, sweep_key: tuple) -> bool:
+    """Whether the page compares with Deręgowski & Krzyśko: the three rings, the Gaussian
+    kernel, outside presenter mode (where it hid its text: above the figures the slider
+    moves, it pushed them below a projector's screen)."""
+    return (
+        not presenter_mode() and points.key[:2] == ("toy", "three_rings") and sweep_key[0] == "rbf"
+    )
+
+
+def _dk_seconds(points: PointSet, sweep_key: tuple) -> tuple[float, float]:
+    """The sweep's estimated seconds and the comparison's on top of it."""
+    sweep_s = _cost(points, sweep_key).seconds
+    return sweep_s, budget.comparison_seconds(len(points.X), sweep_key[2])
+
+
+def _dk_shown(points: PointSet, sweep_key: tuple) -> bool:
+    """Whether the comparison is computed and shown (:func:`dk_note`): it applies and fits
+    the per-request budget with the sweep."""
+    return _dk_applies(points, sweep_key) and sum(_dk_seconds(points, sweep_key)) <= (
+        budget.REQUEST_BUDGET_S
+    )
+
+
+def _dk_calls(holder: dict, points: PointSet, sweep_key: tuple) -> list[Callable[[], object]]:
+    """The comparison's three worker calls: the uncentred shares, and the centred and
+    uncentred shares at D&K's c."""
+    return [
+        lambda: uncentred_sweep(holder, points, sweep_key),
+        *(lambda c=center: dk_share(points.X, points.key, c) for center in (True, False)),
+    ]
 
 
 def dk_note(holder: dict, points: PointSet, image_format: str) -> None:
@@ -431,15 +491,10 @@ def dk_note(holder: dict, points: PointSet, image_format: str) -> None:
     not centred (K itself, the paper's eq. 3.7), their (λ₁+λ₂)/Σλ in one figure;
     outside presenter mode only.
     """
-    # Not in presenter mode, where it hides its text: above the figures the slider
-    # moves, it pushed them below a projector's screen.
-    if presenter_mode():
-        return
-    if points.key[:2] != ("toy", "three_rings") or holder["sweep"].kernel != "rbf":
+    if not _dk_applies(points, holder["key"][1]):
         return
     centred = holder["sweep"]
-    sweep_s = _cost(points, holder["key"][1]).seconds
-    extra_s = budget.comparison_seconds(len(points.X), centred.widths_.size)
+    sweep_s, extra_s = _dk_seconds(points, holder["key"][1])
     if sweep_s + extra_s > budget.REQUEST_BUDGET_S:
         st.info(
             "Deręgowski & Krzyśko (Fig. 4) report a maximum of (λ₁+λ₂)/Σλ at "
@@ -450,11 +505,9 @@ def dk_note(holder: dict, points: PointSet, image_format: str) -> None:
             "widths the comparison is shown here."
         )
         return
-    # three worker calls at once: each waits in the workers' queue once, not in turn
-    uncentred, *shares = concurrently(
-        lambda: uncentred_sweep(holder, points),
-        *(lambda c=center: dk_share(points.X, points.key, c) for center in (True, False)),
-    )
+    # three worker calls at once (already made beside a new sweep): each waits in the
+    # workers' queue once, not in turn
+    uncentred, *shares = concurrently(*_dk_calls(holder, points, holder["key"][1]))
     at_c = dict(zip((True, False), shares, strict=True))
     courses = [_course(centred.widths_, share) for share in (centred.share(2), uncentred)]
     st.info(
