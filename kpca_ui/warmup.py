@@ -144,7 +144,7 @@ def warm_spectrum(data: str = "three_rings", n_samples: int = 300) -> dict:
     if data == "three_rings":
         for center in (True, False):
             dk_share(points.X, points.key, center)
-        uncentred_sweep(holder, points)
+        uncentred_sweep(holder, points, SPECTRUM_DEFAULT)
     return holder
 
 

@@ -56,7 +56,7 @@ def test_the_rings_spectrum_after_warm_up_sweeps_nothing(monkeypatch):
     spectrum_sweep._results.clear()
     spectrum_sweep.dk_share.clear()
     sweeps = counting(monkeypatch, WidthSweep, "fit")
-    shares = counting(monkeypatch, spectrum_sweep, "leading_shares")
+    shares = counting(monkeypatch, WidthSweep, "leading_shares")
     warmup.warm((warmup.warm_spectrum,))
     # the 60 widths centred, Deręgowski & Krzyśko's one width centred and not, and the
     # 60 widths' (λ₁+λ₂)/Σλ not centred
