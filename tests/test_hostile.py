@@ -251,8 +251,8 @@ def test_the_uncentred_sweep_is_costed_and_takes_the_heavy_lane(monkeypatch):
     """Issue item 4: it ran at cost 0, so it took the worker the heavy lane leaves free."""
     calls: list = []
     monkeypatch.setattr(spectrum_sweep, "compute", recording(calls))
-    holder = {"sweep": SimpleNamespace(widths_=np.geomspace(0.01, 10, 60))}
-    spectrum_sweep.uncentred_sweep(holder, RINGS_2000)
+    sweep_key = ("rbf", (-2.0, 1.0), 60, 3, 1.0, 10)  # kernel, range, widths, ...
+    spectrum_sweep.uncentred_sweep({}, RINGS_2000, sweep_key)
     ((_, cost),) = calls
     assert cost == budget.sweep_seconds(2000, 60, "rbf") >= workers.HEAVY_S
 
