@@ -184,7 +184,7 @@ def cached_side_by_side(
     )
 
 
-SETTLE_S = 0.5
+SETTLE_S = 1.0
 """Seconds a side-by-side grid stays asked for before its frames are made (:class:`Newest`)."""
 
 
