@@ -128,13 +128,17 @@ def test_background_work_runs_in_a_process_of_its_own_at_lower_priority(in_worke
     assert workers.in_background(os.nice, 0) == min(19, os.nice(0) + workers.BACKGROUND_NICENESS)
 
 
+def _write_count(path: str, count: int) -> None:
+    """Written whole, then renamed over the last count: a reader never sees it empty."""
+    Path(f"{path}.new").write_text(str(count))
+    os.replace(f"{path}.new", path)
+
+
 def counted_steps(path: str, n: int, *, progress: workers.Progress) -> int:
     """Run in a worker: ``n`` steps of 20 ms, each written to ``path``, then a report."""
     for step in range(1, n + 1):
         time.sleep(0.02)
-        # written whole, then renamed over the last count: a reader never sees it empty
-        Path(f"{path}.new").write_text(str(step))
-        os.replace(f"{path}.new", path)
+        _write_count(path, step)
         progress(step / n, f"step {step}")
     return n
 
@@ -252,8 +256,7 @@ class SteppedModel:
     def transform(self, X: np.ndarray) -> np.ndarray:
         time.sleep(0.02)
         self.calls += 1
-        with open(self.path, "w") as handle:
-            handle.write(str(self.calls))
+        _write_count(self.path, self.calls)
         return np.zeros((len(X), 1))
 
 
