@@ -275,31 +275,35 @@ def numbered_mosaic(
         width_px=width_px,
     )
     step = grid.side + gap
-    for r, row in enumerate(values):
-        for c, value in enumerate(row):
-            if not np.isfinite(value):
-                continue
-            fig.add_annotation(
-                x=c * step + (grid.side - 1) / 2,
-                y=r * step + grid.side - 0.5,
-                text=format(value, fmt),
-                showarrow=False,
-                yanchor="top",
-                font={"size": font_size},  # the theme's text colour: the paper is transparent
-            )
+    # added at once: plotly validates the whole list on each add_annotation (~1 ms each)
+    notes = [
+        {
+            "x": c * step + (grid.side - 1) / 2,
+            "y": r * step + grid.side - 0.5,
+            "text": format(value, fmt),
+            "showarrow": False,
+            "yanchor": "top",
+            "font": {"size": font_size},  # the theme's text colour: the paper is transparent
+        }
+        for r, row in enumerate(values)
+        for c, value in enumerate(row)
+        if np.isfinite(value)
+    ]
     for b in range(1, blocks):  # the column labels of the blocks below the first
         top = b * (n_rows + 1) * step - 0.5
-        for c, label in enumerate(column_labels[b * per_block : (b + 1) * per_block]):
-            if not label:  # the last block's missing columns
-                continue
-            fig.add_annotation(
-                x=c * step + (grid.side - 1) / 2,
-                y=top,
-                text=label,
-                showarrow=False,
-                yanchor="bottom",
-                name="column label",
-            )
+        notes += [
+            {
+                "x": c * step + (grid.side - 1) / 2,
+                "y": top,
+                "text": label,
+                "showarrow": False,
+                "yanchor": "bottom",
+                "name": "column label",
+            }
+            for c, label in enumerate(column_labels[b * per_block : (b + 1) * per_block])
+            if label  # not the last block's missing columns
+        ]
+    fig.update_layout(annotations=notes)
     # the last row's numbers under the mosaic, whose y range ends at the last row's digits:
     # in a bottom margin of a number's line (in 10 px they were cut at a desktop chart's
     # foot: the audit's side by side and Fig. 3)
