@@ -575,6 +575,23 @@ def test_a_held_slider_draws_a_coarser_grid_and_its_release_the_chosen_one():
     assert chart(at, "ct_contours") == released
 
 
+def test_a_held_value_is_drawn_from_one_call_to_a_worker(monkeypatch: pytest.MonkeyPatch):
+    """The held grid and its figure: one trip to a worker, not one per column and another
+    for the figure (the release still draws the columns cached one by one)."""
+    at = open_view("contours")
+    calls: list[str] = []
+    real = contours_grid.compute
+
+    def counted(function, *args, **kwargs):
+        calls.append(function.__name__)
+        return real(function, *args, **kwargs)
+
+    monkeypatch.setattr(contours_grid, "compute", counted)
+    live_run(at, 0.37)  # a value no other test holds: not in the shared cache
+    assert calls == ["sweep_figure_json"]
+    assert picture_px(at) == HELD_RESOLUTION
+
+
 def panel_titles(at: AppTest) -> list[str]:
     return [
         a["text"] for a in chart(at, "ct_contours")["layout"]["annotations"] if "kPC" in a["text"]

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
-from ..contours import ContourSweep, missing_reason
+from ..contours import ContourSweep, KernelSpec, contour_sweep, missing_reason
 from . import layout as rule
 from . import panels, style
 
@@ -621,3 +621,13 @@ def contour_figure_json(sweep: ContourSweep, **kwargs: Any) -> tuple[dict, str]:
     as the app's chart sends it (:func:`kpca_core.figures.style.figure_json`), without
     plotly's figure objects in between (they deep-copy it, twice): run in a worker."""
     return style.figure_json(contour_figure_data(sweep, **kwargs))
+
+
+def sweep_figure_json(
+    X: np.ndarray, specs: list[KernelSpec], sweep: dict[str, Any], **kwargs: Any
+) -> tuple[ContourSweep, dict, str]:
+    """The sweep (:func:`kpca_core.contours.contour_sweep` of ``X``, ``specs`` and the
+    settings ``sweep``) and its grid figure (:func:`contour_figure_json`, ``kwargs``):
+    one worker call, for a grid that is made while a slider is held and seldom again."""
+    computed = contour_sweep(X, specs, **sweep)
+    return computed, *contour_figure_json(computed, **kwargs)

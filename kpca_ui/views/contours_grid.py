@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 from functools import partial
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
@@ -32,7 +33,7 @@ from kpca_ui.screen import content_px, width_listener
 from kpca_ui.shell import camera_format
 from kpca_ui.views import rings
 from kpca_ui.views.contours import SCREEN, SIGMAS, kernel_controls, spec_key
-from kpca_ui.workers import compute, concurrently
+from kpca_ui.workers import CANCELLABLE_S, compute, concurrently
 
 FIG2_CAPTION = (
     "**What to look at** (Schölkopf, Smola & Müller 1998, Fig. 2). Degree 1 is linear "
@@ -61,6 +62,10 @@ HELD_RESOLUTION = 50
 most this fine; the release draws it at the chosen resolution.  A 50 × 50 grid is a
 quarter of the default 100 × 100's evaluations (eq. 51), and its lines and pictures are
 smaller: the grid is redrawn more often while the thumb moves."""
+ONE_HELD_S = CANCELLABLE_S
+"""Estimated seconds of one core below which a held slider's grid and its figure are
+made in one call to a worker (:func:`_held_grid`); a costlier one is made column by
+column, each column's call cancellable when the thumb moves on."""
 
 FIG2_NOTICE = (
     "Linear PCA (degree 1): straight lines. From degree 2 they bend along the data, "
@@ -160,17 +165,66 @@ def _contour_figure(
     height) in pixels, it is planned for presenter mode's screen (or a
     lesson's slide): that width, every row within that height.
     """
-    if projector is None:
-        sizes = {"title": title, "width_px": width, "panel_max_px": panel_max_px}
-    else:
-        width, height = projector
-        # No title: the page's says what the figure shows, and the panels get its room.
-        height = projector_plan_height(height, {**figures.FITTED_MARGIN, "t": 20})
-        sizes = {"width_px": width, "height_px": height}
     # its JSON made in the worker too, once: the server sends it as it is on every run
     return figure_from_json(
-        *compute(figures.contour_figure_json, _sweep, group_colours=group_colours, **sizes)
+        *compute(
+            figures.contour_figure_json,
+            _sweep,
+            group_colours=group_colours,
+            **_sizes(title, projector, width, panel_max_px),
+        )
     )
+
+
+def _sizes(
+    title: str, projector: tuple[int, int] | None, width: int, panel_max_px: float
+) -> dict[str, Any]:
+    """The grid figure's size arguments (:func:`_contour_figure`'s)."""
+    if projector is None:
+        return {"title": title, "width_px": width, "panel_max_px": panel_max_px}
+    width, height = projector
+    # No title: the page's says what the figure shows, and the panels get its room.
+    height = projector_plan_height(height, {**figures.FITTED_MARGIN, "t": 20})
+    return {"width_px": width, "height_px": height}
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _held_grid(
+    _X: np.ndarray,
+    _labels: np.ndarray | None,
+    data_key: tuple,
+    specs: tuple[tuple, ...],
+    parameter: str | None,
+    center: bool,
+    n_components: int,
+    resolution: int,
+    title: str,
+    projector: tuple[int, int] | None,
+    width: int,
+    panel_max_px: float,
+) -> tuple[ct.ContourSweep, go.Figure]:
+    """The grid and its figure while a slider is held, in one call to a worker.
+
+    Its columns are seldom asked for again, so they are not cached one by one: one
+    trip to a worker instead of one per column and another for the figure (the
+    noise's drag, measured in Chromium: the sweep and figure's median 40 + 30 ms
+    in five calls, ~25 ms of it computing).  A drag that comes back to a value
+    finds it here.
+    """
+    sweep, spec, sent = compute(
+        figures.sweep_figure_json,
+        _X,
+        [ct.KernelSpec(*spec) for spec in specs],
+        {
+            "n_components": n_components,
+            "center": center,
+            "parameter": parameter,
+            "labels": _labels,
+            "resolution": resolution,
+        },
+        **_sizes(title, projector, width, panel_max_px),
+    )
+    return sweep, figure_from_json(spec, sent)
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -385,9 +439,6 @@ def contour_grid(
     resolution = affordable_resolution(len(points.X), specs, resolution)
     if resolution is None:
         return None
-    if live is not None:  # coarser while held, so that the picture keeps up with the thumb
-        resolution = min(resolution, HELD_RESOLUTION)
-    sweep = contour_sweep(points, specs, parameter, center, n_components, resolution)
     image_format = st.session_state.get("ct_img", "png")
     projector = presenter_mode()
     width = content_px(SCREEN, figures.FIGURE_PX)
@@ -396,9 +447,29 @@ def contour_grid(
     if drawn:  # the grid's share of the row beside the canvas
         planned = grid_beside_canvas_px(planned)
         panel_max_px = panel_max_px if is_narrow(width) else DRAWN_PANEL_PX
-    figure = contour_figure(
-        sweep, points, specs, center, resolution, projector, planned, panel_max_px=panel_max_px
-    )
+    if live is not None:  # coarser while held, so that the picture keeps up with the thumb
+        resolution = min(resolution, HELD_RESOLUTION)
+    kernels = [s.kernel for s in specs]
+    if live is not None and budget.contour_seconds(len(points.X), kernels, resolution) < ONE_HELD_S:
+        sweep, figure = _held_grid(
+            points.X,
+            points.labels,
+            points.key,
+            tuple(map(spec_key, specs)),
+            parameter,
+            center,
+            n_components,
+            resolution,
+            points.title,
+            (planned, figure_px()) if projector else None,
+            planned,
+            panel_max_px,
+        )
+    else:
+        sweep = contour_sweep(points, specs, parameter, center, n_components, resolution)
+        figure = contour_figure(
+            sweep, points, specs, center, resolution, projector, planned, panel_max_px=panel_max_px
+        )
     chart(
         presentable(figure),
         # the figure's own width, figures.FIGURE_PX, or the screen's in presenter mode
