@@ -18,11 +18,21 @@ def test_a_waiting_request_is_dropped_for_a_newer_one_and_never_made():
     assert made == ["second"]
 
 
-def test_a_request_is_made_once_it_has_waited_its_settling_time():
+def test_a_request_soon_after_another_is_made_once_it_has_waited_its_settling_time():
     frames = Newest(settle_s=0.3)
+    frames.submit(time.monotonic)
     asked = time.monotonic()
     made = frames.submit(time.monotonic)
     assert made.result(timeout=5) - asked >= 0.3
+
+
+def test_a_request_after_a_quiet_settling_time_is_made_at_once():
+    """A reader who opens the digits, or changes them once, has their frames at once
+    (a wait of the settling time would time out)."""
+    frames = Newest(settle_s=1.5)
+    assert frames.submit(lambda: "first").result(timeout=1.0) == "first"  # none before it
+    time.sleep(1.5)  # quiet for the settling time
+    assert frames.submit(lambda: "again").result(timeout=1.0) == "again"
 
 
 def test_a_running_request_is_finished_and_the_newer_made_after_it():

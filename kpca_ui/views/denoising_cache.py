@@ -9,6 +9,7 @@ from and how many there are.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import threading
 import time
@@ -185,22 +186,27 @@ def cached_side_by_side(
 
 
 SETTLE_S = 1.0
-"""Seconds a side-by-side grid stays asked for before its frames are made (:class:`Newest`)."""
+"""Seconds a side-by-side grid stays asked for before its frames are made, when another
+was asked for within as long (:class:`Newest`)."""
 
 
 class Newest:
-    """One thread making one request at a time: the newest, once it is ``settle_s`` old.
+    """One thread making one request at a time: the newest, once it has settled.
 
-    A request still waiting when a newer one comes is cancelled (its future says
-    so), never queued: while sliders move, or many sessions show other digits,
-    the grids asked for and left at once cost nothing (the frames of every
-    passing state took ~39 % of the server's busy time in a storm of 30).
+    A request that comes ``settle_s`` or more after the one before it is made at
+    once (a reader who opened the digits or changed them once); one that follows
+    another within ``settle_s`` waits ``settle_s`` for a newer one.  A request still
+    waiting when a newer one comes is cancelled (its future says so), never queued:
+    while sliders move, or many sessions show other digits, the grids asked for and
+    left at once cost nothing (the frames of every passing state took ~39 % of the
+    server's busy time in a storm of 30).
     """
 
     def __init__(self, settle_s: float) -> None:
         self.settle_s = settle_s
         self._changed = threading.Condition()
         self._waiting: tuple[Future, Callable[[], Any], float] | None = None
+        self._asked = -math.inf  # when the last request came
         self._busy = False
         threading.Thread(target=self._run, name="kpca-dn-frames", daemon=True).start()
 
@@ -210,7 +216,10 @@ class Newest:
         with self._changed:
             if self._waiting is not None:
                 self._waiting[0].cancel()
-            self._waiting = (future, partial(function, *args), time.monotonic())
+            now = time.monotonic()
+            settled = now - self._asked >= self.settle_s
+            self._waiting = (future, partial(function, *args), now + (not settled) * self.settle_s)
+            self._asked = now
             self._changed.notify_all()
         return future
 
@@ -223,8 +232,8 @@ class Newest:
         while True:
             with self._changed:
                 self._changed.wait_for(lambda: self._waiting is not None)
-                future, job, asked = self._waiting
-                left = asked + self.settle_s - time.monotonic()
+                future, job, due = self._waiting
+                left = due - time.monotonic()
                 if left > 0:  # a newer request may come meanwhile
                     self._changed.wait(left)
                     continue
