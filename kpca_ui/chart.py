@@ -168,9 +168,15 @@ def live_value(key: str, ranges: Mapping[str, tuple[float, float]]) -> tuple[str
     """The slider held and the live value the chart ``key`` sent for it, else ``None``.
 
     Only in the run that value started (any other run, the slider's release among
-    them, uses the slider's own value), only for a slider of ``ranges``
+    them, uses the slider's own value; so does a run the value started together with
+    the slider's release), only for a slider of ``ranges``
     (``{slider key: (low, high)}``), and only a finite number within its range.
     """
+    # the sliders' values in this run and the one before: a slider released in this run
+    # (its value and the last held one can come in one batch of the page's changes)
+    seen = {slider: st.session_state.get(slider) for slider in ranges}
+    before = st.session_state.get(_SEEN.format(key), seen)
+    st.session_state[_SEEN.format(key)] = seen
     if not st.session_state.pop(_LIVE_RUN.format(key), False):
         return None
     state = st.session_state.get(key)
@@ -178,6 +184,8 @@ def live_value(key: str, ranges: Mapping[str, tuple[float, float]]) -> tuple[str
     if not isinstance(sent, Mapping) or sent.get("slider") not in ranges:
         return None
     slider, value = sent["slider"], sent.get("value")
+    if seen[slider] != before.get(slider):  # released: the run draws the slider's own value
+        return None
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     low, high = ranges[slider]
@@ -186,6 +194,8 @@ def live_value(key: str, ranges: Mapping[str, tuple[float, float]]) -> tuple[str
 
 _LIVE_RUN = "_kpca_chart_live_{}"
 """Session key: this run was started by the chart's live value (set by its callback)."""
+_SEEN = "_kpca_chart_seen_{}"
+"""Session key: the chart's live sliders' values in the run before (:func:`live_value`)."""
 
 
 def _asked(key: str) -> Callable[[], None]:

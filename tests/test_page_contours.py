@@ -556,6 +556,16 @@ def test_a_held_noise_slider_draws_the_grid_at_the_value_under_its_thumb():
         assert "noise 0.2," in live_run(at, wrong), wrong
 
 
+def test_a_release_that_comes_with_the_last_held_value_draws_the_slider_s_own_value():
+    """The page sends its changes in batches: the slider's release and the last value held
+    can start one run, whose picture is then the released slider's (the held one stayed
+    drawn, the link saying otherwise)."""
+    at = open_view("contours")
+    at.slider(key="ct_noise").set_value(0.6)
+    assert "noise 0.6," in live_run(at, 0.52)
+    assert "noise 0.52," in live_run(at, 0.52)  # held again: the thumb's value
+
+
 def picture_px(at: AppTest) -> int:
     """The width in pixels of the grid's first colour picture: its grid's resolution."""
     source = chart(at, "ct_contours")["layout"]["images"][0]["source"]
