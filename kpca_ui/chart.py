@@ -168,8 +168,8 @@ def live_value(key: str, ranges: Mapping[str, tuple[float, float]]) -> tuple[str
     """The slider held and the live value the chart ``key`` sent for it, else ``None``.
 
     Only in the run that value started (any other run, the slider's release among
-    them, uses the slider's own value; so does a run the value started together with
-    the slider's release), only for a slider of ``ranges``
+    them, uses the slider's own value; a run the value started together with the
+    slider's release is run again as the whole page's), only for a slider of ``ranges``
     (``{slider key: (low, high)}``), and only a finite number within its range.
     """
     # the sliders' values in this run and the one before: a slider released in this run
@@ -184,8 +184,12 @@ def live_value(key: str, ranges: Mapping[str, tuple[float, float]]) -> tuple[str
     if not isinstance(sent, Mapping) or sent.get("slider") not in ranges:
         return None
     slider, value = sent["slider"], sent.get("value")
-    if seen[slider] != before.get(slider):  # released: the run draws the slider's own value
-        return None
+    if seen[slider] != before.get(slider):
+        # Released in this run.  The page sends a batch of changes as a rerun of the
+        # fragment of its first: a batch with the held value reruns the chart's fragment
+        # alone, whose arguments (the data, the kernel) are from before the drag.  So the
+        # whole page runs again, with the slider's own value.
+        st.rerun()
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     low, high = ranges[slider]
