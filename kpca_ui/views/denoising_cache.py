@@ -217,8 +217,8 @@ class Newest:
             if self._waiting is not None:
                 self._waiting[0].cancel()
             now = time.monotonic()
-            settled = now - self._asked >= self.settle_s
-            self._waiting = (future, partial(function, *args), now + (not settled) * self.settle_s)
+            due = now if now - self._asked >= self.settle_s else now + self.settle_s
+            self._waiting = (future, partial(function, *args), due)
             self._asked = now
             self._changed.notify_all()
         return future
