@@ -47,11 +47,12 @@ def lesson_frame(path: str, query: str) -> str:
 
 def routes() -> list:
     """Routes beside the app's: Plotly's script for the charts (:mod:`kpca_ui.chart`),
-    served once and kept by browsers, and class mode's JSON endpoint
-    (:mod:`kpca_ui.rooms.api`)."""
+    served once and kept by browsers, the charts' live figures (:mod:`kpca_ui.live`)
+    and class mode's JSON endpoint (:mod:`kpca_ui.rooms.api`)."""
+    from kpca_ui import live
     from kpca_ui.rooms import api
 
-    return [plotly_route(BASE_URL_PATH), *api.routes()]
+    return [plotly_route(BASE_URL_PATH), live.route(BASE_URL_PATH), *api.routes()]
 
 
 BASE_URL_PATH = st.get_option("server.baseUrlPath") or ""

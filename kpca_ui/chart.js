@@ -13,13 +13,13 @@
 // thumb's aria-valuetext is read at every animation frame and the frame of that
 // value drawn; the slider itself sends its value when the drag ends.
 //
-// Live: live = [<slider key>, ...].  While one of those sliders is held, its value
-// is sent as the state "live" ({slider, value, seq}) whenever the answer to the last
-// one (a new figure) has come: the page draws the figure at that value; the newest
-// value wins, none queue.  After the release the slider's own value counts (chart.py
-// reads a live value only in the run it started).  Meanwhile the page's other charts
-// keep their picture: their new figures (the same live run's) are drawn at the
-// release, so the browser draws only the figure that follows the hand.
+// Live: live = {sliders: [<slider key>, ...], url}.  While one of those sliders is
+// held, the figure at the value under its thumb is asked for at `url` (kpca_ui/live.py:
+// no script run) and drawn; the next request goes as soon as an answer has come, for
+// the newest value (those the thumb passed meanwhile are dropped, none queue).  The
+// slider sends its own value at the release, and that run's figure replaces the held
+// one; a slider released where it was pressed sends nothing: the page's figure is
+// drawn again at once.
 
 const STATES = new WeakMap();
 const DEFAULT_HEIGHT = 450; // Plotly's and st.plotly_chart's default height
@@ -53,9 +53,8 @@ function build(root) {
   root.appendChild(box);
   const state = { box, graph, payload: null, frame: null, drawing: false, again: false,
                   width: 0, shown: null, held: null, following: false, quiet: 0,
-                  listening: false, template: null, liveSent: null, inFlight: null, liveSeq: 0,
-                  id: Math.random().toString(36).slice(2, 8), drawn: null,
-                  setStateValue: null };
+                  listening: false, template: null, liveSent: null, liveStart: null,
+                  inFlight: false, liveFigure: null, drawn: null };
   new ResizeObserver(() => {
     const width = box.clientWidth;
     if (state.payload && width > 0 && width !== state.width) schedule(state);
@@ -384,15 +383,7 @@ function inTurn(job) {
   return run;
 }
 
-// The chart whose live slider is held, if any: the others wait for its release.
-let LIVE_HELD = null;
-const DEFERRED = new Set();
-
 function schedule(state) {
-  if (LIVE_HELD && LIVE_HELD !== state && state.drawn) {
-    DEFERRED.add(state); // drawn at the release (release()), the newest figure then
-    return;
-  }
   if (state.box.clientWidth === 0) {
     // not shown (a tab not chosen): drawn once it has a width, as st.plotly_chart does
     state.width = 0;
@@ -410,7 +401,8 @@ function schedule(state) {
 function draw(state, Plotly) {
   const { payload } = state;
   restore(state);
-  const figure = applyFrame(payload.figure, state.frame);
+  const held = state.liveFigure;
+  const figure = applyFrame(held || payload.figure, state.frame);
   const own = figure.layout.width;
   const room = Math.max(state.box.clientWidth, MIN_WIDTH);
   state.width = state.box.clientWidth;
@@ -426,14 +418,14 @@ function draw(state, Plotly) {
   const spec = { data: figure.data, layout, config };
   if (payload.figure.frames) spec.frames = payload.figure.frames; // an animation's (the film)
   return Plotly.react(state.graph, spec).then(() => {
-    state.drawn = payload; // a scrubbed frame may now change it in place (quick)
+    state.drawn = held ? null : payload; // a scrubbed frame may now change it in place (quick)
   });
 }
 
 // ---- scrubbing ---------------------------------------------------------------------------
 
 const FOLLOW_FRAMES = 30; // after the release or a key press, the thumb is read this long
-const LIVE_WAIT_MS = 2000; // a live value unanswered this long is no longer waited for
+const LIVE_WAIT_MS = 5000; // a live figure not come this long is no longer waited for
 
 function thumb(slider) {
   return document.querySelector(`.st-key-${CSS.escape(slider)} input[type="range"]`);
@@ -445,7 +437,7 @@ function thumbText(slider) {
 }
 
 function liveSliders(payload) {
-  return payload.live ? [].concat(payload.live) : [];
+  return payload.live ? payload.live.sliders : [];
 }
 
 function sliders(payload) {
@@ -475,19 +467,26 @@ function scrub(state) {
 }
 
 function live(state) {
-  // the live slider's value, sent while it is held: one request at a time, and the
-  // value sent is the newest (those the thumb passed meanwhile are dropped)
+  // the held live slider's value: the figure at that value asked for, one request at a
+  // time, for the newest value (those the thumb passed meanwhile are dropped)
   const slider = state.held;
   const input = slider && liveSliders(state.payload).includes(slider) ? thumb(slider) : null;
-  if (!input) return;
+  if (!input || state.inFlight) return;
   const value = liveNumber(input);
-  const waiting = state.inFlight !== null && performance.now() - state.inFlight < LIVE_WAIT_MS;
-  if (Number.isFinite(value) && value !== state.liveSent && !waiting) {
-    state.liveSent = value;
-    state.inFlight = performance.now();
-    state.liveSeq += 1; // each value a new state: its run is marked as live (chart.py)
-    state.setStateValue("live", { slider, value, seq: `${state.id}:${state.liveSeq}` });
-  }
+  if (!Number.isFinite(value) || value === state.liveSent) return;
+  state.liveSent = value;
+  state.inFlight = true;
+  const asked = new URLSearchParams({ slider, value: String(value) });
+  fetch(`${state.payload.live.url}?${asked}`, { signal: AbortSignal.timeout(LIVE_WAIT_MS) })
+    .then((response) => (response.ok ? response.json() : null))
+    .then((figure) => {
+      if (figure && state.held === slider) {
+        state.liveFigure = figure; // the next value is asked for while this one is drawn
+        schedule(state);
+      }
+    })
+    .catch(() => {}) // refused or failed: the picture follows at the release
+    .finally(() => { state.inFlight = false; });
 }
 
 function follow(state) {
@@ -512,12 +511,6 @@ function follow(state) {
   requestAnimationFrame(tick);
 }
 
-function release() {
-  LIVE_HELD = null;
-  for (const other of DEFERRED) if (other.box.isConnected) schedule(other);
-  DEFERRED.clear();
-}
-
 function listen(state) {
   if (state.listening) return;
   state.listening = true;
@@ -536,16 +529,21 @@ function listen(state) {
     if (slider) {
       state.held = slider;
       const isLive = liveSliders(state.payload).includes(slider);
-      if (isLive) LIVE_HELD = state;
-      state.liveSent = isLive ? liveNumber(thumb(slider)) : null; // only a new value is sent
+      state.liveStart = isLive ? liveNumber(thumb(slider)) : null;
+      state.liveSent = state.liveStart; // only a new value is asked for
       follow(state);
     }
   };
   const up = () => {
-    // released: the slider sends its own value, and its run draws that (a live value
-    // counts only in the run it started); the other charts draw their newest figure
+    // released: the slider sends its own value if it changed, and that run's figure
+    // replaces the held one; released where it was pressed, the page's figure is drawn
+    const slider = state.held;
     state.held = null;
-    if (LIVE_HELD === state) release();
+    const input = slider && thumb(slider);
+    if (state.liveFigure && input && liveNumber(input) === state.liveStart) {
+      state.liveFigure = null;
+      schedule(state);
+    }
   };
   const key = (event) => {
     if (mine(event)) follow(state);
@@ -556,15 +554,14 @@ function listen(state) {
   document.addEventListener("keydown", key, true);
 }
 
-export default function ({ data, parentElement, setStateValue }) {
+export default function ({ data, parentElement }) {
   let state = STATES.get(parentElement);
   if (!state) {
     state = build(parentElement);
     STATES.set(parentElement, state);
   }
-  state.setStateValue = setStateValue;
   state.payload = JSON.parse(new TextDecoder().decode(data));
-  state.inFlight = null; // a live value's answer (or any new figure) has come
+  if (!state.held) state.liveFigure = null; // the release's figure replaces the held one
   state.template = themedTemplate(state.payload.figure.layout.template, themeOf(state.box));
   state.frame = null; // the server's figure is the slider's value once it has sent it
   state.shown = state.payload.frames ? thumbText(state.payload.frames.slider) : null;
@@ -573,8 +570,5 @@ export default function ({ data, parentElement, setStateValue }) {
   const height = state.payload.figure.layout.height || DEFAULT_HEIGHT;
   state.box.style.minHeight = `${height}px`; // the room, before Plotly has loaded
   if (sliders(state.payload).length) listen(state);
-  // held: the next value goes now, computed while this figure is drawn (Streamlit runs it
-  // once the run that sent this figure has ended: a fragment's run is never interrupted)
-  if (state.held) live(state);
   schedule(state);
 }

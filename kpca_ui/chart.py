@@ -19,9 +19,9 @@ drawing.
   never wider than its place), Streamlit's light and dark theme (the script
   reads the theme's colours from the component's CSS properties), and the
   graph's DOM (``.js-plotly-plot``, ``.main-svg``).
-- Live: ``live`` names sliders whose value, while one is held, reruns the
-  chart's fragment (:func:`live_value`), the newest value winning; the page's
-  other charts keep their picture until the release.
+- Live: with ``live`` (:class:`kpca_ui.live.Live`), while a slider it follows is
+  held, the browser asks for the figure at the value under the thumb
+  (:mod:`kpca_ui.live`'s endpoint, no script run), the newest value winning.
 - Scrubbing: ``frames`` maps values of a Streamlit slider (by its widget key)
   to the data and layout changes of the figure at each value.  While the reader
   drags that slider, the browser shows the frame of the value under the thumb
@@ -35,9 +35,8 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -46,6 +45,8 @@ import plotly.io as pio
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from kpca_ui.live import Live, register
+from kpca_ui.live import url as live_url
 from kpca_ui.plotly_js import PLOTLY_PATH
 
 NAME = "kpca_ui.chart"
@@ -118,7 +119,7 @@ def chart(
     width: Literal["stretch", "content"] = "stretch",
     frames: Mapping[str, Any] | None = None,
     place: DeltaGenerator | Any = None,
-    live: str | Sequence[str] | None = None,
+    live: Live | None = None,
 ) -> None:
     """Draw ``figure`` in the chart with widget key ``key``, updated in place on later runs.
 
@@ -141,14 +142,12 @@ def chart(
         the browser (trace changes apply to the traces in order).
     place : DeltaGenerator, optional
         Where to draw it (a column); by default (or ``st`` itself) where the script is.
-    live : str or sequence of str, optional
-        Live dragging: the widget keys of sliders.  While one is held, the chart sends
-        the value under its thumb (as shown: a select slider's option, not its index)
-        as its state ``live`` (``{"slider", "value", "seq"}``; the newest, one at a
-        time: a new figure answers it), which reruns the chart's fragment; the page
-        reads it with :func:`live_value` and draws the figure there.  Meanwhile the
-        page's other charts keep their picture; they draw their newest figure at the
-        release.  Any other run (the slider's release) uses the slider's own value.
+    live : Live, optional
+        Live dragging: the sliders the chart follows and its figure at their values.
+        While one is held, the browser asks :mod:`kpca_ui.live`'s endpoint for the
+        figure at the value under the thumb (the newest, one request at a time) and
+        draws it; the page's script does not run.  The slider's release runs it as
+        any change does, with the slider's own value.
     """
     if os.environ.get(ENGINE_VARIABLE) == "plotly":  # the bench's comparison
         (place or st).plotly_chart(figure, key=key, config=dict(config or {}), width=width)
@@ -156,59 +155,18 @@ def chart(
     payload = (
         f'{{"figure":{_json(figure)},"config":{json.dumps(dict(config or {}))},'
         f'"width":"{width}","plotly":{json.dumps(_plotly_url())},'
-        f'"frames":{_json(frames) if frames else "null"},"live":{json.dumps(live)}}}'
+        f'"frames":{_json(frames) if frames else "null"},"live":{json.dumps(_live_json(live))}}}'
     )
-    # a live chart declares its state "live" (components v2 asks for a callback)
-    declared = {"default": {"live": None}, "on_live_change": _asked(key)} if live else {}
     with place if isinstance(place, DeltaGenerator) else contextlib.nullcontext():
-        _CHART(key=key, data=payload.encode(), **declared)
+        _CHART(key=key, data=payload.encode())
 
 
-def live_value(key: str, ranges: Mapping[str, tuple[float, float]]) -> tuple[str, float] | None:
-    """The slider held and the live value the chart ``key`` sent for it, else ``None``.
-
-    Only in the run that value started (any other run, the slider's release among
-    them, uses the slider's own value; a run the value started together with the
-    slider's release is run again as the whole page's), only for a slider of ``ranges``
-    (``{slider key: (low, high)}``), and only a finite number within its range.
-    """
-    # the sliders' values in this run and the one before: a slider released in this run
-    # (its value and the last held one can come in one batch of the page's changes)
-    seen = {slider: st.session_state.get(slider) for slider in ranges}
-    before = st.session_state.get(_SEEN.format(key), seen)
-    st.session_state[_SEEN.format(key)] = seen
-    if not st.session_state.pop(_LIVE_RUN.format(key), False):
+def _live_json(live: Live | None) -> dict | None:
+    """What the browser needs of ``live``: the sliders and the endpoint's URL for its settings."""
+    if live is None:
         return None
-    state = st.session_state.get(key)
-    sent = state.get("live") if isinstance(state, Mapping) else None
-    if not isinstance(sent, Mapping) or sent.get("slider") not in ranges:
-        return None
-    slider, value = sent["slider"], sent.get("value")
-    if seen[slider] != before.get(slider):
-        # Released in this run.  The page sends a batch of changes as a rerun of the
-        # fragment of its first: a batch with the held value reruns the chart's fragment
-        # alone, whose arguments (the data, the kernel) are from before the drag.  So the
-        # whole page runs again, with the slider's own value.
-        st.rerun()
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    low, high = ranges[slider]
-    return (slider, float(value)) if math.isfinite(value) and low <= value <= high else None
-
-
-_LIVE_RUN = "_kpca_chart_live_{}"
-"""Session key: this run was started by the chart's live value (set by its callback)."""
-_SEEN = "_kpca_chart_seen_{}"
-"""Session key: the chart's live sliders' values in the run before (:func:`live_value`)."""
-
-
-def _asked(key: str) -> Callable[[], None]:
-    """The callback of the chart ``key``'s state "live": marks the run it starts."""
-
-    def asked() -> None:
-        st.session_state[_LIVE_RUN.format(key)] = True
-
-    return asked
+    base = st.get_option("server.baseUrlPath") or ""
+    return {"sliders": list(live.ranges), "url": live_url(base, register(live))}
 
 
 def sent_figure(element: Any) -> dict | None:

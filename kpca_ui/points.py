@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -71,7 +72,7 @@ class PointSet:
     key: tuple
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@functools.lru_cache(maxsize=64)  # not Streamlit's: live figures use it outside script runs
 def _generate(name: str, n_samples: int, noise: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
     generator = {**datasets.TOY_2D, "gaussian_clusters": datasets.gaussian_clusters}[name]
     return generator(n_samples, noise, seed)

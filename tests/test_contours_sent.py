@@ -14,7 +14,7 @@ from conftest import chart, open_view
 from kpca_core import contours as ct
 from kpca_core.datasets import parabola
 from kpca_core.figures import contours as figures
-from kpca_core.figures.style import figure_json
+from kpca_core.figures.style import figure_json, for_projector
 from kpca_ui import chart as chart_module
 from kpca_ui.chart import figure_from_json
 
@@ -61,3 +61,20 @@ def test_a_cached_grid_is_sent_without_serialising_it_again(monkeypatch):
     assert not at.exception
     assert chart(at, "ct_contours") == first
     assert serialised == []
+
+
+@pytest.mark.parametrize("projector_height", [None, 600])
+def test_a_held_grids_json_is_the_grids_own_or_its_projector_copys(projector_height):
+    """:func:`figures.sweep_figure_json`, the live endpoint's (kpca_ui/live.py): the sweep
+    and its figure in one call, for the page or for presenter mode's screen."""
+    X, _ = parabola(60, 0.2, 0)
+    specs = ct.sweep_specs(ct.KernelSpec("poly"), "degree", (1, 2))
+    settings = {"n_components": 3, "center": True, "parameter": "degree", "resolution": 40}
+    sent = figures.sweep_figure_json(
+        X, specs, {**settings, "labels": None}, projector_height=projector_height, title="p"
+    )
+    spec = figures.contour_figure_data(sweep(False), title="p")
+    figure = go.Figure(spec, _validate=False)
+    if projector_height is not None:
+        figure = for_projector(figure, height=projector_height)
+    assert json.loads(sent) == json.loads(pio.to_json(figure, validate=False, engine="orjson"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import json
 import re
 import struct
 from dataclasses import dataclass
@@ -14,12 +15,12 @@ from streamlit.delta_generator import DeltaGenerator
 from streamlit.testing.v1 import AppTest
 from test_bad_links import LIVE_MARKDOWN
 from test_links import unescape
-from test_page_drawing import six_link
 
 from kpca_core import budget
 from kpca_core import contours as ct
 from kpca_core.datasets import parabola
-from kpca_ui.chart import key_of
+from kpca_ui import live
+from kpca_ui.chart import key_of, sent_payload
 from kpca_ui.points import UPLOAD, PointSet
 from kpca_ui.presenter import KEY, NOTICE_CLASS
 from kpca_ui.views import contours_grid, rings
@@ -533,56 +534,59 @@ def test_values_from_a_link_that_cannot_be_used_leave_the_url_for_the_default():
     assert len(titles(chart(at, "ct_contours"))) == 12
 
 
-def live_run(at: AppTest, value: object, slider: str = "ct_noise") -> str:
-    """A run started by the grid's live value (what its callback marks), as a drag sends it;
-    the grid's title."""
-    live = {"slider": slider, "value": value, "seq": "test:1"}
-    at.session_state["ct_contours"] = {"live": live}
-    at.session_state["_kpca_chart_live_ct_contours"] = True  # the callback's mark
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return chart(at, "ct_contours")["layout"]["title"]["text"]
+def held(at: AppTest, value: object, slider: str = "ct_noise") -> dict:
+    """The grid's figure the browser gets while ``slider`` is held at ``value`` (the live
+    endpoint's answer, :mod:`kpca_ui.live`), for the page as ``at`` last drew it."""
+    (element,) = [e for e in at.get("bidi_component") if key_of(e) == "ct_contours"]
+    token = sent_payload(element)["live"]["url"].rsplit("/", 1)[-1]
+    return json.loads(live.answer(token, slider, str(value)))
 
 
 def test_a_held_noise_slider_draws_the_grid_at_the_value_under_its_thumb():
     at = open_view("contours")
-    assert "noise 0.2," in chart(at, "ct_contours")["layout"]["title"]["text"]
-    assert "noise 0.6," in live_run(at, 0.6)  # the picture follows the thumb
-    assert at.slider(key="ct_noise").value == 0.2  # the slider and the link: at the release
+    drawn = chart(at, "ct_contours")
+    assert "noise 0.2," in drawn["layout"]["title"]["text"]
+    assert "noise 0.6," in held(at, 0.6)["layout"]["title"]["text"]  # the picture follows
+    assert "noise 0.6," in held(at, "0.6")["layout"]["title"]["text"]  # the same, kept
+    at.run()  # no script ran meanwhile: the page, its slider and the link as they were
+    assert chart(at, "ct_contours") == drawn
+    assert at.slider(key="ct_noise").value == 0.2
     assert "ct_noise" not in at.query_params
-    at.run()  # any other run (the release's) draws the slider's own value
-    assert "noise 0.2," in chart(at, "ct_contours")["layout"]["title"]["text"]
-    for wrong in (5.0, -1, "0.5", float("nan"), True, None):
-        assert "noise 0.2," in live_run(at, wrong), wrong
+    for wrong in (5.0, -1, "abc", "nan", "inf", ""):
+        with pytest.raises(live.Refused, match="not") as refused:
+            held(at, wrong)
+        assert refused.value.status == 422, wrong
+    with pytest.raises(live.Refused, match="does not follow"):
+        held(at, 2, "ct_degree")  # the columns sweep the degree: no slider of it is followed
+    with pytest.raises(live.Refused) as unknown:
+        live.answer("0" * 32, "ct_noise", "0.5")
+    assert unknown.value.status == 404
 
 
-def test_a_release_that_comes_with_the_last_held_value_draws_the_slider_s_own_value():
-    """The page sends its changes in batches: the slider's release and the last value held
-    can start one run, whose picture is then the released slider's (the held one stayed
-    drawn, the link saying otherwise)."""
-    at = open_view("contours")
-    at.slider(key="ct_noise").set_value(0.6)
-    assert "noise 0.6," in live_run(at, 0.52)
-    assert "noise 0.52," in live_run(at, 0.52)  # held again: the thumb's value
-
-
-def picture_px(at: AppTest) -> int:
+def picture_px(spec: dict) -> int:
     """The width in pixels of the grid's first colour picture: its grid's resolution."""
-    source = chart(at, "ct_contours")["layout"]["images"][0]["source"]
+    source = spec["layout"]["images"][0]["source"]
     png = base64.b64decode(source.split(",", 1)[1])
     return int.from_bytes(png[16:20], "big")  # IHDR's width
 
 
-def test_a_held_slider_draws_a_coarser_grid_and_its_release_the_chosen_one():
+def test_a_held_slider_draws_a_coarser_grid_of_the_same_plan():
     at = open_view("contours")
-    released = chart(at, "ct_contours")
-    assert picture_px(at) == 100
-    live_run(at, 0.6)
-    assert picture_px(at) == HELD_RESOLUTION < 100  # the picture keeps up with the thumb
-    live_run(at, 0.2)  # held at the slider's own value: still coarse
-    assert picture_px(at) == HELD_RESOLUTION
-    at.run()  # the release: the chosen resolution, the same picture as before the drag
-    assert chart(at, "ct_contours") == released
+    released, during = chart(at, "ct_contours"), held(at, 0.2)  # at the slider's own value
+    assert picture_px(released) == 100
+    assert picture_px(during) == HELD_RESOLUTION < 100  # the picture keeps up with the thumb
+    for key in ("width", "height", "margin"):
+        assert during["layout"][key] == released["layout"][key], key
+    assert len(during["layout"]["annotations"]) == len(released["layout"]["annotations"])
+
+
+def test_a_held_grid_in_presenter_mode_is_planned_for_the_projector():
+    at = open_view("contours", query={KEY: "1"})
+    released, during = chart(at, "ct_contours"), held(at, 0.2)
+    assert during["layout"]["height"] == released["layout"]["height"]
+    sizes = [a["font"]["size"] for a in released["layout"]["annotations"] if "font" in a]
+    assert [a["font"]["size"] for a in during["layout"]["annotations"] if "font" in a] == sizes
+    assert min(sizes) >= 14  # the projector's text
 
 
 def test_a_held_value_is_drawn_from_one_call_to_a_worker(monkeypatch: pytest.MonkeyPatch):
@@ -597,43 +601,25 @@ def test_a_held_value_is_drawn_from_one_call_to_a_worker(monkeypatch: pytest.Mon
         return real(function, *args, **kwargs)
 
     monkeypatch.setattr(contours_grid, "compute", counted)
-    live_run(at, 0.37)  # a value no other test holds: not in the shared cache
+    held(at, 0.37)  # a value no other test holds: not among the answers kept
     assert calls == ["sweep_figure_json"]
-    assert picture_px(at) == HELD_RESOLUTION
 
 
-def panel_titles(at: AppTest) -> list[str]:
-    return [
-        a["text"] for a in chart(at, "ct_contours")["layout"]["annotations"] if "kPC" in a["text"]
-    ]
+def panel_titles(spec: dict) -> list[str]:
+    return [a["text"] for a in spec["layout"]["annotations"] if "kPC" in a["text"]]
 
 
 def test_a_held_kernel_width_slider_draws_the_grid_at_the_width_under_its_thumb():
     at = open_view("contours", query={"ct_kernel": "Gaussian", "ct_sweep": "nothing (one column)"})
-    assert "(2·1²)" in panel_titles(at)[0]
-    live_run(at, 0.5, "ct_sigma")  # the width σ as its slider shows it, not its index
-    assert "(2·0.5²)" in panel_titles(at)[0]  # the picture follows the thumb
-    assert at.select_slider(key="ct_sigma").value == 1.0  # the slider and the link: at the release
-    assert "ct_sigma" not in at.query_params
-    at.run()
-    assert "(2·1²)" in panel_titles(at)[0]
-    live_run(at, 0.5, "ct_degree")  # a slider the grid does not follow here
-    assert "(2·1²)" in panel_titles(at)[0]
-    live_run(at, 5000.0, "ct_sigma")  # out of the slider's range
-    assert "(2·1²)" in panel_titles(at)[0]
+    assert "(2·1²)" in panel_titles(chart(at, "ct_contours"))[0]
+    # the width σ as its slider shows it, not its index
+    assert "(2·0.5²)" in panel_titles(held(at, 0.5, "ct_sigma"))[0]
+    with pytest.raises(live.Refused, match="not between"):
+        held(at, 5000.0, "ct_sigma")  # out of the slider's range
 
 
-def fragment_of(at: AppTest, widget_id: str) -> str | None:
-    """The fragment a widget was drawn in: its change (or a held value's) reruns it alone."""
-    return at.session_state._state._state._new_widget_state.widget_metadata[widget_id].fragment_id
-
-
-def test_a_held_value_reruns_the_grids_chart_alone():
-    """The grid's chart is a fragment of its own inside the grid's (where the drawing
-    canvas is): a held slider's value reruns the chart without the canvas, the notices,
-    the projection and the downloads, which the browser applied again with every
-    picture of a drag."""
-    at = open_view("contours", query=six_link())
-    ids = {key_of(e): e.proto.id for e in at.get("bidi_component")}
-    grid, canvas = fragment_of(at, ids["ct_contours"]), fragment_of(at, ids["ct_canvas"])
-    assert None not in (grid, canvas) and grid != canvas
+def test_a_costly_grid_is_not_followed_while_held(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(contours_grid, "ONE_HELD_S", 0.0)
+    at = open_view("contours")
+    (element,) = [e for e in at.get("bidi_component") if key_of(e) == "ct_contours"]
+    assert sent_payload(element)["live"] is None  # drawn at the release

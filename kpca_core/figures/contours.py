@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
+import plotly.io as pio
 
 from ..contours import ContourSweep, KernelSpec, contour_sweep, missing_reason
 from . import layout as rule
@@ -624,10 +625,20 @@ def contour_figure_json(sweep: ContourSweep, **kwargs: Any) -> tuple[dict, str]:
 
 
 def sweep_figure_json(
-    X: np.ndarray, specs: list[KernelSpec], sweep: dict[str, Any], **kwargs: Any
-) -> tuple[ContourSweep, dict, str]:
-    """The sweep (:func:`kpca_core.contours.contour_sweep` of ``X``, ``specs`` and the
-    settings ``sweep``) and its grid figure (:func:`contour_figure_json`, ``kwargs``):
-    one worker call, for a grid that is made while a slider is held and seldom again."""
-    computed = contour_sweep(X, specs, **sweep)
-    return computed, *contour_figure_json(computed, **kwargs)
+    X: np.ndarray,
+    specs: list[KernelSpec],
+    sweep: dict[str, Any],
+    *,
+    projector_height: int | None = None,
+    **kwargs: Any,
+) -> str:
+    """The JSON of the grid figure (:func:`contour_figure_json`, ``kwargs``) of the sweep
+    of ``X`` and ``specs`` with the settings ``sweep`` (:func:`kpca_core.contours.contour_sweep`):
+    one worker call, for a grid that is made while a slider is held and seldom again.
+    With ``projector_height``, the figure for a projector
+    (:func:`kpca_core.figures.style.for_projector`), that many pixels tall."""
+    spec, sent = contour_figure_json(contour_sweep(X, specs, **sweep), **kwargs)
+    if projector_height is None:
+        return sent
+    projected = style.for_projector(go.Figure(spec, _validate=False), height=projector_height)
+    return pio.to_json(projected, validate=False, engine="orjson")

@@ -8,6 +8,7 @@ settings are in :mod:`kpca_ui.views.contours`.
 from __future__ import annotations
 
 import contextlib
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -23,8 +24,9 @@ from kpca_core.figures import panels
 from kpca_core.figures.drawing import canvas_background
 from kpca_core.figures.style import export_config, is_narrow, projector_plan_height
 from kpca_ui import draw
-from kpca_ui.chart import chart, figure_from_json, live_value
+from kpca_ui.chart import chart, figure_from_json
 from kpca_ui.explain import explain
+from kpca_ui.live import Live
 from kpca_ui.memory import MB, bounded
 from kpca_ui.points import PointSet, copy_source, drawn_points, is_drawn, toy_points
 from kpca_ui.presenter import figure_px, notice, page_px, presentable, presenter_mode
@@ -58,14 +60,13 @@ evaluation: measured in the server during a drawing's redraw, the grid of six
 points took 36 ms in eight calls and 20 ms in one (11 ms of it computing)."""
 
 HELD_RESOLUTION = 50
-"""While a slider is held (:func:`kpca_ui.chart.live_value`), the grid is computed at
+"""While a slider is held (:class:`HeldGrid`), the grid is computed at
 most this fine; the release draws it at the chosen resolution.  A 50 × 50 grid is a
 quarter of the default 100 × 100's evaluations (eq. 51), and its lines and pictures are
 smaller: the grid is redrawn more often while the thumb moves."""
 ONE_HELD_S = CANCELLABLE_S
-"""Estimated seconds of one core below which a held slider's grid and its figure are
-made in one call to a worker (:func:`_held_grid`); a costlier one is made column by
-column, each column's call cancellable when the thumb moves on."""
+"""Estimated seconds of one core below which the grid follows a held slider
+(:class:`HeldGrid`); a costlier one is drawn at the release."""
 
 FIG2_NOTICE = (
     "Linear PCA (degree 1): straight lines. From degree 2 they bend along the data, "
@@ -186,45 +187,6 @@ def _sizes(
     # No title: the page's says what the figure shows, and the panels get its room.
     height = projector_plan_height(height, {**figures.FITTED_MARGIN, "t": 20})
     return {"width_px": width, "height_px": height}
-
-
-@st.cache_resource(max_entries=16, show_spinner=False)
-def _held_grid(
-    _X: np.ndarray,
-    _labels: np.ndarray | None,
-    data_key: tuple,
-    specs: tuple[tuple, ...],
-    parameter: str | None,
-    center: bool,
-    n_components: int,
-    resolution: int,
-    title: str,
-    projector: tuple[int, int] | None,
-    width: int,
-    panel_max_px: float,
-) -> tuple[ct.ContourSweep, go.Figure]:
-    """The grid and its figure while a slider is held, in one call to a worker.
-
-    Its columns are seldom asked for again, so they are not cached one by one: one
-    trip to a worker instead of one per column and another for the figure (the
-    noise's drag, measured in Chromium: the sweep and figure's median 40 + 30 ms
-    in five calls, ~25 ms of it computing).  A drag that comes back to a value
-    finds it here.
-    """
-    sweep, spec, sent = compute(
-        figures.sweep_figure_json,
-        _X,
-        [ct.KernelSpec(*spec) for spec in specs],
-        {
-            "n_components": n_components,
-            "center": center,
-            "parameter": parameter,
-            "labels": _labels,
-            "resolution": resolution,
-        },
-        **_sizes(title, projector, width, panel_max_px),
-    )
-    return sweep, figure_from_json(spec, sent)
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -409,7 +371,6 @@ def contour_body(
     _downloads(sweep, slug)
 
 
-@st.fragment
 @guarded("ct", "the grid's chart")
 def contour_grid(
     points: PointSet,
@@ -423,19 +384,11 @@ def contour_grid(
 ) -> ct.ContourSweep | None:
     """The grid's chart; the sweep it draws, or ``None`` where none is affordable.
 
-    A fragment inside :func:`contour_body`: a held slider's value
-    (:func:`~kpca_ui.chart.live_value`) reruns this chart alone, not the notices, the
-    projection and the downloads under it (~59 elements per held value for the
-    browser to apply before, one now).
+    While one of its :func:`live_sliders` is held, the chart draws :class:`HeldGrid`'s
+    figures, asked for by the browser without a script run.
     """
     drawn = is_drawn(points)
-    sliders = live_sliders(points, spec, parameter)
-    live = live_value("ct_contours", sliders)
-    if live is not None:  # a slider is held: the figure follows its thumb
-        points, spec = _at_live_value(points, spec, *live)
-    specs = ct.sweep_specs(spec, parameter, values)
-    if pca:
-        specs.insert(0, ct.KernelSpec("pca"))
+    specs = column_specs(spec, parameter, values, pca)
     resolution = affordable_resolution(len(points.X), specs, resolution)
     if resolution is None:
         return None
@@ -447,38 +400,107 @@ def contour_grid(
     if drawn:  # the grid's share of the row beside the canvas
         planned = grid_beside_canvas_px(planned)
         panel_max_px = panel_max_px if is_narrow(width) else DRAWN_PANEL_PX
-    if live is not None:  # coarser while held, so that the picture keeps up with the thumb
-        resolution = min(resolution, HELD_RESOLUTION)
-    kernels = [s.kernel for s in specs]
-    if live is not None and budget.contour_seconds(len(points.X), kernels, resolution) < ONE_HELD_S:
-        sweep, figure = _held_grid(
-            points.X,
-            points.labels,
-            points.key,
-            tuple(map(spec_key, specs)),
-            parameter,
-            center,
-            n_components,
-            resolution,
-            points.title,
-            (planned, figure_px()) if projector else None,
-            planned,
-            panel_max_px,
-        )
-    else:
-        sweep = contour_sweep(points, specs, parameter, center, n_components, resolution)
-        figure = contour_figure(
-            sweep, points, specs, center, resolution, projector, planned, panel_max_px=panel_max_px
-        )
+    sweep = contour_sweep(points, specs, parameter, center, n_components, resolution)
+    figure = contour_figure(
+        sweep, points, specs, center, resolution, projector, planned, panel_max_px=panel_max_px
+    )
+    held = HeldGrid(
+        points,
+        spec,
+        parameter,
+        values,
+        pca,
+        center,
+        n_components,
+        min(resolution, HELD_RESOLUTION),
+        (planned, figure_px()) if projector else None,
+        planned,
+        panel_max_px,
+    )
     chart(
         presentable(figure),
         # the figure's own width, figures.FIGURE_PX, or the screen's in presenter mode
         width="stretch" if projector else "content",
         key="ct_contours",
         config=export_config(f"contours_{ct.sweep_slug(sweep)}", image_format=image_format),
-        live=list(sliders),
+        live=held.live(),
     )
     return sweep
+
+
+def column_specs(
+    spec: ct.KernelSpec, parameter: str | None, values: tuple[float, ...], pca: bool
+) -> list[ct.KernelSpec]:
+    """The grid's columns: ``spec`` at each of ``values`` of ``parameter``, after linear
+    PCA's if ``pca``."""
+    specs = ct.sweep_specs(spec, parameter, values)
+    return [ct.KernelSpec("pca"), *specs] if pca else specs
+
+
+@dataclass(frozen=True, eq=False)
+class HeldGrid:
+    """The grid's figure while a slider is held, at the value under the thumb.
+
+    The settings of :func:`contour_grid` but the held slider's (the data's noise,
+    the kernel's degree or width, :func:`live_sliders`), and at most
+    :data:`HELD_RESOLUTION` fine: the grid and its figure in one call to a worker,
+    ~25 ms of computing for Fig. 2.  :mod:`kpca_ui.live` answers the browser's
+    requests with :meth:`figure_json`, outside any script run (nothing here calls
+    Streamlit).
+    """
+
+    points: PointSet
+    spec: ct.KernelSpec
+    parameter: str | None
+    values: tuple[float, ...]
+    pca: bool
+    center: bool
+    n_components: int
+    resolution: int
+    projector: tuple[int, int] | None
+    width: int
+    panel_max_px: float
+
+    def live(self) -> Live | None:
+        """The chart's ``live``, or ``None`` when no slider is followed or the grid is
+        estimated to take :data:`ONE_HELD_S` or more (it is drawn at the release)."""
+        sliders = live_sliders(self.points, self.spec, self.parameter)
+        kernels = [s.kernel for s in column_specs(self.spec, self.parameter, self.values, self.pca)]
+        cost = budget.contour_seconds(len(self.points.X), kernels, self.resolution)
+        if not sliders or cost >= ONE_HELD_S:
+            return None
+        settings = (
+            self.points.key,
+            spec_key(self.spec),
+            self.parameter,
+            self.values,
+            self.pca,
+            self.center,
+            self.n_components,
+            self.resolution,
+            self.projector,
+            self.width,
+            self.panel_max_px,
+        )
+        return Live(self.figure_json, sliders, settings)
+
+    def figure_json(self, slider: str, value: float) -> str:
+        """The grid figure's JSON with ``slider`` at ``value``, as the page's chart sends it."""
+        points, spec = _at_live_value(self.points, self.spec, slider, value)
+        return compute(
+            figures.sweep_figure_json,
+            points.X,
+            column_specs(spec, self.parameter, self.values, self.pca),
+            {
+                "n_components": self.n_components,
+                "center": self.center,
+                "parameter": self.parameter,
+                "labels": points.labels,
+                "resolution": self.resolution,
+            },
+            projector_height=None if self.projector is None else self.projector[1],
+            **_sizes(points.title, self.projector, self.width, self.panel_max_px),
+        )
 
 
 def live_sliders(
