@@ -19,7 +19,9 @@
 // the newest value (those the thumb passed meanwhile are dropped, none queue).  The
 // slider sends its own value at the release, and that run's figure replaces the held
 // one; a slider released where it was pressed sends nothing: the page's figure is
-// drawn again at once.
+// drawn again at once.  Released elsewhere than the last value asked for, the figure
+// at the slider's value is asked for too: it is drawn if it comes before the page's
+// own figure.
 
 const STATES = new WeakMap();
 const DEFAULT_HEIGHT = 450; // Plotly's and st.plotly_chart's default height
@@ -53,7 +55,7 @@ function build(root) {
   root.appendChild(box);
   const state = { box, graph, payload: null, frame: null, drawing: false, again: false,
                   width: 0, shown: null, held: null, following: false, quiet: 0,
-                  listening: false, template: null, liveSent: null, liveStart: null,
+                  listening: false, template: null, liveSent: null, liveStart: null, awaiting: null,
                   inFlight: false, liveFigure: null, drawn: null };
   new ResizeObserver(() => {
     const width = box.clientWidth;
@@ -467,9 +469,10 @@ function scrub(state) {
 }
 
 function live(state) {
-  // the held live slider's value: the figure at that value asked for, one request at a
-  // time, for the newest value (those the thumb passed meanwhile are dropped)
-  const slider = state.held;
+  // the live slider's value while it is held (or once released, until the page's own
+  // figure comes): the figure at that value asked for, one request at a time, for the
+  // newest value (those the thumb passed meanwhile are dropped)
+  const slider = state.held || state.awaiting;
   const input = slider && liveSliders(state.payload).includes(slider) ? thumb(slider) : null;
   if (!input || state.inFlight) return;
   const value = liveNumber(input);
@@ -480,7 +483,12 @@ function live(state) {
   fetch(`${state.payload.live.url}?${asked}`, { signal: AbortSignal.timeout(LIVE_WAIT_MS) })
     .then((response) => (response.ok ? response.json() : null))
     .then((figure) => {
-      if (figure && state.held === slider) {
+      // drawn while the slider is held (the newest figure come), or, once it is not, if
+      // the page's own figure has not come meanwhile and the value is still the slider's
+      const now = thumb(slider);
+      const valid = state.held === slider
+        || (state.awaiting === slider && now && liveNumber(now) === value);
+      if (figure && valid) {
         state.liveFigure = figure; // the next value is asked for while this one is drawn
         schedule(state);
       }
@@ -540,7 +548,10 @@ function listen(state) {
     const slider = state.held;
     state.held = null;
     const input = slider && thumb(slider);
-    if (state.liveFigure && input && liveNumber(input) === state.liveStart) {
+    if (!input || !liveSliders(state.payload).includes(slider)) return;
+    if (liveNumber(input) !== state.liveStart) {
+      state.awaiting = slider; // its value is sent: meanwhile the figure at that value
+    } else if (state.liveFigure) {
       state.liveFigure = null;
       schedule(state);
     }
@@ -561,6 +572,7 @@ export default function ({ data, parentElement }) {
     STATES.set(parentElement, state);
   }
   state.payload = JSON.parse(new TextDecoder().decode(data));
+  state.awaiting = null; // the page's own figure has come
   if (!state.held) state.liveFigure = null; // the release's figure replaces the held one
   state.template = themedTemplate(state.payload.figure.layout.template, themeOf(state.box));
   state.frame = null; // the server's figure is the slider's value once it has sent it
