@@ -21,7 +21,10 @@
 // one; a slider released where it was pressed sends nothing: the page's figure is
 // drawn again at once.  Released elsewhere than the last value asked for, the figure
 // at the slider's value is asked for too: it is drawn if it comes before the page's
-// own figure.
+// own figure.  With live.drawing = {prefix, seq} the chart follows that drawing canvas
+// (draw_canvas.js): each move of a dragged point ("kpca-drawing" events) posts the
+// points to `url`, the newest at a time, and the answer is drawn until the page's
+// figure of the canvas's last edit (its seq) has come.
 
 const STATES = new WeakMap();
 const DEFAULT_HEIGHT = 450; // Plotly's and st.plotly_chart's default height
@@ -56,6 +59,7 @@ function build(root) {
   const state = { box, graph, payload: null, frame: null, drawing: false, again: false,
                   width: 0, shown: null, held: null, following: false, quiet: 0,
                   listening: false, template: null, liveSent: null, liveStart: null, awaiting: null,
+                  sketch: null, sketchSent: null, drawingHeard: false,
                   inFlight: false, liveFigure: null, drawn: null };
   new ResizeObserver(() => {
     const width = box.clientWidth;
@@ -497,6 +501,46 @@ function live(state) {
     .finally(() => { state.inFlight = false; });
 }
 
+function sketched(state) {
+  // the drawing's newest points, posted: one request at a time, the newest drawing
+  const sketch = state.sketch;
+  if (!sketch || sketch === state.sketchSent || state.inFlight) return;
+  state.sketchSent = sketch;
+  state.inFlight = true;
+  const body = JSON.stringify({ points: sketch.points, half: sketch.half });
+  fetch(state.payload.live.url, { method: "POST", body,
+                                  headers: { "Content-Type": "application/json" },
+                                  signal: AbortSignal.timeout(LIVE_WAIT_MS) })
+    .then((response) => (response.ok ? response.json() : null))
+    .then((figure) => {
+      if (figure && state.sketch) { // the page's figure of the newest edit has not come
+        state.liveFigure = figure;
+        schedule(state);
+      }
+    })
+    .catch(() => {}) // refused (fewer than 3 points) or failed: the page's figure follows
+    .finally(() => {
+      state.inFlight = false;
+      sketched(state);
+    });
+}
+
+function followDrawing(state) {
+  if (state.drawingHeard) return;
+  state.drawingHeard = true;
+  const changed = (event) => {
+    const drawing = state.payload.live && state.payload.live.drawing;
+    if (!state.box.isConnected) {
+      document.removeEventListener("kpca-drawing", changed);
+      return;
+    }
+    if (!drawing || !event.detail || event.detail.prefix !== drawing.prefix) return;
+    state.sketch = event.detail;
+    sketched(state);
+  };
+  document.addEventListener("kpca-drawing", changed);
+}
+
 function follow(state) {
   // While a slider is held (and a little after), read its thumb at every animation
   // frame: the newest value wins.
@@ -573,7 +617,13 @@ export default function ({ data, parentElement }) {
   }
   state.payload = JSON.parse(new TextDecoder().decode(data));
   state.awaiting = null; // the page's own figure has come
-  if (!state.held) state.liveFigure = null; // the release's figure replaces the held one
+  const drawing = state.payload.live && state.payload.live.drawing;
+  // a figure of the drawing before its newest change: the figure asked for stays
+  const behind = Boolean(state.sketch && drawing && state.sketch.seq !== drawing.seq);
+  if (!behind) state.sketch = null;
+  // the release's figure (or the edit's) replaces the one asked for
+  if (!state.held && !behind) state.liveFigure = null;
+  if (drawing) followDrawing(state);
   state.template = themedTemplate(state.payload.figure.layout.template, themeOf(state.box));
   state.frame = null; // the server's figure is the slider's value once it has sent it
   state.shown = state.payload.frames ? thumbText(state.payload.frames.slider) : null;

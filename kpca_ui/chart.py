@@ -45,6 +45,7 @@ import plotly.io as pio
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from kpca_ui.draw import edit_seq
 from kpca_ui.live import Live, register
 from kpca_ui.live import url as live_url
 from kpca_ui.plotly_js import PLOTLY_PATH
@@ -147,7 +148,9 @@ def chart(
         While one is held, the browser asks :mod:`kpca_ui.live`'s endpoint for the
         figure at the value under the thumb (the newest, one request at a time) and
         draws it; the page's script does not run.  The slider's release runs it as
-        any change does, with the slider's own value.
+        any change does, with the slider's own value.  With ``live.drawing``, the same
+        for each edit of that drawing canvas (:mod:`kpca_ui.draw`), until the page's
+        run of that edit sends its own figure.
     """
     if os.environ.get(ENGINE_VARIABLE) == "plotly":  # the bench's comparison
         (place or st).plotly_chart(figure, key=key, config=dict(config or {}), width=width)
@@ -166,7 +169,10 @@ def _live_json(live: Live | None) -> dict | None:
     if live is None:
         return None
     base = st.get_option("server.baseUrlPath") or ""
-    return {"sliders": list(live.ranges), "url": live_url(base, register(live))}
+    sent = {"sliders": list(live.ranges), "url": live_url(base, register(live)), "drawing": None}
+    if live.drawing is not None:  # the canvas's last edit this run drew
+        sent["drawing"] = {"prefix": live.drawing, "seq": edit_seq(live.drawing)}
+    return sent
 
 
 def sent_figure(element: Any) -> dict | None:

@@ -201,6 +201,7 @@ def canvas(
                 "background": dict(background) if background else None,
                 "copyLabel": "Copy in the data shown before" if can_copy else "Nothing to copy",
                 "maxPx": largest,
+                "prefix": prefix,  # its edits' events name it (a live chart follows them)
             },
             default={"edit": None},
             on_edit_change=_edited,
@@ -215,6 +216,11 @@ def canvas(
     if behind:
         place.caption(f"Behind the points: the colours of **{behind}** (red +, blue −).")
     place.container(key=f"{LAST_KEY}{prefix}_draw_help").caption(hint)
+
+
+def edit_seq(prefix: str) -> str | None:
+    """The token of the canvas's last edit applied to the session's drawing."""
+    return st.session_state.get(_keys(prefix)["seq"])
 
 
 def _edited() -> None:

@@ -9,7 +9,11 @@
 // {image, lines} | null, copyLabel, maxPx}.  Every edit sends the whole drawing
 // as the state value "edit": {seq, half, points} (or {seq, copy: true}); the
 // points follow the pointer here, at the browser's frame rate, and the refit
-// background arrives later in `data`.
+// background arrives later in `data`.  While a point is dragged, each move is also
+// told to the page as the event "kpca-drawing" on the document, {prefix, seq, half,
+// points} (seq: the edit's token, null for a move not sent): a chart that follows the
+// drawing (chart.js) draws its figure at each.  A click's edit is not told: the page's
+// run draws it as soon (a figure asked for beside that run came no sooner, measured).
 
 const STATES = new WeakMap();
 const HIT_PX = 18; // a point is grabbed within this many CSS pixels: big enough for a projector
@@ -137,6 +141,12 @@ function send(state, extra) {
   draw(state);
 }
 
+function tell(state, seq) {
+  const detail = { prefix: state.data.prefix, seq, half: state.data.half,
+                   points: state.points.map((p) => p.slice()) };
+  document.dispatchEvent(new CustomEvent("kpca-drawing", { detail }));
+}
+
 function edit(state, change) {
   remember(state);
   change();
@@ -211,6 +221,9 @@ function bind(state) {
       // the background follows at a lower rate than the point
       state.lastDragSend = now;
       send(state);
+      tell(state, state.sent);
+    } else {
+      tell(state, null);
     }
   });
   const release = (event) => {
@@ -221,6 +234,7 @@ function bind(state) {
       if (drag.moved) {
         state.history.push(drag.before);
         send(state);
+        tell(state, state.sent);
       }
       return;
     }

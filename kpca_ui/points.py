@@ -11,7 +11,7 @@ import numpy as np
 import streamlit as st
 
 from kpca_core import datasets
-from kpca_core.drawing import encode
+from kpca_core.drawing import Drawing, encode
 from kpca_core.uploads import UploadedPoints, UploadError, parse_points_csv, plain_text
 from kpca_ui import draw
 from kpca_ui.links import Domain, choice, integer, literal, number
@@ -215,7 +215,13 @@ def drawn_points(prefix: str) -> PointSet:
     (if it is 2-D).
     """
     source = copy_source(prefix)
-    drawing = draw.drawn_state(prefix, None if source is None else (source.X, source.labels))
+    return drawing_points(
+        draw.drawn_state(prefix, None if source is None else (source.X, source.labels))
+    )
+
+
+def drawing_points(drawing: Drawing) -> PointSet:
+    """A drawing as the page's data (no Streamlit: a live figure's too, :mod:`kpca_ui.live`)."""
     return PointSet(drawing.X, drawing.groups, draw.title(drawing), ("drawn", encode(drawing)))
 
 

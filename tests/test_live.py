@@ -24,19 +24,20 @@ def figure_json(slider: str, value: float) -> str:
     return json.dumps({"data": [], "layout": {"title": {"text": f"{slider} = {value:g}"}}})
 
 
-def get(path: str, **query: str) -> tuple[int, dict, dict]:
-    """One GET through the ASGI app: its status, headers and JSON answer."""
+def get(path: str, *, body: bytes | None = None, **query: str) -> tuple[int, dict, dict]:
+    """One GET (or with ``body``, a POST) through the ASGI app: its status, headers and
+    JSON answer."""
     sent: list[dict] = []
 
     async def receive() -> dict:
-        return {"type": "http.request", "body": b"", "more_body": False}
+        return {"type": "http.request", "body": body or b"", "more_body": False}
 
     async def send(message: dict) -> None:
         sent.append(message)
 
     scope = {
         "type": "http",
-        "method": "GET",
+        "method": "GET" if body is None else "POST",
         "path": path,
         "raw_path": path.encode(),
         "query_string": urlencode(query).encode(),
@@ -90,3 +91,27 @@ def test_a_request_that_cannot_be_answered_is_refused_with_a_sentence(query, sta
 def test_an_unknown_token_is_not_found():
     status, _, answer = get(live.url(BASE, "f" * 32), slider="noise", value="0.5")
     assert status == 404 and "release" in answer["error"]
+
+
+def drawn(slider: str, value: object) -> str:
+    return json.dumps({"data": [], "layout": {"title": {"text": f"{slider}: {len(value)}"}}})
+
+
+def test_a_drawing_posted_is_answered_with_its_figure_and_checked_first():
+    token = live.register(live.Live(drawn, {}, ("test", 5), drawing="ct"))
+    url = live.url(BASE, token)
+    points = [[0.5, 0.5, 1], [-1, 1, 2], [1, -1, 3], ["x", 0, 1], [0, 0, 9]]
+    status, _, figure = get(url, body=json.dumps({"points": points, "half": 2.0}).encode())
+    assert status == 200 and figure["layout"]["title"]["text"] == "drawing: 3"  # 2 unreadable
+    for body in (
+        b"not json",
+        b"[1, 2]",
+        json.dumps({"points": points}).encode(),  # no half
+        json.dumps({"points": points[:2], "half": 2.0}).encode(),  # fewer than 3 points
+        json.dumps({"points": points * 1000, "half": 2.0}).encode(),  # longer than MAX_BODY
+    ):
+        status, _, answer = get(url, body=body)
+        assert status == 422 and set(answer) == {"error"}, body[:40]
+    slider_only = live.register(live.Live(drawn, {"noise": (0.0, 1.0)}, ("test", 6)))
+    status, _, answer = get(live.url(BASE, slider_only), body=b'{"points": [], "half": 2}')
+    assert status == 422 and "does not follow a drawing" in answer["error"]

@@ -1,5 +1,6 @@
 """Pages with a drawn data set: the link, the canvas's edits injected as its value, notices."""
 
+import base64
 import json
 
 import numpy as np
@@ -12,6 +13,8 @@ from kpca_core import budget
 from kpca_core import contours as ct
 from kpca_core.drawing import MAX_POINTS, Drawing, decode, encode, from_points
 from kpca_core.figures.drawing import canvas_background
+from kpca_ui import live
+from kpca_ui.chart import key_of, sent_payload
 from kpca_ui.draw import DRAW
 from kpca_ui.points import PointSet
 from kpca_ui.views import contours_grid as grid
@@ -187,3 +190,40 @@ def test_on_a_phone_the_grid_under_the_canvas_has_the_page_s_width():
     (planned for 3/5 of it, its colour bar's ticks ran together)."""
     assert grid.grid_beside_canvas_px(358) == 358
     assert grid.grid_beside_canvas_px(820) < 820 * 0.6
+
+
+def picture_px(spec: dict) -> int:
+    """The width in pixels of the grid's first colour picture: its grid's resolution."""
+    png = base64.b64decode(spec["layout"]["images"][0]["source"].split(",", 1)[1])
+    return int.from_bytes(png[16:20], "big")  # IHDR's width
+
+
+def live_payload(at: AppTest) -> dict:
+    (element,) = [e for e in at.get("bidi_component") if key_of(e) == "ct_contours"]
+    return sent_payload(element)["live"]
+
+
+def test_a_dragged_point_s_figure_is_the_page_s_of_that_drawing_held():
+    """The grid follows a dragged point: the chart posts the drawing at each move to the
+    live endpoint (kpca_ui/live.py), whose answer is the figure that the page's run of
+    the edit (at the release) sends, at the held slider's resolution."""
+    at = open_view("contours", query=six_link())
+    sent = live_payload(at)
+    assert sent["drawing"] == {"prefix": "ct", "seq": None}  # no edit taken yet
+    token = sent["url"].rsplit("/", 1)[-1]
+    points = [*SIX, [1.5, -1.0, 1]]
+    answered = json.loads(live.answer_drawing(token, json.dumps({"points": points, "half": 2.0})))
+    assert answered["layout"]["title"]["text"] == "Your drawing: 7 points"
+    edit(at, "tab:1", points)
+    released = chart(at, "ct_contours")
+    for key in ("title", "width", "height", "annotations"):
+        assert answered["layout"][key] == released["layout"][key], key
+    assert picture_px(answered) == grid.HELD_RESOLUTION < picture_px(released)
+    assert live_payload(at)["drawing"] == {"prefix": "ct", "seq": "tab:1"}
+    with pytest.raises(live.Refused, match="at least 3"):
+        live.answer_drawing(token, json.dumps({"points": SIX[:2], "half": 2.0}).encode())
+
+
+def test_a_toy_data_set_s_grid_follows_no_drawing():
+    at = open_view("contours")
+    assert live_payload(at)["drawing"] is None

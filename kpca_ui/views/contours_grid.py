@@ -19,6 +19,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from kpca_core import budget
 from kpca_core import contours as ct
+from kpca_core.drawing import Drawing
 from kpca_core.figures import contours as figures
 from kpca_core.figures import panels
 from kpca_core.figures.drawing import canvas_background
@@ -28,7 +29,14 @@ from kpca_ui.chart import chart, figure_from_json
 from kpca_ui.explain import explain
 from kpca_ui.live import Live
 from kpca_ui.memory import MB, bounded
-from kpca_ui.points import PointSet, copy_source, drawn_points, is_drawn, toy_points
+from kpca_ui.points import (
+    PointSet,
+    copy_source,
+    drawing_points,
+    drawn_points,
+    is_drawn,
+    toy_points,
+)
 from kpca_ui.presenter import figure_px, notice, page_px, presentable, presenter_mode
 from kpca_ui.safety import guarded
 from kpca_ui.screen import content_px, width_listener
@@ -412,7 +420,7 @@ def contour_grid(
         pca,
         center,
         n_components,
-        min(resolution, HELD_RESOLUTION),
+        resolution,
         (planned, figure_px()) if projector else None,
         planned,
         panel_max_px,
@@ -439,10 +447,11 @@ def column_specs(
 
 @dataclass(frozen=True, eq=False)
 class HeldGrid:
-    """The grid's figure while a slider is held, at the value under the thumb.
+    """The grid's figure while a slider is held, at the value under the thumb, or while
+    a point of the drawing is dragged, with the drawing's points.
 
     The settings of :func:`contour_grid` but the held slider's (the data's noise,
-    the kernel's degree or width, :func:`live_sliders`), and at most
+    the kernel's degree or width, :func:`live_sliders`) or the drawing, and at most
     :data:`HELD_RESOLUTION` fine: the grid and its figure in one call to a worker,
     ~25 ms of computing for Fig. 2.  :mod:`kpca_ui.live` answers the browser's
     requests with :meth:`figure_json`, outside any script run (nothing here calls
@@ -462,13 +471,15 @@ class HeldGrid:
     panel_max_px: float
 
     def live(self) -> Live | None:
-        """The chart's ``live``, or ``None`` when no slider is followed or the grid is
-        estimated to take :data:`ONE_HELD_S` or more (it is drawn at the release)."""
-        sliders = live_sliders(self.points, self.spec, self.parameter)
+        """The chart's ``live``, or ``None`` when neither a slider nor a drawing is
+        followed: a grid estimated to take :data:`ONE_HELD_S` or more is drawn by the
+        page's run (at the slider's release)."""
         kernels = [s.kernel for s in column_specs(self.spec, self.parameter, self.values, self.pca)]
-        cost = budget.contour_seconds(len(self.points.X), kernels, self.resolution)
-        if not sliders or cost >= ONE_HELD_S:
+        held = min(self.resolution, HELD_RESOLUTION)
+        if budget.contour_seconds(len(self.points.X), kernels, held) >= ONE_HELD_S:
             return None
+        sliders = live_sliders(self.points, self.spec, self.parameter)
+        drawing = "ct" if is_drawn(self.points) else None
         settings = (
             self.points.key,
             spec_key(self.spec),
@@ -482,11 +493,16 @@ class HeldGrid:
             self.width,
             self.panel_max_px,
         )
-        return Live(self.figure_json, sliders, settings)
+        return Live(self.figure_json, sliders, settings, drawing) if sliders or drawing else None
 
-    def figure_json(self, slider: str, value: float) -> str:
-        """The grid figure's JSON with ``slider`` at ``value``, as the page's chart sends it."""
-        points, spec = _at_live_value(self.points, self.spec, slider, value)
+    def figure_json(self, slider: str, value: float | Drawing) -> str:
+        """The grid figure's JSON with ``slider`` at ``value`` (the drawing ``value`` when
+        ``slider`` is ``"drawing"``), as the page's chart sends it."""
+        if isinstance(value, Drawing):
+            points, spec = drawing_points(value), self.spec
+        else:
+            points, spec = _at_live_value(self.points, self.spec, slider, value)
+        resolution = min(self.resolution, HELD_RESOLUTION)
         return compute(
             figures.sweep_figure_json,
             points.X,
@@ -496,7 +512,7 @@ class HeldGrid:
                 "center": self.center,
                 "parameter": self.parameter,
                 "labels": points.labels,
-                "resolution": self.resolution,
+                "resolution": resolution,
             },
             projector_height=None if self.projector is None else self.projector[1],
             **_sizes(points.title, self.projector, self.width, self.panel_max_px),

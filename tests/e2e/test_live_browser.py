@@ -7,8 +7,9 @@ browser draws the ones under the thumb while it is dragged.  Denoising's n
 likewise: the side-by-side grid at every n is made in the background and sent
 once made.  The fixed point's steps play in the browser from the figure's
 frames.  The Contours
-noise is continuous: while its slider is held, the grid's chart sends the value
-under the thumb and the server refits there (the newest value winning).  With
+noise is continuous: while its slider is held, the grid's chart asks for the grid
+at the value under the thumb (``kpca_ui/live.py``, the newest value winning), and
+while a drawn point is dragged, for the grid of the drawing.  With
 ``st.plotly_chart`` (as before, or ``KPCA_CHART=plotly``) the figures changed
 only after the release.
 """
@@ -22,13 +23,17 @@ import pytest
 from browser import (
     IDLE,
     VIEWS,
+    canvas_xy,
     drag_and_count,
+    drawing_link,
     open_view,
     open_with_frames,
     slider_text,
     thumb_xy,
     url_params,
 )
+
+from kpca_ui.views.contours_grid import HELD_RESOLUTION
 
 pytestmark = [pytest.mark.e2e]
 
@@ -194,4 +199,47 @@ def test_the_fixed_point_plays_its_steps_in_the_browser(page, app_server):
     assert len(set(steps)) > 2, steps  # steps shown one after the other, no rerun asked
     assert page.locator(IDLE).count()  # the page did not run its script again
     assert url_params(page).get("dn_pre_n") is None
+    assert not page.js_errors
+
+
+DRAWN = [(-1.0, 0.5, 1), (-0.5, -0.5, 1), (0.0, 0.0, 1), (0.5, 1.0, 2), (1.0, -1.0, 2)]
+"""Five points drawn on the canvas; the first is dragged."""
+
+
+PICTURE_PX_JS = """(selector) => {
+  // the width in pixels of the grid's first colour picture at each drawing: its resolution
+  const graph = document.querySelector(selector);
+  const px = () => {
+    const png = atob(graph.layout.images[0].source.split(",")[1].slice(0, 40));
+    return [16, 17, 18, 19].reduce((w, i) => w * 256 + png.charCodeAt(i), 0);
+  };
+  window.__kpcaPictures = [];
+  graph.on("plotly_afterplot", () => window.__kpcaPictures.push([performance.now(), px()]));
+  return px();
+}"""
+
+
+def test_dragging_a_drawn_point_redraws_the_contour_grid_before_the_release(page, app_server):
+    page.goto(f"{app_server.url}/contours?{drawing_link(DRAWN)}")
+    page.wait_for_selector(CONTOURS.chart_selector, timeout=90_000)
+    page.wait_for_selector(IDLE, timeout=60_000)
+    assert page.evaluate(PICTURE_PX_JS, CONTOURS.chart_selector) == 100  # the page's grid
+    (x0, y0), (x1, y1) = canvas_xy(page, -1.0, 0.5), canvas_xy(page, 0.2, -0.4)
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    for k in range(1, 41):  # ~2 s at a hand's pace
+        page.mouse.move(x0 + (x1 - x0) * k / 40, y0 + (y1 - y0) * k / 40)
+        page.wait_for_timeout(50)
+    up = page.evaluate("() => performance.now()")
+    page.mouse.up()
+    page.wait_for_timeout(1000)
+    page.wait_for_selector(IDLE)
+    pictures = page.evaluate("() => window.__kpcaPictures")
+    # grids asked for at the dragged drawing (the held resolution) before the release; the
+    # page's own runs of the canvas's edits every 0.3 s draw the chosen one
+    held = [t for t, px in pictures if px == HELD_RESOLUTION and t <= up]
+    assert len(held) > 3, pictures
+    assert pictures[-1][1] == 100  # after the release: the page's own grid
+    grid = page.evaluate(f"() => document.querySelector('{CONTOURS.chart_selector}').layout")
+    assert grid["title"]["text"] == "<b>Your drawing: 5 points</b>"
     assert not page.js_errors
