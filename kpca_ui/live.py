@@ -46,6 +46,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
 from kpca_core.drawing import Drawing, encode, from_points
 from kpca_ui.draw import MIN_POINTS
 from kpca_ui.memory import MB
