@@ -392,8 +392,9 @@ def contour_grid(
 ) -> ct.ContourSweep | None:
     """The grid's chart; the sweep it draws, or ``None`` where none is affordable.
 
-    While one of its :func:`live_sliders` is held, the chart draws :class:`HeldGrid`'s
-    figures, asked for by the browser without a script run.
+    While one of its :func:`live_sliders` is held, or a point of the drawing is
+    dragged, the chart draws :class:`HeldGrid`'s figures, asked for by the browser
+    without a script run.
     """
     drawn = is_drawn(points)
     specs = column_specs(spec, parameter, values, pca)
