@@ -618,6 +618,18 @@ def test_a_held_kernel_width_slider_draws_the_grid_at_the_width_under_its_thumb(
         held(at, 5000.0, "ct_sigma")  # out of the slider's range
 
 
+def test_a_held_components_slider_draws_the_grid_with_that_many_components():
+    """The components (1-8) were not scrubbed: their frames, the grid at every count,
+    would be 2.46 MB with every run.  Held, the grid follows them instead."""
+    at = open_view("contours")
+    assert max(int(t.rsplit("kPC ", 1)[1][0]) for t in panel_titles(chart(at, "ct_contours"))) == 3
+    during = held(at, 5, "ct_k")
+    assert max(int(t.rsplit("kPC ", 1)[1][0]) for t in panel_titles(during)) == 5
+    assert at.slider(key="ct_k").value == 3  # the slider and the link: at the release
+    with pytest.raises(live.Refused, match="not between"):
+        held(at, 9, "ct_k")
+
+
 def test_a_costly_grid_is_not_followed_while_held(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(contours_grid, "ONE_HELD_S", 0.0)
     at = open_view("contours")

@@ -503,13 +503,14 @@ class HeldGrid:
             points, spec = drawing_points(value), self.spec
         else:
             points, spec = _at_live_value(self.points, self.spec, slider, value)
+        n_components = round(value) if slider == "ct_k" else self.n_components
         resolution = min(self.resolution, HELD_RESOLUTION)
         return compute(
             figures.sweep_figure_json,
             points.X,
             column_specs(spec, self.parameter, self.values, self.pca),
             {
-                "n_components": self.n_components,
+                "n_components": n_components,
                 "center": self.center,
                 "parameter": self.parameter,
                 "labels": points.labels,
@@ -523,10 +524,12 @@ class HeldGrid:
 def live_sliders(
     points: PointSet, spec: ct.KernelSpec, parameter: str | None
 ) -> dict[str, tuple[float, float]]:
-    """The sliders the grid follows while they are held, with their ranges: the toy
-    data's noise, and the kernel's degree or width σ when the columns do not sweep it
-    (:func:`kpca_ui.chart.chart`'s ``live``)."""
-    sliders = {"ct_noise": (0.0, 1.0)} if points.key[0] == "toy" else {}
+    """The sliders the grid follows while they are held, with their ranges: the number
+    of components, the toy data's noise, and the kernel's degree or width σ when the
+    columns do not sweep it (:func:`kpca_ui.chart.chart`'s ``live``)."""
+    sliders = {"ct_k": (1.0, float(ct.MAX_COMPONENTS))}
+    if points.key[0] == "toy":
+        sliders["ct_noise"] = (0.0, 1.0)
     if spec.kernel == "poly" and parameter != "degree":
         sliders["ct_degree"] = (1.0, 10.0)
     if spec.kernel in ("rbf", "laplacian") and parameter != "sigma":
@@ -537,13 +540,16 @@ def live_sliders(
 def _at_live_value(
     points: PointSet, spec: ct.KernelSpec, slider: str, value: float
 ) -> tuple[PointSet, ct.KernelSpec]:
-    """The data and kernel with the held slider's value (:func:`live_sliders`)."""
+    """The data and kernel with the held slider's value (:func:`live_sliders`; the number
+    of components is :meth:`HeldGrid.figure_json`'s)."""
     if slider == "ct_noise":
         _, name, n_samples, _, seed = points.key
         return toy_points(name, n_samples, value, seed), spec
     if slider == "ct_degree":
         return points, spec.with_value("degree", round(value))
-    return points, spec.with_value("sigma", value)
+    if slider == "ct_sigma":
+        return points, spec.with_value("sigma", value)
+    return points, spec
 
 
 def column_errors(sweep: ct.ContourSweep) -> None:

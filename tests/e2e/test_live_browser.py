@@ -155,6 +155,25 @@ def test_dragging_the_kernel_width_redraws_the_contour_grid_before_the_release(p
     assert not page.js_errors
 
 
+COMPONENTS = dataclasses.replace(CONTOURS, slider="ct_k")
+"""Fig. 2's number of components (1-8): each count's grid, too large to send as frames."""
+
+
+def test_dragging_the_components_redraws_the_contour_grid_before_the_release(page, app_server):
+    open_view(page, COMPONENTS, app_server.url)
+    result = drag_and_count(page, COMPONENTS, seconds=2.0, moves=30)
+    assert result["before"] > 1, result  # grids of other counts while the thumb was held
+    page.wait_for_selector(IDLE)
+    released = int(slider_text(page, COMPONENTS))
+    assert [int(value) for value in url_params(page)["ct_k"]] == [released]
+    rows = page.evaluate(
+        "() => document.querySelector('.st-key-ct_contours .js-plotly-plot').layout"
+        ".annotations.filter((a) => a.text.includes('degree 2</b> · kPC')).length"
+    )
+    assert rows == released  # one row of panels per component
+    assert not page.js_errors
+
+
 DENOISING = next(view for view in VIEWS if view.name == "denoising")
 SIDE_BY_SIDE = ".st-key-dn_sbs_chart"
 
