@@ -43,7 +43,9 @@ for 2 s and counts the distinct pictures the figure showed before the release
 tracks (to the farther end, the other end, halfway back) at a steady speed,
 its place following the clock (``bench/browser.py``, ``paced``): Playwright
 waits at least a frame for each mouse move, so moves made one by one
-stretched a drag past 2 s as soon as the page drew anything.
+stretched a drag past 2 s as soon as the page drew anything. ``--drags N``
+drags each slider N times (the servers in turn each time): one drag's count
+varies from drag to drag.
 
 ``--before DIR`` also serves the app of another checkout of the project (e.g.
 ``git worktree add /tmp/before <commit>``) on a second server, labelled
@@ -257,6 +259,9 @@ def main() -> int:
         "--drag", action="store_true", help="also drag the Contours, Spectrum and Denoising sliders"
     )
     parser.add_argument(
+        "--drags", type=int, default=1, help="with --drag: drags per slider and server (1)"
+    )
+    parser.add_argument(
         "--before",
         type=Path,
         help="also serve this checkout's app on a second server ('before'), alternating",
@@ -306,8 +311,9 @@ def main() -> int:
             )
             for view in VIEWS:
                 if view.name in DRAGGED and view.name in args.views:
-                    for engine, server in servers.items():
-                        one_drag(server, page, view, engine)
+                    for _ in range(args.drags):
+                        for engine, server in servers.items():
+                            one_drag(server, page, view, engine)
         print(f"load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
         browser.close()
     print(
