@@ -2,6 +2,7 @@
 
     python bench/contours.py [--repeats 15]
     python bench/contours.py --server [--repeats 10]   # server CPU per slider change
+    python bench/contours.py --server --before /tmp/before   # ... and another checkout's
 
 The Fig. 2 preset (Schölkopf et al. 1998): parabola with 300 points,
 homogeneous polynomial kernels of degree 1–4, components 1–3, a 100 × 100
@@ -24,6 +25,10 @@ each slider ``--repeats`` times to values not seen before, one change at a
 time, and prints the CPU of the server's process and of its whole tree (its
 workers too) per change: run as a browser asks for it (the slider's fragment,
 if it is in one) against the whole script (the alternative a fragment avoids).
+The kernel counts CPU in 10 ms ticks, so each line is the mean over its
+changes.  ``--before DIR`` measures the app of another checkout too (``git
+worktree add /tmp/before <commit>``), the two servers in turn, ``--rounds``
+times each.
 """
 
 from __future__ import annotations
@@ -111,21 +116,23 @@ async def server_cpu(
     link: str = "",
     sliders: tuple[str, ...] = SERVER_SLIDERS,
     quiet: str | None = "ct_k",
+    root: Path | None = None,
 ) -> None:
     """Server CPU per slider change, and of a run that changes nothing (``--server``).
 
     The view at ``path`` opened from ``link`` (default: the Fig. 2 link); each of
     ``sliders`` moved to values not seen before; the run that changes nothing is
     the fragment of the slider ``quiet`` (the whole script if it is in none) and
-    the whole script (none without ``quiet``).
+    the whole script (none without ``quiet``).  ``root``: the checkout served
+    (default this one).
     """
-    from appserver import AppServer, cpu_seconds
+    from appserver import ROOT, AppServer, cpu_seconds
     from browser import FIG2_LINK
     from load_test import Record, Scenario, Session
     from websockets.asyncio.client import connect
 
     scenario = Scenario(path, path, link or FIG2_LINK, sliders=sliders)
-    with AppServer(env={"KPCA_WARMUP": "0"}) as server:
+    with AppServer(root=root or ROOT, env={"KPCA_WARMUP": "0"}) as server:
         url = server.url.replace("http://", "ws://") + "/_stcore/stream"
         async with connect(url, subprotocols=["streamlit"], max_size=None) as ws:
             session = Session(ws, scenario, Record("cpu"))
@@ -138,7 +145,10 @@ async def server_cpu(
                 main_ms = 1000 * (cpu_seconds(server.process.pid) - main_cpu)
                 return main_ms, 1000 * (server.tree_cpu() - cpu)
 
-            print(f"{path}, one session: CPU ms per run, median (changes at most {repeats})")
+            print(
+                f"{path} ({server.root}), one session: CPU ms per run, mean (changes at most "
+                f"{repeats})"
+            )
             print(f"{'slider':<9} {'run':>8} {'changes':>7} {'server':>6} {'tree':>6}")
             fragments = {}
             for key in sliders:
@@ -159,18 +169,18 @@ async def server_cpu(
                     seen.add(value)
                     slider().value = [value, *slider().value[1:]]
                     times.append(await cpu_of(fragment_id))
-                main_ms, tree_ms = (statistics.median(t) for t in zip(*times, strict=True))
+                main_ms, tree_ms = (statistics.fmean(t) for t in zip(*times, strict=True))
                 where = "fragment" if fragment_id else "script"
-                print(f"{key:<9} {where:>8} {len(times):7d} {main_ms:6.0f} {tree_ms:6.0f}")
+                print(f"{key:<9} {where:>8} {len(times):7d} {main_ms:6.1f} {tree_ms:6.1f}")
             # nothing changed: what a run itself costs, the controls' fragment or the script
             runs = (("fragment", fragments[quiet]), ("script", "")) if quiet else ()
             for name, fragment_id in runs:
                 times = [await cpu_of(fragment_id) for _ in range(repeats)]
-                main_ms, tree_ms = (statistics.median(t) for t in zip(*times, strict=True))
-                print(f"{'no change':<9} {name:>8} {'-':>7} {main_ms:6.0f} {tree_ms:6.0f}")
+                main_ms, tree_ms = (statistics.fmean(t) for t in zip(*times, strict=True))
+                print(f"{'no change':<9} {name:>8} {'-':>7} {main_ms:6.1f} {tree_ms:6.1f}")
     print(
         f"load average {os.getloadavg()[0]:.1f} (the machine is shared; CPU is counted in "
-        "the kernel's 10 ms ticks)"
+        "the kernel's 10 ms ticks, so a run's is a mean over the changes)"
     )
 
 
@@ -178,10 +188,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=15)
     parser.add_argument("--server", action="store_true", help="server CPU per slider change")
+    parser.add_argument(
+        "--before",
+        type=Path,
+        metavar="DIR",
+        help="with --server: also serve the app of another checkout, the two in turn",
+    )
+    parser.add_argument("--rounds", type=int, default=2, help="with --before: turns of each")
     args = parser.parse_args()
     repeats = args.repeats
     if args.server:
-        asyncio.run(server_cpu(repeats))
+        roots = [args.before, None] * args.rounds if args.before else [None]
+        for root in roots:
+            asyncio.run(server_cpu(repeats, root=root))
         return
 
     X, labels = parabola(300, 0.2, 0)
