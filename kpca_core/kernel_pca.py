@@ -13,6 +13,8 @@ The five steps of the algorithm, and where they live:
 3. eigenproblem  M λ α = K̃ α                         (eq. 12/46)    ``eigenproblem.eigsolve``
 4. normalisation  (M λ)(α · α) = 1, ‖V‖ = 1 in F      (eq. 16/50)    ``KernelPCA._normalise``
 5. projection  (V^k · Φ(t)) = Σ_i α_i^k k̃(x_i, t)    (eq. 17/51/54) ``KernelPCA.transform``
+   (a polynomial kernel with fewer features than points: Φ(t) · Σ_i α_i^k Φ(x_i),
+   ``kernels.polynomial_features``)
 
 Why this file is over 900 lines: it is one estimator class, with all of
 scikit-learn's parameters and the Nyström fit, and 330 of its lines are the
@@ -30,6 +32,7 @@ four fits and four transforms in ~40 ms, and validation costs ~1 ms of it
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from numbers import Integral, Real
 from typing import ClassVar, Literal
@@ -68,6 +71,7 @@ from .kernels import (
     is_positive_semidefinite,
     kernel_diagonal,
     kernel_matrix,
+    polynomial_features,
 )
 from .preimage import expansion_weights, fixed_point_preimage
 
@@ -79,6 +83,10 @@ Progress = Callable[[float, str], None]
 Inverse = Literal["auto", "fixed-point", "ridge"]
 
 BLOCK_ROWS = 256
+FEATURES_PER_SAMPLE = 0.25
+"""A polynomial kernel's test points are projected through its explicit features Φ
+(:func:`~kpca_core.kernels.polynomial_features`) when there are at most this many per
+point fitted on: Φ(y) · (Σ_i α_i Φ(x_i)) instead of Σ_i α_i k(x_i, y)."""
 NYSTROM_BLOCK = 4096
 NON_FINITE = "{name} contains NaN or infinite values: remove or replace them"
 
@@ -598,7 +606,9 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         ``BLOCK_ROWS`` × M entries of Kᵗᵉˢᵗ (eq. 52) stays in the CPU cache
         while it is raised to its power, projected and centred; a whole
         10⁴ × 300 matrix would be streamed through memory several times (5×
-        slower on the contour grid, ``bench/engine.py``).  ``Y`` is validated.
+        slower on the contour grid, ``bench/engine.py``).  For a polynomial kernel
+        with few features (:meth:`_explicit_features`), Kᵗᵉˢᵗ A = Φ(Y) (Φ(X)ᵀ A), in
+        blocks of as many values.  ``Y`` is validated.
 
         Yields
         ------
@@ -608,6 +618,12 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         """
         M = self.X_fit_.shape[0]
         A = np.column_stack([alphas, np.full(M, 1.0 / M)])
+        features = None if sparse.issparse(Y) else self._explicit_features()
+        step = BLOCK_ROWS
+        if features is not None:  # k(y, x_i) = Φ(y) · Φ(x_i): Kᵗ A = Φ(Y) (Φ(X)ᵀ A)
+            fitted = features(self.X_fit_)
+            A = fitted.T @ A
+            step = BLOCK_ROWS * max(1, M // fitted.shape[1])  # as many values per block
         alpha_sums = alphas.sum(axis=0)
         if self.n_landmarks_ is not None:
             # Nyström: β = k_m(y)ᵀ W v − φ̄ · v, centred in the features' space.
@@ -616,14 +632,38 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             offset = self._total_mean * alpha_sums - self._column_means @ alphas
         else:
             offset = 0
-        for begin in range(0, Y.shape[0], BLOCK_ROWS):
-            rows = slice(begin, begin + BLOCK_ROWS)
-            K = Y[rows] if self.kernel == "precomputed" else self._kernel(Y[rows], self.X_fit_)
+        for begin in range(0, Y.shape[0], step):
+            rows = slice(begin, begin + step)
+            if features is not None:
+                K = features(Y[rows])
+            else:
+                K = Y[rows] if self.kernel == "precomputed" else self._kernel(Y[rows], self.X_fit_)
             P = K @ A
             beta, row_means = P[:, :-1], P[:, -1]
             if self.center or self.n_landmarks_ is not None:
                 beta += offset - row_means[:, np.newaxis] * alpha_sums
             yield rows, row_means, beta
+
+    def _explicit_features(self) -> Callable[[np.ndarray], np.ndarray] | None:
+        """The polynomial kernel's feature map Φ (eqs. 20–22), where it has at most
+        :data:`FEATURES_PER_SAMPLE` features per point fitted on; else ``None``.
+
+        On the Fig. 2 grid (300 points in the plane, (x·y)^d: d + 1 features) a
+        test point costs d + 1 monomials instead of 300 kernel values.
+        """
+        X = self.X_fit_
+        if self.kernel != "poly" or sparse.issparse(X):
+            return None
+        if not is_positive_semidefinite("poly", degree=self.degree, coef0=self.coef0):
+            return None  # c < 0: (√γ x, √c) is not real
+        n_features = feature_space_dimension(
+            "poly", X.shape[1], degree=self.degree, coef0=self.coef0
+        )
+        if n_features > FEATURES_PER_SAMPLE * X.shape[0]:
+            return None
+        return functools.partial(
+            polynomial_features, degree=int(self.degree), gamma=self.gamma_, coef0=self.coef0
+        )
 
     def _project(self, Y: np.ndarray, n: int) -> np.ndarray:
         """β_k = (V^k · Φ̃(y)) for k ≤ n (eqs. 51 and 54) of the validated ``Y``."""

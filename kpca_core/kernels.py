@@ -18,6 +18,7 @@ scikit-learn           exp(−γ‖x − y‖²)             γ
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from typing import Literal
@@ -25,6 +26,7 @@ from typing import Literal
 import numpy as np
 from scipy import sparse
 from sklearn.metrics import pairwise
+from sklearn.preprocessing import PolynomialFeatures
 from sklearn.utils.extmath import row_norms
 
 KernelName = Literal["linear", "poly", "rbf", "laplacian", "sigmoid", "cosine", "precomputed"]
@@ -224,3 +226,55 @@ def feature_space_dimension(
         d = int(degree)
         return math.comb(n_features + d - (1 if coef0 == 0 else 0), d)
     return None
+
+
+def polynomial_features(X: np.ndarray, *, degree: int, gamma: float, coef0: float) -> np.ndarray:
+    """An explicit feature map of the polynomial kernel: Φ(x) · Φ(y) = (γ x·y + c)^d.
+
+    (γ x·y + c)^d = (z·w)^d with z = (√γ x, √c) and w = (√γ y, √c), and
+    (z·w)^d = Σ_k (d! / k₁!…k_p!) z^k w^k over the monomials z^k = z₁^k₁ … z_p^k_p
+    of degree d (section 3, eqs. 20–22): Φ(x) are those monomials of z, each
+    times the square root of its multinomial coefficient.  Their number is
+    :func:`feature_space_dimension`; where it is smaller than the number of
+    points a model was fitted on, a test point's projections cost less through
+    Φ than through its kernel values (``KernelPCA`` does so).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_points, n_features), dense
+    degree : int
+        d ≥ 1.
+    gamma : float
+        γ > 0.
+    coef0 : float
+        c ≥ 0 (c = 0: the homogeneous kernel, without the constant's monomials).
+
+    Returns
+    -------
+    ndarray of shape (n_points, feature_space_dimension("poly", n_features, ...))
+    """
+    if not (gamma > 0 and coef0 >= 0):
+        raise ValueError(f"Φ needs γ > 0 and c ≥ 0, got γ = {gamma!r}, c = {coef0!r}")
+    Z = math.sqrt(gamma) * np.asarray(X, dtype=float)
+    if coef0 != 0:
+        Z = np.column_stack([Z, np.full(len(Z), math.sqrt(coef0))])
+    degree = int(degree)
+    powers, scales = _monomials(Z.shape[1], degree)
+    # Z⁰ … Zᵈ by multiplication (a power per element would cost more than the kernel values)
+    Z_to = np.empty((degree + 1, *Z.shape))
+    Z_to[0] = 1.0
+    for e in range(1, degree + 1):
+        np.multiply(Z_to[e - 1], Z, out=Z_to[e])
+    # monomial f is the product over j of Z_j to the power powers[f, j]
+    return Z_to[powers, :, np.arange(Z.shape[1])].prod(axis=1).T * scales
+
+
+@functools.cache
+def _monomials(n_inputs: int, degree: int) -> tuple[np.ndarray, np.ndarray]:
+    """The exponents of the monomials of degree ``degree`` in ``n_inputs`` variables
+    (scikit-learn's ``PolynomialFeatures``) and √(d! / k₁!…k_p!) for each."""
+    if degree < 1:
+        raise ValueError(f"degree must be a positive integer, got {degree!r}")
+    powers = PolynomialFeatures((degree, degree), include_bias=False).fit(np.zeros((1, n_inputs)))
+    counts = [math.factorial(degree) // math.prod(map(math.factorial, k)) for k in powers.powers_]
+    return powers.powers_, np.sqrt(np.array(counts, dtype=float))

@@ -140,6 +140,47 @@ def test_reconstruction_error_matches_explicit_feature_map():
     )
 
 
+@pytest.mark.parametrize("degree", [1, 2, 3, 4, 5])
+@pytest.mark.parametrize("coef0", [0.0, 1.0])
+@pytest.mark.parametrize("center", [True, False])
+def test_polynomial_test_points_through_explicit_features(degree, coef0, center):
+    # 2-D points: (γ x·y + c)^d has at most 21 features, fewer than a quarter of the
+    # 200 points, so test points are projected through Φ (eqs. 20-22), not their kernel
+    X, _ = parabola(200, random_state=1)
+    Y = np.random.RandomState(2).randn(600, 2) * 1.5  # more than a block of the kernel's
+    params = {"kernel": "poly", "degree": degree, "gamma": 0.8, "coef0": coef0}
+    ours = KernelPCA(3, center=center, **params).fit(X)
+    assert ours._explicit_features() is not None
+    kernel_values = KernelPCA(3, center=center, **params).fit(X)
+    kernel_values._explicit_features = lambda: None  # the same model, projected by k(x_i, y)
+    assert_close_up_to_sign(ours.transform(Y), kernel_values.transform(Y), rtol=1e-12)
+    # the residuals of k(y, y) (eq. 54 and after), to within its rounding
+    k_yy = (0.8 * np.sum(Y**2, axis=1) + coef0) ** degree
+    np.testing.assert_allclose(
+        ours.reconstruction_error(Y),
+        kernel_values.reconstruction_error(Y),
+        rtol=1e-9,
+        atol=1e-12 * k_yy.max(),
+    )
+    if center:
+        ref = SkKernelPCA(3, eigen_solver="dense", **params).fit(X)
+        assert_close_up_to_sign(ours.transform(Y), ref.transform(Y)[:, : ours.n_components_])
+
+
+@pytest.mark.parametrize(
+    "n_points,n_features,params",
+    [
+        (40, 2, {"degree": 4, "coef0": 1.0}),  # 15 features for 40 points: kernel values
+        (300, 2, {"degree": 2, "coef0": -1.0}),  # c < 0: no real map
+        (300, 256, {"degree": 2, "coef0": 0.0}),  # USPS-sized inputs: 32 896 features
+    ],
+)
+def test_explicit_features_only_where_they_are_real_and_fewer(n_points, n_features, params):
+    X = np.random.RandomState(0).randn(n_points, n_features)
+    model = KernelPCA(2, kernel="poly", **{"gamma": 1.0, **params}).fit(X)
+    assert model._explicit_features() is None
+
+
 @pytest.mark.parametrize("rank", [1, 2, 5])
 def test_rank_r_kernel_matrix_gives_r_components(rank):
     rng = np.random.RandomState(rank)

@@ -101,6 +101,28 @@ def test_feature_space_dimension(kernel, n_features, degree, coef0, expected):
     )
 
 
+@pytest.mark.parametrize("n_features", [1, 2, 3])
+@pytest.mark.parametrize("degree", [1, 2, 3, 4, 6])
+@pytest.mark.parametrize("gamma,coef0", [(1.0, 0.0), (0.7, 1.5), (2.0, 0.25)])
+def test_polynomial_features_give_the_polynomial_kernel(n_features, degree, gamma, coef0):
+    A, B = X[:, :n_features], Y[:, :n_features]
+    F = kernels.polynomial_features(A, degree=degree, gamma=gamma, coef0=coef0)
+    G = kernels.polynomial_features(B, degree=degree, gamma=gamma, coef0=coef0)
+    reference = pairwise.polynomial_kernel(A, B, degree=degree, gamma=gamma, coef0=coef0)
+    np.testing.assert_allclose(F @ G.T, reference, rtol=0, atol=1e-12 * np.abs(reference).max())
+    # eq. 22 and after: one feature per monomial
+    assert F.shape == (
+        len(A),
+        kernels.feature_space_dimension("poly", n_features, degree=degree, coef0=coef0),
+    )
+
+
+@pytest.mark.parametrize("gamma,coef0", [(1.0, -1.0), (-0.5, 1.0), (0.0, 1.0)])
+def test_polynomial_features_need_a_real_map(gamma, coef0):
+    with pytest.raises(ValueError, match="Φ needs γ > 0 and c ≥ 0"):
+        kernels.polynomial_features(X, degree=2, gamma=gamma, coef0=coef0)
+
+
 def test_kpca_core_never_imports_streamlit():
     package = pathlib.Path(kernels.__file__).parent
     for path in package.rglob("*.py"):
