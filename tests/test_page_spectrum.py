@@ -284,6 +284,18 @@ def test_a_numerically_constant_kernel_explains_why_there_are_no_maps() -> None:
     assert "(λ₁+λ₂)/Σλ = 1.000" in figures(at)["bars"]["layout"]["title"]["text"]
 
 
+@pytest.mark.parametrize("end", [-8.0, 2.5, 10.0])
+def test_a_range_whose_ends_meet_is_explained_not_an_error(end: float) -> None:
+    # both ends of the range slider dragged onto one value (the load test's storm did)
+    at = open_page(sp_range=(end, end))
+    assert not at.error, [e.value for e in at.error]
+    assert f"it goes from 10^{end:g} to 10^{end:g}. Drag its two ends apart" in texts(at)
+    assert not figures(at)
+    _widget(at, "sp_range").set_value((end - 0.5, end) if end > -8 else (end, end + 0.5))
+    at.run()
+    assert not at.error and "bars" in figures(at)
+
+
 def test_the_size_limits_are_stated() -> None:
     at = open_page()
     assert "At most 200 widths and 2000 points" in texts(at)

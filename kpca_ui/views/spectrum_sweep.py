@@ -428,10 +428,18 @@ def _frames(labels: list[str], every: dict) -> dict:
 def computed_sweep(points: PointSet, sweep_key: tuple) -> dict | None:
     """The holder of this data and sweep choice with its sweep, or ``None`` and why not.
 
-    A drawing of too few points has no sweep (its canvas says so); a sweep over the
-    per-request budget is refused with what to reduce.
+    A drawing of too few points has no sweep (its canvas says so), nor has a range of
+    widths whose two ends meet (said here); a sweep over the per-request budget is
+    refused with what to reduce.
     """
     if is_drawn(points) and len(points.X) < draw.MIN_POINTS:
+        return None
+    kernel, (low, high) = sweep_key[:2]
+    if kernel != "degree" and low >= high:  # the range slider's two ends dragged together
+        st.info(
+            f"The range of widths is empty: it goes from 10^{low:g} to 10^{high:g}. Drag its "
+            "two ends apart to sweep the widths between them."
+        )
         return None
     cost = _cost(points, sweep_key)
     if not cost.fits:
