@@ -24,7 +24,10 @@
 // own figure.  With live.drawing = {prefix, seq} the chart follows that drawing canvas
 // (draw_canvas.js): each move of a dragged point ("kpca-drawing" events) posts the
 // points to `url`, the newest at a time, and the answer is drawn until the page's
-// figure of the canvas's last edit (its seq) has come.
+// figure of the canvas's last edit (its seq) has come.  A live numeric slider reached by
+// the keyboard (focus-visible) has the figures one step either way asked for ahead, and
+// after each arrow key the next one that way: a key press draws its value at once (the
+// held resolution) while the page's run makes the figure it then sends.
 
 const STATES = new WeakMap();
 const DEFAULT_HEIGHT = 450; // Plotly's and st.plotly_chart's default height
@@ -60,7 +63,8 @@ function build(root) {
                   width: 0, shown: null, held: null, following: false, quiet: 0,
                   listening: false, template: null, liveSent: null, liveStart: null, awaiting: null,
                   sketch: null, sketchSent: null, drawingHeard: false,
-                  inFlight: false, liveFigure: null, drawn: null };
+                  inFlight: false, liveFigure: null, drawn: null, asked: new Map(),
+                  askedUrl: null };
   new ResizeObserver(() => {
     const width = box.clientWidth;
     if (state.payload && width > 0 && width !== state.width) schedule(state);
@@ -483,9 +487,7 @@ function live(state) {
   if (!Number.isFinite(value) || value === state.liveSent) return;
   state.liveSent = value;
   state.inFlight = true;
-  const asked = new URLSearchParams({ slider, value: String(value) });
-  fetch(`${state.payload.live.url}?${asked}`, { signal: AbortSignal.timeout(LIVE_WAIT_MS) })
-    .then((response) => (response.ok ? response.json() : null))
+  ask(state, slider, value)
     .then((figure) => {
       // drawn while the slider is held (the newest figure come), or, once it is not, if
       // the page's own figure has not come meanwhile and the value is still the slider's
@@ -499,6 +501,62 @@ function live(state) {
     })
     .catch(() => {}) // refused or failed: the picture follows at the release
     .finally(() => { state.inFlight = false; });
+}
+
+function request(url, slider, value) {
+  const query = new URLSearchParams({ slider, value: String(value) });
+  return fetch(`${url}?${query}`, { signal: AbortSignal.timeout(LIVE_WAIT_MS) })
+    .then((response) => (response.ok ? response.json() : null))
+    .catch(() => null); // refused or failed: the picture follows at the release
+}
+
+function askedAhead(state) {
+  // the figures asked for ahead (prefetch), for the page's current settings only: at
+  // most the two values one step either way
+  const { url } = state.payload.live;
+  if (state.askedUrl !== url) {
+    state.askedUrl = url;
+    state.asked.clear();
+  }
+  return state.asked;
+}
+
+function ask(state, slider, value) {
+  // the figure at the slider's value: the one asked for ahead, or asked for now
+  const ahead = askedAhead(state).get(`${slider}=${value}`);
+  return ahead || request(state.payload.live.url, slider, value);
+}
+
+function decimals(step) {
+  const text = String(step);
+  return text.includes(".") ? text.split(".")[1].length : 0;
+}
+
+function prefetch(state, slider, direction) {
+  // A live slider with the keyboard's focus: the figure one step along (both ways, or in
+  // the direction of the last arrow key) asked for now, so that the next key press draws
+  // it at once instead of after a request.  Numeric sliders only (a select slider's
+  // neighbours are labels the page does not show).
+  const input = thumb(slider);
+  if (!input || state.held || !state.payload.live) return;
+  const value = liveNumber(input);
+  const step = Number(input.step);
+  if (!Number.isFinite(value) || Number(input.value) !== value || !(step > 0)) return;
+  for (const sign of direction ? [direction] : [-1, 1]) {
+    const next = Number((value + sign * step).toFixed(decimals(input.step)));
+    const key = `${slider}=${next}`;
+    const asked = askedAhead(state);
+    if (next >= Number(input.min) && next <= Number(input.max) && !asked.has(key)) {
+      asked.set(key, request(state.payload.live.url, slider, next));
+    }
+  }
+}
+
+function focusedSlider(state) {
+  const active = document.activeElement;
+  return active instanceof Element
+    ? liveSliders(state.payload).find((slider) => active.closest(`.st-key-${CSS.escape(slider)}`))
+    : undefined;
 }
 
 function sketched(state) {
@@ -575,11 +633,13 @@ function listen(state) {
       document.removeEventListener("pointerup", up, true);
       document.removeEventListener("pointercancel", up, true);
       document.removeEventListener("keydown", key, true);
+      document.removeEventListener("focusin", focus, true);
       return;
     }
     const slider = mine(event);
     if (slider) {
       state.held = slider;
+      state.keyed = false;
       const isLive = liveSliders(state.payload).includes(slider);
       state.liveStart = isLive ? liveNumber(thumb(slider)) : null;
       state.liveSent = state.liveStart; // only a new value is asked for
@@ -601,12 +661,28 @@ function listen(state) {
     }
   };
   const key = (event) => {
-    if (mine(event)) follow(state);
+    const slider = mine(event);
+    if (!slider) return;
+    if (liveSliders(state.payload).includes(slider) && !state.held) {
+      // the key moves the thumb: the figure at its new value, asked for ahead or now
+      state.awaiting = slider;
+      state.liveSent = liveNumber(thumb(slider));
+      state.direction = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1 }[event.key];
+      state.keyed = true;
+    }
+    follow(state);
+  };
+  const focus = (event) => {
+    // reached by the keyboard (Tab), not by a click that may start a drag
+    const slider = mine(event);
+    if (slider && liveSliders(state.payload).includes(slider)
+        && event.target.matches(":focus-visible")) prefetch(state, slider, null);
   };
   document.addEventListener("pointerdown", down, true);
   document.addEventListener("pointerup", up, true);
   document.addEventListener("pointercancel", up, true); // a touch taken over by the page
   document.addEventListener("keydown", key, true);
+  document.addEventListener("focusin", focus, true);
 }
 
 export default function ({ data, parentElement }) {
@@ -633,4 +709,6 @@ export default function ({ data, parentElement }) {
   state.box.style.minHeight = `${height}px`; // the room, before Plotly has loaded
   if (sliders(state.payload).length) listen(state);
   schedule(state);
+  const focused = state.keyed && focusedSlider(state);
+  if (focused) prefetch(state, focused, state.direction);
 }

@@ -21,7 +21,9 @@ drawing.
   graph's DOM (``.js-plotly-plot``, ``.main-svg``).
 - Live: with ``live`` (:class:`kpca_ui.live.Live`), while a slider it follows is
   held, the browser asks for the figure at the value under the thumb
-  (:mod:`kpca_ui.live`'s endpoint, no script run), the newest value winning.
+  (:mod:`kpca_ui.live`'s endpoint, no script run), the newest value winning; a
+  slider reached by the keyboard has the figure one step along asked for ahead,
+  drawn at once when an arrow key moves it there.
 - Scrubbing: ``frames`` maps values of a Streamlit slider (by its widget key)
   to the data and layout changes of the figure at each value.  While the reader
   drags that slider, the browser shows the frame of the value under the thumb

@@ -9,7 +9,8 @@ once made.  The fixed point's steps play in the browser from the figure's
 frames.  The Contours
 noise is continuous: while its slider is held, the grid's chart asks for the grid
 at the value under the thumb (``kpca_ui/live.py``, the newest value winning), and
-while a drawn point is dragged, for the grid of the drawing.  With
+while a drawn point is dragged, for the grid of the drawing; reached by the keyboard,
+the grid one step along is asked for ahead, so that an arrow key draws it at once.  With
 ``st.plotly_chart`` (as before, or ``KPCA_CHART=plotly``) the figures changed
 only after the release.
 """
@@ -129,6 +130,52 @@ def test_dragging_the_noise_redraws_the_contour_grid_before_the_release(page, ap
     released = float(slider_text(page, CONTOURS))
     assert [float(value) for value in url_params(page)["ct_noise"]] == [released]
     assert f"noise {released:g}," in grid_title(page)
+    assert not page.js_errors
+
+
+GRID_DRAWS_JS = """() => {
+  const graph = document.querySelector('.st-key-ct_contours .js-plotly-plot');
+  window.__gridDraws = [];
+  graph.on('plotly_afterplot', () => {
+    const image = graph.layout.images.find((i) => i.name !== 'data');
+    const png = atob(image.source.split(',')[1].slice(0, 32));
+    const width = [16, 17, 18, 19].reduce((w, i) => w * 256 + png.charCodeAt(i), 0);
+    window.__gridDraws.push({title: graph.layout.title.text, pixels: width});
+  });
+}"""
+"""Records each drawing of the grid: its title and its panels' resolution (the width of a
+colour picture's PNG: the held grid's is 50, the page's 100)."""
+
+LIVE_ASKED_JS = """() => performance.getEntriesByType('resource')
+  .filter((e) => e.name.includes('/_kpca/live/'))
+  .map((e) => ({value: new URL(e.name).searchParams.get('value'), start: e.startTime}))"""
+
+
+def test_a_key_press_on_the_noise_draws_the_grid_asked_for_ahead_at_once(page, app_server):
+    """The noise slider reached by the keyboard: the grid one step either way is asked for
+    ahead, so an arrow key's value is drawn at once (50 × 50) while the page's run makes
+    the grid at the chosen resolution, which then replaces it."""
+    open_view(page, CONTOURS, app_server.url)
+    thumb = CONTOURS.slider_thumb(page)
+    thumb.focus()
+    # 0.19 and 0.21 (before this change: no request, a timeout here)
+    page.wait_for_function(f"() => ({LIVE_ASKED_JS})().length >= 2", timeout=10_000)
+    page.evaluate(GRID_DRAWS_JS)
+    pressed = page.evaluate("() => performance.now()")
+    thumb.press("ArrowRight")
+    page.wait_for_selector(IDLE)
+    # the next value that way, asked for once the page's figure has come
+    page.wait_for_function(
+        f"() => ({LIVE_ASKED_JS})().some((a) => a.value === '0.22')", timeout=10_000
+    )
+    draws = page.evaluate("() => window.__gridDraws")
+    assert slider_text(page, CONTOURS) == "0.21"
+    assert draws[0] == {"title": draws[0]["title"], "pixels": HELD_RESOLUTION}, draws
+    assert "noise 0.21," in draws[0]["title"], draws
+    assert draws[-1]["pixels"] == 100 and "noise 0.21," in draws[-1]["title"], draws
+    asked = page.evaluate(LIVE_ASKED_JS)
+    assert [a for a in asked if a["value"] == "0.21" and a["start"] < pressed], asked
+    assert [a["value"] for a in asked if a["start"] > pressed] == ["0.22"], asked  # only
     assert not page.js_errors
 
 
