@@ -64,7 +64,13 @@ NOTICE_STYLE = f"""
   background: rgba(128, 128, 128, 0.18) url("{_SPINNER}") no-repeat 0.8rem center / 1.05rem;
   pointer-events: none;
 """
-NOT_DRAWN = '[data-testid="stMain"]:not(:has(.js-plotly-plot .main-svg))::after'
+NOTHING_DRAWN = "kpca_nothing_drawn"
+"""The key of the container in which a page says why it draws no figure
+(:func:`kpca_ui.shell.nothing_to_draw`): no notice that figures are coming."""
+NOT_DRAWN = (
+    '[data-testid="stMain"]:not(:has(.js-plotly-plot .main-svg))'
+    f":not(:has(.st-key-{NOTHING_DRAWN}))::after"
+)
 FIRST_LOAD = "kpca-first-load"
 FIRST_LOAD_HTML = f"""<style>
 html.{FIRST_LOAD} {NOT_DRAWN} {{{NOTICE_STYLE}  animation: none;

@@ -7,13 +7,13 @@ navigation from :func:`app_pages`.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.navigation.page import StreamlitPage
 
-from kpca_ui.boot import NOT_DRAWN, NOTICE_STYLE
+from kpca_ui.boot import NOT_DRAWN, NOTHING_DRAWN, NOTICE_STYLE
 from kpca_ui.links import Domain, choice, remember_link, sanitise_link, show_pending
 from kpca_ui.points import UPLOAD
 
@@ -123,6 +123,14 @@ def drawing_notice() -> None:
     :data:`kpca_ui.boot.FIRST_LOAD_HTML`.)
     """
     st.html(f"<style>{DRAWING_CSS}</style>")
+
+
+def nothing_to_draw(message: str, say: Callable[[str], object] = st.info) -> None:
+    """Say why the page draws no figure now (``say``: ``st.info``, or ``st.error`` for a
+    refusal), so that its "Drawing the figures …" notice (:func:`drawing_notice`) does not
+    say one is coming.  Once per run."""
+    with st.container(key=NOTHING_DRAWN):
+        say(message)
 
 
 def camera_domain() -> Domain:

@@ -30,6 +30,7 @@ from kpca_ui.points import PointSet, copy_source, is_drawn
 from kpca_ui.presenter import FIGURE_PX, notice, page_px, presentable, presenter_mode
 from kpca_ui.safety import guarded
 from kpca_ui.screen import narrow_listener, narrow_px
+from kpca_ui.shell import nothing_to_draw
 from kpca_ui.views.spectrum import LIMITS, file_stem, range_text, rounding_text
 from kpca_ui.workers import HEAVY_S, build, compute, concurrently, in_script_run
 
@@ -436,14 +437,14 @@ def computed_sweep(points: PointSet, sweep_key: tuple) -> dict | None:
         return None
     kernel, (low, high) = sweep_key[:2]
     if kernel != "degree" and low >= high:  # the range slider's two ends dragged together
-        st.info(
+        nothing_to_draw(
             f"The range of widths is empty: it goes from 10^{low:g} to 10^{high:g}. Drag its "
             "two ends apart to sweep the widths between them."
         )
         return None
     cost = _cost(points, sweep_key)
     if not cost.fits:
-        st.error(cost.refusal(f"This sweep ({len(points.X)} points)", "sweep"))
+        nothing_to_draw(cost.refusal(f"This sweep ({len(points.X)} points)", "sweep"), st.error)
         return None
     try:
         holder = _results(points.key, sweep_key)
