@@ -22,12 +22,13 @@
 // drawn again at once.  Released elsewhere than the last value asked for, the figure
 // at the slider's value is asked for too: it is drawn if it comes before the page's
 // own figure.  With live.drawing = {prefix, seq} the chart follows that drawing canvas
-// (draw_canvas.js): each move of a dragged point ("kpca-drawing" events) posts the
-// points to `url`, the newest at a time, and the answer is drawn until the page's
-// figure of the canvas's last edit (its seq) has come.  A live numeric slider reached by
-// the keyboard (focus-visible) has the figures one step either way asked for ahead, and
-// after each arrow key the next one that way: a key press draws its value at once (the
-// held resolution) while the page's run makes the figure it then sends.
+// (draw_canvas.js): each edit and each move of a dragged point ("kpca-drawing" events)
+// posts the points to `url`, the newest at a time, and the answer is drawn until the
+// page's figure of the canvas's last edit (its seq) has come; the canvas sends a
+// finished edit (a click) to the page's run once that answer has come.  A live numeric
+// slider reached by the keyboard (focus-visible) has the figures one step either way
+// asked for ahead, and after each arrow key the next one that way: a key press draws its
+// value at once (the held resolution) while the page's run makes the figure it then sends.
 
 const STATES = new WeakMap();
 const DEFAULT_HEIGHT = 450; // Plotly's and st.plotly_chart's default height
@@ -560,13 +561,14 @@ function focusedSlider(state) {
 }
 
 function sketched(state) {
-  // the drawing's newest points, posted: one request at a time, the newest drawing
+  // the drawing's newest points, posted: one request at a time, the newest drawing; the
+  // request, answered once its figure is drawn or refused (none when one is in flight)
   const sketch = state.sketch;
   if (!sketch || sketch === state.sketchSent || state.inFlight) return;
   state.sketchSent = sketch;
   state.inFlight = true;
   const body = JSON.stringify({ points: sketch.points, half: sketch.half });
-  fetch(state.payload.live.url, { method: "POST", body,
+  return fetch(state.payload.live.url, { method: "POST", body,
                                   headers: { "Content-Type": "application/json" },
                                   signal: AbortSignal.timeout(LIVE_WAIT_MS) })
     .then((response) => (response.ok ? response.json() : null))
@@ -594,7 +596,9 @@ function followDrawing(state) {
     }
     if (!drawing || !event.detail || event.detail.prefix !== drawing.prefix) return;
     state.sketch = event.detail;
-    sketched(state);
+    const asked = sketched(state);
+    // a finished edit is sent to the page's run once this figure has come
+    if (asked && event.detail.waitFor) event.detail.waitFor(asked);
   };
   document.addEventListener("kpca-drawing", changed);
 }

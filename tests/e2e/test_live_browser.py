@@ -309,3 +309,45 @@ def test_dragging_a_drawn_point_redraws_the_contour_grid_before_the_release(page
     grid = page.evaluate(f"() => document.querySelector('{CONTOURS.chart_selector}').layout")
     assert grid["title"]["text"] == "<b>Your drawing: 5 points</b>"
     assert not page.js_errors
+
+
+SENT_JS = """() => {
+  // when the page next sends a message to the server (a widget's value: the canvas's edit)
+  window.__kpcaSent = null;
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (message) {
+    if (window.__kpcaSent === null) window.__kpcaSent = performance.now();
+    return send.call(this, message);
+  };
+}"""
+
+POSTED_JS = """() => performance.getEntriesByType('resource')
+  .filter((e) => e.name.includes('/_kpca/live/') && e.initiatorType === 'fetch')
+  .map((e) => ({start: e.startTime, answered: e.responseEnd}))"""
+"""The chart's requests for the grid of a drawing (a slider's carry ``?slider=``)."""
+
+
+def test_a_click_on_the_canvas_draws_its_grid_before_the_page_runs_the_edit(page, app_server):
+    """A click adds a point: the chart asks for the grid of the new drawing at once (the
+    held resolution), and the canvas sends the edit to the page's run once it is
+    answered, so that the two do not share the server; that run's grid then replaces it."""
+    page.goto(f"{app_server.url}/contours?{drawing_link(DRAWN)}")
+    page.wait_for_selector(CONTOURS.chart_selector, timeout=90_000)
+    page.wait_for_selector(IDLE, timeout=60_000)
+    page.evaluate(PICTURE_PX_JS, CONTOURS.chart_selector)
+    page.evaluate(SENT_JS)
+    clicked = page.evaluate("() => performance.now()")
+    page.mouse.click(*canvas_xy(page, 0.5, -0.5))
+    page.wait_for_function(
+        f"() => document.querySelector('{CONTOURS.chart_selector}').layout.title.text"
+        ".includes('6 points') && window.__kpcaPictures.at(-1)[1] === 100",
+        timeout=30_000,
+    )
+    page.wait_for_selector(IDLE)
+    pictures = page.evaluate("() => window.__kpcaPictures")
+    assert pictures[0][1] == HELD_RESOLUTION, pictures  # the grid asked for, drawn first
+    posted = [p for p in page.evaluate(POSTED_JS) if p["start"] > clicked]
+    assert len(posted) == 1, posted  # (before this change: none)
+    sent = page.evaluate("() => window.__kpcaSent")
+    assert posted[0]["answered"] <= sent, (posted, sent)  # the edit went after the answer
+    assert not page.js_errors
