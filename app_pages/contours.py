@@ -25,11 +25,8 @@ st.markdown(
 )
 with st.container(key=f"{ROW_KEY}ct_presets"):  # one row on a phone too
     view.preset_buttons()
-points = point_picker("ct")
-if points.X.shape[1] != 2:
-    st.error("The Contours view needs 2-D points: choose a 2-D data set.")
-else:
-    # One fragment, so that a kernel change reruns only it: the kernel controls,
-    # the grid of contour panels, the data in two chosen components, the downloads.
-    contour_view(points)
+points = point_picker("ct")  # 2-D: a toy set, an upload of x, y or a drawing
+# One fragment, so that a kernel change reruns only it: the kernel controls,
+# the grid of contour panels, the data in two chosen components, the downloads.
+contour_view(points)
 link_tools("ct")

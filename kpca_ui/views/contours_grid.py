@@ -40,7 +40,7 @@ from kpca_ui.points import (
 from kpca_ui.presenter import figure_px, notice, page_px, presentable, presenter_mode
 from kpca_ui.safety import guarded
 from kpca_ui.screen import content_px, width_listener
-from kpca_ui.shell import camera_format
+from kpca_ui.shell import camera_format, nothing_to_draw
 from kpca_ui.views import rings
 from kpca_ui.views.contours import SCREEN, SIGMAS, kernel_controls, spec_key
 from kpca_ui.workers import CANCELLABLE_S, compute, concurrently
@@ -629,7 +629,8 @@ def affordable_resolution(n_points: int, specs: list[ct.KernelSpec], resolution:
     cost, affordable = budget.contour_cost(n_points, kernels, resolution)
     limit = budget.REQUEST_BUDGET_S
     if not cost.fits:
-        st.error(cost.refusal(f"This grid ({n_points} points, {len(kernels)} columns)"))
+        refusal = cost.refusal(f"This grid ({n_points} points, {len(kernels)} columns)")
+        nothing_to_draw(refusal, st.error)
         return None
     if affordable != resolution:
         full = budget.contour_seconds(n_points, kernels, resolution)

@@ -96,22 +96,23 @@ NOTICE_JS = """
 
 
 @pytest.mark.parametrize(
-    "query,says",
+    "link,says",
     [
-        ("sp_range=2.5&sp_range=2.5", "The range of widths is empty"),
-        ("sp_kernel=Laplacian:+width+ℓ&sp_nw=200&sp_n=2000", "allows 45 s per request"),
+        ("spectrum?sp_range=2.5&sp_range=2.5", "The range of widths is empty"),
+        ("spectrum?sp_kernel=Laplacian:+width+ℓ&sp_nw=200&sp_n=2000", "allows 45 s per request"),
+        ("contours?ct_kernel=Laplacian&ct_n=2000", "allows 45 s per request"),
     ],
 )
 def test_a_page_that_explains_why_it_draws_nothing_does_not_say_figures_are_coming(
-    browser, app_server: AppServer, query: str, says: str
+    browser, app_server: AppServer, link: str, says: str
 ) -> None:
-    """The Spectrum with its range's two ends on one value, or a sweep refused as too
-    long, says so and sweeps nothing: no "Drawing the figures …" for the 30 s it would
-    otherwise stay."""
+    """The Spectrum with its range's two ends on one value, or a sweep or a contour grid
+    refused as too long, says so and draws nothing: no "Drawing the figures …" for the
+    30 s it would otherwise stay."""
     context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
     try:
-        page.goto(f"{app_server.url}/spectrum?{query}")
+        page.goto(f"{app_server.url}/{link}")
         page.wait_for_selector(IDLE)
         page.get_by_text(says).wait_for()
         page.wait_for_timeout(1500)  # the notice shows 0.6 s after a page without figures
