@@ -378,6 +378,16 @@ def test_components_at_a_width_come_from_a_fit_at_that_width() -> None:
     np.testing.assert_allclose(fig.data[0].x, Z[labels == 0, 0], rtol=1e-5, atol=1e-6)
 
 
+def test_a_width_with_no_component_is_refused_with_a_reason() -> None:
+    """σ = 10^7.9 on the parabola: the centred kernel matrix is 0 to rounding, yet not
+    every entry of K rounds to one number (not the constant regime): no component to map
+    (a random walk drew nothing there, from a division by zero)."""
+    sweep = WidthSweep("rbf", widths=np.logspace(7.9, 10, 3)).fit(parabola(300, 0.2, 0)[0])
+    assert sweep.regime_[0] != CONSTANT and sweep.fit_at(0).n_components_ == 0
+    with pytest.raises(ValueError, match="choose a narrower width"):
+        figures.components_at_figure(sweep, 0)
+
+
 def test_labels_of_the_swept_parameter(rings_sweep: WidthSweep) -> None:
     assert figures.format_parameter(rings_sweep, 0.012345) == "σ = 0.0123"
     laplacian = WidthSweep("laplacian", n_widths=2).fit(three_rings(30, 0.25, 0)[0])

@@ -499,10 +499,17 @@ def components_at_figure(
     Raises
     ------
     ValueError
-        If kernel PCA cannot be fitted at this width (see ``WidthSweep.fit_at``).
+        If kernel PCA cannot be fitted at this width (see ``WidthSweep.fit_at``), or
+        finds no component there (a width so large that the kernel's values are all
+        equal to rounding).
     """
     value = format_parameter(sweep, float(sweep.widths_[index]))
     model = sweep.fit_at(index, n_components=2, progress=progress)
+    if model.n_components_ == 0:
+        raise ValueError(
+            "every eigenvalue of the centred kernel matrix is 0 to rounding at this width, so "
+            "the kernel sees no differences between the points; choose a narrower width"
+        )
     if sweep.n_features_in_ == 2:
         xs, ys, values = component_grid(model, sweep.X_fit_)
         title = f"The first two components at {value}"
