@@ -84,9 +84,10 @@ Inverse = Literal["auto", "fixed-point", "ridge"]
 
 BLOCK_ROWS = 256
 FEATURES_PER_SAMPLE = 0.25
-"""A polynomial kernel's test points are projected through its explicit features Φ
-(:func:`~kpca_core.kernels.polynomial_features`) when there are at most this many per
-point fitted on: Φ(y) · (Σ_i α_i Φ(x_i)) instead of Σ_i α_i k(x_i, y)."""
+"""A polynomial kernel is fitted and its test points projected through its explicit
+features Φ (:func:`~kpca_core.kernels.polynomial_features`) when there are at most this
+many per point fitted on: the SVD of the centred Φ(X) instead of the M × M eigenproblem,
+and Φ(y) · (Σ_i α_i Φ(x_i)) instead of Σ_i α_i k(x_i, y)."""
 NYSTROM_BLOCK = 4096
 NON_FINITE = "{name} contains NaN or infinite values: remove or replace them"
 
@@ -172,7 +173,9 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         scikit-learn's randomized solver (Halko et al. 2011), for many points
         and few components; ``"auto"`` picks the fastest of dense, subset
         and arpack for the problem size (measured crossovers, see
-        ``bench/engine.py``).
+        ``bench/engine.py``), and solves a polynomial kernel with few explicit
+        features (at most :data:`FEATURES_PER_SAMPLE` per point) through them,
+        without the kernel matrix (``eigen_solver_ = "features"``).
     tol : float, default=0
         Convergence tolerance of ARPACK (0: machine precision).
     max_iter : int, optional
@@ -237,7 +240,8 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     X_fit_ : ndarray of shape (n_samples, n_features)
         A copy of the training points (the landmarks for a Nyström fit).
     eigen_solver_ : str
-        The solver that was used (``"nystrom"`` for a Nyström fit).
+        The solver that was used (``"nystrom"`` for a Nyström fit, ``"features"`` for
+        a fit through a polynomial kernel's explicit features).
     eigenvectors_ : ndarray of shape (n_samples, n_components_)
         scikit-learn's unit eigenvectors of K̃, α^k √|Mλ_k| (columns of zeros
         for zero eigenvalues).
@@ -420,6 +424,9 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
                 raise ValueError("n_landmarks needs input points, not a precomputed kernel")
             return self._fit_nystrom(X, k, progress)
         self.n_landmarks_ = None
+        features = self._explicit_features() if self.eigen_solver == "auto" else None
+        if features is not None:
+            return self._fit_features(features(X), k, progress)
 
         _notify(progress, 0.0, "kernel matrix (eq. 10)")
         with np.errstate(over="ignore", invalid="ignore"):  # reported just below
@@ -465,6 +472,43 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             )
         _notify(progress, 0.9, "normalisation (eq. 50)")
         self._normalise(mu, u, k, mu_min, trace, kernel_scale)
+        _notify(progress, 1.0, "done")
+        return self
+
+    def _fit_features(self, Phi: np.ndarray, k: int, progress: Progress | None) -> KernelPCA:
+        """Kernel PCA through the polynomial kernel's explicit features Φ (eqs. 20–22).
+
+        K = ΦΦᵀ, and centred (eq. 49) K̃ = Φ̃Φ̃ᵀ with Φ̃ = Φ − φ̄, φ̄ the mean of the
+        mapped points; so the thin SVD Φ̃ = U S Wᵀ gives K̃'s eigenpairs, K̃U = U S²
+        (eq. 12, μ = s²), and K̃ has no other non-zero eigenvalue.  What the kernel
+        route takes from K comes from Φ too: the centring of test points (eq. 54)
+        needs (1/M) Σ_m K_mj = Φ_j · φ̄ and (1/M²) Σ_mn K_mn = φ̄ · φ̄; trace K̃ = Σ s²;
+        and the rounding level, max |K_ij| = max_i ‖Φ_i‖² (K is positive
+        semidefinite).  O(M D²) for D features instead of the M × M matrix and its
+        eigenproblem: Fig. 2's four fits of 300 points, 3.4 → 0.2 ms.
+        """
+        M = Phi.shape[0]
+        _notify(progress, 0.0, "explicit features (eqs. 20-22)")
+        if not _all_finite(Phi):
+            raise ValueError(
+                "the kernel matrix has non-finite entries (too large for floating point): "
+                "lower gamma or degree, or rescale the data"
+            )
+        kernel_scale = float(np.max(np.einsum("ij,ij->i", Phi, Phi)))
+        if self.center:
+            mean = Phi.mean(axis=0)
+            self._column_means, self._total_mean = Phi @ mean, float(mean @ mean)
+            Phi = Phi - mean
+        _notify(progress, 0.3, "eigenproblem (eq. 12) through the features")
+        u, s, _ = linalg.svd(Phi, full_matrices=False, check_finite=False)
+        mu = s * s
+        missing = k - mu.size
+        if missing > 0 and not (self.remove_zero_eig or self.n_components is None):
+            # rank K̃ ≤ D: the other eigenvalues are 0, kept as columns of zeros
+            mu, u = np.concatenate([mu, np.zeros(missing)]), np.hstack([u, np.zeros((M, missing))])
+        self.eigen_solver_ = "features"
+        _notify(progress, 0.9, "normalisation (eq. 50)")
+        self._normalise(mu, u, k, 0.0, float(mu.sum()), kernel_scale)
         _notify(progress, 1.0, "done")
         return self
 

@@ -167,6 +167,37 @@ def test_polynomial_test_points_through_explicit_features(degree, coef0, center)
         assert_close_up_to_sign(ours.transform(Y), ref.transform(Y)[:, : ours.n_components_])
 
 
+@pytest.mark.parametrize("degree", [1, 2, 3, 4, 5])
+@pytest.mark.parametrize("coef0", [0.0, 1.0])
+@pytest.mark.parametrize("center", [True, False])
+@pytest.mark.parametrize("n_components,remove_zero_eig", [(3, False), (8, False), (8, True)])
+def test_polynomial_fit_through_explicit_features(
+    degree, coef0, center, n_components, remove_zero_eig
+):
+    # the SVD of the centred Φ(X) (≤ 21 features) against the eigenproblem of K̃ (eq. 12):
+    # the same eigenvalues, axes and components; 8 components are more than degree 1's
+    # rank, whose null ones are kept as zeros or dropped as by the kernel route
+    X, _ = parabola(200, random_state=1)
+    Y = np.random.RandomState(2).randn(50, 2) * 1.5
+    params = {"kernel": "poly", "degree": degree, "gamma": 0.8, "coef0": coef0}
+    params |= {"remove_zero_eig": remove_zero_eig}
+    ours = KernelPCA(n_components, center=center, **params).fit(X)
+    assert ours.eigen_solver_ == "features"
+    dense = KernelPCA(n_components, eigen_solver="dense", center=center, **params).fit(X)
+    assert ours.n_components_ == dense.n_components_
+    scale = dense.eigenvalues_.max()
+    np.testing.assert_allclose(ours.eigenvalues_, dense.eigenvalues_, rtol=1e-9, atol=1e-12 * scale)
+    np.testing.assert_allclose(
+        ours.explained_variance_ratio_, dense.explained_variance_ratio_, rtol=1e-9, atol=1e-12
+    )
+    assert_close_up_to_sign(ours.transform(Y), dense.transform(Y), rtol=1e-8)
+    assert_close_up_to_sign(ours.fit_transform(X), dense.fit_transform(X), rtol=1e-8)
+    if center and not remove_zero_eig:
+        ref = SkKernelPCA(n_components, eigen_solver="dense", **params).fit(X)
+        kept = ours.n_components_
+        assert_close_up_to_sign(ours.transform(Y), ref.transform(Y)[:, :kept], rtol=1e-8)
+
+
 @pytest.mark.parametrize(
     "n_points,n_features,params",
     [
@@ -277,7 +308,7 @@ def test_solvers_agree(data):
 @pytest.mark.parametrize(
     "M,k,n_features,kernel,expected",
     [
-        (300, 3, 2, "poly", "arpack"),  # low-rank feature space
+        (300, 3, 2, "poly", "features"),  # 3 explicit features: the SVD of Φ̃
         (300, 3, 256, "rbf", "subset"),
         (3000, 3, 256, "rbf", "arpack"),
         (300, None, 2, "rbf", "dense"),
