@@ -569,8 +569,8 @@ function sketched(state) {
   state.inFlight = true;
   const body = JSON.stringify({ points: sketch.points, half: sketch.half });
   return fetch(state.payload.live.url, { method: "POST", body,
-                                  headers: { "Content-Type": "application/json" },
-                                  signal: AbortSignal.timeout(LIVE_WAIT_MS) })
+                                         headers: { "Content-Type": "application/json" },
+                                         signal: AbortSignal.timeout(LIVE_WAIT_MS) })
     .then((response) => (response.ok ? response.json() : null))
     .then((figure) => {
       if (figure && state.sketch) { // the page's figure of the newest edit has not come
