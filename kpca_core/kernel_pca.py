@@ -90,6 +90,10 @@ many per point fitted on: the SVD of the centred Φ(X) instead of the M × M eig
 and Φ(y) · (Σ_i α_i Φ(x_i)) instead of Σ_i α_i k(x_i, y)."""
 NYSTROM_BLOCK = 4096
 NON_FINITE = "{name} contains NaN or infinite values: remove or replace them"
+KERNEL_OVERFLOW = (
+    "the kernel matrix has non-finite entries (too large for floating point): "
+    "lower gamma or degree, or rescale the data"
+)
 
 
 def _notify(progress: Progress | None, fraction: float, message: str) -> None:
@@ -433,10 +437,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             K = X.copy() if self.kernel == "precomputed" else self._kernel(X)
         kernel_scale = _largest_magnitude(K)
         if not np.isfinite(kernel_scale):
-            raise ValueError(
-                "the kernel matrix has non-finite entries (too large for floating point): "
-                "lower gamma or degree, or rescale the data"
-            )
+            raise ValueError(KERNEL_OVERFLOW)
         _notify(progress, 0.2, "centring in feature space (eq. 49)")
         if self.center:
             with np.errstate(over="ignore", invalid="ignore"):  # reported just below
@@ -490,10 +491,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         M = Phi.shape[0]
         _notify(progress, 0.0, "explicit features (eqs. 20-22)")
         if not _all_finite(Phi):
-            raise ValueError(
-                "the kernel matrix has non-finite entries (too large for floating point): "
-                "lower gamma or degree, or rescale the data"
-            )
+            raise ValueError(KERNEL_OVERFLOW)
         kernel_scale = float(np.max(np.einsum("ij,ij->i", Phi, Phi)))
         if self.center:
             mean = Phi.mean(axis=0)
@@ -531,10 +529,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         with np.errstate(over="ignore", invalid="ignore"):
             K_mm = self._kernel(landmarks)
         if not _all_finite(K_mm):
-            raise ValueError(
-                "the kernel matrix has non-finite entries (too large for floating point): "
-                "lower gamma or degree, or rescale the data"
-            )
+            raise ValueError(KERNEL_OVERFLOW)
         s, U = linalg.eigh(K_mm, check_finite=False)
         positive = s > m * np.finfo(float).eps * max(float(s.max()), 0.0)
         W = U[:, positive] / np.sqrt(s[positive])
