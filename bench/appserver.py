@@ -62,14 +62,23 @@ def free_port() -> int:
 
 
 def tree_pids(pid: int) -> list[int]:
-    """``pid`` and all its descendants, from ``/proc/<pid>/task/*/children``."""
+    """``pid`` and all its descendants, by the parent of every process in ``/proc``.
+
+    Not from ``/proc/<pid>/task/*/children``: that lists a child under the thread that
+    started it, and a worker started by a session's script thread, which ends after its
+    run, came and went from that listing between two readings (its whole CPU counted
+    again each time it came back).
+    """
+    parents: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            parents.setdefault(parent, []).append(int(stat.parent.name))
     pids, todo = [], [pid]
     while todo:
         current = todo.pop()
         pids.append(current)
-        for task in Path(f"/proc/{current}/task").glob("*"):
-            with contextlib.suppress(OSError):
-                todo.extend(int(child) for child in (task / "children").read_text().split())
+        todo.extend(parents.get(current, ()))
     return pids
 
 

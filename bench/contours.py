@@ -19,7 +19,7 @@ so the numbers are indicative.
 
 ``--server`` measures instead what a served app spends per change of a
 Contours slider (issue #36: ≤ 60 ms of CPU): it starts the app
-(``bench/appserver.py``), opens the Fig. 2 link in one session speaking
+(``bench/appserver.py``), waits until its warm-up is over, opens the Fig. 2 link in one session speaking
 Streamlit's websocket protocol (``bench/load_test.py``'s client), then moves
 each slider ``--repeats`` times to values not seen before, one change at a
 time, and prints the CPU of the server's process and of its whole tree (its
@@ -132,7 +132,10 @@ async def server_cpu(
     from websockets.asyncio.client import connect
 
     scenario = Scenario(path, path, link or FIG2_LINK, sliders=sliders)
-    with AppServer(root=root or ROOT, env={"KPCA_WARMUP": "0"}) as server:
+    with AppServer(root=root or ROOT) as server:
+        # as a lecture's server: its warm-up over (both workers started), so that no
+        # change counts a worker's start (~1.5 s of CPU, when a change first needs both)
+        server.wait_quiet()
         url = server.url.replace("http://", "ws://") + "/_stcore/stream"
         async with connect(url, subprotocols=["streamlit"], max_size=None) as ws:
             session = Session(ws, scenario, Record("cpu"))
