@@ -23,6 +23,12 @@ Contours, one column      eigenproblem of M points (``KernelPCA``, top k):
                           overestimates the Gaussian at 2000 points ~30×).
 Contours, grid            M × res² kernel values and products: 19 ns each
                           (sigmoid), 14 ns (Gaussian), at M = 2000, res 200.
+Contours, polynomial      a column fitted and evaluated through D explicit
+through its features      features (``kernel_pca.explicit_features``; Fig. 2:
+                          D = d + 1 for 300 points): 0.5–10 ms to fit and
+                          110–1900 ns per grid point (M = 300–5000, res
+                          100 and 200, D = 2–66, idle machine), all below
+                          25 ns × (D + 10) × (res² + 10 M).
 Spectrum, one width       eigenvalues of an M × M centred kernel matrix
                           (``WidthSweep``, three rings, widths 1e-3…1e2 of
                           the median distance; 10 and 20 widths): Laplacian
@@ -59,6 +65,7 @@ Denoising, pre-images     the fixed point (Mika et al. eq. 10) of T noisy
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 REQUEST_BUDGET_S = 45.0
@@ -82,6 +89,9 @@ FIT_S_AT_1000: dict[str, float] = {
 """Seconds of one core to fit one Contours column of 1000 points (see the table)."""
 GRID_NS = 20.0
 """Nanoseconds per (data point × grid point) to evaluate a Contours column."""
+FEATURES_NS = 25.0
+"""Nanoseconds per (feature + 10) × grid point, and per (feature + 10) × 10 points fitted,
+of a Contours column fitted and evaluated through its explicit features (see the table)."""
 MIN_RESOLUTION = 40
 """The coarsest grid the Contours view falls back to."""
 
@@ -133,35 +143,58 @@ class Cost:
         )
 
 
-def fit_seconds(n_points: int, kernel: str) -> float:
-    """Seconds of one core to fit one Contours column (``"pca"``: linear PCA)."""
+def fit_seconds(n_points: int, kernel: str, features: int | None = None) -> float:
+    """Seconds of one core to fit one Contours column (``"pca"``: linear PCA), through
+    ``features`` explicit features if given (``KernelSpec.explicit_features``)."""
+    if features is not None:
+        return FEATURES_NS * 1e-9 * (features + 10) * 10 * n_points
     factor = FIT_S_AT_1000.get(kernel, max(FIT_S_AT_1000.values()))
     return factor * (n_points / 1000) ** 2
 
 
-def grid_seconds(n_points: int, resolution: int) -> float:
-    """Seconds of one core to evaluate one Contours column on its grid."""
+def grid_seconds(n_points: int, resolution: int, features: int | None = None) -> float:
+    """Seconds of one core to evaluate one Contours column on its grid, through
+    ``features`` explicit features if given."""
+    if features is not None:
+        return FEATURES_NS * 1e-9 * (features + 10) * resolution**2
     return GRID_NS * 1e-9 * n_points * resolution**2
 
 
-def contour_seconds(n_points: int, kernels: list[str], resolution: int) -> float:
+def contour_seconds(
+    n_points: int,
+    kernels: Sequence[str],
+    resolution: int,
+    features: Sequence[int | None] = (),
+) -> float:
     """Seconds of one core for a Contours grid: each column's fit and evaluation.
 
     Parameters
     ----------
     n_points : int
-    kernels : list of str
+    kernels : sequence of str
         One kernel name per column (``"pca"`` for the linear PCA column).
     resolution : int
         Grid points per axis.
+    features : sequence of int or None, optional
+        Per column, the explicit features it is fitted through, or ``None`` (the
+        default for every column) where it forms the kernel matrix.
     """
+    features = list(features) or [None] * len(kernels)
     return sum(
-        fit_seconds(n_points, kernel) + grid_seconds(n_points, resolution) for kernel in kernels
+        fit_seconds(n_points, kernel, size) + grid_seconds(n_points, resolution, size)
+        for kernel, size in zip(kernels, features, strict=True)
     )
 
 
-def contour_cost(n_points: int, kernels: list[str], resolution: int) -> tuple[Cost, int]:
+def contour_cost(
+    n_points: int,
+    kernels: Sequence[str],
+    resolution: int,
+    features: Sequence[int | None] = (),
+) -> tuple[Cost, int]:
     """The cost of a Contours grid, at the finest resolution within the budget.
+
+    The parameters are :func:`contour_seconds`'s.
 
     Returns
     -------
@@ -173,27 +206,32 @@ def contour_cost(n_points: int, kernels: list[str], resolution: int) -> tuple[Co
         ``resolution`` and a refusal whose advice names the largest number of
         points or columns that would fit.
     """
-    seconds = contour_seconds(n_points, kernels, resolution)
+    features = list(features) or [None] * len(kernels)
+    seconds = contour_seconds(n_points, kernels, resolution, features)
     if seconds <= REQUEST_BUDGET_S:
         return Cost(seconds, True), resolution
     coarser = resolution
     while coarser > MIN_RESOLUTION:
         coarser = max(MIN_RESOLUTION, coarser // 2)
-        seconds = contour_seconds(n_points, kernels, coarser)
+        seconds = contour_seconds(n_points, kernels, coarser, features)
         if seconds <= REQUEST_BUDGET_S:
             return Cost(seconds, True), coarser
     points = n_points
-    while points > 20 and contour_seconds(points, kernels, MIN_RESOLUTION) > REQUEST_BUDGET_S:
+    while (
+        points > 20
+        and contour_seconds(points, kernels, MIN_RESOLUTION, features) > REQUEST_BUDGET_S
+    ):
         points = int(points * 0.9)
     columns = len(kernels)
     while columns > 1 and (
-        contour_seconds(n_points, kernels[:columns], MIN_RESOLUTION) > REQUEST_BUDGET_S
+        contour_seconds(n_points, kernels[:columns], MIN_RESOLUTION, features[:columns])
+        > REQUEST_BUDGET_S
     ):
         columns -= 1
     advice = f"use at most {points} points"
     if columns < len(kernels):
         advice += f", or at most {columns} column{'s' if columns > 1 else ''}"
-    return Cost(contour_seconds(n_points, kernels, resolution), False, advice), resolution
+    return Cost(contour_seconds(n_points, kernels, resolution, features), False, advice), resolution
 
 
 def sweep_seconds(n_points: int, n_widths: int, kernel: str = "laplacian") -> float:

@@ -96,6 +96,26 @@ KERNEL_OVERFLOW = (
 )
 
 
+def explicit_features(
+    kernel: str, n_samples: int, n_features: int, *, degree: float = 3, coef0: float = 1.0
+) -> int | None:
+    """How many explicit features a fit of ``n_samples`` points goes through, or ``None``.
+
+    A polynomial kernel with at most :data:`FEATURES_PER_SAMPLE` features Φ per
+    point (eqs. 20–22, :func:`~kpca_core.kernels.feature_space_dimension`) is
+    fitted and evaluated through them by :class:`KernelPCA` with
+    ``eigen_solver="auto"``; any other kernel (or c < 0, where Φ is not real)
+    through its kernel matrix: ``None``.  The cost model (:mod:`kpca_core.budget`)
+    prices a fit by this.
+    """
+    if kernel != "poly" or not is_positive_semidefinite("poly", degree=degree, coef0=coef0):
+        return None
+    dimension = feature_space_dimension("poly", n_features, degree=degree, coef0=coef0)
+    if dimension is None or dimension > FEATURES_PER_SAMPLE * n_samples:
+        return None
+    return dimension
+
+
 def _notify(progress: Progress | None, fraction: float, message: str) -> None:
     if progress is not None:
         progress(fraction, message)
@@ -691,14 +711,11 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         test point costs d + 1 monomials instead of 300 kernel values.
         """
         X = self.X_fit_
-        if self.kernel != "poly" or sparse.issparse(X):
-            return None
-        if not is_positive_semidefinite("poly", degree=self.degree, coef0=self.coef0):
-            return None  # c < 0: (√γ x, √c) is not real
-        n_features = feature_space_dimension(
-            "poly", X.shape[1], degree=self.degree, coef0=self.coef0
-        )
-        if n_features > FEATURES_PER_SAMPLE * X.shape[0]:
+        if (
+            sparse.issparse(X)
+            or explicit_features(self.kernel, *X.shape, degree=self.degree, coef0=self.coef0)
+            is None
+        ):
             return None
         return functools.partial(
             polynomial_features, degree=int(self.degree), gamma=self.gamma_, coef0=self.coef0

@@ -59,7 +59,7 @@ from kpca_ui.points import DATASET_TITLES, toy_points
 from kpca_ui.views import contours as contours_view
 from kpca_ui.views import demo, denoising, features, home_pictures
 from kpca_ui.views import denoising_preimages as preimages
-from kpca_ui.views.contours_grid import contour_figure, contour_sweep
+from kpca_ui.views.contours_grid import contour_grid_figure
 from kpca_ui.views.denoising_cache import (
     cached_animation,
     cached_digit_methods,
@@ -128,9 +128,7 @@ def warm_contours(preset: Mapping[str, Any] = contours_view.FIG2) -> ct.ContourS
     if preset["ct_pca"]:
         specs.insert(0, ct.KernelSpec("pca"))
     center, resolution = preset["ct_center"], preset["ct_res"]
-    sweep = contour_sweep(points, specs, parameter, center, preset["ct_k"], resolution)
-    contour_figure(sweep, points, specs, center, resolution)
-    return sweep
+    return contour_grid_figure(points, specs, parameter, center, preset["ct_k"], resolution)[0]
 
 
 def warm_spectrum(data: str = "three_rings", n_samples: int = 300) -> dict:

@@ -1,8 +1,11 @@
 """The cost model (kpca_core.budget): estimates, verdicts and advice (issue #14)."""
 
+import numpy as np
 import pytest
 
 from kpca_core import budget
+from kpca_core import contours as ct
+from kpca_core.kernels import feature_space_dimension
 
 
 def test_the_papers_figure_is_cheap_and_fits():
@@ -101,3 +104,20 @@ def test_leaving_out_the_learned_preimage_is_advised_only_where_it_helps():
 def test_fewer_digits_or_training_digits_are_never_advised_below_one_per_class():
     refused = budget.preimage_cost(1000, 3000, 20_000, per_class=10, digits="per class")
     assert not refused.fits and refused.advice == "use fewer digits"
+
+
+@pytest.mark.parametrize("n_points", [12, 40, 300])
+@pytest.mark.parametrize("coef0", [0.0, 1.0, -1.0])
+@pytest.mark.parametrize("degree", [1, 2, 4, 10])
+def test_a_polynomial_column_is_priced_by_the_features_the_engine_fits_it_through(
+    degree, coef0, n_points
+):
+    """The engine's choice (eigen_solver_ "features") and the cost model's are one rule."""
+    X = np.random.default_rng(degree).uniform(-1, 1, (n_points, 2))
+    spec = ct.KernelSpec("poly", degree=degree, coef0=coef0)
+    fit = ct.fit_column(X, spec, n_components=2)
+    features = spec.explicit_features(n_points)
+    assert (features is not None) == (fit.model.eigen_solver_ == "features")
+    if features is not None:
+        assert features == feature_space_dimension("poly", 2, degree=degree, coef0=coef0)
+        assert budget.fit_seconds(n_points, "poly", features) < budget.fit_seconds(300, "poly")

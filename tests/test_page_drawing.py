@@ -158,16 +158,16 @@ def test_the_canvas_shows_the_first_component_of_the_column_the_projection_shows
 
 @pytest.mark.parametrize("n_points", [6, 40])
 def test_a_small_grid_in_one_call_is_the_grid_column_by_column(n_points, monkeypatch):
-    """Below ONE_CALL_S the grid is one call (ct.contour_sweep); the same numbers."""
+    """Below ONE_CALL_S the grid and its figure are one call; the same numbers."""
     rng = np.random.default_rng(n_points)
     X = rng.uniform(-1, 1, (n_points, 2))
     points = PointSet(X, None, f"{n_points} points", ("test", n_points))
     specs = ct.sweep_specs(ct.KernelSpec("rbf", sigma=0.5), "sigma", (0.3, 1.0))
     kernels = [spec.kernel for spec in specs]
     assert budget.contour_seconds(n_points, kernels, 40) < grid.ONE_CALL_S
-    small = grid.contour_sweep(points, specs, "sigma", True, 2, 40)
+    small, _ = grid.contour_grid_figure(points, specs, "sigma", True, 2, 40)
     monkeypatch.setattr(grid, "ONE_CALL_S", 0.0)
-    by_column = grid.contour_sweep(points, specs, "sigma", True, 2, 40)
+    by_column, _ = grid.contour_grid_figure(points, specs, "sigma", True, 2, 40)
     for one, other in zip(small.columns, by_column.columns, strict=True):
         np.testing.assert_allclose(one.values, other.values, rtol=1e-10, atol=1e-12)
         np.testing.assert_allclose(one.fit.eigenvalues, other.fit.eigenvalues, rtol=1e-10)

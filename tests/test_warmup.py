@@ -35,7 +35,12 @@ def counting(monkeypatch, owner: object, name: str) -> list:
 
 
 def clear_contours_caches() -> None:
-    for cached in (contours_grid._fit, contours_grid._column, contours_grid._contour_figure):
+    for cached in (
+        contours_grid._fit,
+        contours_grid._column,
+        contours_grid._contour_figure,
+        contours_grid._small_grid,
+    ):
         cached.clear()
 
 

@@ -275,6 +275,8 @@ def contour_sweep(
     random_state: int = 0,
 ) -> ContourSweep:
     """Fit every column and evaluate it on one grid (no caching)."""
+    from . import fit_column  # the package's, as in fitted_column
+
     grid = make_grid(X, resolution, margin)
     columns = tuple(
         evaluate_column(

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from ..kernel_pca import explicit_features
 from ..kernels import sigma_to_gamma
 
 KernelKind = Literal["linear", "poly", "rbf", "laplacian", "sigmoid", "pca"]
@@ -103,6 +104,12 @@ class KernelSpec:
         if self.kernel == "sigmoid":
             return f"tanh({inner})"
         return f"({inner})^{self.degree}"
+
+    def explicit_features(self, n_points: int) -> int | None:
+        """The features a fit of ``n_points`` points in the plane goes through, or ``None``
+        where it forms the kernel matrix (:func:`kpca_core.kernel_pca.explicit_features`):
+        what :mod:`kpca_core.budget` prices the column by."""
+        return explicit_features(self.kernel, n_points, 2, degree=self.degree, coef0=self.coef0)
 
     def label(self, parameter: Parameter | None) -> str:
         """Short column heading: the swept parameter's value, or the formula."""

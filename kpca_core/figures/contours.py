@@ -624,6 +624,17 @@ def contour_figure_json(sweep: ContourSweep, **kwargs: Any) -> tuple[dict, str]:
     return style.figure_json(contour_figure_data(sweep, **kwargs))
 
 
+def sweep_and_figure_json(
+    X: np.ndarray, specs: list[KernelSpec], sweep: dict[str, Any], **kwargs: Any
+) -> tuple[ContourSweep, dict, str]:
+    """The sweep of ``X`` and ``specs`` with the settings ``sweep``
+    (:func:`kpca_core.contours.contour_sweep`) and its grid figure's data and JSON
+    (:func:`contour_figure_json`, ``kwargs``): one worker call, for a grid whose columns
+    cost less than a trip to a worker each, and the sweep sent to none again."""
+    made = contour_sweep(X, specs, **sweep)
+    return (made, *contour_figure_json(made, **kwargs))
+
+
 def sweep_figure_json(
     X: np.ndarray,
     specs: list[KernelSpec],
@@ -632,12 +643,11 @@ def sweep_figure_json(
     projector_height: int | None = None,
     **kwargs: Any,
 ) -> str:
-    """The JSON of the grid figure (:func:`contour_figure_json`, ``kwargs``) of the sweep
-    of ``X`` and ``specs`` with the settings ``sweep`` (:func:`kpca_core.contours.contour_sweep`):
+    """The JSON of the grid figure of :func:`sweep_and_figure_json` (same arguments):
     one worker call, for a grid that is made while a slider is held and seldom again.
     With ``projector_height``, the figure for a projector
     (:func:`kpca_core.figures.style.for_projector`), that many pixels tall."""
-    spec, sent = contour_figure_json(contour_sweep(X, specs, **sweep), **kwargs)
+    _, spec, sent = sweep_and_figure_json(X, specs, sweep, **kwargs)
     if projector_height is None:
         return sent
     projected = style.for_projector(go.Figure(spec, _validate=False), height=projector_height)

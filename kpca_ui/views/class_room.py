@@ -55,7 +55,7 @@ from kpca_ui.rooms.store import (
     shared_store,
 )
 from kpca_ui.safety import guarded
-from kpca_ui.views.contours_grid import contour_figure, contour_sweep
+from kpca_ui.views.contours_grid import contour_grid_figure
 
 PREFIX = "cl"
 ROOM = "room"
@@ -369,12 +369,12 @@ def class_points(shown: Snapshot) -> None:
     points, specs = room_points(shown), [room_spec(shown)]
     # on a projector one large panel, which the back of the hall can read
     n_components = 1 if presenter_mode() else N_COMPONENTS
-    sweep = contour_sweep(points, specs, None, True, n_components, RESOLUTION)
-    fig = contour_figure(
-        sweep,
+    _, fig = contour_grid_figure(
         points,
         specs,
+        None,
         True,
+        n_components,
         RESOLUTION,
         projector=presenter_mode(),
         width=FIGURE_PX,

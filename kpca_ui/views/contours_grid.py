@@ -104,7 +104,9 @@ def _fit(
             kernel_spec,
             n_components=n_components,
             center=center,
-            cost=budget.fit_seconds(len(_X), kernel_spec.kernel),
+            cost=budget.fit_seconds(
+                len(_X), kernel_spec.kernel, kernel_spec.explicit_features(len(_X))
+            ),
         )
     except Exception as error:  # an unforeseen engine failure must not reach the screen
         return ct.ColumnFit(
@@ -137,9 +139,10 @@ def _column(
     (:func:`_fit`), so that another resolution does not fit it again.
     """
     grid = ct.make_grid(_X, resolution)
-    cost = budget.grid_seconds(len(_X), resolution)
     kernel_spec = ct.KernelSpec(*spec)
-    fit_cost = budget.fit_seconds(len(_X), kernel_spec.kernel)
+    features = kernel_spec.explicit_features(len(_X))
+    cost = budget.grid_seconds(len(_X), resolution, features)
+    fit_cost = budget.fit_seconds(len(_X), kernel_spec.kernel, features)
     if fit_cost < ONE_CALL_S:
         with contextlib.suppress(Exception):  # a failure is explained by _fit's own call
             return compute(
@@ -212,7 +215,7 @@ def _background(
 
 @bounded(SWEEPS_MAX_BYTES)
 @st.cache_resource(max_entries=32, show_spinner=False)
-def _small_sweep(
+def _small_grid(
     _X: np.ndarray,
     _labels: np.ndarray | None,
     data_key: tuple,
@@ -221,84 +224,86 @@ def _small_sweep(
     center: bool,
     n_components: int,
     resolution: int,
-) -> ct.ContourSweep:
-    """Every column of a small grid, fitted and evaluated in one call to a worker."""
-    return compute(
-        ct.contour_sweep,
+    title: str,
+    projector: tuple[int, int] | None,
+    width: int,
+    group_colours: tuple[str, ...] | None,
+    panel_max_px: float,
+) -> tuple[ct.ContourSweep, go.Figure]:
+    """Every column of a small grid fitted and evaluated, and its figure built, in one
+    call to a worker (:func:`_contour_figure`'s sizes)."""
+    sweep, spec, sent = compute(
+        figures.sweep_and_figure_json,
         _X,
         [ct.KernelSpec(*spec) for spec in specs],
-        n_components=n_components,
-        center=center,
-        parameter=parameter,
-        labels=_labels,
-        resolution=resolution,
+        {
+            "n_components": n_components,
+            "center": center,
+            "parameter": parameter,
+            "labels": _labels,
+            "resolution": resolution,
+        },
+        group_colours=group_colours,
+        **_sizes(title, projector, width, panel_max_px),
     )
+    return sweep, figure_from_json(spec, sent)
 
 
-def contour_sweep(
+def contour_grid_figure(
     points: PointSet,
     specs: list[ct.KernelSpec],
     parameter: str | None,
     center: bool,
     n_components: int,
     resolution: int,
-) -> ct.ContourSweep:
-    """The fitted and evaluated columns of the grid, through the caches shared by every session.
-
-    A grid estimated below :data:`ONE_CALL_S` (a drawing of a few dozen points)
-    is computed in one call to a worker; a larger one column by column, on
-    both workers at once, each column cached on its own (a class that changes
-    one value of the preset shares the other columns).
-    """
-    X = points.X
-    kernels = [spec.kernel for spec in specs]
-    if budget.contour_seconds(len(X), kernels, resolution) < ONE_CALL_S:
-        keys = tuple(map(spec_key, specs))
-        with contextlib.suppress(Exception):  # a failure is explained column by column below
-            return _small_sweep(
-                X, points.labels, points.key, keys, parameter, center, n_components, resolution
-            )
-    columns = tuple(
-        concurrently(
-            *(
-                partial(_column, X, points.key, spec_key(s), center, n_components, resolution)
-                for s in specs
-            )
-        )
-    )
-    return ct.ContourSweep(
-        X, points.labels, ct.make_grid(X, resolution), columns, parameter, n_components
-    )
-
-
-def contour_figure(
-    sweep: ct.ContourSweep,
-    points: PointSet,
-    specs: list[ct.KernelSpec],
-    center: bool,
-    resolution: int,
     projector: bool = False,
     width: int = figures.FIGURE_PX,
     group_colours: tuple[str, ...] | None = None,
     panel_max_px: float = figures.PANEL_MAX_PX,
-) -> go.Figure:
-    """The grid figure of ``sweep``, ``width`` pixels wide (panels at most
-    ``panel_max_px`` tall), from the cache shared by every session.
+) -> tuple[ct.ContourSweep, go.Figure]:
+    """The fitted and evaluated columns of the grid and its figure, through the caches
+    shared by every session.
 
-    For a ``projector`` it is planned for presenter mode's screen (or a lesson's slide):
+    A grid estimated below :data:`ONE_CALL_S` (Fig. 2's polynomials through their
+    features, a drawing of a few dozen points) is computed and drawn in one call to a
+    worker; a larger one column by column, on both workers at once, each column cached
+    on its own (a class that changes one value of the preset shares the other
+    columns), then drawn in another.
+
+    The figure is ``width`` pixels wide (panels at most ``panel_max_px`` tall); for a
+    ``projector`` it is planned for presenter mode's screen (or a lesson's slide):
     ``width`` is then the projector page's width it is given.  With ``group_colours``
     the points are drawn in their group's colour (:func:`kpca_core.figures.contour_figure`).
     """
-    key = (
-        points.key,
-        tuple(map(spec_key, specs)),
-        sweep.parameter,
-        center,
-        sweep.n_components,
-        resolution,
-    )
+    X, keys = points.X, tuple(map(spec_key, specs))
     planned = (width, figure_px()) if projector else None
-    return _contour_figure(sweep, key, points.title, planned, width, group_colours, panel_max_px)
+    sizes = (points.title, planned, width, group_colours, panel_max_px)
+    if budget.contour_seconds(len(X), resolution=resolution, **priced(specs, len(X))) < ONE_CALL_S:
+        with contextlib.suppress(Exception):  # a failure is explained column by column below
+            return _small_grid(
+                X,
+                points.labels,
+                points.key,
+                keys,
+                parameter,
+                center,
+                n_components,
+                resolution,
+                *sizes,
+            )
+    columns = tuple(
+        concurrently(
+            *(
+                partial(_column, X, points.key, key, center, n_components, resolution)
+                for key in keys
+            )
+        )
+    )
+    sweep = ct.ContourSweep(
+        X, points.labels, ct.make_grid(X, resolution), columns, parameter, n_components
+    )
+    key = (points.key, keys, parameter, center, n_components, resolution)
+    return sweep, _contour_figure(sweep, key, *sizes)
 
 
 @st.fragment
@@ -409,9 +414,16 @@ def contour_grid(
     if drawn:  # the grid's share of the row beside the canvas
         planned = grid_beside_canvas_px(planned)
         panel_max_px = panel_max_px if is_narrow(width) else DRAWN_PANEL_PX
-    sweep = contour_sweep(points, specs, parameter, center, n_components, resolution)
-    figure = contour_figure(
-        sweep, points, specs, center, resolution, projector, planned, panel_max_px=panel_max_px
+    sweep, figure = contour_grid_figure(
+        points,
+        specs,
+        parameter,
+        center,
+        n_components,
+        resolution,
+        projector,
+        planned,
+        panel_max_px=panel_max_px,
     )
     held = HeldGrid(
         points,
@@ -435,6 +447,15 @@ def contour_grid(
         live=held.live(),
     )
     return sweep
+
+
+def priced(specs: list[ct.KernelSpec], n_points: int) -> dict[str, list]:
+    """The ``kernels`` and ``features`` by which :mod:`kpca_core.budget` prices the columns
+    of ``specs`` fitted on ``n_points`` points (:func:`kpca_core.budget.contour_seconds`)."""
+    return {
+        "kernels": [spec.kernel for spec in specs],
+        "features": [spec.explicit_features(n_points) for spec in specs],
+    }
 
 
 def column_specs(
@@ -475,9 +496,13 @@ class HeldGrid:
         """The chart's ``live``, or ``None`` when neither a slider nor a drawing is
         followed: a grid estimated to take :data:`ONE_HELD_S` or more is drawn by the
         page's run (at the slider's release)."""
-        kernels = [s.kernel for s in column_specs(self.spec, self.parameter, self.values, self.pca)]
+        specs = column_specs(self.spec, self.parameter, self.values, self.pca)
         held = min(self.resolution, HELD_RESOLUTION)
-        if budget.contour_seconds(len(self.points.X), kernels, held) >= ONE_HELD_S:
+        n_points = len(self.points.X)
+        if (
+            budget.contour_seconds(n_points, resolution=held, **priced(specs, n_points))
+            >= ONE_HELD_S
+        ):
             return None
         sliders = live_sliders(self.points, self.spec, self.parameter)
         drawing = "ct" if is_drawn(self.points) else None
@@ -625,15 +650,15 @@ def affordable_resolution(n_points: int, specs: list[ct.KernelSpec], resolution:
 
     The cost model is :mod:`kpca_core.budget`.
     """
-    kernels = [spec.kernel for spec in specs]
-    cost, affordable = budget.contour_cost(n_points, kernels, resolution)
+    columns = priced(specs, n_points)
+    cost, affordable = budget.contour_cost(n_points, resolution=resolution, **columns)
     limit = budget.REQUEST_BUDGET_S
     if not cost.fits:
-        refusal = cost.refusal(f"This grid ({n_points} points, {len(kernels)} columns)")
+        refusal = cost.refusal(f"This grid ({n_points} points, {len(specs)} columns)")
         nothing_to_draw(refusal, st.error)
         return None
     if affordable != resolution:
-        full = budget.contour_seconds(n_points, kernels, resolution)
+        full = budget.contour_seconds(n_points, resolution=resolution, **columns)
         st.info(
             f"Drawn at grid resolution {affordable} instead of {resolution}: at {resolution} "
             f"this grid would take about {full:.0f} s of computing, above the {limit:.0f} s "
