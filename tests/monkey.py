@@ -25,6 +25,7 @@ from browser_like import BrowserLike
 from conftest import APP, chart, figures
 from streamlit.testing.v1 import AppTest
 
+from kpca_core import budget
 from kpca_ui.links import PAGES, Domain
 from kpca_ui.safety import MESSAGE
 from kpca_ui.shell import NAVIGATION
@@ -74,7 +75,12 @@ EXPLAINED = (
     "The spectrum cannot be computed",
     "Kernel PCA could not be fitted",
 )
-"""How the error boxes that explain bad input begin; any other error box is a failure."""
+"""How the error boxes that explain bad input begin; any other error box is a failure
+(but a request above the budget, :data:`REFUSED`)."""
+REFUSED = f"; this shared server allows {budget.REQUEST_BUDGET_S:.0f} s per request. To "
+"""What every refusal of a request above the budget says (``kpca_core.budget.Cost.refusal``):
+the settings a walk reaches (3000 training digits, 500 test digits, the learned pre-image
+too) may cost more than a request may take, and the page says what to reduce instead."""
 VALUES_TEXTS = ["1, 2, 3, 4", "0.5, 1, 2", "2", "1, 3", "0.1, 10", "1, 2, 3, 4, 5, 6"]
 TEXTS = {
     "step": [str(number) for number in range(-1, 13)],
@@ -279,7 +285,11 @@ class Walk:
         """What is wrong with the page now (empty when all is well)."""
         at = self.browser.at
         found = [f"exception: {e.value}" for e in at.exception]
-        found += [f"error box: {e.value}" for e in at.error if not e.value.startswith(EXPLAINED)]
+        found += [
+            f"error box: {e.value}"
+            for e in at.error
+            if not e.value.startswith(EXPLAINED) and REFUSED not in e.value
+        ]
         found += [f"safety net: {w.value}" for w in at.warning if w.value.startswith(MESSAGE)]
         found += [f"widget and server disagree: {m}" for m in self.browser.mismatches()]
         if not found:
