@@ -60,8 +60,10 @@ SWEEPS_MAX_BYTES = 64 * MB
 """The cached small grids together (a few MB each at the finest resolution)."""
 ONE_CALL_S = 0.05
 """Estimated seconds of one core (:mod:`kpca_core.budget`) below which a grid is
-computed in one call to a worker instead of one call per column and step (and a
-column's fit in the same call as its evaluation, :func:`_column`).
+computed and drawn in one call to a worker instead of one call per column and one
+for the figure (:func:`contour_grid_figure`; and a column's fit in the same call as
+its evaluation, :func:`_column`).  Fig. 2's grid, its polynomials priced by their
+features, is estimated at 18 ms.
 
 Each call costs a round trip to a worker, more than a small column's fit and
 evaluation: measured in the server during a drawing's redraw, the grid of six
