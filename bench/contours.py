@@ -19,8 +19,9 @@ so the numbers are indicative.
 
 ``--server`` measures instead what a served app spends per change of a
 Contours slider (issue #36: ≤ 60 ms of CPU): it starts the app
-(``bench/appserver.py``), waits until its warm-up is over, opens the Fig. 2 link in one session speaking
-Streamlit's websocket protocol (``bench/load_test.py``'s client), then moves
+(``bench/appserver.py``), waits until its warm-up is over, opens the Fig. 2
+link in one session speaking Streamlit's websocket protocol
+(``bench/load_test.py``'s client), then moves
 each slider ``--repeats`` times to values not seen before, one change at a
 time, and prints the CPU of the server's process and of its whole tree (its
 workers too) per change: run as a browser asks for it (the slider's fragment,

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..kernel_pca import BLOCK_ROWS, Progress
 from ..kernels import feature_space_dimension
-from .fit import ColumnFit, Note, fit_column
+from .fit import ColumnFit, Note
 from .specs import KernelSpec, Parameter
 
 GRID_BLOCK_VALUES = 2**22
