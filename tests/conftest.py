@@ -124,7 +124,7 @@ def decode(array: dict | list) -> np.ndarray:
 
 def png_pixels(source: str) -> np.ndarray:
     """The pixels of a ``data:image/png;base64`` URI (grey or RGB, with or without
-    opacity, or indexed: then the palette's RGB).
+    opacity, or indexed: then the palette's RGB, and opacity if it has any).
 
     Reads the PNGs the figure builders write: 8 bits, one IDAT chunk, every row
     unfiltered or with PNG's "Sub" filter. Rows from the top.
@@ -145,7 +145,12 @@ def png_pixels(source: str) -> np.ndarray:
     summed = np.cumsum(pixels, axis=1, dtype=np.uint8)  # wraps around at 256, as PNG does
     pixels = np.where(filters[:, None, None] == 1, summed, pixels)
     if colour == 3:
-        return np.frombuffer(chunks[b"PLTE"], np.uint8).reshape(-1, 3)[pixels[..., 0]]
+        palette = np.frombuffer(chunks[b"PLTE"], np.uint8).reshape(-1, 3)
+        if b"tRNS" in chunks:  # each colour's opacity (255 beyond the chunk's end)
+            opacity = np.full(len(palette), 255, np.uint8)
+            opacity[: len(chunks[b"tRNS"])] = np.frombuffer(chunks[b"tRNS"], np.uint8)
+            palette = np.column_stack([palette, opacity])
+        return palette[pixels[..., 0]]
     return pixels
 
 

@@ -321,9 +321,10 @@ def test_png_pixels_round_trip():
     for channels in (1, 2, 3, 4):
         pixels = rng.integers(0, 256, (7, 5, channels), dtype=np.uint8)
         for sub_filter in (False, True):
-            if channels == 1:  # indices into a palette
-                uri = panels.png_data_uri(pixels, sub_filter=sub_filter, palette=palette)
-                np.testing.assert_array_equal(png_pixels(uri), palette[pixels[..., 0]])
+            if channels == 1:  # indices into a palette, with and without opacities
+                for colours in (palette, np.column_stack([palette, palette[:, 0]])):
+                    uri = panels.png_data_uri(pixels, sub_filter=sub_filter, palette=colours)
+                    np.testing.assert_array_equal(png_pixels(uri), colours[pixels[..., 0]])
             else:
                 uri = panels.png_data_uri(pixels, sub_filter=sub_filter)
                 np.testing.assert_array_equal(png_pixels(uri), pixels)
