@@ -56,7 +56,7 @@ PATH = "/_kpca/live/"
 TOKENS = 512
 """Registered settings kept (the least recently used go first): a class's worth of pages."""
 FIGURES_MAX_BYTES = 64 * MB
-"""Answers kept, by size (a held Contours grid is ~360 kB): a drag back over values."""
+"""Answers kept, by size (a held Contours grid is ~335 kB): a drag back over values."""
 MAX_BODY = 32 * 1024
 """The longest drawing posted: 300 points (the canvas's most) as JSON are ~15 kB."""
 
