@@ -206,7 +206,6 @@ def contour_cost(
         ``resolution`` and a refusal whose advice names the largest number of
         points or columns that would fit.
     """
-    features = list(features) or [None] * len(kernels)
     seconds = contour_seconds(n_points, kernels, resolution, features)
     if seconds <= REQUEST_BUDGET_S:
         return Cost(seconds, True), resolution
