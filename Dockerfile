@@ -8,7 +8,7 @@ COPY pyproject.toml README.md ./
 COPY kpca_core kpca_core
 COPY kpca_ui kpca_ui
 RUN python -m pip install .
-COPY app.py serve.py ./
+COPY app.py ./
 COPY app_pages app_pages
 COPY .streamlit .streamlit
 COPY assets assets
@@ -19,5 +19,5 @@ USER kpca
 EXPOSE 8501
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
     CMD python -c "import urllib.request, sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=2).read() != b'ok')"
-# The server; it warms the gallery's presets from its start (serve.py, kpca_ui/warmup.py).
-CMD ["python", "-m", "streamlit", "run", "serve.py", "--server.port", "8501", "--server.address", "0.0.0.0", "--server.headless", "true"]
+# The server; it warms the gallery's presets from its start (kpca_ui/server.py, kpca_ui/warmup.py).
+CMD ["python", "-m", "streamlit", "run", "app.py", "--server.port", "8501", "--server.address", "0.0.0.0", "--server.headless", "true"]

@@ -1,36 +1,22 @@
-"""Kernel PCA Explorer's pages: ``streamlit run serve.py`` serves them (see ``serve.py``).
+"""Kernel PCA Explorer: ``streamlit run app.py``.
 
-A worker process started by "spawn" (:mod:`kpca_ui.workers`) runs the main
-module of the process that started it again, as ``__mp_main__``; during a
-session's script run that is this file.  Nothing here runs then, so a worker
-neither draws the app nor imports the views.
+Streamlit reads this file twice.  Run as a session's script (``__main__``), it is
+the app: the navigation and the page chosen (:func:`kpca_ui.shell.run`).  Imported
+by the server (``streamlit run`` finds ``app`` below), it is the server: the pages
+with Plotly's script, the live figures and the warm-up beside them
+(:mod:`kpca_ui.server`).  A worker process started by "spawn" imports it as
+``__mp_main__``, and then nothing here runs.
 """
 
+import streamlit as st
+
 if __name__ == "__main__":
-    import streamlit as st
+    from kpca_ui.shell import run
 
-    from kpca_ui.downloads import keep_built_downloads
-    from kpca_ui.presenter import navigation_position, presenter_toggle
-    from kpca_ui.shell import SHELL_FLAG, app_pages, moved_notice, sidebar_state
-    from kpca_ui.theme import hold_theme_choice
-    from kpca_ui.widget_states import guard_widget_states
-    from kpca_ui.workers import one_blas_thread
+    run()
+elif __name__ != "__mp_main__":
+    from kpca_ui import server
 
-    one_blas_thread()
-    # A widget state the browser sent that cannot be parsed is dropped, not raised on every run.
-    guard_widget_states()
-    st.set_page_config(page_title="Kernel PCA Explorer", page_icon="🌀", layout="wide")
-    # A CSV built on click stays on the server until the browser has fetched it.
-    keep_built_downloads()
-    st.session_state[SHELL_FLAG] = True
-    # Behind the balancer: a session moved here from a replica that died is told so.
-    moved_notice()
-    # In presenter mode the sidebar is hidden: the pages are reached from the top.
-    presenter_toggle()
-    pages = app_pages()
-    page = st.navigation(pages, position=navigation_position())
-    # Once per run, for the page shown (a second state in the same run opened and closed it).
-    st.set_page_config(initial_sidebar_state=sidebar_state(page))
-    page.run()
-    # The reader's Light/Dark choice, which Streamlit keeps per loaded path, on every page.
-    hold_theme_choice(pages)
+    app = st.App(
+        __file__, lifespan=server.lifespan, routes=server.routes(), middleware=server.middleware()
+    )

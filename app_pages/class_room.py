@@ -7,10 +7,10 @@ code. This script is the page's layout; its work is in
 
 import streamlit as st
 
-from kpca_ui.shell import require_app_shell
+from kpca_ui.shell import page_start
 from kpca_ui.views import class_room as view
 
-require_app_shell(view.LINK_DOMAINS)
+page_start(view.SETTINGS)
 
 code = view.linked_code()
 lecturer = view.lecturer_room()

@@ -8,27 +8,28 @@ cases are measured (``kpca_core/demo.py``); the page's work is in
 
 import streamlit as st
 
-from kpca_ui.shell import drawing_notice, require_app_shell
+from kpca_ui.presenter import prose, title
+from kpca_ui.shell import drawing_notice, page_start
 from kpca_ui.views import demo as view
 
-require_app_shell(view.LINK_DOMAINS)
+page_start(view.SETTINGS)
 drawing_notice()
-view.hide_sidebar()
 
-st.title("Can a computer clean up handwriting?")
-st.page_link("app_pages/home.py", label="Back to Home", icon=":material/arrow_back:")
+title("Can a computer clean up handwriting?")
+if prose():
+    st.page_link("app_pages/home.py", label="Back to Home", icon=":material/arrow_back:")
 model, subsets = view.model_and_digits()
 with st.spinner("Choosing digits that show the difference…"):  # shown after 0.5 s
     cases = view.convincing_cases(view.model_key(subsets.source), model, subsets)
 if len(cases.chosen) == 0:
     st.warning("No digit shows a clear difference with these digits. Try the Denoising page.")
     st.stop()
-with st.container():  # in presenter mode the button goes first in it, below the title
-    view.show(model, subsets, cases)
+view.show(model, subsets, cases)
 
 st.header("Write a digit")
-st.markdown(
-    "Write one digit in the box with the mouse, a pen or a finger: the computer adds noise "
-    "to it, and both methods clean it up."
-)
+if prose():
+    st.markdown(
+        "Write one digit in the box with the mouse, a pen or a finger: the computer adds noise "
+        "to it, and both methods clean it up."
+    )
 view.write_a_digit(view.PREFIX, model, subsets.side, view.noise_of(cases))

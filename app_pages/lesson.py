@@ -6,31 +6,20 @@ step through"); the page's work is in ``kpca_ui/views/lesson.py``.
 
 import streamlit as st
 
-from kpca_ui.links import link_tools, literal
-from kpca_ui.shell import require_app_shell
+from kpca_ui.settings import literal
+from kpca_ui.shell import page_start
 from kpca_ui.views import lesson as view
 
-require_app_shell(view.LINK_DOMAINS)
+page_start(view.SETTINGS)
 view.lesson_style()
 
 names = view.lesson_names()
 if not names:
     st.error("There is no lesson: put a lesson file (.toml) in assets/lessons/.")
     st.stop()
-name = st.sidebar.selectbox(
-    "Lesson",
-    names,
-    key="ls_lesson",
-    bind="query-params",
-    on_change=view.restart,
-    help="Each .toml file in assets/lessons/ is a lesson; copy one to write your own.",
-)
-embed = st.sidebar.toggle(
-    "Show the view here",
-    True,
-    key="ls_embed",
-    help="The step's view below its words, in presenter mode; off: only the link to it.",
-)
+view.SETTINGS.settle("ls_lesson", names, names[0])
+name = view.SETTINGS.draw("ls_lesson", st.sidebar, options=names, on_change=view.restart)
+embed = view.SETTINGS.draw("ls_embed", st.sidebar)
 try:
     lesson = view.load_lesson(name)
 except view.LessonError as error:
@@ -41,4 +30,4 @@ except view.LessonError as error:
     st.stop()
 
 view.show_step(lesson, view.current_step(len(lesson.steps)), embed=embed)
-link_tools("ls")
+view.SETTINGS.finish()

@@ -3,7 +3,7 @@
 Shared by the end-to-end tests (``tests/e2e``), ``bench/ui_latency.py`` and
 ``bench/load_test.py``::
 
-    with AppServer() as server:           # python3 -m streamlit run serve.py ...
+    with AppServer() as server:           # python3 -m streamlit run app.py ...
         print(server.url, server.tree_rss())
 
 The server listens on 127.0.0.1 only and runs in its own process group, so
@@ -109,7 +109,7 @@ def cpu_seconds(pid: int) -> float:
 
 
 class AppServer:
-    """``python3 -m streamlit run serve.py`` on a free port of 127.0.0.1, as a context manager.
+    """``python3 -m streamlit run app.py`` on a free port of 127.0.0.1, as a context manager.
 
     Parameters
     ----------
@@ -156,7 +156,7 @@ class AppServer:
             "-m",
             "streamlit",
             "run",
-            "serve.py",
+            "app.py",
             "--server.port",
             str(self.port),
             "--server.headless",

@@ -3,7 +3,7 @@
 A first visit shows Streamlit's page, an empty ``<div id="root">``, until the
 browser has loaded and run ~2 MB of Streamlit's JavaScript (1-2 s; more on a
 lecture hall's network): a blank page.  :class:`BootScreen`, a middleware of
-``serve.py``'s app, puts :data:`BOOT_HTML` (the app's name and "Loading …", in
+``app.py``'s server, puts :data:`BOOT_HTML` (the app's name and "Loading …", in
 the system's font) inside that ``div``; Streamlit's first drawing replaces it.
 It also puts ``head`` (Plotly's script, :func:`kpca_ui.plotly_js.preload_html`)
 at the end of the page's ``<head>``, so that it loads beside Streamlit's, and shows
@@ -111,7 +111,7 @@ def _without_figures(scope: Scope) -> bool:
 class BootScreen:
     """ASGI middleware: a page's HTML gets :data:`BOOT_HTML` in its root ``div``,
     ``head`` at the end of its ``<head>`` and what ``body(path, query)`` gives after the
-    root ``div`` (the Lesson's view, loaded at once: ``serve.py``).
+    root ``div`` (the Lesson's view, loaded at once: :mod:`kpca_ui.server`).
 
     It asks Streamlit for the page uncompressed (the request's ``Accept-Encoding``
     removed), so that it can read it; any other answer passes through untouched.

@@ -6,7 +6,7 @@
 // Plotly.react, which redraws only what changed.  No remount, one drawing.
 //
 // data: the bytes of {figure, config, width, plotly, frames} as JSON.  Plotly's
-// script (the URL `plotly`, served by serve.py) is loaded once per page.
+// script (the URL `plotly`, served beside the app, kpca_ui/server.py) is loaded once per page.
 //
 // Scrubbing: frames = {slider, frames: {<value as shown>: {data, layout}}}.  While
 // the Streamlit slider with that key is held (or after a key press on it), its

@@ -12,7 +12,7 @@ drawing.
   (``plotly.io.to_json(validate=False)``, numpy arrays as compact typed arrays),
   as the component's bytes.
 - Plotly's JavaScript is plotly.js with the trace types the app draws, served
-  by ``serve.py`` with a long ``Cache-Control`` (:mod:`kpca_ui.plotly_js`) and
+  by ``app.py``'s server with a long ``Cache-Control`` (:mod:`kpca_ui.plotly_js`) and
   loaded once per page.
 - What ``st.plotly_chart`` gave is kept: the modebar and its image export
   (``config``), the width (``"stretch"``, or the figure's own, ``"content"``,
@@ -38,6 +38,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -52,6 +53,8 @@ from kpca_ui.live import Live, register
 from kpca_ui.live import url as live_url
 from kpca_ui.plotly_js import PLOTLY_PATH
 
+SESSION = "_kpca_session"
+"""Session key: this session's name for the live route (a token per session and settings)."""
 NAME = "kpca_ui.chart"
 """The component's name (page tests find its elements by it)."""
 ENGINE_VARIABLE = "KPCA_CHART"
@@ -74,7 +77,7 @@ def _plotly_url() -> str:
     return f"/{base}{PLOTLY_PATH}" if base else PLOTLY_PATH
 
 
-def _json(value: object) -> str:
+def json_of(value: object) -> str:
     """Plotly's JSON of a figure, part of one or a plain value: no validation, numpy compact.
 
     A figure made by :func:`figure_from_json`, or a value passed to :func:`kept_json`,
@@ -110,7 +113,7 @@ def kept_json(value: go.Figure | Mapping[str, Any]) -> go.Figure | Mapping[str, 
     projector's) is serialised as usual.
     """
     kept = value if isinstance(value, go.Figure) else _KeptFrames(value)
-    setattr(kept, _KEPT_JSON, _json(value))
+    setattr(kept, _KEPT_JSON, json_of(value))
     return kept
 
 
@@ -158,9 +161,9 @@ def chart(
         (place or st).plotly_chart(figure, key=key, config=dict(config or {}), width=width)
         return
     payload = (
-        f'{{"figure":{_json(figure)},"config":{json.dumps(dict(config or {}))},'
+        f'{{"figure":{json_of(figure)},"config":{json.dumps(dict(config or {}))},'
         f'"width":"{width}","plotly":{json.dumps(_plotly_url())},'
-        f'"frames":{_json(frames) if frames else "null"},"live":{json.dumps(_live_json(live))}}}'
+        f'"frames":{json_of(frames) if frames else "null"},"live":{json.dumps(_live_json(live))}}}'
     )
     with place if isinstance(place, DeltaGenerator) else contextlib.nullcontext():
         _CHART(key=key, data=payload.encode())
@@ -171,7 +174,8 @@ def _live_json(live: Live | None) -> dict | None:
     if live is None:
         return None
     base = st.get_option("server.baseUrlPath") or ""
-    sent = {"sliders": list(live.ranges), "url": live_url(base, register(live)), "drawing": None}
+    session = st.session_state.setdefault(SESSION, secrets.token_hex(8))
+    sent = {"sliders": live.keys, "url": live_url(base, register(live, session)), "drawing": None}
     if live.drawing is not None:  # the canvas's last edit this run drew
         sent["drawing"] = {"prefix": live.drawing, "seq": edit_seq(live.drawing)}
     return sent

@@ -24,9 +24,12 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
+from kpca_core import contours as ct
 from kpca_core.drawing import MAX_POINTS, N_GROUPS, Drawing, decode, encode, from_data, from_points
 from kpca_core.figures import style
-from kpca_ui.presenter import LAST_KEY
+from kpca_core.figures.drawing import canvas_background
+from kpca_ui.cache import memo
+from kpca_ui.workers import compute
 
 DRAW = "Draw your own points"
 """The data picker's option."""
@@ -212,10 +215,20 @@ def canvas(
             "no kernel principal component to show."
         )
     # what it shows and its help under it, so that the canvas and the figure beside it
-    # fit the first screen (the help last on a phone's page, whose first screen it filled)
+    # fit the first screen
     if behind:
         place.caption(f"Behind the points: the colours of **{behind}** (red +, blue −).")
-    place.container(key=f"{LAST_KEY}{prefix}_draw_help").caption(hint)
+    place.caption(hint)
+
+
+@memo
+def background(
+    _X: object, data: tuple, spec: ct.KernelSpec, center: bool, half_width: float
+) -> dict | None:
+    """The picture behind a canvas: kPC 1 of kernel ``spec`` on the points ``_X`` (named by
+    ``data``, their key) over the canvas's square."""
+    fit = compute(ct.fit_column, _X, spec, n_components=1, center=center)
+    return compute(canvas_background, fit, half_width)
 
 
 def edit_seq(prefix: str) -> str | None:

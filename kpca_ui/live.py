@@ -1,44 +1,43 @@
-"""Live figures: a held slider's picture asked for by the chart itself, without a script run.
+"""Live figures: a held slider's picture asked for by the chart itself, without a run of the page.
 
 While a reader holds a slider that a chart follows (:func:`kpca_ui.chart.chart`'s
-``live``), the chart asks this endpoint for the figure at the value under the
-thumb, one request at a time, the newest value winning, and draws the answer
-with ``Plotly.react``.  The page's script does not run: before, each held value
-reran the chart's fragment, and the browser's page spent about twice the CPU
-per picture, most of the difference in Streamlit's own re-rendering (Chromium's
-CPU profile of a noise drag).  The slider sends its value when it is released, as any widget does:
-that run draws the figure, the rest of the page and the link.
+``live``: the view's settings declared ``live``), the chart asks this endpoint for
+the figure at the value under the thumb, one request at a time, the newest value
+winning, and draws the answer with ``Plotly.react``.  The slider sends its value
+when it is released, as any widget does: that run draws the figure, the rest of
+the page and the link.  The figure comes from the view's own figure function, the
+page's other settings kept, so that it is the picture the release will draw.
 
-A script run registers what a live figure is made of (:func:`register`: a
-function of the slider and its value, and each slider's range) under a token
-that names those settings; the chart's page asks for
-``GET <baseUrlPath>/_kpca/live/<token>?slider=<key>&value=<number>``
-(:func:`route`); a chart that follows a drawing canvas posts the drawing's
-points to the same address after each edit (``{"points": [[x, y, group], …],
-"half": <the square's half width>}``, read as the canvas's own edits are,
-:func:`kpca_core.drawing.from_points`).  Every request is checked here before
-anything is computed: a token this server registered, a slider of that token's
-and a finite number within its range, or a JSON body of at most
-:data:`MAX_BODY` bytes with at least :data:`~kpca_ui.draw.MIN_POINTS` points.
+A run of the page registers what a live figure is made of (:func:`register`)
+under a token that names the session and those settings; the chart asks for
+``GET <baseUrlPath>/_kpca/live/<token>?slider=<key>&value=<number>`` (:func:`route`);
+a chart that follows a drawing canvas posts the drawing's points to the same
+address after each edit (``{"points": [[x, y, group], …], "half": <half width>}``).
+Every request is checked here before anything is computed: a token this server
+registered, a slider of that token's and a value its setting takes (the view's
+declaration, :meth:`kpca_ui.settings.Setting.from_link`), or a JSON body of at
+most :data:`MAX_BODY` bytes with at least :data:`~kpca_ui.draw.MIN_POINTS` points.
 A refusal is a 4xx answer ``{"error": <sentence>}``; the chart keeps its picture
-until the page's own figure comes.  Tokens are keyed digests (a secret of this
-process): a page cannot name another's settings (a drawing).  Behind the
-balancer the page's requests carry its cookie, so they reach the replica that
-registered the token; one that did not (restarted) answers 404.
+until the page's own figure comes.
 
-Nothing here calls Streamlit: it runs in the server's threads, outside any
-script run.
+Work for a browser that has gone is not done: per token the newest request wins
+(an older one still waiting is answered 409 and never computed), a request whose
+browser has disconnected is dropped before it starts and cancelled while it
+waits for a worker, and at most :data:`WAITING` requests of all sessions wait at
+once (503 beyond).  Nothing here calls Streamlit: it runs in the server's
+threads, outside any script run.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
-import math
 import secrets
 import threading
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import Any
 
 from cachetools import LRUCache
 from starlette.concurrency import run_in_threadpool
@@ -47,23 +46,31 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
-from kpca_core.drawing import Drawing, encode, from_points
+from kpca_core.drawing import Drawing, from_points
 from kpca_ui.draw import MIN_POINTS
-from kpca_ui.memory import MB
+from kpca_ui.settings import Refused as Unusable
+from kpca_ui.settings import Setting
+from kpca_ui.workers import Cancelled, cancelled_by
 
 PATH = "/_kpca/live/"
 """Where :func:`route` answers, under the server's ``baseUrlPath``, followed by a token."""
 TOKENS = 512
 """Registered settings kept (the least recently used go first): a class's worth of pages."""
-FIGURES_MAX_BYTES = 64 * MB
-"""Answers kept, by size (a held Contours grid is ~335 kB): a drag back over values."""
 MAX_BODY = 32 * 1024
 """The longest drawing posted: 300 points (the canvas's most) as JSON are ~15 kB."""
+WAITING = 8
+"""Live requests of all sessions computing or waiting for a worker at once."""
+POLL_S = 0.05
+"""How often a request waiting for its figure checks that its browser is still there."""
 
 _SECRET = secrets.token_bytes(16)
 _LOCK = threading.Lock()
 _SOURCES: LRUCache[str, Live] = LRUCache(TOKENS)
-_FIGURES: LRUCache[tuple[str, str, float | str], bytes] = LRUCache(FIGURES_MAX_BYTES, getsizeof=len)
+_NEWEST: dict[str, int] = {}
+"""Per token, the number of its newest request: an older one waiting is dropped."""
+_BUSY: set[str] = set()
+"""The tokens with a request computing: one each."""
+_WAITING = threading.BoundedSemaphore(WAITING)
 
 
 @dataclass(frozen=True)
@@ -74,26 +81,31 @@ class Live:
     ----------
     figure_json : callable
         ``figure_json(slider, value)``: the figure's JSON (as :func:`kpca_ui.chart.chart`
-        sends it) with the slider ``slider`` at ``value``, or with the drawing
+        sends it) with the setting ``slider`` at ``value``, or with the drawing
         ``value`` (a :class:`~kpca_core.drawing.Drawing`) when ``slider`` is
-        ``drawing``.  It must not call Streamlit.
-    ranges : mapping
-        ``{slider key: (low, high)}``: the sliders followed and the values they can take.
+        ``"drawing"``.  It must not call Streamlit.
+    sliders : tuple of Setting
+        The settings followed, whose domains check the values asked for.
     settings : hashable
-        Everything else the figures depend on: the same settings, the same figures.
+        Everything else the figures depend on.
     drawing : str, optional
         The widget-key prefix of a drawing canvas whose edits the figures follow.
     """
 
-    figure_json: Callable[[str, float | Drawing], str]
-    ranges: Mapping[str, tuple[float, float]]
+    figure_json: Callable[[str, Any], str]
+    sliders: tuple[Setting, ...]
     settings: Hashable
     drawing: str | None = None
 
+    @property
+    def keys(self) -> list[str]:
+        return [setting.key for setting in self.sliders]
 
-def register(live: Live) -> str:
-    """Keep ``live`` for the endpoint; the token that names its settings."""
-    token = hashlib.blake2b(repr(live.settings).encode(), key=_SECRET, digest_size=16).hexdigest()
+
+def register(live: Live, session: str) -> str:
+    """Keep ``live`` for the endpoint; the token that names it for ``session``."""
+    named = repr((session, live.settings)).encode()
+    token = hashlib.blake2b(named, key=_SECRET, digest_size=16).hexdigest()
     with _LOCK:
         _SOURCES.setdefault(token, live)  # a known token made the most recently used
     return token
@@ -113,30 +125,27 @@ class Refused(ValueError):
         self.status = status
 
 
-def answer(token: str, slider: str | None, value: str | None) -> bytes:
-    """The figure's JSON for a request's token, slider and value (as text).
+def asked(token: str, slider: str | None, value: str | None) -> tuple[Live, str, Any]:
+    """The figure a request asks for: its token's settings, the slider and its value.
 
     Raises
     ------
     Refused
         404 for a token this server does not know, 422 for a slider it does not
-        follow or a value that is not a finite number within the slider's range.
+        follow or a value that slider's setting does not take.
     """
     live = _source(token)
-    if slider not in live.ranges:
+    setting = next((s for s in live.sliders if s.key == slider), None)
+    if setting is None:
         raise Refused("This chart does not follow that slider.", 422)
     try:
-        number = float(value or "")
-    except ValueError:
-        raise Refused("The value is not a number.", 422) from None
-    low, high = live.ranges[slider]
-    if not (math.isfinite(number) and low <= number <= high):
-        raise Refused(f"The value is not between {low:g} and {high:g}.", 422)
-    return _kept(token, live, slider, number)
+        return live, setting.key, setting.from_link([value or ""])
+    except Unusable as error:
+        raise Refused(f"The value of “{setting.label}” is {error}.", 422) from None
 
 
-def answer_drawing(token: str, body: bytes) -> bytes:
-    """The figure's JSON for a drawing posted with a request's token (its JSON ``body``).
+def asked_drawing(token: str, body: bytes) -> tuple[Live, str, Drawing]:
+    """The figure a drawing posted asks for (its JSON ``body``).
 
     Raises
     ------
@@ -150,7 +159,7 @@ def answer_drawing(token: str, body: bytes) -> bytes:
         raise Refused("This chart does not follow a drawing.", 422)
     try:
         posted = json.loads(body) if len(body) <= MAX_BODY else None
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         posted = None
     if not isinstance(posted, dict) or set(posted) != {"points", "half"}:
         message = f"A drawing is a JSON object of points and half, at most {MAX_BODY} bytes."
@@ -158,7 +167,20 @@ def answer_drawing(token: str, body: bytes) -> bytes:
     drawing, _ = from_points(posted["points"], posted["half"])
     if len(drawing) < MIN_POINTS:
         raise Refused(f"A drawing needs at least {MIN_POINTS} points.", 422)
-    return _kept(token, live, "drawing", drawing)
+    return live, "drawing", drawing
+
+
+def answer(token: str, slider: str | None, value: str | None) -> bytes:
+    """The figure's JSON for a request's token, slider and value (as text); :class:`Refused`
+    for a request that cannot be answered (:func:`asked`)."""
+    live, key, chosen = asked(token, slider, value)
+    return live.figure_json(key, chosen).encode()
+
+
+def answer_drawing(token: str, body: bytes) -> bytes:
+    """The figure's JSON for a drawing posted (:func:`asked_drawing`)."""
+    live, key, drawing = asked_drawing(token, body)
+    return live.figure_json(key, drawing).encode()
 
 
 def _source(token: str) -> Live:
@@ -169,36 +191,90 @@ def _source(token: str) -> Live:
     return live
 
 
-def _kept(token: str, live: Live, slider: str, value: float | Drawing) -> bytes:
-    """``live``'s figure at ``value``, from the answers kept or made now."""
-    key = (token, slider, encode(value) if isinstance(value, Drawing) else value)
+def _ticket(token: str) -> int:
+    """This request's number: the newest of its token's."""
     with _LOCK:
-        kept = _FIGURES.get(key)
-    if kept is None:
-        kept = live.figure_json(slider, value).encode()
+        _NEWEST[token] = _NEWEST.get(token, 0) + 1
+        if len(_NEWEST) > 4 * TOKENS:  # forget the tokens no longer registered
+            for gone in [t for t in _NEWEST if t not in _SOURCES and t != token]:
+                del _NEWEST[gone]
+        return _NEWEST[token]
+
+
+def _superseded(token: str, ticket: int) -> bool:
+    with _LOCK:
+        return _NEWEST.get(token) != ticket
+
+
+async def _body(request: Request) -> bytes:
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            break  # refused unread beyond this
+    return raw
+
+
+async def _answer(
+    request: Request, token: str, ticket: int, live: Live, slider: str, value: Any
+) -> Response:
+    """The figure for a checked request, computed unless a newer request of its token or its
+    browser's leaving makes it moot."""
+    while True:  # one computation per token at a time: wait for the one running
         with _LOCK:
-            _FIGURES[key] = kept
-    return kept
+            if token not in _BUSY:
+                _BUSY.add(token)
+                break
+        if _superseded(token, ticket) or await request.is_disconnected():
+            return _dropped()
+        await asyncio.sleep(POLL_S)
+    try:
+        if _superseded(token, ticket) or await request.is_disconnected():
+            return _dropped()
+        if not _WAITING.acquire(blocking=False):
+            return JSONResponse(
+                {"error": "The server is busy: the picture follows at the release."},
+                status_code=503,
+            )
+        try:
+            cancel = threading.Event()
+            task = asyncio.ensure_future(run_in_threadpool(_figure, live, slider, value, cancel))
+            while not task.done():
+                await asyncio.wait({task}, timeout=POLL_S)
+                if not task.done() and await request.is_disconnected():
+                    cancel.set()  # a computation still queued is dropped, a long one stopped
+            body = task.result()
+        finally:
+            _WAITING.release()
+    except Cancelled:
+        return _dropped()
+    finally:
+        with _LOCK:
+            _BUSY.discard(token)
+    return Response(body, media_type="application/json", headers={"Cache-Control": "no-store"})
+
+
+def _figure(live: Live, slider: str, value: Any, cancel: threading.Event) -> bytes:
+    with cancelled_by(cancel):
+        return live.figure_json(slider, value).encode()
+
+
+def _dropped() -> JSONResponse:
+    return JSONResponse({"error": "A newer request, or none: not computed."}, status_code=409)
 
 
 async def _live(request: Request) -> Response:
     token, query = request.path_params["token"], request.query_params
     try:
         if request.method == "POST":
-            raw = b""
-            async for chunk in request.stream():
-                raw += chunk
-                if len(raw) > MAX_BODY:
-                    break  # refused unread beyond this
-            # the figure is computed in a worker process: wait for it off the event loop
-            body = await run_in_threadpool(answer_drawing, token, raw)
+            live, slider, value = asked_drawing(token, await _body(request))
         else:
-            body = await run_in_threadpool(answer, token, query.get("slider"), query.get("value"))
+            live, slider, value = asked(token, query.get("slider"), query.get("value"))
+        return await _answer(request, token, _ticket(token), live, slider, value)
     except Refused as refused:
         return JSONResponse({"error": str(refused)}, status_code=refused.status)
     except Exception:  # an unforeseen failure: the chart keeps its picture
         return JSONResponse({"error": "The figure could not be made."}, status_code=500)
-    return Response(body, media_type="application/json", headers={"Cache-Control": "no-store"})
 
 
 def route(base_url_path: str = "") -> Route:

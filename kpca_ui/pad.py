@@ -29,7 +29,7 @@ from kpca_core.handwriting import (
     from_pad,
     max_link_length,
 )
-from kpca_ui.links import Domain, text
+from kpca_ui.settings import Setting
 
 PAD_PX = 300
 """The pad's largest side, in CSS pixels: a finger's digit on a phone, a mouse's on a screen."""
@@ -41,10 +41,10 @@ _PAD = st.components.v2.component(
 )
 
 
-def link_domain() -> Domain:
-    """What a link may hold for the pad: text a little longer than the longest writing
+def link_setting(prefix: str) -> Setting:
+    """The pad's writing in the link: text a little longer than the longest writing
     (:func:`kpca_core.handwriting.decode` keeps what is valid of it and says so)."""
-    return text(2 * max_link_length())
+    return Setting(f"{prefix}_pad", "Written digit", "link", longest=2 * max_link_length())
 
 
 def keys(prefix: str) -> dict[str, str]:

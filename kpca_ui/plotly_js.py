@@ -1,4 +1,4 @@
-"""Plotly's JavaScript for :mod:`kpca_ui.chart`, served by ``serve.py``.
+"""Plotly's JavaScript for :mod:`kpca_ui.chart`, served beside the app (:mod:`kpca_ui.server`).
 
 The app draws five trace types (``scatter``, ``scattergl``, ``heatmap``,
 ``contour``, ``bar``), so it serves :data:`BUNDLE`, a build of plotly.js with only
@@ -18,7 +18,7 @@ Streamlit's middleware compressed it anew for every first visitor.
 A page asks for it as soon as its HTML arrives (:func:`preload_html`, put in
 by :mod:`kpca_ui.boot`), not when its first chart is mounted: fetching and
 running it then overlaps with loading Streamlit's code and the page's script
-run.  Nothing here needs Streamlit's runtime: ``serve.py`` builds the route
+run.  Nothing here needs Streamlit's runtime: :mod:`kpca_ui.server` builds the route
 before the runtime starts.
 """
 
@@ -62,7 +62,7 @@ PLOTLY_PATH = (
     f"/_kpca/plotly-{js_version(PLOTLY_JS)}"
     f"-{hashlib.sha256(script(PLOTLY_JS)).hexdigest()[:12]}.min.js"
 )
-"""Where ``serve.py`` serves :data:`PLOTLY_JS` (under the server's ``baseUrlPath``)."""
+"""Where the server serves :data:`PLOTLY_JS` (under the server's ``baseUrlPath``)."""
 CACHE_SECONDS = 365 * 24 * 3600
 """How long a browser keeps it: its path changes with its content."""
 HEADERS = {

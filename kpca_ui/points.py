@@ -14,10 +14,12 @@ from kpca_core import datasets
 from kpca_core.drawing import Drawing, encode
 from kpca_core.uploads import UploadedPoints, UploadError, parse_points_csv, plain_text
 from kpca_ui import draw
-from kpca_ui.links import Domain, choice, integer, literal, number
+from kpca_ui.cache import memo
+from kpca_ui.presenter import prose
+from kpca_ui.settings import Setting, Settings, choice, literal, number
+from kpca_ui.shell import UPLOAD
 from kpca_ui.workers import compute
 
-UPLOAD = "Your own data (CSV upload)"
 DATASET_TITLES = {
     "parabola": "Parabola y = x² + noise",
     "three_rings": "Three rings, radii 1, 2, 4",
@@ -43,27 +45,61 @@ NAME_CHARS = 60
 """An uploaded file's name is cut to this many characters where it is shown."""
 MESSAGE_CHARS = 600
 """Longest message about an upload (it may quote the CSV parser, which may quote the file)."""
+EXTRA_NOISES = {"gaussian_clusters": 0.1}
+"""The own noise of the data sets a view adds (:func:`picker`'s ``extra``)."""
 
 
-def link_domains(prefix: str, extra: Mapping[str, tuple[str, float]] | None = None) -> dict:
-    """What the picker's widgets accept from a link (:func:`kpca_ui.links.sanitise_link`)."""
-    extras = (title for title, _ in (extra or {}).values())
-    titles = [*DATASET_TITLES.values(), *extras, UPLOAD, draw.DRAW]
-    domains: dict[str, Domain] = {
-        "data": choice(titles, former=FORMER_TITLES),
-        "n": integer(20, MAX_TOY_POINTS),
-        "noise": number(0.0, 1.0),
-        "seed": integer(0, MAX_SEED),
-    }
-    return {f"{prefix}_{name}": domain for name, domain in domains.items()}
+def picker(
+    prefix: str, extra: Mapping[str, str] | None = None, *, live: bool = False
+) -> tuple[Setting, ...]:
+    """The picker's settings, for a view's table: data set, points, noise, seed, drawing.
+
+    ``extra`` adds data sets of :mod:`kpca_core.datasets` by name, with their titles;
+    ``live``: a chart follows the noise while it is held.
+    """
+    titles = {**DATASET_TITLES, **(extra or {}), UPLOAD: UPLOAD, draw.DRAW: draw.DRAW}
+    return (
+        choice(f"{prefix}_data", "Data set", titles, former=FORMER_TITLES, help=DATASET_HELP),
+        number(
+            f"{prefix}_n",
+            "Number of points",
+            20,
+            MAX_TOY_POINTS,
+            300,
+            step=10,
+            cost="data",
+            help=f"At most {MAX_TOY_POINTS} points: the kernel matrix has M² entries and its "
+            "eigenvalues take time of order M³, so large sets are slow for everyone on a "
+            "shared server.",
+        ),
+        # The default is the data set's own noise, so that a link without the parameter
+        # means "the paper's noise".
+        number(
+            f"{prefix}_noise",
+            "Noise (standard deviation)",
+            0.0,
+            1.0,
+            lambda values: own_noise(values[f"{prefix}_data"]),
+            step=0.01,
+            cost="data",
+            live=live,
+        ),
+        number(f"{prefix}_seed", "Seed", 0, MAX_SEED, 0, step=1, widget="number", cost="data"),
+        Setting(f"{prefix}_draw", "Drawing", "link", longest=4096),
+    )
 
 
-@dataclass(frozen=True)
+def own_noise(name: str) -> float:
+    """A data set's own noise (that of its paper)."""
+    return EXTRA_NOISES.get(name, datasets.default_noise(name) if name in datasets.TOY_2D else 0.2)
+
+
+@dataclass(frozen=True, eq=False)
 class PointSet:
     """The data a page works on.
 
-    ``key`` is small and hashable and identifies the data exactly, so that
-    caches of fitted models can key on it instead of on the array.
+    ``key`` is small and hashable and identifies the data exactly: the cached fits key
+    on it (two point sets of one key are equal), never on the array.
     """
 
     X: np.ndarray
@@ -71,129 +107,93 @@ class PointSet:
     title: str
     key: tuple
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PointSet) and other.key == self.key
 
-@functools.lru_cache(maxsize=64)  # not Streamlit's: live figures use it outside script runs
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+
+@functools.lru_cache(maxsize=64)  # not the shared cache: small, and asked for by every run
 def _generate(name: str, n_samples: int, noise: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
     generator = {**datasets.TOY_2D, "gaussian_clusters": datasets.gaussian_clusters}[name]
     return generator(n_samples, noise, seed)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@memo
 def _parse(data: bytes, max_rows: int) -> UploadedPoints:
     """The upload parsed in a worker: a hostile file never holds the server's threads."""
     return compute(parse_points_csv, data, max_rows=max_rows)
 
 
-def _reset_noise(prefix: str, extra: Mapping[str, float]) -> None:
-    name = st.session_state[f"{prefix}_data"]
-    if name in datasets.TOY_2D:
-        st.session_state[f"{prefix}_noise"] = datasets.default_noise(name)
-    elif name in extra:
-        st.session_state[f"{prefix}_noise"] = extra[name]
-
-
-def point_picker(
-    prefix: str,
-    *,
-    extra: Mapping[str, tuple[str, float]] | None = None,
-    max_points: int = MAX_TOY_POINTS,
-) -> PointSet:
+def point_picker(settings: Settings) -> PointSet:
     """Sidebar controls choosing a toy set, an uploaded CSV or a drawing; returns the points.
 
-    Parameters
-    ----------
-    prefix : str
-        Widget-key prefix of the page (e.g. ``"ct"``).
-    extra : mapping, optional
-        More generators from :mod:`kpca_core.datasets` by name, as
-        ``name -> (title, default noise)``; e.g. the Gaussian clusters in R^10.
-    max_points : int
-        The view's largest number of points, for uploads as for the toy sets.
-
-    A bad upload shows what is wrong and the page keeps the last good data.
-    A drawing's canvas is drawn by the view (:func:`kpca_ui.draw.canvas`), which
-    shows the fit behind it; here it is only read.
+    A bad upload shows what is wrong and the page keeps the last good data.  A
+    drawing's canvas is drawn by the view (:func:`kpca_ui.draw.canvas`), which shows
+    the fit behind it; here it is only read.
     """
-    extra = extra or {}
-    titles = {**DATASET_TITLES, **{name: title for name, (title, _) in extra.items()}}
-    default_noises = {name: noise for name, (_, noise) in extra.items()}
-    options = [*titles, UPLOAD, draw.DRAW]
+    prefix = settings.prefix
     sidebar = st.sidebar
-    sidebar.subheader("Data")
-    name = sidebar.selectbox(
-        "Data set",
-        options,
-        format_func=lambda option: titles.get(option, option),
-        key=f"{prefix}_data",
-        help=DATASET_HELP,
-        on_change=_reset_noise,
-        args=(prefix, default_noises),
-        bind="query-params",
-    )
+    if prose():  # presenter mode draws no sidebar
+        sidebar.subheader("Data")
+    name = settings.draw(f"{prefix}_data", sidebar, on_change=_own_noise, args=(settings,))
     last_good = f"{prefix}_last_good"
     if name == draw.DRAW:
         return drawn_points(prefix)
     draw.sync_link(prefix, None)
     if name == UPLOAD:
-        upload = sidebar.file_uploader(
-            f"CSV: x, y and an optional group column (at most {max_points} rows)",
-            type=["csv", "txt"],
-            key=f"{prefix}_upload",
-        )
-        if upload is None:
+        upload = None
+        if prose():
+            upload = sidebar.file_uploader(
+                f"CSV: x, y and an optional group column (at most {MAX_TOY_POINTS} rows)",
+                type=["csv", "txt"],
+                key=f"{prefix}_upload",
+            )
+        if upload is None and prose():
             sidebar.info("Upload a CSV to see your own data; showing the last data meanwhile.")
-        else:
-            data = upload.getvalue()
-            try:
-                parsed = _parse(data, max_points)
-            except UploadError as error:
-                # The file's name, and the parser's words about its content, are data.
-                shown = literal(upload.name, NAME_CHARS)
-                st.error(f"**{shown}** cannot be used: {literal(str(error), MESSAGE_CHARS)}")
-            else:
-                if parsed.note is not None:
-                    st.info(parsed.note)
-                digest = hashlib.sha256(data).hexdigest()[:16]
-                st.session_state[last_good] = PointSet(
-                    parsed.X,
-                    parsed.labels,
-                    # plain text for figure titles, as the group names are
-                    f"{plain_text(upload.name, NAME_CHARS)} ({len(parsed.X)} points)",
-                    ("upload", digest),
-                )
+        elif upload is not None:
+            _take_upload(upload, MAX_TOY_POINTS, last_good)
         return st.session_state.get(last_good) or toy_points("parabola", 300, 0.2, 0)
-
-    default_noise = default_noises[name] if name in default_noises else datasets.default_noise(name)
-    n_samples = sidebar.slider(
-        "Number of points",
-        20,
-        max_points,
-        300,
-        step=10,
-        key=f"{prefix}_n",
-        bind="query-params",
-        help=f"At most {max_points} points: the kernel matrix has M² entries and its "
-        "eigenvalues take time of order M³, so large sets are slow for everyone on a "
-        "shared server.",
-    )
-    # The default is the data set's own noise, so that a link without the
-    # parameter means "the paper's noise" (a bound widget leaves its default
-    # out of the URL).
-    noise = sidebar.slider(
-        "Noise (standard deviation)",
-        0.0,
-        1.0,
-        default_noise,
-        step=0.01,
-        key=f"{prefix}_noise",
-        bind="query-params",
-    )
-    seed = sidebar.number_input(
-        "Seed", 0, MAX_SEED, 0, step=1, key=f"{prefix}_seed", bind="query-params"
-    )
-    points = toy_points(name, n_samples, noise, int(seed), titles[name])
+    for key in ("n", "noise", "seed"):
+        settings.draw(f"{prefix}_{key}", sidebar)
+    points = points_of(settings, settings.values())
     st.session_state[last_good] = points
     return points
+
+
+def points_of(settings: Settings, values: Mapping) -> PointSet:
+    """The toy set the picker's settings ``values`` choose (the page's, a preset's)."""
+    prefix, name = settings.prefix, values[f"{settings.prefix}_data"]
+    n_samples, noise, seed = (values[f"{prefix}_{key}"] for key in ("n", "noise", "seed"))
+    return toy_points(name, n_samples, noise, int(seed), settings[f"{prefix}_data"].name(name))
+
+
+def _own_noise(settings: Settings) -> None:
+    """The data set's callback: the noise becomes the new data set's own."""
+    key = f"{settings.prefix}_noise"
+    settings.keep(key, settings.default(key))
+
+
+def _take_upload(upload: object, max_points: int, last_good: str) -> None:
+    data = upload.getvalue()
+    try:
+        parsed = _parse(data, max_points)
+    except UploadError as error:
+        # The file's name, and the parser's words about its content, are data.
+        shown = literal(upload.name, NAME_CHARS)
+        st.error(f"**{shown}** cannot be used: {literal(str(error), MESSAGE_CHARS)}")
+        return
+    if parsed.note is not None:
+        st.info(parsed.note)
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    st.session_state[last_good] = PointSet(
+        parsed.X,
+        parsed.labels,
+        # plain text for figure titles, as the group names are
+        f"{plain_text(upload.name, NAME_CHARS)} ({len(parsed.X)} points)",
+        ("upload", digest),
+    )
 
 
 def toy_points(

@@ -18,7 +18,7 @@ from typing import ParamSpec, TypeVar
 
 import streamlit as st
 
-from kpca_ui.links import forget_link
+from kpca_ui.settings import PREFIXES
 
 LOGGER = logging.getLogger("kpca_ui")
 MESSAGE = "Something went wrong while drawing"
@@ -35,7 +35,8 @@ def reset_view(prefix: str) -> None:
     """
     for key in [key for key in st.session_state if str(key).startswith(f"{prefix}_")]:
         del st.session_state[key]
-    forget_link(prefix)
+    for key in PREFIXES[prefix].entries if prefix in PREFIXES else ():
+        st.query_params.pop(key, None)
 
 
 @contextlib.contextmanager

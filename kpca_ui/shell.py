@@ -1,21 +1,19 @@
-"""The frame every page runs in: the navigation, the app-shell check, the export format.
+"""The frame every page runs in: the navigation, a page's start, the export format.
 
-Page scripts call :func:`require_app_shell` first; ``app.py`` builds its
-navigation from :func:`app_pages`.
+:func:`run` is the app's script (``app.py`` runs it for every session); each page
+script starts with :func:`page_start`.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 import streamlit as st
-from streamlit.delta_generator import DeltaGenerator
-from streamlit.navigation.page import StreamlitPage
 
 from kpca_ui.boot import NOT_DRAWN, NOTHING_DRAWN, NOTICE_STYLE
-from kpca_ui.links import Domain, choice, remember_link, sanitise_link, show_pending
-from kpca_ui.points import UPLOAD
+from kpca_ui.presenter import navigation_position, presenter_toggle
+from kpca_ui.settings import Setting, Settings, arrive, choice
 
 SHELL_FLAG = "_via_app"
 REPLICA_ENV = "KPCA_REPLICA"
@@ -36,7 +34,8 @@ MOVED_UPLOAD = (
 )
 """The notice for a moved session whose data was an upload (a data set choice in its
 link): the uploader still shows the file's name, which only the browser remembers."""
-
+UPLOAD = "Your own data (CSV upload)"
+"""The data pickers' option for an upload (:mod:`kpca_ui.points`)."""
 
 NAVIGATION = (
     ("home", "Home", ":material/home:"),
@@ -62,42 +61,54 @@ def app_pages() -> list[st.Page]:
     ]
 
 
-def sidebar_state(page: StreamlitPage) -> str:
-    """The sidebar's initial state on ``page`` (the page :func:`st.navigation` returned).
+def run() -> None:
+    """The app's script: the navigation, the app's settings, the page chosen."""
+    from kpca_ui.theme import hold_theme_choice
+    from kpca_ui.workers import one_blas_thread
 
-    Set once per run, by ``app.py``: the browser applies each state it is sent, so a
-    page that changed the app's "auto" to "collapsed" in the same run had its sidebar
-    open and close on every run, which changed the Lesson's frame width, which reran
-    the page and loaded its embedded view again (5-10 s before the view settled).
-    """
-    return "collapsed" if page.url_path in SIDEBAR_CLOSED else "auto"
+    one_blas_thread()
+    st.set_page_config(page_title="Kernel PCA Explorer", page_icon="🌀", layout="wide")
+    st.session_state[SHELL_FLAG] = True
+    moved_notice()  # behind the balancer: a session moved here from a replica that died
+    pages = app_pages()
+    page = st.navigation(pages, position=navigation_position())
+    arrive(page.url_path)
+    presenter_toggle()
+    # Once per run, for the page shown: the browser applies each state it is sent, so a
+    # page that changed it in the same run had its sidebar open and close on every run.
+    closed = page.url_path in SIDEBAR_CLOSED
+    st.set_page_config(initial_sidebar_state="collapsed" if closed else "auto")
+    page.run()
+    hold_theme_choice(pages)  # the reader's Light/Dark choice, on every page
 
 
-IMAGE_FORMATS = ["png", "svg"]
-
-
-def require_app_shell(domains: Mapping[str, Domain] | None = None) -> None:
-    """Make sure a page runs inside ``app.py``'s navigation; call it first in every page.
+def page_start(settings: Settings | None = None) -> None:
+    """Make sure a page runs inside ``app.py``'s navigation, then read its link; call it first.
 
     The page scripts live in ``app_pages/``, not ``pages/``: a ``pages/`` folder
-    beside ``app.py`` starts a new server in Streamlit's older multipage mode,
-    which lists every script of the folder in the sidebar (and may run one
-    without ``app.py``) until some session has called ``st.navigation``; on a
-    fresh server that was the first ~4 s (issue #13).  Should a page script run
-    on its own all the same, calling ``st.navigation`` here brings it back
-    under ``app.py``, with the same URL and query parameters.
-
-    It then keeps the link's parameters, before any widget reads them, for
-    :func:`kpca_ui.links.link_tools`, and removes those that the page's widgets'
-    ``domains`` (key -> :class:`kpca_ui.links.Domain`) do not accept; what cannot
-    wait for the widgets (a repeated parameter, presenter mode) is told at once.
+    beside ``app.py`` starts a new server in Streamlit's older multipage mode.  Should
+    a page script run on its own all the same, calling ``st.navigation`` here brings
+    it back under ``app.py``, with the same URL and query parameters.
     """
     if not st.session_state.get(SHELL_FLAG):
         st.navigation(app_pages(), position="hidden")
         st.rerun()
-    remember_link()
-    sanitise_link(domains or {})
-    show_pending()
+    if settings is not None:
+        settings.start()
+
+
+IMAGE_FORMATS = {"png": "PNG", "svg": "SVG"}
+
+
+def camera(prefix: str) -> Setting:
+    """A view's choice of what the camera button of its figures saves, PNG or SVG."""
+    return choice(
+        f"{prefix}_img",
+        "Camera button saves",
+        IMAGE_FORMATS,
+        widget="radio",
+        help="Format of the camera button in each figure's toolbar.",
+    )
 
 
 DRAWING_CSS = f"""
@@ -114,41 +125,19 @@ has no figure drawn until one is, for at most 30 s."""
 def drawing_notice() -> None:
     """ "Drawing the figures …" with a spinner, while the page's figures are not drawn yet.
 
-    On a first visit the browser spends 1-2 s after the page's script has sent
-    everything loading Streamlit's chart code and drawing (``bench/cold_start.py``):
-    without a sign of work the page showed its text and blank space. Pure CSS: it
-    appears only when no figure has been drawn 0.6 s after the page (or a rerun that
-    replaced its figures) started, and goes as soon as one is. A page calls it when
-    what it shows first has a figure. (A page's first load shows it earlier:
-    :data:`kpca_ui.boot.FIRST_LOAD_HTML`.)
+    Pure CSS: it appears only when no figure has been drawn 0.6 s after the page (or
+    a rerun that replaced its figures) started, and goes as soon as one is.  A page
+    calls it when what it shows first has a figure.  (A page's first load shows it
+    earlier: :data:`kpca_ui.boot.FIRST_LOAD_HTML`.)
     """
     st.html(f"<style>{DRAWING_CSS}</style>")
 
 
 def nothing_to_draw(message: str, say: Callable[[str], object] = st.info) -> None:
     """Say why the page draws no figure now (``say``: ``st.info``, or ``st.error`` for a
-    refusal), so that its "Drawing the figures …" notice (:func:`drawing_notice`) does not
-    say one is coming.  Once per run."""
+    refusal), so that its "Drawing the figures …" notice does not say one is coming."""
     with st.container(key=NOTHING_DRAWN):
         say(message)
-
-
-def camera_domain() -> Domain:
-    """What :func:`camera_format` accepts from a link: its labels."""
-    return choice(str.upper(name) for name in IMAGE_FORMATS)
-
-
-def camera_format(container: DeltaGenerator, key: str) -> str:
-    """A choice of what the camera button of the page's figures saves, PNG or SVG."""
-    return container.radio(
-        "Camera button saves",
-        IMAGE_FORMATS,
-        format_func=str.upper,
-        horizontal=True,
-        key=key,
-        bind="query-params",
-        help="Format of the camera button in each figure's toolbar.",
-    )
 
 
 def moved_notice() -> None:

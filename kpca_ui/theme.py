@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-THEME_KEY_VERSION = 2
-"""The ``-v2`` of Streamlit 1.67's key ``stActiveTheme-<path>-v2``."""
+from kpca_ui.adapter import THEME_KEY
 
 _HOLD = st.components.v2.component(
     "kpca_ui.theme_choice",
     js="""
 export default function ({ data }) {
-  const key = (path) => `stActiveTheme-${path}-v${data.version}`;
+  const key = (path) => data.key.replace("{path}", path);
   // Streamlit's key is made of the path the app was loaded at, once per page load.
   const loaded = (window.__kpcaThemePath ??= window.location.pathname);
   const page = data.pages
@@ -67,5 +66,5 @@ def hold_theme_choice(pages: list[st.Page]) -> None:
         return
     _HOLD(
         key="kpca_theme_choice",
-        data={"pages": [page.url_path for page in pages], "version": THEME_KEY_VERSION},
+        data={"pages": [page.url_path for page in pages], "key": THEME_KEY},
     )

@@ -35,6 +35,7 @@ out-of-memory killer included), its workers and the progress manager end within
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import importlib
@@ -44,17 +45,16 @@ import queue
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.managers import SyncManager
 from typing import Any, TypeVar
 
 import plotly.graph_objects as go
-import streamlit as st
-from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
-from streamlit.runtime.scriptrunner_utils.script_run_context import SCRIPT_RUN_CONTEXT_ATTR_NAME
 from threadpoolctl import threadpool_limits
+
+from kpca_ui.adapter import interruption_point
 
 Result = TypeVar("Result")
 Progress = Callable[[float, str], None]
@@ -106,22 +106,13 @@ _local = threading.local()
 """``_local.cancel``: in the threads of :func:`concurrently`, their session's flag."""
 
 
-def in_script_run() -> bool:
-    """Whether the calling thread runs a session's script (so it may draw elements).
-
-    The warm-up thread (:mod:`kpca_ui.warmup`) calls the views' cached functions
-    outside any session: they compute, and draw no progress, no message.
-    """
-    return get_script_run_ctx(suppress_warning=True) is not None
-
-
 def n_workers() -> int:
     """Worker processes to use: ``KPCA_WORKERS`` if set (0: none), else :data:`WORKERS`."""
     value = os.environ.get(WORKERS_ENV, "").strip()
     return max(0, int(value)) if value.isdigit() else WORKERS
 
 
-@st.cache_resource(show_spinner=False)
+@functools.cache
 def _pool(workers: int, niceness: int = 0) -> ProcessPoolExecutor:
     # "spawn": a fresh interpreter, never a fork of a server that runs threads
     pool = ProcessPoolExecutor(
@@ -156,7 +147,7 @@ def pool_broken() -> bool:
 
 def restart_pool() -> int:
     """Drop the worker pools and start new worker processes; how many there are."""
-    _pool.clear()
+    _pool.cache_clear()
     return start_pool()
 
 
@@ -252,7 +243,7 @@ def _die_with(parent: int) -> None:
     threading.Thread(target=watch, name="kpca-parent-watch", daemon=True).start()
 
 
-@st.cache_resource(show_spinner=False)
+@functools.cache
 def _manager() -> SyncManager:
     """A process that carries progress reports from the workers back to the sessions."""
     manager = SyncManager(ctx=multiprocessing.get_context("spawn"))
@@ -326,7 +317,7 @@ def compute(
     lane = _heavy_lane(workers) if cost >= HEAVY_S else None
     if lane is not None:
         while not lane.acquire(timeout=POLL_S):
-            _check_interrupt()
+            check_interrupt()
     try:
         cancellable = cost >= CANCELLABLE_S
         return _submit((workers, 0), function, args, kwargs, progress, cancellable=cancellable)
@@ -382,7 +373,7 @@ def _submit(
         future = pool.submit(_with_progress, function, reports, cancel, *args, **kwargs)
         return _await(future, reports, progress or no_progress, cancel)
     except BrokenProcessPool:
-        _pool.clear()
+        _pool.cache_clear()
         return _inline(function, args, kwargs, progress)
 
 
@@ -421,30 +412,25 @@ def concurrently(*calls: Callable[[], Any]) -> list[Any]:
 
     For independent pieces of one redraw that each wait on a worker (e.g. the
     four columns of the Contours grid): with two workers they take the time
-    of the slowest pair instead of the sum.  Each call carries the session's
-    script context (if the caller has one), so the calls may use Streamlit's caches.  The first
-    exception raised by a call is raised here, after all calls have ended.
+    of the slowest pair instead of the sum.  The calls must not call Streamlit
+    (they run outside the session's script).  The first exception raised by a
+    call is raised here, after all calls have ended.
     """
     if len(calls) < 2 or n_workers() == 0:
         return [call() for call in calls]
     cancel = threading.Event()
-    context = get_script_run_ctx(suppress_warning=True)  # none in the warm-up's thread
 
     def in_session(call: Callable[[], Any]) -> Any:
-        thread = threading.current_thread()
-        if context is not None:
-            add_script_run_ctx(thread, context)
         _local.cancel = cancel
         try:
             return call()
         finally:
             _local.cancel = None
-            setattr(thread, SCRIPT_RUN_CONTEXT_ATTR_NAME, None)  # no closed session kept alive
 
     futures = [_threads().submit(in_session, call) for call in calls]
     try:
         while wait(futures, timeout=POLL_S).not_done:
-            _check_interrupt()
+            check_interrupt()
     except BaseException:
         cancel.set()  # the calls' waits raise Cancelled and their computations stop
         for future in futures:
@@ -457,7 +443,7 @@ def concurrently(*calls: Callable[[], Any]) -> list[Any]:
 def _await(future: Future, reports: Any, progress: Progress | None, cancel: Any = None) -> Any:
     """The result of ``future``; meanwhile its progress ``reports`` go to ``progress``.
 
-    If the session stops waiting (:func:`_check_interrupt` raises), the
+    If the session stops waiting (:func:`check_interrupt` raises), the
     future is cancelled and ``cancel`` (a thread or a manager's event) is set.
     """
     last, told = None, time.monotonic()
@@ -474,7 +460,7 @@ def _await(future: Future, reports: Any, progress: Progress | None, cancel: Any 
                     told = now
             if finished:
                 return future.result()
-            _check_interrupt()
+            check_interrupt()
     except BaseException:
         if not future.done():
             future.cancel()
@@ -483,7 +469,19 @@ def _await(future: Future, reports: Any, progress: Progress | None, cancel: Any 
         raise
 
 
-def _check_interrupt() -> None:
+@contextlib.contextmanager
+def cancelled_by(event: threading.Event) -> Iterator[None]:
+    """Within it, a computation this thread waits for is cancelled once ``event`` is set
+    (:func:`check_interrupt` raises :class:`Cancelled`): a thread outside any script run
+    (the live route's) stops waiting for a browser that has gone."""
+    _local.cancel = event
+    try:
+        yield
+    finally:
+        _local.cancel = None
+
+
+def check_interrupt() -> None:
     """Raise if the waiting session should stop waiting.
 
     In the session's script thread, Streamlit's own check raises its rerun or
@@ -491,9 +489,7 @@ def _check_interrupt() -> None:
     the server stopping) is pending; in a thread of :func:`concurrently`, the
     session's flag raises :class:`Cancelled`.
     """
-    context = get_script_run_ctx(suppress_warning=True)
-    if context is not None:
-        context.yield_check()
+    interruption_point()
     flag = getattr(_local, "cancel", None)
     if flag is not None and flag.is_set():
         raise Cancelled

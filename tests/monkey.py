@@ -26,8 +26,8 @@ from conftest import APP, chart, figures
 from streamlit.testing.v1 import AppTest
 
 from kpca_core import budget
-from kpca_ui.links import PAGES, Domain
 from kpca_ui.safety import MESSAGE
+from kpca_ui.settings import Setting
 from kpca_ui.shell import NAVIGATION
 from kpca_ui.views import (
     class_room,
@@ -65,10 +65,13 @@ VIEWS = {
     "lesson": lesson,
     "class_room": class_room,
 }
-DOMAINS: dict[str, dict[str, Domain]] = {page: VIEWS[page].LINK_DOMAINS for page, *_ in NAVIGATION}
+DOMAINS: dict[str, dict[str, Setting]] = {
+    page: dict(getattr(VIEWS[page], "SETTINGS", None).entries) if page != "home" else {}
+    for page, *_ in NAVIGATION
+}
 """What each page takes from a link: every page of the navigation."""
 TABS = {"denoising": ("dn_tab", denoising.TABS), "features": ("ft_tab", features.TABS)}
-PREFIXES = {page: prefix for prefix, page in PAGES.items()}
+PREFIXES = {page: VIEWS[page].SETTINGS.prefix for page in DOMAINS if page != "home"}
 EXPLAINED = (
     "Values of ",  # a bad list of column values, with the default shown instead
     "**",  # an upload that cannot be used: "**name** cannot be used: why"
@@ -178,24 +181,25 @@ class Walk:
             query[f"{prefix}_unknown"] = self.rng.choice(BAD_URL_VALUES)
         self.open(self.where, query)
 
-    def url_value(self, key: str, domain: Domain) -> str | list[str]:
-        """A valid value of the domain, or (one time in three) an invalid one."""
+    def url_value(self, key: str, setting: Setting) -> str | list[str]:
+        """A valid value of the setting, or (one time in three) an invalid one."""
         rng = self.rng
         if rng.random() < 1 / 3:
             bad = rng.choice(BAD_URL_VALUES)
             return [bad, bad] if rng.random() < 0.2 else bad
-        if domain.kind == "choice":
-            return rng.choice(domain.options)
-        if domain.kind == "flag":
+        if setting.options:
+            return setting.name(rng.choice(setting.options))
+        if setting.widget in ("toggle", "checkbox"):
             return rng.choice(["true", "false"])
-        if domain.kind == "text":
+        if setting.low is None:  # text, options the page knows, a drawing
             return rng.choice(TEXTS.get(key, VALUES_TEXTS))
-        high = min(domain.high, SIZE_CAPS.get(key, domain.high))
-        if domain.kind == "pair":
-            ends = [rng.choice([domain.low, high, rng.uniform(domain.low, high)]) for _ in "ab"]
+        high = min(setting.high, SIZE_CAPS.get(key, setting.high))
+        if setting.widget == "range":
+            ends = [rng.choice([setting.low, high, rng.uniform(setting.low, high)]) for _ in "ab"]
             return [f"{x:g}" for x in sorted(ends)]
-        value = rng.choice([domain.low, high, rng.uniform(domain.low, high)])
-        return str(round(value)) if domain.kind == "int" else f"{value:.3g}"
+        value = rng.choice([setting.low, high, rng.uniform(setting.low, high)])
+        whole = isinstance(setting.default, int) and not isinstance(setting.default, bool)
+        return str(round(value)) if whole else f"{value:.3g}"
 
     # --- acting on the page --------------------------------------------------------
 
@@ -296,12 +300,16 @@ class Walk:
             found += self.titles_disagree()
         return found
 
+    def drawn(self, kind: str, key: str) -> bool:
+        """Whether the page draws this widget (presenter mode draws only the stepping ones)."""
+        return any(widget.key == key for widget in self.browser.at.get(kind))
+
     def titles_disagree(self) -> list[str]:
         """The figures are titled with what the widgets show (the column, the chosen width)."""
         at, shown = self.browser.at, self.browser.shown
         charts = {c.key for c in figures(at)}
         wrong = []
-        if "ct_projection" in charts:
+        if "ct_projection" in charts and self.drawn("selectbox", "ct_pcol"):
             label = shown[at.selectbox(key="ct_pcol").id]
             title = chart(at, "ct_projection")["layout"]["title"]["text"]
             if not title.startswith(f"{label}:"):
@@ -317,7 +325,7 @@ class Walk:
         """The toy is drawn for the width or degree shown, the USPS cell is the one chosen."""
         at, shown = self.browser.at, self.browser.shown
         wrong = []
-        if "ft_toy_chart" in charts:
+        if "ft_toy_chart" in charts and self.drawn("selectbox", "ft_kernel"):
             title = chart(at, "ft_toy_chart")["layout"]["annotations"][0]["text"]
             if at.selectbox(key="ft_kernel").value == "rbf":
                 (label,) = shown[at.select_slider(key="ft_sigma").id]
@@ -326,7 +334,7 @@ class Walk:
                 asked = f"d = {at.slider(key='ft_pdegree').value}"
             if asked not in title:
                 wrong.append(f"the toy's control shows {asked!r}, its figure is {title!r}")
-        if "ft_table_chart" in charts:
+        if "ft_table_chart" in charts and self.drawn("select_slider", "ft_degree"):
             (degree,) = shown[at.select_slider(key="ft_degree").id]
             (n,) = shown[at.select_slider(key="ft_n").id]
             cell = f"The cell d = {degree}, n = {n}"

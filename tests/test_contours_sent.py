@@ -37,7 +37,7 @@ def test_the_grids_json_is_plotlys_json_of_its_figure(labels):
     assert json.loads(sent) == json.loads(plotly_json)
     # the figure made of both sends the JSON kept, and is the figure of that JSON
     figure = figure_from_json(kept, sent)
-    assert chart_module._json(figure) is sent
+    assert chart_module.json_of(figure) is sent
     assert json.loads(pio.to_json(figure, validate=False)) == json.loads(sent)
     # the arrays stay arrays in the data kept (float32: the data's dots)
     assert isinstance(kept["data"][0]["x"], np.ndarray)
@@ -65,12 +65,13 @@ def test_a_cached_grid_is_sent_without_serialising_it_again(monkeypatch):
 
 @pytest.mark.parametrize("projector_height", [None, 600])
 def test_a_held_grids_json_is_the_grids_own_or_its_projector_copys(projector_height):
-    """:func:`figures.sweep_figure_json`, the live endpoint's (kpca_ui/live.py): the sweep
-    and its figure in one call, for the page or for presenter mode's screen."""
+    """:func:`figures.sweep_and_figure_json`, the page's and the live endpoint's
+    (kpca_ui/live.py): the sweep and its figure in one call, for the page or for presenter
+    mode's screen."""
     X, _ = parabola(60, 0.2, 0)
     specs = ct.sweep_specs(ct.KernelSpec("poly"), "degree", (1, 2))
     settings = {"n_components": 3, "center": True, "parameter": "degree", "resolution": 40}
-    sent = figures.sweep_figure_json(
+    _, _, sent = figures.sweep_and_figure_json(
         X, specs, {**settings, "labels": None}, projector_height=projector_height, title="p"
     )
     spec = figures.contour_figure_data(sweep(False), title="p")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import importlib
 import os
 import re
 from pathlib import Path
@@ -14,8 +13,9 @@ from conftest import APP, ROOT, figures, open_view
 from streamlit.testing.v1 import AppTest
 from test_page_home import gallery_links
 
-from kpca_ui.links import LABELS, PAGES
-from kpca_ui.shell import NAVIGATION
+from kpca_ui.presenter import APP as APP_SETTINGS
+from kpca_ui.settings import PREFIXES
+from kpca_ui.views import class_room, contours, demo, denoising, features, lesson, spectrum
 from kpca_ui.views.denoising import TABS
 from kpca_ui.views.features import TABS as FT_TABS
 
@@ -141,37 +141,83 @@ def test_link_to_this_view_carries_the_settings():
     assert dict(parse_qsl(link.query)) == {"ct_k": "2", "ct_kernel": "Gaussian"}
 
 
-def bound_keys(path: Path) -> set[str]:
-    """The literal keys of the widgets a page script or view module binds to the URL."""
-    keys = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if not isinstance(node, ast.Call):
-            continue
-        words = {kw.arg: kw.value for kw in node.keywords}
-        bind, key = words.get("bind"), words.get("key")
-        if (
-            isinstance(bind, ast.Constant)
-            and bind.value == "query-params"
-            and isinstance(key, ast.Constant)
-        ):
-            keys.add(key.value)
-    return keys
+VIEWS = (contours, spectrum, denoising, demo, features, lesson, class_room)
+TABLES = [APP_SETTINGS, *(module.SETTINGS for module in VIEWS)]
+"""Every settings table of the app."""
+WIDGETS = (
+    *("slider", "number_input", "selectbox", "radio", "select_slider"),
+    *("toggle", "checkbox", "text_input"),
+)
+PRODUCT = [ROOT / "app.py", *ROOT.glob("app_pages/*.py"), *ROOT.glob("kpca_ui/**/*.py")]
 
 
-@pytest.mark.parametrize("prefix", sorted(PAGES))
-def test_every_bound_widget_has_a_label_for_the_notices(prefix):
-    view = PAGES[prefix]
-    files = [ROOT / "app_pages" / f"{view}.py", *(ROOT / "kpca_ui" / "views").glob(f"{view}*.py")]
-    keys = set().union(*map(bound_keys, files))
-    assert keys, "no bound widget found: has the page moved?"
-    missing = {key for key in keys if key.removeprefix(f"{prefix}_") not in LABELS[prefix]}
-    assert not missing, f"add these keys to kpca_ui/links.py LABELS[{prefix!r}]: {missing}"
+def literal_keys() -> dict[str, list[str]]:
+    """Every widget key the product's code writes (``key="..."``, ``key=NAME`` of a constant,
+    ``key=f"{prefix}_..."``), as a pattern, and where."""
+    found: dict[str, list[str]] = {}
+    for path in PRODUCT:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        constants = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                names, values = node.targets[0], node.value
+                pairs = zip(
+                    getattr(names, "elts", [names]), getattr(values, "elts", [values]), strict=False
+                )
+                for name, value in pairs:
+                    if isinstance(name, ast.Name) and isinstance(value, ast.Constant):
+                        constants[name.id] = value.value
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.keyword) and node.arg == "key"):
+                continue
+            value = node.value
+            if isinstance(value, ast.Name) and isinstance(constants.get(value.id), str):
+                pattern = re.escape(constants[value.id])
+            elif isinstance(value, ast.Constant) and isinstance(value.value, str):
+                pattern = re.escape(value.value)
+            elif isinstance(value, ast.JoinedStr):
+                pattern = "".join(
+                    re.escape(part.value) if isinstance(part, ast.Constant) else r"\w+"
+                    for part in value.values
+                )
+            else:
+                continue
+            found.setdefault(pattern, []).append(path.name)
+    return found
 
 
-DOMAIN_PAGES = [
+def test_every_setting_is_declared_once_in_one_table():
+    declared = [key for table in TABLES for key in table.entries]
+    assert len(declared) == len(set(declared)), [k for k in declared if declared.count(k) > 1]
+    assert set(PREFIXES.values()) == set(TABLES)  # no table outside the list
+    free = (APP_SETTINGS, lesson.SETTINGS, class_room.SETTINGS)  # the app's, "step", "room", "key"
+    for table in TABLES:
+        prefixed = all(key.startswith(f"{table.prefix}_") for key in table.entries)
+        assert prefixed or table in free, table.prefix
+
+
+def test_no_widget_is_bound_to_the_link_but_by_its_declaration():
+    """A widget's link and its values come from its setting: never ``bind=`` by hand, and
+    never a widget drawn under a setting's key but by the table."""
+    settings = {key for table in TABLES for key in table.entries}
+    for path in PRODUCT:
+        text = path.read_text(encoding="utf-8")
+        assert "bind=" not in text, path
+    clashes = {
+        key: where
+        for key in settings
+        for pattern, where in literal_keys().items()
+        if re.fullmatch(pattern, key)
+    }
+    assert not clashes, clashes
+
+
+PAGE_STATES = [
+    ("home", {}),
     ("contours", {}),
     ("contours", {"ct_kernel": "Gaussian", "ct_sweep": "nothing (one column)"}),
-    ("spectrum", {"sp_n": "100", "sp_nw": "20"}),
+    ("contours", {"ct_kernel": "Sigmoid", "ct_sweep": "offset c"}),
+    ("spectrum", {"sp_n": "100", "sp_nw": "20", "sp_film": "true"}),
     ("spectrum", {"sp_n": "100", "sp_kernel": "Polynomial: degree d"}),
     ("spectrum", {"sp_n": "100", "sp_nw": "20", "sp_kernel": "Polynomial: offset c"}),
     *[("denoising", {"dn_train": "10", "dn_test": "5", "dn_tab": tab}) for tab in TABS],
@@ -184,63 +230,57 @@ DOMAIN_PAGES = [
             "dn_method": "Learned (kernel ridge regression)",
         },
     ),
-]
-
-
-@pytest.mark.parametrize("page", [name for name, _, _ in NAVIGATION])
-def test_every_page_checks_each_bound_widgets_link_value_before_the_widgets(page):
-    script = ROOT / "app_pages" / f"{page}.py"
-    files = [script, *(ROOT / "kpca_ui" / "views").glob(f"{page}*.py")]
-    keys = set().union(*map(bound_keys, files))
-    domains = importlib.import_module(f"kpca_ui.views.{page}").LINK_DOMAINS
-    missing = keys - set(domains)
-    assert not missing, f"add these keys to kpca_ui/views/{page}.py LINK_DOMAINS: {missing}"
-    (call,) = [
-        node
-        for node in ast.walk(ast.parse(script.read_text(encoding="utf-8")))
-        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "require_app_shell"
-    ]
-    assert [ast.unparse(arg) for arg in call.args] == ["view.LINK_DOMAINS"]
-
-
-DOMAIN_PAGES += [
+    ("demo", {}),
     ("features", {}),
     ("features", {"ft_kernel": "Polynomial (x·y + 1)^d"}),
     ("features", {"ft_tab": FT_TABS[1]}),
     ("lesson", {}),
+    ("class_room", {}),
 ]
+"""Pages in states that between them draw every widget of the app."""
 
 
-@pytest.mark.parametrize(("page", "query"), DOMAIN_PAGES)
-def test_the_declared_link_domains_are_the_widgets_own(page, query):
+def test_every_widget_key_of_every_page_is_declared_exactly_once():
+    """Each key a page draws is a setting of exactly one table, or a control's key (a
+    button, a listener) written once in the product's code."""
+    settings = {key: table.prefix for table in TABLES for key in table.entries}
+    literals = literal_keys()
+    seen = set()
+    for page, query in PAGE_STATES:
+        at = open_view(page, query=query)
+        for kind in (*WIDGETS, "button", "tabs"):
+            seen |= {widget.key for widget in at.get(kind) if widget.key}
+    assert len(seen) > 80
+    undeclared = set()
+    for key in seen - set(settings):
+        where = [
+            place
+            for pattern, places in literals.items()
+            if re.fullmatch(pattern, key)
+            for place in places
+        ]
+        undeclared |= {(key, *where)} if len(where) != 1 else set()
+    assert not undeclared, undeclared
+
+
+@pytest.mark.parametrize(("page", "query"), PAGE_STATES)
+def test_the_widgets_are_their_settings(page, query):
     """What a link may hold is what the widget can show: bounds and options alike."""
-    domains = importlib.import_module(f"kpca_ui.views.{page}").LINK_DOMAINS
+    tables = [table for table in TABLES if table.page in (page, "")]
     at = open_view(page, query=query)
     checked = 0
-    for kind in (
-        "slider",
-        "number_input",
-        "selectbox",
-        "radio",
-        "select_slider",
-        "toggle",
-        "checkbox",
-        "text_input",
-    ):
+    for kind in WIDGETS:
         for widget in at.get(kind):
-            if widget.key not in domains:
+            setting = next((t[widget.key] for t in tables if widget.key in t), None)
+            if setting is None:
                 continue
-            domain, checked = domains[widget.key], checked + 1
-            if domain.kind in ("int", "float", "pair") and hasattr(widget, "options"):
-                assert all(domain.accepts([option]) for option in widget.options), widget.key
-            elif domain.kind in ("int", "float", "pair"):
-                assert (domain.low, domain.high) == (widget.proto.min, widget.proto.max), widget.key
-            elif domain.kind == "choice":
-                # the union over the page's settings (the sweeps of every kernel)
-                assert set(widget.options) <= set(domain.options), widget.key
-            else:
-                assert domain.kind == ("flag" if kind in ("toggle", "checkbox") else "text")
-    assert checked >= (1 if page == "lesson" else 3)  # the lesson's step is no widget
+            checked += 1
+            assert widget.label.split()[0] == setting.label.split()[0], widget.key
+            if setting.widget in ("slider", "number", "range"):
+                assert (setting.low, setting.high) == (widget.proto.min, widget.proto.max)
+            elif setting.options:
+                assert set(widget.options) <= {setting.name(o) for o in setting.options}
+    assert checked >= (1 if page in ("home", "demo", "class_room") else 3)
 
 
 def test_a_former_data_set_title_in_a_link_opens_that_data_set():

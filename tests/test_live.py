@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlencode
 
@@ -11,12 +13,16 @@ import pytest
 from starlette.applications import Starlette
 
 from kpca_ui import live
+from kpca_ui.cache import memo
+from kpca_ui.settings import number
 
 BASE = "/lecture"
 APP = Starlette(routes=[live.route(BASE)])
 asked: list[tuple[str, float]] = []
+NOISE = (number("noise", "Noise", 0.0, 1.0, 0.2),)
 
 
+@memo
 def figure_json(slider: str, value: float) -> str:
     asked.append((slider, value))
     if value == 0.5:
@@ -24,12 +30,20 @@ def figure_json(slider: str, value: float) -> str:
     return json.dumps({"data": [], "layout": {"title": {"text": f"{slider} = {value:g}"}}})
 
 
-def get(path: str, *, body: bytes | None = None, **query: str) -> tuple[int, dict, dict]:
+def register(figure, settings: object, sliders=NOISE, session: str = "a", **kw) -> str:
+    return live.register(live.Live(figure, sliders, settings, **kw), session)
+
+
+def get(
+    path: str, *, body: bytes | None = None, gone: bool = False, **query: str
+) -> tuple[int, dict, dict]:
     """One GET (or with ``body``, a POST) through the ASGI app: its status, headers and
-    JSON answer."""
+    JSON answer; ``gone``: its browser has left."""
     sent: list[dict] = []
 
     async def receive() -> dict:
+        if gone:
+            return {"type": "http.disconnect"}
         return {"type": "http.request", "body": body or b"", "more_body": False}
 
     async def send(message: dict) -> None:
@@ -49,8 +63,8 @@ def get(path: str, *, body: bytes | None = None, **query: str) -> tuple[int, dic
     return sent[0]["status"], headers, json.loads(b"".join(m.get("body", b"") for m in sent[1:]))
 
 
-def test_a_held_value_is_answered_with_the_figure_and_kept():
-    token = live.register(live.Live(figure_json, {"noise": (0.0, 1.0)}, ("test", 1)))
+def test_a_held_value_is_answered_with_the_figure_of_the_shared_cache():
+    token = register(figure_json, ("test", 1))
     url = live.url(BASE, token)
     assert url == f"{BASE}/_kpca/live/{token}"
     asked.clear()
@@ -61,11 +75,11 @@ def test_a_held_value_is_answered_with_the_figure_and_kept():
     assert asked == [("noise", 0.25)]
 
 
-def test_the_same_settings_are_named_by_the_same_token_and_others_by_another():
-    first = live.register(live.Live(figure_json, {"noise": (0.0, 1.0)}, ("test", 2)))
-    again = live.register(live.Live(figure_json, {"noise": (0.0, 1.0)}, ("test", 2)))
-    other = live.register(live.Live(figure_json, {"noise": (0.0, 1.0)}, ("test", 3)))
-    assert first == again != other
+def test_a_token_names_a_session_and_its_settings():
+    first = register(figure_json, ("test", 2))
+    assert first == register(figure_json, ("test", 2))
+    assert first != register(figure_json, ("test", 3))
+    assert first != register(figure_json, ("test", 2), session="another")
 
 
 @pytest.mark.parametrize(
@@ -82,7 +96,7 @@ def test_the_same_settings_are_named_by_the_same_token_and_others_by_another():
     ],
 )
 def test_a_request_that_cannot_be_answered_is_refused_with_a_sentence(query, status):
-    token = live.register(live.Live(figure_json, {"noise": (0.0, 1.0)}, ("test", 4)))
+    token = register(figure_json, ("test", 4))
     got, _, answer = get(live.url(BASE, token), **query)
     assert got == status and set(answer) == {"error"}
     assert "<b>" not in answer["error"]  # nothing the request carries is echoed
@@ -98,7 +112,7 @@ def drawn(slider: str, value: object) -> str:
 
 
 def test_a_drawing_posted_is_answered_with_its_figure_and_checked_first():
-    token = live.register(live.Live(drawn, {}, ("test", 5), drawing="ct"))
+    token = register(drawn, ("test", 5), sliders=(), drawing="ct")
     url = live.url(BASE, token)
     points = [[0.5, 0.5, 1], [-1, 1, 2], [1, -1, 3], ["x", 0, 1], [0, 0, 9]]
     status, _, figure = get(url, body=json.dumps({"points": points, "half": 2.0}).encode())
@@ -112,6 +126,45 @@ def test_a_drawing_posted_is_answered_with_its_figure_and_checked_first():
     ):
         status, _, answer = get(url, body=body)
         assert status == 422 and set(answer) == {"error"}, body[:40]
-    slider_only = live.register(live.Live(drawn, {"noise": (0.0, 1.0)}, ("test", 6)))
+    slider_only = register(drawn, ("test", 6))
     status, _, answer = get(live.url(BASE, slider_only), body=b'{"points": [], "half": 2}')
     assert status == 422 and "does not follow a drawing" in answer["error"]
+
+
+computed: list[float] = []
+
+
+def slow(slider: str, value: float) -> str:
+    computed.append(value)
+    time.sleep(0.3)
+    return json.dumps({"data": [], "layout": {"title": {"text": f"{value:g}"}}})
+
+
+def test_a_request_whose_browser_has_left_is_not_computed():
+    """200 requests of a page closed at once made the next visitor wait 58.6 s (#49)."""
+    computed.clear()
+    url = live.url(BASE, register(slow, ("test", 7)))
+    statuses = [get(url, gone=True, slider="noise", value=f"0.{k}")[0] for k in range(1, 9)]
+    assert statuses == [409] * 8
+    assert computed == []
+
+
+def test_of_one_pages_requests_the_newest_wins_and_older_waiting_ones_are_never_computed():
+    computed.clear()
+    url = live.url(BASE, register(slow, ("test", 8)))
+    answers: dict[str, int] = {}
+
+    def ask(value: str) -> None:
+        answers[value] = get(url, slider="noise", value=value)[0]
+
+    first = threading.Thread(target=ask, args=("0.1",))
+    first.start()
+    time.sleep(0.1)  # the first computes; the next two wait behind it
+    waiting = [threading.Thread(target=ask, args=(value,)) for value in ("0.2", "0.3")]
+    for thread in waiting:
+        thread.start()
+        time.sleep(0.05)
+    for thread in (first, *waiting):
+        thread.join()
+    assert answers == {"0.1": 200, "0.2": 409, "0.3": 200}
+    assert computed == [0.1, 0.3]

@@ -166,13 +166,15 @@ def notices(at: AppTest) -> list[str]:
 
 def test_presenter_modes_line_describes_the_grid_shown():
     at = page()
-    at.toggle(key=KEY).set_value(True).run()
-    at.button(key="ct_preset_fig2").click().run()
-    assert contours_grid.FIG2_NOTICE in notices(at)[0]
-    at.button(key="ct_preset_rings").click().run()
-    assert rings.RINGS_NOTICE in notices(at)[0]
-    at.button(key="ct_preset_dk5").click().run()
-    assert contours_grid.NOTICE in notices(at)[0]
+    for preset, line in (
+        ("fig2", contours_grid.FIG2_NOTICE),
+        ("rings", rings.RINGS_NOTICE),
+        ("dk5", contours_grid.NOTICE),
+    ):
+        at.toggle(key=KEY).set_value(False).run()  # presenter mode draws no preset buttons
+        at.button(key=f"ct_preset_{preset}").click().run()
+        at.toggle(key=KEY).set_value(True).run()
+        assert line in notices(at)[0]
 
 
 def test_the_dk_fig5_preset_shows_both_readings_side_by_side():
@@ -273,6 +275,9 @@ def test_the_camera_button_can_save_svg_and_the_numbers_download_as_csv():
     at = page(ct_img="svg")
     assert config(at, "ct_contours")["toImageButtonOptions"]["format"] == "svg"
     assert config(at, "ct_projection")["toImageButtonOptions"]["format"] == "svg"
+    assert not at.get("download_button")  # made when the numbers are asked for
+    at.session_state["ct_numbers"] = True  # the popover opened
+    at.run()
     labels = [button.proto.label for button in at.get("download_button")]
     assert labels == [
         "Eigenvalues (CSV)",
@@ -607,7 +612,7 @@ def test_a_held_value_is_drawn_from_one_call_to_a_worker(monkeypatch: pytest.Mon
 
     monkeypatch.setattr(contours_grid, "compute", counted)
     held(at, 0.37)  # a value no other test holds: not among the answers kept
-    assert calls == ["sweep_figure_json"]
+    assert calls == ["sweep_and_figure_json"]
 
 
 def panel_titles(spec: dict) -> list[str]:
@@ -619,8 +624,8 @@ def test_a_held_kernel_width_slider_draws_the_grid_at_the_width_under_its_thumb(
     assert "(2·1²)" in panel_titles(chart(at, "ct_contours"))[0]
     # the width σ as its slider shows it, not its index
     assert "(2·0.5²)" in panel_titles(held(at, 0.5, "ct_sigma"))[0]
-    with pytest.raises(live.Refused, match="not between"):
-        held(at, 5000.0, "ct_sigma")  # out of the slider's range
+    with pytest.raises(live.Refused, match="none of its options"):
+        held(at, 20_000.0, "ct_sigma")  # out of the slider's range
 
 
 def test_a_held_components_slider_draws_the_grid_with_that_many_components():

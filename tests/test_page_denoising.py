@@ -282,6 +282,8 @@ def test_every_figure_offers_its_numbers_and_svg(usps_dir, tab, chart_key, butto
     (shown,) = [c for c in figures(at) if c.key == chart_key]
     options = shown.config["toImageButtonOptions"]
     assert options["format"] == "svg"
+    at.session_state[button_key.replace("_csv", "_numbers")] = True  # its numbers asked for
+    at.run()
     (button,) = [b for b in at.get("download_button") if b.proto.id.endswith(button_key)]
     assert button.proto.label == "The numbers behind this figure (CSV)"
 
@@ -336,6 +338,8 @@ def test_table1_tab_shows_ours_beside_the_paper_and_says_where_it_differs(no_usp
     assert "how close the fixed point lands" not in text
     assert "(0.99 to 1.29 at n = 1, the paper: 0.99)" in text
     assert "2333 against 2058 at n = 1 (1.1×)" in text
+    at.session_state["dn_table1_numbers"] = True  # its numbers asked for
+    at.run()
     (button,) = [b for b in at.get("download_button") if b.proto.id.endswith("dn_table1_csv")]
     assert button.proto.label == "The numbers behind this figure (CSV)"
     assert {e.label for e in at.expander} >= {"The maths", "What am I looking at"}

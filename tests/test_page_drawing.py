@@ -165,9 +165,11 @@ def test_a_small_grid_in_one_call_is_the_grid_column_by_column(n_points, monkeyp
     specs = ct.sweep_specs(ct.KernelSpec("rbf", sigma=0.5), "sigma", (0.3, 1.0))
     kernels = [spec.kernel for spec in specs]
     assert budget.contour_seconds(n_points, kernels, 40) < grid.ONE_CALL_S
-    small, _ = grid.contour_grid_figure(points, specs, "sigma", True, 2, 40)
+    specs = tuple(specs)
+    small, _ = grid.grid(points, specs, "sigma", True, 2, 40, grid.Space())
     monkeypatch.setattr(grid, "ONE_CALL_S", 0.0)
-    by_column, _ = grid.contour_grid_figure(points, specs, "sigma", True, 2, 40)
+    grid.grid.clear()
+    by_column, _ = grid.grid(points, specs, "sigma", True, 2, 40, grid.Space())
     for one, other in zip(small.columns, by_column.columns, strict=True):
         np.testing.assert_allclose(one.values, other.values, rtol=1e-10, atol=1e-12)
         np.testing.assert_allclose(one.fit.eigenvalues, other.fit.eigenvalues, rtol=1e-10)

@@ -300,7 +300,7 @@ def background_worker(monkeypatch) -> None:
     def end_pool() -> None:
         for niceness in (workers.BACKGROUND_NICENESS, workers.CELL_NICENESS):
             workers._pool(1, niceness).shutdown()
-            workers._pool.clear(1, niceness)
+        workers._pool.cache_clear()
 
     end_pool()
     yield

@@ -91,6 +91,8 @@ def test_default_page_draws_the_sweep_and_marks_the_chosen_width() -> None:
     assert "component 1" in json.dumps(shown["maps"]["layout"]["annotations"])
     filename = shown["lines"]["config"]["toImageButtonOptions"]["filename"]
     assert filename.startswith("spectrum-lines_parabola_300") and "rbf" in filename
+    at.session_state["sp_numbers"] = True  # the numbers asked for
+    at.run()
     assert at.get("download_button")[0].label == "Download the sweep (CSV)"
 
 

@@ -1,4 +1,4 @@
-"""Plotly's script as ``serve.py`` serves it (kpca_ui/plotly_js.py)."""
+"""Plotly's script as the server serves it (kpca_ui/plotly_js.py)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from kpca_ui.plotly_js import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = [ROOT / "app.py", ROOT / "serve.py"] + [
+SOURCES = [ROOT / "app.py"] + [
     path
     for folder in ("kpca_core", "kpca_ui", "app_pages")
     for path in (ROOT / folder).rglob("*.py")

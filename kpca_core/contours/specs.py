@@ -50,6 +50,8 @@ LIMITS: dict[str, tuple[float, float]] = {
 """Accepted range of each parameter, inclusive."""
 
 SYMBOLS = {"degree": "degree", "c": "c", "gamma": "γ", "sigma": "σ"}
+FIELDS = {"degree": "degree", "c": "coef0", "gamma": "gamma", "sigma": "sigma"}
+"""Each parameter's field of :class:`KernelSpec`."""
 
 
 @dataclass(frozen=True)
@@ -85,8 +87,14 @@ class KernelSpec:
 
     def with_value(self, parameter: Parameter, value: float) -> KernelSpec:
         """A copy with ``parameter`` set to ``value``."""
-        field = {"degree": "degree", "c": "coef0", "gamma": "gamma", "sigma": "sigma"}[parameter]
-        return replace(self, **{field: int(value) if parameter == "degree" else float(value)})
+        value = int(value) if parameter == "degree" else float(value)
+        return replace(self, **{FIELDS[parameter]: value})
+
+    def used(self) -> KernelSpec:
+        """The same kernel with the parameters it does not use (:data:`SWEEPABLE`) at their
+        defaults: two specs that differ only there fit the same (a cache's key)."""
+        used = SWEEPABLE.get(self.kernel, ())
+        return KernelSpec(self.kernel, **{FIELDS[p]: getattr(self, FIELDS[p]) for p in used})
 
     def formula(self) -> str:
         """The kernel written out with its numbers, e.g. ``(x·y)^2``."""

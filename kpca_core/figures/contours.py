@@ -30,7 +30,6 @@ from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
-import plotly.io as pio
 
 from ..contours import ContourSweep, KernelSpec, contour_sweep, missing_reason
 from . import layout as rule
@@ -617,11 +616,19 @@ def projection_figure(
     return go.Figure(data=data, layout=layout, _validate=False)
 
 
-def contour_figure_json(sweep: ContourSweep, **kwargs: Any) -> tuple[dict, str]:
+def contour_figure_json(
+    sweep: ContourSweep, *, projector_height: int | None = None, **kwargs: Any
+) -> tuple[dict, str]:
     """The grid figure's data (:func:`contour_figure_data`, same arguments) and its JSON
     as the app's chart sends it (:func:`kpca_core.figures.style.figure_json`), without
-    plotly's figure objects in between (they deep-copy it, twice): run in a worker."""
-    return style.figure_json(contour_figure_data(sweep, **kwargs))
+    plotly's figure objects in between (they deep-copy it, twice): run in a worker.
+    With ``projector_height``, the figure for a projector
+    (:func:`kpca_core.figures.style.for_projector`), that many pixels tall."""
+    spec = contour_figure_data(sweep, **kwargs)
+    if projector_height is not None:
+        projected = style.for_projector(go.Figure(spec, _validate=False), height=projector_height)
+        spec = projected.to_plotly_json()
+    return style.figure_json(spec)
 
 
 def sweep_and_figure_json(
@@ -633,22 +640,3 @@ def sweep_and_figure_json(
     cost less than a trip to a worker each, and the sweep sent to none again."""
     made = contour_sweep(X, specs, **sweep)
     return (made, *contour_figure_json(made, **kwargs))
-
-
-def sweep_figure_json(
-    X: np.ndarray,
-    specs: list[KernelSpec],
-    sweep: dict[str, Any],
-    *,
-    projector_height: int | None = None,
-    **kwargs: Any,
-) -> str:
-    """The JSON of the grid figure of :func:`sweep_and_figure_json` (same arguments):
-    one worker call, for a grid that is made while a slider is held and seldom again.
-    With ``projector_height``, the figure for a projector
-    (:func:`kpca_core.figures.style.for_projector`), that many pixels tall."""
-    _, spec, sent = sweep_and_figure_json(X, specs, sweep, **kwargs)
-    if projector_height is None:
-        return sent
-    projected = style.for_projector(go.Figure(spec, _validate=False), height=projector_height)
-    return pio.to_json(projected, validate=False, engine="orjson")

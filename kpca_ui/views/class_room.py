@@ -38,10 +38,10 @@ from kpca_core.figures import denoise as digit_figures
 from kpca_core.figures.style import export_config
 from kpca_core.handwriting import Handwriting, to_digit
 from kpca_ui import draw, pad
+from kpca_ui.cache import memo
 from kpca_ui.chart import chart
-from kpca_ui.links import Domain, text
 from kpca_ui.points import PointSet
-from kpca_ui.presenter import KEPT_CLASS, presentable, presenter_mode
+from kpca_ui.presenter import figure_px, presentable, presenter_mode
 from kpca_ui.rooms.store import (
     CODE_LENGTH,
     HALF_WIDTH,
@@ -55,7 +55,8 @@ from kpca_ui.rooms.store import (
     shared_store,
 )
 from kpca_ui.safety import guarded
-from kpca_ui.views.contours_grid import contour_grid_figure
+from kpca_ui.settings import Setting, Settings
+from kpca_ui.views.contours_grid import Space, grid
 
 PREFIX = "cl"
 ROOM = "room"
@@ -64,7 +65,12 @@ LECTURER_KEY = "key"
 """The lecturer's own address's parameter: the room's token (never in the join link)."""
 KEY_CHARS = 64
 """The longest key a link may give (a token is 32 characters)."""
-LINK_DOMAINS: dict[str, Domain] = {ROOM: text(3 * CODE_LENGTH), LECTURER_KEY: text(KEY_CHARS)}
+SETTINGS = Settings(
+    PREFIX,
+    "class_room",
+    Setting(ROOM, "Room", "link", longest=3 * CODE_LENGTH),
+    Setting(LECTURER_KEY, "Lecturer's key", "link", longest=KEY_CHARS),
+)
 WRONG_KEY = (
     "This link's lecturer key is not this room's, so this page is a student's: only the "
     "address of the page where the room was started steers it."
@@ -194,8 +200,8 @@ def room_header(code: str, shown: Snapshot) -> None:
     frozen = " — frozen" if shown.frozen else ""
     words, qr = st.columns([4, 1] if waiting else [6, 1], vertical_alignment="center")
     words.markdown(
-        f'<p class="{KEPT_CLASS}" style="font-size: 1.25rem; margin: 0">Join the room on '
-        f'your phone: scan the code, or open <code>{link}</code></p><p class="{KEPT_CLASS}" '
+        '<p style="font-size: 1.25rem; margin: 0">Join the room on '
+        f"your phone: scan the code, or open <code>{link}</code></p><p "
         f'style="font-size: {size}; font-weight: 700; margin: 0; line-height: 1.2">'
         f'<span style="letter-spacing: 0.15em">{code}</span> <span class="cl-counts" '
         f'style="font-size: 1.5rem; margin-left: 1rem">{shown.counts()}{frozen}</span></p>',
@@ -366,25 +372,19 @@ def class_points(shown: Snapshot) -> None:
             icon=":material/touch_app:",
         )
         return
-    points, specs = room_points(shown), [room_spec(shown)]
     # on a projector one large panel, which the back of the hall can read
     n_components = 1 if presenter_mode() else N_COMPONENTS
-    _, fig = contour_grid_figure(
-        points,
-        specs,
-        None,
-        True,
-        n_components,
-        RESOLUTION,
-        projector=presenter_mode(),
-        width=FIGURE_PX,
-        group_colours=draw.GROUP_COLOURS,  # the colours the students chose on their canvas
+    # the colours the students chose on their canvas
+    space = Space(FIGURE_PX, projector=figure_px() if presenter_mode() else None,
+                  colours=tuple(draw.GROUP_COLOURS))  # fmt: skip
+    _, fig = grid(
+        room_points(shown), (room_spec(shown),), None, True, n_components, RESOLUTION, space
     )
     key = "cl_points_chart" + ("_pj" if presenter_mode() else "")  # a new chart for the screen
     chart(fig, key=key, config=export_config("class_points"))
 
 
-@st.cache_resource(show_spinner=False, max_entries=2048)
+@memo
 def cleaned_digit(
     model_key: tuple, digit: bytes, _model: DigitDenoiser
 ) -> tuple[np.ndarray, np.ndarray]:

@@ -31,17 +31,18 @@ from kpca_core.figures import denoise as figures
 from kpca_core.figures.style import export_config
 from kpca_core.handwriting import to_digit
 from kpca_ui import pad
+from kpca_ui.adapter import in_script_run
+from kpca_ui.cache import memo
 from kpca_ui.chart import chart
-from kpca_ui.links import Domain
-from kpca_ui.presenter import KEPT_CLASS, presentable
+from kpca_ui.presenter import presentable, prose
 from kpca_ui.screen import narrow_listener, narrow_px
+from kpca_ui.settings import Settings
 from kpca_ui.views.denoising import DEMO_LEVELS
 from kpca_ui.views.denoising_cache import digit_sets, digit_subsets, fitted_model
-from kpca_ui.workers import in_script_run
 
 PREFIX = "dm"
 """Widget-key prefix of the page (its pad's link parameter is ``dm_pad``)."""
-LINK_DOMAINS: dict[str, Domain] = {f"{PREFIX}_pad": pad.link_domain()}
+SETTINGS = Settings(PREFIX, "demo", pad.link_setting(PREFIX))
 """The page takes one thing from a link: a digit written on its pad."""
 NEXT = "dm_next"
 """Key of the "Show me another" button."""
@@ -87,7 +88,7 @@ def model_key(source: str) -> tuple:
     return (source, *preset, 0, None, 0.0)
 
 
-@st.cache_resource(show_spinner=False, max_entries=2)  # the page shows a spinner
+@memo
 def convincing_cases(key: tuple, _model: DigitDenoiser, _subsets: DigitSubsets) -> DemoCases:
     """The noise level with the most convincing test digits, measured once per model
     (``key``, :func:`model_key`: cases measured for another model are never shown)."""
@@ -128,9 +129,8 @@ def pictures(grid: ImageGrid, verdict: Verdict, key: str, name: str) -> None:
 
 def show_verdict(verdict: Verdict) -> None:
     """How much of the noise each method removed, in one line and a bar for each."""
-    # kept in presenter mode, which hides other text
     st.markdown(
-        f'<p class="{KEPT_CLASS}" style="font-size: 1.5rem; font-weight: 700; margin: 0">'
+        '<p style="font-size: 1.5rem; font-weight: 700; margin: 0">'
         f"{html.escape(verdict.words().capitalize())}</p>",
         unsafe_allow_html=True,
     )
@@ -141,7 +141,8 @@ def show_verdict(verdict: Verdict) -> None:
         strict=True,
     ):
         column.progress(min(max(share, 0.0), 1.0), text=f"{name}: {percent(share)}")
-    st.caption(NOISE_GONE)
+    if prose():
+        st.caption(NOISE_GONE)
 
 
 def noise_of(cases: DemoCases) -> Noise:
@@ -163,23 +164,16 @@ def another() -> None:
 def show(model: DigitDenoiser, subsets: DigitSubsets, cases: DemoCases) -> None:
     """One sentence and the button for another, the case's pictures and its verdict."""
     words, button = st.columns([4, 1], vertical_alignment="center")
-    words.markdown(
-        f"After looking at {len(subsets.X_train):,} handwritten digits, the **kernel method** "
-        "redraws a noisy digit from similar ones it has seen, while the **classic method** "
-        "keeps much of the noise."
-    )
+    if prose():
+        words.markdown(
+            f"After looking at {len(subsets.X_train):,} handwritten digits, the **kernel "
+            "method** redraws a noisy digit from similar ones it has seen, while the "
+            "**classic method** keeps much of the noise."
+        )
     button.button("Show me another", key=NEXT, on_click=another, icon=":material/refresh:")
     index = shown_case(cases)
     grid, verdict = cleaned(model, subsets.X_test[index], noise_of(cases), index, subsets.side)
     pictures(grid, verdict, "dm_chart", f"demo_digit{index}")
-
-
-def hide_sidebar() -> None:
-    """No sidebar on this page: nothing to set, nothing to explain."""
-    st.html(
-        "<style>[data-testid='stSidebar'], [data-testid='stSidebarCollapsedControl'], "
-        "[data-testid='stExpandSidebarButton'] { display: none; }</style>"
-    )
 
 
 @st.fragment
@@ -225,3 +219,9 @@ def write_a_digit(
             n_kernel=n_kernel,
         )
         pictures(grid, verdict, f"{prefix}_pad_chart", f"{prefix}_your_digit")
+
+
+def warm(values: object = None) -> None:
+    """The Demo's model (the Denoising view's default) and its measured cases."""
+    model, subsets = model_and_digits()
+    convincing_cases(model_key(subsets.source), model, subsets)

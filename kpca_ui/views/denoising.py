@@ -7,13 +7,17 @@ Mika et al. (1999).  The cached work (digits, models, sweeps, grids) is in
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import streamlit as st
 
 from kpca_core import budget, gamma_to_sigma
 from kpca_core.denoise import PRESETS, SWEEP_N, Noise, kernel_gamma
-from kpca_ui.links import choice, flag, integer, number
-from kpca_ui.pad import link_domain as pad_domain
-from kpca_ui.shell import camera_domain, camera_format
+from kpca_ui.pad import link_setting as pad_setting
+from kpca_ui.presenter import prose
+from kpca_ui.settings import Settings, choice, flag, number
+from kpca_ui.shell import camera
 
 # M ≤ 5000 training digits: the fit (all M eigenvectors) takes about 10 s alone
 # on the 2-core server and 0.6 GB while it runs; 300 per class (the paper) about 3 s.
@@ -27,7 +31,7 @@ METHODS = {
     "ridge": "Learned (kernel ridge regression)",
 }
 CUSTOM = "Custom settings"
-TABS = [
+TABS = (
     "Fig. 4 grid",
     "Side by side",
     "Error vs n",
@@ -37,7 +41,7 @@ TABS = [
     "Fig. 3",
     "Pre-images",
     "Write a digit",
-]
+)
 DEMO_LEVELS = {"none": 0.0, "a little": 0.2, "some": 0.4, "a lot": 0.6, "very much": 0.8}
 GAUSSIAN_PRESET = next(iter(PRESETS))
 TOY_WIDTHS = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0)
@@ -54,39 +58,6 @@ digits its time is mostly the kernel ridge map's four fits (one per n), whatever
 PRE_SETS = {"half_circle": "Half circle", "square": "Square"}
 """The 2-D sets of the pre-images' toy (Mika et al. Fig. 1)."""
 PRE_POINTS = 200
-LINK_DOMAINS = {
-    "dn_img": camera_domain(),
-    "dn_pad": pad_domain(),  # the "Write a digit" tab's writing (kpca_ui/pad.py)
-    "dn_train": integer(10, MAX_TRAIN_PER_CLASS),
-    "dn_test": integer(5, MAX_TEST_PER_CLASS),
-    "dn_seed": integer(0, MAX_SEED),
-    "dn_c": choice(WIDTHS),
-    "dn_center": flag(),
-    "dn_noise": choice(NOISE_KINDS.values()),
-    "dn_sigma": number(0.0, 1.5),
-    "dn_p": number(0.0, 1.0),
-    "dn_train_noisy": flag(),
-    "dn_method": choice(METHODS.values()),
-    "dn_ridge": choice(RIDGE_ALPHAS),
-    "dn_tab": choice(TABS),
-    "dn_n": choice(SWEEP_N),
-    "dn_sbs_count": integer(1, 10),
-    "dn_sbs_draw": integer(0, 10_000),
-    "dn_sweep_ridge": flag(),
-    "dn_toy_noise": number(0.0, 0.3),
-    "dn_toy_c": choice(TOY_WIDTHS),
-    "dn_toy_n": integer(1, 20),
-    "dn_toy_seed": integer(0, 10_000),
-    "dn_demo_digit": choice(range(10)),
-    "dn_demo_noise": choice(DEMO_LEVELS),
-    "dn_fig3_digit": integer(0, MAX_TEST_INDEX),
-    "dn_fig3_start": choice(FIG3_STARTS.values()),
-    "dn_pre_digits": choice(DIGIT_COUNTS),
-    "dn_pre_set": choice(PRE_SETS.values()),
-    "dn_pre_n": integer(1, 20),
-    "dn_pre_point": integer(0, PRE_POINTS - 1),
-}
-"""What each widget of the view accepts from a link (:func:`kpca_ui.links.sanitise_link`)."""
 
 
 def _preset_state(name: str) -> dict[str, object]:
@@ -103,10 +74,168 @@ def _preset_state(name: str) -> dict[str, object]:
     }
 
 
+_PAPER = _preset_state(GAUSSIAN_PRESET)
+SETTINGS = Settings(
+    "dn",
+    "denoising",
+    camera("dn"),
+    pad_setting("dn"),  # the "Write a digit" tab's writing (kpca_ui/pad.py)
+    number(
+        "dn_train",
+        "Training digits per class",
+        10,
+        MAX_TRAIN_PER_CLASS,
+        _PAPER["dn_train"],
+        step=10,
+        cost="fit",
+        help=f"The paper uses 300, the most this shared server allows ({10 * MAX_TRAIN_PER_CLASS} "
+        "digits): kernel PCA keeps all eigenvectors of an M × M matrix, and 5000 digits "
+        "took 40 s of a core that the other students' views need.",
+    ),
+    number(
+        "dn_test",
+        "Test digits per class",
+        5,
+        MAX_TEST_PER_CLASS,
+        _PAPER["dn_test"],
+        step=5,
+        cost="data",
+        help="The paper uses 50.",
+    ),
+    number(
+        "dn_seed",
+        "Seed",
+        0,
+        MAX_SEED,
+        0,
+        step=1,
+        widget="number",
+        cost="fit",
+        help="Draws the digits and the noise.",
+    ),
+    choice(
+        "dn_c",
+        "Width c (Mika et al., per pixel)",
+        WIDTHS,
+        default=_PAPER["dn_c"],
+        widget="select_slider",
+        cost="fit",
+        help="k(x, y) = exp(−‖x − y‖² / (N c)), N = number of pixels; the paper's c = 0.5.",
+    ),
+    flag(
+        "dn_center",
+        "Centre in feature space",
+        _PAPER["dn_center"],
+        cost="fit",
+        help="Subtract the mean in feature space (eq. 49). The paper's equations are "
+        "written without centring; the preset leaves it off.",
+    ),
+    choice("dn_noise", "Noise type", NOISE_KINDS, widget="radio"),
+    number(
+        "dn_sigma",
+        "Standard deviation σ (0–1 intensity scale)",
+        0.0,
+        1.5,
+        _PAPER["dn_sigma"],
+        step=0.05,
+        help="σ on a scale where 0 is white paper and 1 full ink; the USPS files store "
+        "−1…1, so the noise added to them has standard deviation 2σ.",
+    ),
+    number("dn_p", "Probability p that a pixel turns black or white", 0.0, 1.0, 0.4, step=0.05),
+    flag(
+        "dn_train_noisy",
+        "Train on noisy digits too",
+        widget="checkbox",
+        cost="fit",
+        help="The paper trains on clean digits; this adds the same kind of noise to them.",
+    ),
+    choice("dn_method", "Method", METHODS, widget="radio"),
+    choice(
+        "dn_ridge",
+        "Ridge parameter α",
+        RIDGE_ALPHAS,
+        default=1.0,
+        widget="select_slider",
+        help="Regularisation of the learned map from components back to pixels "
+        "(scikit-learn's fit_inverse_transform).",
+    ),
+    choice("dn_tab", "Tab", TABS, widget="tabs", stepping=True),
+    choice(
+        "dn_n",
+        "Number of components n",
+        SWEEP_N,
+        default=64,
+        widget="select_slider",
+        stepping=True,
+        help="On a log scale. Kernel PCA can use more components than there are pixels.",
+    ),
+    number("dn_sbs_count", "How many digits", 1, 10, 6),
+    number(
+        "dn_sbs_draw", "Draw", 0, 10_000, 0, step=1, widget="number", help="Another set of digits."
+    ),
+    flag(
+        "dn_sweep_ridge",
+        "Add the learned pre-image (kernel ridge; one fit per n, slower)",
+        widget="checkbox",
+    ),
+    number("dn_toy_noise", "Noise", 0.0, 0.3, 0.1, step=0.01, cost="fit"),
+    choice("dn_toy_c", "Width c", TOY_WIDTHS, default=0.5, widget="select_slider", cost="fit"),
+    number("dn_toy_n", "Kernel components", 1, 20, 4, stepping=True),
+    number("dn_toy_seed", "Seed", 0, 10_000, 0, step=1, widget="number", cost="fit"),
+    choice("dn_demo_digit", "Which digit?", range(10)),
+    choice(
+        "dn_demo_noise",
+        "How much noise?",
+        tuple(DEMO_LEVELS),
+        default="some",
+        widget="select_slider",
+        stepping=True,
+    ),
+    number(
+        "dn_fig3_digit",
+        "Test digit (0 = the first)",
+        0,
+        MAX_TEST_INDEX,
+        0,
+        step=1,
+        widget="number",
+        help="The paper shows the first digit of its test set.",
+    ),
+    choice(
+        "dn_fig3_start",
+        "Start the iteration (10) at",
+        FIG3_STARTS,
+        widget="radio",
+        help="Reconstruction may not use the digit itself; de-noising may (the paper, Sect. 4).",
+    ),
+    choice(
+        "dn_pre_digits",
+        "Noisy test digits compared",
+        DIGIT_COUNTS,
+        default=20,
+        widget="select_slider",
+        help="Spread over the test set; each method runs at every n on the same digits.",
+    ),
+    choice("dn_pre_set", "Data set", PRE_SETS, widget="radio"),
+    number("dn_pre_n", "Kernel components", 1, 20, 4, cost="fit"),
+    number(
+        "dn_pre_point",
+        "Point whose ρ(z) is drawn",
+        0,
+        PRE_POINTS - 1,
+        0,
+        step=1,
+        widget="number",
+        help="Its path is traced in black over the contours of its own ρ(z).",
+    ),
+)
+DEFAULTS = SETTINGS.defaults
+
+
 def _apply_preset() -> None:
     name = st.session_state["dn_preset"]
     if name in PRESETS:
-        st.session_state.update(_preset_state(name))
+        SETTINGS.apply(_preset_state(name))
 
 
 def _matching_preset(values: dict[str, object]) -> str:
@@ -117,153 +246,76 @@ def _matching_preset(values: dict[str, object]) -> str:
     return CUSTOM
 
 
-DEFAULTS = {**_preset_state(GAUSSIAN_PRESET), "dn_p": 0.4, "dn_seed": 0, "dn_ridge": 1.0}
-"""Every widget's starting value is its own default (``value=``): a bound widget leaves
-its default out of the URL, so this is also what a link without the parameter means,
-and any other value, its lowest included, stays in the link."""
+SIDEBAR = {
+    "Digits": ("dn_train", "dn_test", "dn_seed"),
+    "Kernel": ("dn_c", "dn_center"),
+    "Noise": ("dn_noise", "dn_sigma", "dn_p", "dn_train_noisy"),
+    "Pre-image": ("dn_method", "dn_ridge", "dn_img"),
+}
+"""The experiment's settings in the sidebar, under their headings."""
 
 
 def sidebar_settings() -> dict[str, object]:
-    """The experiment's controls, in the sidebar; returns their values."""
+    """The experiment's controls, in the sidebar; the experiment they set up."""
     side = st.sidebar
-    side.header("Experiment")
+    if prose():
+        side.header("Experiment")
     # The preset box is drawn at the top but filled last, from what the widgets
     # below show (after a link, a preset or a change of one's own alike).
-    preset_slot = side.container()
-    side.subheader("Digits")
-    n_train = side.slider(
-        "Training digits per class",
-        10,
-        MAX_TRAIN_PER_CLASS,
-        DEFAULTS["dn_train"],
-        step=10,
-        key="dn_train",
-        bind="query-params",
-        help=f"The paper uses 300, the most this shared server allows ({10 * MAX_TRAIN_PER_CLASS} "
-        "digits): kernel PCA keeps all eigenvectors of an M × M matrix, and 5000 digits "
-        "took 40 s of a core that the other students' views need.",
+    preset_slot = side.container() if prose() else None
+    for heading, keys in SIDEBAR.items():
+        if prose():
+            side.subheader(heading)
+        for key in keys:
+            hidden = {"dn_sigma": "speckle", "dn_p": "gaussian"}.get(key)
+            if hidden == SETTINGS.value("dn_noise"):
+                continue  # the other kind of noise's level
+            if key == "dn_ridge" and SETTINGS.value("dn_method") != "ridge":
+                continue
+            SETTINGS.draw(
+                key, side, **({"horizontal": True} if key in ("dn_noise", "dn_img") else {})
+            )
+            if key == "dn_train" and prose():
+                side.caption(
+                    f"At most {MAX_TRAIN_PER_CLASS} per class ({10 * MAX_TRAIN_PER_CLASS} "
+                    "digits, about 4 s to fit on one core). A fitted model is kept for everyone."
+                )
+    values = SETTINGS.values()
+    shown = {key: values[key] for key in ("dn_train", "dn_test", "dn_c", "dn_center")}
+    level = "dn_sigma" if values["dn_noise"] == "gaussian" else "dn_p"
+    shown |= {"dn_noise": values["dn_noise"], level: values[level]}
+    st.session_state["dn_preset"] = _matching_preset(
+        {**shown, "dn_train_noisy": values["dn_train_noisy"]}
     )
-    side.caption(
-        f"At most {MAX_TRAIN_PER_CLASS} per class ({10 * MAX_TRAIN_PER_CLASS} digits, about "
-        "4 s to fit on one core). A fitted model is kept for everyone."
-    )
-    n_test = side.slider(
-        "Test digits per class",
-        5,
-        MAX_TEST_PER_CLASS,
-        DEFAULTS["dn_test"],
-        step=5,
-        key="dn_test",
-        bind="query-params",
-        help="The paper uses 50.",
-    )
-    seed = side.number_input(
-        "Seed",
-        0,
-        MAX_SEED,
-        DEFAULTS["dn_seed"],
-        step=1,
-        key="dn_seed",
-        bind="query-params",
-        help="Draws the digits and the noise.",
-    )
-    side.subheader("Kernel")
-    c = side.select_slider(
-        "Width c (Mika et al., per pixel)",
-        WIDTHS,
-        DEFAULTS["dn_c"],
-        key="dn_c",
-        bind="query-params",
-        help="k(x, y) = exp(−‖x − y‖² / (N c)), N = number of pixels; the paper's c = 0.5.",
-    )
-    center = side.toggle(
-        "Centre in feature space",
-        DEFAULTS["dn_center"],
-        key="dn_center",
-        bind="query-params",
-        help="Subtract the mean in feature space (eq. 49). The paper's equations are "
-        "written without centring; the preset leaves it off.",
-    )
-    side.subheader("Noise")
-    kind = side.radio(
-        "Noise type",
-        list(NOISE_KINDS),
-        format_func=NOISE_KINDS.get,
-        index=list(NOISE_KINDS).index(DEFAULTS["dn_noise"]),
-        key="dn_noise",
-        bind="query-params",
-        horizontal=True,
-    )
-    if kind == "gaussian":
-        level = side.slider(
-            "Standard deviation σ (0–1 intensity scale)",
-            0.0,
-            1.5,
-            DEFAULTS["dn_sigma"],
-            step=0.05,
-            key="dn_sigma",
-            bind="query-params",
-            persist_state="page",
-            help="σ on a scale where 0 is white paper and 1 full ink; the USPS files store "
-            "−1…1, so the noise added to them has standard deviation 2σ.",
+    if preset_slot is not None:
+        preset_slot.selectbox(
+            "Preset",
+            [*PRESETS, CUSTOM],
+            # the paper named in the help: its full name was cut in the sidebar at 1280 px
+            format_func=lambda name: name.removeprefix(PAPER),
+            key="dn_preset",
+            on_change=_apply_preset,
+            help="The settings that reproduce Mika et al. (1999), Fig. 4; see 'What the "
+            "preset means'.",
         )
-    else:
-        level = side.slider(
-            "Probability p that a pixel turns black or white",
-            0.0,
-            1.0,
-            DEFAULTS["dn_p"],
-            step=0.05,
-            key="dn_p",
-            bind="query-params",
-            persist_state="page",
-        )
-    train_noisy = side.checkbox(
-        "Train on noisy digits too",
-        DEFAULTS["dn_train_noisy"],
-        key="dn_train_noisy",
-        bind="query-params",
-        help="The paper trains on clean digits; this adds the same kind of noise to them.",
-    )
-    side.subheader("Pre-image")
-    method = side.radio(
-        "Method", list(METHODS), format_func=METHODS.get, key="dn_method", bind="query-params"
-    )
-    ridge_alpha = 1.0
-    if method == "ridge":
-        ridge_alpha = side.select_slider(
-            "Ridge parameter α",
-            RIDGE_ALPHAS,
-            DEFAULTS["dn_ridge"],
-            key="dn_ridge",
-            bind="query-params",
-            persist_state="page",
-            help="Regularisation of the learned map from components back to pixels "
-            "(scikit-learn's fit_inverse_transform).",
-        )
-    camera_format(side, "dn_img")
-    shown = {"dn_train": n_train, "dn_test": n_test, "dn_c": c, "dn_center": center}
-    shown |= {"dn_noise": kind, "dn_sigma" if kind == "gaussian" else "dn_p": level}
-    st.session_state["dn_preset"] = _matching_preset({**shown, "dn_train_noisy": train_noisy})
-    preset_slot.selectbox(
-        "Preset",
-        [*PRESETS, CUSTOM],
-        # the paper named in the help: its full name was cut in the sidebar at 1280 px
-        format_func=lambda name: name.removeprefix(PAPER),
-        key="dn_preset",
-        on_change=_apply_preset,
-        help="The settings that reproduce Mika et al. (1999), Fig. 4; see 'What the preset means'.",
-    )
+    return experiment(values)
+
+
+def experiment(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The experiment the settings' ``values`` set up (the page's, a gallery card's)."""
+    kind = values["dn_noise"]
+    level = values["dn_sigma" if kind == "gaussian" else "dn_p"]
+    method = values["dn_method"]
     return {
-        "n_train": int(n_train),
-        "n_test": int(n_test),
-        "seed": int(seed),
-        "c": float(c),
-        "center": bool(center),
+        "n_train": int(values["dn_train"]),
+        "n_test": int(values["dn_test"]),
+        "seed": int(values["dn_seed"]),
+        "c": float(values["dn_c"]),
+        "center": bool(values["dn_center"]),
         "noise": Noise(kind, float(level)),
-        "train_noisy": bool(train_noisy),
+        "train_noisy": bool(values["dn_train_noisy"]),
         "method": method,
-        "ridge_alpha": float(ridge_alpha),
+        "ridge_alpha": float(values["dn_ridge"]) if method == "ridge" else 1.0,
     }
 
 

@@ -1,9 +1,8 @@
 """The Denoising view's cached work: the digits, the fitted models, the sweeps and grids.
 
-Each is cached across reruns and sessions, keyed on small values; the progress
-bars are drawn inside the cached calls, so that Streamlit replays them on a hit.
-:func:`usps_digits` and :func:`chosen_subsets` also say where the digits come
-from and how many there are.
+Each is kept in the shared cache (:mod:`kpca_ui.cache`), keyed on small values;
+a progress bar is drawn by the session that computes.  :func:`usps_digits` and
+:func:`chosen_subsets` also say where the digits come from and how many there are.
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ import plotly.graph_objects as go
 import streamlit as st
 from _plotly_utils.utils import to_typed_array_spec
 from plotly.colors import get_colorscale
-from streamlit.runtime.caching.cached_message_replay import in_cached_function
 
 from kpca_core import usps
 from kpca_core.denoise import (
@@ -55,18 +53,17 @@ from kpca_core.preimage_compare import (
     toy_comparison,
     toy_paths,
 )
-from kpca_ui.memory import MB, bounded
+from kpca_ui.adapter import in_script_run
+from kpca_ui.cache import memo
+from kpca_ui.presenter import presenter_mode
 from kpca_ui.views.denoising import width_caption
-from kpca_ui.workers import build, compute, in_background, in_script_run, no_progress
-
-MODELS_MAX_BYTES = 400 * MB
-"""The fitted models together: two of the largest (M = 3000, ~150 MB each) fit."""
+from kpca_ui.workers import build, compute, in_background, no_progress
 
 # (source, train per class, test per class, c, centre, seed, training-noise kind, level)
 ModelKey = tuple[str, int, int, float, bool, int, str | None, float]
 
 
-@st.cache_resource(show_spinner=False, ttl="1h", max_entries=4)
+@memo
 def load_digits(
     usps_dir: str | None, data_home: str | None, base_urls: tuple[str, ...]
 ) -> tuple[usps.DigitsData, usps.DigitsData]:
@@ -77,7 +74,7 @@ def load_digits(
     return pair
 
 
-@st.cache_resource(show_spinner=False, max_entries=4)
+@memo
 def digit_subsets(
     source: str, n_train: int, n_test: int, seed: int, _data: tuple[usps.DigitsData, ...]
 ) -> DigitSubsets:
@@ -93,8 +90,7 @@ def digit_subsets(
     )
 
 
-@bounded(MODELS_MAX_BYTES)
-@st.cache_resource(show_spinner=False, max_entries=2)  # ~150 MB each for M = 3000
+@memo
 def fitted_model(key: ModelKey, _subsets: DigitSubsets) -> DigitDenoiser:
     """Linear and kernel PCA on the training digits, cached across reruns and sessions."""
     _, _, _, c, center, seed, noise_kind, noise_level = key
@@ -113,7 +109,7 @@ def noisy_test_digits(key: ModelKey, noise: tuple[str, float], subsets: DigitSub
     return Noise(*noise).apply(subsets.X_test, key[5] + 1)
 
 
-@st.cache_resource(show_spinner=False, max_entries=8)
+@memo
 def cached_sweep(
     key: ModelKey,
     noise: tuple[str, float],
@@ -137,7 +133,7 @@ def cached_sweep(
     return sweep
 
 
-@st.cache_resource(show_spinner=False, max_entries=16)
+@memo
 def cached_fig4(
     key: ModelKey,
     noise: tuple[str, float],
@@ -159,7 +155,7 @@ def cached_fig4(
     )
 
 
-@st.cache_resource(show_spinner=False, max_entries=64)
+@memo
 def cached_side_by_side(
     key: ModelKey,
     noise: tuple[str, float],
@@ -266,13 +262,12 @@ def side_by_side_frames(
     """:func:`_side_by_side_frames`, asked again if a newer request cancelled it first."""
     args = (key, noise, pick, method, ridge_alpha, title, width_px, model, subsets)
     every_n = _side_by_side_frames(*args)
-    if every_n.cancelled():
-        _side_by_side_frames.clear(*args)
-        every_n = _side_by_side_frames(*args)
+    if every_n.cancelled():  # asked again, under a key of its own
+        every_n = _side_by_side_frames(*args, attempt=id(every_n))
     return every_n
 
 
-@st.cache_resource(show_spinner=False, max_entries=8)
+@memo
 def _side_by_side_frames(
     key: ModelKey,
     noise: tuple[str, float],
@@ -283,6 +278,7 @@ def _side_by_side_frames(
     width_px: int | None,
     _model: DigitDenoiser,
     _subsets: DigitSubsets,
+    attempt: int = 0,
 ) -> Future:
     """Scrubbing n: the side-by-side figure at every n of ``SWEEP_N``, made in the background.
 
@@ -364,7 +360,7 @@ def _every_n(
     return frames
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@memo
 def cached_toy(
     name: str, n_samples: int, noise: float, c: float, n: int, seed: int
 ) -> ToyDenoising:
@@ -373,7 +369,7 @@ def cached_toy(
     )
 
 
-@st.cache_resource(show_spinner=False)
+@memo
 def cached_table1() -> GaussiansTable:
     """Mika et al. Table 1 (5 σ × 9 n × 3 seeds), computed once for every session, in a worker."""
     report, done = progress_bar("Computing Table 1 (15 fits of kernel PCA, once for everyone)")
@@ -383,7 +379,7 @@ def cached_table1() -> GaussiansTable:
         done()
 
 
-@st.cache_resource(show_spinner=False, max_entries=32)
+@memo
 def cached_fig3(
     key: ModelKey, index: int, start: str, _model: DigitDenoiser, _subsets: DigitSubsets
 ) -> Reconstruction:
@@ -403,7 +399,7 @@ def compared_rows(n_test: int, count: int) -> np.ndarray:
     return np.unique(np.linspace(0, n_test - 1, min(count, n_test)).astype(int))
 
 
-@st.cache_resource(show_spinner=False, max_entries=8)
+@memo
 def cached_digit_methods(
     key: ModelKey,
     noise: tuple[str, float],
@@ -430,13 +426,13 @@ def cached_digit_methods(
         done()
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@memo
 def cached_toy_methods(name: str, noise: float, c: float, seed: int) -> MethodComparison:
     """Every pre-image method on a 2-D toy set (Fig. 1's setting, 200 points)."""
     return compute(toy_comparison, name, noise=noise, c=c, random_state=seed)
 
 
-@st.cache_resource(show_spinner=False, max_entries=16)
+@memo
 def cached_toy_paths(
     name: str, noise: float, c: float, n: int, seed: int
 ) -> tuple[ToyData, FixedPointPaths]:
@@ -444,7 +440,7 @@ def cached_toy_paths(
     return compute(toy_paths, name, n_components=n, random_state=seed, noise=noise, c=c)
 
 
-@st.cache_resource(show_spinner=False, max_entries=64)
+@memo
 def cached_animation(
     name: str, noise: float, c: float, n: int, seed: int, point: int, width: int
 ) -> go.Figure:
@@ -457,39 +453,20 @@ def cached_animation(
 def progress_bar(text: str) -> tuple[Callable[[float, str], None], Callable[[], None]]:
     """A ``progress(fraction, message)`` callback drawing a bar, and a function removing it.
 
-    Outside a session's script (the warm-up) both do nothing.  Inside a cached
-    function the bar is not recorded (:func:`_unrecorded`): a cache hit shows no bar.
+    Outside a session's script (the warm-up, another session's wait) both do nothing.
     """
     if not in_script_run():
         return no_progress, _nothing
-    bar = _unrecorded(st.progress, 0.0, text=text)
+    bar = st.progress(0.0, text=text)
     started = time.monotonic()
 
     def report(fraction: float, message: str) -> None:
         # the time too: a step may take seconds without a report (the workers repeat the
         # last one each second, kpca_ui.workers.TICK_S)
         waited = f"{time.monotonic() - started:.0f} s"
-        _unrecorded(
-            bar.progress, min(max(fraction, 0.0), 1.0), text=f"{text}: {message} ({waited})"
-        )
+        bar.progress(min(max(fraction, 0.0), 1.0), text=f"{text}: {message} ({waited})")
 
-    return report, lambda: _unrecorded(bar.empty)
-
-
-def _unrecorded(call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """``call(*args, **kwargs)``, a Streamlit call left out of a cached function's replay.
-
-    Streamlit records each element a cached function draws and replays it on every
-    hit: a bar's every update (~200 for a model's fit) in each later rerun, and in
-    the warm-up's thread, with no session to draw in, one "missing
-    ScriptRunContext" warning each.  Streamlit has no public switch for this; its
-    flag of a cached call is cleared for this one call.
-    """
-    token = in_cached_function.set(False)
-    try:
-        return call(*args, **kwargs)
-    finally:
-        in_cached_function.reset(token)
+    return report, bar.empty
 
 
 def _nothing() -> None:
@@ -497,13 +474,8 @@ def _nothing() -> None:
 
 
 def digit_sets() -> tuple[usps.DigitsData, usps.DigitsData]:
-    """The training and test digits (USPS, or the fallback with its message), drawing nothing.
-
-    For a cached figure (Home's pictures): a message drawn inside a cached
-    function is replayed on each hit, on a page that is not about the digits and
-    in the warm-up's thread, where each replayed element logged "missing
-    ScriptRunContext".
-    """
+    """The training and test digits (USPS, or the fallback with its message), saying nothing
+    (Home's pictures use them too)."""
     return load_digits(
         os.environ.get(usps.USPS_ENV_VAR),
         os.environ.get("SCIKIT_LEARN_DATA"),
@@ -546,6 +518,8 @@ def chosen_subsets(
             "(all there are of the rarest classes)."
         )
     n_pixels = subsets.X_train.shape[1]
+    if presenter_mode():
+        return subsets
     st.caption(
         f"{subsets.source}: {len(subsets.X_train)} training and {len(subsets.X_test)} test "
         f"digits, {subsets.side} × {subsets.side} pixels. " + width_caption(settings["c"], n_pixels)

@@ -8,6 +8,9 @@ of :mod:`kpca_core.figures.preimages`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -17,20 +20,20 @@ import kpca_core  # noqa: F401  (the package before a submodule: test_pages_impo
 from kpca_core import budget
 from kpca_core.denoise import DigitDenoiser, DigitSubsets, Noise
 from kpca_core.figures import preimages as figures
-from kpca_core.figures.style import is_narrow
+from kpca_core.figures.style import NARROW_PX, is_narrow
 from kpca_core.gaussians_table import N_CLUSTERS, N_TEST, N_TRAIN, GaussiansTable
 from kpca_core.preimage_compare import MethodComparison, Reconstruction, fig3_findings
 from kpca_core.preimage_methods import METHOD_LABELS
 from kpca_ui.chart import chart
 from kpca_ui.explain import explain
-from kpca_ui.presenter import PLAIN_FIGURE_PX, page_px, presentable, presenter_mode
+from kpca_ui.presenter import PLAIN_FIGURE_PX, page_px, presentable, presenter_mode, prose
 from kpca_ui.screen import narrow_listener, narrow_px
 from kpca_ui.views.denoising import (
-    DIGIT_COUNTS,
     FIG3_STARTS,
-    MAX_TEST_INDEX,
     PRE_POINTS,
     PRE_SETS,
+    SETTINGS,
+    experiment,
     within_budget,
 )
 from kpca_ui.views.denoising_cache import (
@@ -38,9 +41,16 @@ from kpca_ui.views.denoising_cache import (
     cached_animation,
     cached_digit_methods,
     cached_fig3,
+    cached_fig4,
+    cached_sweep,
     cached_table1,
+    cached_toy,
     cached_toy_methods,
     cached_toy_paths,
+    digit_sets,
+    digit_subsets,
+    fitted_model,
+    model_key,
 )
 from kpca_ui.views.denoising_tabs import SCREEN, image_export, restart_note, show_with_numbers
 from kpca_ui.workers import build
@@ -52,9 +62,6 @@ COMPARED_COST = ("fixed-point", "fixed-point", "ridge")
 descent iterate (the distance constraint's closed form is cheap), the ridge map is fitted."""
 TOY = {"noise": 0.1, "c": 0.5, "seed": 0}
 """The 2-D toy of Fig. 1 as the "2-D toy" tab opens: 200 points, noise 0.1, c = 0.5."""
-PRE_DEFAULTS = {"dn_pre_digits": 20, "dn_pre_set": next(iter(PRE_SETS)), "dn_pre_n": 4}
-"""The tab's starting values: digits compared, toy set, the fixed point's components
-(``kpca_ui/warmup.py`` computes what they show before the first visit)."""
 
 FIXED_POINT_PX = 620
 """The fixed point's animation in presenter mode: its plot at least AREA_MIN_PX tall."""
@@ -72,6 +79,8 @@ def show_table1() -> None:
         height=PLAIN_FIGURE_PX,  # no stepping control above it
         control=False,
     )
+    if not prose():
+        return
     # what the tables hold, under them: above, it pushed them below a phone's screen
     st.markdown(
         "Mika et al. Table 1: eleven Gaussian clusters in R¹⁰ (centres uniform in [−1, 1]¹⁰, "
@@ -143,25 +152,8 @@ has to cover eleven spots with fewer than ten directions.
 @st.fragment
 def show_fig3(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey) -> None:
     left, right = st.columns(2)
-    asked = left.number_input(
-        "Test digit (0 = the first)",
-        0,
-        MAX_TEST_INDEX,
-        0,
-        key="dn_fig3_digit",
-        bind="query-params",
-        persist_state="page",
-        help="The paper shows the first digit of its test set.",
-    )
-    start = right.radio(
-        "Start the iteration (10) at",
-        list(FIG3_STARTS),
-        format_func=FIG3_STARTS.get,
-        key="dn_fig3_start",
-        bind="query-params",
-        persist_state="page",
-        help="Reconstruction may not use the digit itself; de-noising may (the paper, Sect. 4).",
-    )
+    asked = SETTINGS.draw("dn_fig3_digit", left)
+    start = SETTINGS.draw("dn_fig3_start", right)
     index = min(int(asked), len(subsets.X_test) - 1)
     if index < asked:
         st.info(f"There are {len(subsets.X_test)} test digits: showing the last, {index}.")
@@ -181,6 +173,8 @@ def show_fig3(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey) -> Non
         height=PLAIN_FIGURE_PX,  # no stepping control above it
         control=False,
     )
+    if not prose():
+        return
     st.markdown(
         "Mika et al. Fig. 3. Under each image: the fraction ‖z − x‖² / ‖x̄ − x‖² of the "
         f"squared distance left. {fig3_findings(recon, str(label))} "
@@ -211,15 +205,7 @@ def show_preimages(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s
     # the figure first, its control under it: above, the slider pushed the panels' n axes
     # and legend below a 1280 × 720 screen
     figure_place = st.container()
-    count = st.select_slider(
-        "Noisy test digits compared",
-        DIGIT_COUNTS,
-        PRE_DEFAULTS["dn_pre_digits"],
-        key="dn_pre_digits",
-        bind="query-params",
-        persist_state="page",
-        help="Spread over the test set; each method runs at every n on the same digits.",
-    )
+    count = SETTINGS.draw("dn_pre_digits")
     n_train = len(subsets.X_train)
     cost = budget.preimage_cost(
         int(count), n_train, len(DIGIT_N), COMPARED_COST, c=s["c"], digits="digits"
@@ -232,6 +218,8 @@ def show_preimages(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s
     if within_budget(f"This comparison ({count} digits, {n_train} training digits)", cost):
         show_digit_methods(model, subsets, key, s, int(count), planned, figure_place)
     show_fixed_point(show_toy_methods(planned), planned)
+    if not prose():
+        return
     # what the tab compares, under its figures, which it pushed below a 1280 × 720 screen
     st.markdown(
         "Kernel PCA de-noises in feature space; the **pre-image** brings the result back to "
@@ -270,6 +258,8 @@ def show_digit_methods(
             f"preimages_digits_{noise.kind}{noise.level:g}_c{s['c']:g}",
             comparison.to_frame,
         )
+    if not prose():
+        return
     st.dataframe(method_summary(comparison), hide_index=True)
     st.caption(
         "Times are wall time on this shared server, after the common projection. A failure: "
@@ -302,15 +292,7 @@ def show_toy_methods(width: int) -> str:
     """The methods side by side on a 2-D toy set (planned for ``width`` px); returns the
     set chosen."""
     st.subheader("The same methods in the 2-D toy")
-    name = st.radio(
-        "Data set",
-        list(PRE_SETS),
-        format_func=PRE_SETS.get,
-        key="dn_pre_set",
-        bind="query-params",
-        persist_state="page",
-        horizontal=True,
-    )
+    name = SETTINGS.draw("dn_pre_set", horizontal=True)
     comparison = cached_toy_methods(name, TOY["noise"], TOY["c"], TOY["seed"])
     show_with_numbers(
         build(
@@ -323,35 +305,20 @@ def show_toy_methods(width: int) -> str:
         f"preimages_toy_{name}",
         comparison.to_frame,
     )
-    st.caption(
-        f"Mika et al. Fig. 1's setting: k = exp(−‖x − y‖² / {2 * TOY['c']:g}), fitted on the "
-        "noisy points; the error is the squared distance to each point's own clean position."
-    )
+    if prose():
+        st.caption(
+            f"Mika et al. Fig. 1's setting: k = exp(−‖x − y‖² / {2 * TOY['c']:g}), fitted on "
+            "the noisy points; the error is the squared distance to each point's own clean "
+            "position."
+        )
     return name
 
 
 def show_fixed_point(name: str, width: int) -> None:
     st.subheader("The fixed point, step by step")
     left, right = st.columns(2)
-    n = left.slider(
-        "Kernel components",
-        1,
-        20,
-        PRE_DEFAULTS["dn_pre_n"],
-        key="dn_pre_n",
-        bind="query-params",
-        persist_state="page",
-    )
-    point = right.number_input(
-        "Point whose ρ(z) is drawn",
-        0,
-        PRE_POINTS - 1,
-        0,
-        key="dn_pre_point",
-        bind="query-params",
-        persist_state="page",
-        help="Its path is traced in black over the contours of its own ρ(z).",
-    )
+    n = SETTINGS.draw("dn_pre_n", left)
+    point = SETTINGS.draw("dn_pre_point", right)
     _, paths = cached_toy_paths(name, TOY["noise"], TOY["c"], int(n), TOY["seed"])
     fig = cached_animation(name, TOY["noise"], TOY["c"], int(n), TOY["seed"], int(point), width)
     chart(
@@ -361,6 +328,8 @@ def show_fixed_point(name: str, width: int) -> None:
         key="dn_fixed_point_chart",
         config=image_export(f"fixed_point_{name}_n{n}_point{point}"),
     )
+    if not prose():
+        return
     restarted = int(paths.restarted.any(axis=0).sum())
     st.caption(
         f"{PRE_SETS[name]}, n = {n}: press ▶ play; the animation runs in your browser. "
@@ -368,3 +337,27 @@ def show_fixed_point(name: str, width: int) -> None:
         f"{restarted} restarted (crosses: a restart is a jump to a training point)."
     )
     explain("dn_fixed_point")
+
+
+def warm(values: Mapping[str, Any]) -> None:
+    """What a first visit of the settings ``values`` computes: the model, and the tabs that
+    compute at their settings: the Fig. 4 grid, the error against n, Table 1, the
+    pre-images, the 2-D toy (:mod:`kpca_ui.warmup`)."""
+    s = experiment(values)
+    data = digit_sets()
+    subsets = digit_subsets(data[0].source, s["n_train"], s["n_test"], s["seed"], data)
+    key = model_key(subsets, s)
+    model = fitted_model(key, subsets)
+    noise = (s["noise"].kind, s["noise"].level)
+    cached_fig4(key, noise, s["method"], s["ridge_alpha"], model, subsets)
+    cached_sweep(key, noise, False, s["ridge_alpha"], model, subsets)
+    cached_table1()
+    count, name, n = values["dn_pre_digits"], values["dn_pre_set"], values["dn_pre_n"]
+    cached_digit_methods(key, noise, count, DIGIT_N, s["ridge_alpha"], model, subsets)
+    cached_toy_methods(name, TOY["noise"], TOY["c"], TOY["seed"])
+    cached_animation(
+        name, TOY["noise"], TOY["c"], n, TOY["seed"], values["dn_pre_point"], NARROW_PX
+    )
+    toy = (values["dn_toy_noise"], values["dn_toy_c"], values["dn_toy_n"], values["dn_toy_seed"])
+    for shape in ("half_circle", "square"):
+        cached_toy(shape, 200, *toy)

@@ -30,11 +30,11 @@ from kpca_core.figures import denoise as figures
 from kpca_core.figures.style import export_config, is_narrow
 from kpca_ui.chart import chart
 from kpca_ui.explain import explain
-from kpca_ui.presenter import FIGURE_PX, PLAIN_FIGURE_PX, notice, presentable, presenter_mode
+from kpca_ui.presenter import FIGURE_PX, PLAIN_FIGURE_PX, notice, presentable, presenter_mode, prose
 from kpca_ui.safety import guarded
 from kpca_ui.screen import narrow_listener, narrow_px, on_phone
 from kpca_ui.views.demo import write_a_digit
-from kpca_ui.views.denoising import DEMO_LEVELS, TOY_WIDTHS, within_budget
+from kpca_ui.views.denoising import DEMO_LEVELS, SETTINGS, within_budget
 from kpca_ui.views.denoising_cache import (
     ModelKey,
     cached_fig4,
@@ -72,7 +72,7 @@ they are estimated to cost at most this many seconds (``kpca_core.budget``)."""
 
 def image_export(name: str) -> dict:
     """The figure's toolbar config: the camera button saves ``name`` as PNG or SVG."""
-    return export_config(name, image_format=st.session_state.get("dn_img", "png"))
+    return export_config(name, image_format=SETTINGS.value("dn_img"))
 
 
 def show_with_numbers(
@@ -100,14 +100,25 @@ def show_with_numbers(
     )
     if key in NOTICES:
         notice(NOTICES[key])
-    st.download_button(
-        "The numbers behind this figure (CSV)",
-        data=lambda: table().to_csv(index=False),
-        file_name=f"{name}.csv",
-        mime="text/csv",
-        on_click="ignore",
-        key=f"{key}_csv",
+    if prose():
+        numbers(key, name, table)
+
+
+@st.fragment
+def numbers(key: str, name: str, table: Callable[[], pd.DataFrame]) -> None:
+    """The numbers behind a figure as CSV, made when their popover is opened."""
+    popover = st.popover(
+        "The numbers (CSV)", icon=":material/download:", key=f"{key}_numbers", on_change="rerun"
     )
+    if popover.open:
+        popover.download_button(
+            "The numbers behind this figure (CSV)",
+            data=table().to_csv(index=False),
+            file_name=f"{name}.csv",
+            mime="text/csv",
+            on_click="ignore",
+            key=f"{key}_csv",
+        )
 
 
 @guarded("dn", "the Fig. 4 grid")
@@ -133,12 +144,13 @@ def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dic
         height=PLAIN_FIGURE_PX,  # no stepping control above it
         control=False,
     )
-    st.caption(
-        "Like Mika et al. Fig. 4: the first test digit of each class, its noisy version, "
-        f"then linear PCA and kernel PCA from n = {', '.join(map(str, FIG4_N))} components."
-    )
-    explain("dn_fig4")
-    restart_note(grid.restarts)
+    if prose():
+        st.caption(
+            "Like Mika et al. Fig. 4: the first test digit of each class, its noisy version, "
+            f"then linear PCA and kernel PCA from n = {', '.join(map(str, FIG4_N))} components."
+        )
+        explain("dn_fig4")
+        restart_note(grid.restarts)
     narrow_listener(SCREEN, width)
 
 
@@ -150,28 +162,9 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey
         right = middle
     else:
         left, middle, right = st.columns(3)
-    n = left.select_slider(
-        "Number of components n",
-        SWEEP_N,
-        value=64,
-        key="dn_n",
-        bind="query-params",
-        persist_state="page",
-        help="On a log scale. Kernel PCA can use more components than there are pixels.",
-    )
-    count = middle.slider(
-        "How many digits", 1, 10, 6, key="dn_sbs_count", bind="query-params", persist_state="page"
-    )
-    draw = right.number_input(
-        "Draw",
-        0,
-        10_000,
-        0,
-        key="dn_sbs_draw",
-        bind="query-params",
-        persist_state="page",
-        help="Another set of digits.",
-    )
+    n = SETTINGS.draw("dn_n", left)
+    count = SETTINGS.draw("dn_sbs_count", middle)
+    draw = SETTINGS.draw("dn_sbs_draw", right)
     n_train = len(subsets.X_train)
     methods = (s["method"],)
     cost = budget.preimage_cost(
@@ -218,15 +211,16 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey
         height=BELOW_CONTROL_PX,
         frames=n_frames(every_n),
     )
-    _explain_n(n, model, subsets)  # under the figure, which it pushed off a phone's screen
-    errors = grid.errors
-    st.markdown(
-        f"Squared error to the clean digit (under each image), mean over these digits: "
-        f"noisy **{errors[1].mean():.1f}**, linear PCA **{errors[2].mean():.1f}**, "
-        f"kernel PCA **{errors[3].mean():.1f}**."
-    )
-    explain("dn_side_by_side")
-    restart_note(grid.restarts)
+    if prose():
+        _explain_n(n, model, subsets)  # under the figure, which it pushed off a phone's screen
+        errors = grid.errors
+        st.markdown(
+            f"Squared error to the clean digit (under each image), mean over these digits: "
+            f"noisy **{errors[1].mean():.1f}**, linear PCA **{errors[2].mean():.1f}**, "
+            f"kernel PCA **{errors[3].mean():.1f}**."
+        )
+        explain("dn_side_by_side")
+        restart_note(grid.restarts)
     narrow_listener(SCREEN, width)
 
 
@@ -266,12 +260,7 @@ def restart_note(restarts: int) -> None:
 
 @guarded("dn", "the error against n")
 def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dict) -> None:
-    ridge = st.checkbox(
-        "Add the learned pre-image (kernel ridge; one fit per n, slower)",
-        key="dn_sweep_ridge",
-        bind="query-params",
-        persist_state="page",
-    )
+    ridge = SETTINGS.draw("dn_sweep_ridge")
     n_values = sum(n <= model.n_kernel_max_ for n in SWEEP_N)
     n_train, n_test = len(subsets.X_train), len(subsets.X_test)
     cost = budget.preimage_cost(
@@ -294,13 +283,15 @@ def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey,
     width = narrow_px(SCREEN)
     show_with_numbers(
         figures.error_curve_figure(
-            sweep, chosen_n=st.session_state.get("dn_n"), title_prefix=title, width_px=width
+            sweep, chosen_n=SETTINGS.value("dn_n"), title_prefix=title, width_px=width
         ),
         "dn_error",
         f"denoise_error_vs_n_{noise.kind}{noise.level:g}_c{s['c']:g}",
         sweep.to_frame,
         height=BELOW_CONTROL_PX,
     )
+    if not prose():
+        return
     # the numbers under the figure, which then starts within the first screen
     cols = st.columns(4)
     cols[0].metric("Best n, linear PCA", sweep.linear.best_n, help="Smallest error")
@@ -324,38 +315,20 @@ def show_toy() -> None:
         cols = [folded, folded, shown, folded]
     else:
         cols = st.columns(4)
-    noise = cols[0].slider(
-        "Noise",
-        0.0,
-        0.3,
-        0.1,
-        step=0.01,
-        key="dn_toy_noise",
-        bind="query-params",
-        persist_state="page",
-    )
-    c = cols[1].select_slider(
-        "Width c",
-        TOY_WIDTHS,
-        0.5,
-        key="dn_toy_c",
-        bind="query-params",
-        persist_state="page",
-    )
-    n = cols[2].slider(
-        "Kernel components", 1, 20, 4, key="dn_toy_n", bind="query-params", persist_state="page"
-    )
-    seed = cols[3].number_input(
-        "Seed", 0, 10_000, 0, key="dn_toy_seed", bind="query-params", persist_state="page"
-    )
+    noise = SETTINGS.draw("dn_toy_noise", cols[0])
+    c = SETTINGS.draw("dn_toy_c", cols[1])
+    n = SETTINGS.draw("dn_toy_n", cols[2])
+    seed = SETTINGS.draw("dn_toy_seed", cols[3])
     results = [cached_toy(name, 200, noise, c, n, int(seed)) for name in ("half_circle", "square")]
     chart(
         presentable(figures.toy_figure(results, one_row=presenter_mode()), height=BELOW_CONTROL_PX),
         key="dn_toy_chart",
         config=image_export(f"denoise_toy_noise{noise:g}_c{c:g}_n{n}"),
     )
-    st.caption(f"k(x, y) = exp(−‖x − y‖² / {2 * c:g}) (N c with N = 2), 200 points per set.")
     notice(NOTICES["dn_toy"])
+    if not prose():
+        return
+    st.caption(f"k(x, y) = exp(−‖x − y‖² / {2 * c:g}) (N c with N = 2), 200 points per set.")
     # what it shows under the figure, which it pushed below a 1280 × 720 screen
     st.markdown(
         "Mika et al. Fig. 1: noisy points on a half circle and on a square outline (grey), "
@@ -371,14 +344,10 @@ def show_toy() -> None:
 @guarded("dn", "the demo")
 def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
     left, right = st.columns([1, 3])
-    digit = left.selectbox(
-        "Which digit?", list(range(10)), key="dn_demo_digit", bind="query-params"
-    )
-    if left.button("Another handwritten example", key="dn_demo_next"):
+    digit = SETTINGS.draw("dn_demo_digit", left)
+    if prose() and left.button("Another handwritten example", key="dn_demo_next"):
         st.session_state["dn_demo_example"] = st.session_state.get("dn_demo_example", 0) + 1
-    level = right.select_slider(
-        "How much noise?", list(DEMO_LEVELS), value="some", key="dn_demo_noise", bind="query-params"
-    )
+    level = SETTINGS.draw("dn_demo_noise", right)
     examples = np.flatnonzero(subsets.y_test == digit)
     index = examples[st.session_state.get("dn_demo_example", 0) % len(examples)]
     original = ImageGrid(subsets.X_test[index][np.newaxis, np.newaxis], subsets.side, ("",), ("",))
@@ -391,7 +360,8 @@ def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
         config=image_export(f"denoise_demo_original_{digit}"),
         place=left,
     )
-    left.caption("Written by hand")
+    if prose():
+        left.caption("Written by hand")
     grid = demo_images(
         model,
         subsets.X_test[index],
@@ -405,6 +375,8 @@ def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
         config=image_export(f"denoise_demo_{digit}_{level.replace(' ', '_')}"),
         place=right,
     )
+    if not prose():
+        return
     st.markdown(
         f"#### The computer has looked at {len(subsets.X_train)} handwritten digits: the "
         "classic method keeps only the most common strokes, so much of the noise stays, "
@@ -425,15 +397,18 @@ def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
 @guarded("dn", "your handwriting")
 def show_pad(model: DigitDenoiser, subsets: DigitSubsets, s: dict) -> None:
     """A digit written on the pad, cleaned by the sidebar's model at the sidebar's noise."""
-    n = st.session_state.get("dn_n")
+    n = st.session_state.get("dn_n")  # the Side by side tab's, once it has been shown
     n_linear, n_kernel = (n, n) if n else (DEMO_N["linear"], DEMO_N["kernel"])
     noise: Noise = s["noise"]
-    st.markdown(
-        "Write one digit in the box with the mouse, a pen or a finger: it becomes a "
-        f"{subsets.side} × {subsets.side} digit like the {subsets.source}, gets the sidebar's "
-        "noise, and both methods clean it up."
-    )
+    if prose():
+        st.markdown(
+            "Write one digit in the box with the mouse, a pen or a finger: it becomes a "
+            f"{subsets.side} × {subsets.side} digit like the {subsets.source}, gets the "
+            "sidebar's noise, and both methods clean it up."
+        )
     write_a_digit("dn", model, subsets.side, noise, n_linear=n_linear, n_kernel=n_kernel)
+    if not prose():
+        return
     which_n = "the Side by side tab's n" if n else "the paper's best for Gaussian noise"
     st.caption(
         f"The sidebar's model ({len(subsets.X_train)} training digits, width c = {s['c']:g}) "

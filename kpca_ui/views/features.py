@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import streamlit as st
@@ -33,16 +35,17 @@ from kpca_core.figures import features as figures
 from kpca_core.figures import style
 from kpca_core.figures.style import export_config
 from kpca_ui import draw
+from kpca_ui.cache import memo
 from kpca_ui.chart import chart
 from kpca_ui.explain import explain
-from kpca_ui.links import choice, integer
-from kpca_ui.presenter import FIGURE_PX, notice, presentable, presenter_mode
+from kpca_ui.presenter import FIGURE_PX, notice, presentable, presenter_mode, prose
 from kpca_ui.screen import controls_place, narrow_listener, narrow_px, on_phone
-from kpca_ui.shell import camera_domain
+from kpca_ui.settings import Setting, Settings, choice, number
+from kpca_ui.shell import camera
 from kpca_ui.views.denoising_cache import progress_bar
 from kpca_ui.workers import CELL_NICENESS, compute, in_background
 
-TABS = ["Toy: why it works", "USPS: Table 2"]
+TABS = ("Toy: why it works", "USPS: Table 2")
 TABLE_PATH = Path(__file__).resolve().parents[2] / "assets" / "features_table2.csv"
 BENCH_COMMAND = "python bench/features_usps.py"
 TABLE_SCREEN = "ft_table_screen"
@@ -67,29 +70,56 @@ ONE_GROUP = (
 )
 TOY_KERNELS = {"rbf": "Gaussian", "poly": "Polynomial (x·y + 1)^d"}
 SIGMAS = (0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0)
-TOY_DEFAULTS = {"ft_points": 300, "ft_sigma": 0.5, "ft_pdegree": 2, "ft_k": 10}
-"""The toy's starting values (``kpca_ui/warmup.py`` fits them before the first visit)."""
 TOY_N_MAX = 50
 """Components the toy computes once per fit; the slider picks the first n."""
 MAX_TOY_POINTS = 1000
 MAX_SEED = 10_000
-_KEPT = {"bind": "query-params", "persist_state": "page"}
-"""Every control of the view is in the link and keeps its value while its tab is closed."""
-
-LINK_DOMAINS = {
-    "ft_img": camera_domain(),
-    "ft_tab": choice(TABS),
-    "ft_data": choice(TOY_SETS.values()),
-    "ft_points": integer(50, MAX_TOY_POINTS),
-    "ft_seed": integer(0, MAX_SEED),
-    "ft_kernel": choice(TOY_KERNELS.values()),
-    "ft_sigma": choice(SIGMAS),
-    "ft_pdegree": integer(1, 6),
-    "ft_k": integer(1, TOY_N_MAX),
-    "ft_degree": choice(features.TABLE2_DEGREES),
-    "ft_n": choice(features.TABLE2_N),
-}
-"""What each widget of the view accepts from a link (:func:`kpca_ui.links.sanitise_link`)."""
+SETTINGS = Settings(
+    "ft",
+    "features",
+    camera("ft"),
+    choice("ft_tab", "Tab", TABS, widget="tabs", stepping=True),
+    choice("ft_data", "Data set", TOY_SETS, cost="data"),
+    Setting("ft_draw", "Drawing", "link", longest=4096),
+    number(
+        "ft_points",
+        "Number of points",
+        50,
+        MAX_TOY_POINTS,
+        300,
+        step=50,
+        cost="data",
+        help=f"At most {MAX_TOY_POINTS}: one kernel PCA fit per change, shared by everyone.",
+    ),
+    number("ft_seed", "Seed", 0, MAX_SEED, 0, step=1, widget="number", cost="data"),
+    choice("ft_kernel", "Kernel", TOY_KERNELS, cost="fit"),
+    choice("ft_sigma", "Width σ", SIGMAS, default=0.5, widget="select_slider", cost="fit"),
+    number("ft_pdegree", "Degree d", 1, 6, 2, cost="fit"),
+    number(
+        "ft_k",
+        "Kernel components n",
+        1,
+        TOY_N_MAX,
+        10,
+        stepping=True,
+        help="The linear SVM sees the first n kernel principal components (eq. 51).",
+    ),
+    choice(
+        "ft_degree",
+        "Degree d of the cell",
+        features.TABLE2_DEGREES,
+        default=4,
+        widget="select_slider",
+    ),
+    choice(
+        "ft_n",
+        "Number of components n of the cell",
+        features.TABLE2_N,
+        default=2048,
+        widget="select_slider",
+        stepping=True,
+    ),
+)
 
 
 def _kernel_params(kernel: str, parameter: float) -> dict[str, float]:
@@ -98,7 +128,7 @@ def _kernel_params(kernel: str, parameter: float) -> dict[str, float]:
     return {"degree": int(parameter), "gamma": 1.0, "coef0": 1.0}
 
 
-@st.cache_resource(show_spinner=False, max_entries=32)
+@memo
 def toy_fit(
     name: str, n_points: int, seed: int, kernel: str, parameter: float
 ) -> features.ToyFeatures:
@@ -108,7 +138,7 @@ def toy_fit(
     return compute(features.toy_features, X, labels, kernel=kernel, n_max=TOY_N_MAX, **params)
 
 
-@st.cache_resource(show_spinner=False, max_entries=32)
+@memo
 def drawn_fit(code: str, kernel: str, parameter: float) -> features.ToyFeatures:
     """Kernel PCA of a drawing (its link text ``code``), as :func:`toy_fit` of a toy set.
 
@@ -127,7 +157,7 @@ def drawn_fit(code: str, kernel: str, parameter: float) -> features.ToyFeatures:
     )
 
 
-@st.cache_resource(show_spinner=False, max_entries=128)
+@memo
 def toy_result(key: tuple, n: int, _fit: features.ToyFeatures) -> features.ToyResult:
     """The two linear SVMs and their regions for the first n components of ``toy_fit(*key)``."""
     return features.toy_experiment(_fit, n)
@@ -138,42 +168,14 @@ def _toy_controls() -> tuple[str, int, int, str, float, int]:
     # one row (a sixth column for n): in two rows they pushed the figure below a
     # 1280 × 720 screen
     cols = st.columns([1.1, 1.3, 0.8, 1, 1, 1.3])
-    name = cols[0].selectbox(
-        "Data set", list(TOY_SETS), format_func=TOY_SETS.get, key="ft_data", **_KEPT
-    )
+    name = SETTINGS.draw("ft_data", cols[0])
     n_points, seed = 0, 0  # a drawing has its own points
     if name != DRAWN:
-        n_points = cols[1].slider(
-            "Number of points",
-            50,
-            MAX_TOY_POINTS,
-            TOY_DEFAULTS["ft_points"],
-            step=50,
-            key="ft_points",
-            help=f"At most {MAX_TOY_POINTS}: one kernel PCA fit per change, shared by everyone.",
-            **_KEPT,
-        )
-        seed = cols[2].number_input("Seed", 0, MAX_SEED, 0, key="ft_seed", **_KEPT)
-    kernel = cols[3].selectbox(
-        "Kernel", list(TOY_KERNELS), format_func=TOY_KERNELS.get, key="ft_kernel", **_KEPT
-    )
-    if kernel == "rbf":
-        parameter = cols[4].select_slider(
-            "Width σ", SIGMAS, TOY_DEFAULTS["ft_sigma"], key="ft_sigma", **_KEPT
-        )
-    else:
-        parameter = cols[4].slider(
-            "Degree d", 1, 6, TOY_DEFAULTS["ft_pdegree"], key="ft_pdegree", **_KEPT
-        )
-    n = cols[5].slider(
-        "Kernel components n",
-        1,
-        TOY_N_MAX,
-        TOY_DEFAULTS["ft_k"],
-        key="ft_k",
-        help="The linear SVM sees the first n kernel principal components (eq. 51).",
-        **_KEPT,
-    )
+        n_points = SETTINGS.draw("ft_points", cols[1])
+        seed = SETTINGS.draw("ft_seed", cols[2])
+    kernel = SETTINGS.draw("ft_kernel", cols[3])
+    parameter = SETTINGS.draw("ft_sigma" if kernel == "rbf" else "ft_pdegree", cols[4])
+    n = SETTINGS.draw("ft_k", cols[5])
     return name, n_points, int(seed), kernel, float(parameter), n
 
 
@@ -252,10 +254,11 @@ def show_toy(image_format: str) -> None:
         ),
     )
     notice(TOY_NOTICE)
-    if not presenter_mode():  # there the panels' titles say it, and the figure needs the room
-        left, right = st.columns(2)
-        left.metric(f"Correct on {result.n_components} kernel components", _percent(result, True))
-        right.metric("Correct on x, y", _percent(result, False))
+    if not prose():  # there the panels' titles say it, and the figure needs the room
+        return
+    left, right = st.columns(2)
+    left.metric(f"Correct on {result.n_components} kernel components", _percent(result, True))
+    right.metric("Correct on x, y", _percent(result, False))
     st.markdown(TOY_TEXT)
     explain("ft_toy")
     narrow_listener(TOY_SCREEN, toy_width)
@@ -331,7 +334,7 @@ PROTOCOL = f"""
 """
 
 
-@st.cache_resource(show_spinner=False)
+@memo
 def shipped_table() -> features.Table2:
     """The table of ``bench/features_usps.py`` shipped in ``assets/``."""
     return features.read_table2(TABLE_PATH.read_text(encoding="utf-8"))
@@ -354,7 +357,7 @@ def _live_cells() -> dict[tuple[int, int], features.Table2Cell]:
     return st.session_state.setdefault(LIVE_CELLS, {})
 
 
-@st.cache_resource(show_spinner=False, max_entries=len(features.table2_cells_planned()))
+@memo
 def live_cell(degree: int, n: int, n_fit: int) -> features.Table2Cell:
     """Recompute one cell from scratch in the cells' own low-priority worker, with progress.
 
@@ -413,7 +416,7 @@ def fit_digits_control() -> int:
     )
 
 
-@st.cache_resource(show_spinner=False, ttl="1h")
+@memo
 def usps_test_digits(usps_dir: str | None) -> tuple[np.ndarray, np.ndarray] | str:
     """The 2007 USPS test digits, or why they cannot be had (keyed on ``KPCA_USPS_DIR``)."""
     try:
@@ -446,12 +449,8 @@ def grid_csv(table: features.Table2, errors: np.ndarray, live: np.ndarray) -> st
 def _cell_controls() -> tuple[int, int]:
     """The chosen cell (degree, n), both bound to the link."""
     cols = st.columns(2)
-    degree = cols[0].select_slider(
-        "Degree d of the cell", features.TABLE2_DEGREES, 4, key="ft_degree", **_KEPT
-    )
-    n = cols[1].select_slider(
-        "Number of components n of the cell", features.TABLE2_N, 2048, key="ft_n", **_KEPT
-    )
+    degree = SETTINGS.draw("ft_degree", cols[0])
+    n = SETTINGS.draw("ft_n", cols[1])
     return int(degree), int(n)
 
 
@@ -469,7 +468,7 @@ def show_table2(image_format: str) -> None:
     table = shipped_table()
     provenance = table.provenance
     phone = on_phone(TABLE_SCREEN)  # the words under the figure: it starts on the first screen
-    if not phone:
+    if prose() and not phone:
         st.markdown(TABLE2_TEXT)
     with controls_place(TABLE_SCREEN, "The cell: degree d and components n"):
         degree, n = _cell_controls()
@@ -484,6 +483,9 @@ def show_table2(image_format: str) -> None:
         config=export_config("features_table2", image_format=image_format),
     )
     notice(TABLE2_NOTICE)
+    if not prose():
+        show_cell(table, degree, n, image_format)
+        return
     if phone:
         st.markdown(TABLE2_TEXT)
     ours, paper = ("Above", "Below") if style.is_narrow(width) else ("Left", "Right")
@@ -527,8 +529,10 @@ def show_cell(table: features.Table2, degree: int, n: int, image_format: str) ->
     if isinstance(digits, str):
         st.info(f"USPS is not available ({digits}): a cell cannot be recomputed live here.")
         return
-    n_fit = fit_digits_control()
+    n_fit = fit_digits_control() if prose() else live_fit_digits()
     cell = _live_cells().get((degree, n))
+    if (cell is None or cell.n_fit != n_fit) and not prose():
+        return
     if cell is None or cell.n_fit != n_fit:
         st.caption(
             "Its confusion matrix and misclassified digits come from recomputing it: kernel "
@@ -552,17 +556,19 @@ def _cell_details(
     images, labels = digits
     wrong = cell.misclassified
     name = f"d{cell.degree}_n{cell.n_components}"
-    st.markdown(
-        f"**Computed live:** test error {cell.test_error:.2f} % ({wrong.size} of "
-        f"{labels.size} test digits wrong), C = {cell.C:g} chosen on held-out digits "
-        f"({cell.seconds:.0f} s for the SVMs)."
-    )
+    if prose():
+        st.markdown(
+            f"**Computed live:** test error {cell.test_error:.2f} % ({wrong.size} of "
+            f"{labels.size} test digits wrong), C = {cell.C:g} chosen on held-out digits "
+            f"({cell.seconds:.0f} s for the SVMs)."
+        )
     chart(
         presentable(figures.confusion_figure(cell.confusion)),
         key="ft_confusion_chart",
         config=export_config(f"features_confusion_{name}", image_format=image_format),
     )
-    explain("ft_confusion")
+    if prose():
+        explain("ft_confusion")
     chart(
         presentable(
             figures.misclassified_figure(
@@ -572,3 +578,12 @@ def _cell_details(
         key="ft_wrong_chart",
         config=export_config(f"features_misclassified_{name}", image_format=image_format),
     )
+
+
+def warm(values: Mapping[str, Any]) -> None:
+    """The toy's fit and classifiers at the settings ``values`` (:mod:`kpca_ui.warmup`)."""
+    kernel = values["ft_kernel"]
+    parameter = values["ft_sigma"] if kernel == "rbf" else values["ft_pdegree"]
+    key = (values["ft_data"], values["ft_points"], values["ft_seed"], kernel, float(parameter))
+    if key[0] != DRAWN:
+        toy_result(key, values["ft_k"], toy_fit(*key))

@@ -7,18 +7,19 @@ parameters its widgets are bound to).  The page, ``app_pages/home.py``, is the l
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import streamlit as st
 
 from kpca_ui.chart import chart
-from kpca_ui.links import Domain
-from kpca_ui.presenter import KEPT_CLASS, presenter_mode
 from kpca_ui.presenter import KEY as PRESENTER
+from kpca_ui.presenter import presenter_mode, prose
+from kpca_ui.settings import Settings
+from kpca_ui.views import contours, denoising, features, spectrum
 from kpca_ui.views import home_pictures as pictures
 
-LINK_DOMAINS: dict[str, Domain] = {}
-"""The page takes no setting from a link: it has none (its cards are links into the views)."""
 STEPS = [
     (
         "1. Kernel matrix",
@@ -98,43 +99,53 @@ class Card:
 
     Attributes
     ----------
-    page : str
-        The view's page script.
+    settings : Settings
+        The view's settings (:mod:`kpca_ui.settings`): its page, and the link's form.
     title, caption : str
         What the card says.
-    query : dict
-        The link's query parameters (the widgets' values).
+    values : mapping
+        The settings the card opens the view with (a preset's); the others are at their
+        defaults.
     picture : callable, optional
         Name of a function of :mod:`kpca_ui.views.home_pictures` that builds a
         small figure with the app's own builders (cached), or None.
     """
 
-    page: str
+    settings: Settings
     title: str
-    query: dict = field(default_factory=dict)
+    values: Mapping[str, Any] = field(default_factory=dict)
     caption: str = ""
     picture: str | None = None
+
+    @property
+    def page(self) -> str:
+        return f"app_pages/{self.settings.page}.py"
+
+    @property
+    def query(self) -> dict[str, str]:
+        """The link's parameters."""
+        return self.settings.link(self.values)
 
 
 GALLERY: list[Card] = [
     Card(
-        "app_pages/contours.py",
+        contours.SETTINGS,
         "Schölkopf et al. 1998, Fig. 2",
-        {"ct_n": 300, "ct_noise": 0.2, "ct_values": "1, 2, 3, 4", "ct_k": 3},
+        contours.PRESETS["fig2"].values,
         "Polynomial kernels of degree 1–4 on a noisy parabola. Linear PCA (degree 1) has "
         "only two non-zero eigenvalues; with degree 2 the third component picks up the noise.",
         "fig2",
     ),
     Card(
-        "app_pages/spectrum.py",
+        spectrum.SETTINGS,
         "The spectrum as the width varies",
-        {"sp_data": "Three rings, radii 1, 2, 4"},
+        {"sp_data": "three_rings"},
         "Three rings: narrow Gaussians make every point its own component, wide ones behave "
         "like linear PCA, with the first two components taking all the variance.",
         "rings",
     ),
     Card(
-        "app_pages/denoising.py",
+        denoising.SETTINGS,
         "Mika et al. 1999, Fig. 1",
         {"dn_tab": "2-D toy"},
         "A half circle and a square outline: kernel PCA moves noisy points back onto the "
@@ -142,7 +153,7 @@ GALLERY: list[Card] = [
         "toy",
     ),
     Card(
-        "app_pages/denoising.py",
+        denoising.SETTINGS,
         "Mika et al. 1999, Fig. 4 (Gaussian noise)",
         {"dn_tab": "Fig. 4 grid"},
         "Handwritten digits with Gaussian noise σ = 0.5, rebuilt from n = 1, 4, 16, 64, 256 "
@@ -150,27 +161,22 @@ GALLERY: list[Card] = [
         "gaussian_digits",
     ),
     Card(
-        "app_pages/denoising.py",
+        denoising.SETTINGS,
         "Mika et al. 1999, Fig. 4 (speckle noise)",
-        {"dn_tab": "Fig. 4 grid", "dn_noise": "Speckle (salt and pepper)"},
+        {"dn_tab": "Fig. 4 grid", "dn_noise": "speckle"},
         "The same with speckle noise p = 0.4: each pixel turns black or white.",
         "speckle_digits",
     ),
     Card(
-        "app_pages/contours.py",
+        contours.SETTINGS,
         "Deręgowski & Krzyśko, Fig. 5",
-        {
-            "ct_data": "Three rings, radii 1, 2, 4",
-            "ct_kernel": "Gaussian",
-            "ct_sweep": "width σ",
-            "ct_values": "5.423",
-        },
+        contours.PRESETS["dk5"].values,
         "Three rings at their c = 0.017: not centred in feature space, kPC 1 orders the "
         "points by radius, as the paper says; centred, the radius is kPC 3.",
         "fig5",
     ),
     Card(
-        "app_pages/features.py",
+        features.SETTINGS,
         "Schölkopf et al. 1998, Table 2",
         {"ft_tab": "USPS: Table 2"},
         "A linear SVM on polynomial kernel components of USPS digits: far fewer test errors "
@@ -191,10 +197,11 @@ def demo_entry() -> None:
         st.page_link(
             "app_pages/demo.py", label=f"**{DEMO_ENTRY}**", icon=":material/auto_fix_high:"
         )
-        st.caption(
-            "A noisy handwritten digit cleaned up two ways, side by side, and how much of "
-            "the noise each removed. You can also write your own digit."
-        )
+        if prose():
+            st.caption(
+                "A noisy handwritten digit cleaned up two ways, side by side, and how much of "
+                "the noise each removed. You can also write your own digit."
+            )
 
 
 def five_steps() -> None:
@@ -202,14 +209,16 @@ def five_steps() -> None:
     for title, equation, words in STEPS:
         st.subheader(title)
         st.latex(equation)
-        st.caption(words)
+        if prose():
+            st.caption(words)
 
 
 def view_links() -> None:
     """A link into each view, with a line saying what it shows."""
     for page, name, what, icon in VIEWS:
         st.page_link(page, label=name, icon=icon)
-        st.caption(what)
+        if prose():
+            st.caption(what)
 
 
 def classic_figures_gallery(per_row: int = 3) -> None:
@@ -221,17 +230,15 @@ def classic_figures_gallery(per_row: int = 3) -> None:
         for column, card in zip(st.columns(per_row), row, strict=False):
             with column.container(border=True):
                 # the card's title stays shown in presenter mode
-                st.markdown(
-                    f'<p class="{KEPT_CLASS}"><b>{html.escape(card.title)}</b></p>',
-                    unsafe_allow_html=True,
-                )
+                st.markdown(f"<p><b>{html.escape(card.title)}</b></p>", unsafe_allow_html=True)
                 if card.picture is not None:
                     chart(
                         pictures.picture(card.picture),
                         key=f"home_pic_{start}_{card.picture}",
                         config={"staticPlot": True},
                     )
-                st.caption(card.caption)
+                if prose():
+                    st.caption(card.caption)
                 st.page_link(
                     card.page,
                     label="Open",

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
-import streamlit as st
 
 import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
 from kpca_core import contours as ct
@@ -24,6 +23,7 @@ from kpca_core.figures import rings as rings_figures
 from kpca_core.figures import spectrum as spectrum_figures
 from kpca_core.rings import fig5_readings
 from kpca_core.spectrum import WidthSweep
+from kpca_ui.cache import memo
 from kpca_ui.views.denoising_cache import digit_sets
 from kpca_ui.views.features import shipped_table
 
@@ -112,7 +112,7 @@ BUILDERS = {
 """The pictures by name, as :class:`kpca_ui.views.home.Card` names them."""
 
 
-@st.cache_resource(show_spinner=False, max_entries=16)
+@memo
 def picture(name: str) -> go.Figure:
     """The picture called ``name``, built once per server (never mutated)."""
     return _small(BUILDERS[name]())

@@ -15,6 +15,7 @@ lesson and the step are in the link: ``/lesson?lesson=<name>&step=3``.
 from __future__ import annotations
 
 import html
+import importlib
 import json
 import tomllib
 from collections.abc import Mapping
@@ -24,10 +25,9 @@ from urllib.parse import parse_qsl, urlencode
 
 import streamlit as st
 
-from kpca_ui.links import literal, text
-from kpca_ui.presenter import FRAME_PX, FRAME_RANGE, PAGE_PX, SCREEN, SLIDE, presenter_mode
-from kpca_ui.presenter import KEPT_CLASS as KEPT
+from kpca_ui.presenter import APP, FRAME_PX, FRAME_RANGE, PAGE_PX, SCREEN, SLIDE, presenter_mode
 from kpca_ui.presenter import KEY as PRESENTER
+from kpca_ui.settings import PREFIXES, Refused, Setting, Settings, choice, flag, literal
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = ROOT / "assets" / "lessons"
@@ -65,11 +65,23 @@ TITLE_AND_BUTTONS = (2, 1)
 SETTING_TYPES = (str, int, float, bool)
 ECHO_CHARS = 600
 """A lesson file's title, intro or step title, or a message quoting the file, is cut to this."""
-LINK_DOMAINS = {
-    "ls_lesson": text(),  # the lesson files' names, checked by the Lesson box
-    "step": text(),  # checked against the lesson's steps by current_step
-}
-"""What the page accepts from a link (:func:`kpca_ui.links.sanitise_link`)."""
+SETTINGS = Settings(
+    "ls",
+    "lesson",
+    choice(
+        "ls_lesson",
+        "Lesson",
+        (),  # the lesson files' names: settled by the page
+        help="Each .toml file in assets/lessons/ is a lesson; copy one to write your own.",
+    ),
+    Setting("step", "Step", "link", longest=20),  # checked against the lesson's steps
+    flag(
+        "ls_embed",
+        "Show the view here",
+        True,
+        help="The step's view below its words, in presenter mode; off: only the link to it.",
+    ),
+)
 _STEP_FIELDS = {"title", "page", "say", "notice", "settings"}
 _LESSON_FIELDS = {"title", "intro", "step"}
 _FRAME = st.components.v2.component(
@@ -251,16 +263,32 @@ def _step(table: object, number: int, pages: set[str]) -> Step:
     settings = table.get("settings", {})
     if not isinstance(settings, dict):
         raise LessonError(f"{where}: “settings” must be a table ([step.settings]).")
+    linked = {
+        str(key): _setting(value, f"{where}: setting “{key}”") for key, value in settings.items()
+    }
+    _check_settings(linked, page, where)
     return Step(
         title=_text(table, "title", where),
         page=page,
         say=_text(table, "say", where),
         notice=_text(table, "notice", where, required=False),
-        settings={
-            str(key): _setting(value, f"{where}: setting “{key}”")
-            for key, value in settings.items()
-        },
+        settings=linked,
     )
+
+
+def _check_settings(linked: dict[str, str], page: str, where: str) -> None:
+    """Each setting of a step is one of its view's (its declaration in the view's table,
+    :mod:`kpca_ui.settings`) or the app's, with a value its domain takes."""
+    importlib.import_module(f"kpca_ui.views.{page}")  # declares its table, if it has one
+    tables = [APP, *(table for table in PREFIXES.values() if table.page == page)]
+    for key, value in linked.items():
+        setting = next((table[key] for table in tables if key in table), None)
+        if setting is None:
+            raise LessonError(f"{where}: “{key}” is not a setting of the {page} view.")
+        try:
+            setting.from_link([value])
+        except Refused as error:
+            raise LessonError(f"{where}: setting “{key}” = “{value}” is {error}.") from None
 
 
 def parse_lesson(text: str, pages: set[str] | None = None) -> Lesson:
@@ -475,9 +503,7 @@ def navigation(step: Step, number: int, count: int) -> None:
         width="stretch",
         help="Previous step (← key)",
     )
-    place.markdown(
-        f'<p class="{KEPT} kpca-lesson-place">{number} of {count}</p>', unsafe_allow_html=True
-    )
+    place.markdown(f'<p class="kpca-lesson-place">{number} of {count}</p>', unsafe_allow_html=True)
     forward.button(
         "Next",
         key=NEXT,
@@ -514,14 +540,14 @@ def show_step(lesson: Lesson, number: int, *, embed: bool) -> None:
     with buttons:
         navigation(step, number, len(lesson.steps))
     notice = (
-        f'<p class="{KEPT} kpca-lesson-notice"><b>Notice:</b> {html.escape(step.notice)}</p>'
+        f'<p class="kpca-lesson-notice"><b>Notice:</b> {html.escape(step.notice)}</p>'
         if step.notice
         else ""
     )
     if not presenter_mode():  # the lesson's title and intro close to the step's title
         st.container(key=INTRO).caption(literal(f"{lesson.title}. {lesson.intro}", ECHO_CHARS))
     st.markdown(
-        f'<p class="{KEPT} kpca-lesson-say">{html.escape(step.say)}</p>{notice}',
+        f'<p class="kpca-lesson-say">{html.escape(step.say)}</p>{notice}',
         unsafe_allow_html=True,
     )
     width = frame_px()

@@ -18,9 +18,10 @@ from kpca_core import gamma_to_sigma
 from kpca_core.figures import rings as figures
 from kpca_core.figures.style import FONT_SCALE, export_config
 from kpca_core.rings import DK_GAMMA, Reading, fig5_readings
+from kpca_ui.cache import memo
 from kpca_ui.chart import chart
 from kpca_ui.points import PointSet
-from kpca_ui.presenter import page_px, presentable, presenter_mode
+from kpca_ui.presenter import page_px, presentable, presenter_mode, prose
 from kpca_ui.workers import build, compute
 
 DK_SIGMA = float(f"{gamma_to_sigma(DK_GAMMA):.4g}")
@@ -90,9 +91,9 @@ def has_dk_width(
     )
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
-def _readings(_X: np.ndarray, data_key: tuple) -> tuple[Reading, Reading]:
-    return compute(fig5_readings, _X, gamma=DK_GAMMA)
+@memo
+def _readings(points: PointSet) -> tuple[Reading, Reading]:
+    return compute(fig5_readings, points.X, gamma=DK_GAMMA)
 
 
 def reading_words(reading: Reading) -> str:
@@ -112,16 +113,17 @@ def fig5_section(points: PointSet, image_format: str, width: int = figures.WIDTH
     """Deręgowski & Krzyśko's Fig. 5 at c = 0.017, centred and uncentred side by side,
     planned for ``width`` pixels (presenter mode: its page's)."""
     st.subheader("Deręgowski & Krzyśko, Fig. 5: centred and not centred")
-    st.markdown(
-        f"k(x, y) = exp(−c‖x − y‖²) with their c = {DK_GAMMA} (σ = {DK_SIGMA:g}). They "
-        "write that *the first kernel principal direction gives a meaningful order of how "
-        "far each observation is away from the origin*. Whether it does depends on "
-        "centring in feature space (eq. 49), which the paper never mentions: it centres "
-        "only the inputs, which leaves a Gaussian kernel unchanged. The points here lie on "
-        "the circles of radius 1, 2 and 4; the paper samples them *from a uniform "
-        "distribution in a circle*, which can also mean inside the disc."
-    )
-    readings = _readings(points.X, points.key)
+    if prose():
+        st.markdown(
+            f"k(x, y) = exp(−c‖x − y‖²) with their c = {DK_GAMMA} (σ = {DK_SIGMA:g}). They "
+            "write that *the first kernel principal direction gives a meaningful order of how "
+            "far each observation is away from the origin*. Whether it does depends on "
+            "centring in feature space (eq. 49), which the paper never mentions: it centres "
+            "only the inputs, which leaves a Gaussian kernel unchanged. The points here lie "
+            "on the circles of radius 1, 2 and 4; the paper samples them *from a uniform "
+            "distribution in a circle*, which can also mean inside the disc."
+        )
+    readings = _readings(points)
     projector = presenter_mode()
     fig = build(
         figures.fig5_figure,
@@ -137,6 +139,7 @@ def fig5_section(points: PointSet, image_format: str, width: int = figures.WIDTH
         key="ct_fig5",
         config=export_config("contours-deregowski-krzysko-fig5", image_format=image_format),
     )
-    for reading in readings:
-        st.markdown(reading_words(reading))
-    st.info(WHY_CENTRING)
+    if prose():
+        for reading in readings:
+            st.markdown(reading_words(reading))
+        st.info(WHY_CENTRING)

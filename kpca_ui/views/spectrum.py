@@ -6,17 +6,22 @@ The sweep and its figures are in :mod:`kpca_ui.views.spectrum_sweep`; the page,
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
 import streamlit as st
 
 import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
 from kpca_core.figures import spectrum as figures
 from kpca_core.spectrum import IDENTITY, WidthSweep
-from kpca_ui.links import choice, flag, integer, number, pair, text
-from kpca_ui.points import MAX_TOY_POINTS, PointSet, link_domains
-from kpca_ui.shell import camera_domain, camera_format
+from kpca_ui.points import MAX_TOY_POINTS, PointSet, picker
+from kpca_ui.presenter import prose
+from kpca_ui.settings import Setting, Settings, choice, flag, number
+from kpca_ui.shell import camera
 
-EXTRA = {"gaussian_clusters": ("Eleven Gaussians in R^10 (Mika et al. Table 1)", 0.1)}
-# Short labels: a bound selectbox keeps its label in the URL.
+EXTRA = {"gaussian_clusters": "Eleven Gaussians in R^10 (Mika et al. Table 1)"}
+# Short labels: the link holds them.
 KERNELS = {
     "rbf": "Gaussian: width σ",
     "laplacian": "Laplacian: width ℓ",
@@ -31,21 +36,100 @@ FORMULAS = {
 }
 MAX_WIDTHS = 200
 DECADES = (-8.0, 10.0)
-LINK_DOMAINS = {
-    **link_domains("sp", EXTRA),
-    "sp_kernel": choice(KERNELS.values()),
-    "sp_coef0": number(0.0, 100.0),
-    "sp_dmax": integer(2, 15),
-    "sp_degree": integer(1, 10),
-    "sp_range": pair(*DECADES),
-    "sp_nw": integer(10, MAX_WIDTHS),
-    "sp_k": integer(1, 12),
-    "sp_img": camera_domain(),
-    "sp_at": text(),  # the sweep's widths, checked by the chosen-width slider
-    "sp_logbars": flag(),
-    "sp_film": flag(),
-}
-"""What each widget of the view accepts from a link (:func:`kpca_ui.links.sanitise_link`)."""
+SETTINGS = Settings(
+    "sp",
+    "spectrum",
+    *picker("sp", EXTRA),
+    choice("sp_kernel", "Kernel and swept parameter", KERNELS, cost="fit"),
+    number("sp_coef0", "Offset c", 0.0, 100.0, 1.0, step=0.5, widget="number", cost="fit"),
+    number("sp_dmax", "Largest degree", 2, 15, 10, cost="fit"),
+    number("sp_degree", "Degree d", 1, 10, 3, cost="fit"),
+    Setting(
+        "sp_range",
+        "Range, in powers of ten of the data scale",
+        "range",
+        (-3.0, 2.0),
+        low=DECADES[0],
+        high=DECADES[1],
+        step=0.5,
+        cost="fit",
+    ),
+    number("sp_nw", "Number of widths", 10, MAX_WIDTHS, 60, step=5, cost="fit"),
+    number("sp_k", "Leading components drawn", 1, 12, 6),
+    camera("sp"),
+    choice(
+        "sp_at", "Chosen width", (), widget="select_slider", stepping=True
+    ),  # the sweep's widths: settled
+    flag("sp_logbars", "Logarithmic bars"),
+    flag("sp_film", "Play the sweep: the spectrum at every width, animated in your browser"),
+)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What the sweep is: the kernel and its swept parameter, their range and steps."""
+
+    kernel: str
+    decades: tuple[float, float]
+    n_widths: int
+    degree: int
+    coef0: float
+    max_degree: int
+
+
+def choice_of(values: Mapping[str, Any]) -> Choice:
+    """The sweep the settings' ``values`` ask for (a degree sweep has no range)."""
+    kernel = values["sp_kernel"]
+    if kernel == "degree":
+        return Choice(kernel, (-3.0, 2.0), 60, 3, float(values["sp_coef0"]), int(values["sp_dmax"]))
+    degree = int(values["sp_degree"]) if kernel == "poly" else 3
+    low, high = values["sp_range"]
+    return Choice(kernel, (float(low), float(high)), int(values["sp_nw"]), degree, 1.0, 10)
+
+
+def kernel_controls() -> Choice:
+    """Sidebar widgets for the kernel and the sweep; the sweep they ask for."""
+    sidebar = st.sidebar
+    if prose():
+        sidebar.subheader("Kernel and sweep")
+    kernel = SETTINGS.draw("sp_kernel", sidebar)
+    if prose():
+        sidebar.caption(FORMULAS[kernel])
+    if kernel == "degree":
+        SETTINGS.draw("sp_coef0", sidebar)
+        SETTINGS.draw("sp_dmax", sidebar)
+    else:
+        if kernel == "poly":
+            SETTINGS.draw("sp_degree", sidebar)
+        scale = "mean ‖x‖²" if kernel == "poly" else "median distance"
+        SETTINGS.draw("sp_range", sidebar, label=f"{SETTINGS['sp_range'].label} ({scale})")
+        SETTINGS.draw("sp_nw", sidebar)
+        if prose():
+            sidebar.caption(
+                f"At most {MAX_WIDTHS} widths and {MAX_TOY_POINTS} points. The sweep takes "
+                "about 0.1 s for 60 widths on 300 points, 1.5 s on 1000 and 10 s on 2000 points."
+            )
+    return choice_of(SETTINGS.values())
+
+
+def figure_controls() -> int:
+    """The sidebar's figure settings; the number of leading components drawn."""
+    if prose():
+        st.sidebar.subheader("Figures")
+    n_leading = SETTINGS.draw("sp_k", st.sidebar)
+    SETTINGS.draw("sp_img", st.sidebar, horizontal=True)
+    return n_leading
+
+
+def file_stem(points: PointSet, chosen: Choice) -> str:
+    data = "_".join(str(part) for part in points.key[1:]) if points.key[0] == "toy" else "upload"
+    if chosen.kernel == "degree":
+        sweep = f"degree1-{chosen.max_degree}_c{chosen.coef0:g}"
+    else:
+        sweep = f"{chosen.kernel}{'_d' + str(chosen.degree) if chosen.kernel == 'poly' else ''}"
+        sweep += f"_1e{chosen.decades[0]:g}-1e{chosen.decades[1]:g}x{chosen.n_widths}"
+    return f"{data}_{sweep}".replace(" ", "")
+
 
 LIMITS = {
     "rbf": (
@@ -79,67 +163,6 @@ LIMITS = {
         "variance spreads over more and more components."
     ),
 }
-
-
-def kernel_controls() -> tuple:
-    """Sidebar widgets for the kernel and the sweep; returns the sweep key."""
-    sidebar = st.sidebar
-    sidebar.subheader("Kernel and sweep")
-    kernel = sidebar.selectbox(
-        "Kernel and swept parameter",
-        list(KERNELS),
-        format_func=KERNELS.get,
-        key="sp_kernel",
-        bind="query-params",
-    )
-    sidebar.caption(FORMULAS[kernel])
-    degree, coef0, max_degree = 3, 1.0, 10
-    decades, n_widths = (-3.0, 2.0), 60
-    if kernel == "degree":
-        coef0 = sidebar.number_input(
-            "Offset c", 0.0, 100.0, 1.0, step=0.5, key="sp_coef0", bind="query-params"
-        )
-        max_degree = sidebar.slider("Largest degree", 2, 15, 10, key="sp_dmax", bind="query-params")
-    else:
-        if kernel == "poly":
-            degree = sidebar.slider("Degree d", 1, 10, 3, key="sp_degree", bind="query-params")
-        scale = "mean ‖x‖²" if kernel == "poly" else "median distance"
-        decades = sidebar.slider(
-            f"Range, in powers of ten of the data scale ({scale})",
-            *DECADES,
-            (-3.0, 2.0),
-            step=0.5,
-            key="sp_range",
-            bind="query-params",
-        )
-        n_widths = sidebar.slider(
-            "Number of widths", 10, MAX_WIDTHS, 60, step=5, key="sp_nw", bind="query-params"
-        )
-        sidebar.caption(
-            f"At most {MAX_WIDTHS} widths and {MAX_TOY_POINTS} points. The sweep takes about "
-            "0.1 s for 60 widths on 300 points, 1.5 s on 1000 and 10 s on 2000 points."
-        )
-    return kernel, tuple(float(d) for d in decades), int(n_widths), degree, float(coef0), max_degree
-
-
-def figure_controls() -> tuple[int, str]:
-    sidebar = st.sidebar
-    sidebar.subheader("Figures")
-    n_leading = sidebar.slider(
-        "Leading components drawn", 1, 12, 6, key="sp_k", bind="query-params"
-    )
-    return n_leading, camera_format(sidebar, "sp_img")
-
-
-def file_stem(points: PointSet, sweep_key: tuple) -> str:
-    kernel, decades, n_widths, degree, coef0, max_degree = sweep_key
-    data = "_".join(str(part) for part in points.key[1:]) if points.key[0] == "toy" else "upload"
-    if kernel == "degree":
-        sweep = f"degree1-{max_degree}_c{coef0:g}"
-    else:
-        sweep = f"{kernel}{'_d' + str(degree) if kernel == 'poly' else ''}"
-        sweep += f"_1e{decades[0]:g}-1e{decades[1]:g}x{n_widths}"
-    return f"{data}_{sweep}".replace(" ", "")
 
 
 def range_text(sweep: WidthSweep, regime: str) -> str | None:
