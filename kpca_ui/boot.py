@@ -1,18 +1,12 @@
 """Something on the page at once: the app's name in the page Streamlit sends, before its code runs.
 
-A first visit shows Streamlit's page, an empty ``<div id="root">``, until the
-browser has loaded and run ~2 MB of Streamlit's JavaScript (1-2 s; more on a
-lecture hall's network): a blank page.  :class:`BootScreen`, a middleware of
-``app.py``'s server, puts :data:`BOOT_HTML` (the app's name and "Loading …", in
-the system's font) inside that ``div``; Streamlit's first drawing replaces it.
-It also puts ``head`` (Plotly's script, :func:`kpca_ui.plotly_js.preload_html`)
-at the end of the page's ``<head>``, so that it loads beside Streamlit's, and shows
-"Drawing the figures …" from Streamlit's first drawing (:data:`FIRST_LOAD_HTML`);
-not on a page that draws no chart itself (a student's phone in class mode, the
-Lesson around its frame).  A ``body`` hook adds more after the root ``div``: the
-Lesson's step view, started there (:func:`kpca_ui.views.lesson.early_frame_html`).  Only a
-page's HTML is changed (uncompressed, 8 kB), never Streamlit's files or other
-answers.
+Streamlit's page is an empty ``<div id="root">`` until the browser has run its
+~2 MB of JavaScript.  :class:`BootScreen`, a middleware of ``app.py``'s server,
+puts :data:`BOOT_HTML` in that ``div`` (Streamlit's first drawing replaces it),
+adds ``head`` (Plotly's script, :func:`kpca_ui.plotly_js.preload_html`) and
+:data:`FIRST_LOAD_HTML` to the ``<head>`` of a page that draws charts, and a
+``body`` hook's HTML after the root ``div`` (the Lesson's step view).  Only a
+page's HTML is changed, never Streamlit's files or other answers.
 """
 
 from __future__ import annotations
@@ -65,8 +59,7 @@ NOTICE_STYLE = f"""
   pointer-events: none;
 """
 NOTHING_DRAWN = "kpca_nothing_drawn"
-"""The key of the container in which a page says why it draws no figure
-(:func:`kpca_ui.shell.nothing_to_draw`): no notice that figures are coming."""
+"""The key of the container where a page says why it draws no figure: no "Drawing" notice."""
 NOT_DRAWN = (
     '[data-testid="stMain"]:not(:has(.js-plotly-plot .main-svg))'
     f":not(:has(.st-key-{NOTHING_DRAWN}))::after"
@@ -87,16 +80,13 @@ html.{FIRST_LOAD} {NOT_DRAWN} {{{NOTICE_STYLE}  animation: none;
   setTimeout(function () {{ done(); watch.disconnect(); }}, 30000);
 }})();
 </script>"""
-"""The pages' "Drawing the figures …" on a page's first load, in its ``<head>``: shown from
-Streamlit's first drawing (:data:`BOOT_HTML`'s "Loading …" until then) until the first
-figure is drawn (at most 30 s), not only 0.6 s after the style that the page's script
-sends (:func:`kpca_ui.shell.drawing_notice`) has come, which on a first visit came
-1-3 s after the page's title."""
+"""A first load's "Drawing the figures …", shown from Streamlit's first drawing until the first
+figure is drawn (at most 30 s), before the page's own notice (:func:`kpca_ui.shell.drawing_notice`)
+has arrived."""
 
 
 CLASS_PAGE = "class_room"
-"""Class mode's page: its figures are the projector's, on the lecturer's link (``key=``);
-a student's phone and the page before a room is started have none."""
+"""Class mode's page: only the projector's (``key=`` in the link) draws figures."""
 FRAME_PAGE = "lesson"
 """The Lesson: its figures are in the step's view, a page of its own in a frame."""
 
@@ -110,11 +100,10 @@ def _without_figures(scope: Scope) -> bool:
 
 class BootScreen:
     """ASGI middleware: a page's HTML gets :data:`BOOT_HTML` in its root ``div``,
-    ``head`` at the end of its ``<head>`` and what ``body(path, query)`` gives after the
-    root ``div`` (the Lesson's view, loaded at once: :mod:`kpca_ui.server`).
+    ``head`` at the end of its ``<head>`` and ``body(path, query)`` after the root ``div``.
 
-    It asks Streamlit for the page uncompressed (the request's ``Accept-Encoding``
-    removed), so that it can read it; any other answer passes through untouched.
+    It asks Streamlit for pages uncompressed (no ``Accept-Encoding``) so that it can
+    rewrite them; any other answer passes through untouched.
     """
 
     def __init__(

@@ -1,34 +1,21 @@
 // The chart of kpca_ui/chart.py (a Streamlit components v2 module).
 //
-// Streamlit calls the default export on mount and again whenever `data` or the
-// theme change, with the same parentElement: the graph is built once per
-// parentElement (kept in STATES) and every later call updates it with
-// Plotly.react, which redraws only what changed.  No remount, one drawing.
+// Streamlit calls the default export on mount and whenever `data` or the theme change, with
+// the same parentElement: the graph is built once per parentElement (STATES) and updated
+// with Plotly.react, which redraws only what changed.  data: the bytes of {figure, config,
+// width, plotly, frames, live} as JSON; Plotly's script (URL `plotly`) is loaded once per page.
 //
-// data: the bytes of {figure, config, width, plotly, frames} as JSON.  Plotly's
-// script (the URL `plotly`, served beside the app, kpca_ui/server.py) is loaded once per page.
+// Scrubbing: frames = {slider, frames: {<value as shown>: {data, layout}}}.  While that
+// Streamlit slider is held (or after a key press on it), its thumb's aria-valuetext is read
+// at every animation frame and that value's frame drawn; the slider sends its value itself.
 //
-// Scrubbing: frames = {slider, frames: {<value as shown>: {data, layout}}}.  While
-// the Streamlit slider with that key is held (or after a key press on it), its
-// thumb's aria-valuetext is read at every animation frame and the frame of that
-// value drawn; the slider itself sends its value when the drag ends.
-//
-// Live: live = {sliders: [<slider key>, ...], url}.  While one of those sliders is
-// held, the figure at the value under its thumb is asked for at `url` (kpca_ui/live.py:
-// no script run) and drawn; the next request goes as soon as an answer has come, for
-// the newest value (those the thumb passed meanwhile are dropped, none queue).  The
-// slider sends its own value at the release, and that run's figure replaces the held
-// one; a slider released where it was pressed sends nothing: the page's figure is
-// drawn again at once.  Released elsewhere than the last value asked for, the figure
-// at the slider's value is asked for too: it is drawn if it comes before the page's
-// own figure.  With live.drawing = {prefix, seq} the chart follows that drawing canvas
-// (draw_canvas.js): each edit and each move of a dragged point ("kpca-drawing" events)
-// posts the points to `url`, the newest at a time, and the answer is drawn until the
-// page's figure of the canvas's last edit (its seq) has come; the canvas sends a
-// finished edit (a click) to the page's run once that answer has come.  A live numeric
-// slider reached by the keyboard (focus-visible) has the figures one step either way
-// asked for ahead, and after each arrow key the next one that way: a key press draws its
-// value at once (the held resolution) while the page's run makes the figure it then sends.
+// Live: live = {sliders, url}.  While one of those sliders is held, the figure at the value
+// under its thumb is asked for at `url` (kpca_ui/live.py: no script run) and drawn, one
+// request at a time for the newest value.  At the release the page's run's figure replaces
+// it (released where pressed: the page's figure at once).  With live.drawing = {prefix, seq}
+// the chart follows that drawing canvas's "kpca-drawing" events (draw_canvas.js) the same
+// way, until the page's figure of the canvas's last edit has come.  A live numeric slider
+// reached by the keyboard has the figures one step either way asked for ahead.
 
 const STATES = new WeakMap();
 const DEFAULT_HEIGHT = 450; // Plotly's and st.plotly_chart's default height
@@ -256,10 +243,8 @@ function axis(full, ref) {
 }
 
 function moveMarks(state, frame) {
-  // A frame that only moves named marks (the Spectrum's chosen width on a sweep figure):
-  // the marks' drawn elements are shifted and relabelled in place, which costs nothing
-  // next to a Plotly.relayout (40-100 ms for each figure on a loaded machine).  The
-  // next drawing by Plotly draws them anew (restore() first undoes the shifts).
+  // A frame that only moves named marks (the Spectrum's chosen width): their drawn elements
+  // shifted and relabelled in place, far cheaper than a Plotly.relayout (restore() undoes it).
   const gd = state.graph;
   const full = gd._fullLayout;
   if (!full || frame.data || frame.layout) return false;
@@ -304,9 +289,8 @@ function sameValue(a, b) {
 }
 
 function retitle(gd, text) {
-  // Setting a new title's text in the drawn title, when its markup is the drawn one's and
-  // only the words differ (the Spectrum's width and share): a function that does it, or
-  // null (a Plotly.relayout of a title redraws the figure's layout: ~a whole update)
+  // A function setting the drawn title's words in place when only they differ from `text`
+  // (same markup), or null; a Plotly.relayout of a title costs about a whole update.
   const title = gd.layout.title;
   const element = gd.querySelector(".gtitle");
   const tags = (t) => (t.match(/<[^>]*>/g) || []).join("");
@@ -330,11 +314,9 @@ function retitle(gd, text) {
 }
 
 function glide(state, frame) {
-  // A frame that changes only traces' y, the title's words and layout values that are the
-  // drawn ones (the Spectrum's linear bars, their axis range fixed): the traces moved by
-  // Plotly.animate without a redraw and the title set in place, where a Plotly.update
-  // redraws the whole figure, axes, legend and margins (3-4 times as long, measured in
-  // Chromium: the drag's pictures per second).  Another frame: false (quick() draws it).
+  // A frame that changes only traces' y, the title's words and layout values already drawn
+  // (the Spectrum's bars): traces moved by Plotly.animate without a redraw, the title set in
+  // place, much quicker than a Plotly.update.  Another frame: false (quick() draws it).
   const gd = state.graph;
   const { data, layout, traces } = frameUpdate(state, frame);
   if (!traces.length || Object.keys(data).some((key) => key !== "y")) return false;
@@ -345,8 +327,7 @@ function glide(state, frame) {
   const setTitle = layout.title ? retitle(gd, layout.title.text) : () => {};
   if (!setTitle) return false;
   state.drawing = true;
-  // every trace, the unchanged with their own y: plotly's scatter drops a trace of the
-  // subplot that a transition leaves out (the linear PCA markers vanished)
+  // every trace, the unchanged with their own y: Plotly drops a trace a transition leaves out
   const every = gd.data.map((trace, i) => ({ y: traces.includes(i)
     ? data.y[traces.indexOf(i)] : trace.y }));
   const moved = window.Plotly.animate(
@@ -385,8 +366,8 @@ function quick(state, Plotly, frame) {
   return settled(state, Promise.resolve(update));
 }
 
-// The page's charts draw one at a time, each in a frame of its own: the first on the page
-// is painted before the next is drawn (a first visit drew them all in one long task).
+// The page's charts draw one at a time, each in a frame of its own, so that the first is
+// painted before the next is drawn.
 function inTurn(job) {
   const turn = window.__kpcaTurn || Promise.resolve();
   const run = turn.then(() => new Promise((resolve) => requestAnimationFrame(resolve))).then(job);
@@ -478,9 +459,8 @@ function scrub(state) {
 }
 
 function live(state) {
-  // the live slider's value while it is held (or once released, until the page's own
-  // figure comes): the figure at that value asked for, one request at a time, for the
-  // newest value (those the thumb passed meanwhile are dropped)
+  // the figure at the live slider's value while it is held (or released, until the page's
+  // own figure comes): one request at a time, for the newest value
   const slider = state.held || state.awaiting;
   const input = slider && liveSliders(state.payload).includes(slider) ? thumb(slider) : null;
   if (!input || state.inFlight) return;
@@ -512,8 +492,7 @@ function request(url, slider, value) {
 }
 
 function askedAhead(state) {
-  // the figures asked for ahead (prefetch), for the page's current settings only: at
-  // most the two values one step either way
+  // the figures asked for ahead (prefetch), for the page's current settings only
   const { url } = state.payload.live;
   if (state.askedUrl !== url) {
     state.askedUrl = url;
@@ -534,10 +513,8 @@ function decimals(step) {
 }
 
 function prefetch(state, slider, direction) {
-  // A live slider with the keyboard's focus: the figure one step along (both ways, or in
-  // the direction of the last arrow key) asked for now, so that the next key press draws
-  // it at once instead of after a request.  Numeric sliders only (a select slider's
-  // neighbours are labels the page does not show).
+  // A live numeric slider with the keyboard's focus: the figure one step along (both ways, or
+  // the last arrow key's) asked for now, so that the next key press draws it at once.
   const input = thumb(slider);
   if (!input || state.held || !state.payload.live) return;
   const value = liveNumber(input);
@@ -561,8 +538,8 @@ function focusedSlider(state) {
 }
 
 function sketched(state) {
-  // the drawing's newest points, posted: one request at a time, the newest drawing; the
-  // request, answered once its figure is drawn or refused (none when one is in flight)
+  // the newest drawing posted, one request at a time; returns the request (none when one
+  // is in flight), settled once its figure is drawn or refused
   const sketch = state.sketch;
   if (!sketch || sketch === state.sketchSent || state.inFlight) return;
   state.sketchSent = sketch;
@@ -604,8 +581,7 @@ function followDrawing(state) {
 }
 
 function follow(state) {
-  // While a slider is held (and a little after), read its thumb at every animation
-  // frame: the newest value wins.
+  // while a slider is held (and a little after), its thumb read at every animation frame
   state.quiet = 0;
   if (state.following) return;
   state.following = true;

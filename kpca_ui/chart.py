@@ -1,36 +1,14 @@
 """Figures updated in place: a chart component of our own instead of ``st.plotly_chart``.
 
-Streamlit 1.67 gives every changed ``st.plotly_chart`` a new identity: the
-browser mounts it anew and draws it twice (the second drawing applies the
-theme), and the server validates the figure and serialises it again.  This
-chart is a Streamlit ``components.v2`` component (its script and style in
-``chart.js`` and ``chart.css`` beside this module) that mounts ONE Plotly graph
-per key and, on later runs, updates it with ``Plotly.react``: no remount, one
-drawing.
-
-- The figure is sent as Plotly's own JSON without validation
-  (``plotly.io.to_json(validate=False)``, numpy arrays as compact typed arrays),
-  as the component's bytes.
-- Plotly's JavaScript is plotly.js with the trace types the app draws, served
-  by ``app.py``'s server with a long ``Cache-Control`` (:mod:`kpca_ui.plotly_js`) and
-  loaded once per page.
-- What ``st.plotly_chart`` gave is kept: the modebar and its image export
-  (``config``), the width (``"stretch"``, or the figure's own, ``"content"``,
-  never wider than its place), Streamlit's light and dark theme (the script
-  reads the theme's colours from the component's CSS properties), and the
-  graph's DOM (``.js-plotly-plot``, ``.main-svg``).
-- Live: with ``live`` (:class:`kpca_ui.live.Live`), while a slider it follows is
-  held, the browser asks for the figure at the value under the thumb
-  (:mod:`kpca_ui.live`'s endpoint, no script run), the newest value winning; a
-  slider reached by the keyboard has the figure one step along asked for ahead,
-  drawn at once when an arrow key moves it there.
-- Scrubbing: ``frames`` maps values of a Streamlit slider (by its widget key)
-  to the data and layout changes of the figure at each value.  While the reader
-  drags that slider, the browser shows the frame of the value under the thumb
-  at once; the slider still sends its value when the drag ends, which updates
-  the link and the rest of the page.
-
-Page tests read what was sent with :func:`sent_figure`.
+``st.plotly_chart`` gives every changed figure a new identity: the browser mounts it
+anew and draws it twice, and the server validates and serialises it again.  This
+``components.v2`` component (``chart.js``, ``chart.css``) mounts one Plotly graph per
+key and updates it with ``Plotly.react``.  The figure goes as Plotly's own JSON,
+unvalidated, numpy arrays as typed arrays; plotly.js is the app's partial build
+(:mod:`kpca_ui.plotly_js`).  Kept from ``st.plotly_chart``: the modebar and its image
+export, the width (the place's, or the figure's own), Streamlit's light and dark theme,
+the graph's DOM (``.js-plotly-plot``).  Added: live figures while a slider is held
+(:mod:`kpca_ui.live`) and scrubbing through frames sent ahead (``frames``).
 """
 
 from __future__ import annotations
@@ -78,11 +56,8 @@ def _plotly_url() -> str:
 
 
 def json_of(value: object) -> str:
-    """Plotly's JSON of a figure, part of one or a plain value: no validation, numpy compact.
-
-    A figure made by :func:`figure_from_json`, or a value passed to :func:`kept_json`,
-    is not serialised again: its JSON is kept.
-    """
+    """Plotly's JSON of a figure, part of one or a plain value: no validation, numpy compact;
+    the kept JSON of a value of :func:`figure_from_json` or :func:`kept_json`."""
     kept = getattr(value, _KEPT_JSON, None)
     return kept if kept is not None else pio.to_json(value, validate=False, engine="orjson")
 
@@ -105,13 +80,8 @@ class _KeptFrames(dict):
 
 
 def kept_json(value: go.Figure | Mapping[str, Any]) -> go.Figure | Mapping[str, Any]:
-    """``value`` (a figure, or :func:`chart`'s ``frames``) serialised now, once.
-
-    For a value shared by many runs and never mutated afterwards (a cached
-    figure): :func:`chart` sends the kept JSON instead of serialising it on every
-    run; a change to it would not be sent.  A copy (``go.Figure(spec)``, the
-    projector's) is serialised as usual.
-    """
+    """``value`` (a figure, or :func:`chart`'s ``frames``) serialised now, once: for a value
+    shared by many runs and never mutated (a change to it would not be sent)."""
     kept = value if isinstance(value, go.Figure) else _KeptFrames(value)
     setattr(kept, _KEPT_JSON, json_of(value))
     return kept
@@ -147,15 +117,11 @@ def chart(
         that slider is dragged, the frame of the value under its thumb is drawn in
         the browser (trace changes apply to the traces in order).
     place : DeltaGenerator, optional
-        Where to draw it (a column); by default (or ``st`` itself) where the script is.
+        Where to draw it (a column); by default where the script is.
     live : Live, optional
-        Live dragging: the sliders the chart follows and its figure at their values.
-        While one is held, the browser asks :mod:`kpca_ui.live`'s endpoint for the
-        figure at the value under the thumb (the newest, one request at a time) and
-        draws it; the page's script does not run.  The slider's release runs it as
-        any change does, with the slider's own value.  With ``live.drawing``, the same
-        for each edit of that drawing canvas (:mod:`kpca_ui.draw`), until the page's
-        run of that edit sends its own figure.
+        The sliders (and drawing canvas) the chart follows without a run of the page:
+        while one is held, the browser asks :mod:`kpca_ui.live` for the figure at the
+        value under the thumb and draws it; the release runs the page as any change.
     """
     if os.environ.get(ENGINE_VARIABLE) == "plotly":  # the bench's comparison
         (place or st).plotly_chart(figure, key=key, config=dict(config or {}), width=width)
@@ -179,25 +145,3 @@ def _live_json(live: Live | None) -> dict | None:
     if live.drawing is not None:  # the canvas's last edit this run drew
         sent["drawing"] = {"prefix": live.drawing, "seq": edit_seq(live.drawing)}
     return sent
-
-
-def sent_figure(element: Any) -> dict | None:
-    """The figure a chart element sent (a page test's ``at.get("bidi_component")`` element).
-
-    Returns ``None`` for an element of another component.
-    """
-    proto = element.proto
-    if proto.component_name != NAME:
-        return None
-    return json.loads(proto.bytes)["figure"]
-
-
-def sent_payload(element: Any) -> dict | None:
-    """All a chart element sent: ``figure``, ``config``, ``width``, ``frames``."""
-    proto = element.proto
-    return json.loads(proto.bytes) if proto.component_name == NAME else None
-
-
-def key_of(element: Any) -> str:
-    """The widget key of a component element (its id ends with ``-<key>``)."""
-    return element.proto.id.split("-", 2)[-1]

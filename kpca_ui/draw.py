@@ -1,24 +1,22 @@
 """The drawing canvas: points drawn by hand as a data set of the 2-D views.
 
-"Draw your own points" in the data picker (:mod:`kpca_ui.points`) shows a
-canvas (a Streamlit ``components.v2`` component, its script and style in
-``draw_canvas.js`` and ``draw_canvas.css`` beside this module, registered once
-at import).  A click adds a point, a drag moves one, a group picker (or
-shift-click) puts the next points in group 2 or 3, a delete mode (or
-alt-click) removes one; undo, clear, and a button that copies in the data set
-shown before.  Behind the points, the first component of the current fit.
+"Draw your own points" in the data picker (:mod:`kpca_ui.points`) shows a canvas (a
+``components.v2`` component, ``draw_canvas.js`` and ``draw_canvas.css``) with the first
+component of the current fit behind the points: click adds, drag moves, groups 2 and 3,
+delete, undo, clear, and a copy of the data set shown before.
 
-The drawing is kept in the session (:class:`kpca_core.drawing.Drawing`) and in
-the link (``<prefix>_draw``, :func:`kpca_core.drawing.encode`).  Every edit
-sends the whole drawing as the canvas's state value ``edit``, with a sequence
-token; :func:`take_edit` applies an edit it has not seen, so the state logic
-reads a plain value and can be tested with one passed in.
+The drawing is kept in the session (:class:`kpca_core.drawing.Drawing`) and in the link
+(``<prefix>_draw``).  Every edit sends the whole drawing as the state value ``edit`` with
+a sequence token; :func:`take_edit` applies an edit it has not seen, so the state logic
+reads a plain value and can be tested with one passed in.  The handwriting pad
+(:mod:`kpca_ui.pad`) keeps its state the same way (:func:`linked_value`, :func:`put_in_link`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
@@ -36,9 +34,8 @@ DRAW = "Draw your own points"
 MIN_POINTS = 3
 """Fewer points give no kernel principal component to show."""
 CANVAS_PX = 480
-"""The canvas's largest width, in CSS pixels (presenter mode: :data:`PRESENTER_PX`); the
-browser makes it smaller where the screen's height leaves less room under it
-(``fit`` in ``draw_canvas.js``)."""
+"""The canvas's largest width in CSS pixels (presenter mode: :data:`PRESENTER_PX`); the browser
+shrinks it to the room the screen's height leaves (``fit`` in ``draw_canvas.js``)."""
 PRESENTER_PX = 620
 GROUP_COLOURS = style.GROUPS[:N_GROUPS]
 """The canvas's colours: group g in ``GROUP_COLOURS[g - 1]``."""
@@ -70,15 +67,28 @@ def _keys(prefix: str) -> dict[str, str]:
     }
 
 
-def current_drawing(prefix: str) -> Drawing:
-    """The session's drawing; the first time, the one in the link (with notes on it)."""
-    keys = _keys(prefix)
-    if keys["drawing"] not in st.session_state:
-        drawing, notes = decode(st.query_params.get(keys["link"]))
-        st.session_state[keys["drawing"]] = drawing
+def linked_value(keys: Mapping[str, str], name: str, read: Callable[[str | None], tuple]) -> Any:
+    """A component's value ``keys[name]`` in the session; the first time, the link's
+    (``keys["link"]``, parsed by ``read``), with its notes, at revision 0."""
+    if keys[name] not in st.session_state:
+        value, notes = read(st.query_params.get(keys["link"]))
+        st.session_state[keys[name]] = value
         st.session_state[keys["notes"]] = notes
         st.session_state[keys["rev"]] = 0
-    return st.session_state[keys["drawing"]]
+    return st.session_state[keys[name]]
+
+
+def put_in_link(key: str, text: str | None) -> None:
+    """Put ``text`` in the link under ``key`` (``None``: take it out)."""
+    if text is None:
+        st.query_params.pop(key, None)
+    elif st.query_params.get(key) != text:
+        st.query_params[key] = text
+
+
+def current_drawing(prefix: str) -> Drawing:
+    """The session's drawing; the first time, the one in the link (with notes on it)."""
+    return linked_value(_keys(prefix), "drawing", decode)
 
 
 def replace_drawing(prefix: str, drawing: Drawing, notes: list[str]) -> None:
@@ -97,9 +107,8 @@ def take_edit(prefix: str, value: object, copy_source: tuple | None = None) -> b
     prefix : str
         Widget-key prefix of the page (``"ct"``, ``"sp"``).
     value : object
-        The canvas's state, ``{"edit": {"seq", "half", "points"}}`` (or with
-        ``"copy": True`` to start from the data set shown before); anything else
-        is no edit.
+        The canvas's state, ``{"edit": {"seq", "half", "points"}}`` (or with ``"copy": True``
+        to start from the data set shown before); anything else is no edit.
     copy_source : (X, labels) or None
         The data set a copy takes; None: nothing to copy.
     """
@@ -130,13 +139,8 @@ def _is_token(seq: object) -> bool:
 
 def sync_link(prefix: str, drawing: Drawing | None) -> None:
     """Put the drawing in the link (``None``, or no points: take it out)."""
-    key = _keys(prefix)["link"]
     text = encode(drawing) if drawing is not None and len(drawing) else None
-    if text is None:
-        if key in st.query_params:
-            del st.query_params[key]
-    elif st.query_params.get(key) != text:
-        st.query_params[key] = text
+    put_in_link(_keys(prefix)["link"], text)
 
 
 def title(drawing: Drawing) -> str:
@@ -186,8 +190,6 @@ def canvas(
     drawing = current_drawing(prefix)
     for note in st.session_state.get(keys["notes"], []):
         place.warning(note, icon=":material/draw:")
-    # the browser fits it to the screen's (a slide's) height under it: draw_canvas.js
-    largest = PRESENTER_PX if large else CANVAS_PX
     with place:
         _CANVAS(
             key=keys["canvas"],
@@ -203,7 +205,7 @@ def canvas(
                 "colours": list(GROUP_COLOURS),
                 "background": dict(background) if background else None,
                 "copyLabel": "Copy in the data shown before" if can_copy else "Nothing to copy",
-                "maxPx": largest,
+                "maxPx": PRESENTER_PX if large else CANVAS_PX,  # or less: fit() in the JS
                 "prefix": prefix,  # its edits' events name it (a live chart follows them)
             },
             default={"edit": None},
@@ -214,8 +216,7 @@ def canvas(
             f"Click at least {MIN_POINTS} places on the canvas: with fewer points there is "
             "no kernel principal component to show."
         )
-    # what it shows and its help under it, so that the canvas and the figure beside it
-    # fit the first screen
+    # under the canvas, so that it and the figure beside it fit the first screen
     if behind:
         place.caption(f"Behind the points: the colours of **{behind}** (red +, blue −).")
     place.caption(hint)
@@ -237,8 +238,5 @@ def edit_seq(prefix: str) -> str | None:
 
 
 def _edited() -> None:
-    """The callback that declares the canvas's state ``edit`` (components v2 asks for one).
-
-    It does nothing: the edit is read by :func:`drawn_state` on the run it starts,
-    so that a value passed in (a page test's) takes the same path.
-    """
+    """Declare the canvas's state ``edit`` (components v2 asks for a callback); it does
+    nothing, as :func:`drawn_state` reads the edit on the run it starts (a test's too)."""

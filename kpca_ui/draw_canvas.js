@@ -1,22 +1,17 @@
 // The drawing canvas of kpca_ui/draw.py (a Streamlit components v2 module).
 //
-// Streamlit calls the default export on mount and again whenever `data` or the
-// theme change, with the same parentElement (a shadow root) and without a
-// cleanup in between: the canvas is built once per parentElement and kept in
-// STATES; later calls only hand it the new data.
+// Streamlit calls the default export on mount and whenever `data` or the theme change,
+// with the same parentElement and no cleanup between: the canvas is built once per
+// parentElement (STATES); later calls only hand it the new data.
 //
 // data: {points: [[x, y, group]], half, rev, seq, max, colours, background:
-// {image, lines} | null, copyLabel, maxPx}.  Every edit sends the whole drawing
-// as the state value "edit": {seq, half, points} (or {seq, copy: true}); the
-// points follow the pointer here, at the browser's frame rate, and the refit
-// background arrives later in `data`.  Each edit and each move of a dragged point is
-// also told to the page as the event "kpca-drawing" on the document, {prefix, seq,
-// half, points, waitFor} (seq: the edit's token, null for a move not sent): a chart that
-// follows the drawing (chart.js) asks the server for its figure of those points and
-// draws it.  A finished edit (a click, a dropped point, an undo) is sent once the
-// requests handed to waitFor(promise) are answered, HOLD_MS at most: the page's run of
-// the edit would otherwise compete with them for the server (a click's grid was drawn
-// 146 -> 67 ms after the release, medians of 30 in Chromium).
+// {image, lines} | null, copyLabel, maxPx, prefix}.  Every edit sends the whole drawing as
+// the state value "edit": {seq, half, points} (or {seq, copy: true}).  Each edit and each
+// move of a dragged point is also dispatched on the document as "kpca-drawing", {prefix,
+// seq, half, points, waitFor} (seq null for a move not sent), for a chart that follows
+// the drawing (chart.js).  A finished edit is sent once the requests handed to
+// waitFor(promise) are answered, HOLD_MS at most, so that the page's run does not
+// compete with them for the server.
 
 const STATES = new WeakMap();
 const HIT_PX = 18; // a point is grabbed within this many CSS pixels: big enough for a projector
@@ -47,27 +42,11 @@ function build(root) {
     <div class="status" aria-live="polite"></div>`;
   root.appendChild(box);
   const state = {
-    box,
-    canvas: box.querySelector("canvas"),
-    status: box.querySelector(".status"),
-    points: [],
-    history: [],
-    group: 1,
-    deleting: false,
-    drag: null,
-    cursor: null,
-    carried: null,
-    rev: null,
-    sent: null,
-    count: 0,
-    id: Math.random().toString(36).slice(2, 8),
-    image: null,
-    imageSource: null,
-    lines: null,
-    data: null,
-    setStateValue: null,
-    frame: 0,
-    lastDragSend: 0,
+    box, canvas: box.querySelector("canvas"), status: box.querySelector(".status"),
+    points: [], history: [], group: 1, deleting: false, drag: null, cursor: null, carried: null,
+    rev: null, sent: null, count: 0, id: Math.random().toString(36).slice(2, 8),
+    image: null, imageSource: null, lines: null, data: null, setStateValue: null,
+    frame: 0, lastDragSend: 0,
   };
   bind(state);
   new ResizeObserver(() => draw(state)).observe(state.canvas);
@@ -78,11 +57,9 @@ function build(root) {
   return state;
 }
 
-// The canvas as large as fits between its place on the page (scrolled to the top) and
-// the screen's foot, so that it is seen whole with what it changes beside it; at most
-// data.maxPx, and never below FIT_LEAST_PX (then at full size: it is below the fold
-// anyway, and is scrolled to). A phone's page (PAGE_CSS's width) stacks the figure
-// under the canvas: there it keeps the column's width, for the finger.
+// The canvas as large as fits between its place on the page and the screen's foot, at
+// most data.maxPx; below FIT_LEAST_PX at full size (it is scrolled to anyway).  A phone
+// stacks the figure under the canvas: there it keeps the column's width, for the finger.
 function fit(state) {
   if (!state.data) return;
   if (window.matchMedia(PHONE).matches) {
@@ -111,9 +88,8 @@ function pxPerUnit(state) {
 }
 
 function nearest(state, x, y) {
-  const reach = HIT_PX / pxPerUnit(state);
   let best = -1;
-  let bestDistance = reach;
+  let bestDistance = HIT_PX / pxPerUnit(state);
   state.points.forEach(([px, py], i) => {
     const distance = Math.hypot(px - x, py - y);
     if (distance <= bestDistance) {
@@ -326,10 +302,7 @@ function draw(state) {
   const side = canvas.getBoundingClientRect().width;
   if (!side) return;
   const pixels = Math.round(side * ratio);
-  if (canvas.width !== pixels || canvas.height !== pixels) {
-    canvas.width = pixels;
-    canvas.height = pixels;
-  }
+  if (canvas.width !== pixels || canvas.height !== pixels) canvas.width = canvas.height = pixels;
   const ctx = canvas.getContext("2d");
   const style = getComputedStyle(state.box);
   const h = data.half;
@@ -350,10 +323,8 @@ function draw(state) {
   ctx.lineWidth = (1.5 * ratio) / scale;
   ctx.strokeStyle = style.getPropertyValue("--axis").trim() || "rgba(128, 128, 128, 0.6)";
   ctx.beginPath();
-  ctx.moveTo(-h, 0);
-  ctx.lineTo(h, 0);
-  ctx.moveTo(0, -h);
-  ctx.lineTo(0, h);
+  ctx.moveTo(-h, 0); ctx.lineTo(h, 0);
+  ctx.moveTo(0, -h); ctx.lineTo(0, h);
   ctx.stroke();
   const radius = (DOT_PX * ratio) / scale;
   state.points.forEach(([x, y, group], i) => {
@@ -372,10 +343,8 @@ function draw(state) {
     ctx.lineWidth = (2 * ratio) / scale;
     ctx.strokeStyle = style.getPropertyValue("--focus").trim() || "#ff4b4b";
     ctx.beginPath();
-    ctx.moveTo(cx - arm, cy);
-    ctx.lineTo(cx + arm, cy);
-    ctx.moveTo(cx, cy - arm);
-    ctx.lineTo(cx, cy + arm);
+    ctx.moveTo(cx - arm, cy); ctx.lineTo(cx + arm, cy);
+    ctx.moveTo(cx, cy - arm); ctx.lineTo(cx, cy + arm);
     ctx.stroke();
   }
   state.box.querySelectorAll("[data-group]").forEach((button) => {

@@ -170,19 +170,6 @@ def asked_drawing(token: str, body: bytes) -> tuple[Live, str, Drawing]:
     return live, "drawing", drawing
 
 
-def answer(token: str, slider: str | None, value: str | None) -> bytes:
-    """The figure's JSON for a request's token, slider and value (as text); :class:`Refused`
-    for a request that cannot be answered (:func:`asked`)."""
-    live, key, chosen = asked(token, slider, value)
-    return live.figure_json(key, chosen).encode()
-
-
-def answer_drawing(token: str, body: bytes) -> bytes:
-    """The figure's JSON for a drawing posted (:func:`asked_drawing`)."""
-    live, key, drawing = asked_drawing(token, body)
-    return live.figure_json(key, drawing).encode()
-
-
 def _source(token: str) -> Live:
     with _LOCK:
         live = _SOURCES.get(token)

@@ -1,14 +1,12 @@
 // The handwriting pad of kpca_ui/pad.py (a Streamlit components v2 module).
 //
-// Mouse, pen and touch alike through pointer events: a stroke is the pen's path
-// from pointerdown to pointerup, kept on a grid of data.levels positions per
-// axis (x right, y down). At each stroke's end, and on "Clear", the whole
-// writing goes to Python as the state value "strokes": {seq, strokes}.
-// Streamlit calls the default export again whenever `data` changes, with the
-// same parentElement: the pad is built once per parentElement (STATES).
+// Mouse, pen and touch alike through pointer events: a stroke is the pen's path from
+// pointerdown to pointerup, on a grid of data.levels positions per axis (x right, y down).
+// At each stroke's end, and on "Clear", the whole writing goes to Python as the state value
+// "strokes": {seq, strokes}.  Built once per parentElement (STATES), as draw_canvas.js.
 //
-// data: {strokes, rev, levels, maxPoints, maxStrokes, maxPx}. A new `rev` means
-// Python replaced the writing (a link opened); otherwise the pad keeps its own.
+// data: {strokes, rev, levels, maxPoints, maxStrokes, maxPx}.  A new `rev` means Python
+// replaced the writing (a link opened); otherwise the pad keeps its own.
 
 const STATES = new WeakMap();
 const PEN_SHARE = 0.045; // the pen's width as a share of the pad's side
@@ -24,16 +22,9 @@ function build(root) {
     </div>`;
   root.appendChild(box);
   const state = {
-    box,
-    canvas: box.querySelector("canvas"),
-    status: box.querySelector(".status"),
-    strokes: [],
-    current: null,
-    rev: null,
-    data: null,
-    count: 0,
-    id: Math.random().toString(36).slice(2, 8),
-    setStateValue: null,
+    box, canvas: box.querySelector("canvas"), status: box.querySelector(".status"),
+    strokes: [], current: null, rev: null, data: null, count: 0,
+    id: Math.random().toString(36).slice(2, 8), setStateValue: null,
   };
   bind(state);
   new ResizeObserver(() => draw(state)).observe(state.canvas);
@@ -104,10 +95,7 @@ function draw(state) {
   const side = canvas.getBoundingClientRect().width;
   if (!side) return;
   const pixels = Math.round(side * ratio);
-  if (canvas.width !== pixels || canvas.height !== pixels) {
-    canvas.width = pixels;
-    canvas.height = pixels;
-  }
+  if (canvas.width !== pixels || canvas.height !== pixels) canvas.width = canvas.height = pixels;
   const ctx = canvas.getContext("2d");
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.clearRect(0, 0, pixels, pixels);

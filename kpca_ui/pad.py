@@ -1,14 +1,11 @@
 """The handwriting pad: a digit written with the mouse, a pen or a finger.
 
-A Streamlit ``components.v2`` component, its script and style in ``pad.js`` and
-``pad.css`` beside this module, registered once at import. At the end of each
-stroke (and on "Clear") the pad sends all its strokes as the state value
-``strokes`` with a sequence token; :func:`take_strokes` applies what it has not
-seen, so that the state logic reads a plain value and a page test can pass one.
-
-The writing is kept in the session (:class:`kpca_core.handwriting.Handwriting`)
-and in the link (``<prefix>_pad``, :func:`kpca_core.handwriting.encode`); the
-conversion to a 16 × 16 digit is :func:`kpca_core.handwriting.to_digit`.
+A ``components.v2`` component (``pad.js`` and ``pad.css``).  At the end of each stroke
+(and on "Clear") the pad sends all its strokes as the state value ``strokes`` with a
+sequence token; :func:`take_strokes` applies what it has not seen, so the state logic
+reads a plain value and a page test can pass one.  The writing is kept in the session
+(:class:`kpca_core.handwriting.Handwriting`) and in the link (``<prefix>_pad``), as
+the drawing canvas keeps its drawing (:mod:`kpca_ui.draw`).
 """
 
 from __future__ import annotations
@@ -29,6 +26,7 @@ from kpca_core.handwriting import (
     from_pad,
     max_link_length,
 )
+from kpca_ui.draw import linked_value, put_in_link
 from kpca_ui.settings import Setting
 
 PAD_PX = 300
@@ -62,20 +60,14 @@ def keys(prefix: str) -> dict[str, str]:
 
 def current_writing(prefix: str) -> Handwriting:
     """The session's writing; the first time, the one in the link (with notes on it)."""
-    k = keys(prefix)
-    if k["writing"] not in st.session_state:
-        writing, notes = decode(st.query_params.get(k["link"]))
-        st.session_state[k["writing"]] = writing
-        st.session_state[k["notes"]] = notes
-        st.session_state[k["rev"]] = 0
-    return st.session_state[k["writing"]]
+    return linked_value(keys(prefix), "writing", decode)
 
 
 def take_strokes(prefix: str, value: object) -> bool:
     """Apply the pad's latest strokes to the session's writing, once; whether they were new.
 
-    ``value`` is the pad's state, ``{"strokes": {"seq", "strokes"}}``; anything
-    else is no change.
+    ``value`` is the pad's state, ``{"strokes": {"seq", "strokes"}}``; anything else is no
+    change.
     """
     k = keys(prefix)
     current_writing(prefix)
@@ -93,13 +85,7 @@ def take_strokes(prefix: str, value: object) -> bool:
 
 def sync_link(prefix: str, writing: Handwriting) -> None:
     """Put the writing in the link (nothing written: take it out)."""
-    key = keys(prefix)["link"]
-    value = encode(writing) if len(writing) else None
-    if value is None:
-        if key in st.query_params:
-            del st.query_params[key]
-    elif st.query_params.get(key) != value:
-        st.query_params[key] = value
+    put_in_link(keys(prefix)["link"], encode(writing) if len(writing) else None)
 
 
 def written(prefix: str) -> Handwriting:
@@ -143,8 +129,5 @@ def noise_again(prefix: str) -> None:
 
 
 def _changed() -> None:
-    """The callback that declares the pad's state ``strokes`` (components v2 asks for one).
-
-    It does nothing: the strokes are read by :func:`written` on the run it starts,
-    so that a value passed in (a page test's) takes the same path.
-    """
+    """Declare the pad's state ``strokes`` (components v2 asks for a callback); it does
+    nothing, as :func:`written` reads the strokes on the run it starts (a test's too)."""

@@ -1,25 +1,17 @@
 """Plotly's JavaScript for :mod:`kpca_ui.chart`, served beside the app (:mod:`kpca_ui.server`).
 
-The app draws five trace types (``scatter``, ``scattergl``, ``heatmap``,
-``contour``, ``bar``), so it serves :data:`BUNDLE`, a build of plotly.js with only
-those (1.6 MB instead of the 4.8 MB of the installed ``plotly`` package's
-``plotly.min.js``; built by ``kpca_ui/vendor/build_plotly.sh``, MIT licence
-header kept): the browser of a first visit ran the full script for 0.4-1.2 s
-(3.4-5.0 s under load) before any chart could be drawn, the partial one for a
-fifth of that (measured in Chromium).  It is served only when its plotly.js
-version is the one the ``plotly`` package ships (the figures' JSON is made for
-that version); otherwise the package's full script is.  Never from a CDN.
+The app draws five trace types (``scatter``, ``scattergl``, ``heatmap``, ``contour``,
+``bar``), so it serves :data:`BUNDLE`, a partial build of plotly.js (built by
+``kpca_ui/vendor/build_plotly.sh``, MIT licence header kept) that a browser runs in a
+fraction of the full script's time; the package's full script only when the bundle's
+version differs from the ``plotly`` package's (the figures' JSON is made for that one).
+Never from a CDN.
 
-It is served at :data:`PLOTLY_PATH`, whose name carries its version and a digest
-of its content, so that a browser keeps it for a year and loads it once.  It is
-compressed once per server (:func:`compressed`), not on every request:
-Streamlit's middleware compressed it anew for every first visitor.
-
-A page asks for it as soon as its HTML arrives (:func:`preload_html`, put in
-by :mod:`kpca_ui.boot`), not when its first chart is mounted: fetching and
-running it then overlaps with loading Streamlit's code and the page's script
-run.  Nothing here needs Streamlit's runtime: :mod:`kpca_ui.server` builds the route
-before the runtime starts.
+It is served at :data:`PLOTLY_PATH`, named by version and content digest so that a
+browser caches it for a year, and compressed once per server (:func:`compressed`).  A
+page asks for it as soon as its HTML arrives (:func:`preload_html`, put in by
+:mod:`kpca_ui.boot`), overlapping with Streamlit's own loading.  Nothing here needs
+Streamlit's runtime: :mod:`kpca_ui.server` builds the route before the runtime starts.
 """
 
 from __future__ import annotations
@@ -40,8 +32,7 @@ from starlette.routing import Route
 PACKAGE_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
 """The full plotly.js, as the installed ``plotly`` package ships it."""
 BUNDLE = Path(__file__).parent / "vendor" / "plotly.min.js.gz"
-"""plotly.js with only the trace types the app draws (``kpca_ui/vendor/build_plotly.sh``),
-kept gzipped (level 9) as it is sent: 0.5 MB instead of 1.6 MB."""
+"""plotly.js with only the trace types the app draws, kept gzipped (level 9) as it is sent."""
 
 
 @functools.cache
@@ -79,8 +70,7 @@ def plotly_url(base_url_path: str = "") -> str:
 
 @functools.cache
 def compressed() -> bytes:
-    """:data:`PLOTLY_JS` gzipped: the bundle's file, or the full script compressed once per
-    process (0.2 s)."""
+    """:data:`PLOTLY_JS` gzipped: the bundle's file, or the full script compressed once."""
     if PLOTLY_JS.suffix == ".gz":
         return PLOTLY_JS.read_bytes()
     return gzip.compress(script(PLOTLY_JS), compresslevel=9, mtime=0)
@@ -104,14 +94,10 @@ def preload_html(base_url_path: str = "") -> str:
     """A page's ``<head>`` part that fetches Plotly's script at once and runs it as soon
     as the page has a ``<body>``.
 
-    The script is fetched from the start (``<link rel="preload">``) but added only
-    once ``document.body`` exists (the parser has put it in): plotly.js's code reads
-    the body as it runs (the module ``to-px`` of its WebGL traces), and
-    a script the browser had cached ran while the page's ``<head>`` was still being
-    read, failed ("Cannot read properties of null (reading 'appendChild')") and
-    left every chart of the page empty.  The chart (``chart.js``) waits for the
-    promise ``window.__kpcaPlotly`` instead of adding the script itself; should the
-    script fail to load, the promise is dropped and the chart tries again.
+    The script is preloaded but added only once ``document.body`` exists, because
+    plotly.js reads the body as it runs (a cached script run from ``<head>`` failed and
+    left every chart empty).  ``chart.js`` waits for the promise ``window.__kpcaPlotly``;
+    should the script fail to load, the promise is dropped and the chart tries again.
     """
     url = json.dumps(plotly_url(base_url_path))
     return (

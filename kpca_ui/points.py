@@ -72,8 +72,7 @@ def picker(
             "eigenvalues take time of order M³, so large sets are slow for everyone on a "
             "shared server.",
         ),
-        # The default is the data set's own noise, so that a link without the parameter
-        # means "the paper's noise".
+        # the default is the data set's own: a link without the parameter means the paper's
         number(
             f"{prefix}_noise",
             "Noise (standard deviation)",
@@ -96,11 +95,8 @@ def own_noise(name: str) -> float:
 
 @dataclass(frozen=True, eq=False)
 class PointSet:
-    """The data a page works on.
-
-    ``key`` is small and hashable and identifies the data exactly: the cached fits key
-    on it (two point sets of one key are equal), never on the array.
-    """
+    """The data a page works on; ``key``, small and hashable, identifies it exactly (the cached
+    fits key on it, never on the array)."""
 
     X: np.ndarray
     labels: np.ndarray | None
@@ -129,9 +125,8 @@ def _parse(data: bytes, max_rows: int) -> UploadedPoints:
 def point_picker(settings: Settings) -> PointSet:
     """Sidebar controls choosing a toy set, an uploaded CSV or a drawing; returns the points.
 
-    A bad upload shows what is wrong and the page keeps the last good data.  A
-    drawing's canvas is drawn by the view (:func:`kpca_ui.draw.canvas`), which shows
-    the fit behind it; here it is only read.
+    A bad upload says what is wrong and the page keeps the last good data.  A drawing
+    is only read here: the view draws its canvas (:func:`kpca_ui.draw.canvas`).
     """
     prefix = settings.prefix
     sidebar = st.sidebar
@@ -143,17 +138,16 @@ def point_picker(settings: Settings) -> PointSet:
         return drawn_points(prefix)
     draw.sync_link(prefix, None)
     if name == UPLOAD:
-        upload = None
         if prose():
             upload = sidebar.file_uploader(
                 f"CSV: x, y and an optional group column (at most {MAX_TOY_POINTS} rows)",
                 type=["csv", "txt"],
                 key=f"{prefix}_upload",
             )
-        if upload is None and prose():
-            sidebar.info("Upload a CSV to see your own data; showing the last data meanwhile.")
-        elif upload is not None:
-            _take_upload(upload, MAX_TOY_POINTS, last_good)
+            if upload is None:
+                sidebar.info("Upload a CSV to see your own data; showing the last data meanwhile.")
+            else:
+                _take_upload(upload, MAX_TOY_POINTS, last_good)
         return st.session_state.get(last_good) or toy_points("parabola", 300, 0.2, 0)
     for key in ("n", "noise", "seed"):
         settings.draw(f"{prefix}_{key}", sidebar)
@@ -186,34 +180,24 @@ def _take_upload(upload: object, max_points: int, last_good: str) -> None:
         return
     if parsed.note is not None:
         st.info(parsed.note)
-    digest = hashlib.sha256(data).hexdigest()[:16]
-    st.session_state[last_good] = PointSet(
-        parsed.X,
-        parsed.labels,
-        # plain text for figure titles, as the group names are
-        f"{plain_text(upload.name, NAME_CHARS)} ({len(parsed.X)} points)",
-        ("upload", digest),
-    )
+    # plain text for figure titles, as the group names are
+    title = f"{plain_text(upload.name, NAME_CHARS)} ({len(parsed.X)} points)"
+    key = ("upload", hashlib.sha256(data).hexdigest()[:16])
+    st.session_state[last_good] = PointSet(parsed.X, parsed.labels, title, key)
 
 
 def toy_points(
     name: str, n_samples: int, noise: float, seed: int, title: str | None = None
 ) -> PointSet:
-    """A generated 2-D set as the views show it (its points cached per arguments).
-
-    ``title`` names the set in the figure titles (:data:`DATASET_TITLES` by default).
-    """
+    """A generated 2-D set as the views show it; ``title`` names it in the figure titles
+    (:data:`DATASET_TITLES` by default)."""
     X, labels = _generate(name, n_samples, noise, seed)
     title = f"{title or DATASET_TITLES[name]}: {n_samples} points, noise {noise:g}, seed {seed}"
     return PointSet(X, labels, title, ("toy", name, n_samples, noise, seed))
 
 
 def drawn_points(prefix: str) -> PointSet:
-    """The session's drawing after the canvas's latest edit, as the page's data.
-
-    The canvas's copy button copies in the data set shown before the drawing
-    (if it is 2-D).
-    """
+    """The session's drawing after the canvas's latest edit, as the page's data."""
     source = copy_source(prefix)
     return drawing_points(
         draw.drawn_state(prefix, None if source is None else (source.X, source.labels))

@@ -55,8 +55,6 @@ SLIDE_PLAIN_PX = 452
 """On a slide such a figure is at most this tall: the lesson's frame (490 px) holds
 nothing else but the tab's padding above it."""
 NOTICE_CLASS = "kpca-notice"
-KEPT_CLASS = "kpca-kept"
-"""Class of a paragraph that stays shown in presenter mode (a lesson's words, a card's title)."""
 
 KEY = "presenter"
 SLIDE = "slide"

@@ -1,11 +1,9 @@
 """The safety net around each figure block: a friendly message instead of a broken page.
 
-An unexpected exception inside one block (a figure and its controls) is logged
-on the server with its traceback, and the block shows, after what it drew, a short
-message in plain words with a "Reset this view" button, which restores the
-view's defaults; the rest of the page goes on working.  It does not hide bugs:
-the message (:data:`MESSAGE`) is what the random-walk tests look for, and any
-appearance of it fails them.
+An unexpected exception in one block (a figure and its controls) is logged with its
+traceback, and the block shows, after what it drew, a short message and a "Reset this
+view" button; the rest of the page goes on working.  It hides no bugs: the random-walk
+tests fail on any appearance of :data:`MESSAGE`.
 """
 
 from __future__ import annotations
@@ -51,10 +49,8 @@ def figure_block(prefix: str, what: str) -> Iterator[None]:
         The block in plain words, e.g. ``"the contour grid"``; it also names the
         reset button's key, so it must be unique on the page.
     """
-    # A container, not an st.empty() filled with one: each run sends the placeholder
-    # first, and a browser that drew it before the container arrived (a busy server's
-    # flush between the two) unmounted the whole block: charts drawn anew, the drawing
-    # canvas's undo history lost.
+    # Not an st.empty(): a browser that drew its placeholder before the content arrived
+    # unmounted the whole block (charts drawn anew, the canvas's undo history lost).
     holder = st.container()
     try:
         with holder:

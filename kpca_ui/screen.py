@@ -1,13 +1,10 @@
 """The width of the page's content as the browser draws it, for figures of a planned width.
 
-The server does not know the screen: a figure of a fixed width (the Contours
-grid, planned for :data:`kpca_core.figures.contours.FIGURE_PX`) is cut or
-squeezed on a phone.  :func:`width_listener` draws a small ``components.v2``
-listener that measures the main column and reports its width when the figure
-was planned for another (so a desktop page, planned for its full width, never
-pays a rerun for it), and again when the window is resized; its report
-reruns the fragment the listener is drawn in.  :func:`content_px` gives the
-width to plan for.
+The server does not know the screen, and a figure of a fixed width (the Contours grid)
+is cut or squeezed on a phone.  :func:`width_listener` draws a small ``components.v2``
+listener that reports the main column's width only when it differs from the planned
+one (so a desktop page never pays a rerun for it), and again on resize; its report
+reruns the fragment it is drawn in.  :func:`content_px` gives the width to plan for.
 """
 
 from __future__ import annotations
@@ -75,21 +72,15 @@ def width_listener(key: str, planned: int, full: int) -> None:
     """
     _WIDTH(
         key=key,
-        data={
-            "key": key,
-            "planned": planned,
-            "full": full,
-            "least": LEAST_PX,
-            "tolerance": TOLERANCE_PX,
-        },
+        data=dict(key=key, planned=planned, full=full, least=LEAST_PX, tolerance=TOLERANCE_PX),
         default={"width": None},
         on_width_change=_measured,
     )
 
 
 def _measured() -> None:
-    """The callback that declares the listener's state ``width`` (components v2 asks for
-    one); the width is read by :func:`content_px` on the run it starts."""
+    """Declare the listener's state ``width`` (components v2 asks for a callback); it is read
+    by :func:`content_px` on the run it starts."""
 
 
 def narrow_px(key: str) -> int:

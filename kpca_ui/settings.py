@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 from urllib.parse import urlencode
@@ -457,10 +457,6 @@ class Settings:
         for key, value in values.items():
             self.keep(key, value)
 
-    def reset(self) -> None:
-        """Every setting to its default, and out of the link."""
-        self.apply(self.defaults)
-
     def finish(self) -> None:
         """The "Link to this view" control in the sidebar (not in presenter mode, where the
         address bar has it); call last on the page."""
@@ -565,6 +561,3 @@ def number(key: str, label: str, low: float, high: float, default: float, **kw: 
 def flag(key: str, label: str, default: bool = False, **kw: Any) -> Setting:
     """A toggle (``widget="checkbox"``: a checkbox)."""
     return Setting(key, label, kw.pop("widget", "toggle"), default, **kw)
-
-
-Callback = Callable[[], None]

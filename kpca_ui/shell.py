@@ -7,7 +7,7 @@ script starts with :func:`page_start`.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import streamlit as st
 
@@ -158,3 +158,17 @@ def moved_notice() -> None:
         )
         notice = MOVED_UPLOAD if uploaded else MOVED
         st.toast(notice.format(pinned=pinned, here=here), icon=":material/sync_alt:")
+
+
+@st.fragment
+def csv_numbers(key: str, files: Iterable[tuple[str, str, str, Callable[[], str | bytes]]]) -> None:
+    """CSV download buttons in a popover keyed ``<key>_numbers``, each (label, button key,
+    file name, its content's maker): made when the popover is opened, not on every run (a
+    grid's values are megabytes)."""
+    popover = st.popover(
+        "The numbers (CSV)", icon=":material/download:", key=f"{key}_numbers", on_change="rerun"
+    )
+    for label, button, name, made in files if popover.open else ():
+        popover.download_button(
+            label, made(), file_name=name, mime="text/csv", on_click="ignore", key=button
+        )

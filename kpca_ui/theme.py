@@ -1,15 +1,11 @@
 """The reader's choice of theme (Settings → Light / Dark / System) held on every page.
 
-Streamlit 1.67 keeps that choice in the browser's ``localStorage`` under a key
-made of the path the app was loaded at, ``stActiveTheme-<path>-v2``: chosen on
-``/``, it holds while the reader follows the navigation, but reloading
-``/contours`` or opening a link to it reads the key of ``/contours``, finds
-nothing, and shows the light theme.  The theme options of ``config.toml`` can
-only fix one theme for every reader, not keep a reader's own choice, so
-:func:`hold_theme_choice` draws a small ``components.v2`` script that copies
-the reader's choice to the key of every page of the app: when the reader
-chooses (it looks once a second whether the key of the loaded path changed),
-and, on each page, to the pages that have no choice yet.  Nothing else is read
+Streamlit keeps that choice in ``localStorage`` under a key made of the path the app
+was loaded at (``stActiveTheme-<path>-v2``), so reloading or opening a link to another
+page forgets it, and ``config.toml`` can only fix one theme for everybody.
+:func:`hold_theme_choice` draws a small ``components.v2`` script that copies the
+reader's choice to the key of every page: when the reader chooses (checked once a
+second), and on each page to the pages that have no choice yet.  Nothing else is read
 or written; ``tests/e2e/test_browser.py`` checks the key's format in Chromium.
 """
 
@@ -58,9 +54,8 @@ export default function ({ data }) {
 def hold_theme_choice(pages: list[st.Page]) -> None:
     """Draw the script that keeps the reader's theme choice on all ``pages``.
 
-    Draw it after the page, where it takes no room above the content.  Nothing is
-    drawn outside a running app (a worker process spawned from ``app.py`` runs it bare,
-    where pages have no URL).
+    Draw it after the page, where it takes no room above the content; nothing outside a
+    running app (a worker process spawned from ``app.py`` has pages without URLs).
     """
     if not st.runtime.exists():
         return

@@ -1,30 +1,20 @@
 """Warm the server before the first visitor: worker processes spawned, the gallery's presets cached.
 
-When a lecturer says "open this link", a whole class opens the same preset
-within a minute.  Cold, the first sessions wait for the worker processes to
-spawn and for the preset's models to be fitted.  :func:`start` (called by
-:mod:`kpca_ui.server` when the server starts) starts one background thread of low CPU
-priority that
+A lecturer's "open this link" sends a whole class to one preset within a minute.
+:func:`start` (called by :mod:`kpca_ui.server`) starts one background thread of low
+CPU priority that
 
-0. loads the digits and, once the server answers, prints the line saying it is
-   ready, on which address and with which digits (:func:`announce`);
-1. spawns the worker processes (:mod:`kpca_ui.workers`) and waits until each
-   has imported the engine;
-2. compresses Plotly's script (:func:`kpca_ui.plotly_js.compressed`), imports
-   every module of the pages, builds Home's pictures, the Demo's model and cases,
-   and computes what each view's likely first links show (:func:`first_links`:
-   its presets, the home gallery's cards, its defaults), from their settings by
-   the view's own functions (the page's state from the same values, the same
-   figure functions and cache), so that a first visit finds them cached and fits
-   nothing;
-3. leaves what it built out of the garbage collector's full passes
-   (:func:`freeze_heap`), and prints that the warm-up has finished;
-4. then watches the workers: when one has died (the pool is broken), it spawns
-   a new pool at once instead of leaving that to the next visitor.
+0. loads the digits and, once the server answers, prints that it is ready (:func:`announce`);
+1. spawns the worker processes (:mod:`kpca_ui.workers`);
+2. compresses Plotly's script, imports every module of the pages, builds Home's
+   pictures and the Demo, and computes what each view's likely first links show
+   (:func:`first_links`) by the view's own functions, so a first visit fits nothing;
+3. freezes what it built out of the garbage collector's full passes (:func:`freeze_heap`)
+   and prints that it has finished;
+4. then watches the workers and spawns a new pool at once when one has died.
 
-The app answers at once: nothing here runs in a session's script, so the
-views' cached functions draw nothing from here (:func:`kpca_ui.adapter.in_script_run`).
-The thread's nice value is raised (Linux), so a visitor's redraw comes first.
+Nothing here runs in a session's script, so the views' cached functions draw nothing
+from here (:func:`kpca_ui.adapter.in_script_run`).
 """
 
 from __future__ import annotations
@@ -42,7 +32,6 @@ import time
 import urllib.request
 from collections.abc import Callable, Mapping
 from concurrent.futures.process import BrokenProcessPool
-from functools import partial
 from typing import Any
 
 import plotly.io as pio
@@ -74,12 +63,7 @@ _LOG = logging.getLogger(__name__)
 
 
 def warm_imports() -> None:
-    """Import every module of the app's pages and views, so that the first visit imports none.
-
-    The server's first session otherwise imported ~60 modules (the app's own, and
-    Plotly's figure classes as the first figures were built): 0.3 s before its
-    first element at a load of 10.
-    """
+    """Import every module of the app's pages and views, so that the first visit imports none."""
     for package in (kpca_ui, views):
         for module in pkgutil.iter_modules(package.__path__, f"{package.__name__}."):
             importlib.import_module(module.name)
@@ -116,7 +100,7 @@ def first_links() -> list[tuple[str, Callable[[], None]]]:
         key = (page, tuple(sorted(full.items(), key=repr)))
         if key not in seen:
             seen.add(key)
-            warmers.append((f"{page} {settings.link(values)}", partial(warm_view, full)))
+            warmers.append((f"{page} {settings.link(values)}", functools.partial(warm_view, full)))
     return warmers
 
 
@@ -131,10 +115,7 @@ WARMERS: tuple[tuple[str, Callable[[], object]], ...] = (
 
 def warm(warmers: tuple[tuple[str, Callable[[], object]], ...] | None = None) -> list[str]:
     """Spawn the workers and run every warmer (by default :data:`WARMERS` and
-    :func:`first_links`); the names of those that failed.
-
-    A failing warmer is logged and skipped: its preset is then computed by its
-    first visitor, as without warm-up.
+    :func:`first_links`); the names of those that failed (logged, left to the first visitor).
     """
     failed = []
     workers.start_pool()
@@ -150,12 +131,8 @@ def warm(warmers: tuple[tuple[str, Callable[[], object]], ...] | None = None) ->
 def freeze_heap() -> None:
     """Leave what the process holds after the warm-up out of the garbage collector's full passes.
 
-    A full pass walks every object the process tracks (the modules, the warmed
-    caches) and holds the GIL for every session meanwhile: measured in the
-    server, 72–102 ms each, one during 16 drawing redraws.  After the freeze
-    the passes walk only what sessions created since, and none took over
-    2 ms in the same redraws.  (Frozen objects are never collected, so only
-    the warm-up's own are frozen.)
+    A full pass over the warmed caches holds the GIL for every session; frozen objects are
+    never collected, so only the warm-up's own are frozen.
     """
     gc.freeze()
 
@@ -223,10 +200,8 @@ def _run(stop: threading.Event) -> None:
 
 
 def start() -> threading.Event | None:
-    """Start the warm-up thread once per server process (unless ``KPCA_WARMUP=0``).
-
-    Returns the event that stops its watch when set, or ``None`` when turned off.
-    """
+    """Start the warm-up thread once per server process; the event that stops its watch, or
+    ``None`` when turned off (``KPCA_WARMUP=0``)."""
     if os.environ.get(ENV, "").strip() == "0":
         return None
     return _started()

@@ -1,36 +1,17 @@
 """The numerics of every session in a few worker processes, not in the server's threads.
 
-Streamlit runs each session's script in a thread of one server process, so all
-sessions share one GIL.  Under a lecture's load most of those threads are busy
-in pure Python (building figures, Streamlit's own bookkeeping).  numpy
-releases the GIL around every operation on a large array and must then queue
-to get it back, up to a switch interval each time, behind every busy thread:
-a computation made of many numpy calls crawls (the "convoy" effect).
-Measured beside three threads building figures: the fits and grids of the
-Fig. 2 preset 30 ms alone, 6.3 s beside them; a 60-width spectrum sweep 85 ms
-alone, 4.7 s beside them.  In a worker process the numerics have an
-interpreter of their own.
+All sessions' scripts share one process and its GIL; numpy, which releases the GIL
+around each array operation, then queues behind every busy thread (the "convoy"
+effect: Fig. 2's fits took 6.3 s beside three threads building figures, 30 ms
+alone).  In a worker process the numerics have an interpreter of their own.
 
-At most :data:`WORKERS` computations run at once, one per core; the rest wait
-in the queue, so one session's largest fit cannot take every core from the
-others.  ``KPCA_WORKERS=0`` runs everything in the calling thread instead (the
-page tests do, to watch the engine's calls).
-
-Heavy requests (an estimated cost of :data:`HEAVY_S` seconds or more,
-``kpca_core.budget``) take the heavy lane: at most ``WORKERS − 1`` of them
-run at once, so one worker always stays free for the other sessions' redraws.
-
-A computation is cancelled when its session stops waiting for it: while a
-session waits, it checks for Streamlit's rerun or stop requests (a new
-setting, the session closed, the server stopping), and then sets the
-computation's cancel flag, which the engine's progress callbacks check in the
-worker between steps (:class:`Cancelled`).  A computation gets that flag when
-it reports progress or is estimated at :data:`CANCELLABLE_S` or more; a
-lighter one is left to finish.  When the server's process exits,
-its worker processes are ended first, so SIGTERM is not held up by a
-computation still running.  However the server's process ends (SIGKILL, the
-out-of-memory killer included), its workers and the progress manager end within
-:data:`PARENT_POLL_S`: each watches its parent (:func:`_die_with`).
+At most :data:`WORKERS` computations run at once, one per core; ``KPCA_WORKERS=0``
+runs them in the calling thread (the page tests do).  A computation estimated at
+:data:`HEAVY_S` or more (``kpca_core.budget``) takes the heavy lane, which leaves
+one worker free for the other sessions' redraws.  A computation is cancelled when
+its session stops waiting (a new setting, the browser gone, the server stopping):
+dropped if it has not started, stopped at its next progress report if it has (from
+:data:`CANCELLABLE_S` on).  The workers end with the server, however it ends.
 """
 
 from __future__ import annotations
@@ -77,29 +58,20 @@ HEAVY_S = 2.0
 CONCURRENT_THREADS = 32
 """Threads of :func:`concurrently` shared by all sessions: each waits on a worker."""
 CANCELLABLE_S = 0.5
-"""Estimated seconds of one core from which a computation can be cancelled.
-
-Its cancel flag and progress channel live in a manager process: measured,
-a call that can be cancelled took 14 ms instead of 5 ms and each progress
-report ~1 ms more, a few per cent of a computation of this size, and most
-of a Fig. 2 column's (~10 ms), which is left to finish instead."""
+"""Estimated seconds of one core from which a computation can be cancelled (its flag, in
+a manager process, costs ~9 ms a call: most of a small column's time)."""
 PARENT_POLL_S = 1.0
 """How often a worker checks that the server's process that started it still runs."""
 BACKGROUND_NICENESS = 10
 """How much lower the CPU priority of :func:`in_background` is (Unix nice value)."""
 CELL_NICENESS = 15
-"""The priority of the live Table 2 cells, below the denoising models' fits: their own
-worker process (:func:`in_background`'s ``niceness``), so that cells asked for by many
-tabs never queue ahead of a model fit (issue #35: a fit waited 72 s instead of 8)."""
+"""The live Table 2 cells' priority, below the denoising models' fits, in a worker of
+their own: cells never queue ahead of a model's fit."""
 
 
 class Cancelled(BaseException):
-    """The session that asked for a computation no longer waits for it.
-
-    A ``BaseException``, like Streamlit's own rerun and stop exceptions, so that
-    the ``except Exception`` of a cached function never turns it into a
-    cached result.
-    """
+    """The session that asked for a computation no longer waits for it (a ``BaseException``,
+    as Streamlit's rerun and stop are: no ``except Exception`` keeps it as a result)."""
 
 
 _local = threading.local()
@@ -126,11 +98,8 @@ def _pool(workers: int, niceness: int = 0) -> ProcessPoolExecutor:
 
 
 def start_pool() -> int:
-    """Start the worker processes now and wait until each has started; how many there are.
-
-    Otherwise they start with the first computation a session asks for, which then
-    waits for them (the warm-up, :mod:`kpca_ui.warmup`, calls this at server start).
-    """
+    """Start the worker processes now and wait until each has started; how many there are
+    (the warm-up's first step: else the first visitor waits for them)."""
     count = n_workers()
     if count:
         pool = _pool(count, 0)  # compute's pool: the same arguments, the same cache entry
@@ -153,23 +122,15 @@ def restart_pool() -> int:
 
 @functools.cache
 def _end_children_at_exit() -> None:
-    """End the worker processes when the server exits, before anything waits for them.
-
-    ``concurrent.futures`` waits at exit for the computations still running
-    (SIGTERM took 15 s with a sweep running; issue #14).  Its wait is
-    registered with ``threading._register_atexit``, whose functions run in
-    reverse order, so this one, registered later, runs first.
-    """
+    """End the worker processes when the server exits, before ``concurrent.futures`` waits
+    for their computations (SIGTERM took 15 s with a sweep running): registered after its
+    wait, so run before it."""
     threading._register_atexit(end_children)  # as concurrent.futures does
 
 
 def end_children() -> None:
-    """End the worker processes (and the progress manager); skip the final collection.
-
-    With a lecture's caches in memory the interpreter's last garbage
-    collection at exit took 2.5–3 s of the 3.3–3.9 s from SIGTERM to exit
-    (``tests/test_stall.py``); frozen objects are left to the operating system.
-    """
+    """End the worker processes (and the progress manager); skip the final collection, which
+    with a lecture's caches took 2.5–3 s of the exit."""
     gc.freeze()
     for child in multiprocessing.active_children():
         child.terminate()
@@ -177,14 +138,9 @@ def end_children() -> None:
 
 @functools.cache
 def one_blas_thread() -> None:
-    """One BLAS thread in this process, set once, the engine imported first.
-
-    Many sessions share two cores: one BLAS thread in the server's process and
-    in each worker, so that idle BLAS threads never spin on a core another
-    session needs.  threadpoolctl limits the libraries loaded when it is
-    called: numpy and scipy each bring their own OpenBLAS, and a worker that
-    set the limit before importing them ran every BLAS call on two threads.
-    """
+    """One BLAS thread in this process, so that idle BLAS threads never spin on a core
+    another session needs; the engine imported first (threadpoolctl limits the libraries
+    loaded, and numpy and scipy each bring their own)."""
     importlib.import_module("kpca_core")
     threadpool_limits(1, user_api="blas")
 
@@ -196,12 +152,8 @@ def _heavy_lane(workers: int) -> threading.BoundedSemaphore:
 
 
 def _start_worker(niceness: int, parent: int) -> None:
-    """Prepare a new worker: the engine imported before the first task, one BLAS thread.
-
-    A second BLAS thread would only compete with the other worker (and spin).
-    A positive ``niceness`` lowers the worker's CPU priority for good.  The
-    worker ends when the server's process ``parent`` has gone (:func:`_die_with`).
-    """
+    """Prepare a new worker: the engine imported, one BLAS thread, its priority lowered by
+    ``niceness``; it ends when the server's process ``parent`` has gone."""
     _start_child(parent)
     one_blas_thread()
     if niceness:
@@ -209,31 +161,14 @@ def _start_worker(niceness: int, parent: int) -> None:
 
 
 def _start_child(parent: int) -> None:
-    """In a worker or the progress manager: Ctrl+C left to the server, and an end with it."""
-    _leave_interrupts_to_the_server()
-    _die_with(parent)
+    """In a worker or the progress manager: Ctrl+C left to the server (which then ends its
+    children), and an end once the server's process ``parent`` has gone.
 
-
-def _leave_interrupts_to_the_server() -> None:
-    """In a child process: ignore Ctrl+C, which the terminal sends to every process of the server.
-
-    The server stops on it and then ends its children (:func:`end_children`); a
-    child that took it itself printed a traceback of where it was waiting.
+    A thread polls the parent's id: a SIGKILL of the server (the out-of-memory killer)
+    left the workers running for good.  ``PR_SET_PDEATHSIG`` would not do: its parent is
+    the *thread* that started the child, a session's script thread.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _die_with(parent: int) -> None:
-    """In a child process: end it once its parent, the server's process ``parent``, has gone.
-
-    A thread polls the parent's id every :data:`PARENT_POLL_S` s: a child whose
-    parent died is given another, so ``os.getppid()`` changes.  SIGTERM and a
-    normal exit end the workers already (:func:`end_children`); a SIGKILL of
-    the server (or the out-of-memory killer) left them running, ~1 GB, for
-    good.  Linux's ``PR_SET_PDEATHSIG`` would not do: its "parent" is the
-    *thread* that started the child, here a session's script thread, which
-    ends after every run of the page.
-    """
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -254,15 +189,9 @@ def _manager() -> SyncManager:
 def _with_progress(
     function: Callable[..., Result], reports: Any, cancel: Any, *args: Any, **kwargs: Any
 ) -> Result:
-    """Run in a worker: ``function`` with a progress callback that posts to ``reports``.
-
-    The callback raises :class:`Cancelled` once ``cancel`` is set: the engine's
-    loops report progress between their steps, so they stop there.  Each post
-    and each look at ``cancel`` is a round trip to the manager process, which
-    on a busy machine waits for it to be scheduled: the callback makes them at
-    most every :data:`REPORT_S`, besides the first report and the first that
-    says the work is done (a sweep of 60 widths reported 60 times, twice each).
-    """
+    """Run in a worker: ``function`` with a progress callback that posts to ``reports`` (at
+    most every :data:`REPORT_S`: each is a round trip to the manager process) and raises
+    :class:`Cancelled` once ``cancel`` is set, so the engine stops between its steps."""
     if cancel.is_set():
         raise Cancelled
     posted: list[float] = []  # when and how far the last report went, once there is one
@@ -334,17 +263,10 @@ def in_background(
     niceness: int = BACKGROUND_NICENESS,
     **kwargs: Any,
 ) -> Result:
-    """:func:`compute`, in a worker process of its own at low CPU priority.
-
-    For long computations (a cell of Table 2: ~30 s and ~1 GB at its peak, a
-    few kB to keep; a denoising model of 3000 digits: ~150 MB to keep): they
-    neither wait for nor hold up the
-    :data:`WORKERS` workers of the redraws, and the redraws get the cores first
-    (nice +:data:`BACKGROUND_NICENESS`).  One runs at a time; others queue.  With
-    ``progress`` it is cancelled as :func:`compute`'s heavy calls are.
-    ``KPCA_WORKERS=0`` runs it in the calling thread, as :func:`compute` does.
-    Each ``niceness`` has its own process and queue (:data:`CELL_NICENESS`).
-    """
+    """:func:`compute`, in a worker process of its own at low CPU priority (each ``niceness``
+    its own process and queue), for long computations (a Table 2 cell, a model of 3000
+    digits): they neither wait for nor hold up the redraws' workers, which get the cores
+    first.  With ``progress`` it is cancelled as :func:`compute`'s heavy calls are."""
     if n_workers() == 0:
         return _inline(function, args, kwargs, progress)
     return _submit((1, niceness), function, args, kwargs, progress, cancellable=False)
@@ -389,14 +311,9 @@ def _spec(builder: Callable[..., go.Figure], /, *args: Any, **kwargs: Any) -> di
 def build(
     builder: Callable[..., go.Figure], /, *args: Any, cost: float = 0.0, **kwargs: Any
 ) -> go.Figure:
-    """``builder(*args, **kwargs)``, a figure builder of ``kpca_core.figures``, in a worker.
-
-    Building a figure is pure Python, which holds the server's GIL for every
-    session while it runs (~25 ms for the contour grid); the worker sends back
-    its data, which is wrapped here without plotly validating it again.  A
-    builder that computes (``cost`` as :func:`compute` takes it, from
-    :data:`CANCELLABLE_S` on) must take a ``progress=`` callback.
-    """
+    """``builder(*args, **kwargs)``, a figure builder of ``kpca_core.figures``, in a worker
+    (building a figure holds the GIL for every session), its data wrapped here unvalidated.
+    A builder that computes (``cost`` from :data:`CANCELLABLE_S` on) takes ``progress=``."""
     return go.Figure(compute(_spec, builder, *args, cost=cost, **kwargs), _validate=False)
 
 
@@ -408,14 +325,9 @@ def _threads() -> ThreadPoolExecutor:
 
 
 def concurrently(*calls: Callable[[], Any]) -> list[Any]:
-    """The results of ``calls``, made at the same time in threads of this session.
-
-    For independent pieces of one redraw that each wait on a worker (e.g. the
-    four columns of the Contours grid): with two workers they take the time
-    of the slowest pair instead of the sum.  The calls must not call Streamlit
-    (they run outside the session's script).  The first exception raised by a
-    call is raised here, after all calls have ended.
-    """
+    """The results of ``calls``, made at the same time in shared threads: for pieces of one
+    redraw that each wait on a worker (the Contours grid's columns).  The calls must not
+    call Streamlit; the first exception raised is raised here, once all have ended."""
     if len(calls) < 2 or n_workers() == 0:
         return [call() for call in calls]
     cancel = threading.Event()
@@ -482,13 +394,8 @@ def cancelled_by(event: threading.Event) -> Iterator[None]:
 
 
 def check_interrupt() -> None:
-    """Raise if the waiting session should stop waiting.
-
-    In the session's script thread, Streamlit's own check raises its rerun or
-    stop exception when a rerun (a new setting) or a stop (the session closed,
-    the server stopping) is pending; in a thread of :func:`concurrently`, the
-    session's flag raises :class:`Cancelled`.
-    """
+    """Raise if the waiting session should stop waiting: Streamlit's rerun or stop in its
+    script's thread, :class:`Cancelled` in a thread whose flag is set."""
     interruption_point()
     flag = getattr(_local, "cancel", None)
     if flag is not None and flag.is_set():

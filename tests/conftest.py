@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from kpca_ui.chart import key_of, sent_payload
+from kpca_ui.chart import NAME as CHART
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
@@ -65,6 +65,24 @@ def no_usps(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("KPCA_USPS_DIR", raising=False)
     monkeypatch.setenv("SCIKIT_LEARN_DATA", str(tmp_path))
     monkeypatch.setattr(usps, "USPS_BASE_URLS", (f"http://127.0.0.1:{port}/",))
+
+
+def sent_figure(element) -> dict | None:
+    """The figure a chart element sent (an ``at.get("bidi_component")`` element), or ``None``
+    for an element of another component."""
+    payload = sent_payload(element)
+    return None if payload is None else payload["figure"]
+
+
+def sent_payload(element) -> dict | None:
+    """All a chart element sent: ``figure``, ``config``, ``width``, ``frames``, ``live``."""
+    proto = element.proto
+    return json.loads(proto.bytes) if proto.component_name == CHART else None
+
+
+def key_of(element) -> str:
+    """The widget key of a component element (its id ends with ``-<key>``)."""
+    return element.proto.id.split("-", 2)[-1]
 
 
 def open_view(

@@ -49,10 +49,14 @@ def test_nothing_assigns_over_streamlits_functions():
         names = {
             alias.asname or alias.name.split(".")[0]
             for node in ast.walk(tree)
-            if isinstance(node, ast.Import | ast.ImportFrom)
-            and (getattr(node, "module", None) or "").startswith("streamlit")
-            or isinstance(node, ast.Import)
-            and any(alias.name.startswith("streamlit") for alias in node.names)
+            if (
+                isinstance(node, ast.Import | ast.ImportFrom)
+                and (getattr(node, "module", None) or "").startswith("streamlit")
+            )
+            or (
+                isinstance(node, ast.Import)
+                and any(alias.name.startswith("streamlit") for alias in node.names)
+            )
             for alias in node.names
         }
         for node in ast.walk(tree):
@@ -112,4 +116,4 @@ def test_the_theme_choice_key_is_streamlits():
     if not found:
         pytest.fail("Streamlit's script no longer names the theme key as kpca_ui.adapter expects")
     ((_, version, _),) = set(found)
-    assert adapter.THEME_KEY == f"stActiveTheme-{{path}}-v{version}"
+    assert f"stActiveTheme-{{path}}-v{version}" == adapter.THEME_KEY

@@ -8,10 +8,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import open_view
+from conftest import key_of, open_view, sent_payload
 from streamlit.testing.v1 import AppTest
 
-from kpca_ui.chart import key_of, sent_payload
 from kpca_ui.explain import EXPLANATIONS, MATHS, MIKA, SSM, WORDS
 
 USPS_DIR = os.environ.get("KPCA_USPS_DIR") or "/work/shared/data/usps"

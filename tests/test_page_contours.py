@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pytest
 from browser_like import BrowserLike
-from conftest import APP, chart, decode, figures, open_view
+from conftest import APP, chart, decode, figures, key_of, open_view, sent_payload
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.testing.v1 import AppTest
 from test_bad_links import LIVE_MARKDOWN
@@ -20,7 +20,6 @@ from kpca_core import budget
 from kpca_core import contours as ct
 from kpca_core.datasets import parabola
 from kpca_ui import live
-from kpca_ui.chart import key_of, sent_payload
 from kpca_ui.points import UPLOAD, PointSet
 from kpca_ui.presenter import KEY, NOTICE_CLASS
 from kpca_ui.views import contours_grid, rings
@@ -549,7 +548,8 @@ def held(at: AppTest, value: object, slider: str = "ct_noise") -> dict:
     endpoint's answer, :mod:`kpca_ui.live`), for the page as ``at`` last drew it."""
     (element,) = [e for e in at.get("bidi_component") if key_of(e) == "ct_contours"]
     token = sent_payload(element)["live"]["url"].rsplit("/", 1)[-1]
-    return json.loads(live.answer(token, slider, str(value)))
+    source, key, asked = live.asked(token, slider, str(value))
+    return json.loads(source.figure_json(key, asked))
 
 
 def test_a_held_noise_slider_draws_the_grid_at_the_value_under_its_thumb():
@@ -569,7 +569,7 @@ def test_a_held_noise_slider_draws_the_grid_at_the_value_under_its_thumb():
     with pytest.raises(live.Refused, match="does not follow"):
         held(at, 2, "ct_degree")  # the columns sweep the degree: no slider of it is followed
     with pytest.raises(live.Refused) as unknown:
-        live.answer("0" * 32, "ct_noise", "0.5")
+        live.asked("0" * 32, "ct_noise", "0.5")
     assert unknown.value.status == 404
 
 

@@ -12,14 +12,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import APP, chart, decode, figures, open_view
+from conftest import APP, chart, decode, figures, key_of, open_view, sent_payload
 from streamlit.testing.v1 import AppTest
 
 from kpca_core import budget
 from kpca_core.denoise import SWEEP_N, DigitDenoiser
 from kpca_core.gaussians_table import N_VALUES, PAPER_TABLE1, SIGMAS, GaussiansTable
 from kpca_core.preimage_methods import METHOD_LABELS, METHODS
-from kpca_ui.chart import key_of, sent_payload
 from kpca_ui.views import denoising_cache as cache
 from kpca_ui.views import denoising_tabs as tabs
 from kpca_ui.views.home import GALLERY

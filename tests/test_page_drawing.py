@@ -5,7 +5,7 @@ import json
 
 import numpy as np
 import pytest
-from conftest import chart, figures, open_view
+from conftest import chart, figures, key_of, open_view, sent_payload
 from streamlit.testing.v1 import AppTest
 from test_links import unescape
 
@@ -14,10 +14,10 @@ from kpca_core import contours as ct
 from kpca_core.drawing import MAX_POINTS, Drawing, decode, encode, from_points
 from kpca_core.figures.drawing import canvas_background
 from kpca_ui import live
-from kpca_ui.chart import key_of, sent_payload
 from kpca_ui.draw import DRAW
 from kpca_ui.points import PointSet
 from kpca_ui.views import contours_grid as grid
+from kpca_ui.views.contours import Columns
 
 SIX = [
     [-1.0, 0.5, 1],
@@ -165,11 +165,12 @@ def test_a_small_grid_in_one_call_is_the_grid_column_by_column(n_points, monkeyp
     specs = ct.sweep_specs(ct.KernelSpec("rbf", sigma=0.5), "sigma", (0.3, 1.0))
     kernels = [spec.kernel for spec in specs]
     assert budget.contour_seconds(n_points, kernels, 40) < grid.ONE_CALL_S
-    specs = tuple(specs)
-    small, _ = grid.grid(points, specs, "sigma", True, 2, 40, grid.Space())
+    chosen = Columns(ct.KernelSpec("rbf"), "sigma", (0.3, 1.0), False, True, 2, 40)
+    assert chosen.specs == tuple(specs)
+    small, _ = grid.grid(points, chosen, grid.Space())
     monkeypatch.setattr(grid, "ONE_CALL_S", 0.0)
     grid.grid.clear()
-    by_column, _ = grid.grid(points, specs, "sigma", True, 2, 40, grid.Space())
+    by_column, _ = grid.grid(points, chosen, grid.Space())
     for one, other in zip(small.columns, by_column.columns, strict=True):
         np.testing.assert_allclose(one.values, other.values, rtol=1e-10, atol=1e-12)
         np.testing.assert_allclose(one.fit.eigenvalues, other.fit.eigenvalues, rtol=1e-10)
@@ -214,7 +215,8 @@ def test_a_dragged_point_s_figure_is_the_page_s_of_that_drawing_held():
     assert sent["drawing"] == {"prefix": "ct", "seq": None}  # no edit taken yet
     token = sent["url"].rsplit("/", 1)[-1]
     points = [*SIX, [1.5, -1.0, 1]]
-    answered = json.loads(live.answer_drawing(token, json.dumps({"points": points, "half": 2.0})))
+    source, key, drawing = live.asked_drawing(token, json.dumps({"points": points, "half": 2.0}))
+    answered = json.loads(source.figure_json(key, drawing))
     assert answered["layout"]["title"]["text"] == "Your drawing: 7 points"
     edit(at, "tab:1", points)
     released = chart(at, "ct_contours")
@@ -223,7 +225,7 @@ def test_a_dragged_point_s_figure_is_the_page_s_of_that_drawing_held():
     assert picture_px(answered) == grid.HELD_RESOLUTION < picture_px(released)
     assert live_payload(at)["drawing"] == {"prefix": "ct", "seq": "tab:1"}
     with pytest.raises(live.Refused, match="at least 3"):
-        live.answer_drawing(token, json.dumps({"points": SIX[:2], "half": 2.0}).encode())
+        live.asked_drawing(token, json.dumps({"points": SIX[:2], "half": 2.0}).encode())
 
 
 def test_a_toy_data_set_s_grid_follows_no_drawing():

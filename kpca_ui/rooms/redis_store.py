@@ -1,17 +1,14 @@
 """The rooms in Redis, so that every replica behind the balancer sees the same room.
 
-Each room is five keys, ``kpca:room:<code>`` (a hash of its settings: token's
-hash, last activity, frozen, kernel, width, revision, counters) and its
-``:students`` (secret id -> number), ``:items`` (contribution number ->
-``"<student>|<kind>|<data>"``), ``:counts`` (``"<student>:<kind>"`` -> how
-many) and ``:rate`` (student -> ``"<window>:<added>"``).  Every change is one
-Lua script, which Redis runs atomically: two replicas adding for one student
-at once cannot pass a cap or a rate limit together.  Each change also sets the
-keys to expire after :attr:`~kpca_ui.rooms.store.Limits.idle_s`, so that Redis
-deletes an idle room by itself; and a script that finds the room idle by the
-store's clock deletes it at once.
-
-A lost connection raises :class:`~kpca_ui.rooms.store.StoreUnavailable`.
+Each room is five keys, ``kpca:room:<code>`` (a hash of its settings: token's hash, last
+activity, frozen, kernel, width, revision, counters) and its ``:students`` (secret id ->
+number), ``:items`` (contribution number -> ``"<student>|<kind>|<data>"``), ``:counts``
+(``"<student>:<kind>"`` -> how many) and ``:rate`` (student -> ``"<window>:<added>"``).
+Every change is one Lua script, which Redis runs atomically, so that two replicas cannot
+pass a cap or a rate limit together.  Each change sets the keys to expire after
+:attr:`~kpca_ui.rooms.store.Limits.idle_s`, and a script that finds the room idle by the
+store's clock deletes it.  A lost connection raises
+:class:`~kpca_ui.rooms.store.StoreUnavailable`.
 """
 
 from __future__ import annotations
@@ -24,11 +21,9 @@ from redis.backoff import ExponentialBackoff
 from redis.retry import Retry
 
 from kpca_ui.rooms.store import (
-    CAP_WORDS,
     DEFAULT_KERNEL,
     NOT_LECTURER,
     NOT_STUDENT,
-    CapReached,
     Frozen,
     Full,
     Limits,
@@ -43,7 +38,8 @@ from kpca_ui.rooms.store import (
 
 PREFIX = "kpca:room:"
 
-# KEYS: room, students, items, counts, rate. ARGV[1]: now, ARGV[2]: idle seconds.
+# Put before every script. KEYS: room, students, items, counts, rate. ARGV[1]: now,
+# ARGV[2]: idle seconds.
 _COMMON = """
 local function live()
   local active = redis.call('HGET', KEYS[1], 'active')
@@ -60,36 +56,35 @@ local function changed()
   local ms = math.floor(tonumber(ARGV[2]) * 1000)
   for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ms) end
 end
+local function remove(id)
+  local item = redis.call('HGET', KEYS[3], id)
+  if not item then return false end
+  local number, kind = string.match(item, '^(%d+)|(%a)|')
+  redis.call('HDEL', KEYS[3], id)
+  redis.call('HINCRBY', KEYS[4], number .. ':' .. kind, -1)
+  return true
+end
 """
 
-_CREATE = (
-    _COMMON
-    + """
+_SCRIPTS = {
+    "create": """
 if live() then return 0 end
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
 redis.call('HSET', KEYS[1], 'token', ARGV[3], 'kernel', ARGV[4], 'width', ARGV[5],
   'frozen', 0, 'rev', 0, 'next_id', 0, 'next_student', 0, 'active', ARGV[1])
 changed()
 return 1
-"""
-)
-
-_JOIN = (
-    _COMMON
-    + """
+""",
+    "join": """
 if not live() then return -1 end
 if redis.call('HLEN', KEYS[2]) >= tonumber(ARGV[4]) then return -2 end
 local number = redis.call('HINCRBY', KEYS[1], 'next_student', 1)
 redis.call('HSET', KEYS[2], ARGV[3], number)
 changed()
 return number
-"""
-)
-
-# ARGV[3] student id, [4] kind, [5] data, [6] cap, [7] rate, [8] window
-_ADD = (
-    _COMMON
-    + """
+""",
+    # ARGV[3] student id, [4] kind, [5] data, [6] cap, [7] rate, [8] window
+    "add": """
 if not live() then return 'gone' end
 local number = redis.call('HGET', KEYS[2], ARGV[3])
 if not number then return 'stranger' end
@@ -111,25 +106,9 @@ redis.call('HSET', KEYS[3], id, number .. '|' .. ARGV[4] .. '|' .. ARGV[5])
 redis.call('HINCRBY', KEYS[4], count_key, 1)
 changed()
 return id
-"""
-)
-
-_REMOVE = """
-local function remove(id)
-  local item = redis.call('HGET', KEYS[3], id)
-  if not item then return false end
-  local number, kind = string.match(item, '^(%d+)|(%a)|')
-  redis.call('HDEL', KEYS[3], id)
-  redis.call('HINCRBY', KEYS[4], number .. ':' .. kind, -1)
-  return true
-end
-"""
-
-# ARGV[3] student id, [4] contribution number or '' for the latest
-_WITHDRAW = (
-    _COMMON
-    + _REMOVE
-    + """
+""",
+    # ARGV[3] student id, [4] contribution number or '' for the latest
+    "withdraw": """
 if not live() then return 'gone' end
 local number = redis.call('HGET', KEYS[2], ARGV[3])
 if not number then return 'stranger' end
@@ -150,14 +129,9 @@ if target < 0 then return 'none' end
 remove(target)
 changed()
 return target
-"""
-)
-
-# ARGV[3] token hash, [4] action, [5], [6] its arguments
-_LECTURER = (
-    _COMMON
-    + _REMOVE
-    + """
+""",
+    # ARGV[3] token hash, [4] action, [5], [6] its arguments
+    "lecturer": """
 if not live() then return 'gone' end
 if redis.call('HGET', KEYS[1], 'token') ~= ARGV[3] then return 'denied' end
 local action = ARGV[4]
@@ -182,13 +156,9 @@ elseif action == 'kernel' then
 end
 changed()
 return 'ok'
-"""
-)
-
-# ARGV[3]: a student id to read only their contributions, or ''
-_SNAPSHOT = (
-    _COMMON
-    + """
+""",
+    # ARGV[3]: a student id to read only their contributions, or ''
+    "snapshot": """
 if not live() then return false end
 local only = nil
 if ARGV[3] ~= '' then
@@ -205,30 +175,17 @@ for i = 1, #all, 2 do
   end
 end
 return {meta, redis.call('HLEN', KEYS[2]), items}
-"""
-)
-
-_REVISION = (
-    _COMMON
-    + """
+""",
+    "revision": """
 if not live() then return -1 end
 return tonumber(redis.call('HGET', KEYS[1], 'rev'))
-"""
-)
+""",
+}
 
 
 class RedisStore(RoomStore):
-    """Rooms in Redis at ``url`` (see the module's docstring); the rules of :class:`RoomStore`.
-
-    Parameters
-    ----------
-    url : str
-        ``redis://host:port/db``.
-    limits, clock, codes
-        As :class:`RoomStore`'s.
-    timeout_s : float
-        How long to wait for Redis before the store is said to be unavailable.
-    """
+    """Rooms in Redis at ``url`` (``redis://host:port/db``) with the rules of :class:`RoomStore`;
+    after ``timeout_s`` without an answer the store is unavailable."""
 
     def __init__(
         self, url: str, limits: Limits | None = None, *, timeout_s: float = 2.0, **kwargs
@@ -239,21 +196,12 @@ class RedisStore(RoomStore):
             decode_responses=True,
             socket_timeout=timeout_s,
             socket_connect_timeout=timeout_s,
-            # a lost connection is tried twice more within half a second, not for seconds:
-            # the projector polls twice a second and a student waits for their answer
+            # a lost connection is retried twice within half a second: the projector polls
+            # twice a second and a student waits for their answer
             retry=Retry(ExponentialBackoff(cap=0.25, base=0.05), 2),
         )
         self._scripts = {
-            name: self.redis.register_script(source)
-            for name, source in {
-                "create": _CREATE,
-                "join": _JOIN,
-                "add": _ADD,
-                "withdraw": _WITHDRAW,
-                "lecturer": _LECTURER,
-                "snapshot": _SNAPSHOT,
-                "revision": _REVISION,
-            }.items()
+            name: self.redis.register_script(_COMMON + body) for name, body in _SCRIPTS.items()
         }
 
     @staticmethod
@@ -278,8 +226,7 @@ class RedisStore(RoomStore):
             raise RoomGone
         if not same_token(token, kept):
             raise NotAllowed(NOT_LECTURER)
-        # The script checks the hash again: a room closed and opened anew with the same
-        # code since then is another room, with another token.
+        # the script checks the hash again: the room may since have been closed and reopened
         answer = self._run("lecturer", code, kept, action, *args)
         if answer == "gone":
             raise RoomGone
@@ -301,7 +248,7 @@ class RedisStore(RoomStore):
         )
         _raise_for(answer)
         if answer == "cap":
-            raise CapReached(CAP_WORDS[kind].format(cap=cap))
+            raise self._cap_error(kind)
         if answer == "rate":
             raise self._rate_error()
         return int(answer)
@@ -317,18 +264,12 @@ class RedisStore(RoomStore):
             raise RoomGone
         _raise_for(answer)
         (rev, frozen, kernel, width), n_students, flat = answer
-        items = []
-        for i in range(0, len(flat), 2):
-            number, kind, data = flat[i + 1].split("|", 2)
-            items.append((int(flat[i]), int(number), kind, data))
+        pairs = zip(flat[::2], (row.split("|", 2) for row in flat[1::2]), strict=True)
+        items = [(int(i), int(n), kind, data) for i, (n, kind, data) in pairs]
         meta = {"rev": rev, "frozen": frozen, "kernel": kernel, "width": width}
         return snapshot_of(code, meta, int(n_students), items)
 
-    def _mine(self, code: str, student: str) -> Snapshot:
-        return self._read(code, student)
-
-    def _snapshot(self, code: str) -> Snapshot:
-        return self._read(code)
+    _mine = _snapshot = _read  # a student's own contributions, or the whole room
 
     def _revision(self, code: str) -> int:
         answer = int(self._run("revision", code))

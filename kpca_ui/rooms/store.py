@@ -1,27 +1,16 @@
 """A class's room: the model, its rules, and the in-process store.
 
-A lecturer creates a room (:meth:`RoomStore.create`) and gets its short code,
-which students type or scan, and a secret token, which only the lecturer's
-session holds: freezing, clearing, removing, choosing the kernel and closing
-check it (:func:`secrets.compare_digest` of its SHA-256 with the room's).  A
-student joins with the code (:meth:`RoomStore.join`) and gets an anonymous
-id, a secret of their session that names their own contributions, and a
-number (1, 2, …) by which the lecturer can remove everything of one student.
+A lecturer creates a room (:meth:`RoomStore.create`) and gets its short code, for the
+students, and a secret token, which the lecturer's actions check (its SHA-256, compared in
+constant time).  A student joins with the code and gets a secret id, which names their own
+contributions, and a number (1, 2, …), by which the lecturer can remove all of them.
 
-Contributions are data, never text: a point of the plane [−h, h]² with its
-group (1 … 3), or a 16 × 16 digit written on the handwriting pad (grey values
-−1 paper … 1 ink, as :func:`kpca_core.handwriting.to_digit` makes them).
-Each student may have at most :attr:`Limits.points` points and
-:attr:`Limits.digits` digits at a time, and add at most :attr:`Limits.rate`
-of them per :attr:`Limits.window_s` seconds.  A room that nobody changed for
-:attr:`Limits.idle_s` seconds is closed and its data deleted.
-
-Two stores keep rooms with the same rules and interface: :class:`MemoryStore`
-in the server's process (bounded, thread-safe) and
-:class:`kpca_ui.rooms.redis_store.RedisStore`, chosen by :func:`open_store`
-when ``KPCA_REDIS_URL`` is set, so that replicas behind a balancer share them.
-Every failure a user can cause or meet is a :class:`RoomError` whose message
-is a sentence for the page.
+Contributions are data, never text: a point of [−h, h]² with its group (1 … 3), or a
+16 × 16 digit from the pad (grey values −1 paper … 1 ink).  :class:`Limits` caps each
+student's points, digits and rate; a room idle for :attr:`Limits.idle_s` is deleted.
+:class:`MemoryStore` (in-process) and :class:`kpca_ui.rooms.redis_store.RedisStore` (when
+``KPCA_REDIS_URL`` is set, shared by replicas) keep the same rules; every failure a user can
+meet is a :class:`RoomError` whose message is a sentence for the page.
 """
 
 from __future__ import annotations
@@ -40,23 +29,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-REDIS_ENV = "KPCA_REDIS_URL"
-"""Where the rooms live when set: a Redis URL (``redis://host:6379/0``)."""
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-"""A room code's letters: no 0/O, 1/I/L, which are misread on a projector."""
+REDIS_ENV = "KPCA_REDIS_URL"  # where the rooms live when set: redis://host:6379/0
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L, misread on a projector
 CODE_LENGTH = 6
 CODE_PATTERN = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
-HALF_WIDTH = 2.0
-"""The room's plane is [−h, h]² (the drawing canvas's default square)."""
+HALF_WIDTH = 2.0  # the room's plane is [−h, h]², the drawing canvas's default square
 N_GROUPS = 3
 DIGIT_SIDE = 16
+# The kernels a lecturer may pick, with the range of their width σ or polynomial degree.
 KERNELS = {"rbf": (0.05, 20.0), "laplacian": (0.05, 20.0), "poly": (1.0, 6.0)}
-"""The kernels a lecturer may pick for the room, with the range of their parameter:
-the width σ of the Gaussian and the Laplacian, the degree of the polynomial."""
 DEFAULT_KERNEL = ("rbf", 0.5)
 POINT, DIGIT = "p", "d"
-STUDENT_CHARS = 64
-"""The longest student id (:meth:`RoomStore.join` makes them 22 characters long)."""
+STUDENT_CHARS = 64  # the longest student id (join makes them 22 characters long)
 
 
 class RoomError(Exception):
@@ -113,19 +97,13 @@ class StoreUnavailable(RoomError):
 class Limits:
     """What a room allows; the defaults are the lecture's."""
 
-    points: int = 20
-    """Points per student at a time."""
-    digits: int = 3
-    """Digits per student at a time."""
-    rate: int = 10
-    """Contributions a student may add per window."""
+    points: int = 20  # per student at a time
+    digits: int = 3  # per student at a time
+    rate: int = 10  # contributions a student may add per window
     window_s: float = 10.0
-    students: int = 300
-    """Students per room (a student who reloads the page joins again)."""
-    rooms: int = 50
-    """Open rooms per server (the in-process store)."""
-    idle_s: float = 2 * 3600.0
-    """A room nobody changed for this long is closed and its data deleted."""
+    students: int = 300  # per room (a student who reloads the page joins again)
+    rooms: int = 50  # open rooms per server (the in-process store)
+    idle_s: float = 2 * 3600.0  # a room nobody changed for this long is deleted
 
 
 @dataclass(frozen=True)
@@ -146,18 +124,9 @@ class Joined:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """What a room holds now, as the projector shows it.
-
-    Attributes
-    ----------
-    revision : int
-        Grows with every change: the same revision is the same picture.
-    point_ids, point_students : ndarray of int, shape (n,)
-    points : ndarray of shape (n, 2)
-    groups : ndarray of int, shape (n,), in ``1 … N_GROUPS``
-    digit_ids, digit_students : ndarray of int, shape (m,)
-    digits : ndarray of shape (m, 16, 16), grey values −1 … 1
-    """
+    """What a room holds now: ``revision`` grows with every change; ``points`` (n, 2) with
+    ``groups``, ``point_ids`` and ``point_students`` (n,); ``digits`` (m, 16, 16), grey
+    values −1 … 1, with ``digit_ids`` and ``digit_students`` (m,)."""
 
     code: str
     revision: int
@@ -175,17 +144,12 @@ class Snapshot:
 
     def counts(self) -> str:
         """ "41 students, 612 points, 80 digits"."""
-        return ", ".join(
-            f"{n} {word}{'' if n == 1 else 's'}"
-            for n, word in (
-                (self.n_students, "student"),
-                (len(self.points), "point"),
-                (len(self.digits), "digit"),
-            )
-        )
+        numbers = (self.n_students, len(self.points), len(self.digits))
+        words = zip(numbers, ("student", "point", "digit"), strict=True)
+        return ", ".join(f"{n} {word}{'' if n == 1 else 's'}" for n, word in words)
 
 
-# --- validation and encoding, shared by both stores -------------------------------------
+# --- validation and encoding, shared by both stores ---
 
 
 def normal_code(text: object) -> str | None:
@@ -297,20 +261,12 @@ NOT_LECTURER = "Only the lecturer who started this room can do that."
 NOT_STUDENT = "This session is not in the room: open the room's link again to join."
 
 
-# --- the interface ----------------------------------------------------------------------
+# --- the interface ---
 
 
 class RoomStore:
-    """Rooms with their rules; the storage is a subclass's (:class:`MemoryStore`, Redis).
-
-    Parameters
-    ----------
-    limits : Limits
-    clock : callable
-        Seconds (``time.time`` by default; tests move it on).
-    codes : callable
-        New room codes (:func:`new_code` by default); a code in use is drawn again.
-    """
+    """Rooms with their rules, stored by a subclass; ``clock`` gives seconds (tests move it on),
+    ``codes`` new room codes (one in use is drawn again)."""
 
     def __init__(
         self,
@@ -359,8 +315,7 @@ class RoomStore:
         self._lecturer(code, token, "close")
 
     def check_lecturer(self, code: str, token: str) -> None:
-        """Nothing if ``token`` is the room's (a lecturer's reloaded page), else
-        :class:`NotAllowed`; the room is left as it is."""
+        """:class:`NotAllowed` unless ``token`` is the room's; the room is left as it is."""
         self._lecturer(code, token, "check")
 
     # Students
@@ -393,33 +348,18 @@ class RoomStore:
         return self._snapshot(code)
 
     def revision(self, code: str) -> int:
-        """The room's revision (cheap: the projector asks it before the snapshot)."""
+        """The room's revision (cheap: asked before the snapshot)."""
         return self._revision(code)
 
-    # What a subclass stores
-    def _create(self, code: str, hashed: str) -> bool:
-        raise NotImplementedError
-
-    def _lecturer(self, code: str, token: str, action: str, *args: str) -> None:
-        raise NotImplementedError
-
-    def _join(self, code: str, student: str) -> int:
-        raise NotImplementedError
-
-    def _add(self, code: str, student: str, kind: str, data: str, cap: int) -> int:
-        raise NotImplementedError
-
-    def _withdraw(self, code: str, student: str, item: int | None) -> int | None:
-        raise NotImplementedError
-
-    def _mine(self, code: str, student: str) -> Snapshot:
-        raise NotImplementedError
-
-    def _snapshot(self, code: str) -> Snapshot:
-        raise NotImplementedError
-
-    def _revision(self, code: str) -> int:
-        raise NotImplementedError
+    # What a subclass stores (every one implements these)
+    def _create(self, code: str, hashed: str) -> bool: ...
+    def _lecturer(self, code: str, token: str, action: str, *args: str) -> None: ...
+    def _join(self, code: str, student: str) -> int: ...
+    def _add(self, code: str, student: str, kind: str, data: str, cap: int) -> int: ...
+    def _withdraw(self, code: str, student: str, item: int | None) -> int | None: ...
+    def _mine(self, code: str, student: str) -> Snapshot: ...
+    def _snapshot(self, code: str) -> Snapshot: ...
+    def _revision(self, code: str) -> int: ...
 
     def _cap_error(self, kind: str) -> CapReached:
         cap = self.limits.points if kind == POINT else self.limits.digits
@@ -445,7 +385,7 @@ def _whole(value: object) -> int:
     return int(value)
 
 
-# --- in the server's process ------------------------------------------------------------
+# --- in the server's process ---
 
 
 @dataclass
@@ -458,10 +398,9 @@ class _Room:
     rev: int = 0
     next_id: int = 0
     students: dict[str, int] = field(default_factory=dict)
+    # contribution number -> (student number, kind, data)
     items: dict[int, tuple[int, str, str]] = field(default_factory=dict)
-    """Contribution number -> (student number, kind, data)."""
-    rate: dict[int, tuple[int, int]] = field(default_factory=dict)
-    """Student number -> (window, contributions added in it)."""
+    rate: dict[int, tuple[int, int]] = field(default_factory=dict)  # student -> (window, added)
 
     def count(self, number: int, kind: str) -> int:
         return sum(1 for s, k, _ in self.items.values() if s == number and k == kind)
@@ -479,11 +418,8 @@ class _Room:
 
 
 class MemoryStore(RoomStore):
-    """Rooms in this process: at most :attr:`Limits.rooms`, one lock around them all.
-
-    A room idle for :attr:`Limits.idle_s` is deleted when it is next asked for,
-    and all such rooms whenever a room is created.
-    """
+    """Rooms in this process: at most :attr:`Limits.rooms`, one lock around them all; an idle
+    room is deleted when next asked for, and all of them when a room is created."""
 
     def __init__(self, limits: Limits | None = None, **kwargs) -> None:
         super().__init__(limits, **kwargs)
@@ -604,8 +540,7 @@ class MemoryStore(RoomStore):
 
 def open_store(limits: Limits | None = None) -> RoomStore:
     """The store this server keeps rooms in: Redis at ``KPCA_REDIS_URL`` if set, else in-process."""
-    url = os.environ.get(REDIS_ENV)
-    if url:
+    if url := os.environ.get(REDIS_ENV):
         from kpca_ui.rooms.redis_store import RedisStore
 
         return RedisStore(url, limits)
@@ -614,6 +549,5 @@ def open_store(limits: Limits | None = None) -> RoomStore:
 
 @functools.cache
 def shared_store() -> RoomStore:
-    """This server's one store (:func:`open_store`), shared by every session and the
-    students' JSON endpoint (:mod:`kpca_ui.rooms.api`)."""
+    """This server's one store (:func:`open_store`), shared by every session."""
     return open_store()

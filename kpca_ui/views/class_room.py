@@ -1,19 +1,13 @@
 """The Class page's work: a room's projector and lecturer's controls, and a student's phone.
 
-The lecturer starts a room (:mod:`kpca_ui.rooms`); the page shows its code, a
-join link and its QR code, and, live, the class's points over the first two
-kernel principal components of the room's kernel (the Contours grid's figure,
-:mod:`kpca_ui.views.contours_grid`) and the class's digits, each as written and
-cleaned by linear and by kernel PCA (the Demo's model, :mod:`kpca_ui.views.demo`).
-The lecturer's token stays in their session and their own address
-(``?room=<code>&key=<token>``, so that a reload keeps control of the room); the
-join link and its QR code carry the code alone, and a student's page never sees it.
-Students add points on the drawing canvas (:mod:`kpca_ui.draw`) and send digits from
-the handwriting pad (:mod:`kpca_ui.pad`).
-
-Every store call goes through :func:`attempt`, which turns a room's refusal
-(:class:`kpca_ui.rooms.store.RoomError`) into a message on the page; the
-projector keeps its last picture when the store cannot be reached.
+The lecturer starts a room (:mod:`kpca_ui.rooms`); the page shows its code, join link
+and QR code and, live, the class's points over the room kernel's first principal
+components (:mod:`kpca_ui.views.contours_grid`) and the class's digits cleaned by linear
+and kernel PCA (the Demo's model).  The lecturer's token stays in their session and
+address (``?room=<code>&key=<token>``, so a reload keeps control); the join link carries
+the code alone.  Students add points on the canvas (:mod:`kpca_ui.draw`) and digits from
+the pad (:mod:`kpca_ui.pad`).  A room's refusal (:class:`~kpca_ui.rooms.store.RoomError`)
+becomes a message on the page; the projector keeps its last picture when the store is down.
 """
 
 from __future__ import annotations
@@ -56,15 +50,13 @@ from kpca_ui.rooms.store import (
 )
 from kpca_ui.safety import guarded
 from kpca_ui.settings import Setting, Settings
+from kpca_ui.views.contours import Columns
 from kpca_ui.views.contours_grid import Space, grid
 
 PREFIX = "cl"
-ROOM = "room"
-"""The join link's parameter: the room's code."""
-LECTURER_KEY = "key"
-"""The lecturer's own address's parameter: the room's token (never in the join link)."""
-KEY_CHARS = 64
-"""The longest key a link may give (a token is 32 characters)."""
+ROOM = "room"  # the join link's parameter: the room's code
+LECTURER_KEY = "key"  # the lecturer's own address's parameter: the token (never in the join link)
+KEY_CHARS = 64  # the longest key a link may give (a token is 32 characters)
 SETTINGS = Settings(
     PREFIX,
     "class_room",
@@ -75,33 +67,20 @@ WRONG_KEY = (
     "This link's lecturer key is not this room's, so this page is a student's: only the "
     "address of the page where the room was started steers it."
 )
-LECTURER = "cl_lecturer"
-"""Session key of the lecturer's room: (code, token)."""
-STUDENTS = "cl_students"
-"""Session key of the rooms this session joined: code -> (student id, number)."""
-SHOWN = "cl_shown"
-"""Session key of the projector's last snapshot (kept when the store cannot be reached)."""
-REFRESH_S = 0.5
-"""How often the projector asks the store whether the room changed."""
-RESOLUTION = 60
-"""Grid points per side behind the class's points."""
-N_COMPONENTS = 2
-"""Components behind the class's points on the lecturer's screen (presenter mode: the first)."""
+LECTURER = "cl_lecturer"  # session key of the lecturer's room: (code, token)
+STUDENTS = "cl_students"  # session key of the rooms joined: code -> (student id, number)
+SHOWN = "cl_shown"  # session key of the projector's last snapshot
+REFRESH_S = 0.5  # how often the projector asks whether the room changed
+RESOLUTION = 60  # grid points per side behind the class's points
+N_COMPONENTS = 2  # components behind the class's points (presenter mode: the first)
 FIGURE_PX = 600
-WALL_COLUMNS = 10
-WALL_BANDS = 3
-"""The digit wall shows the latest ``WALL_COLUMNS × WALL_BANDS`` digits."""
-LINK_POINTS = 300
-"""A Contours link holds at most this many points (:data:`kpca_core.drawing.MAX_POINTS`)."""
+WALL_COLUMNS, WALL_BANDS = 10, 3  # the digit wall shows the latest 10 × 3 digits
+LINK_POINTS = 300  # the most points a Contours link holds (kpca_core.drawing.MAX_POINTS)
 KERNEL_NAMES = {"rbf": "Gaussian", "laplacian": "Laplacian", "poly": "Polynomial"}
 PARAMETER_NAMES = {"rbf": "Width σ", "laplacian": "Width σ", "poly": "Degree"}
 
 R = TypeVar("R")
-
-
-room_store = shared_store
-"""The server's store, shared by every session and the students' JSON endpoint
-(Redis if ``KPCA_REDIS_URL`` is set)."""
+room_store = shared_store  # the server's store, shared by every session
 
 
 def attempt(action: Callable[[], R], place=None) -> R | None:
@@ -114,18 +93,13 @@ def attempt(action: Callable[[], R], place=None) -> R | None:
 
 
 def lecturer_room() -> tuple[str, str] | None:
-    """The room this session started, (code, token), if any; else the one its address's
-    key opens (:func:`restored_room`)."""
+    """The room this session started, (code, token), else the one its address's key opens."""
     return st.session_state.get(LECTURER) or restored_room()
 
 
 def restored_room() -> tuple[str, str] | None:
-    """The room whose token the address gives (the lecturer's page reloaded), if it is the
-    room's: this session steers it again, its controls as the room is.
-
-    A key that is not the room's gives no control: it leaves the address, with
-    :data:`WRONG_KEY` said, and the page is a student's.
-    """
+    """The room whose token the address gives (a reloaded lecturer's page), if it is the room's;
+    a wrong key leaves the address, with :data:`WRONG_KEY` said."""
     code, token = linked_code(), st.query_params.get(LECTURER_KEY)
     if code is None or token is None:
         return None
@@ -133,13 +107,11 @@ def restored_room() -> tuple[str, str] | None:
     try:
         store.check_lecturer(code, token)
         shown = store.snapshot(code)
-    except NotAllowed:
+    except (NotAllowed, RoomGone) as error:
         st.query_params.pop(LECTURER_KEY, None)
-        st.warning(WRONG_KEY, icon=":material/key_off:")
+        if isinstance(error, NotAllowed):  # a gone room: the student's page says so
+            st.warning(WRONG_KEY, icon=":material/key_off:")
         return None
-    except RoomGone:
-        st.query_params.pop(LECTURER_KEY, None)
-        return None  # the student's page says there is no open room
     except RoomError as error:
         st.warning(str(error), icon=":material/cloud_off:")
         return None
@@ -149,8 +121,7 @@ def restored_room() -> tuple[str, str] | None:
 
 
 def start_room() -> None:
-    """The "Start a room" button's callback: a new room; this session holds its token, and
-    so does its address (a reload keeps control)."""
+    """The "Start a room" button's callback: a new room, its token in the session and address."""
     created = attempt(room_store().create)
     if created is not None:
         st.session_state[LECTURER] = (created.code, created.token)
@@ -164,7 +135,7 @@ def linked_code() -> str | None:
     return normal_code(st.query_params.get(ROOM))
 
 
-# --- the lecturer's page ----------------------------------------------------------------
+# --- the lecturer's page ---
 
 
 def join_link(code: str) -> str:
@@ -181,8 +152,8 @@ def qr_png(link: str) -> bytes:
     return buffer.getvalue()
 
 
+# the projector polls twice a second: no "Running…" and "Stop" in its header
 QUIET_CSS = '[data-testid="stStatusWidget"] { visibility: hidden; }'
-"""The projector polls the room twice a second: no "Running…" and "Stop" in its header."""
 STUDENT_HINT = (
     "**Tap** adds a point, **drag** moves one; **1 2 3** choose the group (colour) of the "
     "next points; **Delete**, **Undo** and **Clear** work on your own points. At most "
@@ -191,8 +162,7 @@ STUDENT_HINT = (
 
 
 def room_header(code: str, shown: Snapshot) -> None:
-    """The room's code, join link and QR code, and the counts: large until the first student
-    has joined, then one row above the class's pictures."""
+    """The room's code, join link, QR code and counts: large until the first student joins."""
     link = join_link(code)
     waiting = shown.n_students == 0
     presenting = presenter_mode()
@@ -225,8 +195,7 @@ def lecturer_controls(code: str, token: str, shown: Snapshot | None) -> None:
         help="The kernel of the components behind the class's points.",
     )
     low, high = KERNELS[kernel]
-    step = 1.0 if kernel == "poly" else 0.05
-    default = 2.0 if kernel == "poly" else 0.5
+    step, default = (1.0, 2.0) if kernel == "poly" else (0.05, 0.5)
     if shown is not None and shown.kernel == kernel:
         default = shown.width
     width = side.slider(
@@ -277,8 +246,7 @@ def lecturer_controls(code: str, token: str, shown: Snapshot | None) -> None:
 
 
 def points_link(shown: Snapshot, page: str, prefix: str) -> str:
-    """A link to ``page`` with the class's points as its drawing (at most :data:`LINK_POINTS`,
-    spread over the whole set)."""
+    """A link to ``page`` with the class's points as its drawing (at most :data:`LINK_POINTS`)."""
     keep = np.unique(np.linspace(0, len(shown.points) - 1, LINK_POINTS).round().astype(int))
     rows = [[x, y, g] for (x, y), g in zip(shown.points[keep], shown.groups[keep], strict=True)]
     drawing, _ = from_points(rows, HALF_WIDTH)
@@ -288,13 +256,13 @@ def points_link(shown: Snapshot, page: str, prefix: str) -> str:
 
 def points_csv(shown: Snapshot) -> str:
     """The class's points as a CSV of x, y and group."""
-    table = pd.DataFrame({"x": shown.points[:, 0], "y": shown.points[:, 1], "group": shown.groups})
-    return table.to_csv(index=False)
+    x, y = shown.points.T
+    return pd.DataFrame({"x": x, "y": y, "group": shown.groups}).to_csv(index=False)
 
 
 def latest(code: str) -> Snapshot | None:
-    """The room now, asked only when its revision moved on; the last picture if the store
-    cannot be reached (said in a warning); None once the room is gone."""
+    """The room now (asked only when its revision moved on); the last picture if the store
+    cannot be reached; None once the room is gone."""
     shown: Snapshot | None = st.session_state.get(SHOWN)
     if shown is not None and shown.code != code:
         shown = None
@@ -314,8 +282,7 @@ def latest(code: str) -> Snapshot | None:
 
 @st.fragment(run_every=REFRESH_S)
 def projector(code: str) -> None:
-    """The live picture: the room's header with its counts, the class's points over their
-    kernel principal components, the digit wall."""
+    """The live picture: the room's header, the class's points and the digit wall."""
     shown = latest(code)
     if shown is None:
         return
@@ -332,7 +299,7 @@ def projector(code: str) -> None:
 
 
 def contributions(shown: Snapshot) -> pd.DataFrame:
-    """Every contribution: its number, its student's number, what it is (numbers only)."""
+    """Every contribution: its number, its student's number, what it is."""
     points = pd.DataFrame(
         {
             "number": shown.point_ids,
@@ -372,14 +339,11 @@ def class_points(shown: Snapshot) -> None:
             icon=":material/touch_app:",
         )
         return
-    # on a projector one large panel, which the back of the hall can read
-    n_components = 1 if presenter_mode() else N_COMPONENTS
-    # the colours the students chose on their canvas
+    n_components = 1 if presenter_mode() else N_COMPONENTS  # a projector: one large panel
     space = Space(FIGURE_PX, projector=figure_px() if presenter_mode() else None,
                   colours=tuple(draw.GROUP_COLOURS))  # fmt: skip
-    _, fig = grid(
-        room_points(shown), (room_spec(shown),), None, True, n_components, RESOLUTION, space
-    )
+    chosen = Columns(room_spec(shown), None, (), False, True, n_components, RESOLUTION)
+    _, fig = grid(room_points(shown), chosen, space)
     key = "cl_points_chart" + ("_pj" if presenter_mode() else "")  # a new chart for the screen
     chart(fig, key=key, config=export_config("class_points"))
 
@@ -414,25 +378,17 @@ def digit_wall(shown: Snapshot) -> None:
     digits = shown.digits[-WALL_COLUMNS * WALL_BANDS :]
     ids = shown.digit_ids[-WALL_COLUMNS * WALL_BANDS :]
     side = subsets.side
-    trios = []
-    for digit in digits:
-        written = resized(digit, side).ravel()
-        trios.append((written, *cleaned_digit(key, written.tobytes(), model)))
-    columns = min(WALL_COLUMNS, len(trios))
-    bands = -(-len(trios) // columns)
-    blank = np.full(side**2, -1.0)
-    images = np.full((3 * bands, columns, side**2), -1.0)
-    labels = []
-    for band in range(bands):
-        labels += ["Written", "Classic", "Kernel"]
-        for c in range(columns):
-            i = band * columns + c
-            for row, image in enumerate(trios[i] if i < len(trios) else (blank,) * 3):
-                images[3 * band + row, c] = image
+    columns = min(WALL_COLUMNS, len(digits))
+    bands = -(-len(digits) // columns)
+    images = np.full((3 * bands, columns, side**2), -1.0)  # blank cells after the last digit
+    for i, digit in enumerate(digits):
+        band, c = divmod(i, columns)
+        written = images[3 * band, c] = resized(digit, side).ravel()
+        images[3 * band + 1 : 3 * band + 3, c] = cleaned_digit(key, written.tobytes(), model)
     fig = digit_figures.mosaic_figure(
         images,
         side=side,
-        row_labels=labels,
+        row_labels=["Written", "Classic", "Kernel"] * bands,
         column_labels=[f"#{i}" for i in ids[:columns]] if bands == 1 else [""] * columns,
         row_height=60,
     )
@@ -442,7 +398,7 @@ def digit_wall(shown: Snapshot) -> None:
         st.caption(f"The latest {len(digits)} of {len(shown.digits)} digits.")
 
 
-# --- a student's phone ------------------------------------------------------------------
+# --- a student's phone ---
 
 
 def joined(code: str) -> tuple[str, int] | None:
@@ -463,21 +419,15 @@ def mine_as_drawing(mine: Snapshot) -> Drawing:
 
 
 def sync_points(code: str, student: str) -> None:
-    """Make the student's points in the room what their canvas shows, as far as the room allows.
-
-    The canvas sends its whole drawing at each edit: points it no longer has are
-    withdrawn, new ones added (each may be refused: cap, rate, freeze); then the
-    canvas shows what the room holds.
-    """
+    """Make the student's points in the room what their canvas shows, as far as the room allows
+    (points it lost withdrawn, new ones added); then the canvas shows what the room holds."""
     store = room_store()
     if not draw.take_edit(PREFIX, st.session_state.get(f"{PREFIX}_canvas")):
         return
     wanted = [tuple(cell) for cell in draw.current_drawing(PREFIX).cells]
     mine = store.mine(code, student)
-    have = list(zip(mine_as_drawing(mine).cells, mine.point_ids.tolist(), strict=True))
-    missing = list(wanted)
-    refusal = None
-    for cell, item in have:
+    missing, refusal = list(wanted), None
+    for cell, item in zip(mine_as_drawing(mine).cells, mine.point_ids.tolist(), strict=True):
         if cell in missing:
             missing.remove(cell)
         else:
@@ -500,9 +450,8 @@ def sync_points(code: str, student: str) -> None:
 
 def send_digit(code: str, student: str) -> None:
     """The "Send" button's callback: the pad's digit into the room, and a clean pad."""
-    writing = pad.current_writing(PREFIX)
     try:
-        digit = to_digit(writing)
+        digit = to_digit(pad.current_writing(PREFIX))
     except ValueError as empty:
         st.session_state["cl_digit_note"] = str(empty)
         return
@@ -518,8 +467,7 @@ def send_digit(code: str, student: str) -> None:
 
 
 def undo_last(code: str, student: str) -> None:
-    """The "Undo my last" button's callback: the student's latest contribution withdrawn
-    (the canvas then shows what the room holds, :func:`student_view`)."""
+    """The "Undo my last" button's callback: the student's latest contribution withdrawn."""
     try:
         room_store().undo(code, student)
     except RoomError as error:
@@ -568,6 +516,5 @@ def student_view(code: str) -> None:
             icon=":material/send:",
             type="primary",
         )
-        note = st.session_state.pop("cl_digit_note", None)
-        if note:
+        if note := st.session_state.pop("cl_digit_note", None):
             st.info(note, icon=":material/info:")

@@ -1,10 +1,9 @@
-"""The Contours view's figures: the grid of contour panels, the projection, the downloads.
+"""The Contours view's figures: the grid of contour panels, the projection, the numbers.
 
-:func:`grid` is the one function that makes the grid and its figure, of the data,
-the columns and the space it is drawn in, behind the shared cache
-(:mod:`kpca_ui.cache`): the page's run, the live figures of a held slider
-(:mod:`kpca_ui.live`), the warm-up and class mode all call it.  The settings are
-in :mod:`kpca_ui.views.contours`.
+:func:`grid` is the one function that makes the grid and its figure, from the data, the
+columns and the space it is drawn in, behind the shared cache (:mod:`kpca_ui.cache`):
+the page's run, the live figures of a held slider (:mod:`kpca_ui.live`), the warm-up
+and class mode all call it.  The settings are in :mod:`kpca_ui.views.contours`.
 """
 
 from __future__ import annotations
@@ -30,22 +29,13 @@ from kpca_ui.cache import memo
 from kpca_ui.chart import chart, figure_from_json, json_of
 from kpca_ui.explain import explain
 from kpca_ui.live import Live
-from kpca_ui.points import (
-    PointSet,
-    copy_source,
-    drawing_points,
-    drawn_points,
-    is_drawn,
-    points_of,
-    toy_points,
-)
+from kpca_ui.points import PointSet, drawing_points, drawn_points, is_drawn, points_of, toy_points
 from kpca_ui.presenter import figure_px, notice, page_px, presentable, presenter_mode, prose
 from kpca_ui.safety import guarded
 from kpca_ui.screen import content_px, width_listener
-from kpca_ui.shell import nothing_to_draw
+from kpca_ui.shell import csv_numbers, nothing_to_draw
 from kpca_ui.views import rings
-from kpca_ui.views.contours import FIXED, SCREEN, SETTINGS, Columns, columns
-from kpca_ui.views.contours import kernel_controls as kernel_controls
+from kpca_ui.views.contours import FIXED, SCREEN, SETTINGS, Columns, columns, kernel_controls
 from kpca_ui.workers import CANCELLABLE_S, compute, concurrently
 
 FIG2_CAPTION = (
@@ -56,22 +46,6 @@ FIG2_CAPTION = (
     "component picks up the variance caused by the noise: its lines run along the "
     "parabola, so its value measures how far a point lies off the curve."
 )
-ONE_CALL_S = 0.05
-"""Estimated seconds of one core (:mod:`kpca_core.budget`) below which a grid is
-computed and drawn in one call to a worker instead of one call per column and one
-for the figure.  Fig. 2's grid, its polynomials priced by their features, is
-estimated at 18 ms.
-
-Each call costs a round trip to a worker, more than a small column's fit and
-evaluation: measured in the server during a drawing's redraw, the grid of six
-points took 36 ms in eight calls and 20 ms in one (11 ms of it computing)."""
-HELD_RESOLUTION = 50
-"""While a slider is held, the grid is computed at most this fine; the release draws it
-at the chosen resolution.  A 50 × 50 grid is a quarter of the default 100 × 100's
-evaluations (eq. 51): the grid is redrawn more often while the thumb moves."""
-ONE_HELD_S = CANCELLABLE_S
-"""Estimated seconds of one core below which the grid follows a held slider; a costlier
-one is drawn at the release."""
 FIG2_NOTICE = (
     "Linear PCA (degree 1): straight lines. From degree 2 they bend along the data, "
     "and a higher component measures the distance from the curve."
@@ -82,17 +56,27 @@ NOTICE = (
     "the same value, so they show what that component measures."
 )
 """Presenter mode's one line under any other grid."""
+ONE_CALL_S = 0.05
+"""Estimated seconds of one core (:mod:`kpca_core.budget`) below which a grid is computed
+and drawn in one call to a worker, not one per column and one for the figure: a round
+trip costs more than a small column (Fig. 2's grid is estimated at 18 ms)."""
+HELD_RESOLUTION = 50
+"""While a slider is held the grid is at most this fine (a quarter of the default's
+evaluations, eq. 51), so that it follows the thumb; the release draws the chosen one."""
+ONE_HELD_S = CANCELLABLE_S
+"""Estimated seconds below which the grid follows a held slider; a costlier one waits for
+the release."""
 DRAWN_COLUMNS = (2, 3)
 """The drawing canvas's and the grid's shares of the row they share."""
 DRAWN_PANEL_PX = 120
-"""Beside the drawing canvas on a desktop's page a panel is at most this tall, so that the
-grid's first two rows end within a 1280 × 720 screen, beside the canvas."""
+"""Beside the drawing canvas on a desktop a panel is at most this tall: the grid's first
+two rows end within a 1280 × 720 screen."""
 
 
 @dataclass(frozen=True)
 class Space:
-    """Where the grid is drawn: its width, its panels' largest height, in presenter mode
-    the projector figure's height, and the colours of the points' groups (class mode)."""
+    """Where the grid is drawn: its width, its panels' largest height, in presenter mode the
+    projector figure's height, and the colours of the points' groups (class mode)."""
 
     width: int = figures.FIGURE_PX
     panel_max_px: float = figures.PANEL_MAX_PX
@@ -100,12 +84,10 @@ class Space:
     colours: tuple[str, ...] | None = None
 
     def arguments(self, title: str) -> dict[str, Any]:
-        """The figure builder's size arguments
-        (:func:`kpca_core.figures.contours.contour_figure_json`)."""
+        """The figure builder's size arguments (:func:`figures.contour_figure_json`)."""
         if self.projector is None:
             sizes = {"title": title, "width_px": self.width, "panel_max_px": self.panel_max_px}
-        else:
-            # No title: the page's says what the figure shows, and the panels get its room.
+        else:  # no title: the page's says it, and the panels get its room
             height = projector_plan_height(self.projector, {**figures.FITTED_MARGIN, "t": 20})
             sizes = {"width_px": self.width, "height_px": height}
             sizes["projector_height"] = self.projector
@@ -115,49 +97,40 @@ class Space:
 def priced(specs: tuple[ct.KernelSpec, ...], n_points: int) -> dict[str, list]:
     """The ``kernels`` and ``features`` by which :mod:`kpca_core.budget` prices the columns
     of ``specs`` fitted on ``n_points`` points."""
-    return {
-        "kernels": [spec.kernel for spec in specs],
-        "features": [spec.explicit_features(n_points) for spec in specs],
-    }
+    features = [spec.explicit_features(n_points) for spec in specs]
+    return {"kernels": [spec.kernel for spec in specs], "features": features}
+
+
+def seconds(points: PointSet, chosen: Columns) -> float:
+    """The grid's estimated seconds of one core (:mod:`kpca_core.budget`)."""
+    n = len(points.X)
+    return budget.contour_seconds(n, resolution=chosen.resolution, **priced(chosen.specs, n))
 
 
 @memo
-def grid(
-    points: PointSet,
-    specs: tuple[ct.KernelSpec, ...],
-    parameter: str | None,
-    center: bool,
-    n_components: int,
-    resolution: int,
-    space: Space,
-) -> tuple[ct.ContourSweep, go.Figure]:
-    """The grid's columns fitted and evaluated, and its figure drawn in ``space``.
-
-    A grid estimated below :data:`ONE_CALL_S` (Fig. 2's polynomials through their
-    features, a drawing of a few dozen points) is computed and drawn in one call to a
-    worker; a larger one column by column, on both workers at once, then drawn in
-    another call.
-    """
-    X, n_points = points.X, len(points.X)
-    drawing = space.arguments(points.title)
-    seconds = budget.contour_seconds(n_points, resolution=resolution, **priced(specs, n_points))
-    if seconds < ONE_CALL_S:
-        settings = {
-            "n_components": n_components,
-            "center": center,
-            "parameter": parameter,
-            "labels": points.labels,
-            "resolution": resolution,
-        }
+def grid(points: PointSet, chosen: Columns, space: Space) -> tuple[ct.ContourSweep, go.Figure]:
+    """The grid's columns fitted and evaluated, and its figure drawn in ``space``: in one
+    call to a worker below :data:`ONE_CALL_S`, else column by column on both workers at
+    once (each column kept on its own, :func:`_column`), then drawn in another call."""
+    X, drawing = points.X, space.arguments(points.title)
+    if seconds(points, chosen) < ONE_CALL_S:
+        settings = dict(
+            n_components=chosen.n_components,
+            center=chosen.center,
+            parameter=chosen.parameter,
+            labels=points.labels,
+            resolution=chosen.resolution,
+        )
         with contextlib.suppress(Exception):  # a failure is explained column by column below
-            sweep, spec, sent = compute(
-                figures.sweep_and_figure_json, X, list(specs), settings, **drawing
+            made = compute(
+                figures.sweep_and_figure_json, X, list(chosen.specs), settings, **drawing
             )
-            return sweep, figure_from_json(spec, sent)
-    made = ct.make_grid(X, resolution)
-    calls = (partial(_column, points, spec, resolution, center, n_components) for spec in specs)
+            return made[0], figure_from_json(*made[1:])
+    shape = (chosen.resolution, chosen.center, chosen.n_components)
+    made = tuple(concurrently(*(partial(_column, points, spec, *shape) for spec in chosen.specs)))
+    made_grid = ct.make_grid(X, chosen.resolution)
     sweep = ct.ContourSweep(
-        X, points.labels, made, tuple(concurrently(*calls)), parameter, n_components
+        X, points.labels, made_grid, made, chosen.parameter, chosen.n_components
     )
     return sweep, figure_from_json(*compute(figures.contour_figure_json, sweep, **drawing))
 
@@ -166,18 +139,16 @@ def grid(
 def _column(
     points: PointSet, spec: ct.KernelSpec, resolution: int, center: bool, n_components: int
 ) -> ct.Column:
-    """One column of a costly grid, fitted and evaluated in a worker, kept on its own: a
-    class that changes one value shares the other columns.  A fit estimated below
-    :data:`ONE_CALL_S` is made in the same call as the evaluation; a costlier one is kept
-    on its own too (:func:`_fit`), so that another resolution does not fit it again."""
-    made = ct.make_grid(points.X, resolution)
-    features = spec.explicit_features(len(points.X))
-    fit_cost = budget.fit_seconds(len(points.X), spec.kernel, features)
-    cost = budget.grid_seconds(len(points.X), resolution, features)
+    """One column of a costly grid, kept on its own (a class that changes one value shares
+    the others); a costly fit is kept apart too (:func:`_fit`), for another resolution."""
+    X, made = points.X, ct.make_grid(points.X, resolution)
+    features = spec.explicit_features(len(X))
+    fit_cost = budget.fit_seconds(len(X), spec.kernel, features)
+    cost = budget.grid_seconds(len(X), resolution, features)
     if fit_cost < ONE_CALL_S:
         with contextlib.suppress(Exception):  # a failure is explained by _fit's own call
-            return compute(ct.fitted_column, points.X, spec, made, n_components=n_components,
-                           center=center, cost=fit_cost + cost)  # fmt: skip
+            fitted = ct.fitted_column, X, spec, made
+            return compute(*fitted, n_components=n_components, center=center, cost=fit_cost + cost)
     return compute(ct.evaluate_column, _fit(points, spec, center, n_components), made, cost=cost)
 
 
@@ -190,33 +161,27 @@ def _fit(points: PointSet, spec: ct.KernelSpec, center: bool, n_components: int)
         return compute(ct.fit_column, X, spec, n_components=n_components, center=center, cost=cost)
     except Exception as error:  # an unforeseen engine failure must not reach the screen
         message = f"{spec.formula()}: the eigensolver failed ({error}). Try other parameters."
-        empty = np.zeros((len(X), 0))
-        return ct.ColumnFit(spec, center, n_components, None, empty, np.zeros(0), np.zeros(0), (),
-                            message)  # fmt: skip
+        empty = np.zeros((len(X), 0)), np.zeros(0), np.zeros(0), ()
+        return ct.ColumnFit(spec, center, n_components, None, *empty, message)
 
 
-def affordable_resolution(
-    n_points: int, specs: tuple[ct.KernelSpec, ...], resolution: int
-) -> int | None:
-    """The grid resolution within the request budget, with a notice; ``None`` and why if none is.
-
-    The cost model is :mod:`kpca_core.budget`.
-    """
-    priced_columns = priced(specs, n_points)
-    cost, affordable = budget.contour_cost(n_points, resolution=resolution, **priced_columns)
+def affordable(points: PointSet, chosen: Columns) -> Columns | None:
+    """``chosen`` at a resolution within the request budget, with a notice if lowered;
+    ``None`` and why if none is (:mod:`kpca_core.budget`)."""
+    n, asked = len(points.X), chosen.resolution
+    cost, resolution = budget.contour_cost(n, resolution=asked, **priced(chosen.specs, n))
     if not cost.fits:
         nothing_to_draw(
-            cost.refusal(f"This grid ({n_points} points, {len(specs)} columns)"), st.error
+            cost.refusal(f"This grid ({n} points, {len(chosen.specs)} columns)"), st.error
         )
         return None
-    if affordable != resolution:
-        full = budget.contour_seconds(n_points, resolution=resolution, **priced_columns)
+    if resolution != asked:
         st.info(
-            f"Drawn at grid resolution {affordable} instead of {resolution}: at {resolution} "
-            f"this grid would take about {full:.0f} s of computing, above the "
-            f"{budget.REQUEST_BUDGET_S:.0f} s this shared server allows per request."
+            f"Drawn at grid resolution {resolution} instead of {asked}: at {asked} "
+            f"this grid would take about {seconds(points, chosen):.0f} s of computing, above "
+            f"the {budget.REQUEST_BUDGET_S:.0f} s this shared server allows per request."
         )
-    return affordable
+    return replace(chosen, resolution=resolution)
 
 
 # ------------------------------------------------------------------------ the page
@@ -225,12 +190,8 @@ def affordable_resolution(
 @st.fragment
 @guarded("ct", "the contour grid")
 def contour_view(points: PointSet) -> None:
-    """Kernel controls, then what they draw (:func:`contour_body`).
-
-    A change of the controls reruns this fragment alone, the rest of the page untouched.
-    The page's width is measured here, after both: its report reruns the controls too,
-    which a phone's page folds away under the figure's title.
-    """
+    """Kernel controls, then what they draw (:func:`contour_body`): a change reruns this
+    fragment alone.  The page's width is measured last (a phone's folds the controls)."""
     try:
         chosen = kernel_controls(fold=is_drawn(points))
     except ValueError as error:  # values a link gave that the sweep cannot use: told above
@@ -244,27 +205,22 @@ def contour_view(points: PointSet) -> None:
 @st.fragment
 @guarded("ct", "the contour grid")
 def contour_body(points: PointSet, chosen: Columns) -> None:
-    """The drawing canvas if drawn, the grid of contour panels, the projection, the downloads.
-
-    A fragment of its own: a canvas edit reruns it alone, so the drawing is read again
-    here and the kernel controls above are neither run nor sent again.
-    """
+    """The drawing canvas if drawn, the grid, the projection, the numbers: a fragment, so
+    that a canvas edit reruns it alone (the drawing is read again here)."""
     drawn = is_drawn(points)
     if drawn:
         points = drawn_points("ct")
-        # the canvas and the grid it changes side by side, both on one screen
-        canvas_place, grid_place = st.columns(DRAWN_COLUMNS)
+        canvas_place, grid_place = st.columns(DRAWN_COLUMNS)  # side by side, on one screen
         if len(points.X) < draw.MIN_POINTS:
-            drawing_canvas(canvas_place, None)
+            drawing_canvas(canvas_place)
             return
     with grid_place if drawn else contextlib.nullcontext():
         sweep = contour_grid(points, chosen)
     if sweep is None:
         if drawn:
-            drawing_canvas(canvas_place, None)
+            drawing_canvas(canvas_place)
         return
-    column_errors(sweep)  # under the grid, which it pushed off the first screen
-    column_notices(sweep)
+    column_notes(sweep)  # under the grid, which they pushed off the first screen
     if drawn:  # made once the grid is sent, while the browser draws it
         drawing_canvas(canvas_place, *canvas_background_of(sweep, points, chosen.center))
     is_fig2 = _is_fig2(points, chosen)
@@ -283,7 +239,7 @@ def contour_body(points: PointSet, chosen: Columns) -> None:
         )
         explain("ct_contours")
     projection_view(sweep, ct.sweep_slug(sweep), width)
-    if rings.has_dk_width(points, chosen.spec, chosen.parameter, chosen.values):
+    if rings.has_dk_width(*shown):
         rings.fig5_section(points, SETTINGS.value("ct_img"), width)
     downloads(sweep)
 
@@ -292,8 +248,7 @@ def space_of(points: PointSet) -> Space:
     """The space the page gives the grid: presenter mode's screen, the page's (a phone's)
     width, or the share of the row beside the drawing canvas."""
     width = content_px(SCREEN, figures.FIGURE_PX)
-    planned = page_px() if presenter_mode() else width
-    panel_max_px = figures.PANEL_MAX_PX
+    planned, panel_max_px = (page_px() if presenter_mode() else width), figures.PANEL_MAX_PX
     if is_drawn(points):
         planned = grid_beside_canvas_px(planned)
         panel_max_px = panel_max_px if is_narrow(width) else DRAWN_PANEL_PX
@@ -302,54 +257,41 @@ def space_of(points: PointSet) -> Space:
 
 @guarded("ct", "the grid's chart")
 def contour_grid(points: PointSet, chosen: Columns) -> ct.ContourSweep | None:
-    """The grid's chart; the sweep it draws, or ``None`` where none is affordable.
-
-    While one of its live sliders is held, or a point of the drawing is dragged, the
-    chart draws the figures of :func:`live_grid`, asked for by the browser without a
-    run of the page.
-    """
-    resolution = affordable_resolution(len(points.X), chosen.specs, chosen.resolution)
-    if resolution is None:
+    """The grid's chart; the sweep it draws, or ``None`` where none is affordable.  While a
+    live slider is held, or a point of the drawing dragged, the chart draws
+    :func:`held_figure`'s figures, asked for without a run of the page."""
+    fitting = affordable(points, chosen)
+    if fitting is None:
         return None
     space = space_of(points)
-    chosen = replace(chosen, resolution=resolution)
-    sweep, figure = grid(points, chosen.specs, chosen.parameter, chosen.center,
-                         chosen.n_components, resolution, space)  # fmt: skip
-    chart(
-        figure,
-        # the figure's own width, figures.FIGURE_PX, or the screen's in presenter mode
-        width="stretch" if space.projector else "content",
-        key="ct_contours",
-        config=export_config(
-            f"contours_{ct.sweep_slug(sweep)}", image_format=SETTINGS.value("ct_img")
-        ),
-        live=live_grid(points, dict(SETTINGS.values()), space),
+    sweep, figure = grid(points, fitting, space)
+    config = export_config(
+        f"contours_{ct.sweep_slug(sweep)}", image_format=SETTINGS.value("ct_img")
     )
+    # the figure's own width, figures.FIGURE_PX, or the screen's in presenter mode
+    width = "stretch" if space.projector else "content"
+    live = live_grid(points, dict(SETTINGS.values()), space)
+    chart(figure, width=width, key="ct_contours", config=config, live=live)
     return sweep
 
 
 def live_grid(points: PointSet, values: Mapping[str, Any], space: Space) -> Live | None:
     """What the grid's chart follows without a run of the page: the live settings drawn with
-    these settings, and a drawing's edits; ``None`` for a grid estimated to take
+    these settings, and a drawing's edits; ``None`` for a grid estimated at
     :data:`ONE_HELD_S` or more at the held resolution (drawn at the release)."""
     chosen = columns(values)
-    held = min(chosen.resolution, HELD_RESOLUTION)
-    n_points = len(points.X)
-    if (
-        budget.contour_seconds(n_points, resolution=held, **priced(chosen.specs, n_points))
-        >= ONE_HELD_S
-    ):
+    held = replace(chosen, resolution=min(chosen.resolution, HELD_RESOLUTION))
+    if seconds(points, held) >= ONE_HELD_S:
         return None
     shown = {"ct_k", *(FIXED[p] for p in ct.SWEEPABLE[chosen.spec.kernel] if p != chosen.parameter)}
-    if points.key[0] == "toy":
-        shown.add("ct_noise")
+    shown |= {"ct_noise"} if points.key[0] == "toy" else set()
     sliders = tuple(s for key, s in SETTINGS.entries.items() if s.live and key in shown)
-    drawing = "ct" if is_drawn(points) else None
+    figure = partial(held_figure, points, dict(values), space)
     return Live(
-        partial(held_figure, points, dict(values), space),
+        figure,
         sliders,
         (points.key, tuple(values.items()), space),
-        drawing,
+        "ct" if is_drawn(points) else None,
     )
 
 
@@ -357,8 +299,8 @@ def held_figure(
     points: PointSet, values: dict[str, Any], space: Space, slider: str, value: Any
 ) -> str:
     """The grid figure's JSON with ``slider`` at ``value`` (the drawing ``value`` when
-    ``slider`` is ``"drawing"``), at most :data:`HELD_RESOLUTION` fine: :func:`grid` of
-    the settings the page has but that one."""
+    ``slider`` is ``"drawing"``), at most :data:`HELD_RESOLUTION` fine: :func:`grid` of the
+    page's settings but that one."""
     if isinstance(value, Drawing):
         points = drawing_points(value)
     elif slider == "ct_noise":
@@ -367,68 +309,46 @@ def held_figure(
     else:
         values = {**values, slider: value}
     chosen = columns(values)
-    held = min(chosen.resolution, HELD_RESOLUTION)
-    _, figure = grid(
-        points, chosen.specs, chosen.parameter, chosen.center, chosen.n_components, held, space
-    )
-    return json_of(figure)
+    held = replace(chosen, resolution=min(chosen.resolution, HELD_RESOLUTION))
+    return json_of(grid(points, held, space)[1])
 
 
-def column_errors(sweep: ct.ContourSweep) -> None:
-    """Under the grid, why a column has no picture (its empty panel points here): one
-    warning per reason, naming every column it holds for."""
-    reasons: dict[str, list[str]] = {}
-    for c, column in enumerate(sweep.columns):
-        if column.error is not None:
-            reasons.setdefault(column.error, []).append(sweep.column_label(c))
-    for reason, labels in reasons.items():
-        st.warning(f"**{', '.join(labels)}**: {reason}")
-
-
-def column_notices(sweep: ct.ContourSweep) -> None:
-    """Under the grid, one notice per cause over all columns
-    (:func:`kpca_core.contours.merge_notes`)."""
+def column_notes(sweep: ct.ContourSweep) -> None:
+    """Why a column has no picture, one warning per reason naming every column it holds for;
+    then one notice per cause over all columns (:func:`kpca_core.contours.merge_notes`)."""
     labels = [sweep.column_label(c) for c in range(len(sweep.columns))]
-    labelled = [(label, column.notes) for label, column in zip(labels, sweep.columns, strict=True)]
-    for notice_text in ct.merge_notes(labelled):
-        st.info(notice_text)
+    reasons: dict[str, list[str]] = {}
+    for label, column in zip(labels, sweep.columns, strict=True):
+        if column.error is not None:
+            reasons.setdefault(column.error, []).append(label)
+    for reason, named in reasons.items():
+        st.warning(f"**{', '.join(named)}**: {reason}")
+    notes = [(label, column.notes) for label, column in zip(labels, sweep.columns, strict=True)]
+    for text in ct.merge_notes(notes):
+        st.info(text)
 
 
 def grid_beside_canvas_px(width: int) -> int:
-    """The grid's width beside the drawing canvas in a row ``width`` pixels wide (all of
-    it on a phone's page, where the columns stand one above the other)."""
-    if is_narrow(width):
-        return width
-    return round(width * DRAWN_COLUMNS[1] / sum(DRAWN_COLUMNS)) - 16
+    """The grid's width beside the drawing canvas in a row ``width`` pixels wide (all of it on
+    a phone's page, where the columns stand one above the other)."""
+    return width if is_narrow(width) else round(width * DRAWN_COLUMNS[1] / sum(DRAWN_COLUMNS)) - 16
 
 
-def canvas_background_of(
-    sweep: ct.ContourSweep, points: PointSet, center: bool
-) -> tuple[dict | None, str | None]:
-    """The picture behind the canvas with the ``points`` drawn, kPC 1 of the column the
-    projection shows, and what it is ("kPC 1 of degree 2")."""
+def canvas_background_of(sweep: ct.ContourSweep, points: PointSet, center: bool) -> tuple:
+    """The picture behind the canvas, kPC 1 of the column the projection shows, and what it
+    is ("kPC 1 of degree 2")."""
     labels = column_labels(sweep)  # the projection's Column box holds a label
     chosen = SETTINGS.value("ct_pcol")
     c = labels.index(chosen) if chosen in labels else len(labels) - 1
-    spec = sweep.columns[c].fit.spec
-    made = draw.background(
-        points.X, points.key, spec, center, draw.current_drawing("ct").half_width
-    )
+    half = draw.current_drawing("ct").half_width
+    made = draw.background(points.X, points.key, sweep.columns[c].fit.spec, center, half)
     return made, f"kPC 1 of {labels[c]}" if made is not None else None
 
 
-def drawing_canvas(place: Any, background_image: dict | None, behind: str | None = None) -> None:
-    """The Contours view's drawing canvas over ``background_image`` (or none), in ``place``;
-    ``behind`` names the component the background shows."""
-    can_copy = copy_source("ct") is not None
-    draw.canvas(
-        "ct",
-        background_image,
-        can_copy=can_copy,
-        place=place,
-        large=presenter_mode(),
-        behind=behind,
-    )
+def drawing_canvas(place: Any, background: dict | None = None, behind: str | None = None) -> None:
+    """The Contours view's drawing canvas over ``background``, in ``place``; ``behind`` names
+    the component the background shows."""
+    draw.canvas("ct", background, place=place, large=presenter_mode(), behind=behind)
 
 
 @st.fragment
@@ -438,79 +358,60 @@ def projection_view(sweep: ct.ContourSweep, slug: str, width: int = figures.FIGU
     if prose():
         st.subheader("The data in kernel principal components")
     choose = st.columns(3)
-    # The Column box's options are the columns' labels, not their positions: a
-    # position keeps its value when the columns change while its label changes under it.
+    # The Column box's options are the columns' labels, not their positions: a position
+    # keeps its value when the columns change while its label changes under it.
     labels = column_labels(sweep)
     components = list(range(1, sweep.n_components + 1))
+    second = min(2, sweep.n_components)
     SETTINGS.settle("ct_pcol", labels, labels[-1])
     SETTINGS.settle("ct_pi", components, 1)
-    SETTINGS.settle("ct_pj", components, min(2, sweep.n_components))
+    SETTINGS.settle("ct_pj", components, second)
     label = SETTINGS.draw("ct_pcol", choose[0], options=labels, index=len(labels) - 1)
     i = SETTINGS.draw("ct_pi", choose[1], options=components)
-    j = SETTINGS.draw("ct_pj", choose[2], options=components, index=min(2, sweep.n_components) - 1)
-    chart(
-        presentable(figures.projection_figure(sweep, labels.index(label), i, j, width_px=width)),
-        key="ct_projection",
-        config=export_config(
-            f"contours-kpc{i}-kpc{j}_{slug}", image_format=SETTINGS.value("ct_img")
-        ),
-    )
+    j = SETTINGS.draw("ct_pj", choose[2], options=components, index=second - 1)
+    fig = figures.projection_figure(sweep, labels.index(label), i, j, width_px=width)
+    config = export_config(f"contours-kpc{i}-kpc{j}_{slug}", image_format=SETTINGS.value("ct_img"))
+    chart(presentable(fig), key="ct_projection", config=config)
     if prose():
         explain("ct_projection")
 
 
 def column_labels(sweep: ct.ContourSweep) -> list[str]:
     """The columns' labels ("degree 2", "σ = 0.5", "linear PCA"), made unique if they repeat."""
-    return spec_labels([column.fit.spec for column in sweep.columns], sweep.parameter)
-
-
-def spec_labels(specs: list[ct.KernelSpec], parameter: str | None) -> list[str]:
-    """The labels of the columns of ``specs``, as :func:`column_labels` gives them."""
-    labels = [spec.label(parameter) for spec in specs]
+    labels = [column.fit.spec.label(sweep.parameter) for column in sweep.columns]
     if len(set(labels)) < len(labels):
         labels = [f"{label} (column {c + 1})" for c, label in enumerate(labels)]
     return labels
 
 
-@st.fragment
 @guarded("ct", "the downloads")
 def downloads(sweep: ct.ContourSweep) -> None:
-    """The numbers behind the grid as CSV, built when their popover is opened, and the
-    camera's format."""
+    """The numbers behind the grid as CSV (made when asked for), and the camera's format."""
     if not prose():
         return
     slug = ct.sweep_slug(sweep)
     st.subheader("Numbers and pictures")
     left, right = st.columns([3, 1])
+    tables = (
+        ("Eigenvalues (CSV)", "eigenvalues", ct.eigenvalues_table),
+        ("Points' components (CSV)", "points", ct.points_table),
+        ("Values on the grid (CSV)", "grid", ct.grid_table),
+    )
+    files = [
+        (label, f"ct_dl_{name}", f"contours-{name}_{slug}.csv", partial(_csv, table, sweep))
+        for label, name, table in tables
+    ]
     with left:
-        tables = {
-            "Eigenvalues (CSV)": ("eigenvalues", ct.eigenvalues_table),
-            "Points' components (CSV)": ("points", ct.points_table),
-            "Values on the grid (CSV)": ("grid", ct.grid_table),
-        }
-        csv_downloads("ct", slug, sweep, tables)
+        csv_numbers("ct", files)
     SETTINGS.draw("ct_img", right, horizontal=True)
 
 
-def csv_downloads(
-    prefix: str, slug: str, source: Any, tables: Mapping[str, tuple[str, Any]]
-) -> None:
-    """Download buttons of ``tables`` ({label: (name, table of ``source``)}) in a popover,
-    their files made when it is opened (a grid's values are megabytes)."""
-    popover = st.popover(
-        "The numbers (CSV)", icon=":material/download:", key=f"{prefix}_numbers", on_change="rerun"
-    )
-    if not popover.open:
-        return
-    for label, (name, table) in tables.items():
-        popover.download_button(
-            label,
-            data=ct.to_csv(table(source)),
-            file_name=f"contours-{name}_{slug}.csv",
-            mime="text/csv",
-            on_click="ignore",
-            key=f"{prefix}_dl_{name}",
-        )
+def _csv(table: Any, sweep: ct.ContourSweep) -> str:
+    return ct.to_csv(table(sweep))
+
+
+def _csv(table: Any, sweep: ct.ContourSweep) -> str:
+    return ct.to_csv(table(sweep))
 
 
 def _is_fig2(points: PointSet, chosen: Columns) -> bool:
@@ -527,6 +428,4 @@ def _is_fig2(points: PointSet, chosen: Columns) -> bool:
 
 def warm(values: Mapping[str, Any]) -> None:
     """The grid a desktop's first visit of the settings ``values`` draws (:mod:`kpca_ui.warmup`)."""
-    chosen = columns(values)
-    grid(points_of(SETTINGS, values), chosen.specs, chosen.parameter, chosen.center,
-         chosen.n_components, chosen.resolution, Space())  # fmt: skip
+    grid(points_of(SETTINGS, values), columns(values), Space())

@@ -1,11 +1,8 @@
 """The Demo page's work: the model, the measured cases, the pictures and the verdict.
 
-For someone who does not program: one handwritten digit, the same with noise,
-and the noise removed by the classic method (linear PCA) and by the kernel
-method (kernel PCA), at one height with their titles in one row, and below them
-how much of the noise each removed. Which digits and how much noise is
-measured, not chosen by hand (:mod:`kpca_core.demo`). The page,
-``app_pages/demo.py``, is the layout.
+For someone who does not program: a handwritten digit, with noise, and cleaned by the classic
+method (linear PCA) and the kernel method (kernel PCA), with how much noise each removed. The
+digits and the noise are measured, not chosen by hand (:mod:`kpca_core.demo`).
 """
 
 from __future__ import annotations
@@ -16,17 +13,9 @@ import numpy as np
 import streamlit as st
 
 import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
-from kpca_core import usps
+from kpca_core import denoise, usps
 from kpca_core.demo import DemoCases, Verdict, measure, most_convincing, percent
-from kpca_core.denoise import (
-    DEMO_N,
-    PRESETS,
-    DigitDenoiser,
-    DigitSubsets,
-    ImageGrid,
-    Noise,
-    demo_images,
-)
+from kpca_core.denoise import DEMO_N, DigitDenoiser, DigitSubsets, ImageGrid, Noise, demo_images
 from kpca_core.figures import denoise as figures
 from kpca_core.figures.style import export_config
 from kpca_core.handwriting import to_digit
@@ -42,16 +31,14 @@ from kpca_ui.views.denoising_cache import digit_sets, digit_subsets, fitted_mode
 
 PREFIX = "dm"
 """Widget-key prefix of the page (its pad's link parameter is ``dm_pad``)."""
-SETTINGS = Settings(PREFIX, "demo", pad.link_setting(PREFIX))
-"""The page takes one thing from a link: a digit written on its pad."""
+SETTINGS = Settings(PREFIX, "demo", pad.link_setting(PREFIX))  # a link's only setting: the pad
 NEXT = "dm_next"
-"""Key of the "Show me another" button."""
 COUNT = "dm_case"
 """Session key of the shown case's place among the convincing ones."""
 TITLES = ("Written<br>by hand", "With<br>noise", "Classic<br>method", "Kernel<br>method")
 """Two short lines each, so that they stay apart on a phone's 390 px."""
 PAD_TITLES = ("Written<br>by you", *TITLES[1:])
-PRESET = next(iter(PRESETS.values()))
+PRESET = next(iter(denoise.PRESETS.values()))
 """The model of the Denoising page's default: Mika et al.'s Fig. 4 settings."""
 FIGURE_PX = 300
 """The pictures' height: with the verdict under them, one screen of 1280 × 720."""
@@ -65,8 +52,8 @@ NOISE_GONE = (
 
 
 def digits() -> tuple[usps.DigitsData, usps.DigitsData]:
-    """The training and test digits, with one plain line where they are not the full set
-    (in a session's script run only: the warm-up calls this too)."""
+    """The training and test digits, with one plain line (in a session's script run only)
+    where they are not the full set."""
     data = digit_sets()
     if data[0].source != "USPS" and in_script_run():
         st.caption(usps.FALLBACK_PLAIN)
@@ -90,8 +77,7 @@ def model_key(source: str) -> tuple:
 
 @memo
 def convincing_cases(key: tuple, _model: DigitDenoiser, _subsets: DigitSubsets) -> DemoCases:
-    """The noise level with the most convincing test digits, measured once per model
-    (``key``, :func:`model_key`: cases measured for another model are never shown)."""
+    """The noise level with the most convincing test digits, measured once per model ``key``."""
     levels = [level for level in DEMO_LEVELS.values() if level > 0]
     return most_convincing(
         measure(_model, _subsets.X_test, _subsets.y_test, level) for level in levels
@@ -134,12 +120,8 @@ def show_verdict(verdict: Verdict) -> None:
         f"{html.escape(verdict.words().capitalize())}</p>",
         unsafe_allow_html=True,
     )
-    for column, name, share in zip(
-        st.columns(2),
-        ("Kernel method", "Classic method"),
-        (verdict.kernel, verdict.classic),
-        strict=True,
-    ):
+    shares = {"Kernel method": verdict.kernel, "Classic method": verdict.classic}
+    for column, (name, share) in zip(st.columns(2), shares.items(), strict=True):
         column.progress(min(max(share, 0.0), 1.0), text=f"{name}: {percent(share)}")
     if prose():
         st.caption(NOISE_GONE)
@@ -186,10 +168,8 @@ def write_a_digit(
     n_linear: int = DEMO_N["linear"],
     n_kernel: int = DEMO_N["kernel"],
 ) -> None:
-    """The pad, and beside it the written digit cleaned up by both methods, with the verdict.
-
-    A fragment: a stroke reruns only this, not the page around it.
-    """
+    """The pad, and beside it the written digit cleaned up by both methods, with the verdict
+    (a fragment: a stroke reruns only this)."""
     writing = pad.written(prefix)
     left, right = st.columns([1, 2], vertical_alignment="top")
     with left:
@@ -208,15 +188,9 @@ def write_a_digit(
         except ValueError as empty:
             st.info(str(empty), icon=":material/edit:")
             return
+        seed = pad.noise_seed(prefix)
         grid, verdict = cleaned(
-            model,
-            clean,
-            noise,
-            pad.noise_seed(prefix),
-            side,
-            titles=PAD_TITLES,
-            n_linear=n_linear,
-            n_kernel=n_kernel,
+            model, clean, noise, seed, side, titles=PAD_TITLES, n_linear=n_linear, n_kernel=n_kernel
         )
         pictures(grid, verdict, f"{prefix}_pad_chart", f"{prefix}_your_digit")
 

@@ -1,8 +1,7 @@
-"""The Denoising view's settings: presets, the experiment's sidebar, the words about them.
+"""The Denoising view's settings (Mika et al. 1999): presets, the sidebar, the words about them.
 
-Mika et al. (1999).  The cached work (digits, models, sweeps, grids) is in
-:mod:`kpca_ui.views.denoising_cache`, the body of each tab in
-:mod:`kpca_ui.views.denoising_tabs`; the page, ``app_pages/denoising.py``, is the layout.
+The cached work is in :mod:`kpca_ui.views.denoising_cache`, the tabs in
+:mod:`kpca_ui.views.denoising_tabs`; ``app_pages/denoising.py`` is the layout.
 """
 
 from __future__ import annotations
@@ -16,11 +15,10 @@ from kpca_core import budget, gamma_to_sigma
 from kpca_core.denoise import PRESETS, SWEEP_N, Noise, kernel_gamma
 from kpca_ui.pad import link_setting as pad_setting
 from kpca_ui.presenter import prose
-from kpca_ui.settings import Settings, choice, flag, number
+from kpca_ui.settings import Setting, Settings, choice, flag, number
 from kpca_ui.shell import camera
 
-# M ≤ 5000 training digits: the fit (all M eigenvectors) takes about 10 s alone
-# on the 2-core server and 0.6 GB while it runs; 300 per class (the paper) about 3 s.
+# The fit keeps all M eigenvectors: the paper's 300 per class is the most a shared server affords.
 MAX_TRAIN_PER_CLASS = 300
 MAX_TEST_PER_CLASS = 100
 WIDTHS = (0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0)
@@ -31,16 +29,11 @@ METHODS = {
     "ridge": "Learned (kernel ridge regression)",
 }
 CUSTOM = "Custom settings"
+PAPER = "Mika et al. 1999, "
+"""What every preset's name starts with; the select shows the rest, its help names the paper."""
 TABS = (
-    "Fig. 4 grid",
-    "Side by side",
-    "Error vs n",
-    "2-D toy",
-    "Demo",
-    "Table 1",
-    "Fig. 3",
-    "Pre-images",
-    "Write a digit",
+    *("Fig. 4 grid", "Side by side", "Error vs n", "2-D toy", "Demo", "Table 1", "Fig. 3"),
+    *("Pre-images", "Write a digit"),
 )
 DEMO_LEVELS = {"none": 0.0, "a little": 0.2, "some": 0.4, "a lot": 0.6, "very much": 0.8}
 GAUSSIAN_PRESET = next(iter(PRESETS))
@@ -53,8 +46,7 @@ FIG3_STARTS = {
     "digit": "the digit itself (as in de-noising)",
 }
 DIGIT_COUNTS = (10, 20, 50, 100)
-"""How many noisy digits the pre-images' comparison may use. With the paper's 3000 training
-digits its time is mostly the kernel ridge map's four fits (one per n), whatever the count."""
+"""How many noisy digits the pre-images' comparison may use."""
 PRE_SETS = {"half_circle": "Half circle", "square": "Square"}
 """The 2-D sets of the pre-images' toy (Mika et al. Fig. 1)."""
 PRE_POINTS = 200
@@ -72,6 +64,11 @@ def _preset_state(name: str) -> dict[str, object]:
         level: preset.noise.level,
         "dn_train_noisy": False,
     }
+
+
+def _box(key: str, label: str, high: int, **kw: Any) -> Setting:
+    """A number box of whole numbers from 0 (default 0) to ``high``."""
+    return number(key, label, 0, high, 0, step=1, widget="number", **kw)
 
 
 _PAPER = _preset_state(GAUSSIAN_PRESET)
@@ -102,17 +99,7 @@ SETTINGS = Settings(
         cost="data",
         help="The paper uses 50.",
     ),
-    number(
-        "dn_seed",
-        "Seed",
-        0,
-        MAX_SEED,
-        0,
-        step=1,
-        widget="number",
-        cost="fit",
-        help="Draws the digits and the noise.",
-    ),
+    _box("dn_seed", "Seed", MAX_SEED, cost="fit", help="Draws the digits and the noise."),
     choice(
         "dn_c",
         "Width c (Mika et al., per pixel)",
@@ -170,9 +157,7 @@ SETTINGS = Settings(
         help="On a log scale. Kernel PCA can use more components than there are pixels.",
     ),
     number("dn_sbs_count", "How many digits", 1, 10, 6),
-    number(
-        "dn_sbs_draw", "Draw", 0, 10_000, 0, step=1, widget="number", help="Another set of digits."
-    ),
+    _box("dn_sbs_draw", "Draw", 10_000, help="Another set of digits."),
     flag(
         "dn_sweep_ridge",
         "Add the learned pre-image (kernel ridge; one fit per n, slower)",
@@ -181,7 +166,7 @@ SETTINGS = Settings(
     number("dn_toy_noise", "Noise", 0.0, 0.3, 0.1, step=0.01, cost="fit"),
     choice("dn_toy_c", "Width c", TOY_WIDTHS, default=0.5, widget="select_slider", cost="fit"),
     number("dn_toy_n", "Kernel components", 1, 20, 4, stepping=True),
-    number("dn_toy_seed", "Seed", 0, 10_000, 0, step=1, widget="number", cost="fit"),
+    _box("dn_toy_seed", "Seed", 10_000, cost="fit"),
     choice("dn_demo_digit", "Which digit?", range(10)),
     choice(
         "dn_demo_noise",
@@ -191,14 +176,10 @@ SETTINGS = Settings(
         widget="select_slider",
         stepping=True,
     ),
-    number(
+    _box(
         "dn_fig3_digit",
         "Test digit (0 = the first)",
-        0,
         MAX_TEST_INDEX,
-        0,
-        step=1,
-        widget="number",
         help="The paper shows the first digit of its test set.",
     ),
     choice(
@@ -218,14 +199,10 @@ SETTINGS = Settings(
     ),
     choice("dn_pre_set", "Data set", PRE_SETS, widget="radio"),
     number("dn_pre_n", "Kernel components", 1, 20, 4, cost="fit"),
-    number(
+    _box(
         "dn_pre_point",
         "Point whose ρ(z) is drawn",
-        0,
         PRE_POINTS - 1,
-        0,
-        step=1,
-        widget="number",
         help="Its path is traced in black over the contours of its own ρ(z).",
     ),
 )
@@ -238,7 +215,7 @@ def _apply_preset() -> None:
         SETTINGS.apply(_preset_state(name))
 
 
-def _matching_preset(values: dict[str, object]) -> str:
+def _matching_preset(values: Mapping[str, Any]) -> str:
     """The preset whose settings are these widgets' values, or :data:`CUSTOM`."""
     for name in PRESETS:
         if all(values.get(k) == v for k, v in _preset_state(name).items()):
@@ -260,8 +237,7 @@ def sidebar_settings() -> dict[str, object]:
     side = st.sidebar
     if prose():
         side.header("Experiment")
-    # The preset box is drawn at the top but filled last, from what the widgets
-    # below show (after a link, a preset or a change of one's own alike).
+    # drawn at the top, filled last: from what the widgets below show, however they got it
     preset_slot = side.container() if prose() else None
     for heading, keys in SIDEBAR.items():
         if prose():
@@ -281,12 +257,7 @@ def sidebar_settings() -> dict[str, object]:
                     "digits, about 4 s to fit on one core). A fitted model is kept for everyone."
                 )
     values = SETTINGS.values()
-    shown = {key: values[key] for key in ("dn_train", "dn_test", "dn_c", "dn_center")}
-    level = "dn_sigma" if values["dn_noise"] == "gaussian" else "dn_p"
-    shown |= {"dn_noise": values["dn_noise"], level: values[level]}
-    st.session_state["dn_preset"] = _matching_preset(
-        {**shown, "dn_train_noisy": values["dn_train_noisy"]}
-    )
+    st.session_state["dn_preset"] = _matching_preset(values)
     if preset_slot is not None:
         preset_slot.selectbox(
             "Preset",
@@ -319,17 +290,9 @@ def experiment(values: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-PAPER = "Mika et al. 1999, "
-"""What every preset's name starts with; the select shows the rest ("Fig. 4 (Gaussian
-noise)"), its help names the paper."""
-
-
 def within_budget(request: str, cost: budget.Cost) -> bool:
-    """Whether ``request`` fits the per-request budget; if not, an error box says what to reduce.
-
-    ``request`` names it with its sizes, e.g. "This error curve (3000 training and
-    500 test digits)"; the cost model is :mod:`kpca_core.budget`.
-    """
+    """Whether ``request`` (named with its sizes) fits the per-request budget
+    (:mod:`kpca_core.budget`); if not, an error box says what to reduce."""
     if cost.fits:
         return True
     st.error(cost.refusal(request))

@@ -1,8 +1,7 @@
 """The Denoising view's cached work: the digits, the fitted models, the sweeps and grids.
 
-Each is kept in the shared cache (:mod:`kpca_ui.cache`), keyed on small values;
-a progress bar is drawn by the session that computes.  :func:`usps_digits` and
-:func:`chosen_subsets` also say where the digits come from and how many there are.
+Each is kept in the shared cache (:mod:`kpca_ui.cache`), keyed on small values; the session
+that computes draws the progress bar.
 """
 
 from __future__ import annotations
@@ -61,6 +60,8 @@ from kpca_ui.workers import build, compute, in_background, no_progress
 
 # (source, train per class, test per class, c, centre, seed, training-noise kind, level)
 ModelKey = tuple[str, int, int, float, bool, int, str | None, float]
+SETTLE_S = 1.0
+"""Seconds a side-by-side grid's frames wait for a newer request (:class:`Newest`)."""
 
 
 @memo
@@ -78,15 +79,9 @@ def load_digits(
 def digit_subsets(
     source: str, n_train: int, n_test: int, seed: int, _data: tuple[usps.DigitsData, ...]
 ) -> DigitSubsets:
-    train, test = _data
+    pairs = [(data.images, data.labels) for data in _data]  # training, test
     return sample_digits(
-        (train.images, train.labels),
-        (test.images, test.labels),
-        n_train,
-        n_test,
-        side=train.side,
-        source=source,
-        random_state=seed,
+        *pairs, n_train, n_test, side=_data[0].side, source=source, random_state=seed
     )
 
 
@@ -118,16 +113,10 @@ def cached_sweep(
     _model: DigitDenoiser,
     _subsets: DigitSubsets,
 ) -> ErrorSweep:
-    noisy = noisy_test_digits(key, noise, _subsets)
+    X, noisy = _subsets.X_test, noisy_test_digits(key, noise, _subsets)
     report, done = progress_bar("Computing the error for every n")
     sweep = error_sweep(
-        _model,
-        _subsets.X_test,
-        noisy,
-        SWEEP_N,
-        ridge=ridge,
-        ridge_alpha=ridge_alpha,
-        progress=report,
+        _model, X, noisy, SWEEP_N, ridge=ridge, ridge_alpha=ridge_alpha, progress=report
     )
     done()
     return sweep
@@ -167,35 +156,34 @@ def cached_side_by_side(
     _subsets: DigitSubsets,
 ) -> ImageGrid:
     """The side-by-side grid, shared by every session that asks for the same digits."""
+    return _grid_at(key, noise, pick, method, ridge_alpha, _model, _subsets)(n)
+
+
+def _grid_at(
+    key: ModelKey,
+    noise: tuple[str, float],
+    pick: tuple[int, ...],
+    method: str,
+    ridge_alpha: float,
+    model: DigitDenoiser,
+    subsets: DigitSubsets,
+) -> Callable[[int], ImageGrid]:
+    """The side-by-side grid of the test digits ``pick`` as a function of n."""
     rows = list(pick)
-    noisy = noisy_test_digits(key, noise, _subsets)[rows]
-    return side_by_side(
-        _model,
-        _subsets.X_test[rows],
-        noisy,
-        _subsets.y_test[rows],
-        n,
-        side=_subsets.side,
-        method=method,
-        ridge_alpha=ridge_alpha,
+    noisy = noisy_test_digits(key, noise, subsets)[rows]
+    options = {"side": subsets.side, "method": method, "ridge_alpha": ridge_alpha}
+    return partial(
+        side_by_side, model, subsets.X_test[rows], noisy, subsets.y_test[rows], **options
     )
-
-
-SETTLE_S = 1.0
-"""Seconds a side-by-side grid stays asked for before its frames are made, when another
-was asked for within as long (:class:`Newest`)."""
 
 
 class Newest:
     """One thread making one request at a time: the newest, once it has settled.
 
-    A request that comes ``settle_s`` or more after the one before it is made at
-    once (a reader who opened the digits or changed them once); one that follows
-    another within ``settle_s`` waits ``settle_s`` for a newer one.  A request still
-    waiting when a newer one comes is cancelled (its future says so), never queued:
-    while sliders move, or many sessions show other digits, the grids asked for and
-    left at once cost nothing (the frames of every passing state took ~39 % of the
-    server's busy time in a storm of 30).
+    A request ``settle_s`` or more after the one before is made at once; one within
+    ``settle_s`` of another waits ``settle_s`` for a newer one.  A waiting request is
+    cancelled by a newer one, never queued, so that states passed while sliders move
+    cost nothing.
     """
 
     def __init__(self, settle_s: float) -> None:
@@ -246,6 +234,16 @@ class Newest:
 
 _FRAMES = Newest(SETTLE_S)
 """Makes the side-by-side grid's frames."""
+GAP = 0
+"""A quantised mosaic's gap between digits (transparent); its greys are 1-255.  Not 255:
+runs of 255 are "////" in base64, and Plotly's JSON writes each "/" as six bytes."""
+QUANTISED_GREYS = {
+    "zmin": 0,
+    "zmax": 255,
+    "colorscale": [[0, "rgba(0, 0, 0, 0)"], [0.5 / 255, "rgba(0, 0, 0, 0)"]]
+    + [[(1 + p * 254) / 255, c] for p, c in get_colorscale(style.GREYS)],
+}
+"""The colours of a quantised mosaic: its gaps transparent, the digits' greys."""
 
 
 def side_by_side_frames(
@@ -280,40 +278,10 @@ def _side_by_side_frames(
     _subsets: DigitSubsets,
     attempt: int = 0,
 ) -> Future:
-    """Scrubbing n: the side-by-side figure at every n of ``SWEEP_N``, made in the background.
-
-    A future of ``{n: frame}``, each frame the changes of the figure at that n
-    (:func:`kpca_ui.chart.chart`'s ``frames``): its digits, row labels, errors and
-    title (``title`` with ", n = <n>").  Shared by every session that shows these
-    digits; the page sends the frames once they are made, and the browser moves
-    through them while the n slider is dragged.
-    """
-    rows = list(pick)
-    noisy = noisy_test_digits(key, noise, _subsets)[rows]
-    return _FRAMES.submit(
-        _every_n,
-        _model,
-        _subsets.X_test[rows],
-        noisy,
-        _subsets.y_test[rows],
-        _subsets.side,
-        method,
-        ridge_alpha,
-        title,
-        width_px,
-    )
-
-
-GAP = 0
-"""A quantised mosaic's gap between digits (transparent); its greys are 1-255.  Not 255:
-Plotly's JSON writes each "/" of base64 as six bytes, and runs of 255 are "////"."""
-QUANTISED_GREYS = {
-    "zmin": 0,
-    "zmax": 255,
-    "colorscale": [[0, "rgba(0, 0, 0, 0)"], [0.5 / 255, "rgba(0, 0, 0, 0)"]]
-    + [[(1 + p * 254) / 255, c] for p, c in get_colorscale(style.GREYS)],
-}
-"""The colours of a quantised mosaic: its gaps transparent, the digits' greys."""
+    """Scrubbing n: a future of ``{n: frame}`` for every n of ``SWEEP_N``, made in the background,
+    each frame the side-by-side figure's changes at that n (:func:`kpca_ui.chart.chart`)."""
+    grid_at = _grid_at(key, noise, pick, method, ridge_alpha, _model, _subsets)
+    return _FRAMES.submit(_every_n, grid_at, title, width_px)
 
 
 def quantised(z: object) -> np.ndarray:
@@ -326,24 +294,13 @@ def quantised(z: object) -> np.ndarray:
 
 
 def _every_n(
-    model: DigitDenoiser,
-    clean: np.ndarray,
-    noisy: np.ndarray,
-    labels: np.ndarray,
-    side: int,
-    method: str,
-    ridge_alpha: float,
-    title: str,
-    width_px: int | None,
+    grid_at: Callable[[int], ImageGrid], title: str, width_px: int | None
 ) -> dict[int, dict]:
     frames = {}
     try:
         for n in SWEEP_N:
-            grid = side_by_side(
-                model, clean, noisy, labels, n, side=side, method=method, ridge_alpha=ridge_alpha
-            )
             fig = denoise_figures.side_by_side_figure(
-                grid, title=f"{title}, n = {n}", width_px=width_px
+                grid_at(n), title=f"{title}, n = {n}", width_px=width_px
             )
             frames[n] = {
                 # bytes, as Plotly's typed array (a plain array's JSON is a list of numbers)
@@ -384,13 +341,9 @@ def cached_fig3(
     key: ModelKey, index: int, start: str, _model: DigitDenoiser, _subsets: DigitSubsets
 ) -> Reconstruction:
     """Test digit ``index`` rebuilt without noise from n = 1 … 20 components (Fig. 3)."""
+    x, label = _subsets.X_test[index], str(_subsets.y_test[index])
     return reconstruction_series(
-        _model,
-        _subsets.X_test[index],
-        side=_subsets.side,
-        start=start,
-        label=str(_subsets.y_test[index]),
-        random_state=key[5],
+        _model, x, side=_subsets.side, start=start, label=label, random_state=key[5]
     )
 
 
@@ -411,17 +364,11 @@ def cached_digit_methods(
 ) -> MethodComparison:
     """Every pre-image method on the same ``count`` noisy test digits, at every n."""
     rows = compared_rows(len(_subsets.X_test), count)
-    noisy = noisy_test_digits(key, noise, _subsets)[rows]
+    X, noisy = _subsets.X_test[rows], noisy_test_digits(key, noise, _subsets)[rows]
+    options = {"ridge": {"alpha": ridge_alpha}}
     report, done = progress_bar(f"Pre-images of {len(rows)} digits by every method")
     try:
-        return compare_methods(
-            _model,
-            _subsets.X_test[rows],
-            noisy,
-            n_values,
-            options={"ridge": {"alpha": ridge_alpha}},
-            progress=report,
-        )
+        return compare_methods(_model, X, noisy, n_values, options=options, progress=report)
     finally:
         done()
 
@@ -444,43 +391,31 @@ def cached_toy_paths(
 def cached_animation(
     name: str, noise: float, c: float, n: int, seed: int, point: int, width: int
 ) -> go.Figure:
-    """The fixed point's animation over ρ(z) of one point, planned for ``width`` px, built
-    in a worker once per choice."""
+    """The fixed point's animation over ρ(z) of one point, planned for ``width`` px."""
     toy, paths = cached_toy_paths(name, noise, c, n, seed)
     return build(figures.fixed_point_animation, paths, toy.noisy, selected=point, width_px=width)
 
 
 def progress_bar(text: str) -> tuple[Callable[[float, str], None], Callable[[], None]]:
-    """A ``progress(fraction, message)`` callback drawing a bar, and a function removing it.
-
-    Outside a session's script (the warm-up, another session's wait) both do nothing.
-    """
+    """A ``progress(fraction, message)`` callback drawing a bar, and a function removing it;
+    both do nothing outside a session's script (the warm-up, another session's wait)."""
     if not in_script_run():
-        return no_progress, _nothing
+        return no_progress, lambda: None
     bar = st.progress(0.0, text=text)
     started = time.monotonic()
 
     def report(fraction: float, message: str) -> None:
-        # the time too: a step may take seconds without a report (the workers repeat the
-        # last one each second, kpca_ui.workers.TICK_S)
+        # the time too: a step may take seconds without a report of its own
         waited = f"{time.monotonic() - started:.0f} s"
         bar.progress(min(max(fraction, 0.0), 1.0), text=f"{text}: {message} ({waited})")
 
     return report, bar.empty
 
 
-def _nothing() -> None:
-    """No bar to remove."""
-
-
 def digit_sets() -> tuple[usps.DigitsData, usps.DigitsData]:
-    """The training and test digits (USPS, or the fallback with its message), saying nothing
-    (Home's pictures use them too)."""
-    return load_digits(
-        os.environ.get(usps.USPS_ENV_VAR),
-        os.environ.get("SCIKIT_LEARN_DATA"),
-        tuple(usps.USPS_BASE_URLS),
-    )
+    """The training and test digits (USPS, or the fallback with its message), saying nothing."""
+    env = os.environ.get
+    return load_digits(env(usps.USPS_ENV_VAR), env("SCIKIT_LEARN_DATA"), tuple(usps.USPS_BASE_URLS))
 
 
 def usps_digits() -> tuple[usps.DigitsData, usps.DigitsData]:
@@ -505,38 +440,26 @@ def chosen_subsets(
     data: tuple[usps.DigitsData, usps.DigitsData], settings: dict[str, object]
 ) -> DigitSubsets:
     """The digits the settings ask for, and a caption saying what they are."""
-    subsets = digit_subsets(
-        data[0].source, settings["n_train"], settings["n_test"], settings["seed"], data
-    )
-    if (subsets.n_train_per_class, subsets.n_test_per_class) != (
-        settings["n_train"],
-        settings["n_test"],
-    ):
+    n_train, n_test = settings["n_train"], settings["n_test"]
+    subsets = digit_subsets(data[0].source, n_train, n_test, settings["seed"], data)
+    if (subsets.n_train_per_class, subsets.n_test_per_class) != (n_train, n_test):
         st.info(
             f"The {subsets.source} have fewer digits of some class than asked for: using "
             f"{len(subsets.X_train)} training and {len(subsets.X_test)} test digits "
             "(all there are of the rarest classes)."
         )
-    n_pixels = subsets.X_train.shape[1]
-    if presenter_mode():
-        return subsets
-    st.caption(
-        f"{subsets.source}: {len(subsets.X_train)} training and {len(subsets.X_test)} test "
-        f"digits, {subsets.side} × {subsets.side} pixels. " + width_caption(settings["c"], n_pixels)
-    )
+    if not presenter_mode():
+        st.caption(
+            f"{subsets.source}: {len(subsets.X_train)} training and {len(subsets.X_test)} test "
+            f"digits, {subsets.side} × {subsets.side} pixels. "
+            + width_caption(settings["c"], subsets.X_train.shape[1])
+        )
     return subsets
 
 
 def model_key(subsets: DigitSubsets, settings: dict[str, object]) -> ModelKey:
     """The key of the model these settings fit."""
     noise: Noise = settings["noise"]
-    return (
-        subsets.source,
-        settings["n_train"],
-        settings["n_test"],
-        settings["c"],
-        settings["center"],
-        settings["seed"],
-        noise.kind if settings["train_noisy"] else None,
-        noise.level if settings["train_noisy"] else 0.0,
-    )
+    sizes = (settings[name] for name in ("n_train", "n_test", "c", "center", "seed"))
+    trained = (noise.kind, noise.level) if settings["train_noisy"] else (None, 0.0)
+    return (subsets.source, *sizes, *trained)

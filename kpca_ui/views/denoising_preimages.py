@@ -1,9 +1,7 @@
 """The Denoising view's tabs on the rest of Mika et al. (1999) and on pre-images.
 
-"Table 1" (eleven Gaussians in R^10), "Fig. 3" (reconstruction without noise)
-and "Pre-images" (the methods side by side, the fixed point animated). The
-cached work is in :mod:`kpca_ui.views.denoising_cache`; the figures are those
-of :mod:`kpca_core.figures.preimages`.
+"Table 1" (eleven Gaussians in R^10), "Fig. 3" (reconstruction without noise) and
+"Pre-images" (the methods side by side, the fixed point animated).
 """
 
 from __future__ import annotations
@@ -28,6 +26,7 @@ from kpca_ui.chart import chart
 from kpca_ui.explain import explain
 from kpca_ui.presenter import PLAIN_FIGURE_PX, page_px, presentable, presenter_mode, prose
 from kpca_ui.screen import narrow_listener, narrow_px
+from kpca_ui.views import denoising_cache as cache
 from kpca_ui.views.denoising import (
     FIG3_STARTS,
     PRE_POINTS,
@@ -36,40 +35,23 @@ from kpca_ui.views.denoising import (
     experiment,
     within_budget,
 )
-from kpca_ui.views.denoising_cache import (
-    ModelKey,
-    cached_animation,
-    cached_digit_methods,
-    cached_fig3,
-    cached_fig4,
-    cached_sweep,
-    cached_table1,
-    cached_toy,
-    cached_toy_methods,
-    cached_toy_paths,
-    digit_sets,
-    digit_subsets,
-    fitted_model,
-    model_key,
-)
+from kpca_ui.views.denoising_cache import ModelKey
 from kpca_ui.views.denoising_tabs import SCREEN, image_export, restart_note, show_with_numbers
 from kpca_ui.workers import build
 
 DIGIT_N = (4, 16, 64, 256)
 """Numbers of components of the methods' comparison on digits."""
 COMPARED_COST = ("fixed-point", "fixed-point", "ridge")
-"""The comparison's methods as the cost model counts them: the fixed point and gradient
-descent iterate (the distance constraint's closed form is cheap), the ridge map is fitted."""
+"""The comparison's methods as the cost model counts them (the distance constraint is cheap)."""
 TOY = {"noise": 0.1, "c": 0.5, "seed": 0}
 """The 2-D toy of Fig. 1 as the "2-D toy" tab opens: 200 points, noise 0.1, c = 0.5."""
-
 FIXED_POINT_PX = 620
 """The fixed point's animation in presenter mode: its plot at least AREA_MIN_PX tall."""
 
 
 # -------------------------------------------------------------------- Table 1
 def show_table1() -> None:
-    table = cached_table1()
+    table = cache.cached_table1()
     width = narrow_px(SCREEN)  # a phone's, once measured: the tables transposed
     show_with_numbers(
         build(figures.table1_figure, table, ranges=not presenter_mode(), width_px=width),
@@ -81,7 +63,7 @@ def show_table1() -> None:
     )
     if not prose():
         return
-    # what the tables hold, under them: above, it pushed them below a phone's screen
+    # under the tables: above, it pushed them below a phone's screen
     st.markdown(
         "Mika et al. Table 1: eleven Gaussian clusters in R¹⁰ (centres uniform in [−1, 1]¹⁰, "
         "100 training and 33 test points each, standard deviation σ), de-noised from the "
@@ -157,16 +139,12 @@ def show_fig3(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey) -> Non
     index = min(int(asked), len(subsets.X_test) - 1)
     if index < asked:
         st.info(f"There are {len(subsets.X_test)} test digits: showing the last, {index}.")
-    recon = cached_fig3(key, index, start, model, subsets)
+    recon = cache.cached_fig3(key, index, start, model, subsets)
     label = subsets.y_test[index]
+    title = f"{subsets.source}: test digit {index} (a {label}) rebuilt without noise"
     width = narrow_px(SCREEN)  # a phone's, once measured: the columns in blocks
     show_with_numbers(
-        build(
-            figures.fig3_figure,
-            recon,
-            title=f"{subsets.source}: test digit {index} (a {label}) rebuilt without noise",
-            width_px=width,
-        ),
+        build(figures.fig3_figure, recon, title=title, width_px=width),
         "dn_fig3",
         f"denoise_fig3_digit{index}_{start}",
         lambda: fig3_frame(recon),
@@ -202,8 +180,7 @@ def fig3_frame(recon: Reconstruction) -> pd.DataFrame:
 # ----------------------------------------------------------------- pre-images
 @st.fragment
 def show_preimages(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dict) -> None:
-    # the figure first, its control under it: above, the slider pushed the panels' n axes
-    # and legend below a 1280 × 720 screen
+    # the figure first, its control under it: above, it pushed the axes below a 1280 × 720 screen
     figure_place = st.container()
     count = SETTINGS.draw("dn_pre_digits")
     n_train = len(subsets.X_train)
@@ -220,7 +197,7 @@ def show_preimages(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s
     show_fixed_point(show_toy_methods(planned), planned)
     if not prose():
         return
-    # what the tab compares, under its figures, which it pushed below a 1280 × 720 screen
+    # under the figures, which it pushed below a 1280 × 720 screen
     st.markdown(
         "Kernel PCA de-noises in feature space; the **pre-image** brings the result back to "
         "an image. Four ways to find it, on the same noisy points: the fixed point (eq. 10), "
@@ -240,20 +217,16 @@ def show_digit_methods(
     width: int,
     place: DeltaGenerator,
 ) -> None:
-    """Every pre-image method on ``count`` noisy test digits: the figure (planned for
-    ``width`` px, drawn in ``place``), a summary, a caption."""
+    """Every pre-image method on ``count`` noisy test digits: the figure (``width`` px, in
+    ``place``), a summary, a caption."""
     noise: Noise = s["noise"]
     with place:
-        comparison = cached_digit_methods(
+        comparison = cache.cached_digit_methods(
             key, (noise.kind, noise.level), count, DIGIT_N, s["ridge_alpha"], model, subsets
         )
+        title = f"{subsets.source}: {comparison.n_points} digits, {noise.describe()}"
         show_with_numbers(
-            build(
-                figures.comparison_figure,
-                comparison,
-                title=f"{subsets.source}: {comparison.n_points} digits, {noise.describe()}",
-                width_px=width,
-            ),
+            build(figures.comparison_figure, comparison, title=title, width_px=width),
             "dn_methods",
             f"preimages_digits_{noise.kind}{noise.level:g}_c{s['c']:g}",
             comparison.to_frame,
@@ -289,18 +262,13 @@ def method_summary(comparison: MethodComparison) -> pd.DataFrame:
 
 
 def show_toy_methods(width: int) -> str:
-    """The methods side by side on a 2-D toy set (planned for ``width`` px); returns the
-    set chosen."""
+    """The methods side by side on a 2-D toy set (``width`` px); returns the set chosen."""
     st.subheader("The same methods in the 2-D toy")
     name = SETTINGS.draw("dn_pre_set", horizontal=True)
-    comparison = cached_toy_methods(name, TOY["noise"], TOY["c"], TOY["seed"])
+    comparison = cache.cached_toy_methods(name, TOY["noise"], TOY["c"], TOY["seed"])
+    title = f"{PRE_SETS[name]}: {PRE_POINTS} noisy points (noise {TOY['noise']:g})"
     show_with_numbers(
-        build(
-            figures.comparison_figure,
-            comparison,
-            title=f"{PRE_SETS[name]}: {PRE_POINTS} noisy points (noise {TOY['noise']:g})",
-            width_px=width,
-        ),
+        build(figures.comparison_figure, comparison, title=title, width_px=width),
         "dn_toy_methods",
         f"preimages_toy_{name}",
         comparison.to_frame,
@@ -319,11 +287,11 @@ def show_fixed_point(name: str, width: int) -> None:
     left, right = st.columns(2)
     n = SETTINGS.draw("dn_pre_n", left)
     point = SETTINGS.draw("dn_pre_point", right)
-    _, paths = cached_toy_paths(name, TOY["noise"], TOY["c"], int(n), TOY["seed"])
-    fig = cached_animation(name, TOY["noise"], TOY["c"], int(n), TOY["seed"], int(point), width)
+    toy = (name, TOY["noise"], TOY["c"], int(n), TOY["seed"])
+    _, paths = cache.cached_toy_paths(*toy)
+    fig = cache.cached_animation(*toy, int(point), width)
     chart(
-        # taller on the projector: the slider and its step numbers under the plot
-        # left it 104 px at presenter mode's usual height
+        # taller on the projector, for the slider and its step numbers under the plot
         presentable(fig, height=FIXED_POINT_PX),
         key="dn_fixed_point_chart",
         config=image_export(f"fixed_point_{name}_n{n}_point{point}"),
@@ -340,24 +308,23 @@ def show_fixed_point(name: str, width: int) -> None:
 
 
 def warm(values: Mapping[str, Any]) -> None:
-    """What a first visit of the settings ``values`` computes: the model, and the tabs that
-    compute at their settings: the Fig. 4 grid, the error against n, Table 1, the
-    pre-images, the 2-D toy (:mod:`kpca_ui.warmup`)."""
+    """What a first visit of the settings ``values`` computes (:mod:`kpca_ui.warmup`): the model,
+    the Fig. 4 grid, the error against n, Table 1, the pre-images, the 2-D toy."""
     s = experiment(values)
-    data = digit_sets()
-    subsets = digit_subsets(data[0].source, s["n_train"], s["n_test"], s["seed"], data)
-    key = model_key(subsets, s)
-    model = fitted_model(key, subsets)
+    data = cache.digit_sets()
+    subsets = cache.digit_subsets(data[0].source, s["n_train"], s["n_test"], s["seed"], data)
+    key = cache.model_key(subsets, s)
+    model = cache.fitted_model(key, subsets)
     noise = (s["noise"].kind, s["noise"].level)
-    cached_fig4(key, noise, s["method"], s["ridge_alpha"], model, subsets)
-    cached_sweep(key, noise, False, s["ridge_alpha"], model, subsets)
-    cached_table1()
+    cache.cached_fig4(key, noise, s["method"], s["ridge_alpha"], model, subsets)
+    cache.cached_sweep(key, noise, False, s["ridge_alpha"], model, subsets)
+    cache.cached_table1()
     count, name, n = values["dn_pre_digits"], values["dn_pre_set"], values["dn_pre_n"]
-    cached_digit_methods(key, noise, count, DIGIT_N, s["ridge_alpha"], model, subsets)
-    cached_toy_methods(name, TOY["noise"], TOY["c"], TOY["seed"])
-    cached_animation(
+    cache.cached_digit_methods(key, noise, count, DIGIT_N, s["ridge_alpha"], model, subsets)
+    cache.cached_toy_methods(name, TOY["noise"], TOY["c"], TOY["seed"])
+    cache.cached_animation(
         name, TOY["noise"], TOY["c"], n, TOY["seed"], values["dn_pre_point"], NARROW_PX
     )
     toy = (values["dn_toy_noise"], values["dn_toy_c"], values["dn_toy_n"], values["dn_toy_seed"])
     for shape in ("half_circle", "square"):
-        cached_toy(shape, 200, *toy)
+        cache.cached_toy(shape, 200, *toy)

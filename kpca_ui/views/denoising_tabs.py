@@ -1,13 +1,13 @@
 """The Denoising view's tabs: Fig. 4, side by side, error vs n, the 2-D toy, the demos.
 
-Each ``show_*`` draws one tab's body; the settings are in
-:mod:`kpca_ui.views.denoising`, the cached work in :mod:`kpca_ui.views.denoising_cache`.
+Each ``show_*`` draws one tab's body (settings: :mod:`kpca_ui.views.denoising`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import Future
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -33,6 +33,7 @@ from kpca_ui.explain import explain
 from kpca_ui.presenter import FIGURE_PX, PLAIN_FIGURE_PX, notice, presentable, presenter_mode, prose
 from kpca_ui.safety import guarded
 from kpca_ui.screen import narrow_listener, narrow_px, on_phone
+from kpca_ui.shell import csv_numbers
 from kpca_ui.views.demo import write_a_digit
 from kpca_ui.views.denoising import DEMO_LEVELS, SETTINGS, within_budget
 from kpca_ui.views.denoising_cache import (
@@ -66,8 +67,7 @@ SCREEN = "dn_screen"
 BELOW_CONTROL_PX = FIGURE_PX - 60
 """Presenter mode: a figure below the row of tabs and a stepping control (or numbers)."""
 FRAMES_BUDGET_S = 5.0
-"""The side-by-side grid is scrubbed (its frames at every n made in the background) when
-they are estimated to cost at most this many seconds (``kpca_core.budget``)."""
+"""The side-by-side grid is scrubbed (its frames at every n made) when they cost at most this."""
 
 
 def image_export(name: str) -> dict:
@@ -85,13 +85,9 @@ def show_with_numbers(
     control: bool = True,
     frames: dict | None = None,
 ) -> None:
-    """Draw a figure, its line of what to notice, and offer the numbers behind it.
-
-    The chart's key is ``<key>_chart`` and its camera button saves ``name``; the
-    CSV download (``<key>_csv``) is built only when clicked. ``height`` is the
-    figure's in presenter mode, with a stepping ``control`` above it or not
-    (:func:`kpca_ui.presenter.presentable`); ``frames`` the chart's scrubbing frames.
-    """
+    """Draw a figure (chart ``<key>_chart``, saved as ``name``), its line of what to notice,
+    and the numbers behind it; ``height`` and ``control`` as in
+    :func:`kpca_ui.presenter.presentable`, ``frames`` the chart's scrubbing frames."""
     chart(
         presentable(fig, height=height, control=control),
         key=f"{key}_chart",
@@ -104,36 +100,26 @@ def show_with_numbers(
         numbers(key, name, table)
 
 
-@st.fragment
 def numbers(key: str, name: str, table: Callable[[], pd.DataFrame]) -> None:
-    """The numbers behind a figure as CSV, made when their popover is opened."""
-    popover = st.popover(
-        "The numbers (CSV)", icon=":material/download:", key=f"{key}_numbers", on_change="rerun"
-    )
-    if popover.open:
-        popover.download_button(
-            "The numbers behind this figure (CSV)",
-            data=table().to_csv(index=False),
-            file_name=f"{name}.csv",
-            mime="text/csv",
-            on_click="ignore",
-            key=f"{key}_csv",
-        )
+    """The numbers behind a figure as CSV, made when asked for."""
+    made = partial(_csv, table)
+    csv_numbers(key, [("The numbers behind this figure (CSV)", f"{key}_csv", f"{name}.csv", made)])
+
+
+def _csv(table: Callable[[], pd.DataFrame]) -> str:
+    return table().to_csv(index=False)
 
 
 @guarded("dn", "the Fig. 4 grid")
 def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dict) -> None:
-    n_train = len(subsets.X_train)
-    methods = (s["method"],)
+    n_train, method = len(subsets.X_train), s["method"]
     cost = budget.preimage_cost(
-        10, n_train, len(FIG4_N), methods, c=s["c"], digits=None, without_ridge=FIXED
+        10, n_train, len(FIG4_N), (method,), c=s["c"], digits=None, without_ridge=FIXED
     )
     if not within_budget(f"This grid ({n_train} training digits)", cost):
         return
     noise: Noise = s["noise"]
-    grid = cached_fig4(
-        key, (noise.kind, noise.level), s["method"], s["ridge_alpha"], model, subsets
-    )
+    grid = cached_fig4(key, (noise.kind, noise.level), method, s["ridge_alpha"], model, subsets)
     title = f"{subsets.source}: {noise.describe()}"
     width = narrow_px(SCREEN)
     show_with_numbers(
@@ -165,44 +151,23 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey
     n = SETTINGS.draw("dn_n", left)
     count = SETTINGS.draw("dn_sbs_count", middle)
     draw = SETTINGS.draw("dn_sbs_draw", right)
-    n_train = len(subsets.X_train)
-    methods = (s["method"],)
+    n_train, method, alpha = len(subsets.X_train), s["method"], s["ridge_alpha"]
     cost = budget.preimage_cost(
-        count, n_train, 1, methods, c=s["c"], digits="digits", without_ridge=FIXED
+        count, n_train, 1, (method,), c=s["c"], digits="digits", without_ridge=FIXED
     )
     if not within_budget(f"These {count} digits ({n_train} training digits)", cost):
         return
     rng = np.random.RandomState(int(draw))
     pick = np.sort(rng.choice(len(subsets.X_test), min(count, len(subsets.X_test)), replace=False))
     noise: Noise = s["noise"]
-    grid = cached_side_by_side(
-        key,
-        (noise.kind, noise.level),
-        tuple(int(i) for i in pick),
-        n,
-        s["method"],
-        s["ridge_alpha"],
-        model,
-        subsets,
-    )
+    digits = (key, (noise.kind, noise.level), tuple(int(i) for i in pick))
+    grid = cached_side_by_side(*digits, n, method, alpha, model, subsets)
     width = narrow_px(SCREEN)
     title = f"{subsets.source}: {noise.describe()}"
-    every_n = (
-        side_by_side_frames(
-            key,
-            (noise.kind, noise.level),
-            tuple(int(i) for i in pick),
-            s["method"],
-            s["ridge_alpha"],
-            title,
-            width,
-            model,
-            subsets,
-        )
-        if budget.preimage_cost(count, n_train, len(SWEEP_N), methods, c=s["c"]).seconds
-        <= FRAMES_BUDGET_S
-        else None
-    )
+    frames_cost = budget.preimage_cost(count, n_train, len(SWEEP_N), (method,), c=s["c"])
+    every_n = None
+    if frames_cost.seconds <= FRAMES_BUDGET_S:
+        every_n = side_by_side_frames(*digits, method, alpha, title, width, model, subsets)
     show_with_numbers(
         build(figures.side_by_side_figure, grid, title=f"{title}, n = {n}", width_px=width),
         "dn_sbs",
@@ -225,10 +190,9 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey
 
 
 def n_frames(every_n: Future | None) -> dict | None:
-    """Scrubbing n: the side-by-side figure at every n, once the background has made them.
+    """Scrubbing n: the side-by-side figure at every n, once made in the background.
 
-    Until then (or when they cost too much to make, or a newer request dropped
-    them, :class:`~kpca_ui.views.denoising_cache.Newest`), the grid changes when
+    Until then (or if too costly, or dropped for a newer request), the grid changes when
     the n slider is released, as every figure does.
     """
     if every_n is None or not every_n.done() or every_n.cancelled() or not every_n.result():
@@ -362,12 +326,9 @@ def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
     )
     if prose():
         left.caption("Written by hand")
+    noise = Noise("gaussian", DEMO_LEVELS[level])
     grid = demo_images(
-        model,
-        subsets.X_test[index],
-        Noise("gaussian", DEMO_LEVELS[level]),
-        side=subsets.side,
-        random_state=int(index),
+        model, subsets.X_test[index], noise, side=subsets.side, random_state=int(index)
     )
     chart(
         presentable(figures.demo_figure(grid, width_px=width)),

@@ -1,20 +1,9 @@
 """The Features view: kernel PCA as a feature extractor (Schölkopf, Smola & Müller 1998, Sect. 6.3).
 
-Two tabs, each drawn by a ``show_*`` function here; the page,
-``app_pages/features.py``, is the layout.
-
-- **Toy** (:func:`show_toy`): a linear SVM on the first n kernel components of
-  2-D points, its decision regions beside the same SVM on x, y.  The kernel
-  PCA fit runs in a worker process and is cached; a change of n only refits
-  the two small SVMs.  The points may be drawn by hand (the canvas of
-  :mod:`kpca_ui.draw`, its groups the classes, the drawing in the link as
-  ``ft_draw``); the canvas then shows the decision regions behind them.
-- **USPS, Table 2** (:func:`show_table2`): the table computed by
-  ``bench/features_usps.py`` (``assets/features_table2.csv``) beside the
-  paper's, the paper's two claims checked on the numbers shown, and a chosen
-  cell, which can be recomputed live (:func:`live_cell`: in a worker process
-  of low priority, cached for every session; its confusion matrix and
-  misclassified digits come from that computation).
+- **Toy** (:func:`show_toy`): a linear SVM on the first n kernel components of 2-D points
+  (or of a drawing, its groups the classes), its decision regions beside the same SVM on x, y.
+- **USPS, Table 2** (:func:`show_table2`): the table of ``bench/features_usps.py`` beside the
+  paper's, the paper's claims checked, and a chosen cell, which can be recomputed live.
 """
 
 from __future__ import annotations
@@ -22,7 +11,6 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -37,6 +25,7 @@ from kpca_core.figures.style import export_config
 from kpca_ui import draw
 from kpca_ui.cache import memo
 from kpca_ui.chart import chart
+from kpca_ui.cli import app_dir
 from kpca_ui.explain import explain
 from kpca_ui.presenter import FIGURE_PX, notice, presentable, presenter_mode, prose
 from kpca_ui.screen import controls_place, narrow_listener, narrow_px, on_phone
@@ -46,12 +35,12 @@ from kpca_ui.views.denoising_cache import progress_bar
 from kpca_ui.workers import CELL_NICENESS, compute, in_background
 
 TABS = ("Toy: why it works", "USPS: Table 2")
-TABLE_PATH = Path(__file__).resolve().parents[2] / "assets" / "features_table2.csv"
+TABLE_PATH = app_dir() / "assets" / "features_table2.csv"
 BENCH_COMMAND = "python bench/features_usps.py"
 TABLE_SCREEN = "ft_table_screen"
-TOY_SCREEN = "ft_toy_screen"
-"""The listener of the page's width for the toy's regions (a phone's: one below the other)."""
 """Key of the listener that measures the page's width for Table 2 (a phone's)."""
+TOY_SCREEN = "ft_toy_screen"
+"""The same for the toy's regions (a phone's: one below the other)."""
 
 # ---------------------------------------------------------------- the toy
 PREFIX = "ft"
@@ -140,20 +129,12 @@ def toy_fit(
 
 @memo
 def drawn_fit(code: str, kernel: str, parameter: float) -> features.ToyFeatures:
-    """Kernel PCA of a drawing (its link text ``code``), as :func:`toy_fit` of a toy set.
-
-    The drawing's groups are the classes; the grid is the canvas's square, so
-    that the decision regions can be drawn behind the canvas's points.
-    """
+    """Kernel PCA of a drawing (its link text ``code``), as :func:`toy_fit` of a toy set; its
+    groups are the classes, its grid the canvas's square (the regions are drawn behind it)."""
     drawing, _ = decode(code)
+    params = {"half_width": drawing.half_width, **_kernel_params(kernel, parameter)}
     return compute(
-        features.toy_features,
-        drawing.X,
-        drawing.groups,
-        kernel=kernel,
-        n_max=TOY_N_MAX,
-        half_width=drawing.half_width,
-        **_kernel_params(kernel, parameter),
+        features.toy_features, drawing.X, drawing.groups, kernel=kernel, n_max=TOY_N_MAX, **params
     )
 
 
@@ -161,22 +142,6 @@ def drawn_fit(code: str, kernel: str, parameter: float) -> features.ToyFeatures:
 def toy_result(key: tuple, n: int, _fit: features.ToyFeatures) -> features.ToyResult:
     """The two linear SVMs and their regions for the first n components of ``toy_fit(*key)``."""
     return features.toy_experiment(_fit, n)
-
-
-def _toy_controls() -> tuple[str, int, int, str, float, int]:
-    """The toy's controls: data set, points, seed (0 for a drawing), kernel, its parameter, n."""
-    # one row (a sixth column for n): in two rows they pushed the figure below a
-    # 1280 × 720 screen
-    cols = st.columns([1.1, 1.3, 0.8, 1, 1, 1.3])
-    name = SETTINGS.draw("ft_data", cols[0])
-    n_points, seed = 0, 0  # a drawing has its own points
-    if name != DRAWN:
-        n_points = SETTINGS.draw("ft_points", cols[1])
-        seed = SETTINGS.draw("ft_seed", cols[2])
-    kernel = SETTINGS.draw("ft_kernel", cols[3])
-    parameter = SETTINGS.draw("ft_sigma" if kernel == "rbf" else "ft_pdegree", cols[4])
-    n = SETTINGS.draw("ft_k", cols[5])
-    return name, n_points, int(seed), kernel, float(parameter), n
 
 
 TOY_NOTICE = (
@@ -196,8 +161,6 @@ TABLE2_TEXT = (
     "the same number of linear components (degree 1) gives."
 )
 """What Table 2 shows: above it, under it on a phone."""
-
-
 TOY_TEXT = (
     "In the plane the classes are wrapped around each other: no straight line separates "
     "them. Kernel PCA maps each point to its first n nonlinear components; a **linear** "
@@ -210,13 +173,19 @@ TOY_TEXT = (
 
 
 def show_toy(image_format: str) -> None:
-    """The toy tab: controls, the two decision-region panels, the accuracies, what they show.
-
-    The figure comes right under the controls, which a phone's page folds into an
-    expander, so that it starts within the first screen.
-    """
+    """The toy tab: controls (folded on a phone), the two decision-region panels, the
+    accuracies, what they show."""
     with controls_place(TOY_SCREEN, "Data, kernel and components n"):
-        name, n_points, seed, kernel, parameter, n = _toy_controls()
+        # one row: in two they pushed the figure below a 1280 × 720 screen
+        cols = st.columns([1.1, 1.3, 0.8, 1, 1, 1.3])
+        name = SETTINGS.draw("ft_data", cols[0])
+        n_points, seed = 0, 0  # a drawing has its own points
+        if name != DRAWN:
+            n_points = SETTINGS.draw("ft_points", cols[1])
+            seed = int(SETTINGS.draw("ft_seed", cols[2]))
+        kernel = SETTINGS.draw("ft_kernel", cols[3])
+        parameter = float(SETTINGS.draw("ft_sigma" if kernel == "rbf" else "ft_pdegree", cols[4]))
+        n = SETTINGS.draw("ft_k", cols[5])
     names = colours = None
     if name == DRAWN:
         drawn = _drawn_toy(kernel, parameter, n)
@@ -234,24 +203,20 @@ def show_toy(image_format: str) -> None:
     if result.n_components < n:
         st.caption(f"This kernel has only {result.n_components} non-zero components.")
     toy_width = narrow_px(TOY_SCREEN)  # a phone's, once measured: the panels stacked
+    fig = figures.toy_regions_figure(
+        fit,
+        result,
+        kernel_label=label,
+        class_names=names,
+        colours=colours,
+        wide=presenter_mode(),  # elsewhere as narrow as a phone, perhaps
+        width_px=toy_width,
+    )
+    export = f"features_toy_{name}_{kernel}{parameter:g}_n{result.n_components}"
     chart(
-        presentable(
-            figures.toy_regions_figure(
-                fit,
-                result,
-                kernel_label=label,
-                class_names=names,
-                colours=colours,
-                wide=presenter_mode(),  # elsewhere as narrow as a phone, perhaps
-                width_px=toy_width,
-            ),
-            height=BELOW_TABS_PX,
-        ),
+        presentable(fig, height=BELOW_TABS_PX),
         key="ft_toy_chart",
-        config=export_config(
-            f"features_toy_{name}_{kernel}{parameter:g}_n{result.n_components}",
-            image_format=image_format,
-        ),
+        config=export_config(export, image_format=image_format),
     )
     notice(TOY_NOTICE)
     if not prose():  # there the panels' titles say it, and the figure needs the room
@@ -267,12 +232,8 @@ def show_toy(image_format: str) -> None:
 def _drawn_toy(
     kernel: str, parameter: float, n: int
 ) -> tuple[features.ToyFeatures, features.ToyResult] | None:
-    """The drawing's fit and classifiers, the canvas over their regions; None if none can be had.
-
-    The canvas comes first on the screen.  With too few points (the canvas
-    says so), one group only, or points the kernel cannot tell apart, a
-    notice says what to do instead.
-    """
+    """The drawing's fit and classifiers, the canvas over their regions; None if none can be had
+    (too few points, one group, or points the kernel cannot tell apart: a notice says so)."""
     last = st.session_state.get(LAST_TOY, ("moons", 300, 0))
     drawing = draw.drawn_state(PREFIX, datasets.TOY_2D[last[0]](last[1], random_state=last[2]))
     place = st.container()
@@ -332,6 +293,11 @@ PROTOCOL = f"""
    digits), then the machine trained on all 7291 training digits;
 5. the test error on the 2007 test digits.
 """
+LIVE_CELLS = "ft_live_cells"
+"""Session-state key of the cells this session recomputed live: (degree, n) → cell."""
+CELLS_WAITING = 2
+"""Live cells the server computes or queues at once; a session asking for more is refused."""
+_cells_lane = threading.BoundedSemaphore(CELLS_WAITING)
 
 
 @memo
@@ -340,31 +306,18 @@ def shipped_table() -> features.Table2:
     return features.read_table2(TABLE_PATH.read_text(encoding="utf-8"))
 
 
-LIVE_CELLS = "ft_live_cells"
-"""Session-state key of the cells this session recomputed live: (degree, n) → cell."""
-CELLS_WAITING = 2
-"""Live cells the server computes or queues at once; a session asking for more is told
-to try again.  Each is ~30 s of a core at the lowest priority (``kpca_core.budget``)."""
-_cells_lane = threading.BoundedSemaphore(CELLS_WAITING)
-
-
 def _live_cells() -> dict[tuple[int, int], features.Table2Cell]:
-    """The cells this session recomputed live: its own, never the class's Table 2.
-
-    The shipped grid (the lecturer's) changes only when ``bench/features_usps.py``
-    regenerates it; a recomputed cell is shown, marked, to the session that asked.
-    """
+    """The cells this session recomputed live, shown (marked) to it only: never in the shipped
+    table, which only ``bench/features_usps.py`` regenerates."""
     return st.session_state.setdefault(LIVE_CELLS, {})
 
 
 @memo
 def live_cell(degree: int, n: int, n_fit: int) -> features.Table2Cell:
-    """Recompute one cell from scratch in the cells' own low-priority worker, with progress.
+    """Recompute one cell from scratch in the cells' own worker, with progress; cached.
 
-    Cached (two sessions asking for the same cell wait for one computation).  The
-    cells have a worker process of their own, below the denoising models' in
-    priority (:data:`kpca_ui.workers.CELL_NICENESS`), so that a queue of cells
-    never holds up a model fit; at most :data:`CELLS_WAITING` run or wait at once.
+    The worker's priority is below the models' (:data:`kpca_ui.workers.CELL_NICENESS`), so
+    that cells never hold up a fit; at most :data:`CELLS_WAITING` run or wait at once.
 
     Raises
     ------
@@ -379,12 +332,7 @@ def live_cell(degree: int, n: int, n_fit: int) -> features.Table2Cell:
     report, done = progress_bar(f"Recomputing degree {degree}, n = {n}")
     try:
         return in_background(
-            features.recompute_cell,
-            degree,
-            n,
-            n_fit=n_fit,
-            progress=report,
-            niceness=CELL_NICENESS,
+            features.recompute_cell, degree, n, n_fit=n_fit, progress=report, niceness=CELL_NICENESS
         )
     finally:
         done()
@@ -392,10 +340,8 @@ def live_cell(degree: int, n: int, n_fit: int) -> features.Table2Cell:
 
 
 def live_fit_digits() -> int:
-    """Training digits the live kernel PCA is fitted on: the paper's 3000.
-
-    ``KPCA_FEATURES_FIT`` sets fewer, for the tests of the page.
-    """
+    """Training digits the live kernel PCA is fitted on: the paper's 3000, or
+    ``KPCA_FEATURES_FIT`` (fewer, for the tests)."""
     value = os.environ.get("KPCA_FEATURES_FIT", "").strip()
     return int(value) if value.isdigit() and int(value) > 0 else features.KPCA_TRAIN
 
@@ -446,14 +392,6 @@ def grid_csv(table: features.Table2, errors: np.ndarray, live: np.ndarray) -> st
     return "\n".join(lines) + "\n"
 
 
-def _cell_controls() -> tuple[int, int]:
-    """The chosen cell (degree, n), both bound to the link."""
-    cols = st.columns(2)
-    degree = SETTINGS.draw("ft_degree", cols[0])
-    n = SETTINGS.draw("ft_n", cols[1])
-    return int(degree), int(n)
-
-
 def _claims(errors: np.ndarray) -> None:
     """The paper's two claims, checked on the numbers shown and on the paper's."""
     ours, paper = features.table2_claims(errors), features.table2_claims(features.PAPER_TABLE2)
@@ -471,14 +409,14 @@ def show_table2(image_format: str) -> None:
     if prose() and not phone:
         st.markdown(TABLE2_TEXT)
     with controls_place(TABLE_SCREEN, "The cell: degree d and components n"):
-        degree, n = _cell_controls()
+        cols = st.columns(2)
+        degree = int(SETTINGS.draw("ft_degree", cols[0]))
+        n = int(SETTINGS.draw("ft_n", cols[1]))
     errors, live = shown_grid(table)
     width = narrow_px(TABLE_SCREEN)  # a phone's: the two grids stacked
+    fig = figures.table2_figure(errors, live=live, chosen=(degree, n), width_px=width)
     chart(
-        presentable(
-            figures.table2_figure(errors, live=live, chosen=(degree, n), width_px=width),
-            height=BELOW_TABS_PX,
-        ),
+        presentable(fig, height=BELOW_TABS_PX),
         key="ft_table_chart",
         config=export_config("features_table2", image_format=image_format),
     )
@@ -531,9 +469,9 @@ def show_cell(table: features.Table2, degree: int, n: int, image_format: str) ->
         return
     n_fit = fit_digits_control() if prose() else live_fit_digits()
     cell = _live_cells().get((degree, n))
-    if (cell is None or cell.n_fit != n_fit) and not prose():
-        return
-    if cell is None or cell.n_fit != n_fit:
+    if cell is not None and cell.n_fit == n_fit:
+        _cell_details(cell, digits, image_format)
+    elif prose():
         st.caption(
             "Its confusion matrix and misclassified digits come from recomputing it: kernel "
             f"PCA of {n_fit} digits, their components and {len(features.C_GRID) + 1}"
@@ -546,8 +484,6 @@ def show_cell(table: features.Table2, degree: int, n: int, image_format: str) ->
                 st.error(f"The cell could not be recomputed: {error}.")
                 return
             st.rerun()
-        return
-    _cell_details(cell, digits, image_format)
 
 
 def _cell_details(

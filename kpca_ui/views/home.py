@@ -1,7 +1,7 @@
 """The Home view's contents: the five steps of kernel PCA, the views, the gallery of figures.
 
-Each gallery card is a link into a view with a paper's settings (the query
-parameters its widgets are bound to).  The page, ``app_pages/home.py``, is the layout.
+Each gallery card links into a view with a paper's settings; ``app_pages/home.py`` lays
+them out.
 """
 
 from __future__ import annotations
@@ -89,27 +89,15 @@ VIEWS = [
         ":material/school:",
     ),
 ]
-"""Each view: its page, the link's short name (a link's label does not wrap: on a phone
-a long one was cut at the right), what it shows (a caption, which wraps), its icon."""
+"""Each view: its page, the link's short name (a label does not wrap: on a phone a long one
+is cut), what it shows (a caption, which wraps), its icon."""
 
 
 @dataclass(frozen=True)
 class Card:
-    """One gallery card: a link into a view with a paper's settings, and its picture.
-
-    Attributes
-    ----------
-    settings : Settings
-        The view's settings (:mod:`kpca_ui.settings`): its page, and the link's form.
-    title, caption : str
-        What the card says.
-    values : mapping
-        The settings the card opens the view with (a preset's); the others are at their
-        defaults.
-    picture : callable, optional
-        Name of a function of :mod:`kpca_ui.views.home_pictures` that builds a
-        small figure with the app's own builders (cached), or None.
-    """
+    """One gallery card: a link into a view (its ``settings``) opened with ``values`` (the
+    others at their defaults), and the name of its picture in
+    :data:`kpca_ui.views.home_pictures.BUILDERS`, or None."""
 
     settings: Settings
     title: str
@@ -187,8 +175,7 @@ GALLERY: list[Card] = [
 """The gallery, in order: append a :class:`Card` to add one."""
 
 
-DEMO_ENTRY = "No maths: watch a computer clean up handwriting"
-"""The first thing under the title: the Demo, for everyone in the room."""
+DEMO_ENTRY = "No maths: watch a computer clean up handwriting"  # first under the title
 
 
 def demo_entry() -> None:
@@ -223,8 +210,7 @@ def view_links() -> None:
 
 def classic_figures_gallery(per_row: int = 3) -> None:
     """A card per classic figure with its picture, opening its view with the paper's settings."""
-    # A lecturer in presenter mode stays in it when opening a card.
-    keep = {PRESENTER: "true"} if presenter_mode() else {}
+    keep = {PRESENTER: "true"} if presenter_mode() else {}  # a lecturer stays in presenter mode
     for start in range(0, len(GALLERY), per_row):
         row = GALLERY[start : start + per_row]
         for column, card in zip(st.columns(per_row), row, strict=False):

@@ -1,10 +1,7 @@
 """Small pictures of the gallery's figures, built by the views' own figure builders.
 
-Each is computed once per server (cached) on small, fixed data (150 points), so
-that the home page stays quick: the Fig. 2 grid at a coarse resolution, the
-rings' spectrum over 20 widths, the 2-D toy, and the USPS test digits with each
-noise (the model-free first rows of Fig. 4: the home page never fits the digits
-model).
+Each is computed once per server on small, fixed data, so that the home page stays quick;
+the digits are Fig. 4's model-free first rows (the home page never fits the digits model).
 """
 
 from __future__ import annotations
@@ -27,18 +24,12 @@ from kpca_ui.cache import memo
 from kpca_ui.views.denoising_cache import digit_sets
 from kpca_ui.views.features import shipped_table
 
-HEIGHT_PX = 180
-"""Height of every picture: one row of cards reads as one row."""
+HEIGHT_PX = 180  # every picture's height: one row of cards reads as one row
 
 
 def _small(fig: go.Figure) -> go.Figure:
-    """A thumbnail: a picture without words, a short fixed height.
-
-    No title, panel titles, legend, colour bar, tick labels or axis titles: on a
-    card's width they were cut at its edge ("component k (log scal") or ran into the
-    neighbouring panel's (Fig. 1, Fig. 5); the card's title and caption say what the
-    picture shows.
-    """
+    """A thumbnail of a short fixed height, without words: on a card's width they were cut
+    at its edge or ran into the next panel's; the card's title and caption say them."""
     fig = go.Figure(fig.to_dict(), _validate=False)
     fig.update_layout(
         height=HEIGHT_PX,
@@ -48,7 +39,8 @@ def _small(fig: go.Figure) -> go.Figure:
         margin={"l": 0, "r": 0, "t": 0, "b": 0},
     )
     fig.layout.annotations = ()
-    fig.update_layout(coloraxis_showscale=False) if "coloraxis" in fig.layout else None
+    if "coloraxis" in fig.layout:
+        fig.update_layout(coloraxis_showscale=False)
     fig.update_xaxes(showticklabels=False, title=None)
     fig.update_yaxes(showticklabels=False, title=None)
     fig.update_traces(showscale=False, texttemplate="", selector={"type": "heatmap"})
@@ -56,8 +48,7 @@ def _small(fig: go.Figure) -> go.Figure:
 
 
 def _fig2() -> go.Figure:
-    """Fig. 2's first component at degrees 1 and 2: straight lines, then bent ones (the
-    whole 3 × 4 grid made 60 px panels on a card)."""
+    """Fig. 2's first component at degrees 1 and 2 (the whole grid is too small on a card)."""
     X, labels = parabola(150, noise=0.2, random_state=0)
     specs = ct.sweep_specs(ct.KernelSpec("poly", gamma=1.0, coef0=0.0), "degree", (1, 2))
     grid = ct.make_grid(X, 30)
@@ -76,9 +67,7 @@ def _rings() -> go.Figure:
 
 def _fig5() -> go.Figure:
     X, labels = three_rings(150, noise=0.25, random_state=0)
-    fig = rings_figures.fig5_figure(fig5_readings(X), labels)
-    # the axes' titles of the two panels ran into each other on a card's width
-    return fig.update_xaxes(title=None).update_yaxes(title=None)
+    return rings_figures.fig5_figure(fig5_readings(X), labels)
 
 
 def _table2() -> go.Figure:

@@ -1,15 +1,11 @@
 """The Lesson view: a lecture as steps, each a view with its settings and what to say.
 
-A lesson is a plain TOML file in ``assets/lessons/`` (its format is in the
-header comment of ``kernel_pca_10_steps.toml`` and in the README), read by
-:func:`parse_lesson`, which names the first problem of a malformed file
-(:class:`LessonError`) instead of failing.  The page, ``app_pages/lesson.py``,
-shows one step: its title, ← / → buttons, which the keyboard's arrow keys click
-(a small ``components.v2`` listener, :data:`_KEYS`), what to say, what to
-notice, and the view embedded with the step's settings as a slide (presenter
-mode without the page's chrome, :func:`kpca_ui.presenter.slide_mode`); in
-presenter mode the words and the view side by side, one screen.  The
-lesson and the step are in the link: ``/lesson?lesson=<name>&step=3``.
+A lesson is a TOML file in ``assets/lessons/`` (format: the header of
+``kernel_pca_10_steps.toml`` and the README), read by :func:`parse_lesson`, which
+names the first problem of a malformed file (:class:`LessonError`).  The page,
+``app_pages/lesson.py``, shows one step: its title, ← / → buttons (which the arrow
+keys click, :data:`_KEYS`), what to say and notice, and the view embedded as a slide
+(:func:`kpca_ui.presenter.slide_mode`).  Link: ``/lesson?lesson=<name>&step=3``.
 """
 
 from __future__ import annotations
@@ -20,51 +16,35 @@ import json
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from urllib.parse import parse_qsl, urlencode
 
 import streamlit as st
 
+from kpca_ui.cli import app_dir
 from kpca_ui.presenter import APP, FRAME_PX, FRAME_RANGE, PAGE_PX, SCREEN, SLIDE, presenter_mode
 from kpca_ui.presenter import KEY as PRESENTER
 from kpca_ui.settings import PREFIXES, Refused, Setting, Settings, choice, flag, literal
 
-ROOT = Path(__file__).resolve().parents[2]
-LESSONS = ROOT / "assets" / "lessons"
-"""The folder of lesson files; each ``<name>.toml`` is a lesson."""
+ROOT = app_dir()
+LESSONS = ROOT / "assets" / "lessons"  # each <name>.toml is a lesson
 DEFAULT = "kernel_pca_10_steps"
 PAGES = ROOT / "app_pages"
-PREV, NEXT = "ls_prev", "ls_next"
-"""Keys of the on-screen buttons (the arrow keys click them)."""
-VIEW = "ls_view"
-"""Key of the container of the embedded view (left out on a phone, :func:`lesson_style`)."""
-FRAME = "ls_frame"
-"""Key of the component that puts the step's view in its frame (:data:`_FRAME`)."""
-EARLY_ID = "kpca-lesson-frame"
-"""Id of the frame a first visit's page starts loading from its HTML (:func:`early_frame_html`)."""
-INTRO = "ls_intro"
-"""Key of the container of the lesson's title and intro, under the step's title."""
-KEYS = "ls_keys"
-"""Key of the arrow keys' listener, which also measures the embedded view's width."""
-STEP = "ls_step"
-"""Session key of the shown step, counted from 1 as in the link."""
-EMBED_PX = 490
-"""Height of the embedded view, which a 1280 × 720 screen has below the step's words in
-presenter mode: a slide's stepping control and its figure, presenter mode's less
-:data:`~kpca_ui.presenter.SLIDE_SHORTER_PX`."""
+PREV, NEXT = "ls_prev", "ls_next"  # the on-screen buttons, which the arrow keys click
+VIEW = "ls_view"  # container of the embedded view (hidden on a phone)
+FRAME = "ls_frame"  # component that puts the step's view in its frame (_FRAME)
+EARLY_ID = "kpca-lesson-frame"  # the frame a first visit's HTML starts (early_frame_html)
+INTRO = "ls_intro"  # container of the lesson's title and intro
+KEYS = "ls_keys"  # the arrow keys' listener, which also measures the view's width
+STEP = "ls_step"  # session key of the shown step, from 1 as in the link
+EMBED_PX = 490  # the view's height: what a 1280 × 720 screen has below the step's words
+# The view's width outside presenter mode on a 1280 × 720 screen, sidebar closed:
+# Streamlit's wide page less its 5 rem padding each side.
 PLAIN_FRAME_PX = SCREEN["width"] - 160
-"""The embedded view's width outside presenter mode on a 1280 × 720 screen, the sidebar
-closed as the page opens: Streamlit's wide page less its 5 rem padding each side (in
-presenter mode the frame is as wide as presenter mode's page, :data:`PAGE_PX`)."""
-SETTLE_MS = 200
-"""The frame's width is read once the page's layout has been still this long."""
-PHONE_PX = 640
-"""Screens at most this wide (where Streamlit stacks columns) get no embedded view."""
+SETTLE_MS = 200  # the frame's width is read once the layout has been still this long
+PHONE_PX = 640  # screens at most this wide (stacked columns) get no embedded view
 TITLE_AND_BUTTONS = (2, 1)
-"""Widths of the step's title and of its row of buttons."""
 SETTING_TYPES = (str, int, float, bool)
-ECHO_CHARS = 600
-"""A lesson file's title, intro or step title, or a message quoting the file, is cut to this."""
+ECHO_CHARS = 600  # the longest a lesson file's title, intro or step title is shown, or quoted
 SETTINGS = Settings(
     "ls",
     "lesson",
@@ -84,14 +64,12 @@ SETTINGS = Settings(
 )
 _STEP_FIELDS = {"title", "page", "say", "notice", "settings"}
 _LESSON_FIELDS = {"title", "intro", "step"}
+# The step's view in a frame: the one the page's HTML started (early_frame_html) if it is
+# for the same address, moved here loaded (moveBefore), else a new one; none on a phone.
 _FRAME = st.components.v2.component(
     "kpca_ui.lesson_frame",
     js="""
 export default function ({ parentElement, data }) {
-  // The step's view in a frame data.height px tall: the frame the page's HTML started
-  // loading (data.early, kpca_ui/views/lesson.py early_frame_html) if it is for the same
-  // address, moved here with its page as loaded so far (moveBefore keeps it); else a
-  // new frame. None on a phone, where the view is hidden: only once the screen is wider.
   const src = new URL(data.src, location.href).href;
   const wide = matchMedia(`(min-width: ${data.phone + 1}px)`);
   const place = () => {
@@ -123,16 +101,13 @@ export default function ({ parentElement, data }) {
 """,
     isolate_styles=False,
 )
+# Reports the view's frame width (once the layout is still for data.settle ms) when it
+# differs from the planned and the last reported one, so the view reloads only for another
+# width; one page-wide keydown listener clicks the lesson's buttons, not in fields.
 _KEYS = st.components.v2.component(
     "kpca_ui.lesson_keys",
     js="""
 export default function ({ data, setStateValue }) {
-  // The embedded view's frame as wide as the browser draws it (the sidebar open or
-  // not): reported when it differs from the width the slide was planned for (a
-  // 1280 x 720 screen's until measured) and from the width last reported. The width
-  // is read once the layout has been still for data.settle ms (the page being laid
-  // out), so that the view, loaded at once, is loaded again only for another width.
-  // Without the view (its toggle off) the frame the page's HTML started loading goes.
   if (!data.embed) document.getElementById(data.early)?.remove();
   const frame = window.__kpcaLessonFrame ??= { planned: null, reported: null, report: null };
   frame.planned = data.width;
@@ -156,8 +131,6 @@ export default function ({ data, setStateValue }) {
     frame.observer = new ResizeObserver(() => frame.later(data.settle));
     frame.observer.observe(document.querySelector('[data-testid="stMain"]') ?? document.body);
   }
-  // One listener for the whole page, installed once: it clicks the lesson's
-  // buttons when they are on the page, and leaves keys in a field or a slider alone.
   if (window.__kpcaLessonKeys) return;
   window.__kpcaLessonKeys = true;
   document.addEventListener("keydown", (event) => {
@@ -182,20 +155,8 @@ class LessonError(ValueError):
 
 @dataclass(frozen=True)
 class Step:
-    """One step of a lesson: a view with its settings and what to say about it.
-
-    Attributes
-    ----------
-    title : str
-    page : str
-        The view's page script in ``app_pages/``, without ``.py``.
-    say : str
-        Two or three sentences for the lecturer.
-    notice : str
-        What to notice in the picture ("" for none).
-    settings : dict of str to str
-        The query parameters of the view's link.
-    """
+    """One step of a lesson: a view (``page``, a script of ``app_pages/`` without ``.py``)
+    with its link's ``settings``, what to ``say`` and what to ``notice`` ("" for none)."""
 
     title: str
     page: str
@@ -235,8 +196,7 @@ def _text(table: dict, field: str, where: str, *, required: bool = True) -> str:
 
 
 def _unknown(table: dict, allowed: set[str], where: str) -> None:
-    extra = sorted(set(table) - allowed)
-    if extra:
+    if extra := sorted(set(table) - allowed):
         raise LessonError(
             f"{where}: unknown field “{extra[0]}” (allowed: {', '.join(sorted(allowed))})."
         )
@@ -267,18 +227,12 @@ def _step(table: object, number: int, pages: set[str]) -> Step:
         str(key): _setting(value, f"{where}: setting “{key}”") for key, value in settings.items()
     }
     _check_settings(linked, page, where)
-    return Step(
-        title=_text(table, "title", where),
-        page=page,
-        say=_text(table, "say", where),
-        notice=_text(table, "notice", where, required=False),
-        settings=linked,
-    )
+    title, say = _text(table, "title", where), _text(table, "say", where)
+    return Step(title, page, say, _text(table, "notice", where, required=False), linked)
 
 
 def _check_settings(linked: dict[str, str], page: str, where: str) -> None:
-    """Each setting of a step is one of its view's (its declaration in the view's table,
-    :mod:`kpca_ui.settings`) or the app's, with a value its domain takes."""
+    """Each setting is the view's (:mod:`kpca_ui.settings`) or the app's, with a value it takes."""
     importlib.import_module(f"kpca_ui.views.{page}")  # declares its table, if it has one
     tables = [APP, *(table for table in PREFIXES.values() if table.page == page)]
     for key, value in linked.items():
@@ -304,8 +258,8 @@ def parse_lesson(text: str, pages: set[str] | None = None) -> Lesson:
     Raises
     ------
     LessonError
-        With a message naming the first problem: the TOML error with its line,
-        or the step and field that is missing, unknown or of the wrong kind.
+        Naming the first problem: the TOML error with its line, or the step and field
+        that is missing, unknown or of the wrong kind.
     """
     pages = view_pages() if pages is None else pages
     try:
@@ -386,28 +340,19 @@ def measured_px() -> int | None:
 
 
 def planned_px(presenting: bool) -> int:
-    """The embedded view's width on a 1280 × 720 screen: :data:`PAGE_PX` in presenter
-    mode (``presenting``), else :data:`PLAIN_FRAME_PX`."""
+    """The embedded view's width on a 1280 × 720 screen, in presenter mode or not."""
     return PAGE_PX if presenting else PLAIN_FRAME_PX
 
 
 def frame_px() -> int:
-    """The width the embedded view is planned for: as measured (:func:`measured_px`), or
-    until then a 1280 × 720 screen's (:func:`planned_px`), so that the view starts loading
-    before the page's first run (:func:`early_frame_html`)."""
+    """The embedded view's width: as measured, else a 1280 × 720 screen's (so that the view
+    can start loading before the page's first run, :func:`early_frame_html`)."""
     return measured_px() or planned_px(presenter_mode())
 
 
 def slide_path(step: Step, width: int) -> str:
-    """The step's view embedded as a slide (:func:`kpca_ui.presenter.slide_mode`), as a
-    path and query relative to the app's base.
-
-    Streamlit's ``embed=true`` leaves out its toolbar; ``slide=true`` the app's
-    navigation, the presenter toggle, the page's title and its line of what to
-    notice, which the lesson shows beside the view; ``slide_px`` the frame's
-    ``width``, which figures of a fixed width plan for
-    (:func:`kpca_ui.presenter.page_px`).
-    """
+    """The step's view as a slide ``width`` px wide (:func:`kpca_ui.presenter.slide_mode`), as
+    a path and query from the app's base; ``embed=true`` leaves out Streamlit's toolbar."""
     query = urlencode({**step_query(step), SLIDE: "true", FRAME_PX: str(width), "embed": "true"})
     return f"{step.page}?{query}"
 
@@ -419,12 +364,10 @@ def embed_src(step: Step, width: int = PAGE_PX) -> str:
 
 
 def planned_src(path: str, query: str) -> tuple[str, int] | None:
-    """The view that the Lesson's first run embeds when opened at ``path?query`` (the
-    request of a first visit: no session yet), and its width; ``None`` for another page,
-    no lesson or one that cannot be shown.
+    """The view the Lesson's first run embeds when opened at ``path?query``, and its width.
 
-    As the page decides it: the link's lesson (else the first of :func:`lesson_names`),
-    its step (:func:`step_number`), presenter mode's width (:func:`planned_px`).
+    As the page decides it: the link's lesson (else the first), its step, presenter
+    mode's width. ``None`` for another page, no lesson or one that cannot be shown.
     """
     base, _, page = path.rstrip("/").rpartition("/")
     # a path, never a host: "//elsewhere/lesson" would make "//elsewhere/contours?…"
@@ -444,49 +387,33 @@ def planned_src(path: str, query: str) -> tuple[str, int] | None:
 
 
 def _in_script(text: str) -> str:
-    """``text`` as a JavaScript string inside a ``<script>`` element: the request's path
-    is in it, and a ``</script>`` there would end the script and start the sender's HTML."""
+    """``text`` as a JavaScript string in a ``<script>``, where ``</script>`` must not appear."""
     return json.dumps(text).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def early_frame_html(path: str, query: str) -> str:
-    """A first visit's Lesson page starts loading the step's view from its HTML.
-
-    A script in the page Streamlit sends (put in by :class:`kpca_ui.boot.BootScreen`)
-    adds the frame of :func:`planned_src`, hidden, to the page's body at once: the
-    view's page (Streamlit loaded a second time, its session, its script run) loads
-    beside the Lesson's own, not after the Lesson's first run (~1.4 s). It is moved into
-    the view's box (:data:`VIEW`) as soon as the page has drawn it, and from there into
-    :data:`_FRAME`'s place (``moveBefore`` keeps a frame loaded; a browser without it
-    gets no early frame); :data:`_FRAME` drops it for another address.
-    Nothing on a phone, which shows no view (:data:`PHONE_PX`). "" for another page.
-    """
+    """A script for a first visit's Lesson page (put in by :class:`kpca_ui.boot.BootScreen`)
+    that loads :func:`planned_src`'s view in a hidden frame beside the Lesson's first run,
+    then moves it, loaded (``moveBefore``), into :data:`VIEW`'s box; "" for another page."""
     planned = planned_src(path, query)
     if planned is None:
         return ""
     src, width = planned
     return (
-        "<script>(function () {"
-        f'if (!Element.prototype.moveBefore || !matchMedia("(min-width: {PHONE_PX + 1}px)")'
-        ".matches) return;"
-        'var frame = document.createElement("iframe");'
-        f'frame.id = "{EARLY_ID}";'
+        "<script>(function () {if (!Element.prototype.moveBefore || "
+        f'!matchMedia("(min-width: {PHONE_PX + 1}px)").matches) return;'
+        f'var frame = document.createElement("iframe");frame.id = "{EARLY_ID}";'
         f"frame.dataset.src = frame.src = new URL({_in_script(src)}, location.href).href;"
         "frame.style.cssText = 'position: fixed; left: 0; top: 0; visibility: hidden; "
         f"z-index: -1; border: none; width: {width}px; height: {EMBED_PX}px;';"
-        "document.body.appendChild(frame);"
-        # into the view's box as soon as the page draws it, before _FRAME's code has come
-        "var watch = new MutationObserver(function () {"
+        "document.body.appendChild(frame);var watch = new MutationObserver(function () {"
         f'var box = document.querySelector(".st-key-{VIEW}");'
         "if (frame.parentElement !== document.body) { watch.disconnect(); return; }"
-        "if (!box) return;"
-        "watch.disconnect(); box.moveBefore(frame, null);"
+        "if (!box) return;watch.disconnect(); box.moveBefore(frame, null);"
         "frame.style.cssText = 'display: block; width: 100%; "
-        f"height: {EMBED_PX}px; border: none; color-scheme: normal;';"
-        "});"
+        f"height: {EMBED_PX}px; border: none; color-scheme: normal;';}});"
         "watch.observe(document.body, { childList: true, subtree: true });"
-        "setTimeout(function () { watch.disconnect(); }, 30000);"
-        "})();</script>"
+        "setTimeout(function () { watch.disconnect(); }, 30000);})();</script>"
     )
 
 
@@ -524,14 +451,10 @@ def navigation(step: Step, number: int, count: int) -> None:
 
 
 def show_step(lesson: Lesson, number: int, *, embed: bool) -> None:
-    """Step ``number`` of ``lesson`` as a slide, in a 1280 × 720 screen in presenter mode.
+    """Step ``number`` of ``lesson`` as a slide, within a 1280 × 720 screen in presenter mode.
 
-    Its title with the buttons beside it (:func:`navigation`, in place from step
-    to step; in either mode, the lesson's sidebar being closed: below the title they
-    pushed the slide's foot below a 1280 × 720 screen), what to say and what to
-    notice, and the view itself, embedded as a slide (:func:`embed_src`) as wide as
-    the page, below them. The arrow keys' listener is drawn last, so that it takes
-    no room among them.
+    The buttons sit beside the title (below it, they pushed the slide's foot off the
+    screen); the arrow keys' listener comes last, so that it takes no room.
     """
     step = lesson.steps[number - 1]
     title, buttons = st.columns(TITLE_AND_BUTTONS, vertical_alignment="center")
@@ -544,14 +467,14 @@ def show_step(lesson: Lesson, number: int, *, embed: bool) -> None:
         if step.notice
         else ""
     )
-    if not presenter_mode():  # the lesson's title and intro close to the step's title
+    if not presenter_mode():
         st.container(key=INTRO).caption(literal(f"{lesson.title}. {lesson.intro}", ECHO_CHARS))
     st.markdown(
         f'<p class="kpca-lesson-say">{html.escape(step.say)}</p>{notice}',
         unsafe_allow_html=True,
     )
     width = frame_px()
-    if embed:  # loaded again only if the listener measures another width (~1 s)
+    if embed:
         with st.container(key=VIEW):
             _FRAME(
                 key=FRAME,
@@ -581,28 +504,19 @@ def show_step(lesson: Lesson, number: int, *, embed: bool) -> None:
 
 
 def _measured() -> None:
-    """The callback that declares the listener's state ``width`` (components v2 asks for
-    one); the width is read by :func:`frame_px` on the run it starts."""
+    """Declares the listener's state ``width`` (components v2 asks for a callback)."""
 
 
 def lesson_style() -> None:
-    """Presenter-style text for the lesson: large, and shown in presenter mode too.
-
-    Outside presenter mode a smaller title and words, so that the view starts
-    within a 1280 × 720 screen below them. On a phone the embedded view, a
-    projector's slide, is left out: "Open" shows the view as a phone draws it.
-    """
+    """Large presenter-style text for the lesson; outside presenter mode a smaller, tighter
+    one, so that the view starts within a 1280 × 720 screen; no embedded view on a phone."""
     size, title = ("1.2rem", "") if presenter_mode() else ("1.1rem", "2rem")
-    # outside presenter mode as tight as in it (h1's 1.25rem padding): the slide's foot
-    # was 30 px below a 1280 × 720 screen
     title_rule = f"[data-testid='stMain'] h1 {{ font-size: {title}; padding: 0; }}" if title else ""
     st.html(
         "<style>"
         "[data-testid='stMarkdownContainer'] p:is(.kpca-lesson-say, .kpca-lesson-notice) "
         f"{{ font-size: {size}; margin: 0 0 0.25rem; }}"
-        # the lesson's line under the title without the 1rem gaps around it: with them
-        # the slide's foot was below a 1280 × 720 screen
-        f".st-key-{INTRO} {{ margin: -0.5rem 0; }}"
+        f".st-key-{INTRO} {{ margin: -0.5rem 0; }}"  # no 1rem gaps around the lesson's line
         "[data-testid='stMarkdownContainer'] p.kpca-lesson-place "
         "{ font-size: 1.2rem; text-align: center; margin: 0; }"
         f"{title_rule}"

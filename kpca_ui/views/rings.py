@@ -1,11 +1,9 @@
 """The three rings in the Contours view: what each rings preset's picture shows.
 
-Two presets use Deręgowski & Krzyśko's three rings (radii 1, 2, 4):
-"Three rings, Gaussian" (widths σ = 0.5, 1, 2) and "Deręgowski & Krzyśko,
-Fig. 5" (their c = 0.017).  Their captions state which component carries the
-radius; the numbers come from ``RINGS_CLAIMS``, which the tests recompute
-(:mod:`kpca_core.rings`), so a caption cannot drift from its picture.  The
-Fig. 5 section shows both readings, centred and uncentred, side by side.
+Two presets use Deręgowski & Krzyśko's three rings (radii 1, 2, 4): "Three rings,
+Gaussian" (σ = 0.5, 1, 2) and "Deręgowski & Krzyśko, Fig. 5" (their c = 0.017).  The
+captions' numbers come from ``RINGS_CLAIMS``, which the tests recompute, so a caption
+cannot drift from its picture.
 """
 
 from __future__ import annotations
@@ -24,12 +22,10 @@ from kpca_ui.points import PointSet
 from kpca_ui.presenter import page_px, presentable, presenter_mode, prose
 from kpca_ui.workers import build, compute
 
-DK_SIGMA = float(f"{gamma_to_sigma(DK_GAMMA):.4g}")
-"""σ of exp(−‖x−y‖²/2σ²) for Deręgowski & Krzyśko's c = 0.017 (5.423, γ = 0.0170)."""
+DK_SIGMA = float(f"{gamma_to_sigma(DK_GAMMA):.4g}")  # σ for Deręgowski & Krzyśko's c = 0.017
 RING_NAMES = ("radius 1", "radius 2", "radius 4")
 
-# (σ, centred) → {component: |Spearman ρ| with ‖x‖} on the preset's data,
-# three_rings(300, 0.25, seed 0): what the "Three rings, Gaussian" caption states.
+# (σ, centred) → {component: |Spearman ρ| with ‖x‖} on three_rings(300, 0.25, seed 0)
 RINGS_CLAIMS = {
     (2.0, True): {1: 0.29, 2: 0.24, 3: 0.90},
     (1.0, True): {2: 0.75, 3: 0.56},
@@ -37,8 +33,7 @@ RINGS_CLAIMS = {
     (1.0, False): {1: 0.96},
     (2.0, False): {1: 0.97},
 }
-_AT_2 = RINGS_CLAIMS[(2.0, True)]
-_AT_1 = RINGS_CLAIMS[(1.0, True)]
+_AT_2, _AT_1 = RINGS_CLAIMS[(2.0, True)], RINGS_CLAIMS[(1.0, True)]
 RINGS_HELP = (
     "Gaussian kernels σ = 0.5, 1, 2 on three rings. Centred, kPC 1 and kPC 2 are nearly "
     "x and y: at σ = 2 the radius is kPC 3."
@@ -53,11 +48,10 @@ RINGS_CAPTION = (
     "orders the points by radius at every one of these widths (|ρ| "
     f"{min(RINGS_CLAIMS[(s, False)][1] for s in (0.5, 1.0, 2.0)):.2f} or more)."
 )
-RINGS_NOTICE = (
+RINGS_NOTICE = (  # presenter mode's one line under the grid of the three rings preset
     "At σ = 2 the first two components are nearly x and y; the radius, which tells "
     "the rings apart, is the third."
 )
-"""Presenter mode's one line under the grid of the three rings preset."""
 WHY_CENTRING = (
     "**Why centring moves the radius**: without centring, the first axis points at the "
     "mean of the mapped points Φ(x), so kPC 1 measures how similar a point is to the data "
@@ -110,8 +104,7 @@ def reading_words(reading: Reading) -> str:
 
 
 def fig5_section(points: PointSet, image_format: str, width: int = figures.WIDTH_PX) -> None:
-    """Deręgowski & Krzyśko's Fig. 5 at c = 0.017, centred and uncentred side by side,
-    planned for ``width`` pixels (presenter mode: its page's)."""
+    """Deręgowski & Krzyśko's Fig. 5, centred and not, planned for ``width`` px (or the page's)."""
     st.subheader("Deręgowski & Krzyśko, Fig. 5: centred and not centred")
     if prose():
         st.markdown(

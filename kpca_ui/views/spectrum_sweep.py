@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -30,7 +31,7 @@ from kpca_ui.points import PointSet, copy_source, is_drawn, points_of
 from kpca_ui.presenter import FIGURE_PX, notice, page_px, presentable, presenter_mode, prose
 from kpca_ui.safety import guarded
 from kpca_ui.screen import narrow_listener, narrow_px
-from kpca_ui.shell import nothing_to_draw
+from kpca_ui.shell import csv_numbers, nothing_to_draw
 from kpca_ui.views.spectrum import (
     LIMITS,
     SETTINGS,
@@ -469,24 +470,13 @@ def sweep_film(points: PointSet, chosen: Choice) -> None:
             explain("sp_film")
 
 
-@st.fragment
 @guarded("sp", "the download of the sweep")
 def sweep_csv_download(points: PointSet, chosen: Choice) -> None:
-    """The sweep's numbers as CSV, made when their popover is opened."""
-    if not prose():
-        return
-    popover = st.popover(
-        "The numbers (CSV)", icon=":material/download:", key="sp_numbers", on_change="rerun"
-    )
-    if popover.open:
-        popover.download_button(
-            "Download the sweep (CSV)",
-            sweep_csv(points, chosen),
-            on_click="ignore",
-            file_name=f"spectrum_{file_stem(points, chosen)}.csv",
-            mime="text/csv",
-            key="sp_csv",
-        )
+    """The sweep's numbers as CSV, made when asked for."""
+    if prose():
+        name = f"spectrum_{file_stem(points, chosen)}.csv"
+        maker = partial(sweep_csv, points, chosen)
+        csv_numbers("sp", [("Download the sweep (CSV)", "sp_csv", name, maker)])
 
 
 def _spec_at(made: WidthSweep, index: int) -> ct.KernelSpec:
