@@ -4,54 +4,89 @@ Starts one Redis (Debian's ``redis-server``, ``bench/redisserver.py``), two
 replicas of the app sharing it (``KPCA_REDIS_URL``) and HAProxy in front of them
 (``bench/balancer.py``, the repository's ``deploy/haproxy.cfg``: cookie stickiness).
 Through the balancer, a lecturer's projector (headless Chromium at 1280 × 720)
-starts a room; then ``--students`` simulated students each join and send
-``--points`` points at random moments of ``--seconds`` seconds, through the
-students' JSON endpoint (``kpca_ui/rooms/api.py``; each keeps the balancer's
-cookie, as a phone would).  Driving a hundred Streamlit sessions' websockets
-on two cores would measure the simulation more than the app: the students'
-pages are Streamlit sessions, and the endpoint takes the same contributions
-into the same store.
+starts a room; then ``--students`` students each open their phone's page,
+``/class_room?room=<CODE>``, which joins the room, and add ``--points`` points
+on its drawing canvas at random moments of ``--seconds`` seconds.
+
+Every student is a real Streamlit session, as a phone's is: it loads the page
+through the balancer (HAProxy sets the replica's cookie), opens the websocket
+with that cookie and speaks Streamlit's own protocol with the clients of
+``bench/load_test.py`` (:class:`load_test.Client`, :class:`load_test.Session`).
+A point is what the canvas (``kpca_ui/draw_canvas.js``) sends for a tap: its
+whole drawing, grown by one point, as the component's state ``edit``
+(``{"seq", "half", "points"}``, a new ``seq`` each time) in a rerun request;
+the page (``kpca_ui/views/class_room.py``, ``sync_points``) adds it to the
+room.  The next point grows the drawing the page's canvas then shows (without a
+refused point, as a phone's canvas does).  A student sends one edit at a time,
+at least ``window / rate`` seconds after the previous one (the room's limit:
+10 per 10 s); a refusal is counted and reported, not retried.  There is no JSON
+endpoint any more: the phones' pages are the only way in.
 
 Measured:
 
-- **acknowledgement**: from a student's request sent to its answer received;
-- **projector refresh**: from a point's request sent to the moment the
+- **acknowledgement**: from a student's edit sent to the reply that shows its
+  count ("your points: **k of 20**"), and to the end of that script run;
+- **projector refresh**: from a point's edit sent to the moment the
   projector's figure holds it (the page's figure is read every 50 ms in the
   browser; contribution numbers grow by one per accepted point, so the
-  figure's number of points n holds every point numbered ≤ n);
+  figure's number of points n holds every point numbered ≤ n; each point's
+  number is read from the room in Redis at the end: a student's points, in the
+  order it sent them, are its numbers in ascending order);
 - **nothing lost**: every accepted point is on the projector at the end.
 
     python3 bench/class_load.py                       # 100 students × 10 points in 60 s
     python3 bench/class_load.py --students 20 --seconds 20   # a quick look
 
-Timings on a shared, loaded machine are noisy: run it when the machine is quiet.
+The students' clients run in this process, one thread of asyncio, on the same
+cores as the replicas, the projector and Redis: on this 2-core machine the
+times include that share.  Timings on a shared, loaded machine are noisy: run
+it when the machine is quiet.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import random
+import re
+import resource
 import statistics
 import sys
 import time
-import urllib.error
-import urllib.request
+import uuid
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from http.cookies import SimpleCookie
 from pathlib import Path
 
 from appserver import AppServer
-from balancer import COOKIE, HAProxy
+from balancer import HAProxy
 from browser import VIEWPORT, launch_chromium
+from load_test import Client, Record, Scenario, Session, percentile
 from redisserver import RedisServer
+from streamlit.proto.Alert_pb2 import Alert
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from websockets.asyncio.client import connect
+from websockets.exceptions import WebSocketException
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from kpca_ui.rooms.store import REDIS_ENV
+from kpca_core.drawing import STEPS
+from kpca_ui.rooms.store import HALF_WIDTH, REDIS_ENV, Limits
 from kpca_ui.shell import REPLICA_ENV
+
+PAGE = "class_room"
+CANVAS_KEY = "cl_canvas"
+"""The class page's canvas: its element's id ends with this key."""
+COUNT = re.compile(r"You are student (\d+) · your points: \*\*(\d+) of (\d+)\*\*")
+"""The student page's line with the student's number and count (``student_view``)."""
+LIMITS = Limits()
+"""The room's limits (the app's defaults)."""
+GAP_S = 1.05 * LIMITS.window_s / LIMITS.rate
+"""A student's points at least this far apart: never more than the rate in a window."""
+TIMEOUT_S = 60.0
+"""The longest wait for one script run."""
 
 POLL_JS = """
 () => {
@@ -67,71 +102,188 @@ POLL_JS = """
 }
 """
 """Record, in the projector's page, each time its figure's number of points changes."""
+ALERTS_JS = "() => [...document.querySelectorAll('[data-testid=stAlert]')].map((e) => e.innerText)"
+"""The messages on the projector's page (an error instead of the figure)."""
+
+
+class StudentSession(Session):
+    """A phone's session of the class page: also reads its count, canvas and warnings."""
+
+    def __init__(self, ws, code: str, record: Record) -> None:
+        super().__init__(ws, Scenario("student", PAGE, f"room={code}"), record)
+        self.canvas_id = ""
+        self.canvas_points: list[list[float]] = []
+        """The drawing the page's canvas shows, as the server last sent it."""
+        self.number: int | None = None
+        """The student's number in the room ("You are student 7")."""
+        self.count: int | None = None
+        """The student's points, as the last run's page said."""
+        self.count_at = 0.0
+        """When that line arrived (``time.perf_counter()``)."""
+        self.warnings: list[str] = []
+        """Warnings of the last run (a refusal is one)."""
+
+    def _read_delta(self, reply: ForwardMsg) -> bool:
+        delta = reply.delta
+        if delta.WhichOneof("type") == "new_element":
+            element = delta.new_element
+            kind = element.WhichOneof("type")
+            if kind == "markdown" and (said := COUNT.search(element.markdown.body)):
+                self.number, self.count = int(said[1]), int(said[2])
+                self.count_at = time.perf_counter()
+            elif kind == "bidi_component" and element.bidi_component.id.endswith(CANVAS_KEY):
+                self.canvas_id = element.bidi_component.id
+                self.canvas_points = json.loads(element.bidi_component.json or "{}").get(
+                    "points", []
+                )
+            elif kind == "alert" and element.alert.format == Alert.Format.WARNING:
+                self.warnings.append(element.alert.body)
+        return super()._read_delta(reply)
+
+    async def rerun(self) -> tuple[float, float] | None:
+        """A rerun as the page's last state asks; (seconds to the count's line, to the end)."""
+        self.count, self.warnings = None, []
+        start = time.perf_counter()
+        times = await self.run(timeout=TIMEOUT_S)
+        if times is None:
+            return None
+        return (self.count_at - start if self.count is not None else times[1]), times[1]
 
 
 @dataclass
-class Sent:
-    """One request of a simulated student."""
+class Edit:
+    """One point a student added: its edit and the page's answer."""
 
     sent: float
-    answered: float
-    status: int
+    """When the edit was sent (``time.time()``, the projector's clock)."""
+    shown: float
+    """Seconds to the reply that showed the student's count."""
+    done: float
+    """Seconds to the end of the run."""
+    accepted: bool
+    refusal: str = ""
     item: int | None = None
-
-    @property
-    def seconds(self) -> float:
-        return self.answered - self.sent
+    """The point's contribution number in the room (read at the end)."""
 
 
 @dataclass
 class Student:
-    """A simulated phone: its cookie (the balancer's pin) and its requests."""
+    """One phone: its record (load_test's), its place in the room and its edits."""
 
-    base: str
-    cookie: str = ""
-    requests: list[Sent] = field(default_factory=list)
-
-    def post(self, route: str, body: dict) -> tuple[int, dict, Sent]:
-        request = urllib.request.Request(
-            f"{self.base}/api/class/{route}",
-            data=json.dumps(body).encode(),
-            headers={"Content-Type": "application/json", "Cookie": self.cookie},
-            method="POST",
-        )
-        start = time.time()
-        try:
-            with urllib.request.urlopen(request, timeout=30) as response:
-                status, answer = response.status, json.loads(response.read())
-                pinned = SimpleCookie(response.headers.get("Set-Cookie", ""))
-                if COOKIE in pinned:
-                    self.cookie = f"{COOKIE}={pinned[COOKIE].value}"
-        except urllib.error.HTTPError as error:
-            status, answer = error.code, json.loads(error.read() or b"{}")
-        sent = Sent(start, time.time(), status, answer.get("id"))
-        self.requests.append(sent)
-        return status, answer, sent
+    record: Record
+    number: int | None = None
+    opened: float | None = None
+    """Seconds to open the page (which joins the room)."""
+    edits: list[Edit] = field(default_factory=list)
 
 
-def run_student(base: str, code: str, n_points: int, seconds: float, seed: int) -> Student:
-    """Join, then send ``n_points`` points at random moments of ``seconds`` seconds."""
-    rng = random.Random(seed)
-    student = Student(base)
-    start = time.time()
-    status, joined, _ = student.post("join", {"room": code})
-    if status != 200:
-        return student
-    for at in sorted(rng.uniform(0, seconds) for _ in range(n_points)):
-        time.sleep(max(0.0, start + at - time.time()))
-        x, y = rng.uniform(-1.8, 1.8), rng.uniform(-1.8, 1.8)
-        group = 1 + (x > 0) + (y > 0)
-        body = {"room": code, "student": joined["student"], "x": x, "y": y, "group": group}
-        student.post("point", body)
+def schedule(rng: random.Random, n_points: int, span: float) -> list[float]:
+    """``n_points`` random moments of ``span`` seconds, at least :data:`GAP_S` apart (evenly
+    spread if they do not fit: then the room may refuse some)."""
+    if n_points <= 1:
+        return [rng.uniform(0, span) for _ in range(n_points)]
+    free = span - GAP_S * (n_points - 1)
+    if free < 0:
+        return [span * k / (n_points - 1) for k in range(n_points)]
+    return [
+        at + GAP_S * k for k, at in enumerate(sorted(rng.uniform(0, free) for _ in range(n_points)))
+    ]
+
+
+def new_point(rng: random.Random) -> list[float]:
+    """A tap in [−1.8, 1.8]², on the drawing's grid (what the room keeps), its group by quadrant."""
+    step = 2 * HALF_WIDTH / STEPS
+    x, y = (round(rng.uniform(-1.8, 1.8) / step) * step for _ in range(2))
+    return [x, y, 1 + (x > 0) + (y > 0)]
+
+
+async def run_student(
+    base: str,
+    code: str,
+    i: int,
+    n_points: int,
+    *,
+    opens_at: float,
+    ends_at: float,
+    over: asyncio.Event,
+    finished: set[int],
+) -> Student:
+    """Open the page at ``opens_at`` (``time.monotonic()``), add the points until ``ends_at``,
+    then say so (``finished``) and stay connected until the class is ``over``."""
+    rng = random.Random(i)
+    student = Student(Record("student", f"s{i}"))
+    record = student.record
+    client = Client(base, record.name)
+    try:
+        await asyncio.sleep(max(0.0, opens_at - time.monotonic()))
+        await client.get(f"/{PAGE}?room={code}", TIMEOUT_S)
+        async with connect(
+            base.replace("http://", "ws://") + "/_stcore/stream",
+            subprotocols=["streamlit"],
+            additional_headers=client.headers,
+            max_size=None,
+            open_timeout=TIMEOUT_S,
+            ping_interval=None,  # browsers do not ping; the server pings them
+        ) as ws:
+            client.remember(ws.response.headers.get_all("Set-Cookie"))
+            record.replicas.append(client.replica)
+            session = StudentSession(ws, code, record)
+            opened = await session.rerun()
+            if opened is None or session.number is None or not session.canvas_id:
+                record.messages.append(f"the page did not join the room: {session.warnings}")
+                return student
+            student.opened, student.number = opened[1], session.number
+            started = time.monotonic()
+            tag = uuid.uuid4().hex[:8]  # the canvas's id in its edits' tokens
+            for k, at in enumerate(schedule(rng, n_points, ends_at - started), 1):
+                await session.wait(started + at - time.monotonic())
+                points = [*session.canvas_points, new_point(rng)]
+                edit = {"seq": f"{tag}:{k}", "half": HALF_WIDTH, "points": points}
+                session.held[session.canvas_id] = ("json_value", json.dumps({"edit": edit}))
+                sent = time.time()
+                answer = await session.rerun()
+                if answer is None:
+                    break
+                accepted = session.count == len(points)
+                refusal = "" if accepted else (session.warnings or ["not added"])[-1]
+                student.edits.append(Edit(sent, *answer, accepted, refusal))
+            finished.add(i)
+            while not over.is_set():  # a phone stays on the page until the class ends
+                await session.wait(0.5)
+    except (OSError, WebSocketException) as error:  # urllib's errors are OSErrors
+        record.disconnects += 1
+        record.messages.append(f"connection: {error!r}")
+    finally:
+        finished.add(i)
     return student
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+async def run_class(
+    base: str, code: str, n_students: int, n_points: int, seconds: float
+) -> list[Student]:
+    """The students: they open their pages within the first sixth of ``seconds`` (as the
+    lecturer shows the code), then each adds its points until ``seconds`` have passed."""
+    start, over, finished = time.monotonic(), asyncio.Event(), set()
+    ramp = seconds / 6
+    tasks = [
+        asyncio.create_task(
+            run_student(
+                base,
+                code,
+                i,
+                n_points,
+                opens_at=start + ramp * i / n_students,
+                ends_at=start + seconds,
+                over=over,
+                finished=finished,
+            )
+        )
+        for i in range(n_students)
+    ]
+    while len(finished) < n_students:
+        await asyncio.sleep(0.2)
+    over.set()
+    return list(await asyncio.gather(*tasks))
 
 
 @dataclass
@@ -146,38 +298,83 @@ class Result:
     """Points on the projector at the end."""
     missing: int
     """Accepted points never on the projector."""
+    opens: list[float]
     acks: list[float]
+    """Edit sent → the reply showing the student's new count."""
+    runs: list[float]
+    """Edit sent → the end of its script run."""
     refresh: list[float]
     redraws: int
+    errors: dict = field(default_factory=dict)
+    replicas: dict = field(default_factory=dict)
+    last_ack: float = 0.0
+    """Seconds from the class's start (the first page opening) to the last point acknowledged."""
 
     def report(self, limit: float) -> bool:
         """Print the numbers; whether they are within ``limit`` seconds (p95 and max)."""
         print(
-            f"joined: {self.joined}; points sent {self.sent}, accepted {self.accepted}, "
-            f"refused {self.refused}"
+            f"joined: {self.joined} (students per replica {self.replicas}); points sent "
+            f"{self.sent}, accepted {self.accepted}, refused {sum(self.refused.values())}"
+            + "".join(f"\n  refused {n}×: {why[:120]}" for why, n in self.refused.items())
         )
         print(
             f"on the projector at the end: {self.shown} points; "
             f"accepted but never shown: {self.missing}"
         )
-        print(
-            f"acknowledgement: median {statistics.median(self.acks):.3f} s, "
-            f"p95 {percentile(self.acks, 95):.3f} s, max {max(self.acks):.3f} s"
-        )
+        errors = ", ".join(f"{what} {n}" for what, n in self.errors.items())
+        print(f"errors: {sum(self.errors.values())} ({errors})")
+        for label, values in (
+            ("open the page (join)", self.opens),
+            ("acknowledgement (sent → count shown)", self.acks),
+            ("acknowledgement (sent → run ended)", self.runs),
+        ):
+            if values:
+                print(f"{label}: {stats(values, 3)}")
+        print(f"last point acknowledged {self.last_ack:.1f} s after the class began")
         if self.refresh:
             print(
-                f"projector refresh (sent → on the figure): "
-                f"median {statistics.median(self.refresh):.2f} s, "
-                f"p95 {percentile(self.refresh, 95):.2f} s, max {max(self.refresh):.2f} s "
+                f"projector refresh (sent → on the figure): {stats(self.refresh, 2)} "
                 f"({self.redraws} redraws)"
             )
         return bool(
             self.missing == 0
+            and self.joined
             and self.accepted == self.sent
+            and not sum(self.errors.values())
+            and self.acks
             and max(self.acks) <= limit
             and self.refresh
             and percentile(self.refresh, 95) <= limit
         )
+
+
+def stats(values: list[float], digits: int) -> str:
+    return (
+        f"median {statistics.median(values):.{digits}f} s, "
+        f"p95 {percentile(values, 95):.{digits}f} s, max {max(values):.{digits}f} s"
+    )
+
+
+def number_points(students: list[Student], code: str, redis_url: str) -> dict[str, int]:
+    """Give each accepted point its contribution number, from the room in Redis: a student's
+    accepted points, in the order it sent them, are its numbers in ascending order.
+
+    Returns the discrepancies found (students whose page and room disagree), by kind.
+    """
+    from kpca_ui.rooms.redis_store import RedisStore
+
+    room = RedisStore(redis_url).snapshot(code)
+    found: Counter = Counter()
+    for student in students:
+        if student.number is None:
+            continue
+        items = sorted(room.point_ids[room.point_students == student.number].tolist())
+        accepted = [e for e in student.edits if e.accepted]
+        if len(items) != len(accepted):
+            found["room and page disagree"] += 1
+        for edit, item in zip(accepted, items, strict=False):
+            edit.item = item
+    return dict(found)
 
 
 def measure(n_students: int, n_points: int, seconds: float) -> Result:
@@ -203,30 +400,32 @@ def measure(n_students: int, n_points: int, seconds: float) -> Result:
             browser = launch_chromium(playwright)
             projector = browser.new_context(viewport=VIEWPORT).new_page()
             projector.set_default_timeout(120_000)
-            projector.goto(f"{balancer.url}/class_room")
+            projector.goto(f"{balancer.url}/{PAGE}")
             projector.get_by_role("button", name="Start a room").click()
             projector.wait_for_selector(".cl-counts")
             code = projector.evaluate(
                 "() => document.body.innerText.match(/room=([A-Z0-9]{6})/)[1]"
             )
             projector.evaluate(POLL_JS)
+            load_before = os.getloadavg()[0]
             print(
                 f"room {code} on {balancer.url}; {n_students} students × {n_points} "
-                f"points in {seconds:g} s",
+                f"points in {seconds:g} s, each a Streamlit session (load average "
+                f"{load_before:.1f})",
                 flush=True,
             )
-            with ThreadPoolExecutor(n_students) as pool:
-                futures = [
-                    pool.submit(run_student, balancer.url, code, n_points, seconds, i)
-                    for i in range(n_students)
-                ]
+            started = time.time()
+            with ThreadPoolExecutor(1) as pool:
+                future = pool.submit(
+                    asyncio.run, run_class(balancer.url, code, n_students, n_points, seconds)
+                )
                 # keep the projector's page served while the students send
-                while not all(f.done() for f in futures):
+                while not future.done():
                     projector.wait_for_timeout(200)
-                students = [f.result() for f in futures]
-            points = [r for s in students for r in s.requests[1:]]
-            accepted = [r for r in points if r.status == 200 and r.item is not None]
-            last = max((r.item for r in accepted), default=0)
+                students = future.result()
+            disagree = number_points(students, code, redis.url)
+            accepted = [e for s in students for e in s.edits if e.accepted]
+            last = max((e.item for e in accepted if e.item is not None), default=0)
             deadline = time.time() + 30
             shown: list = []
             while time.time() < deadline:
@@ -234,24 +433,49 @@ def measure(n_students: int, n_points: int, seconds: float) -> Result:
                 if shown and shown[-1][1] >= last:
                     break
                 projector.wait_for_timeout(200)
+            if not shown or shown[-1][1] < last:  # say what the projector shows instead
+                for alert in projector.evaluate(ALERTS_JS):
+                    print(f"  ! the projector says: {' '.join(alert.split())[:200]}")
             browser.close()
 
-    joins = [s.requests[0] for s in students if s.requests]
+    edits = [e for s in students for e in s.edits]
+    records = [s.record for s in students]
     refresh = []
-    for r in accepted:
-        seen = next((t for t, n in shown if n >= r.item), None)
+    for e in accepted:
+        seen = next((t for t, n in shown if e.item is not None and n >= e.item), None)
         if seen is not None:
-            refresh.append(seen - r.sent)
+            refresh.append(seen - e.sent)
+    errors = {
+        "exceptions": sum(r.exceptions for r in records),
+        "st.error": sum(r.error_alerts for r in records),
+        "timeouts": sum(r.timeouts for r in records),
+        "lost connections": sum(r.disconnects for r in records),
+        "not joined": sum(s.number is None for s in students),
+        **disagree,
+    }
+    for message in sorted({m for r in records for m in r.messages})[:10]:
+        print(f"  ! {message}")
+    clients = resource.getrusage(resource.RUSAGE_SELF)
+    print(
+        f"these clients' CPU {clients.ru_utime + clients.ru_stime:.0f} s (students and "
+        f"projector driver) on {os.cpu_count()} cores; load average {load_before:.1f} "
+        f"before, {os.getloadavg()[0]:.1f} after"
+    )
     return Result(
-        joined=sum(r.status == 200 for r in joins),
-        sent=len(points),
+        joined=sum(s.number is not None for s in students),
+        sent=len(edits),
         accepted=len(accepted),
-        refused=dict(Counter(r.status for r in points if r.status != 200)),
+        refused=dict(Counter(e.refusal for e in edits if not e.accepted)),
         shown=shown[-1][1] if shown else 0,
         missing=len(accepted) - len(refresh),
-        acks=[r.seconds for r in [*joins, *points]],
+        opens=[s.opened for s in students if s.opened is not None],
+        acks=[e.shown for e in edits],
+        runs=[e.done for e in edits],
         refresh=refresh,
         redraws=len(shown),
+        errors=errors,
+        replicas=dict(sorted(Counter(r.replicas[0] for r in records if r.replicas).items())),
+        last_ack=max((e.sent + e.done for e in edits), default=started) - started,
     )
 
 
