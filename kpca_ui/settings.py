@@ -149,7 +149,7 @@ class Setting:
     def from_link(self, strings: list[str]) -> Any:
         """The value the link's ``strings`` give; :class:`Refused` if none."""
         if self.widget == "range":
-            low, high = (self._number(text) for text in strings)
+            low, high = (self._number(text) for text in strings)  # ValueError unless two
             return (low, high)
         (text,) = strings
         if self.widget in ("toggle", "checkbox"):
@@ -157,7 +157,8 @@ class Setting:
             if word not in ("true", "false"):
                 raise Refused("not true or false")
             return word == "true"
-        if self.choices and not self.options:  # options the page knows: it settles them
+        # text, or the option of a choice whose options only the page knows (it settles them)
+        if self.widget in ("text", "link") or (self.choices and not self.options):
             if len(text) > self.longest:
                 raise Refused("too long")
             return text
@@ -167,10 +168,6 @@ class Setting:
                 if text == self.name(option) or _same_number(text, option):
                     return option
             raise Refused("none of its options")
-        if self.widget in ("text", "link"):
-            if len(text) > self.longest:
-                raise Refused("too long")
-            return text
         number = self._number(text)
         if isinstance(self.default, int):
             if not number.is_integer():
@@ -383,8 +380,8 @@ class Settings:
         try:
             return setting.from_link(strings), note
         except (Refused, ValueError):
+            st.session_state.pop(setting.key, None)  # the default, not the session's value
             shown = " – ".join(setting.to_link(self.value(setting.key)))
-            st.session_state.pop(setting.key, None)
             return _DEFAULT, (
                 f"The link's value for “{setting.label}” ({literal(' – '.join(strings))}) is "
                 f"not allowed here; showing the default {literal(shown)}."

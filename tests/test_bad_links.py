@@ -202,3 +202,14 @@ def test_presenter_mode_reports_a_word_it_does_not_know():
     assert at.toggle(key="presenter").value is False
     assert_literal(at)
     assert any("Presenter mode" in note for note in notices(at))
+
+
+def test_the_notice_names_the_default_shown_not_the_sessions_earlier_value():
+    # The notice was worded from the session's value before the link replaced it: a
+    # student at 5 components who opened a link with "inf" read "showing the default 5"
+    # under a slider at 3.
+    at = open_view("home", state={"ct_k": 5})
+    at.query_params["ct_k"] = "inf"
+    at.switch_page("app_pages/contours.py").run()
+    assert at.slider(key="ct_k").value == 3
+    assert any(note.endswith("showing the default 3.") for note in notices(at)), notices(at)

@@ -160,12 +160,9 @@ class Preset:
     help: str
 
 
-_KERNEL_KEYS = (
-    *("ct_data", "ct_n", "ct_noise", "ct_seed", "ct_kernel", "ct_sweep", "ct_values", "ct_k"),
-    *("ct_center", "ct_pca", "ct_degree", "ct_gamma", "ct_coef0", "ct_sigma", "ct_res"),
-)
-"""What a preset sets: the data and the grid, not the picture's own (camera, projection)."""
-_DEFAULTS = {key: SETTINGS.defaults[key] for key in _KERNEL_KEYS}
+_KEPT = ("ct_draw", "ct_pcol", "ct_pi", "ct_pj", "ct_img")
+"""What a preset leaves as it is: a drawing, and the picture's own settings (projection, camera)."""
+_DEFAULTS = {k: v for k, v in SETTINGS.defaults.items() if k not in _KEPT}
 _FIG2 = {**_DEFAULTS, "ct_data": "parabola", "ct_n": 300, "ct_noise": 0.2, "ct_seed": 0}
 _RINGS = {
     **_DEFAULTS,

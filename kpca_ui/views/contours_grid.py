@@ -410,10 +410,6 @@ def _csv(table: Any, sweep: ct.ContourSweep) -> str:
     return ct.to_csv(table(sweep))
 
 
-def _csv(table: Any, sweep: ct.ContourSweep) -> str:
-    return ct.to_csv(table(sweep))
-
-
 def _is_fig2(points: PointSet, chosen: Columns) -> bool:
     """Whether the page shows Fig. 2's data and columns (its caption applies)."""
     spec = chosen.spec
