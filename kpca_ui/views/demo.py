@@ -15,7 +15,7 @@ import streamlit as st
 import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
 from kpca_core import denoise, usps
 from kpca_core.demo import DemoCases, Verdict, measure, most_convincing, percent
-from kpca_core.denoise import DEMO_N, DigitDenoiser, DigitSubsets, ImageGrid, Noise, demo_images
+from kpca_core.denoise import DigitDenoiser, DigitSubsets, ImageGrid, Noise, demo_images
 from kpca_core.figures import denoise as figures
 from kpca_core.figures.style import export_config
 from kpca_core.handwriting import to_digit
@@ -29,21 +29,16 @@ from kpca_ui.settings import Settings
 from kpca_ui.views.denoising import DEMO_LEVELS
 from kpca_ui.views.denoising_cache import digit_sets, digit_subsets, fitted_model
 
-PREFIX = "dm"
-"""Widget-key prefix of the page (its pad's link parameter is ``dm_pad``)."""
+PREFIX = "dm"  # the page's widget keys' prefix (its pad's link parameter is dm_pad)
 SETTINGS = Settings(PREFIX, "demo", pad.link_setting(PREFIX))  # a link's only setting: the pad
 NEXT = "dm_next"
-COUNT = "dm_case"
-"""Session key of the shown case's place among the convincing ones."""
+COUNT = "dm_case"  # session key of the shown case's place among the convincing ones
 TITLES = ("Written<br>by hand", "With<br>noise", "Classic<br>method", "Kernel<br>method")
 """Two short lines each, so that they stay apart on a phone's 390 px."""
 PAD_TITLES = ("Written<br>by you", *TITLES[1:])
-PRESET = next(iter(denoise.PRESETS.values()))
-"""The model of the Denoising page's default: Mika et al.'s Fig. 4 settings."""
-FIGURE_PX = 300
-"""The pictures' height: with the verdict under them, one screen of 1280 × 720."""
-PRESENTER_PX = 380
-"""Their height in presenter mode, where the page's chrome is smaller and the text larger."""
+PRESET = next(iter(denoise.PRESETS.values()))  # the Denoising default: Mika et al.'s Fig. 4
+FIGURE_PX = 300  # the pictures' height: with the verdict under them, one 1280 × 720 screen
+PRESENTER_PX = 380  # in presenter mode, where the page's chrome is smaller and the text larger
 NOISE_GONE = (
     "“Noise gone” compares each cleaned digit with the original: 100 % means it is the "
     "original again, 0 % that it is as far from it as the noisy digit (measured as the sum "
@@ -92,50 +87,37 @@ def cleaned(
     side: int,
     *,
     titles: tuple[str, ...] = TITLES,
-    n_linear: int = DEMO_N["linear"],
-    n_kernel: int = DEMO_N["kernel"],
+    **counts: int,
 ) -> tuple[ImageGrid, Verdict]:
-    """Four pictures of one digit (written, with noise, classic, kernel) and the verdict."""
-    grid = demo_images(
-        model, clean, noise, side=side, n_linear=n_linear, n_kernel=n_kernel, random_state=seed
-    )
-    noisy, classic, kernel = grid.images[0]
+    """Four pictures of one digit (written, with noise, classic, kernel) and the verdict;
+    ``counts``: ``n_linear``, ``n_kernel`` of :func:`kpca_core.denoise.demo_images`."""
+    grid = demo_images(model, clean, noise, side=side, random_state=seed, **counts)
     images = np.concatenate([np.reshape(clean, (1, 1, -1)), grid.images], axis=1)
-    return ImageGrid(images, side, ("",), titles), Verdict.of(clean, noisy, classic, kernel)
+    return ImageGrid(images, side, ("",), titles), Verdict.of(clean, *grid.images[0])
 
 
 def pictures(grid: ImageGrid, verdict: Verdict, key: str, name: str) -> None:
-    """The four pictures, full width, and the verdict under them: words and two bars."""
+    """The four pictures, full width, and the verdict under them: how much of the noise each
+    method removed, in one line and a bar for each."""
     width = narrow_px(f"{key}_screen")  # a phone's, once measured: the pictures in rows
     fig = figures.demo_figure(grid, width_px=width, height_px=FIGURE_PX)
     chart(presentable(fig, height=PRESENTER_PX), key=key, config=export_config(name))
-    show_verdict(verdict)
-    narrow_listener(f"{key}_screen", width)
-
-
-def show_verdict(verdict: Verdict) -> None:
-    """How much of the noise each method removed, in one line and a bar for each."""
     st.markdown(
         '<p style="font-size: 1.5rem; font-weight: 700; margin: 0">'
         f"{html.escape(verdict.words().capitalize())}</p>",
         unsafe_allow_html=True,
     )
     shares = {"Kernel method": verdict.kernel, "Classic method": verdict.classic}
-    for column, (name, share) in zip(st.columns(2), shares.items(), strict=True):
-        column.progress(min(max(share, 0.0), 1.0), text=f"{name}: {percent(share)}")
+    for column, (method, share) in zip(st.columns(2), shares.items(), strict=True):
+        column.progress(min(max(share, 0.0), 1.0), text=f"{method}: {percent(share)}")
     if prose():
         st.caption(NOISE_GONE)
+    narrow_listener(f"{key}_screen", width)
 
 
 def noise_of(cases: DemoCases) -> Noise:
     """The noise the Demo adds: Gaussian, at the measured cases' level."""
     return Noise("gaussian", cases.level)
-
-
-def shown_case(cases: DemoCases) -> int:
-    """The test digit to show: the next convincing one after each "Show me another"."""
-    place = st.session_state.get(COUNT, 0)
-    return int(cases.chosen[place % len(cases.chosen)])
 
 
 def another() -> None:
@@ -153,23 +135,18 @@ def show(model: DigitDenoiser, subsets: DigitSubsets, cases: DemoCases) -> None:
             "**classic method** keeps much of the noise."
         )
     button.button("Show me another", key=NEXT, on_click=another, icon=":material/refresh:")
-    index = shown_case(cases)
+    place = st.session_state.get(COUNT, 0)  # the next convincing case after each "another"
+    index = int(cases.chosen[place % len(cases.chosen)])
     grid, verdict = cleaned(model, subsets.X_test[index], noise_of(cases), index, subsets.side)
     pictures(grid, verdict, "dm_chart", f"demo_digit{index}")
 
 
 @st.fragment
 def write_a_digit(
-    prefix: str,
-    model: DigitDenoiser,
-    side: int,
-    noise: Noise,
-    *,
-    n_linear: int = DEMO_N["linear"],
-    n_kernel: int = DEMO_N["kernel"],
+    prefix: str, model: DigitDenoiser, side: int, noise: Noise, **counts: int
 ) -> None:
-    """The pad, and beside it the written digit cleaned up by both methods, with the verdict
-    (a fragment: a stroke reruns only this)."""
+    """The pad, and beside it the written digit cleaned up by both methods (``counts``: as
+    :func:`cleaned`'s), with the verdict (a fragment: a stroke reruns only this)."""
     writing = pad.written(prefix)
     left, right = st.columns([1, 2], vertical_alignment="top")
     with left:
@@ -189,9 +166,7 @@ def write_a_digit(
             st.info(str(empty), icon=":material/edit:")
             return
         seed = pad.noise_seed(prefix)
-        grid, verdict = cleaned(
-            model, clean, noise, seed, side, titles=PAD_TITLES, n_linear=n_linear, n_kernel=n_kernel
-        )
+        grid, verdict = cleaned(model, clean, noise, seed, side, titles=PAD_TITLES, **counts)
         pictures(grid, verdict, f"{prefix}_pad_chart", f"{prefix}_your_digit")
 
 

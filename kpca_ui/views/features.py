@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+import plotly.graph_objects as go
 import streamlit as st
 
 import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
@@ -37,10 +38,8 @@ from kpca_ui.workers import CELL_NICENESS, compute, in_background
 TABS = ("Toy: why it works", "USPS: Table 2")
 TABLE_PATH = app_dir() / "assets" / "features_table2.csv"
 BENCH_COMMAND = "python bench/features_usps.py"
-TABLE_SCREEN = "ft_table_screen"
-"""Key of the listener that measures the page's width for Table 2 (a phone's)."""
-TOY_SCREEN = "ft_toy_screen"
-"""The same for the toy's regions (a phone's: one below the other)."""
+TABLE_SCREEN = "ft_table_screen"  # the listener measuring the page's width for Table 2
+TOY_SCREEN = "ft_toy_screen"  # the same for the toy's regions (on a phone: one below the other)
 
 # ---------------------------------------------------------------- the toy
 PREFIX = "ft"
@@ -59,14 +58,13 @@ ONE_GROUP = (
 )
 TOY_KERNELS = {"rbf": "Gaussian", "poly": "Polynomial (x·y + 1)^d"}
 SIGMAS = (0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0)
-TOY_N_MAX = 50
-"""Components the toy computes once per fit; the slider picks the first n."""
+TOY_N_MAX = 50  # components the toy computes once per fit; the slider picks the first n
 MAX_TOY_POINTS = 1000
 MAX_SEED = 10_000
 SETTINGS = Settings(
-    "ft",
+    PREFIX,
     "features",
-    camera("ft"),
+    camera(PREFIX),
     choice("ft_tab", "Tab", TABS, widget="tabs", stepping=True),
     choice("ft_data", "Data set", TOY_SETS, cost="data"),
     Setting("ft_draw", "Drawing", "link", longest=4096),
@@ -111,10 +109,12 @@ SETTINGS = Settings(
 )
 
 
-def _kernel_params(kernel: str, parameter: float) -> dict[str, float]:
+def _fit(X: np.ndarray, labels: np.ndarray, kernel: str, parameter: float, **params: float):
     if kernel == "rbf":
-        return {"gamma": sigma_to_gamma(parameter)}
-    return {"degree": int(parameter), "gamma": 1.0, "coef0": 1.0}
+        params["gamma"] = sigma_to_gamma(parameter)
+    else:
+        params.update(degree=int(parameter), gamma=1.0, coef0=1.0)
+    return compute(features.toy_features, X, labels, kernel=kernel, n_max=TOY_N_MAX, **params)
 
 
 @memo
@@ -122,9 +122,7 @@ def toy_fit(
     name: str, n_points: int, seed: int, kernel: str, parameter: float
 ) -> features.ToyFeatures:
     """Kernel PCA of a toy set and the components of the points and the grid (in a worker)."""
-    X, labels = datasets.TOY_2D[name](n_points, random_state=seed)
-    params = _kernel_params(kernel, parameter)
-    return compute(features.toy_features, X, labels, kernel=kernel, n_max=TOY_N_MAX, **params)
+    return _fit(*datasets.TOY_2D[name](n_points, random_state=seed), kernel, parameter)
 
 
 @memo
@@ -132,10 +130,7 @@ def drawn_fit(code: str, kernel: str, parameter: float) -> features.ToyFeatures:
     """Kernel PCA of a drawing (its link text ``code``), as :func:`toy_fit` of a toy set; its
     groups are the classes, its grid the canvas's square (the regions are drawn behind it)."""
     drawing, _ = decode(code)
-    params = {"half_width": drawing.half_width, **_kernel_params(kernel, parameter)}
-    return compute(
-        features.toy_features, drawing.X, drawing.groups, kernel=kernel, n_max=TOY_N_MAX, **params
-    )
+    return _fit(drawing.X, drawing.groups, kernel, parameter, half_width=drawing.half_width)
 
 
 @memo
@@ -144,32 +139,18 @@ def toy_result(key: tuple, n: int, _fit: features.ToyFeatures) -> features.ToyRe
     return features.toy_experiment(_fit, n)
 
 
-TOY_NOTICE = (
-    "On kernel components the linear classifier bends around the classes; on x, y it can "
-    "only cut straight."
-)
-"""Presenter mode's one line under the toy's figure."""
-BELOW_TABS_PX = FIGURE_PX - 30
-"""A tab's figure's height in presenter mode: below the tabs and the stepping control."""
-TABLE2_NOTICE = (
-    "Degree 1 is linear PCA: nonlinear components (degree ≥ 2) bring the test error far down."
-)
-"""Presenter mode's one line under Table 2."""
+BELOW_TABS_PX = FIGURE_PX - 30  # a tab's figure in presenter mode: below tabs and stepping
 TABLE2_TEXT = (
     "The paper's experiment: kernel PCA extracts nonlinear components from the USPS "
     "digits, and a **linear** SVM is trained on them. Its test error falls far below what "
     "the same number of linear components (degree 1) gives."
 )
-"""What Table 2 shows: above it, under it on a phone."""
-TOY_TEXT = (
-    "In the plane the classes are wrapped around each other: no straight line separates "
-    "them. Kernel PCA maps each point to its first n nonlinear components; a **linear** "
-    "classifier (scikit-learn `LinearSVC`, one class against the rest) trained on those "
-    "components draws curved boundaries in the plane (left). The same classifier on x, y "
-    "can only cut the plane by straight lines (right). Or draw your own points: each "
-    "group is a class."
-)
-"""What the toy's figure shows, under it."""
+
+
+def _chart(fig: go.Figure, key: str, name: str, image_format: str, **height: int) -> None:
+    """A figure as drawn now (:func:`presentable`), exported as ``name``."""
+    config = export_config(name, image_format=image_format)
+    chart(presentable(fig, **height), key=key, config=config)
 
 
 def show_toy(image_format: str) -> None:
@@ -186,45 +167,45 @@ def show_toy(image_format: str) -> None:
         kernel = SETTINGS.draw("ft_kernel", cols[3])
         parameter = float(SETTINGS.draw("ft_sigma" if kernel == "rbf" else "ft_pdegree", cols[4]))
         n = SETTINGS.draw("ft_k", cols[5])
-    names = colours = None
     if name == DRAWN:
         drawn = _drawn_toy(kernel, parameter, n)
         if drawn is None:
             return
         fit, result = drawn
-        names, colours = _groups(fit)
     else:
         draw.sync_link(PREFIX, None)
         st.session_state[LAST_TOY] = (name, n_points, seed)
         key = (name, n_points, seed, kernel, parameter)
         fit = toy_fit(*key)
         result = toy_result(key, n, fit)
+    groups = _groups(fit) if name == DRAWN else {}
     label = f"Gaussian, σ = {parameter:g}" if kernel == "rbf" else f"polynomial, d = {parameter:g}"
     if result.n_components < n:
         st.caption(f"This kernel has only {result.n_components} non-zero components.")
     toy_width = narrow_px(TOY_SCREEN)  # a phone's, once measured: the panels stacked
-    fig = figures.toy_regions_figure(
-        fit,
-        result,
-        kernel_label=label,
-        class_names=names,
-        colours=colours,
-        wide=presenter_mode(),  # elsewhere as narrow as a phone, perhaps
-        width_px=toy_width,
+    fig = figures.toy_regions_figure(  # wide in presenter mode, elsewhere perhaps a phone's
+        fit, result, kernel_label=label, wide=presenter_mode(), width_px=toy_width, **groups
     )
     export = f"features_toy_{name}_{kernel}{parameter:g}_n{result.n_components}"
-    chart(
-        presentable(fig, height=BELOW_TABS_PX),
-        key="ft_toy_chart",
-        config=export_config(export, image_format=image_format),
+    _chart(fig, "ft_toy_chart", export, image_format, height=BELOW_TABS_PX)
+    notice(
+        "On kernel components the linear classifier bends around the classes; on x, y it can "
+        "only cut straight."
     )
-    notice(TOY_NOTICE)
     if not prose():  # there the panels' titles say it, and the figure needs the room
         return
     left, right = st.columns(2)
-    left.metric(f"Correct on {result.n_components} kernel components", _percent(result, True))
-    right.metric("Correct on x, y", _percent(result, False))
-    st.markdown(TOY_TEXT)
+    kernel_share = f"{100 * result.kernel_accuracy:.1f} %"
+    left.metric(f"Correct on {result.n_components} kernel components", kernel_share)
+    right.metric("Correct on x, y", f"{100 * result.raw_accuracy:.1f} %")
+    st.markdown(
+        "In the plane the classes are wrapped around each other: no straight line separates "
+        "them. Kernel PCA maps each point to its first n nonlinear components; a **linear** "
+        "classifier (scikit-learn `LinearSVC`, one class against the rest) trained on those "
+        "components draws curved boundaries in the plane (left). The same classifier on x, y "
+        "can only cut the plane by straight lines (right). Or draw your own points: each "
+        "group is a class."
+    )
     explain("ft_toy")
     narrow_listener(TOY_SCREEN, toy_width)
 
@@ -236,39 +217,28 @@ def _drawn_toy(
     (too few points, one group, or points the kernel cannot tell apart: a notice says so)."""
     last = st.session_state.get(LAST_TOY, ("moons", 300, 0))
     drawing = draw.drawn_state(PREFIX, datasets.TOY_2D[last[0]](last[1], random_state=last[2]))
-    place = st.container()
-
-    def canvas(background: dict | None = None) -> None:
-        draw.canvas(PREFIX, background, place=place, large=presenter_mode())
-
-    if len(drawing) < draw.MIN_POINTS:
-        canvas()
-        return None
-    if np.unique(drawing.groups).size < 2:
-        canvas()
+    place, background, drawn = st.container(), None, None
+    if len(drawing) >= draw.MIN_POINTS and np.unique(drawing.groups).size < 2:
         st.info(ONE_GROUP, icon=":material/draw:")
-        return None
-    code = encode(drawing)
-    try:
-        fit = drawn_fit(code, kernel, parameter)
-    except ValueError as error:
-        canvas()
-        st.info(f"These points give the classifier nothing to work on: {error}.")
-        return None
-    result = toy_result((DRAWN, code, kernel, parameter), n, fit)
-    canvas(figures.canvas_regions(fit, result, _groups(fit)[1]))
-    return fit, result
+    elif len(drawing) >= draw.MIN_POINTS:
+        code = encode(drawing)
+        try:
+            fit = drawn_fit(code, kernel, parameter)
+        except ValueError as error:
+            st.info(f"These points give the classifier nothing to work on: {error}.")
+        else:
+            drawn = fit, toy_result((DRAWN, code, kernel, parameter), n, fit)
+            background = figures.canvas_regions(*drawn, _groups(fit)["colours"])
+    draw.canvas(PREFIX, background, place=place, large=presenter_mode())
+    return drawn
 
 
-def _groups(fit: features.ToyFeatures) -> tuple[list[str], list[str]]:
-    """A drawing's classes: their names, and their colours as the canvas gives its groups."""
+def _groups(fit: features.ToyFeatures) -> dict[str, list[str]]:
+    """A drawing's classes for :func:`~kpca_core.figures.features.toy_regions_figure`: their
+    names, and their colours as the canvas gives its groups."""
     groups = np.unique(fit.labels)
-    return [f"group {g}" for g in groups], [style.GROUPS[g - 1] for g in groups]
-
-
-def _percent(result: features.ToyResult, kernel: bool) -> str:
-    accuracy = result.kernel_accuracy if kernel else result.raw_accuracy
-    return f"{100 * accuracy:.1f} %"
+    names = [f"group {g}" for g in groups]
+    return {"class_names": names, "colours": [style.GROUPS[g - 1] for g in groups]}
 
 
 # ---------------------------------------------------------------- USPS, Table 2
@@ -295,8 +265,7 @@ PROTOCOL = f"""
 """
 LIVE_CELLS = "ft_live_cells"
 """Session-state key of the cells this session recomputed live: (degree, n) → cell."""
-CELLS_WAITING = 2
-"""Live cells the server computes or queues at once; a session asking for more is refused."""
+CELLS_WAITING = 2  # live cells computed or queued at once; a session asking for more is refused
 _cells_lane = threading.BoundedSemaphore(CELLS_WAITING)
 
 
@@ -339,26 +308,19 @@ def live_cell(degree: int, n: int, n_fit: int) -> features.Table2Cell:
         _cells_lane.release()
 
 
-def live_fit_digits() -> int:
-    """Training digits the live kernel PCA is fitted on: the paper's 3000, or
-    ``KPCA_FEATURES_FIT`` (fewer, for the tests)."""
+def fit_digits() -> int:
+    """Training digits the live kernel PCA is fitted on: the paper's 3000 (or
+    ``KPCA_FEATURES_FIT``, fewer, for the tests), or all of them, as chosen where words are."""
     value = os.environ.get("KPCA_FEATURES_FIT", "").strip()
-    return int(value) if value.isdigit() and int(value) > 0 else features.KPCA_TRAIN
-
-
-def fit_digits_control() -> int:
-    """How many training digits the live kernel PCA is fitted on: the paper's 3000, or all."""
-    paper = live_fit_digits()
+    paper = int(value) if value.isdigit() and int(value) > 0 else features.KPCA_TRAIN
+    if not prose():
+        return paper
+    options = {
+        paper: f"the first {paper} training digits (the paper)",
+        features.ALL_TRAIN: f"all {features.ALL_TRAIN} training digits (randomized solver)",
+    }
     return st.radio(
-        "Kernel PCA fitted on",
-        (paper, features.ALL_TRAIN),
-        format_func=lambda m: (
-            f"the first {m} training digits (the paper)"
-            if m == paper
-            else f"all {m} training digits (randomized solver)"
-        ),
-        key="ft_fit",
-        horizontal=True,
+        "Kernel PCA fitted on", options, format_func=options.get, key="ft_fit", horizontal=True
     )
 
 
@@ -387,18 +349,9 @@ def grid_csv(table: features.Table2, errors: np.ndarray, live: np.ndarray) -> st
     for degree, n in features.table2_cells_planned():
         i, j = features.TABLE2_N.index(n), features.TABLE2_DEGREES.index(degree)
         source = "computed live" if live[i, j] else "shipped table"
-        paper = features.PAPER_TABLE2[i, j]
+        paper = features.paper_error(degree, n)
         lines.append(f"{degree},{n},{errors[i, j]:.2f},{'' if np.isnan(paper) else paper},{source}")
     return "\n".join(lines) + "\n"
-
-
-def _claims(errors: np.ndarray) -> None:
-    """The paper's two claims, checked on the numbers shown and on the paper's."""
-    ours, paper = features.table2_claims(errors), features.table2_claims(features.PAPER_TABLE2)
-    for i, (mine, theirs) in enumerate(zip(ours, paper, strict=True), start=1):
-        verdict = ":green[holds]" if mine.holds else ":orange[holds only in part]"
-        st.markdown(f"**Claim {'i' * i}: {mine.statement}** Here: {verdict}. {mine.detail}")
-        st.caption(f"On the paper's own numbers: {theirs.detail}")
 
 
 def show_table2(image_format: str) -> None:
@@ -415,12 +368,10 @@ def show_table2(image_format: str) -> None:
     errors, live = shown_grid(table)
     width = narrow_px(TABLE_SCREEN)  # a phone's: the two grids stacked
     fig = figures.table2_figure(errors, live=live, chosen=(degree, n), width_px=width)
-    chart(
-        presentable(fig, height=BELOW_TABS_PX),
-        key="ft_table_chart",
-        config=export_config("features_table2", image_format=image_format),
+    _chart(fig, "ft_table_chart", "features_table2", image_format, height=BELOW_TABS_PX)
+    notice(
+        "Degree 1 is linear PCA: nonlinear components (degree ≥ 2) bring the test error far down."
     )
-    notice(TABLE2_NOTICE)
     if not prose():
         show_cell(table, degree, n, image_format)
         return
@@ -435,7 +386,11 @@ def show_table2(image_format: str) -> None:
         f"({int(live.sum())} so far); hover a cell for both numbers."
     )
     explain("ft_table2")
-    _claims(errors)
+    ours, paper = features.table2_claims(errors), features.table2_claims(features.PAPER_TABLE2)
+    for i, (mine, theirs) in enumerate(zip(ours, paper, strict=True), start=1):
+        verdict = ":green[holds]" if mine.holds else ":orange[holds only in part]"
+        st.markdown(f"**Claim {'i' * i}: {mine.statement}** Here: {verdict}. {mine.detail}")
+        st.caption(f"On the paper's own numbers: {theirs.detail}")
     st.markdown(
         "**Where the numbers differ from the paper.** " + features.differences_from_paper(errors)
     )
@@ -458,20 +413,20 @@ def show_cell(table: features.Table2, degree: int, n: int, image_format: str) ->
     if degree == 1 and n > features.LINEAR_MAX_COMPONENTS:
         st.info("Degree 1 is linear PCA: there are only 256 components (the pixels).")
         return
-    i, j = features.TABLE2_N.index(n), features.TABLE2_DEGREES.index(degree)
     cols = st.columns(3)
-    cols[0].metric("Test error, shipped table", f"{table.errors[i, j]:.2f} %")
-    cols[1].metric("The paper's", f"{features.PAPER_TABLE2[i, j]:.1f} %")
-    cols[2].metric("C chosen on held-out digits", f"{table.C[i, j]:g}")
+    cols[0].metric("Test error, shipped table", f"{table.error(degree, n):.2f} %")
+    cols[1].metric("The paper's", f"{features.paper_error(degree, n):.1f} %")
+    where = features.TABLE2_N.index(n), features.TABLE2_DEGREES.index(degree)
+    cols[2].metric("C chosen on held-out digits", f"{table.C[where]:g}")
     digits = usps_test_digits(os.environ.get(usps.USPS_ENV_VAR))
     if isinstance(digits, str):
         st.info(f"USPS is not available ({digits}): a cell cannot be recomputed live here.")
         return
-    n_fit = fit_digits_control() if prose() else live_fit_digits()
+    n_fit = fit_digits()
     cell = _live_cells().get((degree, n))
-    if cell is not None and cell.n_fit == n_fit:
-        _cell_details(cell, digits, image_format)
-    elif prose():
+    if cell is None or cell.n_fit != n_fit:
+        if not prose():
+            return
         st.caption(
             "Its confusion matrix and misclassified digits come from recomputing it: kernel "
             f"PCA of {n_fit} digits, their components and {len(features.C_GRID) + 1}"
@@ -484,36 +439,22 @@ def show_cell(table: features.Table2, degree: int, n: int, image_format: str) ->
                 st.error(f"The cell could not be recomputed: {error}.")
                 return
             st.rerun()
-
-
-def _cell_details(
-    cell: features.Table2Cell, digits: tuple[np.ndarray, np.ndarray], image_format: str
-) -> None:
-    images, labels = digits
-    wrong = cell.misclassified
-    name = f"d{cell.degree}_n{cell.n_components}"
+        return
+    (images, labels), wrong = digits, cell.misclassified
     if prose():
         st.markdown(
             f"**Computed live:** test error {cell.test_error:.2f} % ({wrong.size} of "
             f"{labels.size} test digits wrong), C = {cell.C:g} chosen on held-out digits "
             f"({cell.seconds:.0f} s for the SVMs)."
         )
-    chart(
-        presentable(figures.confusion_figure(cell.confusion)),
-        key="ft_confusion_chart",
-        config=export_config(f"features_confusion_{name}", image_format=image_format),
-    )
+    name = f"d{degree}_n{n}"
+    fig = figures.confusion_figure(cell.confusion)
+    _chart(fig, "ft_confusion_chart", f"features_confusion_{name}", image_format)
     if prose():
         explain("ft_confusion")
-    chart(
-        presentable(
-            figures.misclassified_figure(
-                images[wrong], labels[wrong], cell.predictions[wrong], title="Misclassified"
-            )
-        ),
-        key="ft_wrong_chart",
-        config=export_config(f"features_misclassified_{name}", image_format=image_format),
-    )
+    wrong_digits = images[wrong], labels[wrong], cell.predictions[wrong]
+    fig = figures.misclassified_figure(*wrong_digits, title="Misclassified")
+    _chart(fig, "ft_wrong_chart", f"features_misclassified_{name}", image_format)
 
 
 def warm(values: Mapping[str, Any]) -> None:

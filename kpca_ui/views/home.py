@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
@@ -17,6 +17,7 @@ from kpca_ui.chart import chart
 from kpca_ui.presenter import KEY as PRESENTER
 from kpca_ui.presenter import presenter_mode, prose
 from kpca_ui.settings import Settings
+from kpca_ui.shell import NAVIGATION
 from kpca_ui.views import contours, denoising, features, spectrum
 from kpca_ui.views import home_pictures as pictures
 
@@ -51,59 +52,29 @@ STEPS = [
     ),
 ]
 
-VIEWS = [
-    (
-        "app_pages/contours.py",
-        "Contours",
-        "kernel principal components as contour lines on 2-D data (Fig. 2)",
-        ":material/line_curve:",
-    ),
-    (
-        "app_pages/spectrum.py",
-        "Spectrum",
-        "how the kernel width shapes the eigenvalues",
-        ":material/bar_chart:",
-    ),
-    (
-        "app_pages/denoising.py",
-        "Denoising",
-        "linear vs kernel PCA on noisy handwritten digits (Mika et al. 1999)",
-        ":material/blur_off:",
-    ),
-    (
-        "app_pages/demo.py",
-        "Demo",
-        "can a computer clean up handwriting? (no maths)",
-        ":material/auto_fix_high:",
-    ),
-    (
-        "app_pages/features.py",
-        "Features",
-        "a linear classifier on kernel components, the paper's Table 2 on USPS",
-        ":material/grid_on:",
-    ),
-    (
-        "app_pages/lesson.py",
-        "Lesson",
-        "kernel PCA in 10 steps, for a lecture (step with ← / →)",
-        ":material/school:",
-    ),
-]
-"""Each view: its page, the link's short name (a label does not wrap: on a phone a long one
-is cut), what it shows (a caption, which wraps), its icon."""
+VIEWS = {
+    "contours": "kernel principal components as contour lines on 2-D data (Fig. 2)",
+    "spectrum": "how the kernel width shapes the eigenvalues",
+    "denoising": "linear vs kernel PCA on noisy handwritten digits (Mika et al. 1999)",
+    "demo": "can a computer clean up handwriting? (no maths)",
+    "features": "a linear classifier on kernel components, the paper's Table 2 on USPS",
+    "lesson": "kernel PCA in 10 steps, for a lecture (step with ← / →)",
+}
+"""What each view shows (a caption, which wraps), by its script; the link's short name and
+icon are the navigation's (:data:`kpca_ui.shell.NAVIGATION`)."""
 
 
 @dataclass(frozen=True)
 class Card:
     """One gallery card: a link into a view (its ``settings``) opened with ``values`` (the
     others at their defaults), and the name of its picture in
-    :data:`kpca_ui.views.home_pictures.BUILDERS`, or None."""
+    :data:`kpca_ui.views.home_pictures.BUILDERS`."""
 
     settings: Settings
     title: str
-    values: Mapping[str, Any] = field(default_factory=dict)
-    caption: str = ""
-    picture: str | None = None
+    values: Mapping[str, Any]
+    caption: str
+    picture: str
 
     @property
     def page(self) -> str:
@@ -202,10 +173,11 @@ def five_steps() -> None:
 
 def view_links() -> None:
     """A link into each view, with a line saying what it shows."""
-    for page, name, what, icon in VIEWS:
-        st.page_link(page, label=name, icon=icon)
-        if prose():
-            st.caption(what)
+    for page, name, icon in NAVIGATION:
+        if page in VIEWS:
+            st.page_link(f"app_pages/{page}.py", label=name, icon=icon)
+            if prose():
+                st.caption(VIEWS[page])
 
 
 def classic_figures_gallery(per_row: int = 3) -> None:
@@ -217,12 +189,11 @@ def classic_figures_gallery(per_row: int = 3) -> None:
             with column.container(border=True):
                 # the card's title stays shown in presenter mode
                 st.markdown(f"<p><b>{html.escape(card.title)}</b></p>", unsafe_allow_html=True)
-                if card.picture is not None:
-                    chart(
-                        pictures.picture(card.picture),
-                        key=f"home_pic_{start}_{card.picture}",
-                        config={"staticPlot": True},
-                    )
+                chart(
+                    pictures.picture(card.picture),
+                    key=f"home_pic_{start}_{card.picture}",
+                    config={"staticPlot": True},
+                )
                 if prose():
                     st.caption(card.caption)
                 st.page_link(

@@ -70,10 +70,6 @@ def _fig5() -> go.Figure:
     return rings_figures.fig5_figure(fig5_readings(X), labels)
 
 
-def _table2() -> go.Figure:
-    return features_figures.table2_figure(shipped_table().errors)
-
-
 def _toy() -> go.Figure:
     return denoise_figures.toy_figure(
         [toy_denoising(name, n_samples=100) for name in ("half_circle", "square")]
@@ -94,7 +90,7 @@ BUILDERS = {
     "rings": _rings,
     "toy": _toy,
     "fig5": _fig5,
-    "table2": _table2,
+    "table2": lambda: features_figures.table2_figure(shipped_table().errors),
     "gaussian_digits": lambda: _digits(Noise("gaussian", 0.5)),
     "speckle_digits": lambda: _digits(Noise("speckle", 0.4)),
 }

@@ -127,11 +127,8 @@ def fig5_section(points: PointSet, image_format: str, width: int = figures.WIDTH
         width_px=page_px() if projector else width,
         text_scale=FONT_SCALE if projector else 1.0,
     )
-    chart(
-        presentable(fig),
-        key="ct_fig5",
-        config=export_config("contours-deregowski-krzysko-fig5", image_format=image_format),
-    )
+    config = export_config("contours-deregowski-krzysko-fig5", image_format=image_format)
+    chart(presentable(fig), key="ct_fig5", config=config)
     if prose():
         for reading in readings:
             st.markdown(reading_words(reading))
