@@ -1,15 +1,13 @@
 """The drawing canvas: points drawn by hand as a data set of the 2-D views.
 
-"Draw your own points" in the data picker (:mod:`kpca_ui.points`) shows a canvas (a
-``components.v2`` component, ``draw_canvas.js`` and ``draw_canvas.css``) with the first
-component of the current fit behind the points: click adds, drag moves, groups 2 and 3,
-delete, undo, clear, and a copy of the data set shown before.
-
-The drawing is kept in the session (:class:`kpca_core.drawing.Drawing`) and in the link
-(``<prefix>_draw``).  Every edit sends the whole drawing as the state value ``edit`` with
-a sequence token; :func:`take_edit` applies an edit it has not seen, so the state logic
-reads a plain value and can be tested with one passed in.  The handwriting pad
-(:mod:`kpca_ui.pad`) keeps its state the same way (:func:`linked_value`, :func:`put_in_link`).
+"Draw your own points" in the data picker (:mod:`kpca_ui.points`) shows a ``components.v2``
+canvas (``draw_canvas.js``, ``draw_canvas.css``) with the first component of the current fit
+behind the points: click adds, drag moves, groups 2 and 3, delete, undo, clear, and a copy of
+the data set shown before.  The drawing (:class:`kpca_core.drawing.Drawing`) is kept in the
+session and in the link (``<prefix>_draw``).  Every edit sends the whole drawing as the state
+value ``edit`` with a sequence token; :func:`take_edit` applies an edit once, so the state logic
+reads a plain value (a test passes one).  The handwriting pad (:mod:`kpca_ui.pad`) shares this
+plumbing (:func:`component`, :func:`state_keys`, :func:`new_state`, ...).
 """
 
 from __future__ import annotations
@@ -38,15 +36,19 @@ CANVAS_PX = 480
 shrinks it to the room the screen's height leaves (``fit`` in ``draw_canvas.js``)."""
 PRESENTER_PX = 620
 GROUP_COLOURS = style.GROUPS[:N_GROUPS]
-"""The canvas's colours: group g in ``GROUP_COLOURS[g - 1]``."""
 SEQ_CHARS = 64
 """The longest edit token read from the canvas (it sends ``"<id>:<count>"``)."""
-_HERE = Path(__file__).parent
-_CANVAS = st.components.v2.component(
-    "kpca_ui.draw_canvas",
-    css=(_HERE / "draw_canvas.css").read_text(encoding="utf-8"),
-    js=(_HERE / "draw_canvas.js").read_text(encoding="utf-8"),
-)
+
+
+def component(stem: str) -> Callable:
+    """The ``components.v2`` component ``kpca_ui.<stem>`` of ``<stem>.css`` and ``<stem>.js``
+    (after ``canvas.js``, what the canvases share)."""
+    names = (f"{stem}.css", "canvas.js", f"{stem}.js")
+    css, shared, js = ((Path(__file__).parent / name).read_text(encoding="utf-8") for name in names)
+    return st.components.v2.component(f"kpca_ui.{stem}", css=css, js=shared + js)
+
+
+_CANVAS = component("draw_canvas")
 HELP = (
     f"**Click** adds a point, **drag** moves one; **1 2 3** (or shift-click) choose the "
     "group of the next points, **Delete** (or alt-click) removes one, **Undo** and "
@@ -56,15 +58,16 @@ HELP = (
 )
 
 
+def state_keys(prefix: str, value: str, link: str, widget: str) -> dict[str, str]:
+    """The session keys of a canvas's ``value``, ``widget``, and notes, seq, rev and noise (named
+    after its ``link``), and its link key: all ``<prefix>_`` and a suffix."""
+    suffixes = {value: value, "widget": widget, "link": link}
+    suffixes |= {name: f"{link}_{name}" for name in ("notes", "seq", "rev", "noise")}
+    return {name: f"{prefix}_{suffix}" for name, suffix in suffixes.items()}
+
+
 def _keys(prefix: str) -> dict[str, str]:
-    return {
-        "drawing": f"{prefix}_drawing",
-        "link": f"{prefix}_draw",
-        "notes": f"{prefix}_draw_notes",
-        "seq": f"{prefix}_draw_seq",
-        "rev": f"{prefix}_draw_rev",
-        "canvas": f"{prefix}_canvas",
-    }
+    return state_keys(prefix, "drawing", "draw", "canvas")
 
 
 def linked_value(keys: Mapping[str, str], name: str, read: Callable[[str | None], tuple]) -> Any:
@@ -72,9 +75,7 @@ def linked_value(keys: Mapping[str, str], name: str, read: Callable[[str | None]
     (``keys["link"]``, parsed by ``read``), with its notes, at revision 0."""
     if keys[name] not in st.session_state:
         value, notes = read(st.query_params.get(keys["link"]))
-        st.session_state[keys[name]] = value
-        st.session_state[keys["notes"]] = notes
-        st.session_state[keys["rev"]] = 0
+        st.session_state.update({keys[name]: value, keys["notes"]: notes, keys["rev"]: 0})
     return st.session_state[keys[name]]
 
 
@@ -94,8 +95,7 @@ def current_drawing(prefix: str) -> Drawing:
 def replace_drawing(prefix: str, drawing: Drawing, notes: list[str]) -> None:
     """A drawing that the canvas did not make: the canvas takes it (a new revision)."""
     keys = _keys(prefix)
-    st.session_state[keys["drawing"]] = drawing
-    st.session_state[keys["notes"]] = notes
+    st.session_state[keys["drawing"]], st.session_state[keys["notes"]] = drawing, notes
     st.session_state[keys["rev"]] = st.session_state.get(keys["rev"], 0) + 1
 
 
@@ -113,28 +113,27 @@ def take_edit(prefix: str, value: object, copy_source: tuple | None = None) -> b
         The data set a copy takes; None: nothing to copy.
     """
     keys = _keys(prefix)
-    current = current_drawing(prefix)
-    edit = value.get("edit") if isinstance(value, Mapping) else None
-    if not isinstance(edit, Mapping) or not _is_token(edit.get("seq")):
-        return False
-    if edit["seq"] == st.session_state.get(keys["seq"]):
-        return False
-    st.session_state[keys["seq"]] = edit["seq"]
-    if edit.get("copy"):
-        if copy_source is not None:
-            drawing, note = from_data(*copy_source)
-            replace_drawing(prefix, drawing, [f"Copied in: {note}."] if note else [])
-        return True
-    half_width = edit.get("half", current.half_width)
-    drawing, notes = from_points(edit.get("points"), half_width)
-    st.session_state[keys["drawing"]] = drawing
-    st.session_state[keys["notes"]] = notes
-    return True
+    half_width = current_drawing(prefix).half_width
+    edit = new_state(keys, value, "edit")
+    if edit is not None and not edit.get("copy"):
+        made = from_points(edit.get("points"), edit.get("half", half_width))
+        st.session_state[keys["drawing"]], st.session_state[keys["notes"]] = made
+    elif edit is not None and copy_source is not None:
+        drawing, note = from_data(*copy_source)
+        replace_drawing(prefix, drawing, [f"Copied in: {note}."] if note else [])
+    return edit is not None
 
 
-def _is_token(seq: object) -> bool:
-    """Whether an edit's sequence token is one a canvas sends (``"<id>:<count>"``)."""
-    return isinstance(seq, str) and 0 < len(seq) <= SEQ_CHARS
+def new_state(keys: Mapping[str, str], value: object, name: str) -> Mapping | None:
+    """A component's state value ``name`` (in its state ``value``) if it has a token as a canvas
+    sends (``"<id>:<count>"``) other than ``keys["seq"]``, then the last taken; else None."""
+    sent = value.get(name) if isinstance(value, Mapping) else None
+    seq = sent.get("seq") if isinstance(sent, Mapping) else None
+    token = isinstance(seq, str) and 0 < len(seq) <= SEQ_CHARS
+    if not token or seq == st.session_state.get(keys["seq"]):
+        return None
+    st.session_state[keys["seq"]] = seq
+    return sent
 
 
 def sync_link(prefix: str, drawing: Drawing | None) -> None:
@@ -143,15 +142,9 @@ def sync_link(prefix: str, drawing: Drawing | None) -> None:
     put_in_link(_keys(prefix)["link"], text)
 
 
-def title(drawing: Drawing) -> str:
-    """The data set's title, with the number of points as for the other sets."""
-    n = len(drawing)
-    return f"Your drawing: {n} point{'' if n == 1 else 's'}"
-
-
 def drawn_state(prefix: str, copy_source: tuple | None = None) -> Drawing:
     """The drawing after the canvas's latest edit, also put in the link."""
-    take_edit(prefix, st.session_state.get(_keys(prefix)["canvas"]), copy_source)
+    take_edit(prefix, st.session_state.get(_keys(prefix)["widget"]), copy_source)
     drawing = current_drawing(prefix)
     sync_link(prefix, drawing)
     return drawing
@@ -171,7 +164,6 @@ def canvas(
 
     Parameters
     ----------
-    prefix : str
     background : mapping or None
         From :func:`kpca_core.figures.drawing.canvas_background`.
     can_copy : bool
@@ -192,7 +184,7 @@ def canvas(
         place.warning(note, icon=":material/draw:")
     with place:
         _CANVAS(
-            key=keys["canvas"],
+            key=keys["widget"],
             data={
                 "points": [
                     [float(x), float(y), int(g)]
@@ -209,7 +201,7 @@ def canvas(
                 "prefix": prefix,  # its edits' events name it (a live chart follows them)
             },
             default={"edit": None},
-            on_edit_change=_edited,
+            on_edit_change=declared,
         )
     if len(drawing) < MIN_POINTS:
         place.info(
@@ -237,6 +229,6 @@ def edit_seq(prefix: str) -> str | None:
     return st.session_state.get(_keys(prefix)["seq"])
 
 
-def _edited() -> None:
-    """Declare the canvas's state ``edit`` (components v2 asks for a callback); it does
-    nothing, as :func:`drawn_state` reads the edit on the run it starts (a test's too)."""
+def declared() -> None:
+    """Declare a canvas's state value (components v2 asks for a callback); it does nothing, as
+    the page reads the value on the run its change starts (a test's too)."""

@@ -1,8 +1,4 @@
-// The drawing canvas of kpca_ui/draw.py (a Streamlit components v2 module).
-//
-// Streamlit calls the default export on mount and whenever `data` or the theme change,
-// with the same parentElement and no cleanup between: the canvas is built once per
-// parentElement (STATES); later calls only hand it the new data.
+// The drawing canvas of kpca_ui/draw.py (a Streamlit components v2 module, after canvas.js).
 //
 // data: {points: [[x, y, group]], half, rev, seq, max, colours, background:
 // {image, lines} | null, copyLabel, maxPx, prefix}.  Every edit sends the whole drawing as
@@ -13,7 +9,6 @@
 // waitFor(promise) are answered, HOLD_MS at most, so that the page's run does not
 // compete with them for the server.
 
-const STATES = new WeakMap();
 const HIT_PX = 18; // a point is grabbed within this many CSS pixels: big enough for a projector
 const DOT_PX = 7;
 const HOLD_MS = 150; // a finished edit waits at most this long for the figures asked for
@@ -24,9 +19,7 @@ const FOOT_PX = 32; // the status line under the canvas, and a margin
 const PHONE = "(max-width: 640px)"; // a phone's page (kpca_ui/presenter.py, PAGE_CSS)
 
 function build(root) {
-  const box = document.createElement("div");
-  box.className = "kd";
-  box.innerHTML = `
+  const html = `
     <div class="bar" role="toolbar" aria-label="Drawing tools">
       <span class="label">Next points:</span>
       <button type="button" data-group="1" title="Group 1 (key 1)">● 1</button>
@@ -40,16 +33,10 @@ function build(root) {
     <canvas class="plane" tabindex="0" role="application"
       aria-label="Drawing canvas. Click to add a point, drag a point to move it. Keyboard: arrows move the cursor, Enter adds a point or picks up the point under the cursor and puts it down again, Delete removes it, 1 2 3 choose the group, U undoes."></canvas>
     <div class="status" aria-live="polite"></div>`;
-  root.appendChild(box);
-  const state = {
-    box, canvas: box.querySelector("canvas"), status: box.querySelector(".status"),
+  const state = boxed(root, "kd", html, {
     points: [], history: [], group: 1, deleting: false, drag: null, cursor: null, carried: null,
-    rev: null, sent: null, count: 0, id: Math.random().toString(36).slice(2, 8),
-    image: null, imageSource: null, lines: null, data: null, setStateValue: null,
-    frame: 0, lastDragSend: 0,
-  };
-  bind(state);
-  new ResizeObserver(() => draw(state)).observe(state.canvas);
+    sent: null, image: null, imageSource: null, lines: null, frame: 0, lastDragSend: 0,
+  });
   // the page above the canvas laid out anew (a notice, a folded control): fit it again
   const page = document.querySelector('[data-testid="stMainBlockContainer"]');
   new ResizeObserver(() => fit(state)).observe(page ?? document.body);
@@ -66,9 +53,8 @@ function fit(state) {
     state.canvas.style.maxWidth = "";
     return;
   }
-  let top = state.canvas.getBoundingClientRect().top;
+  let top = state.canvas.getBoundingClientRect().top + window.scrollY;
   for (let e = state.box; e; e = e.parentElement ?? e.getRootNode().host) top += e.scrollTop || 0;
-  top += window.scrollY;
   const room = Math.floor(window.innerHeight - top - FOOT_PX);
   const fitted = room >= FIT_LEAST_PX ? Math.min(room, state.data.maxPx) : state.data.maxPx;
   state.canvas.style.maxWidth = `${fitted}px`;
@@ -87,34 +73,29 @@ function pxPerUnit(state) {
   return state.canvas.getBoundingClientRect().width / (2 * state.data.half);
 }
 
+// The index of the point nearest (x, y) within HIT_PX (the last drawn, on top, of equals), or -1.
 function nearest(state, x, y) {
-  let best = -1;
-  let bestDistance = HIT_PX / pxPerUnit(state);
-  state.points.forEach(([px, py], i) => {
-    const distance = Math.hypot(px - x, py - y);
-    if (distance <= bestDistance) {
-      best = i;
-      bestDistance = distance;
-    }
-  });
-  return best;
+  const distances = state.points.map(([px, py]) => Math.hypot(px - x, py - y));
+  const best = distances.lastIndexOf(Math.min(...distances));
+  return best >= 0 && distances[best] <= HIT_PX / pxPerUnit(state) ? best : -1;
 }
 
 function clamp(state, value) {
   return Math.max(-state.data.half, Math.min(state.data.half, value));
 }
 
+const copy = (points) => points.map((p) => p.slice());
+
 function remember(state) {
-  state.history.push(state.points.map((p) => p.slice()));
+  state.history.push(copy(state.points));
   if (state.history.length > 200) state.history.shift();
 }
 
 function send(state, { extra = {}, told = false } = {}) {
   // the drawing to the page's run; told first, it waits for the figures asked for of it
-  state.count += 1;
-  const seq = `${state.id}:${state.count}`;
+  const seq = token(state);
   state.sent = seq;
-  const edit = { seq, half: state.data.half, points: state.points.map((p) => p.slice()), ...extra };
+  const edit = { seq, half: state.data.half, points: copy(state.points), ...extra };
   const asked = [];
   if (told) tell(state, seq, (figure) => asked.push(figure));
   draw(state);
@@ -129,8 +110,8 @@ function send(state, { extra = {}, told = false } = {}) {
 }
 
 function tell(state, seq, waitFor) {
-  const detail = { prefix: state.data.prefix, seq, half: state.data.half, waitFor,
-                   points: state.points.map((p) => p.slice()) };
+  const { prefix, half } = state.data;
+  const detail = { prefix, seq, half, waitFor, points: copy(state.points) };
   document.dispatchEvent(new CustomEvent("kpca-drawing", { detail }));
 }
 
@@ -190,7 +171,7 @@ function bind(state) {
     }
     canvas.setPointerCapture(event.pointerId);
     state.drag = { index: i, start: [x, y], moved: false, shift: event.shiftKey, before: null };
-    if (i >= 0) state.drag.before = state.points.map((p) => p.slice());
+    if (i >= 0) state.drag.before = copy(state.points);
   });
   canvas.addEventListener("pointermove", (event) => {
     const drag = state.drag;
@@ -199,34 +180,25 @@ function bind(state) {
     const far = Math.hypot(x - drag.start[0], y - drag.start[1]) * pxPerUnit(state) > 3;
     if (!drag.moved && !far) return;
     drag.moved = true;
-    const point = state.points[drag.index];
-    point[0] = clamp(state, x);
-    point[1] = clamp(state, y);
+    state.points[drag.index].splice(0, 2, clamp(state, x), clamp(state, y));
     schedule(state);
     const now = performance.now();
-    if (now - state.lastDragSend > DRAG_SEND_MS) {
-      // the background follows at a lower rate than the point
+    const due = now - state.lastDragSend > DRAG_SEND_MS; // the background follows less often
+    if (due) {
       state.lastDragSend = now;
       send(state);
-      tell(state, state.sent);
-    } else {
-      tell(state, null);
     }
+    tell(state, due ? state.sent : null);
   });
   const release = (event) => {
     const drag = state.drag;
     if (!drag) return;
     state.drag = null;
-    if (drag.index >= 0) {
-      if (drag.moved) {
-        state.history.push(drag.before);
-        send(state, { told: true });
-      }
-      return;
-    }
-    if (event.type === "pointerup") {
-      const [x, y] = toPlane(state, event);
-      add(state, x, y, drag.shift ? 2 : state.group);
+    if (drag.index >= 0 && drag.moved) {
+      state.history.push(drag.before);
+      send(state, { told: true });
+    } else if (drag.index < 0 && event.type === "pointerup") {
+      add(state, ...toPlane(state, event), drag.shift ? 2 : state.group);
     }
   };
   canvas.addEventListener("pointerup", release);
@@ -246,12 +218,8 @@ function keyboard(state, event) {
   const moves = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, step], ArrowDown: [0, -step] };
   const cursor = state.cursor || (state.cursor = [0, 0]);
   if (key in moves) {
-    cursor[0] = clamp(state, cursor[0] + moves[key][0]);
-    cursor[1] = clamp(state, cursor[1] + moves[key][1]);
-    if (state.carried !== null) {
-      state.points[state.carried.index][0] = cursor[0];
-      state.points[state.carried.index][1] = cursor[1];
-    }
+    state.cursor = cursor.map((value, axis) => clamp(state, value + moves[key][axis]));
+    if (state.carried !== null) state.points[state.carried.index].splice(0, 2, ...state.cursor);
     draw(state);
   } else if (key === "Enter" || key === " ") {
     if (state.carried !== null) {
@@ -263,20 +231,16 @@ function keyboard(state, event) {
     const i = nearest(state, cursor[0], cursor[1]);
     if (i >= 0 && state.deleting) remove(state, i);
     else if (i >= 0) {
-      state.carried = { index: i, before: state.points.map((p) => p.slice()) };
-      state.points[i][0] = cursor[0];
-      state.points[i][1] = cursor[1];
+      state.carried = { index: i, before: copy(state.points) };
+      state.points[i].splice(0, 2, ...cursor);
       draw(state);
     } else add(state, cursor[0], cursor[1], state.group);
   } else if (key === "Delete" || key === "Backspace") {
     remove(state, nearest(state, cursor[0], cursor[1]));
   } else if (key === "1" || key === "2" || key === "3") {
-    state.group = Number(key);
-    state.deleting = false;
-    draw(state);
+    state.box.querySelector(`[data-group="${key}"]`).click();
   } else if (key === "d" || key === "D") {
-    state.deleting = !state.deleting;
-    draw(state);
+    state.box.querySelector("[data-mode=delete]").click();
   } else if (key === "u" || key === "U" || (key === "z" && (event.ctrlKey || event.metaKey))) {
     undo(state);
   } else if (key === "Escape" && state.carried !== null) {
@@ -297,18 +261,12 @@ function schedule(state) {
 
 function draw(state) {
   const { canvas, data } = state;
-  if (!data) return;
-  const ratio = window.devicePixelRatio || 1;
-  const side = canvas.getBoundingClientRect().width;
-  if (!side) return;
-  const pixels = Math.round(side * ratio);
-  if (canvas.width !== pixels || canvas.height !== pixels) canvas.width = canvas.height = pixels;
-  const ctx = canvas.getContext("2d");
+  const sized = data && cleared(canvas);
+  if (!sized) return;
+  const { ctx, ratio, pixels } = sized;
   const style = getComputedStyle(state.box);
   const h = data.half;
   const scale = pixels / (2 * h);
-  ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.clearRect(0, 0, pixels, pixels);
   if (state.image && state.image.complete && state.image.naturalWidth) {
     ctx.imageSmoothingEnabled = true;
     ctx.drawImage(state.image, 0, 0, pixels, pixels);
@@ -362,29 +320,22 @@ function draw(state) {
   canvas.dataset.points = String(n);
 }
 
-function receive(state, data) {
-  const previous = state.data;
-  state.data = data;
-  state.box.style.setProperty("--max-px", `${data.maxPx}px`);
+function receive(state, replaced, first) {
+  const data = state.data;
   state.box.querySelector("[data-act=copy]").textContent = data.copyLabel;
-  const replaced = previous === null || data.rev !== state.rev;
   const echo = data.seq !== null && data.seq === state.sent;
   const busy = state.drag !== null || state.carried !== null;
-  if (replaced && previous !== null) remember(state);
-  if (replaced || (echo && !busy)) state.points = data.points.map((p) => p.slice());
-  state.rev = data.rev;
+  if (replaced && !first) remember(state);
+  if (replaced || (echo && !busy)) state.points = copy(data.points);
   const background = data.background;
   state.lines = background ? new Path2D(background.lines) : null;
-  if (!background) {
-    state.image = null;
-    state.imageSource = null;
-  } else if (background.image !== state.imageSource) {
+  if (!background) state.image = state.imageSource = null;
+  else if (background.image !== state.imageSource) {
     const image = new Image();
     image.onload = () => {
-      if (state.imageSource === background.image) {
-        state.image = image;
-        draw(state);
-      }
+      if (state.imageSource !== background.image) return;
+      state.image = image;
+      draw(state);
     };
     state.imageSource = background.image;
     image.src = background.image;
@@ -394,15 +345,4 @@ function receive(state, data) {
   state.canvas.dataset.half = String(data.half);
   state.canvas.dataset.background = background ? "yes" : "no";
   fit(state);
-}
-
-export default function (component) {
-  const { parentElement, data, setStateValue } = component;
-  let state = STATES.get(parentElement);
-  if (!state) {
-    state = build(parentElement);
-    STATES.set(parentElement, state);
-  }
-  state.setStateValue = setStateValue;
-  receive(state, data);
 }

@@ -1,34 +1,22 @@
-// The handwriting pad of kpca_ui/pad.py (a Streamlit components v2 module).
+// The handwriting pad of kpca_ui/pad.py (a Streamlit components v2 module, after canvas.js).
 //
 // Mouse, pen and touch alike through pointer events: a stroke is the pen's path from
 // pointerdown to pointerup, on a grid of data.levels positions per axis (x right, y down).
 // At each stroke's end, and on "Clear", the whole writing goes to Python as the state value
-// "strokes": {seq, strokes}.  Built once per parentElement (STATES), as draw_canvas.js.
+// "strokes": {seq, strokes}.
 //
-// data: {strokes, rev, levels, maxPoints, maxStrokes, maxPx}.  A new `rev` means Python
-// replaced the writing (a link opened); otherwise the pad keeps its own.
+// data: {strokes, rev, levels, maxPoints, maxStrokes, maxPx}; a new rev: a link opened.
 
-const STATES = new WeakMap();
 const PEN_SHARE = 0.045; // the pen's width as a share of the pad's side
 
 function build(root) {
-  const box = document.createElement("div");
-  box.className = "kp";
-  box.innerHTML = `
+  const html = `
     <canvas class="pad" role="img" aria-label="Writing pad: write one digit with the mouse, a pen or a finger"></canvas>
     <div class="bar">
       <button type="button" data-act="clear" title="Wipe the pad">Clear</button>
       <span class="status" aria-live="polite"></span>
     </div>`;
-  root.appendChild(box);
-  const state = {
-    box, canvas: box.querySelector("canvas"), status: box.querySelector(".status"),
-    strokes: [], current: null, rev: null, data: null, count: 0,
-    id: Math.random().toString(36).slice(2, 8), setStateValue: null,
-  };
-  bind(state);
-  new ResizeObserver(() => draw(state)).observe(state.canvas);
-  return state;
+  return boxed(root, "kp", html, { strokes: [], current: null });
 }
 
 function total(state) {
@@ -43,8 +31,7 @@ function toGrid(state, event) {
 }
 
 function send(state) {
-  state.count += 1;
-  state.setStateValue("strokes", { seq: `${state.id}:${state.count}`, strokes: state.strokes });
+  state.setStateValue("strokes", { seq: token(state), strokes: state.strokes });
   state.canvas.dataset.sentAt = String(performance.now());
   draw(state);
 }
@@ -90,15 +77,9 @@ function bind(state) {
 
 function draw(state) {
   const { canvas, data } = state;
-  if (!data) return;
-  const ratio = window.devicePixelRatio || 1;
-  const side = canvas.getBoundingClientRect().width;
-  if (!side) return;
-  const pixels = Math.round(side * ratio);
-  if (canvas.width !== pixels || canvas.height !== pixels) canvas.width = canvas.height = pixels;
-  const ctx = canvas.getContext("2d");
-  ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.clearRect(0, 0, pixels, pixels);
+  const sized = data && cleared(canvas);
+  if (!sized) return;
+  const { ctx, pixels } = sized;
   const scale = pixels / data.levels;
   ctx.lineCap = "round";
   ctx.lineJoin = "round";
@@ -126,25 +107,10 @@ function draw(state) {
   canvas.dataset.strokes = String(n);
 }
 
-function receive(state, data) {
-  const previous = state.data;
-  state.data = data;
-  state.box.style.setProperty("--max-px", `${data.maxPx}px`);
-  if (previous === null || data.rev !== state.rev) {
-    state.strokes = data.strokes.map((stroke) => stroke.map((point) => point.slice()));
+function receive(state, replaced) {
+  if (replaced) {
+    state.strokes = state.data.strokes.map((stroke) => stroke.map((point) => point.slice()));
     state.current = null;
   }
-  state.rev = data.rev;
   draw(state);
-}
-
-export default function (component) {
-  const { parentElement, data, setStateValue } = component;
-  let state = STATES.get(parentElement);
-  if (!state) {
-    state = build(parentElement);
-    STATES.set(parentElement, state);
-  }
-  state.setStateValue = setStateValue;
-  receive(state, data);
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import streamlit as st
@@ -93,21 +93,15 @@ def own_noise(name: str) -> float:
     return EXTRA_NOISES.get(name, datasets.default_noise(name) if name in datasets.TOY_2D else 0.2)
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True)
 class PointSet:
     """The data a page works on; ``key``, small and hashable, identifies it exactly (the cached
     fits key on it, never on the array)."""
 
-    X: np.ndarray
-    labels: np.ndarray | None
-    title: str
+    X: np.ndarray = field(compare=False)
+    labels: np.ndarray | None = field(compare=False)
+    title: str = field(compare=False)
     key: tuple
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, PointSet) and other.key == self.key
-
-    def __hash__(self) -> int:
-        return hash(self.key)
 
 
 @functools.lru_cache(maxsize=64)  # not the shared cache: small, and asked for by every run
@@ -205,8 +199,10 @@ def drawn_points(prefix: str) -> PointSet:
 
 
 def drawing_points(drawing: Drawing) -> PointSet:
-    """A drawing as the page's data (no Streamlit: a live figure's too, :mod:`kpca_ui.live`)."""
-    return PointSet(drawing.X, drawing.groups, draw.title(drawing), ("drawn", encode(drawing)))
+    """A drawing as the page's data (no Streamlit: a live figure's too, :mod:`kpca_ui.live`),
+    titled with its number of points as the other sets are."""
+    title = f"Your drawing: {len(drawing)} point{'' if len(drawing) == 1 else 's'}"
+    return PointSet(drawing.X, drawing.groups, title, ("drawn", encode(drawing)))
 
 
 def copy_source(prefix: str) -> PointSet | None:
