@@ -5,7 +5,7 @@ A lesson is a TOML file in ``assets/lessons/`` (format: the header of
 names the first problem of a malformed file (:class:`LessonError`).  The page,
 ``app_pages/lesson.py``, shows one step: its title, ← / → buttons (which the arrow
 keys click, :data:`_KEYS`), what to say and notice, and the view embedded as a slide
-(:func:`kpca_ui.presenter.slide_mode`).  Link: ``/lesson?lesson=<name>&step=3``.
+(:func:`kpca_ui.presenter.slide_mode`).  Link: ``/lesson?ls_lesson=<name>&step=3``.
 """
 
 from __future__ import annotations
@@ -42,8 +42,6 @@ EMBED_PX = 490  # the view's height: what a 1280 × 720 screen has below the ste
 PLAIN_FRAME_PX = SCREEN["width"] - 160
 SETTLE_MS = 200  # the frame's width is read once the layout has been still this long
 PHONE_PX = 640  # screens at most this wide (stacked columns) get no embedded view
-TITLE_AND_BUTTONS = (2, 1)
-SETTING_TYPES = (str, int, float, bool)
 ECHO_CHARS = 600  # the longest a lesson file's title, intro or step title is shown, or quoted
 SETTINGS = Settings(
     "ls",
@@ -75,13 +73,12 @@ export default function ({ parentElement, data }) {
   const place = () => {
     const shown = parentElement.querySelector("iframe");
     if (shown?.dataset.src === src || !wide.matches) return;
-    const early = document.getElementById(data.early);
-    let frame = early;
-    if (early?.dataset.src === src && parentElement.moveBefore) {
-      early.removeAttribute("id");
-      parentElement.moveBefore(early, null);
+    let frame = document.getElementById(data.early);
+    if (frame?.dataset.src === src && parentElement.moveBefore) {
+      frame.removeAttribute("id");
+      parentElement.moveBefore(frame, null);
     } else {
-      early?.remove();
+      frame?.remove();
       frame = document.createElement("iframe");
       frame.dataset.src = frame.src = src;
       parentElement.appendChild(frame);
@@ -109,10 +106,9 @@ _KEYS = st.components.v2.component(
     js="""
 export default function ({ data, setStateValue }) {
   if (!data.embed) document.getElementById(data.early)?.remove();
-  const frame = window.__kpcaLessonFrame ??= { planned: null, reported: null, report: null };
-  frame.planned = data.width;
+  const frame = window.__kpcaLessonFrame ??= { reported: null };
+  Object.assign(frame, { planned: data.width, report: setStateValue });
   if (!data.measured) frame.reported = null;
-  frame.report = setStateValue;
   const measure = () => {
     const view = document.querySelector(`.st-key-${data.view}`);
     const width = Math.round(view?.getBoundingClientRect().width ?? 0);
@@ -202,14 +198,6 @@ def _unknown(table: dict, allowed: set[str], where: str) -> None:
         )
 
 
-def _setting(value: object, where: str) -> str:
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, SETTING_TYPES):
-        return f"{value:g}" if isinstance(value, float) else str(value)
-    raise LessonError(f"{where} must be text, a number or true/false.")
-
-
 def _step(table: object, number: int, pages: set[str]) -> Step:
     where = f"step {number}"
     if not isinstance(table, dict):
@@ -223,26 +211,27 @@ def _step(table: object, number: int, pages: set[str]) -> Step:
     settings = table.get("settings", {})
     if not isinstance(settings, dict):
         raise LessonError(f"{where}: “settings” must be a table ([step.settings]).")
-    linked = {
-        str(key): _setting(value, f"{where}: setting “{key}”") for key, value in settings.items()
-    }
-    _check_settings(linked, page, where)
-    title, say = _text(table, "title", where), _text(table, "say", where)
-    return Step(title, page, say, _text(table, "notice", where, required=False), linked)
-
-
-def _check_settings(linked: dict[str, str], page: str, where: str) -> None:
-    """Each setting is the view's (:mod:`kpca_ui.settings`) or the app's, with a value it takes."""
+    linked: dict[str, str] = {}  # as they stand in a link
+    for key, value in settings.items():
+        if isinstance(value, bool):
+            linked[str(key)] = str(value).lower()
+        elif isinstance(value, str | int | float):
+            linked[str(key)] = f"{value:g}" if isinstance(value, float) else str(value)
+        else:
+            raise LessonError(f"{where}: setting “{key}” must be text, a number or true/false.")
+    # each setting is the view's (kpca_ui.settings) or the app's, with a value it takes
     importlib.import_module(f"kpca_ui.views.{page}")  # declares its table, if it has one
-    tables = [APP, *(table for table in PREFIXES.values() if table.page == page)]
+    tables = [APP, *(entries for entries in PREFIXES.values() if entries.page == page)]
     for key, value in linked.items():
-        setting = next((table[key] for table in tables if key in table), None)
+        setting = next((entries[key] for entries in tables if key in entries), None)
         if setting is None:
             raise LessonError(f"{where}: “{key}” is not a setting of the {page} view.")
         try:
             setting.from_link([value])
         except Refused as error:
             raise LessonError(f"{where}: setting “{key}” = “{value}” is {error}.") from None
+    title, say = _text(table, "title", where), _text(table, "say", where)
+    return Step(title, page, say, _text(table, "notice", where, required=False), linked)
 
 
 def parse_lesson(text: str, pages: set[str] | None = None) -> Lesson:
@@ -283,11 +272,9 @@ def load_lesson(name: str) -> Lesson:
         raise LessonError(f"there is no lesson “{name}” in assets/lessons/.")
     path = LESSONS / f"{name}.toml"
     try:
-        text = path.read_text(encoding="utf-8")
+        return parse_lesson(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as error:
         raise LessonError(f"{path.name} cannot be read: {error}.") from None
-    try:
-        return parse_lesson(text)
     except LessonError as error:
         raise LessonError(f"{path.name}: {error}") from None
 
@@ -339,28 +326,11 @@ def measured_px() -> int | None:
     return round(width) if isinstance(width, int | float) and low <= width <= high else None
 
 
-def planned_px(presenting: bool) -> int:
-    """The embedded view's width on a 1280 × 720 screen, in presenter mode or not."""
-    return PAGE_PX if presenting else PLAIN_FRAME_PX
-
-
-def frame_px() -> int:
-    """The embedded view's width: as measured, else a 1280 × 720 screen's (so that the view
-    can start loading before the page's first run, :func:`early_frame_html`)."""
-    return measured_px() or planned_px(presenter_mode())
-
-
 def slide_path(step: Step, width: int) -> str:
     """The step's view as a slide ``width`` px wide (:func:`kpca_ui.presenter.slide_mode`), as
     a path and query from the app's base; ``embed=true`` leaves out Streamlit's toolbar."""
     query = urlencode({**step_query(step), SLIDE: "true", FRAME_PX: str(width), "embed": "true"})
     return f"{step.page}?{query}"
-
-
-def embed_src(step: Step, width: int = PAGE_PX) -> str:
-    """The address of the step's view as a slide ``width`` px wide (:func:`slide_path`)."""
-    base = (st.context.url or "").split("?")[0].rsplit("/", 1)[0]
-    return f"{base}/{slide_path(step, width)}"
 
 
 def planned_src(path: str, query: str) -> tuple[str, int] | None:
@@ -382,13 +352,8 @@ def planned_src(path: str, query: str) -> tuple[str, int] | None:
     except LessonError:
         return None
     step = lesson.steps[step_number(params.get("step"), len(lesson.steps))[0] - 1]
-    width = planned_px(params.get(PRESENTER, "").lower() == "true")
+    width = PAGE_PX if params.get(PRESENTER, "").lower() == "true" else PLAIN_FRAME_PX
     return f"{base}/{slide_path(step, width)}", width
-
-
-def _in_script(text: str) -> str:
-    """``text`` as a JavaScript string in a ``<script>``, where ``</script>`` must not appear."""
-    return json.dumps(text).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def early_frame_html(path: str, query: str) -> str:
@@ -399,11 +364,13 @@ def early_frame_html(path: str, query: str) -> str:
     if planned is None:
         return ""
     src, width = planned
+    # a JavaScript string in a <script>, where "</script>" must not appear
+    src = json.dumps(src).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return (
         "<script>(function () {if (!Element.prototype.moveBefore || "
         f'!matchMedia("(min-width: {PHONE_PX + 1}px)").matches) return;'
         f'var frame = document.createElement("iframe");frame.id = "{EARLY_ID}";'
-        f"frame.dataset.src = frame.src = new URL({_in_script(src)}, location.href).href;"
+        f"frame.dataset.src = frame.src = new URL({src}, location.href).href;"
         "frame.style.cssText = 'position: fixed; left: 0; top: 0; visibility: hidden; "
         f"z-index: -1; border: none; width: {width}px; height: {EMBED_PX}px;';"
         "document.body.appendChild(frame);var watch = new MutationObserver(function () {"
@@ -457,29 +424,27 @@ def show_step(lesson: Lesson, number: int, *, embed: bool) -> None:
     screen); the arrow keys' listener comes last, so that it takes no room.
     """
     step = lesson.steps[number - 1]
-    title, buttons = st.columns(TITLE_AND_BUTTONS, vertical_alignment="center")
+    title, buttons = st.columns((2, 1), vertical_alignment="center")
     # the lesson file's words are shown as written, never as markdown
     title.title(f"{number}. {literal(step.title, ECHO_CHARS)}")
     with buttons:
         navigation(step, number, len(lesson.steps))
-    notice = (
-        f'<p class="kpca-lesson-notice"><b>Notice:</b> {html.escape(step.notice)}</p>'
-        if step.notice
-        else ""
-    )
     if not presenter_mode():
         st.container(key=INTRO).caption(literal(f"{lesson.title}. {lesson.intro}", ECHO_CHARS))
-    st.markdown(
-        f'<p class="kpca-lesson-say">{html.escape(step.say)}</p>{notice}',
-        unsafe_allow_html=True,
-    )
-    width = frame_px()
+    say = f'<p class="kpca-lesson-say">{html.escape(step.say)}</p>'
+    if step.notice:
+        say += f'<p class="kpca-lesson-notice"><b>Notice:</b> {html.escape(step.notice)}</p>'
+    st.markdown(say, unsafe_allow_html=True)
+    # as measured, else a 1280 × 720 screen's: the view starts loading before the page's
+    # first run (early_frame_html)
+    width = measured_px() or (PAGE_PX if presenter_mode() else PLAIN_FRAME_PX)
     if embed:
+        base = (st.context.url or "").split("?")[0].rsplit("/", 1)[0]
         with st.container(key=VIEW):
             _FRAME(
                 key=FRAME,
                 data={
-                    "src": embed_src(step, width),
+                    "src": f"{base}/{slide_path(step, width)}",
                     "height": EMBED_PX,
                     "phone": PHONE_PX,
                     "early": EARLY_ID,
@@ -499,12 +464,8 @@ def show_step(lesson: Lesson, number: int, *, embed: bool) -> None:
             "settle": SETTLE_MS,
         },
         default={"width": None},
-        on_width_change=_measured,
+        on_width_change=lambda: None,  # declares the state "width" (components v2 asks)
     )
-
-
-def _measured() -> None:
-    """Declares the listener's state ``width`` (components v2 asks for a callback)."""
 
 
 def lesson_style() -> None:

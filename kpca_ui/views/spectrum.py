@@ -17,7 +17,7 @@ from kpca_core.figures import spectrum as figures
 from kpca_core.spectrum import IDENTITY, WidthSweep
 from kpca_ui.points import MAX_TOY_POINTS, PointSet, picker
 from kpca_ui.presenter import prose
-from kpca_ui.settings import Setting, Settings, choice, flag, number
+from kpca_ui.settings import Settings, choice, flag, number
 from kpca_ui.shell import camera
 
 EXTRA = {"gaussian_clusters": "Eleven Gaussians in R^10 (Mika et al. Table 1)"}
@@ -44,22 +44,20 @@ SETTINGS = Settings(
     number("sp_coef0", "Offset c", 0.0, 100.0, 1.0, step=0.5, widget="number", cost="fit"),
     number("sp_dmax", "Largest degree", 2, 15, 10, cost="fit"),
     number("sp_degree", "Degree d", 1, 10, 3, cost="fit"),
-    Setting(
+    number(
         "sp_range",
         "Range, in powers of ten of the data scale",
-        "range",
+        *DECADES,
         (-3.0, 2.0),
-        low=DECADES[0],
-        high=DECADES[1],
+        widget="range",
         step=0.5,
         cost="fit",
     ),
     number("sp_nw", "Number of widths", 10, MAX_WIDTHS, 60, step=5, cost="fit"),
     number("sp_k", "Leading components drawn", 1, 12, 6),
     camera("sp"),
-    choice(
-        "sp_at", "Chosen width", (), widget="select_slider", stepping=True
-    ),  # the sweep's widths: settled
+    # its options, the sweep's widths, are settled by the page
+    choice("sp_at", "Chosen width", (), widget="select_slider", stepping=True),
     flag("sp_logbars", "Logarithmic bars"),
     flag("sp_film", "Play the sweep: the spectrum at every width, animated in your browser"),
 )

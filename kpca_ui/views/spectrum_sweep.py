@@ -2,13 +2,14 @@
 
 The sweep (:func:`sweep`) is computed once per data and choice; the figures
 built from it are kept too, and a chosen width only re-marks copies of the sweep
-figures (:func:`marked`).  The settings and texts are in :mod:`kpca_ui.views.spectrum`.
+figures.  The settings and texts are in :mod:`kpca_ui.views.spectrum`.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from dataclasses import asdict
 from functools import partial
 from typing import Any
 
@@ -26,7 +27,7 @@ from kpca_ui import draw
 from kpca_ui.adapter import in_script_run
 from kpca_ui.cache import memo
 from kpca_ui.chart import chart, kept_json
-from kpca_ui.explain import explain
+from kpca_ui.explain import EXPLANATIONS, explain
 from kpca_ui.points import PointSet, copy_source, is_drawn, points_of
 from kpca_ui.presenter import FIGURE_PX, notice, page_px, presentable, presenter_mode, prose
 from kpca_ui.safety import guarded
@@ -65,15 +66,11 @@ def _cost(points: PointSet, chosen: Choice) -> budget.Cost:
 
 
 def _new_sweep(points: PointSet, chosen: Choice, *, center: bool = True) -> WidthSweep:
-    """The (unfitted) sweep of this data and choice."""
+    """The (unfitted) sweep of this data and choice, whose fields are its parameters."""
+    by_degree = chosen.kernel == "degree"
     return WidthSweep(
-        "poly" if chosen.kernel == "degree" else chosen.kernel,
-        sweep="degree" if chosen.kernel == "degree" else "width",
-        decades=chosen.decades,
-        n_widths=chosen.n_widths,
-        degree=chosen.degree,
-        coef0=chosen.coef0,
-        max_degree=chosen.max_degree,
+        **{**asdict(chosen), "kernel": "poly" if by_degree else chosen.kernel},
+        sweep="degree" if by_degree else "width",
         center=center,
         # a heavy sweep keeps to one core, leaving the other to everyone else
         n_jobs=1 if _cost(points, chosen).seconds >= HEAVY_S else 2,
@@ -83,66 +80,62 @@ def _new_sweep(points: PointSet, chosen: Choice, *, center: bool = True) -> Widt
 @memo
 def sweep(points: PointSet, chosen: Choice) -> WidthSweep:
     """The sweep of this data and choice, in a worker (a bar shows its progress once it
-    takes a while)."""
-    bar = _DelayedProgress()
-    try:
-        return compute(
-            _new_sweep(points, chosen).fit,
-            points.X,
-            progress=bar,
-            cost=_cost(points, chosen).seconds,
-        )
-    finally:
-        bar.close()
+    has taken :data:`PROGRESS_DELAY_S`)."""
+    start, bars = time.perf_counter(), []
 
-
-class _DelayedProgress:
-    """A progress callback that shows a bar only once the work takes a while."""
-
-    def __init__(self) -> None:
-        self.start = time.perf_counter()
-        self.bar = None
-
-    def __call__(self, fraction: float, message: str) -> None:
-        if self.bar is None:
-            if time.perf_counter() - self.start < PROGRESS_DELAY_S or not in_script_run():
+    def progress(fraction: float, message: str) -> None:
+        if not bars:
+            if time.perf_counter() - start < PROGRESS_DELAY_S or not in_script_run():
                 return
-            self.bar = st.progress(0.0)
-        self.bar.progress(min(fraction, 1.0), text=f"Sweeping the width: {message}")
+            bars.append(st.progress(0.0))
+        bars[0].progress(min(fraction, 1.0), text=f"Sweeping the width: {message}")
 
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.empty()
+    try:
+        cost = _cost(points, chosen).seconds
+        return compute(_new_sweep(points, chosen).fit, points.X, progress=progress, cost=cost)
+    finally:
+        for bar in bars:
+            bar.empty()
 
 
 @memo
-def sweep_figure(
-    points: PointSet, chosen: Choice, name: str, index: int, n_leading: int = 0, width: int = 0
-) -> go.Figure:
-    """A sweep figure ``name`` ("lines", "components", "heatmap") marked at ``index``: plain
-    dicts built in the server, 1-2.5 ms each (``bench/spectrum.py --new-sweep``), less
-    than a trip to a worker."""
+def figure(
+    points: PointSet,
+    chosen: Choice,
+    name: str,
+    index: int = 0,
+    n_leading: int = 0,
+    width: int = 0,
+    log: bool = False,
+    legend_right: bool = False,
+) -> go.Figure | Mapping[str, Any]:
+    """The sweep's figure ``name`` marked at ``index``, or the frames that scrub the chosen
+    width in the bars or the sweep figures ("bars frames", "marks frames": :func:`chart`'s):
+    plain dicts built in the server, 1-2.5 ms each (``bench/spectrum.py --new-sweep``), less
+    than a trip to a worker, and serialised once."""
     made = sweep(points, chosen)
-    if name == "lines":
-        marks = dk_marks(points, made)
-        fig = figures.ratio_lines_figure(
+    marks = dk_marks(points, made)
+    make = {
+        "lines": lambda: figures.ratio_lines_figure(
             made, n_leading=n_leading, chosen=index, marks=marks, width_px=width
-        )
-    elif name == "components":
-        fig = figures.effective_components_figure(made, chosen=index)
-    else:
-        fig = figures.spectrum_heatmap_figure(made, chosen=index)
-    return kept_json(fig)
-
-
-@memo
-def bars(points: PointSet, chosen: Choice, index: int, log: bool, legend_right: bool) -> go.Figure:
-    """The spectrum at the chosen width (built in the server: 1-2.5 ms, less than a trip
-    to a worker)."""
-    fig = figures.spectrum_bars_figure(
-        sweep(points, chosen), index, log=log, legend_right=legend_right
-    )
-    return kept_json(fig)
+        ),
+        "components": lambda: figures.effective_components_figure(made, chosen=index),
+        "heatmap": lambda: figures.spectrum_heatmap_figure(made, chosen=index),
+        "bars": lambda: figures.spectrum_bars_figure(
+            made, index, log=log, legend_right=legend_right
+        ),
+        "film": lambda: figures.spectrum_film_figure(made),  # every width, played in the browser
+        "centring": lambda: figures.centring_share_figure(
+            made, uncentred(points, chosen), marks=marks
+        ),
+        "bars frames": lambda: figures.spectrum_bars_frames(made, _chosen_default(made), log=log),
+        "marks frames": lambda: figures.chosen_frames(made),
+    }
+    built = make[name]()
+    if name.endswith("frames"):  # by the slider's label
+        labels = width_labels(made)
+        built = {"slider": "sp_at", "frames": {labels[at]: f for at, f in built.items()}}
+    return kept_json(built)
 
 
 @memo
@@ -157,35 +150,6 @@ def maps(points: PointSet, chosen: Choice, index: int, width: int) -> go.Figure:
     cost = budget.maps_seconds(made.n_samples_, made.kernel_params(index)["kernel"])
     fig = build(figures.components_at_figure, made, index, points.labels, width_px=width, cost=cost)
     return kept_json(fig)
-
-
-@memo
-def bars_frames(points: PointSet, chosen: Choice, log: bool) -> dict:
-    """Scrubbing the chosen width: the spectrum bars at every width, by the slider's label
-    (:func:`kpca_ui.chart.chart`'s ``frames``)."""
-    made = sweep(points, chosen)
-    every = figures.spectrum_bars_frames(made, _chosen_default(made), log=log)
-    return _frames(width_labels(made), every)
-
-
-@memo
-def marks_frames(points: PointSet, chosen: Choice) -> dict:
-    """Scrubbing the chosen width: a sweep figure's dashed line and label at every width."""
-    made = sweep(points, chosen)
-    return _frames(width_labels(made), figures.chosen_frames(made))
-
-
-def _frames(labels: list[str], every: dict) -> dict:
-    """The chosen-width slider's frames by its labels, serialised once (shared by every run)."""
-    return kept_json(
-        {"slider": "sp_at", "frames": {labels[at]: frame for at, frame in every.items()}}
-    )
-
-
-@memo
-def film(points: PointSet, chosen: Choice) -> go.Figure:
-    """The spectrum at every width as an animation played in the browser."""
-    return kept_json(figures.spectrum_film_figure(sweep(points, chosen)))
 
 
 @memo
@@ -212,14 +176,6 @@ def uncentred(points: PointSet, chosen: Choice) -> np.ndarray:
     """
     cost = budget.sweep_seconds(len(points.X), chosen.n_widths, "rbf")
     return compute(_new_sweep(points, chosen, center=False).leading_shares, points.X, cost=cost)
-
-
-@memo
-def centring_figure(points: PointSet, chosen: Choice) -> go.Figure:
-    """The share (λ₁+λ₂)/Σλ centred and not, against the width."""
-    made = sweep(points, chosen)
-    marks = dk_marks(points, made)
-    return kept_json(figures.centring_share_figure(made, uncentred(points, chosen), marks=marks))
 
 
 def _course(widths: np.ndarray, share: np.ndarray) -> str:
@@ -253,6 +209,18 @@ def dk_marks(points: PointSet, made: WidthSweep) -> list[tuple[float, str]]:
     return []
 
 
+def _show(
+    fig: go.Figure, name: str, stem: str, frames: dict | None = None, height: int | None = FIGURE_PX
+) -> None:
+    """Figure ``name`` in the chart ``sp_fig_<name>`` (in presenter mode a copy ``height`` px
+    tall, unless None: shared figures stay), and its explanation if it has one."""
+    config = style.export_config(f"spectrum-{name}_{stem}", image_format=SETTINGS.value("sp_img"))
+    fig = fig if height is None else presentable(fig, height=height)
+    chart(fig, key=f"sp_fig_{name}", config=config, frames=frames)
+    if f"sp_{name}" in EXPLANATIONS:
+        explain(f"sp_{name}")
+
+
 @st.fragment
 @guarded("sp", "the figures at the chosen width")
 def chosen_width_view(points: PointSet, chosen: Choice, n_leading: int) -> None:
@@ -262,28 +230,15 @@ def chosen_width_view(points: PointSet, chosen: Choice, n_leading: int) -> None:
     and the spectrum and maps at a width are built once.
     """
     made = sweep(points, chosen)
-    image_format = SETTINGS.value("sp_img")
     # The slider's options are the widths as shown, not their positions: a position
     # keeps its value under a new sweep while its width changes.
     labels = width_labels(made)
     SETTINGS.settle("sp_at", labels, labels[_chosen_default(made)])
+    projector = presenter_mode()  # read here: the calls below run outside the session's script
     stem = file_stem(points, chosen)
-
-    def show(fig: go.Figure, name: str, frames: dict | None = None) -> None:
-        # the sweep figures, below the ones the slider moves, taller on the projector
-        height = SWEEP_PX if name in ("lines", "components", "heatmap") else FIGURE_PX
-        chart(
-            presentable(fig, height=height),  # a copy in presenter mode: shared figures stay
-            key=f"sp_fig_{name}",
-            config=style.export_config(f"spectrum-{name}_{stem}", image_format=image_format),
-            frames=frames,
-        )
-        if prose():
-            explain(f"sp_{name}")
-
     # The figures above the slider are drawn after it, so that they use the value it
     # returns.  In presenter mode they go below the figures the slider moves.
-    above = None if presenter_mode() else st.container()
+    above = None if projector else st.container()
     label = (
         f"Chosen {figures.parameter_label(made)}: its spectrum and components, and the "
         "dashed line in the sweep figures"
@@ -292,15 +247,12 @@ def chosen_width_view(points: PointSet, chosen: Choice, n_leading: int) -> None:
     log_bars = SETTINGS.draw("sp_logbars")
     # Side by side on the projector's wide page; elsewhere the maps get the page's width
     # under the spectrum (in 3/5 of it beside the bars, each map was ~140 × 120 px).
-    below_left, below_right = (
-        st.columns([2, 3]) if presenter_mode() else (st.container(), st.container())
-    )
+    below_left, below_right = st.columns([2, 3]) if projector else (st.container(), st.container())
     value = figures.format_parameter(made, float(made.widths_[index]))
     width = narrow_px(SCREEN)  # a phone's, once measured
     narrow = style.is_narrow(width)
-    # the width a sweep figure is planned for: a phone's page, or half of presenter
-    # mode's wide page or of a desktop's (two a row)
-    half = width if narrow else page_px() // 2 if presenter_mode() else figures.PANEL_PX
+    # a sweep figure's planned width: a phone's page, else half the page (two a row)
+    half = width if narrow else page_px() // 2 if projector else figures.PANEL_PX
 
     def maps_or_reason() -> go.Figure | str:
         """The component maps at this width, or why there are none."""
@@ -317,37 +269,43 @@ def chosen_width_view(points: PointSet, chosen: Choice, n_leading: int) -> None:
 
     # What the slider asks for comes first, the spectrum and the maps at this width
     # (built at the same time: the maps in a worker).
-    projector = presenter_mode()  # read here: the calls run outside the session's script
     spectrum, components_or_reason = concurrently(
-        lambda: bars(points, chosen, index, log_bars, projector), maps_or_reason
+        lambda: figure(points, chosen, "bars", index, log=log_bars, legend_right=projector),
+        maps_or_reason,
     )
     with below_left:
-        scrub = None if np.isnan(made.ratios_[index, 0]) else bars_frames(points, chosen, log_bars)
-        show(spectrum, "bars", scrub)
+        scrub = not np.isnan(made.ratios_[index, 0])  # a spectrum to scrub through
+        _show(
+            spectrum,
+            "bars",
+            stem,
+            figure(points, chosen, "bars frames", log=log_bars) if scrub else None,
+        )
     with below_right:
         if isinstance(components_or_reason, str):
             (st.info if made.regime_[index] == CONSTANT else st.warning)(components_or_reason)
         else:
-            show(components_or_reason, "maps")
+            _show(components_or_reason, "maps", stem)
     if above is None:
         notice(NOTICE)
         above = st.container()
-    moving = marks_frames(points, chosen)
+    # the sweep figures, below the ones the slider moves, taller on the projector
+    moving = figure(points, chosen, "marks frames")
     left, right = above.columns(2)
     with left:
-        show(sweep_figure(points, chosen, "lines", index, n_leading, half), "lines", moving)
+        lines = figure(points, chosen, "lines", index, n_leading, half)
+        _show(lines, "lines", stem, moving, SWEEP_PX)
     with right:
-        show(sweep_figure(points, chosen, "components", index), "components", moving)
+        _show(figure(points, chosen, "components", index), "components", stem, moving, SWEEP_PX)
     left, right = above.columns([3, 2])
     with left:
-        show(sweep_figure(points, chosen, "heatmap", index), "heatmap", moving)
+        _show(figure(points, chosen, "heatmap", index), "heatmap", stem, moving, SWEEP_PX)
     if prose():
         with right:
             st.markdown("#### The two limits")
             st.markdown(LIMITS["degree" if made.sweep == "degree" else made.kernel])
             for regime in (IDENTITY, CONSTANT):
-                text = range_text(made, regime)
-                if text:
+                if text := range_text(made, regime):
                     st.caption(text)
         st.caption(rounding_text(made, index))
     narrow_listener(SCREEN, width)
@@ -374,7 +332,8 @@ def computed(points: PointSet, chosen: Choice) -> bool:
         nothing_to_draw(cost.refusal(f"This sweep ({len(points.X)} points)", "sweep"), st.error)
         return False
     try:
-        if _dk_shown(points, chosen):
+        seconds = _dk_seconds(points, chosen)
+        if seconds and sum(seconds) <= budget.REQUEST_BUDGET_S:
             # the comparison needs the widths only: asked for beside the sweep, one wait
             # in the workers' queue instead of one after the sweep's and the maps'
             concurrently(lambda: sweep(points, chosen), *_dk_calls(points, chosen))
@@ -385,23 +344,13 @@ def computed(points: PointSet, chosen: Choice) -> bool:
     return True
 
 
-def _dk_applies(points: PointSet, chosen: Choice) -> bool:
-    """Whether the page compares with Deręgowski & Krzyśko: the three rings, the Gaussian
-    kernel, outside presenter mode (where it pushed the figures below a projector's screen)."""
-    return prose() and points.key[:2] == ("toy", "three_rings") and chosen.kernel == "rbf"
-
-
-def _dk_seconds(points: PointSet, chosen: Choice) -> tuple[float, float]:
-    """The sweep's estimated seconds and the comparison's on top of it."""
+def _dk_seconds(points: PointSet, chosen: Choice) -> tuple[float, float] | None:
+    """If the page compares with Deręgowski & Krzyśko (the three rings, the Gaussian kernel,
+    outside presenter mode, where it pushed the figures below a projector's screen): the
+    sweep's estimated seconds and the comparison's on top of it."""
+    if not (prose() and points.key[:2] == ("toy", "three_rings") and chosen.kernel == "rbf"):
+        return None
     return _cost(points, chosen).seconds, budget.comparison_seconds(len(points.X), chosen.n_widths)
-
-
-def _dk_shown(points: PointSet, chosen: Choice) -> bool:
-    """Whether the comparison is computed and shown: it applies and fits the per-request
-    budget with the sweep."""
-    return (
-        _dk_applies(points, chosen) and sum(_dk_seconds(points, chosen)) <= budget.REQUEST_BUDGET_S
-    )
 
 
 def _dk_calls(points: PointSet, chosen: Choice) -> list:
@@ -420,38 +369,35 @@ def dk_note(points: PointSet, chosen: Choice) -> None:
     centred (K itself, the paper's eq. 3.7), their (λ₁+λ₂)/Σλ in one figure; outside
     presenter mode only.
     """
-    if not _dk_applies(points, chosen):
+    if (seconds := _dk_seconds(points, chosen)) is None:
         return
     made = sweep(points, chosen)
-    sweep_s, extra_s = _dk_seconds(points, chosen)
+    sweep_s, extra_s = seconds
+    reported = (
+        "Deręgowski & Krzyśko (Fig. 4) report a maximum of (λ₁+λ₂)/Σλ at "
+        f"c = {DK_GAMMA} (σ = {gamma_to_sigma(DK_GAMMA):.2f})."
+    )
     if sweep_s + extra_s > budget.REQUEST_BUDGET_S:
         st.info(
-            "Deręgowski & Krzyśko (Fig. 4) report a maximum of (λ₁+λ₂)/Σλ at "
-            f"c = {DK_GAMMA} (σ = {gamma_to_sigma(DK_GAMMA):.2f}). Comparing it with the "
-            f"kernel not centred would sweep the {made.widths_.size} widths again, about "
-            f"{extra_s:.0f} s more on top of this sweep's {sweep_s:.0f} s: over this shared "
-            f"server's {budget.REQUEST_BUDGET_S:.0f} s per request. With fewer points or "
-            "widths the comparison is shown here."
+            f"{reported} Comparing it with the kernel not centred would sweep the "
+            f"{made.widths_.size} widths again, about {extra_s:.0f} s more on top of this "
+            f"sweep's {sweep_s:.0f} s: over this shared server's "
+            f"{budget.REQUEST_BUDGET_S:.0f} s per request. With fewer points or widths the "
+            "comparison is shown here."
         )
         return
     # three worker calls at once (already made beside a new sweep): each waits in the
     # workers' queue once, not in turn
-    not_centred, *shares = concurrently(*_dk_calls(points, chosen))
-    at_c = dict(zip((True, False), shares, strict=True))
+    not_centred, centred_at_c, not_centred_at_c = concurrently(*_dk_calls(points, chosen))
     courses = [_course(made.widths_, share) for share in (made.share(2), not_centred)]
     st.info(
-        "Deręgowski & Krzyśko (Fig. 4) report a maximum of (λ₁+λ₂)/Σλ at "
-        f"c = {DK_GAMMA} (σ = {gamma_to_sigma(DK_GAMMA):.2f}). With the centred kernel "
-        f"of the standard formulation the share {courses[0]} as the kernel widens, "
-        "towards 1 (linear PCA on 2-D data); without centring in feature space (K itself, "
-        f"as the paper solves it) it {courses[1]} too, towards 1 (K → 1 1ᵀ). At "
-        f"their c it is {at_c[True]:.3f} centred and {at_c[False]:.3f} not centred on "
-        "these points."
+        f"{reported} With the centred kernel of the standard formulation the share "
+        f"{courses[0]} as the kernel widens, towards 1 (linear PCA on 2-D data); without "
+        "centring in feature space (K itself, as the paper solves it) it "
+        f"{courses[1]} too, towards 1 (K → 1 1ᵀ). At their c it is {centred_at_c:.3f} "
+        f"centred and {not_centred_at_c:.3f} not centred on these points."
     )
-    config = style.export_config(
-        f"spectrum-centring_{file_stem(points, chosen)}", image_format=SETTINGS.value("sp_img")
-    )
-    chart(presentable(centring_figure(points, chosen)), key="sp_fig_centring", config=config)
+    _show(figure(points, chosen, "centring"), "centring", file_stem(points, chosen))
 
 
 @guarded("sp", "the film of the sweep")
@@ -462,12 +408,7 @@ def sweep_film(points: PointSet, chosen: Choice) -> None:
     large figure that most visits never play.
     """
     if SETTINGS.draw("sp_film"):
-        config = style.export_config(
-            f"spectrum-film_{file_stem(points, chosen)}", image_format=SETTINGS.value("sp_img")
-        )
-        chart(film(points, chosen), key="sp_fig_film", config=config)
-        if prose():
-            explain("sp_film")
+        _show(figure(points, chosen, "film"), "film", file_stem(points, chosen), height=None)
 
 
 @guarded("sp", "the download of the sweep")
