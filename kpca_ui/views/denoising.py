@@ -36,7 +36,6 @@ TABS = (
     *("Pre-images", "Write a digit"),
 )
 DEMO_LEVELS = {"none": 0.0, "a little": 0.2, "some": 0.4, "a lot": 0.6, "very much": 0.8}
-GAUSSIAN_PRESET = next(iter(PRESETS))
 TOY_WIDTHS = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0)
 MAX_SEED = 2**31 - 1
 MAX_TEST_INDEX = 999
@@ -71,7 +70,12 @@ def _box(key: str, label: str, high: int, **kw: Any) -> Setting:
     return number(key, label, 0, high, 0, step=1, widget="number", **kw)
 
 
-_PAPER = _preset_state(GAUSSIAN_PRESET)
+def _slider(key: str, label: str, options: Any, default: Any, **kw: Any) -> Setting:
+    """A select slider over ``options``."""
+    return choice(key, label, options, default=default, widget="select_slider", **kw)
+
+
+_PAPER = _preset_state(next(iter(PRESETS)))  # the Gaussian preset
 SETTINGS = Settings(
     "dn",
     "denoising",
@@ -100,12 +104,11 @@ SETTINGS = Settings(
         help="The paper uses 50.",
     ),
     _box("dn_seed", "Seed", MAX_SEED, cost="fit", help="Draws the digits and the noise."),
-    choice(
+    _slider(
         "dn_c",
         "Width c (Mika et al., per pixel)",
         WIDTHS,
-        default=_PAPER["dn_c"],
-        widget="select_slider",
+        _PAPER["dn_c"],
         cost="fit",
         help="k(x, y) = exp(−‖x − y‖² / (N c)), N = number of pixels; the paper's c = 0.5.",
     ),
@@ -137,22 +140,20 @@ SETTINGS = Settings(
         help="The paper trains on clean digits; this adds the same kind of noise to them.",
     ),
     choice("dn_method", "Method", METHODS, widget="radio"),
-    choice(
+    _slider(
         "dn_ridge",
         "Ridge parameter α",
         RIDGE_ALPHAS,
-        default=1.0,
-        widget="select_slider",
+        1.0,
         help="Regularisation of the learned map from components back to pixels "
         "(scikit-learn's fit_inverse_transform).",
     ),
     choice("dn_tab", "Tab", TABS, widget="tabs", stepping=True),
-    choice(
+    _slider(
         "dn_n",
         "Number of components n",
         SWEEP_N,
-        default=64,
-        widget="select_slider",
+        64,
         stepping=True,
         help="On a log scale. Kernel PCA can use more components than there are pixels.",
     ),
@@ -164,18 +165,11 @@ SETTINGS = Settings(
         widget="checkbox",
     ),
     number("dn_toy_noise", "Noise", 0.0, 0.3, 0.1, step=0.01, cost="fit"),
-    choice("dn_toy_c", "Width c", TOY_WIDTHS, default=0.5, widget="select_slider", cost="fit"),
+    _slider("dn_toy_c", "Width c", TOY_WIDTHS, 0.5, cost="fit"),
     number("dn_toy_n", "Kernel components", 1, 20, 4, stepping=True),
     _box("dn_toy_seed", "Seed", 10_000, cost="fit"),
     choice("dn_demo_digit", "Which digit?", range(10)),
-    choice(
-        "dn_demo_noise",
-        "How much noise?",
-        tuple(DEMO_LEVELS),
-        default="some",
-        widget="select_slider",
-        stepping=True,
-    ),
+    _slider("dn_demo_noise", "How much noise?", tuple(DEMO_LEVELS), "some", stepping=True),
     _box(
         "dn_fig3_digit",
         "Test digit (0 = the first)",
@@ -189,12 +183,11 @@ SETTINGS = Settings(
         widget="radio",
         help="Reconstruction may not use the digit itself; de-noising may (the paper, Sect. 4).",
     ),
-    choice(
+    _slider(
         "dn_pre_digits",
         "Noisy test digits compared",
         DIGIT_COUNTS,
-        default=20,
-        widget="select_slider",
+        20,
         help="Spread over the test set; each method runs at every n on the same digits.",
     ),
     choice("dn_pre_set", "Data set", PRE_SETS, widget="radio"),
@@ -213,14 +206,6 @@ def _apply_preset() -> None:
     name = st.session_state["dn_preset"]
     if name in PRESETS:
         SETTINGS.apply(_preset_state(name))
-
-
-def _matching_preset(values: Mapping[str, Any]) -> str:
-    """The preset whose settings are these widgets' values, or :data:`CUSTOM`."""
-    for name in PRESETS:
-        if all(values.get(k) == v for k, v in _preset_state(name).items()):
-            return name
-    return CUSTOM
 
 
 SIDEBAR = {
@@ -257,7 +242,9 @@ def sidebar_settings() -> dict[str, object]:
                     "digits, about 4 s to fit on one core). A fitted model is kept for everyone."
                 )
     values = SETTINGS.values()
-    st.session_state["dn_preset"] = _matching_preset(values)
+    # the preset whose settings are these widgets' values
+    matches = (n for n in PRESETS if _preset_state(n).items() <= values.items())
+    st.session_state["dn_preset"] = next(matches, CUSTOM)
     if preset_slot is not None:
         preset_slot.selectbox(
             "Preset",
@@ -274,16 +261,14 @@ def sidebar_settings() -> dict[str, object]:
 
 def experiment(values: Mapping[str, Any]) -> dict[str, Any]:
     """The experiment the settings' ``values`` set up (the page's, a gallery card's)."""
-    kind = values["dn_noise"]
-    level = values["dn_sigma" if kind == "gaussian" else "dn_p"]
-    method = values["dn_method"]
+    kind, method = values["dn_noise"], values["dn_method"]
     return {
         "n_train": int(values["dn_train"]),
         "n_test": int(values["dn_test"]),
         "seed": int(values["dn_seed"]),
         "c": float(values["dn_c"]),
         "center": bool(values["dn_center"]),
-        "noise": Noise(kind, float(level)),
+        "noise": Noise(kind, float(values["dn_sigma" if kind == "gaussian" else "dn_p"])),
         "train_noisy": bool(values["dn_train_noisy"]),
         "method": method,
         "ridge_alpha": float(values["dn_ridge"]) if method == "ridge" else 1.0,
@@ -293,18 +278,16 @@ def experiment(values: Mapping[str, Any]) -> dict[str, Any]:
 def within_budget(request: str, cost: budget.Cost) -> bool:
     """Whether ``request`` (named with its sizes) fits the per-request budget
     (:mod:`kpca_core.budget`); if not, an error box says what to reduce."""
-    if cost.fits:
-        return True
-    st.error(cost.refusal(request))
-    return False
+    if not cost.fits:
+        st.error(cost.refusal(request))
+    return cost.fits
 
 
 def width_caption(c: float, n_pixels: int) -> str:
-    gamma = kernel_gamma(c, n_pixels)
     return (
         f"Kernel width: c = {c:g} per pixel, i.e. k(x, y) = exp(−‖x − y‖² / {n_pixels * c:g}) "
         f"on the [−1, 1] grey values (N = {n_pixels} pixels); as a Gaussian width "
-        f"σ = {gamma_to_sigma(gamma):.2f} in exp(−‖x − y‖² / (2σ²))."
+        f"σ = {gamma_to_sigma(kernel_gamma(c, n_pixels)):.2f} in exp(−‖x − y‖² / (2σ²))."
     )
 
 

@@ -22,36 +22,14 @@ import streamlit as st
 from _plotly_utils.utils import to_typed_array_spec
 from plotly.colors import get_colorscale
 
-from kpca_core import usps
-from kpca_core.denoise import (
-    FIG4_N,
-    SWEEP_N,
-    DigitDenoiser,
-    DigitSubsets,
-    ErrorSweep,
-    ImageGrid,
-    Noise,
-    ToyDenoising,
-    error_sweep,
-    fig4_grid,
-    sample_digits,
-    side_by_side,
-    toy_denoising,
-)
+from kpca_core import denoise, usps
+from kpca_core import preimage_compare as compare
+from kpca_core.denoise import FIG4_N, SWEEP_N, DigitDenoiser, DigitSubsets, ImageGrid, Noise
 from kpca_core.figures import denoise as denoise_figures
 from kpca_core.figures import preimages as figures
 from kpca_core.figures import style
 from kpca_core.gaussians_table import GaussiansTable, gaussians_table
-from kpca_core.preimage_compare import (
-    FixedPointPaths,
-    MethodComparison,
-    Reconstruction,
-    ToyData,
-    compare_methods,
-    reconstruction_series,
-    toy_comparison,
-    toy_paths,
-)
+from kpca_core.preimage_compare import compare_methods
 from kpca_ui.adapter import in_script_run
 from kpca_ui.cache import memo
 from kpca_ui.presenter import presenter_mode
@@ -60,8 +38,17 @@ from kpca_ui.workers import build, compute, in_background, no_progress
 
 # (source, train per class, test per class, c, centre, seed, training-noise kind, level)
 ModelKey = tuple[str, int, int, float, bool, int, str | None, float]
-SETTLE_S = 1.0
-"""Seconds a side-by-side grid's frames wait for a newer request (:class:`Newest`)."""
+Digits = tuple[ModelKey, Noise, tuple[int, ...], str, float]
+"""A side-by-side grid: the model's key, the noise, the test digits, the pre-image method, α."""
+
+
+def _with_bar(text: str, function: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+    """``function(*args, progress=…, **kwargs)``, a progress bar saying ``text`` meanwhile."""
+    report, done = progress_bar(text)
+    try:
+        return function(*args, progress=report, **kwargs)
+    finally:
+        done()
 
 
 @memo
@@ -69,10 +56,9 @@ def load_digits(
     usps_dir: str | None, data_home: str | None, base_urls: tuple[str, ...]
 ) -> tuple[usps.DigitsData, usps.DigitsData]:
     """USPS training and test digits (or the 8×8 fallback), keyed on where they come from."""
-    report, done = progress_bar("Loading the USPS digits")
-    pair = usps.load_digit_pair(data_home=data_home, base_urls=base_urls, progress=report)
-    done()
-    return pair
+    return _with_bar(
+        "Loading the USPS digits", usps.load_digit_pair, data_home=data_home, base_urls=base_urls
+    )
 
 
 @memo
@@ -80,7 +66,7 @@ def digit_subsets(
     source: str, n_train: int, n_test: int, seed: int, _data: tuple[usps.DigitsData, ...]
 ) -> DigitSubsets:
     pairs = [(data.images, data.labels) for data in _data]  # training, test
-    return sample_digits(
+    return denoise.sample_digits(
         *pairs, n_train, n_test, side=_data[0].side, source=source, random_state=seed
     )
 
@@ -92,89 +78,61 @@ def fitted_model(key: ModelKey, _subsets: DigitSubsets) -> DigitDenoiser:
     X = _subsets.X_train
     if noise_kind is not None:
         X = Noise(noise_kind, noise_level).apply(X, seed + 2)
-    report, done = progress_bar(f"Fitting linear and kernel PCA on {len(X)} digits")
-    try:
-        return in_background(DigitDenoiser(c, center=center).fit, X, progress=report)
-    finally:
-        done()
+    fit = DigitDenoiser(c, center=center).fit
+    return _with_bar(f"Fitting linear and kernel PCA on {len(X)} digits", in_background, fit, X)
 
 
-def noisy_test_digits(key: ModelKey, noise: tuple[str, float], subsets: DigitSubsets) -> np.ndarray:
-    """The test digits with this noise, drawn with the seed after the model's (``key[5]``)."""
-    return Noise(*noise).apply(subsets.X_test, key[5] + 1)
+def _noisy(key: ModelKey, noise: Noise, subsets: DigitSubsets) -> np.ndarray:
+    """The test digits with ``noise``, drawn with the seed after the model's (``key[5]``)."""
+    return noise.apply(subsets.X_test, key[5] + 1)
 
 
 @memo
 def cached_sweep(
     key: ModelKey,
-    noise: tuple[str, float],
+    noise: Noise,
     ridge: bool,
     ridge_alpha: float,
     _model: DigitDenoiser,
     _subsets: DigitSubsets,
-) -> ErrorSweep:
-    X, noisy = _subsets.X_test, noisy_test_digits(key, noise, _subsets)
-    report, done = progress_bar("Computing the error for every n")
-    sweep = error_sweep(
-        _model, X, noisy, SWEEP_N, ridge=ridge, ridge_alpha=ridge_alpha, progress=report
-    )
-    done()
-    return sweep
+) -> denoise.ErrorSweep:
+    X, noisy = _subsets.X_test, _noisy(key, noise, _subsets)
+    options = {"ridge": ridge, "ridge_alpha": ridge_alpha}
+    text = "Computing the error for every n"
+    return _with_bar(text, denoise.error_sweep, _model, X, noisy, SWEEP_N, **options)
 
 
 @memo
 def cached_fig4(
     key: ModelKey,
-    noise: tuple[str, float],
+    noise: Noise,
     method: str,
     ridge_alpha: float,
     _model: DigitDenoiser,
     _subsets: DigitSubsets,
 ) -> ImageGrid:
-    noisy = noisy_test_digits(key, noise, _subsets)
-    return fig4_grid(
-        _model,
-        _subsets.X_test,
-        noisy,
-        _subsets.y_test,
-        side=_subsets.side,
-        n_values=FIG4_N,
-        method=method,
-        ridge_alpha=ridge_alpha,
-    )
+    X, noisy, labels = _subsets.X_test, _noisy(key, noise, _subsets), _subsets.y_test
+    options = {"side": _subsets.side, "method": method, "ridge_alpha": ridge_alpha}
+    return denoise.fig4_grid(_model, X, noisy, labels, n_values=FIG4_N, **options)
 
 
 @memo
 def cached_side_by_side(
-    key: ModelKey,
-    noise: tuple[str, float],
-    pick: tuple[int, ...],
-    n: int,
-    method: str,
-    ridge_alpha: float,
-    _model: DigitDenoiser,
-    _subsets: DigitSubsets,
+    digits: Digits, n: int, _model: DigitDenoiser, _subsets: DigitSubsets
 ) -> ImageGrid:
     """The side-by-side grid, shared by every session that asks for the same digits."""
-    return _grid_at(key, noise, pick, method, ridge_alpha, _model, _subsets)(n)
+    return _grid_at(digits, _model, _subsets)(n)
 
 
 def _grid_at(
-    key: ModelKey,
-    noise: tuple[str, float],
-    pick: tuple[int, ...],
-    method: str,
-    ridge_alpha: float,
-    model: DigitDenoiser,
-    subsets: DigitSubsets,
+    digits: Digits, model: DigitDenoiser, subsets: DigitSubsets
 ) -> Callable[[int], ImageGrid]:
-    """The side-by-side grid of the test digits ``pick`` as a function of n."""
+    """The side-by-side grid of ``digits`` as a function of n."""
+    key, noise, pick, method, ridge_alpha = digits
     rows = list(pick)
-    noisy = noisy_test_digits(key, noise, subsets)[rows]
+    X, noisy, labels = subsets.X_test[rows], _noisy(key, noise, subsets)[rows], subsets.y_test[rows]
     options = {"side": subsets.side, "method": method, "ridge_alpha": ridge_alpha}
-    return partial(
-        side_by_side, model, subsets.X_test[rows], noisy, subsets.y_test[rows], **options
-    )
+    return partial(denoise.side_by_side, model, X, noisy, labels, **options)
 
 
 class Newest:
@@ -202,8 +160,7 @@ class Newest:
                 self._waiting[0].cancel()
             now = time.monotonic()
             due = now if now - self._asked >= self.settle_s else now + self.settle_s
-            self._waiting = (future, partial(function, *args), due)
-            self._asked = now
+            self._waiting, self._asked = (future, partial(function, *args), due), now
             self._changed.notify_all()
         return future
 
@@ -232,8 +189,8 @@ class Newest:
                 self._changed.notify_all()
 
 
-_FRAMES = Newest(SETTLE_S)
-"""Makes the side-by-side grid's frames."""
+_FRAMES = Newest(settle_s=1.0)
+"""Makes the side-by-side grid's frames; a request within 1 s of another waits 1 s."""
 GAP = 0
 """A quantised mosaic's gap between digits (transparent); its greys are 1-255.  Not 255:
 runs of 255 are "////" in base64, and Plotly's JSON writes each "/" as six bytes."""
@@ -246,63 +203,50 @@ QUANTISED_GREYS = {
 """The colours of a quantised mosaic: its gaps transparent, the digits' greys."""
 
 
-def side_by_side_frames(
-    key: ModelKey,
-    noise: tuple[str, float],
-    pick: tuple[int, ...],
-    method: str,
-    ridge_alpha: float,
-    title: str,
-    width_px: int | None,
-    model: DigitDenoiser,
-    subsets: DigitSubsets,
-) -> Future:
-    """:func:`_side_by_side_frames`, asked again if a newer request cancelled it first."""
-    args = (key, noise, pick, method, ridge_alpha, title, width_px, model, subsets)
+def side_by_side_frames(*args: Any) -> dict | None:
+    """The chart's frames of :func:`_side_by_side_frames` (asked again if a newer request
+    cancelled it first), once made; until then (or if they failed) none, and the grid
+    changes when the n slider is released, as every figure does."""
     every_n = _side_by_side_frames(*args)
     if every_n.cancelled():  # asked again, under a key of its own
         every_n = _side_by_side_frames(*args, attempt=id(every_n))
-    return every_n
+    if not every_n.done() or every_n.cancelled() or not every_n.result():
+        return None
+    return {"slider": "dn_n", "frames": every_n.result()}
 
 
 @memo
 def _side_by_side_frames(
-    key: ModelKey,
-    noise: tuple[str, float],
-    pick: tuple[int, ...],
-    method: str,
-    ridge_alpha: float,
+    digits: Digits,
     title: str,
     width_px: int | None,
     _model: DigitDenoiser,
     _subsets: DigitSubsets,
     attempt: int = 0,
 ) -> Future:
-    """Scrubbing n: a future of ``{n: frame}`` for every n of ``SWEEP_N``, made in the background,
-    each frame the side-by-side figure's changes at that n (:func:`kpca_ui.chart.chart`)."""
-    grid_at = _grid_at(key, noise, pick, method, ridge_alpha, _model, _subsets)
-    return _FRAMES.submit(_every_n, grid_at, title, width_px)
+    """Scrubbing n: a future of ``{str(n): frame}`` for every n of ``SWEEP_N``, made in the
+    background, each the side-by-side figure's changes at that n (:func:`kpca_ui.chart.chart`)."""
+    return _FRAMES.submit(_every_n, _grid_at(digits, _model, _subsets), title, width_px)
 
 
 def quantised(z: object) -> np.ndarray:
     """A mosaic's grey values (``GREY_RANGE``, NaN between digits) as bytes: :data:`GAP`
     between digits, 1-255 for the greys."""
     values = np.asarray(z, dtype=float)
-    low, high = denoise_figures.GREY_RANGE
-    grey = 1 + np.round((np.clip(values, low, high) - low) / (high - low) * 254)
+    grey = 1 + np.round(np.interp(values, denoise_figures.GREY_RANGE, (0, 254)))
     return np.where(np.isnan(values), GAP, grey).astype(np.uint8)
 
 
 def _every_n(
     grid_at: Callable[[int], ImageGrid], title: str, width_px: int | None
-) -> dict[int, dict]:
+) -> dict[str, dict]:
     frames = {}
     try:
         for n in SWEEP_N:
             fig = denoise_figures.side_by_side_figure(
                 grid_at(n), title=f"{title}, n = {n}", width_px=width_px
             )
-            frames[n] = {
+            frames[str(n)] = {
                 # bytes, as Plotly's typed array (a plain array's JSON is a list of numbers)
                 "data": [{"z": to_typed_array_spec(quantised(fig.data[0].z)), **QUANTISED_GREYS}],
                 "layout": {
@@ -320,71 +264,61 @@ def _every_n(
 @memo
 def cached_toy(
     name: str, n_samples: int, noise: float, c: float, n: int, seed: int
-) -> ToyDenoising:
-    return toy_denoising(
-        name, n_samples=n_samples, noise=noise, c=c, n_components=n, random_state=seed
-    )
+) -> denoise.ToyDenoising:
+    options = {"noise": noise, "c": c, "n_components": n, "random_state": seed}
+    return denoise.toy_denoising(name, n_samples=n_samples, **options)
 
 
 @memo
 def cached_table1() -> GaussiansTable:
     """Mika et al. Table 1 (5 σ × 9 n × 3 seeds), computed once for every session, in a worker."""
-    report, done = progress_bar("Computing Table 1 (15 fits of kernel PCA, once for everyone)")
-    try:
-        return compute(gaussians_table, progress=report)
-    finally:
-        done()
+    text = "Computing Table 1 (15 fits of kernel PCA, once for everyone)"
+    return _with_bar(text, compute, gaussians_table)
 
 
 @memo
 def cached_fig3(
     key: ModelKey, index: int, start: str, _model: DigitDenoiser, _subsets: DigitSubsets
-) -> Reconstruction:
+) -> compare.Reconstruction:
     """Test digit ``index`` rebuilt without noise from n = 1 … 20 components (Fig. 3)."""
     x, label = _subsets.X_test[index], str(_subsets.y_test[index])
-    return reconstruction_series(
+    return compare.reconstruction_series(
         _model, x, side=_subsets.side, start=start, label=label, random_state=key[5]
     )
-
-
-def compared_rows(n_test: int, count: int) -> np.ndarray:
-    """``count`` test digits spread evenly over the test set (so over every class)."""
-    return np.unique(np.linspace(0, n_test - 1, min(count, n_test)).astype(int))
 
 
 @memo
 def cached_digit_methods(
     key: ModelKey,
-    noise: tuple[str, float],
+    noise: Noise,
     count: int,
     n_values: tuple[int, ...],
     ridge_alpha: float,
     _model: DigitDenoiser,
     _subsets: DigitSubsets,
-) -> MethodComparison:
-    """Every pre-image method on the same ``count`` noisy test digits, at every n."""
-    rows = compared_rows(len(_subsets.X_test), count)
-    X, noisy = _subsets.X_test[rows], noisy_test_digits(key, noise, _subsets)[rows]
+) -> compare.MethodComparison:
+    """Every pre-image method on the same ``count`` noisy test digits, at every n, the digits
+    spread evenly over the test set (so over every class)."""
+    n_test = len(_subsets.X_test)
+    rows = np.unique(np.linspace(0, n_test - 1, min(count, n_test)).astype(int))
+    X, noisy = _subsets.X_test[rows], _noisy(key, noise, _subsets)[rows]
+    text = f"Pre-images of {len(rows)} digits by every method"
     options = {"ridge": {"alpha": ridge_alpha}}
-    report, done = progress_bar(f"Pre-images of {len(rows)} digits by every method")
-    try:
-        return compare_methods(_model, X, noisy, n_values, options=options, progress=report)
-    finally:
-        done()
+    return _with_bar(text, compare_methods, _model, X, noisy, n_values, options=options)
 
 
 @memo
-def cached_toy_methods(name: str, noise: float, c: float, seed: int) -> MethodComparison:
+def cached_toy_methods(name: str, noise: float, c: float, seed: int) -> compare.MethodComparison:
     """Every pre-image method on a 2-D toy set (Fig. 1's setting, 200 points)."""
-    return compute(toy_comparison, name, noise=noise, c=c, random_state=seed)
+    return compute(compare.toy_comparison, name, noise=noise, c=c, random_state=seed)
 
 
 @memo
 def cached_toy_paths(
     name: str, noise: float, c: float, n: int, seed: int
-) -> tuple[ToyData, FixedPointPaths]:
+) -> tuple[compare.ToyData, compare.FixedPointPaths]:
     """Every noisy point's path under eq. (10) in a 2-D toy set."""
-    return compute(toy_paths, name, n_components=n, random_state=seed, noise=noise, c=c)
+    return compute(compare.toy_paths, name, n_components=n, random_state=seed, noise=noise, c=c)
 
 
 @memo
@@ -421,8 +355,6 @@ def digit_sets() -> tuple[usps.DigitsData, usps.DigitsData]:
 def usps_digits() -> tuple[usps.DigitsData, usps.DigitsData]:
     """The training and test digits, with a word where they are not the USPS files."""
     data = train_data, test_data = digit_sets()
-    if not in_script_run():  # the warm-up: nobody to tell
-        return data
     if train_data.message or test_data.message:
         st.warning(train_data.message or test_data.message, icon=":material/cloud_off:")
     for note in {train_data.note, test_data.note} - {None}:

@@ -12,11 +12,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import streamlit as st
-from streamlit.delta_generator import DeltaGenerator
 
 import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
 from kpca_core import budget
-from kpca_core.denoise import DigitDenoiser, DigitSubsets, Noise
+from kpca_core.denoise import DigitDenoiser, DigitSubsets
 from kpca_core.figures import preimages as figures
 from kpca_core.figures.style import NARROW_PX, is_narrow
 from kpca_core.gaussians_table import N_CLUSTERS, N_TEST, N_TRAIN, GaussiansTable
@@ -24,17 +23,10 @@ from kpca_core.preimage_compare import MethodComparison, Reconstruction, fig3_fi
 from kpca_core.preimage_methods import METHOD_LABELS
 from kpca_ui.chart import chart
 from kpca_ui.explain import explain
-from kpca_ui.presenter import PLAIN_FIGURE_PX, page_px, presentable, presenter_mode, prose
+from kpca_ui.presenter import page_px, presentable, presenter_mode, prose
 from kpca_ui.screen import narrow_listener, narrow_px
+from kpca_ui.views import denoising as view
 from kpca_ui.views import denoising_cache as cache
-from kpca_ui.views.denoising import (
-    FIG3_STARTS,
-    PRE_POINTS,
-    PRE_SETS,
-    SETTINGS,
-    experiment,
-    within_budget,
-)
 from kpca_ui.views.denoising_cache import ModelKey
 from kpca_ui.views.denoising_tabs import SCREEN, image_export, restart_note, show_with_numbers
 from kpca_ui.workers import build
@@ -49,18 +41,11 @@ FIXED_POINT_PX = 620
 """The fixed point's animation in presenter mode: its plot at least AREA_MIN_PX tall."""
 
 
-# -------------------------------------------------------------------- Table 1
 def show_table1() -> None:
     table = cache.cached_table1()
     width = narrow_px(SCREEN)  # a phone's, once measured: the tables transposed
-    show_with_numbers(
-        build(figures.table1_figure, table, ranges=not presenter_mode(), width_px=width),
-        "dn_table1",
-        "mika1999_table1_gaussians",
-        table.to_frame,
-        height=PLAIN_FIGURE_PX,  # no stepping control above it
-        control=False,
-    )
+    fig = build(figures.table1_figure, table, ranges=not presenter_mode(), width_px=width)
+    show_with_numbers(fig, "dn_table1", "mika1999_table1_gaussians", table.to_frame, plain=True)
     if not prose():
         return
     # under the tables: above, it pushed them below a phone's screen
@@ -81,21 +66,17 @@ def show_table1() -> None:
     narrow_listener(SCREEN, width)
 
 
-def _cell(table: GaussiansTable, sigma: float, n: int) -> tuple[str, str, str, str]:
-    """(mean, low, high, paper) of one cell, as the paper prints ratios."""
-    return table.formatted(table.sigmas.index(sigma), table.n_values.index(n))
-
-
 def table1_findings(table: GaussiansTable) -> str:
     """Where and why our Table 1 differs from the paper's, with the numbers of this table."""
     paper = table.paper()
-    i_wide, i_narrow, i_mid = (table.sigmas.index(s) for s in (0.8, 0.05, 0.2))
+    i_wide, i_narrow, i_small, i_mid, i_broad = map(table.sigmas.index, (0.8, 0.05, 0.1, 0.2, 0.4))
     wide = np.nanmax(np.abs(table.mean[i_wide] - paper[i_wide]))
     factor = table.mean[i_narrow, 0] / paper[i_narrow, 0]
-    narrow, _, _, narrow_paper = _cell(table, 0.05, 1)
-    small, _, _, small_paper = _cell(table, 0.1, 1)
-    _, low, high, mid_paper = _cell(table, 0.2, 1)
-    mid9, _, _, mid9_paper = _cell(table, 0.4, 9)
+    # (mean, low, high, paper) at n = 1 (index 0) or 9, as the paper prints ratios
+    narrow, _, _, narrow_paper = table.formatted(i_narrow, 0)
+    small, _, _, small_paper = table.formatted(i_small, 0)
+    _, low, high, mid_paper = table.formatted(i_mid, 0)
+    mid9, _, _, mid9_paper = table.formatted(i_broad, table.n_values.index(9))
     kernel, floor = table.kernel_mse[i_narrow, 0, 0], table.floor[i_narrow, 0]
     seed = table.seeds[0]
     n_test = N_CLUSTERS * N_TEST
@@ -130,12 +111,9 @@ has to cover eleven spots with fewer than ten directions.
 """
 
 
-# --------------------------------------------------------------------- Fig. 3
 @st.fragment
 def show_fig3(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey) -> None:
-    left, right = st.columns(2)
-    asked = SETTINGS.draw("dn_fig3_digit", left)
-    start = SETTINGS.draw("dn_fig3_start", right)
+    asked, start = map(view.SETTINGS.draw, ("dn_fig3_digit", "dn_fig3_start"), st.columns(2))
     index = min(int(asked), len(subsets.X_test) - 1)
     if index < asked:
         st.info(f"There are {len(subsets.X_test)} test digits: showing the last, {index}.")
@@ -143,20 +121,15 @@ def show_fig3(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey) -> Non
     label = subsets.y_test[index]
     title = f"{subsets.source}: test digit {index} (a {label}) rebuilt without noise"
     width = narrow_px(SCREEN)  # a phone's, once measured: the columns in blocks
-    show_with_numbers(
-        build(figures.fig3_figure, recon, title=title, width_px=width),
-        "dn_fig3",
-        f"denoise_fig3_digit{index}_{start}",
-        lambda: fig3_frame(recon),
-        height=PLAIN_FIGURE_PX,  # no stepping control above it
-        control=False,
-    )
+    fig = build(figures.fig3_figure, recon, title=title, width_px=width)
+    name = f"denoise_fig3_digit{index}_{start}"
+    show_with_numbers(fig, "dn_fig3", name, lambda: fig3_frame(recon), plain=True)
     if not prose():
         return
     st.markdown(
         "Mika et al. Fig. 3. Under each image: the fraction ‖z − x‖² / ‖x̄ − x‖² of the "
         f"squared distance left. {fig3_findings(recon, str(label))} "
-        f"The iteration (10) started at {FIG3_STARTS[start]}."
+        f"The iteration (10) started at {view.FIG3_STARTS[start]}."
     )
     explain("dn_fig3")
     restart_note(recon.grid.restarts)
@@ -165,24 +138,22 @@ def show_fig3(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey) -> Non
 
 def fig3_frame(recon: Reconstruction) -> pd.DataFrame:
     """The numbers under Fig. 3: per n, the squared distance and its fraction, both methods."""
-    errors = recon.grid.errors
     return pd.DataFrame(
         {
             "n": recon.n_values,
-            "squared_distance_linear": errors[0, :-1],
-            "squared_distance_kernel": errors[1, :-1],
+            "squared_distance_linear": recon.grid.errors[0, :-1],
+            "squared_distance_kernel": recon.grid.errors[1, :-1],
             "fraction_linear": recon.fraction_linear,
             "fraction_kernel": recon.fraction_kernel,
         }
     )
 
 
-# ----------------------------------------------------------------- pre-images
 @st.fragment
 def show_preimages(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dict) -> None:
     # the figure first, its control under it: above, it pushed the axes below a 1280 × 720 screen
     figure_place = st.container()
-    count = SETTINGS.draw("dn_pre_digits")
+    count = view.SETTINGS.draw("dn_pre_digits")
     n_train = len(subsets.X_train)
     cost = budget.preimage_cost(
         int(count), n_train, len(DIGIT_N), COMPARED_COST, c=s["c"], digits="digits"
@@ -192,8 +163,23 @@ def show_preimages(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s
     planned = (
         width if is_narrow(width) else page_px() if presenter_mode() else figures.COMPARISON_PX
     )
-    if within_budget(f"This comparison ({count} digits, {n_train} training digits)", cost):
-        show_digit_methods(model, subsets, key, s, int(count), planned, figure_place)
+    if view.within_budget(f"This comparison ({count} digits, {n_train} training digits)", cost):
+        noise, alpha = s["noise"], s["ridge_alpha"]
+        with figure_place:
+            args = (key, noise, int(count), DIGIT_N, alpha, model, subsets)
+            comparison = cache.cached_digit_methods(*args)
+            title = f"{subsets.source}: {comparison.n_points} digits, {noise.describe()}"
+            fig = build(figures.comparison_figure, comparison, title=title, width_px=planned)
+            name = f"preimages_digits_{noise.kind}{noise.level:g}_c{s['c']:g}"
+            show_with_numbers(fig, "dn_methods", name, comparison.to_frame)
+        if prose():
+            st.dataframe(method_summary(comparison), hide_index=True)
+            st.caption(
+                "Times are wall time on this shared server, after the common projection. A "
+                "failure: the point missed its method's criterion (no convergence, or a failed "
+                f"line search). The ridge map uses α = {alpha:g} (the sidebar's)."
+            )
+            explain("dn_methods")
     show_fixed_point(show_toy_methods(planned), planned)
     if not prose():
         return
@@ -208,71 +194,31 @@ def show_preimages(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s
     narrow_listener(SCREEN, width)
 
 
-def show_digit_methods(
-    model: DigitDenoiser,
-    subsets: DigitSubsets,
-    key: ModelKey,
-    s: dict,
-    count: int,
-    width: int,
-    place: DeltaGenerator,
-) -> None:
-    """Every pre-image method on ``count`` noisy test digits: the figure (``width`` px, in
-    ``place``), a summary, a caption."""
-    noise: Noise = s["noise"]
-    with place:
-        comparison = cache.cached_digit_methods(
-            key, (noise.kind, noise.level), count, DIGIT_N, s["ridge_alpha"], model, subsets
-        )
-        title = f"{subsets.source}: {comparison.n_points} digits, {noise.describe()}"
-        show_with_numbers(
-            build(figures.comparison_figure, comparison, title=title, width_px=width),
-            "dn_methods",
-            f"preimages_digits_{noise.kind}{noise.level:g}_c{s['c']:g}",
-            comparison.to_frame,
-        )
-    if not prose():
-        return
-    st.dataframe(method_summary(comparison), hide_index=True)
-    st.caption(
-        "Times are wall time on this shared server, after the common projection. A failure: "
-        "the point missed its method's criterion (no convergence, or a failed line search). "
-        f"The ridge map uses α = {s['ridge_alpha']:g} (the sidebar's)."
-    )
-    explain("dn_methods")
-
-
 def method_summary(comparison: MethodComparison) -> pd.DataFrame:
     """One row per method: its best MSE and n, the median time per point, all failures."""
-    rows = []
-    for curve in comparison.curves:
-        best = int(np.argmin(curve.mse))
-        milliseconds = 1000 * float(np.median(curve.seconds_per_point))
-        rows.append(
+    return pd.DataFrame(
+        [
             {
                 "method": METHOD_LABELS[curve.method],
-                "best MSE": round(float(curve.mse[best]), 3),
-                "at n": int(curve.n[best]),
-                "ms per point (median over n)": round(milliseconds, 3),
+                "best MSE": round(float(np.min(curve.mse)), 3),
+                "at n": int(curve.n[np.argmin(curve.mse)]),
+                "ms per point (median over n)": round(1000 * np.median(curve.seconds_per_point), 3),
                 "failures (all n)": int(curve.failures.sum()),
                 "restarts (all n)": int(curve.restarts.sum()),
             }
-        )
-    return pd.DataFrame(rows)
+            for curve in comparison.curves
+        ]
+    )
 
 
 def show_toy_methods(width: int) -> str:
     """The methods side by side on a 2-D toy set (``width`` px); returns the set chosen."""
     st.subheader("The same methods in the 2-D toy")
-    name = SETTINGS.draw("dn_pre_set", horizontal=True)
+    name = view.SETTINGS.draw("dn_pre_set", horizontal=True)
     comparison = cache.cached_toy_methods(name, TOY["noise"], TOY["c"], TOY["seed"])
-    title = f"{PRE_SETS[name]}: {PRE_POINTS} noisy points (noise {TOY['noise']:g})"
-    show_with_numbers(
-        build(figures.comparison_figure, comparison, title=title, width_px=width),
-        "dn_toy_methods",
-        f"preimages_toy_{name}",
-        comparison.to_frame,
-    )
+    title = f"{view.PRE_SETS[name]}: {view.PRE_POINTS} noisy points (noise {TOY['noise']:g})"
+    fig = build(figures.comparison_figure, comparison, title=title, width_px=width)
+    show_with_numbers(fig, "dn_toy_methods", f"preimages_toy_{name}", comparison.to_frame)
     if prose():
         st.caption(
             f"Mika et al. Fig. 1's setting: k = exp(−‖x − y‖² / {2 * TOY['c']:g}), fitted on "
@@ -284,23 +230,19 @@ def show_toy_methods(width: int) -> str:
 
 def show_fixed_point(name: str, width: int) -> None:
     st.subheader("The fixed point, step by step")
-    left, right = st.columns(2)
-    n = SETTINGS.draw("dn_pre_n", left)
-    point = SETTINGS.draw("dn_pre_point", right)
+    n, point = map(view.SETTINGS.draw, ("dn_pre_n", "dn_pre_point"), st.columns(2))
     toy = (name, TOY["noise"], TOY["c"], int(n), TOY["seed"])
     _, paths = cache.cached_toy_paths(*toy)
     fig = cache.cached_animation(*toy, int(point), width)
-    chart(
-        # taller on the projector, for the slider and its step numbers under the plot
-        presentable(fig, height=FIXED_POINT_PX),
-        key="dn_fixed_point_chart",
-        config=image_export(f"fixed_point_{name}_n{n}_point{point}"),
-    )
+    # taller on the projector, for the slider and its step numbers under the plot
+    fig = presentable(fig, height=FIXED_POINT_PX)
+    config = image_export(f"fixed_point_{name}_n{n}_point{point}")
+    chart(fig, key="dn_fixed_point_chart", config=config)
     if not prose():
         return
     restarted = int(paths.restarted.any(axis=0).sum())
     st.caption(
-        f"{PRE_SETS[name]}, n = {n}: press ▶ play; the animation runs in your browser. "
+        f"{view.PRE_SETS[name]}, n = {n}: press ▶ play; the animation runs in your browser. "
         f"{int(paths.converged.sum())} of {paths.converged.size} points converged, "
         f"{restarted} restarted (crosses: a restart is a jump to a training point)."
     )
@@ -310,17 +252,17 @@ def show_fixed_point(name: str, width: int) -> None:
 def warm(values: Mapping[str, Any]) -> None:
     """What a first visit of the settings ``values`` computes (:mod:`kpca_ui.warmup`): the model,
     the Fig. 4 grid, the error against n, Table 1, the pre-images, the 2-D toy."""
-    s = experiment(values)
+    s = view.experiment(values)
     data = cache.digit_sets()
     subsets = cache.digit_subsets(data[0].source, s["n_train"], s["n_test"], s["seed"], data)
     key = cache.model_key(subsets, s)
     model = cache.fitted_model(key, subsets)
-    noise = (s["noise"].kind, s["noise"].level)
-    cache.cached_fig4(key, noise, s["method"], s["ridge_alpha"], model, subsets)
-    cache.cached_sweep(key, noise, False, s["ridge_alpha"], model, subsets)
+    noise, alpha = s["noise"], s["ridge_alpha"]
+    cache.cached_fig4(key, noise, s["method"], alpha, model, subsets)
+    cache.cached_sweep(key, noise, False, alpha, model, subsets)
     cache.cached_table1()
     count, name, n = values["dn_pre_digits"], values["dn_pre_set"], values["dn_pre_n"]
-    cache.cached_digit_methods(key, noise, count, DIGIT_N, s["ridge_alpha"], model, subsets)
+    cache.cached_digit_methods(key, noise, count, DIGIT_N, alpha, model, subsets)
     cache.cached_toy_methods(name, TOY["noise"], TOY["c"], TOY["seed"])
     cache.cached_animation(
         name, TOY["noise"], TOY["c"], n, TOY["seed"], values["dn_pre_point"], NARROW_PX

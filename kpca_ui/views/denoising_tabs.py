@@ -6,8 +6,6 @@ Each ``show_*`` draws one tab's body (settings: :mod:`kpca_ui.views.denoising`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import Future
-from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -15,17 +13,8 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
-from kpca_core import budget
-from kpca_core.denoise import (
-    DEMO_N,
-    FIG4_N,
-    SWEEP_N,
-    DigitDenoiser,
-    DigitSubsets,
-    ImageGrid,
-    Noise,
-    demo_images,
-)
+from kpca_core import budget, denoise
+from kpca_core.denoise import DEMO_N, FIG4_N, SWEEP_N, DigitDenoiser, DigitSubsets, ImageGrid, Noise
 from kpca_core.figures import denoise as figures
 from kpca_core.figures.style import export_config, is_narrow
 from kpca_ui.chart import chart
@@ -34,16 +23,10 @@ from kpca_ui.presenter import FIGURE_PX, PLAIN_FIGURE_PX, notice, presentable, p
 from kpca_ui.safety import guarded
 from kpca_ui.screen import narrow_listener, narrow_px, on_phone
 from kpca_ui.shell import csv_numbers
+from kpca_ui.views import denoising_cache as cache
 from kpca_ui.views.demo import write_a_digit
 from kpca_ui.views.denoising import DEMO_LEVELS, SETTINGS, within_budget
-from kpca_ui.views.denoising_cache import (
-    ModelKey,
-    cached_fig4,
-    cached_side_by_side,
-    cached_sweep,
-    cached_toy,
-    side_by_side_frames,
-)
+from kpca_ui.views.denoising_cache import ModelKey
 from kpca_ui.workers import build
 
 NOTICES = {
@@ -82,12 +65,13 @@ def show_with_numbers(
     table: Callable[[], pd.DataFrame],
     *,
     height: int = FIGURE_PX,
-    control: bool = True,
+    plain: bool = False,
     frames: dict | None = None,
 ) -> None:
-    """Draw a figure (chart ``<key>_chart``, saved as ``name``), its line of what to notice,
-    and the numbers behind it; ``height`` and ``control`` as in
-    :func:`kpca_ui.presenter.presentable`, ``frames`` the chart's scrubbing frames."""
+    """Draw a figure (chart ``<key>_chart``, saved as ``name``), its line of what to notice
+    and the numbers behind it as CSV; ``height`` as in :func:`kpca_ui.presenter.presentable`,
+    ``plain`` with no stepping control above it, ``frames`` the chart's scrubbing frames."""
+    height, control = (PLAIN_FIGURE_PX, False) if plain else (height, True)
     chart(
         presentable(fig, height=height, control=control),
         key=f"{key}_chart",
@@ -97,17 +81,8 @@ def show_with_numbers(
     if key in NOTICES:
         notice(NOTICES[key])
     if prose():
-        numbers(key, name, table)
-
-
-def numbers(key: str, name: str, table: Callable[[], pd.DataFrame]) -> None:
-    """The numbers behind a figure as CSV, made when asked for."""
-    made = partial(_csv, table)
-    csv_numbers(key, [("The numbers behind this figure (CSV)", f"{key}_csv", f"{name}.csv", made)])
-
-
-def _csv(table: Callable[[], pd.DataFrame]) -> str:
-    return table().to_csv(index=False)
+        csv = (f"{key}_csv", f"{name}.csv", lambda: table().to_csv(index=False))
+        csv_numbers(key, [("The numbers behind this figure (CSV)", *csv)])
 
 
 @guarded("dn", "the Fig. 4 grid")
@@ -118,18 +93,13 @@ def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dic
     )
     if not within_budget(f"This grid ({n_train} training digits)", cost):
         return
-    noise: Noise = s["noise"]
-    grid = cached_fig4(key, (noise.kind, noise.level), method, s["ridge_alpha"], model, subsets)
+    noise = s["noise"]
+    grid = cache.cached_fig4(key, noise, method, s["ridge_alpha"], model, subsets)
     title = f"{subsets.source}: {noise.describe()}"
     width = narrow_px(SCREEN)
-    show_with_numbers(
-        build(figures.fig4_figure, grid, title=title, width_px=width, halves=presenter_mode()),
-        "dn_fig4",
-        f"denoise_fig4_{noise.kind}{noise.level:g}_c{s['c']:g}",
-        grid.to_frame,
-        height=PLAIN_FIGURE_PX,  # no stepping control above it
-        control=False,
-    )
+    fig = build(figures.fig4_figure, grid, title=title, width_px=width, halves=presenter_mode())
+    name = f"denoise_fig4_{noise.kind}{noise.level:g}_c{s['c']:g}"
+    show_with_numbers(fig, "dn_fig4", name, grid.to_frame, plain=True)
     if prose():
         st.caption(
             "Like Mika et al. Fig. 4: the first test digit of each class, its noisy version, "
@@ -143,15 +113,9 @@ def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dic
 @st.fragment
 @guarded("dn", "the side-by-side digits")
 def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dict) -> None:
-    if on_phone(SCREEN):  # n, and the rest folded: the figure on the first screen
-        left, middle = st.container(), st.expander("How many digits, which", icon=":material/tune:")
-        right = middle
-    else:
-        left, middle, right = st.columns(3)
-    n = SETTINGS.draw("dn_n", left)
-    count = SETTINGS.draw("dn_sbs_count", middle)
-    draw = SETTINGS.draw("dn_sbs_draw", right)
-    n_train, method, alpha = len(subsets.X_train), s["method"], s["ridge_alpha"]
+    places = _controls(3, "How many digits, which")
+    n, count, draw = map(SETTINGS.draw, ("dn_n", "dn_sbs_count", "dn_sbs_draw"), places)
+    n_train, method, noise = len(subsets.X_train), s["method"], s["noise"]
     cost = budget.preimage_cost(
         count, n_train, 1, (method,), c=s["c"], digits="digits", without_ridge=FIXED
     )
@@ -159,23 +123,17 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey
         return
     rng = np.random.RandomState(int(draw))
     pick = np.sort(rng.choice(len(subsets.X_test), min(count, len(subsets.X_test)), replace=False))
-    noise: Noise = s["noise"]
-    digits = (key, (noise.kind, noise.level), tuple(int(i) for i in pick))
-    grid = cached_side_by_side(*digits, n, method, alpha, model, subsets)
+    digits = (key, noise, tuple(int(i) for i in pick), method, s["ridge_alpha"])
+    grid = cache.cached_side_by_side(digits, n, model, subsets)
     width = narrow_px(SCREEN)
     title = f"{subsets.source}: {noise.describe()}"
-    frames_cost = budget.preimage_cost(count, n_train, len(SWEEP_N), (method,), c=s["c"])
-    every_n = None
-    if frames_cost.seconds <= FRAMES_BUDGET_S:
-        every_n = side_by_side_frames(*digits, method, alpha, title, width, model, subsets)
-    show_with_numbers(
-        build(figures.side_by_side_figure, grid, title=f"{title}, n = {n}", width_px=width),
-        "dn_sbs",
-        f"denoise_side_by_side_{noise.kind}{noise.level:g}_n{n}",
-        grid.to_frame,
-        height=BELOW_CONTROL_PX,
-        frames=n_frames(every_n),
-    )
+    frames = None  # the grid at every n, for the n slider to scrub
+    scrub = budget.preimage_cost(count, n_train, len(SWEEP_N), (method,), c=s["c"])
+    if scrub.seconds <= FRAMES_BUDGET_S:
+        frames = cache.side_by_side_frames(digits, title, width, model, subsets)
+    fig = build(figures.side_by_side_figure, grid, title=f"{title}, n = {n}", width_px=width)
+    name = f"denoise_side_by_side_{noise.kind}{noise.level:g}_n{n}"
+    show_with_numbers(fig, "dn_sbs", name, grid.to_frame, height=BELOW_CONTROL_PX, frames=frames)
     if prose():
         _explain_n(n, model, subsets)  # under the figure, which it pushed off a phone's screen
         errors = grid.errors
@@ -187,17 +145,6 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey
         explain("dn_side_by_side")
         restart_note(grid.restarts)
     narrow_listener(SCREEN, width)
-
-
-def n_frames(every_n: Future | None) -> dict | None:
-    """Scrubbing n: the side-by-side figure at every n, once made in the background.
-
-    Until then (or if too costly, or dropped for a newer request), the grid changes when
-    the n slider is released, as every figure does.
-    """
-    if every_n is None or not every_n.done() or every_n.cancelled() or not every_n.result():
-        return None
-    return {"slider": "dn_n", "frames": {str(n): frame for n, frame in every_n.result().items()}}
 
 
 def _explain_n(n: int, model: DigitDenoiser, subsets: DigitSubsets) -> None:
@@ -212,6 +159,15 @@ def _explain_n(n: int, model: DigitDenoiser, subsets: DigitSubsets) -> None:
             f"with a non-zero eigenvalue): n = {n} uses all of them. Use more training "
             "digits per class for more components."
         )
+
+
+def _controls(count: int, folded: str, shown: int = 0) -> list:
+    """``count`` columns for a tab's controls; on a phone, the ``shown`` one (n) alone and the
+    rest folded in an expander labelled ``folded``: the figure on the first screen."""
+    if not on_phone(SCREEN):
+        return st.columns(count)
+    place, rest = st.container(), st.expander(folded, icon=":material/tune:")
+    return [place if i == shown else rest for i in range(count)]
 
 
 def restart_note(restarts: int) -> None:
@@ -240,20 +196,16 @@ def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey,
     request = f"This error curve ({n_train} training and {n_test} test digits, {n_values} n"
     if not within_budget(request + (", learned pre-image too)" if ridge else ")"), cost):
         return
-    noise: Noise = s["noise"]
-    sweep = cached_sweep(key, (noise.kind, noise.level), ridge, s["ridge_alpha"], model, subsets)
+    noise = s["noise"]
+    sweep = cache.cached_sweep(key, noise, ridge, s["ridge_alpha"], model, subsets)
     n_same, ratio_same = sweep.largest_same_n_ratio
     title = f"{subsets.source}: {noise.describe()}, {len(subsets.X_test)} test digits"
     width = narrow_px(SCREEN)
-    show_with_numbers(
-        figures.error_curve_figure(
-            sweep, chosen_n=SETTINGS.value("dn_n"), title_prefix=title, width_px=width
-        ),
-        "dn_error",
-        f"denoise_error_vs_n_{noise.kind}{noise.level:g}_c{s['c']:g}",
-        sweep.to_frame,
-        height=BELOW_CONTROL_PX,
+    fig = figures.error_curve_figure(
+        sweep, chosen_n=SETTINGS.value("dn_n"), title_prefix=title, width_px=width
     )
+    name = f"denoise_error_vs_n_{noise.kind}{noise.level:g}_c{s['c']:g}"
+    show_with_numbers(fig, "dn_error", name, sweep.to_frame, height=BELOW_CONTROL_PX)
     if not prose():
         return
     # the numbers under the figure, which then starts within the first screen
@@ -274,21 +226,14 @@ def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey,
 @st.fragment
 @guarded("dn", "the 2-D toy")
 def show_toy() -> None:
-    if on_phone(SCREEN):  # n, and the rest folded: the figure on the first screen
-        shown, folded = st.container(), st.expander("Noise, width, seed", icon=":material/tune:")
-        cols = [folded, folded, shown, folded]
-    else:
-        cols = st.columns(4)
-    noise = SETTINGS.draw("dn_toy_noise", cols[0])
-    c = SETTINGS.draw("dn_toy_c", cols[1])
-    n = SETTINGS.draw("dn_toy_n", cols[2])
-    seed = SETTINGS.draw("dn_toy_seed", cols[3])
-    results = [cached_toy(name, 200, noise, c, n, int(seed)) for name in ("half_circle", "square")]
-    chart(
-        presentable(figures.toy_figure(results, one_row=presenter_mode()), height=BELOW_CONTROL_PX),
-        key="dn_toy_chart",
-        config=image_export(f"denoise_toy_noise{noise:g}_c{c:g}_n{n}"),
-    )
+    keys = ("dn_toy_noise", "dn_toy_c", "dn_toy_n", "dn_toy_seed")
+    noise, c, n, seed = map(SETTINGS.draw, keys, _controls(4, "Noise, width, seed", shown=2))
+    results = [
+        cache.cached_toy(name, 200, noise, c, n, int(seed)) for name in ("half_circle", "square")
+    ]
+    fig = figures.toy_figure(results, one_row=presenter_mode())
+    config = image_export(f"denoise_toy_noise{noise:g}_c{c:g}_n{n}")
+    chart(presentable(fig, height=BELOW_CONTROL_PX), key="dn_toy_chart", config=config)
     notice(NOTICES["dn_toy"])
     if not prose():
         return
@@ -318,24 +263,18 @@ def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
     width = narrow_px(SCREEN)  # a phone's, once measured: the pictures in rows
     # the original in a quarter of the page (a phone's: all of it), the three in the rest
     alone = width if is_narrow(width) else width // 3
-    chart(
-        presentable(figures.demo_figure(original, width_px=alone)),
-        key="dn_demo_original",
-        config=image_export(f"denoise_demo_original_{digit}"),
-        place=left,
-    )
+    fig = presentable(figures.demo_figure(original, width_px=alone))
+    config = image_export(f"denoise_demo_original_{digit}")
+    chart(fig, key="dn_demo_original", config=config, place=left)
     if prose():
         left.caption("Written by hand")
     noise = Noise("gaussian", DEMO_LEVELS[level])
-    grid = demo_images(
+    grid = denoise.demo_images(
         model, subsets.X_test[index], noise, side=subsets.side, random_state=int(index)
     )
-    chart(
-        presentable(figures.demo_figure(grid, width_px=width)),
-        key="dn_demo_chart",
-        config=image_export(f"denoise_demo_{digit}_{level.replace(' ', '_')}"),
-        place=right,
-    )
+    fig = presentable(figures.demo_figure(grid, width_px=width))
+    config = image_export(f"denoise_demo_{digit}_{level.replace(' ', '_')}")
+    chart(fig, key="dn_demo_chart", config=config, place=right)
     if not prose():
         return
     st.markdown(
@@ -360,7 +299,7 @@ def show_pad(model: DigitDenoiser, subsets: DigitSubsets, s: dict) -> None:
     """A digit written on the pad, cleaned by the sidebar's model at the sidebar's noise."""
     n = st.session_state.get("dn_n")  # the Side by side tab's, once it has been shown
     n_linear, n_kernel = (n, n) if n else (DEMO_N["linear"], DEMO_N["kernel"])
-    noise: Noise = s["noise"]
+    noise = s["noise"]
     if prose():
         st.markdown(
             "Write one digit in the box with the mouse, a pen or a finger: it becomes a "
