@@ -13,8 +13,8 @@ store's clock deletes it.  A lost connection raises
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable
+from typing import Any
 
 import redis
 from redis.backoff import ExponentialBackoff
@@ -28,6 +28,7 @@ from kpca_ui.rooms.store import (
     Full,
     Limits,
     NotAllowed,
+    RoomError,
     RoomGone,
     RoomStore,
     Snapshot,
@@ -37,6 +38,14 @@ from kpca_ui.rooms.store import (
 )
 
 PREFIX = "kpca:room:"
+# A script's one-word answers that are refusals
+REFUSALS: dict[str, Callable[[], RoomError]] = {
+    "gone": RoomGone,
+    "full": lambda: Full("This room is full."),
+    "denied": lambda: NotAllowed(NOT_LECTURER),
+    "stranger": lambda: NotAllowed(NOT_STUDENT),
+    "frozen": Frozen,
+}
 
 # Put before every script. KEYS: room, students, items, counts, rate. ARGV[1]: now,
 # ARGV[2]: idle seconds.
@@ -58,11 +67,21 @@ local function changed()
 end
 local function remove(id)
   local item = redis.call('HGET', KEYS[3], id)
-  if not item then return false end
+  if not item then return end
   local number, kind = string.match(item, '^(%d+)|(%a)|')
   redis.call('HDEL', KEYS[3], id)
   redis.call('HINCRBY', KEYS[4], number .. ':' .. kind, -1)
-  return true
+end
+local function items_of(number)  -- {id, item, id, item, ...} of the student numbered (all: nil)
+  local found = {}
+  local all = redis.call('HGETALL', KEYS[3])
+  for i = 1, #all, 2 do
+    if not number or string.match(all[i + 1], '^(%d+)|') == number then
+      table.insert(found, all[i])
+      table.insert(found, all[i + 1])
+    end
+  end
+  return found
 end
 """
 
@@ -76,8 +95,8 @@ changed()
 return 1
 """,
     "join": """
-if not live() then return -1 end
-if redis.call('HLEN', KEYS[2]) >= tonumber(ARGV[4]) then return -2 end
+if not live() then return 'gone' end
+if redis.call('HLEN', KEYS[2]) >= tonumber(ARGV[4]) then return 'full' end
 local number = redis.call('HINCRBY', KEYS[1], 'next_student', 1)
 redis.call('HSET', KEYS[2], ARGV[3], number)
 changed()
@@ -93,12 +112,8 @@ local count_key = number .. ':' .. ARGV[4]
 if tonumber(redis.call('HGET', KEYS[4], count_key) or '0') >= tonumber(ARGV[6]) then
   return 'cap'
 end
-local used = 0
-local rate = redis.call('HGET', KEYS[5], number)
-if rate then
-  local window, n = string.match(rate, '^(%-?%d+):(%d+)$')
-  if window == ARGV[8] then used = tonumber(n) end
-end
+local window, n = string.match(redis.call('HGET', KEYS[5], number) or '', '^(%-?%d+):(%d+)$')
+local used = window == ARGV[8] and tonumber(n) or 0
 if used >= tonumber(ARGV[7]) then return 'rate' end
 redis.call('HSET', KEYS[5], number, ARGV[8] .. ':' .. (used + 1))
 local id = redis.call('HINCRBY', KEYS[1], 'next_id', 1)
@@ -114,16 +129,10 @@ local number = redis.call('HGET', KEYS[2], ARGV[3])
 if not number then return 'stranger' end
 if redis.call('HGET', KEYS[1], 'frozen') == '1' then return 'frozen' end
 local target = -1
-local all = redis.call('HGETALL', KEYS[3])
-for i = 1, #all, 2 do
-  local id = tonumber(all[i])
-  if string.match(all[i + 1], '^(%d+)|') == number then
-    if ARGV[4] == '' then
-      if id > target then target = id end
-    elseif id == tonumber(ARGV[4]) then
-      target = id
-    end
-  end
+local own = items_of(number)
+for i = 1, #own, 2 do
+  local id = tonumber(own[i])
+  if (ARGV[4] == '' and id > target) or id == tonumber(ARGV[4]) then target = id end
 end
 if target < 0 then return 'none' end
 remove(target)
@@ -147,10 +156,8 @@ elseif action == 'clear' then
 elseif action == 'remove' then
   remove(ARGV[5])
 elseif action == 'remove_student' then
-  local all = redis.call('HGETALL', KEYS[3])
-  for i = 1, #all, 2 do
-    if string.match(all[i + 1], '^(%d+)|') == ARGV[5] then remove(all[i]) end
-  end
+  local theirs = items_of(ARGV[5])
+  for i = 1, #theirs, 2 do remove(theirs[i]) end
 elseif action == 'kernel' then
   redis.call('HSET', KEYS[1], 'kernel', ARGV[5], 'width', ARGV[6])
 end
@@ -159,26 +166,19 @@ return 'ok'
 """,
     # ARGV[3]: a student id to read only their contributions, or ''
     "snapshot": """
-if not live() then return false end
+if not live() then return 'gone' end
 local only = nil
 if ARGV[3] ~= '' then
   only = redis.call('HGET', KEYS[2], ARGV[3])
   if not only then return 'stranger' end
 end
 local meta = redis.call('HMGET', KEYS[1], 'rev', 'frozen', 'kernel', 'width')
-local items = {}
-local all = redis.call('HGETALL', KEYS[3])
-for i = 1, #all, 2 do
-  if not only or string.match(all[i + 1], '^(%d+)|') == only then
-    table.insert(items, all[i])
-    table.insert(items, all[i + 1])
-  end
-end
-return {meta, redis.call('HLEN', KEYS[2]), items}
+return {meta, redis.call('HLEN', KEYS[2]), items_of(only)}
 """,
-    "revision": """
-if not live() then return -1 end
-return tonumber(redis.call('HGET', KEYS[1], 'rev'))
+    # ARGV[3]: a field of the room's hash ('rev', 'token')
+    "field": """
+if not live() then return 'gone' end
+return redis.call('HGET', KEYS[1], ARGV[3])
 """,
 }
 
@@ -210,88 +210,50 @@ class RedisStore(RoomStore):
         base = f"{PREFIX}{code}"
         return [base, *(f"{base}:{part}" for part in ("students", "items", "counts", "rate"))]
 
-    def _run(self, name: str, code: str, *args: object) -> object:
-        with _reachable():
-            return self._scripts[name](
+    def _run(self, name: str, code: str, *args: object) -> Any:
+        """The script's answer; its one-word refusals (:data:`REFUSALS`) raised, and a lost
+        connection as :class:`StoreUnavailable`."""
+        try:
+            answer = self._scripts[name](
                 keys=self.keys(code), args=[repr(self.clock()), self.limits.idle_s, *args]
             )
+        except (redis.ConnectionError, redis.TimeoutError) as error:
+            raise StoreUnavailable from error
+        if isinstance(answer, str) and answer in REFUSALS:
+            raise REFUSALS[answer]()
+        return answer
 
     def _create(self, code: str, hashed: str) -> bool:
         return self._run("create", code, hashed, *DEFAULT_KERNEL) == 1
 
     def _lecturer(self, code: str, token: str, action: str, *args: str) -> None:
-        with _reachable():
-            kept = self.redis.hget(self.keys(code)[0], "token")
-        if kept is None:
-            raise RoomGone
+        kept = self._run("field", code, "token")
         if not same_token(token, kept):
             raise NotAllowed(NOT_LECTURER)
         # the script checks the hash again: the room may since have been closed and reopened
-        answer = self._run("lecturer", code, kept, action, *args)
-        if answer == "gone":
-            raise RoomGone
-        if answer == "denied":
-            raise NotAllowed(NOT_LECTURER)
+        self._run("lecturer", code, kept, action, *args)
 
     def _join(self, code: str, student: str) -> int:
-        answer = int(self._run("join", code, student, self.limits.students))
-        if answer == -1:
-            raise RoomGone
-        if answer == -2:
-            raise Full("This room is full.")
-        return answer
+        return int(self._run("join", code, student, self.limits.students))
 
     def _add(self, code: str, student: str, kind: str, data: str, cap: int) -> int:
-        now = self.clock()
-        answer = self._run(
-            "add", code, student, kind, data, cap, self.limits.rate, self._window(now)
-        )
-        _raise_for(answer)
-        if answer == "cap":
-            raise self._cap_error(kind)
-        if answer == "rate":
-            raise self._rate_error()
+        window = self._window(self.clock())
+        answer = self._run("add", code, student, kind, data, cap, self.limits.rate, window)
+        if answer in ("cap", "rate"):
+            raise self._cap_error(kind) if answer == "cap" else self._rate_error()
         return int(answer)
 
     def _withdraw(self, code: str, student: str, item: int | None) -> int | None:
         answer = self._run("withdraw", code, student, "" if item is None else item)
-        _raise_for(answer)
         return None if answer == "none" else int(answer)
 
     def _read(self, code: str, student: str = "") -> Snapshot:
-        answer = self._run("snapshot", code, student)
-        if answer is None:
-            raise RoomGone
-        _raise_for(answer)
-        (rev, frozen, kernel, width), n_students, flat = answer
+        meta, n_students, flat = self._run("snapshot", code, student)
         pairs = zip(flat[::2], (row.split("|", 2) for row in flat[1::2]), strict=True)
         items = [(int(i), int(n), kind, data) for i, (n, kind, data) in pairs]
-        meta = {"rev": rev, "frozen": frozen, "kernel": kernel, "width": width}
         return snapshot_of(code, meta, int(n_students), items)
 
-    _mine = _snapshot = _read  # a student's own contributions, or the whole room
+    _mine = snapshot = _read  # a student's own contributions, or the whole room
 
-    def _revision(self, code: str) -> int:
-        answer = int(self._run("revision", code))
-        if answer < 0:
-            raise RoomGone
-        return answer
-
-
-def _raise_for(answer: object) -> None:
-    """The room's refusals that every student action shares."""
-    if answer == "gone":
-        raise RoomGone
-    if answer == "stranger":
-        raise NotAllowed(NOT_STUDENT)
-    if answer == "frozen":
-        raise Frozen
-
-
-@contextlib.contextmanager
-def _reachable() -> Iterator[None]:
-    """Redis's connection errors as :class:`StoreUnavailable`."""
-    try:
-        yield
-    except (redis.ConnectionError, redis.TimeoutError) as error:
-        raise StoreUnavailable from error
+    def revision(self, code: str) -> int:
+        return int(self._run("field", code, "rev"))

@@ -24,7 +24,7 @@ import re
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -144,9 +144,8 @@ class Snapshot:
 
     def counts(self) -> str:
         """ "41 students, 612 points, 80 digits"."""
-        numbers = (self.n_students, len(self.points), len(self.digits))
-        words = zip(numbers, ("student", "point", "digit"), strict=True)
-        return ", ".join(f"{n} {word}{'' if n == 1 else 's'}" for n, word in words)
+        counted = {"student": self.n_students, "point": len(self.points), "digit": len(self.digits)}
+        return ", ".join(f"{n} {word}{'' if n == 1 else 's'}" for word, n in counted.items())
 
 
 # --- validation and encoding, shared by both stores ---
@@ -192,7 +191,7 @@ def point_item(x: object, y: object, group: object) -> str:
 
 
 def digit_item(digit: object) -> str:
-    """A 16 × 16 digit as the stores keep it: 256 grey levels in base64."""
+    """A 16 × 16 digit as the stores keep it: 256 grey levels in base64 (read by snapshot_of)."""
     try:
         array = np.asarray(digit, dtype=float)
     except (TypeError, ValueError):
@@ -203,12 +202,6 @@ def digit_item(digit: object) -> str:
         raise Invalid("A digit's grey values lie between −1 and 1.")
     levels = np.round((array.ravel() + 1) * 127.5).astype(np.uint8)
     return base64.b64encode(levels.tobytes()).decode("ascii")
-
-
-def read_digit(text: str) -> np.ndarray:
-    """The 16 × 16 digit of :func:`digit_item`."""
-    levels = np.frombuffer(base64.b64decode(text), dtype=np.uint8)
-    return (levels.astype(float) / 127.5 - 1).reshape(DIGIT_SIDE, DIGIT_SIDE)
 
 
 def check_kernel(kernel: object, width: object) -> tuple[str, float]:
@@ -226,29 +219,29 @@ def check_kernel(kernel: object, width: object) -> tuple[str, float]:
 
 
 def snapshot_of(
-    code: str, meta: dict, n_students: int, items: list[tuple[int, int, str, str]]
+    code: str, meta: Sequence, n_students: int, items: list[tuple[int, int, str, str]]
 ) -> Snapshot:
-    """A :class:`Snapshot` from a room's fields and its items ``(id, student, kind, data)``."""
+    """A :class:`Snapshot` of meta (rev, frozen, kernel, width), items (id, student, kind, data)."""
     items = sorted(items)
-    points = [(i, s, data) for i, s, kind, data in items if kind == POINT]
-    digits = [(i, s, data) for i, s, kind, data in items if kind == DIGIT]
-    xyg = np.array([[float(v) for v in data.split(",")] for _, _, data in points]).reshape(-1, 3)
+    numbers = np.array([item[:2] for item in items], dtype=int).reshape(-1, 2)
+    point = np.array([kind == POINT for _, _, kind, _ in items], dtype=bool)
+    xyg = np.array([d.split(",") for _, _, k, d in items if k == POINT], dtype=float).reshape(-1, 3)
+    digits = [np.frombuffer(base64.b64decode(d), np.uint8) for _, _, k, d in items if k == DIGIT]
+    rev, frozen, kernel, width = meta
     return Snapshot(
         code=code,
-        revision=int(meta["rev"]),
-        frozen=bool(int(meta["frozen"])),
-        kernel=str(meta["kernel"]),
-        width=float(meta["width"]),
+        revision=int(rev),
+        frozen=bool(int(frozen)),
+        kernel=str(kernel),
+        width=float(width),
         n_students=n_students,
-        point_ids=np.array([i for i, _, _ in points], dtype=int),
+        point_ids=numbers[point, 0],
         points=xyg[:, :2],
         groups=xyg[:, 2].astype(int),
-        point_students=np.array([s for _, s, _ in points], dtype=int),
-        digit_ids=np.array([i for i, _, _ in digits], dtype=int),
-        digits=np.array([read_digit(data) for _, _, data in digits]).reshape(
-            -1, DIGIT_SIDE, DIGIT_SIDE
-        ),
-        digit_students=np.array([s for _, s, _ in digits], dtype=int),
+        point_students=numbers[point, 1],
+        digit_ids=numbers[~point, 0],
+        digits=np.array(digits, dtype=float).reshape(-1, DIGIT_SIDE, DIGIT_SIDE) / 127.5 - 1,
+        digit_students=numbers[~point, 1],
     )
 
 
@@ -342,14 +335,12 @@ class RoomStore:
         """The room as the student's own: only their contributions (and the room's settings)."""
         return self._mine(code, _student(student))
 
-    # Everyone
+    # Everyone (a subclass reads these)
     def snapshot(self, code: str) -> Snapshot:
         """Everything in the room now (:class:`RoomGone` if it is not open)."""
-        return self._snapshot(code)
 
     def revision(self, code: str) -> int:
         """The room's revision (cheap: asked before the snapshot)."""
-        return self._revision(code)
 
     # What a subclass stores (every one implements these)
     def _create(self, code: str, hashed: str) -> bool: ...
@@ -358,8 +349,6 @@ class RoomStore:
     def _add(self, code: str, student: str, kind: str, data: str, cap: int) -> int: ...
     def _withdraw(self, code: str, student: str, item: int | None) -> int | None: ...
     def _mine(self, code: str, student: str) -> Snapshot: ...
-    def _snapshot(self, code: str) -> Snapshot: ...
-    def _revision(self, code: str) -> int: ...
 
     def _cap_error(self, kind: str) -> CapReached:
         cap = self.limits.points if kind == POINT else self.limits.digits
@@ -402,18 +391,13 @@ class _Room:
     items: dict[int, tuple[int, str, str]] = field(default_factory=dict)
     rate: dict[int, tuple[int, int]] = field(default_factory=dict)  # student -> (window, added)
 
-    def count(self, number: int, kind: str) -> int:
-        return sum(1 for s, k, _ in self.items.values() if s == number and k == kind)
-
     def changed(self, now: float) -> None:
         self.rev += 1
         self.active = now
 
     def snapshot(self, code: str, only: int | None = None) -> Snapshot:
-        items = [
-            (i, s, k, data) for i, (s, k, data) in self.items.items() if only is None or s == only
-        ]
-        meta = {"rev": self.rev, "frozen": self.frozen, "kernel": self.kernel, "width": self.width}
+        items = [(i, *item) for i, item in self.items.items() if only in (None, item[0])]
+        meta = (self.rev, self.frozen, self.kernel, self.width)
         return snapshot_of(code, meta, len(self.students), items)
 
 
@@ -428,18 +412,19 @@ class MemoryStore(RoomStore):
 
     def _room(self, code: str, now: float) -> _Room:
         room = self._rooms.get(code)
-        if room is not None and now - room.active > self.limits.idle_s:
-            del self._rooms[code]
-            room = None
-        if room is None:
+        if room is None or now - room.active > self.limits.idle_s:
+            self._rooms.pop(code, None)
             raise RoomGone
         return room
 
-    def _student(self, room: _Room, student: str) -> int:
-        number = room.students.get(student) if isinstance(student, str) else None
-        if number is None:
+    def _member(self, code: str, student: str, now: float, change: bool) -> tuple[_Room, int]:
+        """The room and the student's number (for a ``change`` of theirs: not while frozen)."""
+        room = self._room(code, now)
+        if student not in room.students:
             raise NotAllowed(NOT_STUDENT)
-        return number
+        if change and room.frozen:
+            raise Frozen
+        return room, room.students[student]
 
     def _create(self, code: str, hashed: str) -> bool:
         now = self.clock()
@@ -459,23 +444,20 @@ class MemoryStore(RoomStore):
             room = self._room(code, now)
             if not same_token(token, room.hashed):
                 raise NotAllowed(NOT_LECTURER)
-            if action == "check":
-                return
             if action == "close":
                 del self._rooms[code]
-                return
-            if action == "freeze":
+            elif action == "freeze":
                 room.frozen = args[0] == "1"
             elif action == "clear":
                 room.items.clear()
             elif action == "remove":
                 room.items.pop(int(args[0]), None)
             elif action == "remove_student":
-                number = int(args[0])
-                room.items = {i: item for i, item in room.items.items() if item[0] != number}
+                room.items = {i: item for i, item in room.items.items() if item[0] != int(args[0])}
             elif action == "kernel":
                 room.kernel, room.width = args[0], float(args[1])
-            room.changed(now)
+            if action not in ("check", "close"):
+                room.changed(now)
 
     def _join(self, code: str, student: str) -> int:
         now = self.clock()
@@ -487,19 +469,11 @@ class MemoryStore(RoomStore):
             room.changed(now)
             return room.students[student]
 
-    def _changing(self, code: str, student: str, now: float) -> tuple[_Room, int]:
-        """The room and the student's number, for a change of theirs (not while frozen)."""
-        room = self._room(code, now)
-        number = self._student(room, student)
-        if room.frozen:
-            raise Frozen
-        return room, number
-
     def _add(self, code: str, student: str, kind: str, data: str, cap: int) -> int:
         now = self.clock()
         with self._lock:
-            room, number = self._changing(code, student, now)
-            if room.count(number, kind) >= cap:
+            room, number = self._member(code, student, now, change=True)
+            if sum(item[:2] == (number, kind) for item in room.items.values()) >= cap:
                 raise self._cap_error(kind)
             window, used = room.rate.get(number, (None, 0))
             used = used if window == self._window(now) else 0
@@ -514,10 +488,9 @@ class MemoryStore(RoomStore):
     def _withdraw(self, code: str, student: str, item: int | None) -> int | None:
         now = self.clock()
         with self._lock:
-            room, number = self._changing(code, student, now)
+            room, number = self._member(code, student, now, change=True)
             own = [i for i, (s, _, _) in room.items.items() if s == number]
-            if item is None:
-                item = max(own, default=None)
+            item = max(own, default=None) if item is None else item
             if item not in own:
                 return None
             del room.items[item]
@@ -526,14 +499,14 @@ class MemoryStore(RoomStore):
 
     def _mine(self, code: str, student: str) -> Snapshot:
         with self._lock:
-            room = self._room(code, self.clock())
-            return room.snapshot(code, self._student(room, student))
+            room, number = self._member(code, student, self.clock(), change=False)
+            return room.snapshot(code, number)
 
-    def _snapshot(self, code: str) -> Snapshot:
+    def snapshot(self, code: str) -> Snapshot:
         with self._lock:
             return self._room(code, self.clock()).snapshot(code)
 
-    def _revision(self, code: str) -> int:
+    def revision(self, code: str) -> int:
         with self._lock:
             return self._room(code, self.clock()).rev
 

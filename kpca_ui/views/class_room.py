@@ -40,6 +40,7 @@ from kpca_ui.rooms.store import (
     CODE_LENGTH,
     HALF_WIDTH,
     KERNELS,
+    Joined,
     NotAllowed,
     RoomError,
     RoomGone,
@@ -68,7 +69,7 @@ WRONG_KEY = (
     "address of the page where the room was started steers it."
 )
 LECTURER = "cl_lecturer"  # session key of the lecturer's room: (code, token)
-STUDENTS = "cl_students"  # session key of the rooms joined: code -> (student id, number)
+STUDENTS = "cl_students"  # session key of the rooms joined: code -> Joined
 SHOWN = "cl_shown"  # session key of the projector's last snapshot
 REFRESH_S = 0.5  # how often the projector asks whether the room changed
 RESOLUTION = 60  # grid points per side behind the class's points
@@ -77,7 +78,11 @@ FIGURE_PX = 600
 WALL_COLUMNS, WALL_BANDS = 10, 3  # the digit wall shows the latest 10 × 3 digits
 LINK_POINTS = 300  # the most points a Contours link holds (kpca_core.drawing.MAX_POINTS)
 KERNEL_NAMES = {"rbf": "Gaussian", "laplacian": "Laplacian", "poly": "Polynomial"}
-PARAMETER_NAMES = {"rbf": "Width σ", "laplacian": "Width σ", "poly": "Degree"}
+STUDENT_HINT = (
+    "**Tap** adds a point, **drag** moves one; **1 2 3** choose the group (colour) of the "
+    "next points; **Delete**, **Undo** and **Clear** work on your own points. At most "
+    "{cap} points each."
+)
 
 R = TypeVar("R")
 room_store = shared_store  # the server's store, shared by every session
@@ -93,16 +98,12 @@ def attempt(action: Callable[[], R], place=None) -> R | None:
 
 
 def lecturer_room() -> tuple[str, str] | None:
-    """The room this session started, (code, token), else the one its address's key opens."""
-    return st.session_state.get(LECTURER) or restored_room()
-
-
-def restored_room() -> tuple[str, str] | None:
-    """The room whose token the address gives (a reloaded lecturer's page), if it is the room's;
-    a wrong key leaves the address, with :data:`WRONG_KEY` said."""
+    """The room this session started, (code, token), else the one whose token the address
+    gives (a reloaded lecturer's page) if it is the room's; a wrong key leaves the address,
+    with :data:`WRONG_KEY` said."""
     code, token = linked_code(), st.query_params.get(LECTURER_KEY)
-    if code is None or token is None:
-        return None
+    if (started := st.session_state.get(LECTURER)) or code is None or token is None:
+        return started
     store = room_store()
     try:
         store.check_lecturer(code, token)
@@ -126,8 +127,7 @@ def start_room() -> None:
     if created is not None:
         st.session_state[LECTURER] = (created.code, created.token)
         st.session_state.pop(SHOWN, None)
-        st.query_params[ROOM] = created.code
-        st.query_params[LECTURER_KEY] = created.token
+        st.query_params.update({ROOM: created.code, LECTURER_KEY: created.token})
 
 
 def linked_code() -> str | None:
@@ -150,15 +150,6 @@ def qr_png(link: str) -> bytes:
     buffer = io.BytesIO()
     segno.make(link, error="m").save(buffer, kind="png", scale=10, border=2)
     return buffer.getvalue()
-
-
-# the projector polls twice a second: no "Running…" and "Stop" in its header
-QUIET_CSS = '[data-testid="stStatusWidget"] { visibility: hidden; }'
-STUDENT_HINT = (
-    "**Tap** adds a point, **drag** moves one; **1 2 3** choose the group (colour) of the "
-    "next points; **Delete**, **Undo** and **Clear** work on your own points. At most "
-    "{cap} points each."
-)
 
 
 def room_header(code: str, shown: Snapshot) -> None:
@@ -195,12 +186,10 @@ def lecturer_controls(code: str, token: str, shown: Snapshot | None) -> None:
         help="The kernel of the components behind the class's points.",
     )
     low, high = KERNELS[kernel]
-    step, default = (1.0, 2.0) if kernel == "poly" else (0.05, 0.5)
+    label, step, default = ("Degree", 1.0, 2.0) if kernel == "poly" else ("Width σ", 0.05, 0.5)
     if shown is not None and shown.kernel == kernel:
         default = shown.width
-    width = side.slider(
-        PARAMETER_NAMES[kernel], low, high, default, step=step, key=f"cl_width_{kernel}"
-    )
+    width = side.slider(label, low, high, default, step=step, key=f"cl_width_{kernel}")
     if shown is not None and (shown.kernel, shown.width) != (kernel, float(width)):
         attempt(lambda: store.set_kernel(code, token, kernel, width), side)
     frozen = side.toggle(
@@ -228,9 +217,10 @@ def lecturer_controls(code: str, token: str, shown: Snapshot | None) -> None:
                 key=f"cl_open_{page}",
                 icon=":material/open_in_new:",
             )
+        x, y = shown.points.T
         side.download_button(
             "Download the points (CSV)",
-            points_csv(shown),
+            pd.DataFrame({"x": x, "y": y, "group": shown.groups}).to_csv(index=False),
             file_name=f"class_{code}_points.csv",
             mime="text/csv",
             key="cl_csv",
@@ -245,19 +235,16 @@ def lecturer_controls(code: str, token: str, shown: Snapshot | None) -> None:
         st.rerun()
 
 
+def as_drawing(shown: Snapshot, keep: slice | np.ndarray = slice(None)) -> Drawing:
+    """The room's points (those ``keep`` picks) as the canvas draws them."""
+    return from_points(np.column_stack([shown.points, shown.groups])[keep].tolist(), HALF_WIDTH)[0]
+
+
 def points_link(shown: Snapshot, page: str, prefix: str) -> str:
     """A link to ``page`` with the class's points as its drawing (at most :data:`LINK_POINTS`)."""
     keep = np.unique(np.linspace(0, len(shown.points) - 1, LINK_POINTS).round().astype(int))
-    rows = [[x, y, g] for (x, y), g in zip(shown.points[keep], shown.groups[keep], strict=True)]
-    drawing, _ = from_points(rows, HALF_WIDTH)
-    query = urlencode({f"{prefix}_data": draw.DRAW, f"{prefix}_draw": encode(drawing)})
-    return f"/{page}?{query}"
-
-
-def points_csv(shown: Snapshot) -> str:
-    """The class's points as a CSV of x, y and group."""
-    x, y = shown.points.T
-    return pd.DataFrame({"x": x, "y": y, "group": shown.groups}).to_csv(index=False)
+    query = {f"{prefix}_data": draw.DRAW, f"{prefix}_draw": encode(as_drawing(shown, keep))}
+    return f"/{page}?{urlencode(query)}"
 
 
 def latest(code: str) -> Snapshot | None:
@@ -286,7 +273,8 @@ def projector(code: str) -> None:
     shown = latest(code)
     if shown is None:
         return
-    st.html(f"<style>{QUIET_CSS}</style>")
+    # the projector polls twice a second: no "Running…" and "Stop" in its header
+    st.html('<style>[data-testid="stStatusWidget"] { visibility: hidden; }</style>')
     room_header(code, shown)
     points, digits = st.columns(2)
     with points:
@@ -300,34 +288,11 @@ def projector(code: str) -> None:
 
 def contributions(shown: Snapshot) -> pd.DataFrame:
     """Every contribution: its number, its student's number, what it is."""
-    points = pd.DataFrame(
-        {
-            "number": shown.point_ids,
-            "student": shown.point_students,
-            "kind": "point",
-            "x": shown.points[:, 0].round(3),
-            "y": shown.points[:, 1].round(3),
-            "group": shown.groups,
-        }
-    )
-    digits = pd.DataFrame(
-        {"number": shown.digit_ids, "student": shown.digit_students, "kind": "digit"}
-    )
-    return pd.concat([points, digits]).sort_values("number", kind="stable")
-
-
-def room_points(shown: Snapshot) -> PointSet:
-    """The class's points as a data set, keyed by their values (a join redraws nothing)."""
-    digest = hashlib.sha256(shown.points.tobytes() + shown.groups.tobytes()).hexdigest()[:16]
-    title = f"The class's {len(shown.points)} points"
-    return PointSet(shown.points, shown.groups, title, ("room", digest))
-
-
-def room_spec(shown: Snapshot) -> ct.KernelSpec:
-    """The room's kernel as a column of the Contours grid."""
-    if shown.kernel == "poly":
-        return ct.KernelSpec("poly", degree=int(shown.width))
-    return ct.KernelSpec(shown.kernel, sigma=shown.width)  # type: ignore[arg-type]
+    x, y = shown.points.round(3).T
+    points = {"number": shown.point_ids, "student": shown.point_students, "kind": "point"}
+    digits = {"number": shown.digit_ids, "student": shown.digit_students, "kind": "digit"}
+    rows = [pd.DataFrame(points | {"x": x, "y": y, "group": shown.groups}), pd.DataFrame(digits)]
+    return pd.concat(rows).sort_values("number", kind="stable")
 
 
 @guarded(PREFIX, "the class's points")
@@ -339,11 +304,17 @@ def class_points(shown: Snapshot) -> None:
             icon=":material/touch_app:",
         )
         return
-    n_components = 1 if presenter_mode() else N_COMPONENTS  # a projector: one large panel
-    space = Space(FIGURE_PX, projector=figure_px() if presenter_mode() else None,
-                  colours=tuple(draw.GROUP_COLOURS))  # fmt: skip
-    chosen = Columns(room_spec(shown), None, (), False, True, n_components, RESOLUTION)
-    _, fig = grid(room_points(shown), chosen, space)
+    # the points keyed by their values (a join redraws nothing)
+    digest = hashlib.sha256(shown.points.tobytes() + shown.groups.tobytes()).hexdigest()[:16]
+    title = f"The class's {len(shown.points)} points"
+    points = PointSet(shown.points, shown.groups, title, ("room", digest))
+    parameter = {"degree": int(shown.width)} if shown.kernel == "poly" else {"sigma": shown.width}
+    spec = ct.KernelSpec(shown.kernel, **parameter)  # type: ignore[arg-type]
+    projector = figure_px() if presenter_mode() else None  # a projector: one large panel
+    space = Space(FIGURE_PX, projector=projector, colours=tuple(draw.GROUP_COLOURS))
+    n_components = N_COMPONENTS if projector is None else 1
+    chosen = Columns(spec, None, (), False, True, n_components, RESOLUTION)
+    _, fig = grid(points, chosen, space)
     key = "cl_points_chart" + ("_pj" if presenter_mode() else "")  # a new chart for the screen
     chart(fig, key=key, config=export_config("class_points"))
 
@@ -357,12 +328,6 @@ def cleaned_digit(
     linear = _model.reconstruct_linear(x, DEMO_N["linear"])[0]
     kernel = _model.reconstruct_kernel(x, DEMO_N["kernel"])[0][0]
     return linear, kernel
-
-
-def resized(digit: np.ndarray, side: int) -> np.ndarray:
-    """A 16 × 16 digit at the model's ``side`` (the 8 × 8 fallback digits: 2 × 2 means)."""
-    n = digit.shape[0] // side
-    return np.ascontiguousarray(digit.reshape(side, n, side, n).mean(axis=(1, 3)))
 
 
 @guarded(PREFIX, "the class's digits")
@@ -381,9 +346,10 @@ def digit_wall(shown: Snapshot) -> None:
     columns = min(WALL_COLUMNS, len(digits))
     bands = -(-len(digits) // columns)
     images = np.full((3 * bands, columns, side**2), -1.0)  # blank cells after the last digit
+    n = digits.shape[1] // side  # the model's 8 × 8 fallback digits: 2 × 2 means
     for i, digit in enumerate(digits):
         band, c = divmod(i, columns)
-        written = images[3 * band, c] = resized(digit, side).ravel()
+        written = images[3 * band, c] = digit.reshape(side, n, side, n).mean(axis=(1, 3)).ravel()
         images[3 * band + 1 : 3 * band + 3, c] = cleaned_digit(key, written.tobytes(), model)
     fig = digit_figures.mosaic_figure(
         images,
@@ -401,33 +367,24 @@ def digit_wall(shown: Snapshot) -> None:
 # --- a student's phone ---
 
 
-def joined(code: str) -> tuple[str, int] | None:
+def joined(code: str) -> Joined | None:
     """This session's place in the room (joining it the first time)."""
     places: dict = st.session_state.setdefault(STUDENTS, {})
-    if code not in places:
-        place = attempt(lambda: room_store().join(code))
-        if place is None:
-            return None
-        places[code] = (place.student, place.number)
-    return places[code]
+    if code not in places and (place := attempt(lambda: room_store().join(code))) is not None:
+        places[code] = place
+    return places.get(code)
 
 
-def mine_as_drawing(mine: Snapshot) -> Drawing:
-    """The student's own points as the canvas draws them."""
-    rows = [[x, y, g] for (x, y), g in zip(mine.points.tolist(), mine.groups.tolist(), strict=True)]
-    return from_points(rows, HALF_WIDTH)[0]
-
-
-def sync_points(code: str, student: str) -> None:
+def sync_points(code: str, student: str) -> str | None:
     """Make the student's points in the room what their canvas shows, as far as the room allows
-    (points it lost withdrawn, new ones added); then the canvas shows what the room holds."""
+    (points it lost withdrawn, new ones added); the room's refusal, if any."""
     store = room_store()
     if not draw.take_edit(PREFIX, st.session_state.get(f"{PREFIX}_canvas")):
-        return
-    wanted = [tuple(cell) for cell in draw.current_drawing(PREFIX).cells]
+        return None
+    drawing = draw.current_drawing(PREFIX)
     mine = store.mine(code, student)
-    missing, refusal = list(wanted), None
-    for cell, item in zip(mine_as_drawing(mine).cells, mine.point_ids.tolist(), strict=True):
+    missing, refusal = list(drawing.cells), None
+    for cell, item in zip(as_drawing(mine).cells, mine.point_ids.tolist(), strict=True):
         if cell in missing:
             missing.remove(cell)
         else:
@@ -435,29 +392,20 @@ def sync_points(code: str, student: str) -> None:
                 store.undo(code, student, item)
             except RoomError as error:
                 refusal = str(error)
-    drawing = draw.current_drawing(PREFIX)
     for ix, iy, group in missing if refusal is None else []:
         x, y = Drawing(((ix, iy, group),), drawing.half_width).X[0]
         try:
             store.add_point(code, student, float(x), float(y), group)
         except RoomError as error:
-            refusal = str(error)
-            break
-    now = mine_as_drawing(store.mine(code, student))
-    if sorted(now.cells) != sorted(wanted):
-        draw.replace_drawing(PREFIX, now, [refusal] if refusal else [])
+            return str(error)
+    return refusal
 
 
 def send_digit(code: str, student: str) -> None:
     """The "Send" button's callback: the pad's digit into the room, and a clean pad."""
-    try:
-        digit = to_digit(pad.current_writing(PREFIX))
-    except ValueError as empty:
-        st.session_state["cl_digit_note"] = str(empty)
-        return
-    try:
-        room_store().add_digit(code, student, digit)
-    except RoomError as error:
+    try:  # an empty pad's ValueError, or the room's refusal
+        room_store().add_digit(code, student, to_digit(pad.current_writing(PREFIX)))
+    except (ValueError, RoomError) as error:
         st.session_state["cl_digit_note"] = str(error)
         return
     st.session_state["cl_digit_note"] = "Sent: your digit is on the projector."
@@ -476,21 +424,21 @@ def undo_last(code: str, student: str) -> None:
 
 def student_view(code: str) -> None:
     """A student's phone: their counts, the canvas for points, the pad for digits, undo."""
-    place = joined(code)
-    if place is None:
+    if (place := joined(code)) is None:
         return
-    student, number = place
+    student = place.student
     try:
-        sync_points(code, student)
+        refusal = sync_points(code, student)
         mine = room_store().mine(code, student)
     except RoomError as error:
         st.warning(str(error), icon=":material/info:")
         return
-    if sorted(draw.current_drawing(PREFIX).cells) != sorted(mine_as_drawing(mine).cells):
-        draw.replace_drawing(PREFIX, mine_as_drawing(mine), [])
+    if sorted(draw.current_drawing(PREFIX).cells) != sorted(as_drawing(mine).cells):
+        # the canvas shows what the room holds
+        draw.replace_drawing(PREFIX, as_drawing(mine), [refusal] if refusal else [])
     limits = room_store().limits
     st.markdown(
-        f"You are student {number} · your points: **{len(mine.points)} of {limits.points}** "
+        f"You are student {place.number} · your points: **{len(mine.points)} of {limits.points}** "
         f"· digits: **{len(mine.digits)} of {limits.digits}**"
         + (" · the room is frozen" if mine.frozen else "")
     )
