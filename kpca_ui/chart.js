@@ -22,104 +22,48 @@ const DEFAULT_HEIGHT = 450; // Plotly's and st.plotly_chart's default height
 const MIN_WIDTH = 150;
 
 function loadPlotly(url) {
-  if (!window.__kpcaPlotly) {
-    window.__kpcaPlotly = window.Plotly
-      ? Promise.resolve(window.Plotly)
-      : new Promise((resolve, reject) => {
-          const script = document.createElement("script");
-          script.src = url;
-          script.async = true;
-          script.onload = () => resolve(window.Plotly);
-          script.onerror = () => {
-            window.__kpcaPlotly = null;
-            reject(new Error(`could not load Plotly from ${url}`));
-          };
-          document.head.appendChild(script);
-        });
-  }
+  // the page's promise of Plotly (kpca_ui/plotly_js.py preloads the script), or one made here
+  window.__kpcaPlotly ||= new Promise((resolve, reject) => {
+    if (window.Plotly) return resolve(window.Plotly);
+    const script = document.createElement("script"); // inserted, it runs asynchronously
+    script.src = url;
+    script.onload = () => resolve(window.Plotly);
+    script.onerror = () => {
+      window.__kpcaPlotly = null;
+      reject(new Error(`could not load Plotly from ${url}`));
+    };
+    document.head.appendChild(script);
+  });
   return window.__kpcaPlotly;
 }
 
 function build(root) {
-  const box = document.createElement("div");
-  box.className = "kc";
-  const graph = document.createElement("div");
-  graph.className = "kc-graph";
-  box.appendChild(graph);
-  root.appendChild(box);
-  const state = { box, graph, payload: null, frame: null, drawing: false, again: false,
-                  width: 0, shown: null, held: null, following: false, quiet: 0,
-                  listening: false, template: null, liveSent: null, liveStart: null, awaiting: null,
-                  sketch: null, sketchSent: null, drawingHeard: false,
-                  inFlight: false, liveFigure: null, drawn: null, asked: new Map(),
-                  askedUrl: null };
+  root.insertAdjacentHTML("beforeend", '<div class="kc"><div class="kc-graph"></div></div>');
+  const box = root.lastElementChild;
+  const graph = box.firstElementChild;
+  const state = { box, graph }; // its other fields are set as they are needed
   new ResizeObserver(() => {
     const width = box.clientWidth;
     if (state.payload && width > 0 && width !== state.width) schedule(state);
   }).observe(box);
+  listen(state);
   return state;
 }
 
 // ---- Streamlit's theme for Plotly, as st.plotly_chart applies it -------------------------
 
-function cssVar(style, name, fallback) {
-  const value = style.getPropertyValue(name).trim();
-  return value || fallback;
-}
-
 const RGB = new Map(); // a colour's channels, by its CSS text: read once per page
 
 function rgb(colour) {
-  if (!RGB.has(colour)) RGB.set(colour, channels(colour));
+  if (!RGB.has(colour)) {
+    const probe = document.createElement("span");
+    probe.style.color = colour;
+    document.body.appendChild(probe);
+    const found = getComputedStyle(probe).color.match(/[\d.]+/g) || [255, 255, 255];
+    probe.remove();
+    RGB.set(colour, found.slice(0, 3).map(Number));
+  }
   return RGB.get(colour);
-}
-
-function channels(colour) {
-  const probe = document.createElement("span");
-  probe.style.color = colour;
-  document.body.appendChild(probe);
-  const found = getComputedStyle(probe).color.match(/[\d.]+/g) || [255, 255, 255];
-  probe.remove();
-  return found.slice(0, 3).map(Number);
-}
-
-function themeOf(element) {
-  const style = getComputedStyle(element);
-  const bg = cssVar(style, "--st-background-color", "#ffffff");
-  const text = cssVar(style, "--st-text-color", "#31333F");
-  const [r, g, b] = rgb(bg);
-  const dark = 0.2126 * r + 0.7152 * g + 0.0722 * b < 128;
-  const list = (name) => cssVar(style, name, "").split(",").map((s) => s.trim()).filter(Boolean);
-  return {
-    dark,
-    bg,
-    text,
-    heading: cssVar(style, "--st-heading-color", text),
-    // st.plotly_chart's text, grid lines and legend (Streamlit's greys 70/30, 30/85, 90/10)
-    faded: dark ? "#e6eaf1" : "#808495",
-    grid: dark ? "#31333F" : "#e6eaf1",
-    legend: dark ? "#fafafa" : "#262730",
-    border: cssVar(style, "--st-border-color", dark ? "#4A4742" : "#DCD8D4"),
-    font: cssVar(style, "--st-font", '"Source Sans", sans-serif'),
-    headingFont: cssVar(style, "--st-heading-font", cssVar(style, "--st-font", "sans-serif")),
-    categorical: list("--st-chart-categorical-colors"),
-    sequential: list("--st-chart-sequential-colors"),
-    diverging: list("--st-chart-diverging-colors"),
-  };
-}
-
-function placeholders(theme) {
-  // streamlit's Python template (streamlit_plotly_theme.py) names its colours #0000NN
-  const map = {};
-  const put = (first, colours) =>
-    colours.forEach((c, i) => { map[`#0000${String(first + i).padStart(2, "0")}`] = c; });
-  put(1, theme.categorical.slice(0, 10));
-  put(11, theme.sequential.slice(0, 10));
-  put(21, theme.diverging.slice(0, 10));
-  Object.assign(map, { "#000032": "#21c354", "#000033": "#ff2b2b", "#000034": "#0068c9",
-                       "#000036": theme.faded, "#000037": theme.legend, "#000038": theme.bg,
-                       "#000039": theme.grid, "#000040": theme.grid });
-  return map;
 }
 
 function merge(target, source) {
@@ -131,34 +75,53 @@ function merge(target, source) {
   return target;
 }
 
-function themedTemplate(template, theme) {
-  const map = placeholders(theme);
-  const text = JSON.stringify(template || {}).replace(/#0000\d\d/g, (c) => map[c] || c);
-  const themed = JSON.parse(text);
+function themedTemplate(template, element) {
+  // the figure's template in the theme of Streamlit's CSS variables at `element`
+  const style = getComputedStyle(element);
+  const css = (name, fallback) => style.getPropertyValue(name).trim() || fallback;
+  const bg = css("--st-background-color", "#ffffff");
+  const [r, g, b] = rgb(bg);
+  const dark = 0.2126 * r + 0.7152 * g + 0.0722 * b < 128;
+  // st.plotly_chart's text, grid lines and legend (Streamlit's greys 70/30, 30/85, 90/10)
+  const faded = dark ? "#e6eaf1" : "#808495";
+  const grid = dark ? "#31333F" : "#e6eaf1";
+  const legend = dark ? "#fafafa" : "#262730";
+  const font = css("--st-font", '"Source Sans", sans-serif');
+  // streamlit's Python template (streamlit_plotly_theme.py) names its colours #0000NN
+  const map = { "#000032": "#21c354", "#000033": "#ff2b2b", "#000034": "#0068c9",
+                "#000036": faded, "#000037": legend, "#000038": bg, "#000039": grid,
+                "#000040": grid };
+  ["categorical", "sequential", "diverging"].forEach((name, k) => {
+    const colours = css(`--st-chart-${name}-colors`, "").split(",").map((s) => s.trim());
+    colours.filter(Boolean).slice(0, 10).forEach((c, i) => {
+      map[`#0000${String(10 * k + i + 1).padStart(2, "0")}`] = c;
+    });
+  });
+  const text = JSON.stringify(template || {});
+  const themed = JSON.parse(text.replace(/#0000\d\d/g, (c) => map[c] || c));
   const axis = (standoff) => ({
-    zerolinecolor: theme.grid, gridcolor: theme.grid, tickcolor: theme.grid,
-    tickfont: { color: theme.faded, size: 12 },
-    title: { font: { color: theme.faded, size: 14 }, standoff },
-    minor: { gridcolor: theme.grid }, automargin: true,
+    zerolinecolor: grid, gridcolor: grid, tickcolor: grid, minor: { gridcolor: grid },
+    tickfont: { color: faded, size: 12 }, title: { font: { color: faded, size: 14 }, standoff },
+    automargin: true,
   });
   const own = {
-    font: { color: theme.faded, family: theme.font, size: 12 },
-    title: { font: { family: theme.headingFont, size: 16, color: theme.heading },
+    font: { color: faded, family: font, size: 12 },
+    title: { font: { family: css("--st-heading-font", css("--st-font", "sans-serif")), size: 16,
+                     color: css("--st-heading-color", css("--st-text-color", "#31333F")) },
              pad: { l: 4 }, xanchor: "left", x: 0 },
-    legend: { title: { font: { size: 12, color: theme.faded }, side: "top" }, valign: "top",
-              bordercolor: "rgba(0,0,0,0)", borderwidth: 0,
-              font: { size: 12, color: theme.legend } },
-    paper_bgcolor: theme.bg,
-    plot_bgcolor: theme.bg,
+    legend: { title: { font: { size: 12, color: faded }, side: "top" }, valign: "top",
+              bordercolor: "rgba(0,0,0,0)", borderwidth: 0, font: { size: 12, color: legend } },
+    paper_bgcolor: bg,
+    plot_bgcolor: bg,
     yaxis: { ...axis(24), ticklabelposition: "outside" },
     xaxis: { ...axis(20), showgrid: false, zeroline: false },
     margin: { pad: 8, r: 0, l: 0 },
-    hoverlabel: { bgcolor: theme.bg, bordercolor: theme.border,
-                  font: { color: theme.faded, family: theme.font, size: 12 } },
+    hoverlabel: { bgcolor: bg, font: { color: faded, family: font, size: 12 },
+                  bordercolor: css("--st-border-color", dark ? "#4A4742" : "#DCD8D4") },
     coloraxis: { colorbar: { thickness: 16, xpad: 24, ticklabelposition: "outside",
                              outlinecolor: "rgba(0,0,0,0)", outlinewidth: 8, len: 0.75,
-                             y: 0.5745, title: { font: { color: theme.faded, size: 14 } },
-                             tickfont: { color: theme.faded, size: 12 } } },
+                             y: 0.5745, title: { font: { color: faded, size: 14 } },
+                             tickfont: { color: faded, size: 12 } } },
   };
   themed.layout = merge(themed.layout || {}, own);
   return themed;
@@ -166,20 +129,14 @@ function themedTemplate(template, theme) {
 
 function bold(title) {
   // st.plotly_chart's titles are bold
-  if (!title || (typeof title !== "string" && !title.text)) return title;
   const t = typeof title === "string" ? { text: title } : title;
-  return { ...t, text: `<b>${t.text}</b>` };
+  return t && t.text ? { ...t, text: `<b>${t.text}</b>` } : title;
 }
 
 // ---- drawing -----------------------------------------------------------------------------
 
 const plain = (x) => x && typeof x === "object" && !Array.isArray(x) && !ArrayBuffer.isView(x);
-
-function named(items, changes) {
-  // layout items (shapes, annotations) with a frame's changes to those of its names
-  return (items || []).map((item) =>
-    item && changes[item.name] ? { ...item, ...changes[item.name] } : item);
-}
+const MARKS = ["shapes", "annotations"]; // layout items a frame changes by their names
 
 function applyFrame(figure, frame) {
   if (!frame) return figure;
@@ -187,24 +144,24 @@ function applyFrame(figure, frame) {
     frame.data && frame.data[i] ? { ...trace, ...frame.data[i] } : trace);
   const layout = { ...figure.layout };
   for (const [k, v] of Object.entries(frame.layout || {})) {
-    const was = layout[k];
-    layout[k] = plain(v) && plain(was) ? { ...was, ...v } : v;
+    layout[k] = plain(v) && plain(layout[k]) ? { ...layout[k], ...v } : v;
   }
-  for (const list of ["shapes", "annotations"]) {
-    if (frame[list]) layout[list] = named(layout[list], frame[list]);
+  for (const list of MARKS.filter((name) => frame[name])) {
+    layout[list] = (layout[list] || []).map((item) =>
+      item && frame[list][item.name] ? { ...item, ...frame[list][item.name] } : item);
   }
   return { data, layout };
 }
 
+const TYPED = { f4: Float32Array, f8: Float64Array, i1: Int8Array, u1: Uint8Array,
+                i2: Int16Array, u2: Uint16Array, i4: Int32Array, u4: Uint32Array };
+
 function decoded(value) {
-  // Plotly's typed-array spec {dtype, bdata} (numpy from the server) as a typed array
-  if (!plain(value) || typeof value.bdata !== "string" || !value.dtype) return value;
-  const types = { f4: Float32Array, f8: Float64Array, i1: Int8Array, u1: Uint8Array,
-                  i2: Int16Array, u2: Uint16Array, i4: Int32Array, u4: Uint32Array };
-  const Type = types[value.dtype];
-  if (!Type || value.shape) return value; // a matrix: left to Plotly
-  const bytes = Uint8Array.from(atob(value.bdata), (c) => c.charCodeAt(0));
-  return new Type(bytes.buffer);
+  // Plotly's typed-array spec {dtype, bdata} (numpy from the server) as a typed array; a
+  // matrix's (with a shape) is left to Plotly
+  const spec = plain(value) && typeof value.bdata === "string" && !value.shape;
+  const Type = spec && TYPED[value.dtype];
+  return Type ? new Type(Uint8Array.from(atob(value.bdata), (c) => c.charCodeAt(0)).buffer) : value;
 }
 
 function frameUpdate(state, frame) {
@@ -214,20 +171,17 @@ function frameUpdate(state, frame) {
   const shown = state.payload.figure;
   const traces = (frame.data || []).flatMap((change, i) => (change ? [i] : []));
   const keys = [...new Set(traces.flatMap((i) => Object.keys(frame.data[i])))];
-  const data = {};
-  for (const key of keys) {
-    data[key] = traces.map((i) =>
-      decoded(key in frame.data[i] ? frame.data[i][key] : shown.data[i][key]));
-  }
+  const data = Object.fromEntries(keys.map((key) => [key, traces.map((i) =>
+    decoded(key in frame.data[i] ? frame.data[i][key] : shown.data[i][key]))]));
   const layout = {};
+  const titled = (title) => (plain(title) ? title : { text: title });
   for (const [k, v] of Object.entries(frame.layout || {})) {
-    if (k === "title") layout.title = bold({ ...(plain(shown.layout.title)
-      ? shown.layout.title : { text: shown.layout.title }), ...(plain(v) ? v : { text: v }) });
+    if (k === "title") layout.title = bold({ ...titled(shown.layout.title), ...titled(v) });
     else if (plain(v)) { // an axis's changes: its other settings stay
       for (const [key, value] of Object.entries(v)) layout[`${k}.${key}`] = value;
     } else layout[k] = v;
   }
-  for (const list of ["shapes", "annotations"]) {
+  for (const list of MARKS) {
     (shown.layout[list] || []).forEach((item, i) => {
       const change = frame[list] && item && frame[list][item.name];
       for (const [k, v] of Object.entries(change || {})) layout[`${list}[${i}].${k}`] = v;
@@ -237,11 +191,6 @@ function frameUpdate(state, frame) {
   return frame.__update;
 }
 
-function axis(full, ref) {
-  // the full axis of a layout item's reference ("x", "x2"; "paper": none)
-  return ref === "paper" ? null : full[`xaxis${(ref || "x").slice(1)}`];
-}
-
 function moveMarks(state, frame) {
   // A frame that only moves named marks (the Spectrum's chosen width): their drawn elements
   // shifted and relabelled in place, far cheaper than a Plotly.relayout (restore() undoes it).
@@ -249,26 +198,23 @@ function moveMarks(state, frame) {
   const full = gd._fullLayout;
   if (!full || frame.data || frame.layout) return false;
   const moves = [];
-  for (const list of ["shapes", "annotations"]) {
-    const changes = frame[list] || {};
-    (gd.layout[list] || []).forEach((item, i) => {
-      const change = item && changes[item.name];
-      if (!change) return;
-      const ax = axis(full, item.xref);
-      const selector = list === "shapes" ? `.shapelayer path[data-index="${i}"]`
-        : `.annotation[data-index="${i}"]`;
-      const element = gd.querySelector(selector);
-      if (!ax || !element) return moves.push(null);
+  for (const list of MARKS) {
+    const shape = list === "shapes";
+    for (const [i, item] of (gd.layout[list] || []).entries()) {
+      const change = item && frame[list] && frame[list][item.name];
+      if (!change) continue;
+      // the full axis of the item's reference ("x", "x2"; "paper": none)
+      const ax = item.xref === "paper" ? null : full[`xaxis${(item.xref || "x").slice(1)}`];
+      const element = gd.querySelector(shape ? `.shapelayer path[data-index="${i}"]`
+        : `.annotation[data-index="${i}"]`);
       // shapes are placed by data value, annotations on a log axis by its log10
-      const px = (x) => (list === "shapes" ? ax.l2p(ax.d2l(x)) : ax.l2p(x));
-      const dx = px(list === "shapes" ? change.x0 : change.x) - px(list === "shapes"
-        ? item.x0 : item.x);
-      moves.push({ element, dx, text: list === "annotations" ? change.text : null });
-    });
+      const px = (x) => (shape ? ax.l2p(ax.d2l(x)) : ax.l2p(x));
+      const dx = ax && element && (shape ? px(change.x0) - px(item.x0) : px(change.x) - px(item.x));
+      if (!Number.isFinite(dx)) return false;
+      moves.push({ element, dx, text: shape ? null : change.text });
+    }
   }
-  if (!moves.length || moves.includes(null) || moves.some((m) => !Number.isFinite(m.dx))) {
-    return false;
-  }
+  if (!moves.length) return false;
   for (const { element, dx, text } of moves) {
     element.setAttribute("transform", `translate(${dx.toFixed(2)},0)`);
     const label = text !== null && element.querySelector(".annotation-text");
@@ -276,11 +222,6 @@ function moveMarks(state, frame) {
   }
   state.moved = moves.map((m) => m.element);
   return true;
-}
-
-function drawnValue(layout, path) {
-  // a layout value by its dotted path ("yaxis.range"); undefined if none
-  return path.split(".").reduce((value, key) => (plain(value) ? value[key] : undefined), layout);
 }
 
 function sameValue(a, b) {
@@ -302,11 +243,8 @@ function retitle(gd, text) {
   while (walker.nextNode()) if (walker.currentNode.nodeValue.replace(/\u200b/g, "")) {
     nodes.push(walker.currentNode);
   }
-  const drawn = words(title.text);
+  if (!sameValue(nodes.map((node) => node.nodeValue), words(title.text))) return null;
   const next = words(text);
-  if (nodes.length !== drawn.length || nodes.some((node, i) => node.nodeValue !== drawn[i])) {
-    return null;
-  }
   return () => {
     nodes.forEach((node, i) => { node.nodeValue = next[i]; });
     title.text = text;
@@ -320,10 +258,10 @@ function glide(state, frame) {
   const gd = state.graph;
   const { data, layout, traces } = frameUpdate(state, frame);
   if (!traces.length || Object.keys(data).some((key) => key !== "y")) return false;
+  // the layout's other values changed must be those drawn (at their dotted paths: "yaxis.range")
+  const drawn = (p) => p.split(".").reduce((v, k) => (plain(v) ? v[k] : undefined), gd.layout);
   const fixed = Object.keys(layout).filter((key) => key !== "title");
-  if (!fixed.length || fixed.some((key) => !sameValue(drawnValue(gd.layout, key), layout[key]))) {
-    return false;
-  }
+  if (!fixed.length || fixed.some((key) => !sameValue(drawn(key), layout[key]))) return false;
   const setTitle = layout.title ? retitle(gd, layout.title.text) : () => {};
   if (!setTitle) return false;
   state.drawing = true;
@@ -348,21 +286,19 @@ function settled(state, drawing) {
   return drawing
     .catch((error) => console.error("kpca chart:", error))
     .finally(() => {
-      state.drawing = false;
-      if (state.again) {
-        state.again = false;
-        schedule(state);
-      }
+      const again = state.again;
+      state.drawing = state.again = false;
+      if (again) schedule(state);
     });
 }
 
-function quick(state, Plotly, frame) {
+function quick(state, frame) {
   // a scrubbed frame on the graph already drawn: only what the frame changes
   const { data, layout, traces } = frameUpdate(state, frame);
   restore(state);
   state.drawing = true;
-  const changed = traces.length ? data : {};
-  const update = Plotly.update(state.graph, changed, layout, traces.length ? traces : undefined);
+  const update = window.Plotly.update(state.graph, data, layout,
+                                      traces.length ? traces : undefined);
   return settled(state, Promise.resolve(update));
 }
 
@@ -386,30 +322,28 @@ function schedule(state) {
     return;
   }
   state.drawing = true;
-  const Plotly = loadPlotly(state.payload.plotly);
-  settled(state, Plotly.then((loaded) => inTurn(() => draw(state, loaded))));
+  settled(state, loadPlotly(state.payload.plotly).then(() => inTurn(() => draw(state))));
 }
 
-function draw(state, Plotly) {
+function draw(state) {
   const { payload } = state;
   restore(state);
   const held = state.liveFigure;
   const figure = applyFrame(held || payload.figure, state.frame);
-  const own = figure.layout.width;
   const room = Math.max(state.box.clientWidth, MIN_WIDTH);
   state.width = state.box.clientWidth;
   // the template made once per figure and theme: a frame's drawing reuses it
-  const layout = { ...figure.layout, template: state.template, title: bold(figure.layout.title) };
-  layout.width = payload.width === "content" && own ? Math.min(own, room) : room;
-  layout.height = figure.layout.height || DEFAULT_HEIGHT;
-  layout.autosize = false;
+  const layout = { ...figure.layout, template: state.template, title: bold(figure.layout.title),
+                   height: figure.layout.height || DEFAULT_HEIGHT, autosize: false };
+  const own = payload.width === "content" && figure.layout.width;
+  layout.width = own ? Math.min(own, room) : room;
   const config = { displaylogo: false, showSendToCloud: false, ...payload.config,
                    responsive: false };
   config.modeBarButtonsToRemove = [...(config.modeBarButtonsToRemove || []),
                                    "lasso2d", "select2d", "sendChartToCloud"];
   const spec = { data: figure.data, layout, config };
   if (payload.figure.frames) spec.frames = payload.figure.frames; // an animation's (the film)
-  return Plotly.react(state.graph, spec).then(() => {
+  return window.Plotly.react(state.graph, spec).then(() => {
     state.drawn = held ? null : payload; // a scrubbed frame may now change it in place (quick)
   });
 }
@@ -423,17 +357,10 @@ function thumb(slider) {
   return document.querySelector(`.st-key-${CSS.escape(slider)} input[type="range"]`);
 }
 
-function thumbText(slider) {
-  const input = thumb(slider);
-  return input && input.getAttribute("aria-valuetext");
-}
-
-function liveSliders(payload) {
-  return payload.live ? payload.live.sliders : [];
-}
-
-function sliders(payload) {
-  return [payload.frames && payload.frames.slider, ...liveSliders(payload)].filter(Boolean);
+function sliderOf(element, keys) {
+  // the slider of those widget keys that element is part of
+  return element instanceof Element
+    ? keys.find((key) => element.closest(`.st-key-${CSS.escape(key)}`)) : undefined;
 }
 
 function liveNumber(input) {
@@ -446,70 +373,55 @@ function scrub(state) {
   // the frame of the value the scrubbed slider shows, drawn here: at once, in this
   // animation frame, when the graph is drawn and free (else at a later one: the newest)
   const frames = state.payload.frames;
-  if (!frames) return;
-  const shown = thumbText(frames.slider);
+  if (!frames || state.drawing) return;
+  const shown = thumb(frames.slider)?.getAttribute("aria-valuetext");
   if (shown === state.shown || !(shown in frames.frames)) return;
-  if (state.drawing) return;
   state.shown = shown;
   state.frame = frames.frames[shown];
   const ready = window.Plotly && state.drawn === state.payload && state.width > 0;
-  if (ready && (moveMarks(state, state.frame) || glide(state, state.frame))) return;
-  if (ready) quick(state, window.Plotly, state.frame);
-  else schedule(state);
+  if (!ready) schedule(state);
+  else if (!moveMarks(state, state.frame) && !glide(state, state.frame)) quick(state, state.frame);
+}
+
+function figureAt(state, query, init) {
+  // the live route's figure (query: a slider's value; init: a drawing's POST), or null:
+  // refused or failed, the picture follows at the release
+  const url = state.payload.live.url + (query ? `?${new URLSearchParams(query)}` : "");
+  return fetch(url, { ...init, signal: AbortSignal.timeout(LIVE_WAIT_MS) })
+    .then((response) => (response.ok ? response.json() : null))
+    .catch(() => null);
+}
+
+function show(state, asking, wanted) {
+  // one live request at a time: its figure drawn if still wanted() when it comes
+  state.inFlight = true;
+  return asking
+    .then((figure) => {
+      if (figure && wanted()) {
+        state.liveFigure = figure; // the next value is asked for while this one is drawn
+        schedule(state);
+      }
+    })
+    .finally(() => { state.inFlight = false; });
 }
 
 function live(state) {
   // the figure at the live slider's value while it is held (or released, until the page's
   // own figure comes): one request at a time, for the newest value
   const slider = state.held || state.awaiting;
-  const input = slider && liveSliders(state.payload).includes(slider) ? thumb(slider) : null;
+  const input = state.liveKeys.includes(slider) ? thumb(slider) : null;
   if (!input || state.inFlight) return;
   const value = liveNumber(input);
   if (!Number.isFinite(value) || value === state.liveSent) return;
   state.liveSent = value;
-  state.inFlight = true;
-  ask(state, slider, value)
-    .then((figure) => {
-      // drawn while the slider is held (the newest figure come), or, once it is not, if
-      // the page's own figure has not come meanwhile and the value is still the slider's
-      const now = thumb(slider);
-      const valid = state.held === slider
-        || (state.awaiting === slider && now && liveNumber(now) === value);
-      if (figure && valid) {
-        state.liveFigure = figure; // the next value is asked for while this one is drawn
-        schedule(state);
-      }
-    })
-    .catch(() => {}) // refused or failed: the picture follows at the release
-    .finally(() => { state.inFlight = false; });
-}
-
-function request(url, slider, value) {
-  const query = new URLSearchParams({ slider, value: String(value) });
-  return fetch(`${url}?${query}`, { signal: AbortSignal.timeout(LIVE_WAIT_MS) })
-    .then((response) => (response.ok ? response.json() : null))
-    .catch(() => null); // refused or failed: the picture follows at the release
-}
-
-function askedAhead(state) {
-  // the figures asked for ahead (prefetch), for the page's current settings only
-  const { url } = state.payload.live;
-  if (state.askedUrl !== url) {
-    state.askedUrl = url;
-    state.asked.clear();
-  }
-  return state.asked;
-}
-
-function ask(state, slider, value) {
-  // the figure at the slider's value: the one asked for ahead, or asked for now
-  const ahead = askedAhead(state).get(`${slider}=${value}`);
-  return ahead || request(state.payload.live.url, slider, value);
-}
-
-function decimals(step) {
-  const text = String(step);
-  return text.includes(".") ? text.split(".")[1].length : 0;
+  const asking = state.asked.get(`${slider}=${value}`) || figureAt(state, { slider, value });
+  // drawn while the slider is held (the newest figure come), or, once it is not, if
+  // the page's own figure has not come meanwhile and the value is still the slider's
+  show(state, asking, () => {
+    const now = thumb(slider);
+    return state.held === slider
+      || (state.awaiting === slider && now && liveNumber(now) === value);
+  });
 }
 
 function prefetch(state, slider, direction) {
@@ -520,64 +432,30 @@ function prefetch(state, slider, direction) {
   const value = liveNumber(input);
   const step = Number(input.step);
   if (!Number.isFinite(value) || Number(input.value) !== value || !(step > 0)) return;
+  const decimals = (input.step.split(".")[1] || "").length;
+  let asked = Promise.resolve(); // one after the other: the route answers a page's newest only
   for (const sign of direction ? [direction] : [-1, 1]) {
-    const next = Number((value + sign * step).toFixed(decimals(input.step)));
+    const next = Number((value + sign * step).toFixed(decimals));
     const key = `${slider}=${next}`;
-    const asked = askedAhead(state);
-    if (next >= Number(input.min) && next <= Number(input.max) && !asked.has(key)) {
-      asked.set(key, request(state.payload.live.url, slider, next));
+    if (next >= Number(input.min) && next <= Number(input.max) && !state.asked.has(key)) {
+      asked = asked.then(() => figureAt(state, { slider, value: next }));
+      state.asked.set(key, asked.then((figure) => figure || void state.asked.delete(key)));
     }
   }
 }
 
-function focusedSlider(state) {
-  const active = document.activeElement;
-  return active instanceof Element
-    ? liveSliders(state.payload).find((slider) => active.closest(`.st-key-${CSS.escape(slider)}`))
-    : undefined;
-}
-
 function sketched(state) {
   // the newest drawing posted, one request at a time; returns the request (none when one
-  // is in flight), settled once its figure is drawn or refused
+  // is in flight), settled once its figure is drawn (if the page's figure of the newest
+  // edit has not come) or refused (fewer than 3 points: the page's figure follows)
   const sketch = state.sketch;
   if (!sketch || sketch === state.sketchSent || state.inFlight) return;
   state.sketchSent = sketch;
-  state.inFlight = true;
   const body = JSON.stringify({ points: sketch.points, half: sketch.half });
-  return fetch(state.payload.live.url, { method: "POST", body,
-                                         headers: { "Content-Type": "application/json" },
-                                         signal: AbortSignal.timeout(LIVE_WAIT_MS) })
-    .then((response) => (response.ok ? response.json() : null))
-    .then((figure) => {
-      if (figure && state.sketch) { // the page's figure of the newest edit has not come
-        state.liveFigure = figure;
-        schedule(state);
-      }
-    })
-    .catch(() => {}) // refused (fewer than 3 points) or failed: the page's figure follows
-    .finally(() => {
-      state.inFlight = false;
-      sketched(state);
-    });
-}
-
-function followDrawing(state) {
-  if (state.drawingHeard) return;
-  state.drawingHeard = true;
-  const changed = (event) => {
-    const drawing = state.payload.live && state.payload.live.drawing;
-    if (!state.box.isConnected) {
-      document.removeEventListener("kpca-drawing", changed);
-      return;
-    }
-    if (!drawing || !event.detail || event.detail.prefix !== drawing.prefix) return;
-    state.sketch = event.detail;
-    const asked = sketched(state);
-    // a finished edit is sent to the page's run once this figure has come
-    if (asked && event.detail.waitFor) event.detail.waitFor(asked);
-  };
-  document.addEventListener("kpca-drawing", changed);
+  const init = { method: "POST", body, headers: { "Content-Type": "application/json" } };
+  return show(state, figureAt(state, null, init), () => state.sketch).finally(() => {
+    sketched(state);
+  });
 }
 
 function follow(state) {
@@ -586,45 +464,30 @@ function follow(state) {
   if (state.following) return;
   state.following = true;
   const tick = () => {
-    if (!state.box.isConnected || !sliders(state.payload).length) {
-      state.following = false;
-      return;
+    if (state.box.isConnected && state.keys.length) {
+      scrub(state);
+      live(state);
+      if (state.held || ++state.quiet <= FOLLOW_FRAMES) {
+        requestAnimationFrame(tick);
+        return;
+      }
     }
-    scrub(state);
-    live(state);
-    if (!state.held && ++state.quiet > FOLLOW_FRAMES) {
-      state.following = false;
-      return;
-    }
-    requestAnimationFrame(tick);
+    state.following = false;
   };
   requestAnimationFrame(tick);
 }
 
 function listen(state) {
-  if (state.listening) return;
-  state.listening = true;
-  const mine = (event) =>
-    event.target instanceof Element &&
-    sliders(state.payload).find((slider) => event.target.closest(`.st-key-${CSS.escape(slider)}`));
+  // the chart's sliders and drawing canvas followed through the document's events
+  const mine = (event) => sliderOf(event.target, state.keys);
   const down = (event) => {
-    if (!state.box.isConnected) {
-      document.removeEventListener("pointerdown", down, true);
-      document.removeEventListener("pointerup", up, true);
-      document.removeEventListener("pointercancel", up, true);
-      document.removeEventListener("keydown", key, true);
-      document.removeEventListener("focusin", focus, true);
-      return;
-    }
     const slider = mine(event);
-    if (slider) {
-      state.held = slider;
-      state.keyed = false;
-      const isLive = liveSliders(state.payload).includes(slider);
-      state.liveStart = isLive ? liveNumber(thumb(slider)) : null;
-      state.liveSent = state.liveStart; // only a new value is asked for
-      follow(state);
-    }
+    if (!slider) return;
+    state.held = slider;
+    state.keyed = false;
+    state.liveStart = state.liveKeys.includes(slider) ? liveNumber(thumb(slider)) : null;
+    state.liveSent = state.liveStart; // only a new value is asked for
+    follow(state);
   };
   const up = () => {
     // released: the slider sends its own value if it changed, and that run's figure
@@ -632,7 +495,7 @@ function listen(state) {
     const slider = state.held;
     state.held = null;
     const input = slider && thumb(slider);
-    if (!input || !liveSliders(state.payload).includes(slider)) return;
+    if (!input || !state.liveKeys.includes(slider)) return;
     if (liveNumber(input) !== state.liveStart) {
       state.awaiting = slider; // its value is sent: meanwhile the figure at that value
     } else if (state.liveFigure) {
@@ -643,7 +506,7 @@ function listen(state) {
   const key = (event) => {
     const slider = mine(event);
     if (!slider) return;
-    if (liveSliders(state.payload).includes(slider) && !state.held) {
+    if (state.liveKeys.includes(slider) && !state.held) {
       // the key moves the thumb: the figure at its new value, asked for ahead or now
       state.awaiting = slider;
       state.liveSent = liveNumber(thumb(slider));
@@ -655,40 +518,55 @@ function listen(state) {
   const focus = (event) => {
     // reached by the keyboard (Tab), not by a click that may start a drag
     const slider = mine(event);
-    if (slider && liveSliders(state.payload).includes(slider)
-        && event.target.matches(":focus-visible")) prefetch(state, slider, null);
+    if (state.liveKeys.includes(slider) && event.target.matches(":focus-visible")) {
+      prefetch(state, slider, null);
+    }
   };
-  document.addEventListener("pointerdown", down, true);
-  document.addEventListener("pointerup", up, true);
-  document.addEventListener("pointercancel", up, true); // a touch taken over by the page
-  document.addEventListener("keydown", key, true);
-  document.addEventListener("focusin", focus, true);
+  const drawn = (event) => {
+    const drawing = state.payload.live && state.payload.live.drawing;
+    if (!drawing || !event.detail || event.detail.prefix !== drawing.prefix) return;
+    state.sketch = event.detail;
+    const asked = sketched(state);
+    // a finished edit is sent to the page's run once this figure has come
+    if (asked && event.detail.waitFor) event.detail.waitFor(asked);
+  };
+  const gone = new AbortController(); // the chart's listeners, removed once it has gone
+  // pointercancel: a touch taken over by the page
+  for (const [name, handler] of [["pointerdown", down], ["pointerup", up], ["pointercancel", up],
+                                 ["keydown", key], ["focusin", focus], ["kpca-drawing", drawn]]) {
+    document.addEventListener(name, (event) => {
+      if (state.box.isConnected) handler(event);
+      else gone.abort();
+    }, { capture: true, signal: gone.signal });
+  }
 }
 
 export default function ({ data, parentElement }) {
-  let state = STATES.get(parentElement);
-  if (!state) {
-    state = build(parentElement);
-    STATES.set(parentElement, state);
-  }
-  state.payload = JSON.parse(new TextDecoder().decode(data));
+  if (!STATES.has(parentElement)) STATES.set(parentElement, build(parentElement));
+  const state = STATES.get(parentElement);
+  const payload = JSON.parse(new TextDecoder().decode(data));
+  state.payload = payload;
   state.awaiting = null; // the page's own figure has come
-  const drawing = state.payload.live && state.payload.live.drawing;
+  state.liveKeys = payload.live ? payload.live.sliders : []; // the sliders followed
+  state.keys = [payload.frames && payload.frames.slider, ...state.liveKeys].filter(Boolean);
+  if (payload.live && payload.live.url !== state.askedUrl) {
+    state.askedUrl = payload.live.url; // the figures asked for ahead: for these settings only
+    state.asked = new Map();
+  }
+  const drawing = payload.live && payload.live.drawing;
   // a figure of the drawing before its newest change: the figure asked for stays
   const behind = Boolean(state.sketch && drawing && state.sketch.seq !== drawing.seq);
   if (!behind) state.sketch = null;
   // the release's figure (or the edit's) replaces the one asked for
   if (!state.held && !behind) state.liveFigure = null;
-  if (drawing) followDrawing(state);
-  state.template = themedTemplate(state.payload.figure.layout.template, themeOf(state.box));
+  state.template = themedTemplate(payload.figure.layout.template, state.box);
   state.frame = null; // the server's figure is the slider's value once it has sent it
-  state.shown = state.payload.frames ? thumbText(state.payload.frames.slider) : null;
+  state.shown = payload.frames && thumb(payload.frames.slider)?.getAttribute("aria-valuetext");
   // how many frames a slider can scrub through (tests wait for them)
-  state.box.dataset.frames = state.payload.frames ? Object.keys(state.payload.frames.frames).length : 0;
-  const height = state.payload.figure.layout.height || DEFAULT_HEIGHT;
+  state.box.dataset.frames = payload.frames ? Object.keys(payload.frames.frames).length : 0;
+  const height = payload.figure.layout.height || DEFAULT_HEIGHT;
   state.box.style.minHeight = `${height}px`; // the room, before Plotly has loaded
-  if (sliders(state.payload).length) listen(state);
   schedule(state);
-  const focused = state.keyed && focusedSlider(state);
+  const focused = state.keyed && sliderOf(document.activeElement, state.liveKeys);
   if (focused) prefetch(state, focused, state.direction);
 }

@@ -29,15 +29,14 @@ from streamlit.delta_generator import DeltaGenerator
 from kpca_ui.draw import edit_seq
 from kpca_ui.live import Live, register
 from kpca_ui.live import url as live_url
-from kpca_ui.plotly_js import PLOTLY_PATH
+from kpca_ui.plotly_js import plotly_url
 
 SESSION = "_kpca_session"
 """Session key: this session's name for the live route (a token per session and settings)."""
 NAME = "kpca_ui.chart"
 """The component's name (page tests find its elements by it)."""
 ENGINE_VARIABLE = "KPCA_CHART"
-"""Set to ``plotly`` in a server's environment, :func:`chart` draws with ``st.plotly_chart``
-instead (``bench/ui_latency.py --compare`` measures both)."""
+"""Set to ``plotly``, :func:`chart` draws with ``st.plotly_chart`` (``ui_latency.py --compare``)."""
 _HERE = Path(__file__).parent
 _CHART = st.components.v2.component(
     NAME,
@@ -47,12 +46,6 @@ _CHART = st.components.v2.component(
     # labels) is global, and tests and benches find the graph by its class.
     isolate_styles=False,
 )
-
-
-def _plotly_url() -> str:
-    """:data:`PLOTLY_PATH` under the server's ``baseUrlPath``."""
-    base = (st.get_option("server.baseUrlPath") or "").strip("/")
-    return f"/{base}{PLOTLY_PATH}" if base else PLOTLY_PATH
 
 
 def json_of(value: object) -> str:
@@ -109,8 +102,7 @@ def chart(
         Plotly's ``config``: the modebar's image export
         (:func:`kpca_core.figures.style.export_config`).
     width : {"stretch", "content"}
-        The width of the chart's place, or the figure's own ``layout.width`` (at most
-        its place's).
+        The width of the chart's place, or the figure's own ``layout.width`` (at most its place's).
     frames : mapping, optional
         Scrubbing: ``{"slider": <widget key>, "frames": {<slider's value as shown>:
         {"data": [<trace changes>, ...], "layout": {<layout changes>}}}}``.  While
@@ -126,22 +118,16 @@ def chart(
     if os.environ.get(ENGINE_VARIABLE) == "plotly":  # the bench's comparison
         (place or st).plotly_chart(figure, key=key, config=dict(config or {}), width=width)
         return
+    base = st.get_option("server.baseUrlPath") or ""
+    sent = None  # what the browser needs of ``live``: its sliders, the endpoint's URL for them
+    if live is not None:
+        token = register(live, st.session_state.setdefault(SESSION, secrets.token_hex(8)))
+        sent = {"sliders": [s.key for s in live.sliders], "url": live_url(base, token)}
+        sent["drawing"] = live.drawing and {"prefix": live.drawing, "seq": edit_seq(live.drawing)}
     payload = (
         f'{{"figure":{json_of(figure)},"config":{json.dumps(dict(config or {}))},'
-        f'"width":"{width}","plotly":{json.dumps(_plotly_url())},'
-        f'"frames":{json_of(frames) if frames else "null"},"live":{json.dumps(_live_json(live))}}}'
+        f'"width":"{width}","plotly":{json.dumps(plotly_url(base))},'
+        f'"frames":{json_of(frames) if frames else "null"},"live":{json.dumps(sent)}}}'
     )
     with place if isinstance(place, DeltaGenerator) else contextlib.nullcontext():
         _CHART(key=key, data=payload.encode())
-
-
-def _live_json(live: Live | None) -> dict | None:
-    """What the browser needs of ``live``: the sliders and the endpoint's URL for its settings."""
-    if live is None:
-        return None
-    base = st.get_option("server.baseUrlPath") or ""
-    session = st.session_state.setdefault(SESSION, secrets.token_hex(8))
-    sent = {"sliders": live.keys, "url": live_url(base, register(live, session)), "drawing": None}
-    if live.drawing is not None:  # the canvas's last edit this run drew
-        sent["drawing"] = {"prefix": live.drawing, "seq": edit_seq(live.drawing)}
-    return sent

@@ -54,12 +54,8 @@ PLOTLY_PATH = (
     f"-{hashlib.sha256(script(PLOTLY_JS)).hexdigest()[:12]}.min.js"
 )
 """Where the server serves :data:`PLOTLY_JS` (under the server's ``baseUrlPath``)."""
-CACHE_SECONDS = 365 * 24 * 3600
-"""How long a browser keeps it: its path changes with its content."""
-HEADERS = {
-    "Cache-Control": f"public, max-age={CACHE_SECONDS}, immutable",
-    "Vary": "Accept-Encoding",
-}
+HEADERS = {"Cache-Control": "public, max-age=31536000, immutable", "Vary": "Accept-Encoding"}
+"""A browser keeps it for a year (31,536,000 s): its path changes with its content."""
 
 
 def plotly_url(base_url_path: str = "") -> str:
