@@ -1,24 +1,18 @@
 """Something on the page at once: the app's name in the page Streamlit sends, before its code runs.
 
-Streamlit's page is an empty ``<div id="root">`` until the browser has run its
-~2 MB of JavaScript.  :class:`BootScreen`, a middleware of ``app.py``'s server,
-puts :data:`BOOT_HTML` in that ``div`` (Streamlit's first drawing replaces it),
-adds ``head`` (Plotly's script, :func:`kpca_ui.plotly_js.preload_html`) and
-:data:`FIRST_LOAD_HTML` to the ``<head>`` of a page that draws charts, and a
-``body`` hook's HTML after the root ``div`` (the Lesson's step view).  Only a
+Streamlit's page is an empty ``<div id="root">`` until the browser has run its ~2 MB of JavaScript.
+:class:`BootScreen`, a middleware of ``app.py``'s server, puts :data:`BOOT_HTML` in that ``div``
+(Streamlit's first drawing replaces it), adds ``head`` (Plotly's script,
+:func:`kpca_ui.plotly_js.preload_html`) and :data:`FIRST_LOAD_HTML` to the ``<head>`` of a page that
+draws charts, and a ``body`` hook's HTML after the root ``div`` (the Lesson's step view).  Only a
 page's HTML is changed, never Streamlit's files or other answers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from collections.abc import Callable
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 ROOT = b'<div id="root"></div>'
 HEAD_END = b"</head>"
@@ -30,16 +24,14 @@ BOOT_HTML = (
 )
 """What the page shows until Streamlit has drawn (not a heading: the pages' titles are)."""
 NOT_PAGES = ("/_stcore/", "/static/", "/media/", "/component/", "/app/static/")
-"""Paths that are never one of the app's pages."""
 
 
 def _a_page(scope: Scope) -> bool:
     path = scope.get("path", "")
-    last = path.rsplit("/", 1)[-1]
     return (
         scope["type"] == "http"
         and scope.get("method") == "GET"
-        and "." not in last
+        and "." not in path.rsplit("/", 1)[-1]
         and not any(part in f"{path}/" for part in NOT_PAGES)
     )
 
@@ -80,9 +72,8 @@ html.{FIRST_LOAD} {NOT_DRAWN} {{{NOTICE_STYLE}  animation: none;
   setTimeout(function () {{ done(); watch.disconnect(); }}, 30000);
 }})();
 </script>"""
-"""A first load's "Drawing the figures …", shown from Streamlit's first drawing until the first
-figure is drawn (at most 30 s), before the page's own notice (:func:`kpca_ui.shell.drawing_notice`)
-has arrived."""
+"""A first load's "Drawing the figures …", from Streamlit's first drawing until a figure is drawn
+(at most 30 s), before the page's own notice (:func:`kpca_ui.shell.drawing_notice`) arrives."""
 
 
 CLASS_PAGE = "class_room"
@@ -107,7 +98,7 @@ class BootScreen:
     """
 
     def __init__(
-        self, app: ASGIApp, head: str = "", body: Callable[[str, str], str] | None = None
+        self, app: ASGIApp, head: str = "", body: Callable[[str, str], str] = lambda p, q: ""
     ) -> None:
         self.app = app
         self.head = head.encode()
@@ -135,10 +126,8 @@ class BootScreen:
             body.append(message.get("body", b""))
             if message.get("more_body"):
                 return
-            extra = b""
-            if self.body is not None:
-                query = scope.get("query_string", b"").decode("latin-1")
-                extra = self.body(scope.get("path", ""), query).encode()
+            query = scope.get("query_string", b"").decode("latin-1")
+            extra = self.body(scope.get("path", ""), query).encode()
             boot = ROOT[:-6] + BOOT_HTML.encode() + b"</div>" + extra
             page = b"".join(body).replace(ROOT, boot, 1)
             if not _without_figures(scope):

@@ -1,33 +1,31 @@
 """One cache for what the views compute, shared by every session and bounded in bytes.
 
-A function decorated with :func:`memo` keeps its results in one
-:class:`cachetools.LRUCache` whose size is the bytes its values hold
-(:func:`nbytes`): fitted models (~150 MB for 3000 digits), sweeps and figures
-(a few hundred kB) share :data:`MAX_BYTES`, the least recently used going first.
-The page's run, the live route, the warm-up and class mode all call the same
-functions, so they share their results.
+A function decorated with :func:`memo` keeps its results in one :class:`cachetools.LRUCache` whose
+size is the bytes its values hold (:func:`nbytes`): fitted models (~150 MB for 3000 digits), sweeps
+and figures (a few hundred kB) share :data:`MAX_BYTES`, the least recently used going first.  The
+page's run, the live route, the warm-up and class mode all call the same functions, so they share
+their results.
 
-A result is keyed by the function and its arguments, but those whose name
-starts with ``_`` (a model, an array), which the other arguments identify, as
-Streamlit's own caches do.  Two callers asking for the same key at once wait
-for one computation; an exception is raised to both and not kept.  A caller
-whose computation is interrupted (its session stopped waiting) hands it on: a
-caller that was waiting for it computes it anew.
+A result is keyed by the function and its arguments, but those whose name starts with ``_`` (a
+model, an array), which the other arguments identify, as Streamlit's own caches do.  Two callers
+asking for the same key at once wait for one computation; an exception is raised to both and not
+kept.  A caller whose computation is interrupted (its session stopped waiting) hands it on: a caller
+that was waiting for it computes it anew.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import os
 import threading
-from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import Future, wait
 from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
-from cachetools import LRUCache
+from cachetools import Cache, LRUCache
 from plotly.graph_objects import Figure
 
 from kpca_ui.workers import check_interrupt
@@ -43,28 +41,15 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 _LOCK = threading.Lock()
-_SIZES: dict[tuple, int] = {}
-"""Each entry's size, measured once (a figure's walk takes milliseconds)."""
-
-
-class _Cache(LRUCache):
-    """An LRU cache of results whose sizes are in :data:`_SIZES`."""
-
-    def popitem(self) -> tuple[tuple, Any]:
-        key, value = super().popitem()
-        del _SIZES[key]
-        return key, value
-
-
-_CACHE = _Cache(MAX_BYTES, getsizeof=lambda entry: entry[1])
+_CACHE = LRUCache(MAX_BYTES, getsizeof=lambda entry: entry[1])
+"""Each entry: (a result, its size measured once: a figure's walk takes milliseconds)."""
 _PENDING: dict[tuple, Future] = {}
 
 
 def nbytes(value: object) -> int:
     """Estimated bytes held by ``value``: its arrays, strings and bytes, each counted once."""
     seen: set[int] = set()
-    todo = [value]
-    total = 0
+    todo, total = [value], 0
     while todo:
         item = todo.pop()
         if id(item) in seen or item is None:
@@ -88,10 +73,9 @@ def nbytes(value: object) -> int:
             todo.extend(item.values())
         elif isinstance(item, list | tuple | set | frozenset):
             todo.extend(item)
-        elif hasattr(item, "__dict__") or hasattr(item, "__slots__"):
-            todo.extend(vars(item).values() if hasattr(item, "__dict__") else ())
-            for slot in getattr(type(item), "__slots__", ()):
-                todo.append(getattr(item, slot, None))
+        else:
+            todo.extend(getattr(item, "__dict__", {}).values())
+            todo.extend(getattr(item, slot, None) for slot in getattr(type(item), "__slots__", ()))
     return total
 
 
@@ -109,15 +93,11 @@ def memo(function: Callable[P, R]) -> Callable[P, R]:
             with _LOCK:
                 if key in _CACHE:
                     return _CACHE[key][0]
-                waited = _PENDING.get(key)
-                if waited is None:
-                    mine = _PENDING[key] = Future()
-            if waited is None:
+                future = _PENDING.setdefault(key, mine := Future())
+            if future is mine:
                 return _compute(key, mine, function, args, kwargs)
-            try:
-                return _wait(waited)
-            except _HandedOn:
-                continue  # its caller stopped waiting: compute it here
+            with contextlib.suppress(_HandedOn):  # else its caller stopped waiting: compute it here
+                return _wait(future)
 
     call.key_name = name  # type: ignore[attr-defined]
     call.clear = functools.partial(_forget, name)  # type: ignore[attr-defined]
@@ -125,11 +105,9 @@ def memo(function: Callable[P, R]) -> Callable[P, R]:
 
 
 def _forget(name: str) -> None:
-    """Forget every result of the function called ``name``."""
     with _LOCK:
         for key in [key for key in _CACHE if key[0] == name]:
             del _CACHE[key]
-            del _SIZES[key]
 
 
 class _HandedOn(Exception):
@@ -139,47 +117,38 @@ class _HandedOn(Exception):
 def _compute(key: tuple, future: Future, function: Callable, args: tuple, kwargs: dict) -> Any:
     try:
         value = function(*args, **kwargs)
-    except Exception as error:  # raised to every caller, kept by none
+    except BaseException as error:
         with _LOCK:
             del _PENDING[key]
-        future.set_exception(error)
-        raise
-    except BaseException:  # Streamlit's rerun or stop, or Cancelled: a waiter takes over
-        with _LOCK:
-            del _PENDING[key]
-        future.set_exception(_HandedOn())
+        # an Exception: raised to every caller, kept by none; a rerun, stop or Cancelled: handed on
+        future.set_exception(error if isinstance(error, Exception) else _HandedOn())
         raise
     size = max(nbytes(value), 1)
     with _LOCK:
         del _PENDING[key]
         if size <= MAX_BYTES:  # a larger one is used once, not kept
-            _SIZES[key] = size  # before: storing it may evict others, and their sizes
             _CACHE[key] = (value, size)
     future.set_result(value)
     return value
 
 
 def _wait(future: Future) -> Any:
-    while True:
-        try:
-            return future.result(timeout=POLL_S)
-        except TimeoutError:
-            check_interrupt()
+    while not wait([future], timeout=POLL_S).done:
+        check_interrupt()
+    return future.result()
 
 
 def sizes() -> dict[str, tuple[int, int]]:
     """The cache's entries and bytes by function (``bench/load_test.py`` reports them)."""
-    entries: Counter[str] = Counter()
-    held: Counter[str] = Counter()
+    told: dict[str, tuple[int, int]] = {}
     with _LOCK:
-        for key, size in _SIZES.items():
-            entries[key[0]] += 1
-            held[key[0]] += size
-    return {name: (entries[name], held[name]) for name in entries}
+        for key in _CACHE:  # Cache's __getitem__: a report leaves the entries' order alone
+            entries, held = told.get(key[0], (0, 0))
+            told[key[0]] = (entries + 1, held + Cache.__getitem__(_CACHE, key)[1])
+    return told
 
 
 def clear() -> None:
     """Forget every result (tests)."""
     with _LOCK:
         _CACHE.clear()
-        _SIZES.clear()

@@ -32,16 +32,13 @@ class Explanation:
 
 def _load() -> dict[str, Explanation]:
     texts = tomllib.loads((Path(__file__).parent / "explanations.toml").read_text("utf-8"))
-    equations, groups = texts["equations"], texts["groups"]
-
-    def equation(entry: str | dict) -> tuple[str, str]:
-        found = equations[entry] if isinstance(entry, str) else entry
-        return found["latex"], found["says"]
+    equations, groups, sources = texts["equations"], texts["groups"], texts["sources"]
 
     def listed(maths: str | list) -> tuple[tuple[str, str], ...]:
-        return tuple(map(equation, groups[maths] if isinstance(maths, str) else maths))
+        entries = groups[maths] if isinstance(maths, str) else maths
+        found = [equations[entry] if isinstance(entry, str) else entry for entry in entries]
+        return tuple((equation["latex"], equation["says"]) for equation in found)
 
-    sources = texts["sources"]
     return {
         name: Explanation(sources[entry["source"]], listed(entry["maths"]), entry.get("words"))
         for name, entry in texts["figures"].items()

@@ -1,25 +1,23 @@
 """Presenter mode: the figures, large, and one control per view to step through them.
 
-One toggle (:data:`APP`'s ``presenter``, in the link, so that a lecturer's bookmark
-opens in presenter mode) is drawn on every page by :func:`presenter_toggle`: at
-the top of the sidebar, and in presenter mode at the top of the page, where it is
-the way back.  In presenter mode a page draws less, by Python branches: no
-sidebar, no explanations, no downloads, no control but each view's stepping one
-(the settings declared ``live``: a slider, moved with the mouse or, once
-clicked, with the arrow keys); :func:`presentable` gives each figure larger
-fonts, lines and markers (:func:`kpca_core.figures.style.for_projector`) and fits
-it into a 1280 × 720 screen (:data:`FIGURE_PX` tall, the page's full width),
-below the stepping control and above one line of what to notice (:func:`notice`).
-The settings not drawn keep their values, in the session and in the link.
+One toggle (:data:`APP`'s ``presenter``, in the link, so that a lecturer's bookmark opens in
+presenter mode) is drawn on every page by :func:`presenter_toggle`: at the top of the sidebar, and
+in presenter mode at the top of the page, where it is the way back.  In presenter mode a page draws,
+by Python branches, no sidebar, explanations, downloads or control but each view's stepping one (the
+settings declared ``live``: a slider, moved with the mouse or, once clicked, the arrow keys);
+:func:`presentable` fits each figure, with larger fonts, lines and markers, into a 1280 × 720
+screen, below the stepping control and above one line of what to notice (:func:`notice`).  The
+settings not drawn keep their values, in the session and in the link.
 
-A view embedded as a lesson's slide (link parameter ``slide=true``, see
-:func:`slide_mode`) shows even less: no navigation, no toggle, no page title, no
-row of tabs, no line of what to notice (the Lesson page says all that above it),
-and its figures are a little shorter (:func:`figure_px`), so that the step's
-words and its view fit one screen.
+A view embedded as a lesson's slide (``slide=true``, :func:`slide_mode`) shows even less:
+no navigation, toggle, page title, row of tabs or line of what to notice (the Lesson page
+says all that above it), and shorter figures (:func:`figure_px`), so that the step's words
+and its view fit one screen.
 """
 
 from __future__ import annotations
+
+import contextlib
 
 import plotly.graph_objects as go
 import streamlit as st
@@ -41,13 +39,12 @@ SLIDE_MARGINS_PX = 16
 SLIDE_PX = PAGE_PX - SLIDE_MARGINS_PX
 """Width of a view's content on a lesson's slide that is as wide as presenter mode's page."""
 FRAME_PX = "slide_px"
-"""Link parameter of a slide: the width of the frame it is shown in, in CSS pixels (the
-Lesson page measures it); without it the slide plans for presenter mode's page."""
+"""Link parameter of a slide: its frame's width in CSS pixels (the Lesson page measures it);
+without it the slide plans for presenter mode's page."""
 FRAME_RANGE = (320, PAGE_PX)
 """The frame widths a slide's link may give."""
 SLIDE_SHORTER_PX = 60
-"""On a slide every figure is this much shorter than in presenter mode: the step's
-title and words are above it, on the same screen."""
+"""A slide's figures are this much shorter than presenter mode's: the step's words are above."""
 PLAIN_FIGURE_PX = FIGURE_PX + 40
 """Height in presenter mode of a figure with no stepping control above it (Denoising's
 Fig. 3, Fig. 4 and Table 1)."""
@@ -61,13 +58,12 @@ SLIDE = "slide"
 """Link parameter of a view embedded as a lesson's slide (:func:`slide_mode`)."""
 BAR = "presenter_bar"
 """Key of the container that holds the toggle in presenter mode (fixed in the header)."""
-LABEL = "Presenter mode"
 APP = Settings(
     "",
     "",
     flag(
         KEY,
-        LABEL,
+        "Presenter mode",
         stepping=True,
         help="Large figures for a projector at 1280 × 720: the controls and explanations are "
         "hidden except one slider per view (click it, then step with the arrow keys). "
@@ -133,17 +129,14 @@ def figure_px(height: int = FIGURE_PX, *, control: bool = True) -> int:
 
 def navigation_position() -> str:
     """Where the navigation goes: sidebar; top in presenter mode; none on a slide."""
-    if slide_mode():
-        return "hidden"
-    return "top" if presenter_mode() else "sidebar"
+    return "hidden" if slide_mode() else "top" if presenter_mode() else "sidebar"
 
 
 def presentable(fig: go.Figure, *, height: int = FIGURE_PX, control: bool = True) -> go.Figure:
     """``fig`` as drawn now: a projector copy in presenter mode, else ``fig`` itself.
 
-    The projector copy is ``height`` pixels tall (less on a lesson's slide,
-    :func:`figure_px`; ``control``: a stepping control above it) and as wide as its
-    place on the page, so that it fits the screen with the stepping control above it.
+    The projector copy is ``height`` pixels tall (less on a lesson's slide, :func:`figure_px`;
+    ``control``: a stepping control above it) and as wide as its place on the page.
     """
     if not presenter_mode():
         return fig
@@ -176,11 +169,7 @@ def presenter_toggle() -> bool:
     """
     APP.start()
     st.session_state[PRESENTING] = presenter_mode()
-    if slide_mode():
-        on = True
-    else:
-        place = st.container(key=BAR) if presenter_mode() else st.sidebar
-        on = APP.draw(KEY, place)
+    on = slide_mode() or APP.draw(KEY, st.container(key=BAR) if presenter_mode() else st.sidebar)
     st.html(f"<style>{page_css(presenting=on, slide=slide_mode())}</style>")
     return on
 
@@ -204,23 +193,17 @@ def page_css(*, presenting: bool, slide: bool) -> str:
     )
 
 
-class _Chosen:
-    """A slide's tab: its content drawn in place, when it is the chosen one."""
+class _Chosen(contextlib.nullcontext):
+    """A slide's tab: its content drawn in place, when it is the chosen one (``.open``)."""
 
     def __init__(self, chosen: bool) -> None:
+        super().__init__(self)
         self.open = chosen
-
-    def __enter__(self) -> _Chosen:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        return None
 
 
 def tabs(settings: Settings, key: str) -> list:
     """A view's tabs (setting ``key``, a ``"tabs"`` one), each with ``.open``; on a slide, whose
     lesson chose the tab, without their row: the chosen one's content alone."""
     if slide_mode():
-        chosen = settings.value(key)
-        return [_Chosen(option == chosen) for option in settings[key].options]
+        return [_Chosen(option == settings.value(key)) for option in settings[key].options]
     return settings.draw(key)

@@ -9,10 +9,8 @@ tests fail on any appearance of :data:`MESSAGE`.
 from __future__ import annotations
 
 import contextlib
-import functools
 import logging
-from collections.abc import Callable, Iterator
-from typing import ParamSpec, TypeVar
+from collections.abc import Iterator
 
 import streamlit as st
 
@@ -21,9 +19,6 @@ from kpca_ui.settings import PREFIXES
 LOGGER = logging.getLogger("kpca_ui")
 MESSAGE = "Something went wrong while drawing"
 """The start of the safety net's message; the tests look for it."""
-
-P = ParamSpec("P")
-R = TypeVar("R")
 
 
 def reset_view(prefix: str) -> None:
@@ -73,16 +68,6 @@ def figure_block(prefix: str, what: str) -> Iterator[None]:
             )
 
 
-def guarded(prefix: str, what: str) -> Callable[[Callable[P, R]], Callable[P, R | None]]:
-    """Decorate a function that draws one figure block with :func:`figure_block`."""
-
-    def decorate(draw: Callable[P, R]) -> Callable[P, R | None]:
-        @functools.wraps(draw)
-        def wrapper(*args: P.args, **kwargs: P.kwargs) -> R | None:
-            with figure_block(prefix, what):
-                return draw(*args, **kwargs)
-            return None
-
-        return wrapper
-
-    return decorate
+guarded = figure_block
+"""``@guarded(prefix, what)``: a function that draws one figure block, run in
+:func:`figure_block` (a ``contextmanager`` is a decorator too; it returns None on failure)."""

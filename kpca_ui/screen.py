@@ -34,9 +34,8 @@ export default function ({ data, setStateValue }) {
     const style = getComputedStyle(column);
     const width = Math.round(
       column.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight));
-    const planned = window.__kpcaPlanned[data.key];
     const wanted = Math.min(width, data.full);
-    if (width >= data.least && Math.abs(wanted - planned) > data.tolerance) {
+    if (width >= data.least && Math.abs(wanted - window.__kpcaPlanned[data.key]) > data.tolerance) {
       window.__kpcaPlanned[data.key] = wanted;
       setStateValue("width", width);
     }
@@ -74,13 +73,8 @@ def width_listener(key: str, planned: int, full: int) -> None:
         key=key,
         data=dict(key=key, planned=planned, full=full, least=LEAST_PX, tolerance=TOLERANCE_PX),
         default={"width": None},
-        on_width_change=_measured,
+        on_width_change=lambda: None,  # declares the state (read by content_px on the rerun)
     )
-
-
-def _measured() -> None:
-    """Declare the listener's state ``width`` (components v2 asks for a callback); it is read
-    by :func:`content_px` on the run it starts."""
 
 
 def narrow_px(key: str) -> int:
@@ -105,6 +99,4 @@ def on_phone(key: str) -> bool:
 def controls_place(key: str, label: str) -> DeltaGenerator:
     """Where a view's long controls go: the page, or on a phone's page (:func:`on_phone`)
     an expander named ``label``, so that the figure under them is on the first screen."""
-    if on_phone(key):
-        return st.expander(label, icon=":material/tune:")
-    return st.container()
+    return st.expander(label, icon=":material/tune:") if on_phone(key) else st.container()

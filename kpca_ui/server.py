@@ -52,18 +52,15 @@ def _lesson_frame(path: str, query: str) -> str:
     return lesson.early_frame_html(path, query)
 
 
-def base_url_path() -> str:
-    return st.get_option("server.baseUrlPath") or ""
-
-
 def routes() -> list[Route]:
     """The routes beside the app's pages."""
     from kpca_ui import live
 
-    return [plotly_route(base_url_path()), live.route(base_url_path())]
+    base_url_path = st.get_option("server.baseUrlPath") or ""
+    return [plotly_route(base_url_path), live.route(base_url_path)]
 
 
 def middleware() -> list[Middleware]:
     """The first load's screen, Plotly's script in every page's head, the Lesson's frame."""
-    head = preload_html(base_url_path()) + FIRST_LOAD_HTML
+    head = preload_html(st.get_option("server.baseUrlPath") or "") + FIRST_LOAD_HTML
     return [Middleware(BootScreen, head=head, body=_lesson_frame)]

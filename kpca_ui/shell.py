@@ -97,15 +97,12 @@ def page_start(settings: Settings | None = None) -> None:
         settings.start()
 
 
-IMAGE_FORMATS = {"png": "PNG", "svg": "SVG"}
-
-
 def camera(prefix: str) -> Setting:
     """A view's choice of what the camera button of its figures saves, PNG or SVG."""
     return choice(
         f"{prefix}_img",
         "Camera button saves",
-        IMAGE_FORMATS,
+        {"png": "PNG", "svg": "SVG"},
         widget="radio",
         help="Format of the camera button in each figure's toolbar.",
     )
@@ -118,18 +115,14 @@ DRAWING_CSS = f"""
   0%, 1.9% {{ opacity: 0; }} 2%, 99.9% {{ opacity: 1; }} 100% {{ opacity: 0; }}
 }}
 """
-"""The notice's style: in a corner of the page (taking no room), from 0.6 s after the page
-has no figure drawn until one is, for at most 30 s."""
+"""The notice's style: in a corner of the page (taking no room), from 0.6 s after the page (or
+a rerun that replaced its figures) started with no figure drawn until one is, at most 30 s."""
 
 
 def drawing_notice() -> None:
-    """ "Drawing the figures …" with a spinner, while the page's figures are not drawn yet.
-
-    Pure CSS: it appears only when no figure has been drawn 0.6 s after the page (or
-    a rerun that replaced its figures) started, and goes as soon as one is.  A page
-    calls it when what it shows first has a figure.  (A page's first load shows it
-    earlier: :data:`kpca_ui.boot.FIRST_LOAD_HTML`.)
-    """
+    """ "Drawing the figures …" with a spinner (:data:`DRAWING_CSS`, pure CSS), while the page's
+    figures are not drawn yet; for a page whose first sight has a figure.  (A first load shows
+    it earlier: :data:`kpca_ui.boot.FIRST_LOAD_HTML`.)"""
     st.html(f"<style>{DRAWING_CSS}</style>")
 
 

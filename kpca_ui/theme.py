@@ -1,12 +1,11 @@
 """The reader's choice of theme (Settings → Light / Dark / System) held on every page.
 
-Streamlit keeps that choice in ``localStorage`` under a key made of the path the app
-was loaded at (``stActiveTheme-<path>-v2``), so reloading or opening a link to another
-page forgets it, and ``config.toml`` can only fix one theme for everybody.
-:func:`hold_theme_choice` draws a small ``components.v2`` script that copies the
-reader's choice to the key of every page: when the reader chooses (checked once a
-second), and on each page to the pages that have no choice yet.  Nothing else is read
-or written; ``tests/e2e/test_browser.py`` checks the key's format in Chromium.
+Streamlit keeps that choice in ``localStorage`` under a key made of the path the app was loaded at
+(``stActiveTheme-<path>-v2``), so reloading or opening a link to another page forgets it, and
+``config.toml`` can only fix one theme for everybody.  :func:`hold_theme_choice` draws a small
+``components.v2`` script that copies the reader's choice to the key of every page: when the reader
+chooses (checked once a second), and on each page to the pages that have no choice yet.  Nothing
+else is read or written; ``tests/e2e/test_browser.py`` checks the key's format in Chromium.
 """
 
 from __future__ import annotations
@@ -57,9 +56,8 @@ def hold_theme_choice(pages: list[st.Page]) -> None:
     Draw it after the page, where it takes no room above the content; nothing outside a
     running app (a worker process spawned from ``app.py`` has pages without URLs).
     """
-    if not st.runtime.exists():
-        return
-    _HOLD(
-        key="kpca_theme_choice",
-        data={"pages": [page.url_path for page in pages], "key": THEME_KEY},
-    )
+    if st.runtime.exists():
+        _HOLD(
+            key="kpca_theme_choice",
+            data={"pages": [page.url_path for page in pages], "key": THEME_KEY},
+        )

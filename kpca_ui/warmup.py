@@ -1,16 +1,14 @@
 """Warm the server before the first visitor: worker processes spawned, the gallery's presets cached.
 
-A lecturer's "open this link" sends a whole class to one preset within a minute.
-:func:`start` (called by :mod:`kpca_ui.server`) starts one background thread of low
-CPU priority that
+A lecturer's "open this link" sends a whole class to one preset within a minute.  :func:`start`
+(called by :mod:`kpca_ui.server`) starts one background thread of low CPU priority that
 
 0. loads the digits and, once the server answers, prints that it is ready (:func:`announce`);
 1. spawns the worker processes (:mod:`kpca_ui.workers`);
 2. compresses Plotly's script, imports every module of the pages, builds Home's
    pictures and the Demo, and computes what each view's likely first links show
    (:func:`first_links`) by the view's own functions, so a first visit fits nothing;
-3. freezes what it built out of the garbage collector's full passes (:func:`freeze_heap`)
-   and prints that it has finished;
+3. freezes what it built out of the garbage collector's full passes and prints that it has finished;
 4. then watches the workers and spawns a new pool at once when one has died.
 
 Nothing here runs in a session's script, so the views' cached functions draw nothing
@@ -70,8 +68,7 @@ def warm_imports() -> None:
 
 
 def warm_home() -> None:
-    """Home's gallery pictures, built once per server, and Plotly's JSON writer (its first
-    use imports it)."""
+    """Home's gallery pictures, built once per server, and Plotly's JSON writer (imported once)."""
     for name in home_pictures.BUILDERS:
         pio.to_json(home_pictures.picture(name))
 
@@ -88,20 +85,17 @@ VIEWS: dict[str, tuple[Any, Callable[[Mapping[str, Any]], None]]] = {
 def first_links() -> list[tuple[str, Callable[[], None]]]:
     """What the likely first links compute, the lecturer's likely first first: every view's
     presets and gallery cards, then its defaults (a link without settings); each once."""
-    links: list[tuple[str, Mapping[str, Any]]] = [
-        ("contours", preset.values) for preset in contours.PRESETS.values()
-    ]
+    links = [("contours", preset.values) for preset in contours.PRESETS.values()]
     links += [(card.settings.page, card.values) for card in home.GALLERY]
     links += [(page, {}) for page in VIEWS]
-    warmers, seen = [], set()
+    warmers: dict[tuple, tuple[str, Callable[[], None]]] = {}
     for page, values in links:
         settings, warm_view = VIEWS[page]
         full = settings.complete(values)
         key = (page, tuple(sorted(full.items(), key=repr)))
-        if key not in seen:
-            seen.add(key)
-            warmers.append((f"{page} {settings.link(values)}", functools.partial(warm_view, full)))
-    return warmers
+        if key not in warmers:
+            warmers[key] = (f"{page} {settings.link(values)}", functools.partial(warm_view, full))
+    return list(warmers.values())
 
 
 WARMERS: tuple[tuple[str, Callable[[], object]], ...] = (
@@ -114,9 +108,8 @@ WARMERS: tuple[tuple[str, Callable[[], object]], ...] = (
 
 
 def warm(warmers: tuple[tuple[str, Callable[[], object]], ...] | None = None) -> list[str]:
-    """Spawn the workers and run every warmer (by default :data:`WARMERS` and
-    :func:`first_links`); the names of those that failed (logged, left to the first visitor).
-    """
+    """Spawn the workers and run every warmer (by default :data:`WARMERS` and :func:`first_links`);
+    the names of those that failed (logged, left to the first visitor)."""
     failed = []
     workers.start_pool()
     for name, warmer in warmers if warmers is not None else (*WARMERS, *first_links()):
@@ -128,15 +121,6 @@ def warm(warmers: tuple[tuple[str, Callable[[], object]], ...] | None = None) ->
     return failed
 
 
-def freeze_heap() -> None:
-    """Leave what the process holds after the warm-up out of the garbage collector's full passes.
-
-    A full pass over the warmed caches holds the GIL for every session; frozen objects are
-    never collected, so only the warm-up's own are frozen.
-    """
-    gc.freeze()
-
-
 def _lower_priority() -> None:
     if sys.platform == "linux":  # this thread only; lowering it needs no privilege
         thread = threading.get_native_id()
@@ -144,28 +128,20 @@ def _lower_priority() -> None:
         os.setpriority(os.PRIO_PROCESS, thread, niceness)
 
 
-def base_url() -> str:
-    """The address the server listens on, as a browser would open it."""
+def announce(stop: threading.Event) -> None:
+    """Print the line saying the app is ready, once ``/_stcore/health`` answers: its address as
+    a browser opens it, and which digits the Denoising view and the Demo use."""
     from streamlit import config
 
+    train, test = digit_sets()
+    if train.source == "USPS":
+        digits = f"USPS digits: real ({len(train.labels) + len(test.labels)})"
+    else:
+        digits = f"USPS digits: fallback ({train.message or test.message})"
     host = config.get_option("server.address") or "localhost"
     host = "localhost" if host in ("0.0.0.0", "::") else host
     path = (config.get_option("server.baseUrlPath") or "").strip("/")
-    return f"http://{host}:{config.get_option('server.port')}" + (f"/{path}" if path else "")
-
-
-def digits_line() -> str:
-    """Which digits the Denoising view and the Demo use: the real USPS files, or why not."""
-    train, test = digit_sets()
-    if train.source == "USPS":
-        return f"USPS digits: real ({len(train.labels) + len(test.labels)})"
-    return f"USPS digits: fallback ({train.message or test.message})"
-
-
-def announce(stop: threading.Event) -> None:
-    """Print the line saying the app is ready, once ``/_stcore/health`` answers."""
-    digits = digits_line()
-    url = base_url()
+    url = f"http://{host}:{config.get_option('server.port')}" + (f"/{path}" if path else "")
     while not stop.is_set():
         try:
             with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
@@ -184,7 +160,9 @@ def _run(stop: threading.Event) -> None:
         failed = warm()
     except BrokenProcessPool:  # the workers were ended at once: the server is being stopped
         return
-    freeze_heap()
+    # a full pass over the warmed caches holds the GIL for every session; frozen objects are
+    # never collected, so only the warm-up's own are frozen
+    gc.freeze()
     print(
         f"Kernel PCA Explorer warm-up finished in {time.monotonic() - started:.0f} s"
         + (f" ({', '.join(failed)} failed: computed on first use)" if failed else ""),
@@ -202,9 +180,7 @@ def _run(stop: threading.Event) -> None:
 def start() -> threading.Event | None:
     """Start the warm-up thread once per server process; the event that stops its watch, or
     ``None`` when turned off (``KPCA_WARMUP=0``)."""
-    if os.environ.get(ENV, "").strip() == "0":
-        return None
-    return _started()
+    return None if os.environ.get(ENV, "").strip() == "0" else _started()
 
 
 @functools.cache

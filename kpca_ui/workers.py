@@ -5,13 +5,12 @@ around each array operation, then queues behind every busy thread (the "convoy"
 effect: Fig. 2's fits took 6.3 s beside three threads building figures, 30 ms
 alone).  In a worker process the numerics have an interpreter of their own.
 
-At most :data:`WORKERS` computations run at once, one per core; ``KPCA_WORKERS=0``
-runs them in the calling thread (the page tests do).  A computation estimated at
-:data:`HEAVY_S` or more (``kpca_core.budget``) takes the heavy lane, which leaves
-one worker free for the other sessions' redraws.  A computation is cancelled when
-its session stops waiting (a new setting, the browser gone, the server stopping):
-dropped if it has not started, stopped at its next progress report if it has (from
-:data:`CANCELLABLE_S` on).  The workers end with the server, however it ends.
+At most :data:`WORKERS` computations run at once, one per core; ``KPCA_WORKERS=0`` runs them in the
+calling thread (the page tests do).  A computation estimated at :data:`HEAVY_S` or more
+(``kpca_core.budget``) takes the heavy lane, which leaves one worker free for the other sessions'
+redraws.  A computation is cancelled when its session stops waiting (a new setting, the browser
+gone, the server stopping): dropped if it has not started, stopped at its next progress report if it
+has (from :data:`CANCELLABLE_S` on).  The workers end with the server, however it ends.
 """
 
 from __future__ import annotations
@@ -44,15 +43,12 @@ WORKERS_ENV = "KPCA_WORKERS"
 WORKERS = 2
 """Worker processes: the machine's two cores."""
 POLL_S = 0.05
-"""How often a waiting session passes on the progress a worker reported and checks
-whether it should stop waiting."""
+"""How often a waiting session passes on a worker's progress and checks whether to stop."""
 TICK_S = 1.0
-"""While a worker reports nothing, its last report is passed on again this often, so that a
-progress bar can show the time its step has taken (:func:`_await`)."""
+"""A silent worker's last report is passed on again this often: a progress bar shows its time."""
 REPORT_S = 0.01
-"""A worker posts progress (and looks whether it is cancelled) at most this often
-(:func:`_with_progress`), well below the :data:`POLL_S` at which the waiting session
-looks: a step of 20 ms or more still looks after each step."""
+"""A worker posts progress (and looks whether it is cancelled) at most this often, well below
+:data:`POLL_S`: a step of 20 ms or more still looks after each step."""
 HEAVY_S = 2.0
 """Estimated seconds of one core from which a computation takes the heavy lane."""
 CONCURRENT_THREADS = 32
@@ -86,15 +82,14 @@ def n_workers() -> int:
 
 @functools.cache
 def _pool(workers: int, niceness: int = 0) -> ProcessPoolExecutor:
+    _end_children_at_exit()
     # "spawn": a fresh interpreter, never a fork of a server that runs threads
-    pool = ProcessPoolExecutor(
+    return ProcessPoolExecutor(
         workers,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_start_worker,
         initargs=(niceness, os.getpid()),
     )
-    _end_children_at_exit()
-    return pool
 
 
 def start_pool() -> int:
@@ -156,8 +151,7 @@ def _start_worker(niceness: int, parent: int) -> None:
     ``niceness``; it ends when the server's process ``parent`` has gone."""
     _start_child(parent)
     one_blas_thread()
-    if niceness:
-        os.nice(niceness)
+    os.nice(niceness)
 
 
 def _start_child(parent: int) -> None:
@@ -194,15 +188,12 @@ def _with_progress(
     :class:`Cancelled` once ``cancel`` is set, so the engine stops between its steps."""
     if cancel.is_set():
         raise Cancelled
-    posted: list[float] = []  # when and how far the last report went, once there is one
+    posted = [float("-inf"), 0.0]  # when and how far the last report went
 
     def report(fraction: float, message: str) -> None:
         now = time.monotonic()
-        if posted:
-            last_time, last_fraction = posted
-            done_now = fraction >= 1.0 > last_fraction
-            if now - last_time < REPORT_S and not done_now:
-                return
+        if now - posted[0] < REPORT_S and not fraction >= 1.0 > posted[1]:
+            return  # too soon, and not the report that it is done
         if cancel.is_set():
             raise Cancelled
         reports.put((fraction, message))
@@ -221,35 +212,28 @@ def compute(
 ) -> Result:
     """``function(*args, **kwargs)`` in a worker process, and its result.
 
-    ``function`` and its arguments must pickle (a module-level function or a
-    method of a picklable object).  With ``progress``, ``function`` is called
-    with a ``progress=`` callback whose reports reach ``progress`` here, in the
-    session's thread.  ``cost`` is the estimated seconds of one core
-    (``kpca_core.budget``); from :data:`CANCELLABLE_S` on, ``function`` gets
-    a ``progress=`` callback even without ``progress`` (so it must take one),
-    through which it is cancelled, and from :data:`HEAVY_S` on the call takes
-    the heavy lane.  Exceptions come back as they were raised.  A worker that
-    died (e.g. out of memory) is replaced, and the call is made once more in
+    ``function`` and its arguments must pickle (a module-level function or a method of a picklable
+    object).  With ``progress``, ``function`` is called with a ``progress=`` callback whose reports
+    reach ``progress`` here, in the session's thread.  ``cost`` is the estimated seconds of one core
+    (``kpca_core.budget``); from :data:`CANCELLABLE_S` on, ``function`` gets a ``progress=``
+    callback even without ``progress`` (so it must take one), through which it is cancelled, and
+    from :data:`HEAVY_S` on the call takes the heavy lane.  Exceptions come back as they were
+    raised.  A worker that died (e.g. out of memory) is replaced, and the call is made once more in
     the calling thread.
 
     Raises
     ------
     Cancelled, or Streamlit's rerun/stop exception
-        When the session stops waiting; the computation is then cancelled:
-        dropped if it had not started, stopped at its next progress report
-        if it had (with ``progress`` or from :data:`CANCELLABLE_S` on; a
-        lighter one is left to finish).
+        When the session stops waiting; the computation is then cancelled: dropped if it had not
+        started, stopped at its next progress report if it had (with ``progress`` or from
+        :data:`CANCELLABLE_S` on; a lighter one is left to finish).
     """
     workers = n_workers()
-    if workers == 0:
-        return _inline(function, args, kwargs, progress)
-    lane = _heavy_lane(workers) if cost >= HEAVY_S else None
-    if lane is not None:
-        while not lane.acquire(timeout=POLL_S):
-            check_interrupt()
+    lane = _heavy_lane(workers) if workers and cost >= HEAVY_S else None
+    while lane is not None and not lane.acquire(timeout=POLL_S):
+        check_interrupt()
     try:
-        cancellable = cost >= CANCELLABLE_S
-        return _submit((workers, 0), function, args, kwargs, progress, cancellable=cancellable)
+        return _submit((workers, 0), function, args, kwargs, progress, cost >= CANCELLABLE_S)
     finally:
         if lane is not None:
             lane.release()
@@ -267,9 +251,7 @@ def in_background(
     its own process and queue), for long computations (a Table 2 cell, a model of 3000
     digits): they neither wait for nor hold up the redraws' workers, which get the cores
     first.  With ``progress`` it is cancelled as :func:`compute`'s heavy calls are."""
-    if n_workers() == 0:
-        return _inline(function, args, kwargs, progress)
-    return _submit((1, niceness), function, args, kwargs, progress, cancellable=False)
+    return _submit((1, niceness), function, args, kwargs, progress, False)
 
 
 def _submit(
@@ -278,20 +260,17 @@ def _submit(
     args: tuple,
     kwargs: dict,
     progress: Progress | None,
-    *,
     cancellable: bool,
 ) -> Result:
-    """``function(*args, **kwargs)`` in a worker of ``_pool(*pool_args)``, progress relayed.
-
-    With progress, or when ``cancellable``, the worker gets a progress callback
-    that stops the computation once the session no longer waits.
-    """
+    """``function(*args, **kwargs)`` in a worker of ``_pool(*pool_args)``, or here if there are
+    none; with ``progress`` or when ``cancellable``, through :func:`_with_progress`."""
+    if n_workers() == 0:
+        return _inline(function, args, kwargs, progress)
     pool = _pool(*pool_args)
     try:
         if progress is None and not cancellable:
             return _await(pool.submit(function, *args, **kwargs), None, None)
-        manager = _manager()
-        reports, cancel = manager.Queue(), manager.Event()
+        reports, cancel = _manager().Queue(), _manager().Event()
         future = pool.submit(_with_progress, function, reports, cancel, *args, **kwargs)
         return _await(future, reports, progress or no_progress, cancel)
     except BrokenProcessPool:
@@ -333,11 +312,8 @@ def concurrently(*calls: Callable[[], Any]) -> list[Any]:
     cancel = threading.Event()
 
     def in_session(call: Callable[[], Any]) -> Any:
-        _local.cancel = cancel
-        try:
+        with cancelled_by(cancel):
             return call()
-        finally:
-            _local.cancel = None
 
     futures = [_threads().submit(in_session, call) for call in calls]
     try:
@@ -353,18 +329,14 @@ def concurrently(*calls: Callable[[], Any]) -> list[Any]:
 
 
 def _await(future: Future, reports: Any, progress: Progress | None, cancel: Any = None) -> Any:
-    """The result of ``future``; meanwhile its progress ``reports`` go to ``progress``.
-
-    If the session stops waiting (:func:`check_interrupt` raises), the
-    future is cancelled and ``cancel`` (a thread or a manager's event) is set.
-    """
+    """The result of ``future``; meanwhile its progress ``reports`` go to ``progress``.  If the
+    session stops waiting, ``future`` is cancelled and ``cancel`` (an event) is set."""
     last, told = None, time.monotonic()
     try:
         while True:
             finished = wait([future], timeout=POLL_S).done
             if progress is not None:
-                now = time.monotonic()
-                got = _relay(reports, progress)
+                now, got = time.monotonic(), _relay(reports, progress)
                 if got is not None:
                     last, told = got, now
                 elif last is not None and now - told >= TICK_S:
@@ -405,17 +377,15 @@ def check_interrupt() -> None:
 def _inline(
     function: Callable[..., Result], args: tuple, kwargs: dict, progress: Progress | None
 ) -> Result:
-    if progress is None:
-        return function(*args, **kwargs)
-    return function(*args, progress=progress, **kwargs)
+    extra = {} if progress is None else {"progress": progress}
+    return function(*args, **kwargs, **extra)
 
 
 def _relay(reports: Any, progress: Progress) -> tuple[float, str] | None:
     """Pass the reports waiting in ``reports`` to ``progress``; the last one, if any."""
     last = None
-    while True:
-        try:
+    with contextlib.suppress(queue.Empty):
+        while True:
             last = reports.get_nowait()
-        except queue.Empty:
-            return last
-        progress(*last)
+            progress(*last)
+    return last

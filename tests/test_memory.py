@@ -8,6 +8,7 @@ import time
 import numpy as np
 import plotly.graph_objects as go
 import pytest
+from cachetools import LRUCache
 
 from kpca_ui import cache
 from kpca_ui.cache import MB, memo, nbytes
@@ -43,8 +44,7 @@ def test_measuring_a_figure_imports_nothing_per_item(monkeypatch):
 def small_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     """A cache of 3 MB, empty."""
     monkeypatch.setattr(cache, "MAX_BYTES", 3 * MB)
-    monkeypatch.setattr(cache, "_CACHE", cache._Cache(3 * MB, getsizeof=lambda entry: entry[1]))
-    monkeypatch.setattr(cache, "_SIZES", {})
+    monkeypatch.setattr(cache, "_CACHE", LRUCache(3 * MB, getsizeof=lambda entry: entry[1]))
 
 
 calls: list[int] = []
