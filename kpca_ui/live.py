@@ -60,8 +60,8 @@ MAX_BODY = 32 * 1024
 """The longest drawing posted: 300 points (the canvas's most) as JSON are ~15 kB."""
 WAITING = 8
 """Live requests of all sessions computing or waiting for a worker at once."""
-POLL_S = 0.05
-"""How often a request waiting for its figure checks that its browser is still there."""
+POLL_S = 0.01
+"""How often a request waiting for its turn or its figure checks that its browser is still there."""
 
 _SECRET = secrets.token_bytes(16)
 _LOCK = threading.Lock()
