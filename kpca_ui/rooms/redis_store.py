@@ -7,8 +7,7 @@ number), ``:items`` (contribution number -> ``"<student>|<kind>|<data>"``), ``:c
 Every change is one Lua script, which Redis runs atomically, so that two replicas cannot
 pass a cap or a rate limit together.  Each change sets the keys to expire after
 :attr:`~kpca_ui.rooms.store.Limits.idle_s`, and a script that finds the room idle by the
-store's clock deletes it.  A lost connection raises
-:class:`~kpca_ui.rooms.store.StoreUnavailable`.
+store's clock deletes it.
 """
 
 from __future__ import annotations
@@ -84,6 +83,13 @@ local function items_of(number)  -- {id, item, id, item, ...} of the student num
   return found
 end
 """
+# The start of a student's change (ARGV[3]: their id): ``number``, theirs, unless refused
+_MEMBER = """
+if not live() then return 'gone' end
+local number = redis.call('HGET', KEYS[2], ARGV[3])
+if not number then return 'stranger' end
+if redis.call('HGET', KEYS[1], 'frozen') == '1' then return 'frozen' end
+"""
 
 _SCRIPTS = {
     "create": """
@@ -103,11 +109,8 @@ changed()
 return number
 """,
     # ARGV[3] student id, [4] kind, [5] data, [6] cap, [7] rate, [8] window
-    "add": """
-if not live() then return 'gone' end
-local number = redis.call('HGET', KEYS[2], ARGV[3])
-if not number then return 'stranger' end
-if redis.call('HGET', KEYS[1], 'frozen') == '1' then return 'frozen' end
+    "add": _MEMBER
+    + """
 local count_key = number .. ':' .. ARGV[4]
 if tonumber(redis.call('HGET', KEYS[4], count_key) or '0') >= tonumber(ARGV[6]) then
   return 'cap'
@@ -123,11 +126,8 @@ changed()
 return id
 """,
     # ARGV[3] student id, [4] contribution number or '' for the latest
-    "withdraw": """
-if not live() then return 'gone' end
-local number = redis.call('HGET', KEYS[2], ARGV[3])
-if not number then return 'stranger' end
-if redis.call('HGET', KEYS[1], 'frozen') == '1' then return 'frozen' end
+    "withdraw": _MEMBER
+    + """
 local target = -1
 local own = items_of(number)
 for i = 1, #own, 2 do

@@ -1,16 +1,10 @@
 """A class's room: the model, its rules, and the in-process store.
 
-A lecturer creates a room (:meth:`RoomStore.create`) and gets its short code, for the
-students, and a secret token, which the lecturer's actions check (its SHA-256, compared in
-constant time).  A student joins with the code and gets a secret id, which names their own
-contributions, and a number (1, 2, …), by which the lecturer can remove all of them.
-
-Contributions are data, never text: a point of [−h, h]² with its group (1 … 3), or a
-16 × 16 digit from the pad (grey values −1 paper … 1 ink).  :class:`Limits` caps each
-student's points, digits and rate; a room idle for :attr:`Limits.idle_s` is deleted.
-:class:`MemoryStore` (in-process) and :class:`kpca_ui.rooms.redis_store.RedisStore` (when
-``KPCA_REDIS_URL`` is set, shared by replicas) keep the same rules; every failure a user can
-meet is a :class:`RoomError` whose message is a sentence for the page.
+A lecturer creates a room (:meth:`RoomStore.create`): its short code is for the students, its
+secret token checks the lecturer's actions.  A student joins with the code and gets a secret
+id, naming their own contributions, and a number, by which the lecturer can remove them all.
+Contributions are data, never text: points of the plane and 16 × 16 digits from the pad.
+:class:`MemoryStore` and :class:`kpca_ui.rooms.redis_store.RedisStore` keep the same rules.
 """
 
 from __future__ import annotations
@@ -44,16 +38,18 @@ STUDENT_CHARS = 64  # the longest student id (join makes them 22 characters long
 
 
 class RoomError(Exception):
-    """Anything a room refuses; ``str(error)`` is a sentence for the page."""
+    """Anything a room refuses; ``str(error)``, a sentence for the page (default: ``message``)."""
+
+    message = ""
+
+    def __init__(self, message: str = "") -> None:
+        super().__init__(message or self.message)
 
 
 class RoomGone(RoomError):
     """No such room: a wrong code, or a room closed (by its lecturer or after inactivity)."""
 
-    def __init__(self) -> None:
-        super().__init__(
-            "There is no open room with this code: it may be mistyped, or the room was closed."
-        )
+    message = "There is no open room with this code: it may be mistyped, or the room was closed."
 
 
 class NotAllowed(RoomError):
@@ -63,8 +59,7 @@ class NotAllowed(RoomError):
 class Frozen(RoomError):
     """The lecturer froze the room."""
 
-    def __init__(self) -> None:
-        super().__init__("The lecturer has frozen the room: nothing can be added or undone now.")
+    message = "The lecturer has frozen the room: nothing can be added or undone now."
 
 
 class CapReached(RoomError):
@@ -86,11 +81,10 @@ class Invalid(RoomError):
 class StoreUnavailable(RoomError):
     """The store (Redis) cannot be reached."""
 
-    def __init__(self) -> None:
-        super().__init__(
-            "The class's rooms cannot be reached right now (their store is not answering). "
-            "The picture shown is the last one received; try again in a moment."
-        )
+    message = (
+        "The class's rooms cannot be reached right now (their store is not answering). "
+        "The picture shown is the last one received; try again in a moment."
+    )
 
 
 @dataclass(frozen=True)

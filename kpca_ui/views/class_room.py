@@ -1,13 +1,8 @@
 """The Class page's work: a room's projector and lecturer's controls, and a student's phone.
 
-The lecturer starts a room (:mod:`kpca_ui.rooms`); the page shows its code, join link
-and QR code and, live, the class's points over the room kernel's first principal
-components (:mod:`kpca_ui.views.contours_grid`) and the class's digits cleaned by linear
-and kernel PCA (the Demo's model).  The lecturer's token stays in their session and
-address (``?room=<code>&key=<token>``, so a reload keeps control); the join link carries
-the code alone.  Students add points on the canvas (:mod:`kpca_ui.draw`) and digits from
-the pad (:mod:`kpca_ui.pad`).  A room's refusal (:class:`~kpca_ui.rooms.store.RoomError`)
-becomes a message on the page; the projector keeps its last picture when the store is down.
+The lecturer's token stays in their session and address (``?room=<code>&key=<token>``, so a
+reload keeps control); the join link carries the code alone.  Students add points on the
+canvas (:mod:`kpca_ui.draw`) and digits from the pad (:mod:`kpca_ui.pad`).
 """
 
 from __future__ import annotations
@@ -16,7 +11,7 @@ import functools
 import hashlib
 import io
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 from urllib.parse import urlencode, urlsplit
 
 import numpy as np
@@ -71,6 +66,7 @@ WRONG_KEY = (
 LECTURER = "cl_lecturer"  # session key of the lecturer's room: (code, token)
 STUDENTS = "cl_students"  # session key of the rooms joined: code -> Joined
 SHOWN = "cl_shown"  # session key of the projector's last snapshot
+NOTE = "cl_digit_note"  # session key of the note under the student's pad
 REFRESH_S = 0.5  # how often the projector asks whether the room changed
 RESOLUTION = 60  # grid points per side behind the class's points
 N_COMPONENTS = 2  # components behind the class's points (presenter mode: the first)
@@ -401,25 +397,26 @@ def sync_points(code: str, student: str) -> str | None:
     return refusal
 
 
+def student_button(label: str, act: Callable[[], object], **options: Any) -> None:
+    """A student's button doing ``act()``; its refusal (the room's, or an empty pad's
+    ValueError) becomes the note under the pad."""
+
+    def click() -> None:
+        try:
+            act()
+        except (ValueError, RoomError) as error:
+            st.session_state[NOTE] = str(error)
+
+    st.button(label, on_click=click, **options)
+
+
 def send_digit(code: str, student: str) -> None:
-    """The "Send" button's callback: the pad's digit into the room, and a clean pad."""
-    try:  # an empty pad's ValueError, or the room's refusal
-        room_store().add_digit(code, student, to_digit(pad.current_writing(PREFIX)))
-    except (ValueError, RoomError) as error:
-        st.session_state["cl_digit_note"] = str(error)
-        return
-    st.session_state["cl_digit_note"] = "Sent: your digit is on the projector."
+    """The "Send this digit" button's action: the pad's digit into the room, and a clean pad."""
+    room_store().add_digit(code, student, to_digit(pad.current_writing(PREFIX)))
+    st.session_state[NOTE] = "Sent: your digit is on the projector."
     k = pad.keys(PREFIX)
     st.session_state[k["writing"]] = Handwriting()
     st.session_state[k["rev"]] = st.session_state.get(k["rev"], 0) + 1
-
-
-def undo_last(code: str, student: str) -> None:
-    """The "Undo my last" button's callback: the student's latest contribution withdrawn."""
-    try:
-        room_store().undo(code, student)
-    except RoomError as error:
-        st.session_state["cl_digit_note"] = str(error)
 
 
 def student_view(code: str) -> None:
@@ -442,11 +439,10 @@ def student_view(code: str) -> None:
         f"· digits: **{len(mine.digits)} of {limits.digits}**"
         + (" · the room is frozen" if mine.frozen else "")
     )
-    st.button(
+    student_button(
         "Undo my last",
+        lambda: room_store().undo(code, student),
         key="cl_undo",
-        on_click=undo_last,
-        args=(code, student),
         icon=":material/undo:",
         disabled=not (len(mine.points) or len(mine.digits)),
     )
@@ -456,13 +452,12 @@ def student_view(code: str) -> None:
     with digit_tab:
         pad.written(PREFIX)
         pad.pad(PREFIX)
-        st.button(
+        student_button(
             "Send this digit",
+            lambda: send_digit(code, student),
             key="cl_send",
-            on_click=send_digit,
-            args=(code, student),
             icon=":material/send:",
             type="primary",
         )
-        if note := st.session_state.pop("cl_digit_note", None):
+        if note := st.session_state.pop(NOTE, None):
             st.info(note, icon=":material/info:")

@@ -1,8 +1,4 @@
-"""The Denoising view's settings (Mika et al. 1999): presets, the sidebar, the words about them.
-
-The cached work is in :mod:`kpca_ui.views.denoising_cache`, the tabs in
-:mod:`kpca_ui.views.denoising_tabs`; ``app_pages/denoising.py`` is the layout.
-"""
+"""The Denoising view's settings (Mika et al. 1999): presets, the sidebar, the words about them."""
 
 from __future__ import annotations
 
@@ -18,7 +14,6 @@ from kpca_ui.presenter import prose
 from kpca_ui.settings import Setting, Settings, choice, flag, number
 from kpca_ui.shell import camera
 
-# The fit keeps all M eigenvectors: the paper's 300 per class is the most a shared server affords.
 MAX_TRAIN_PER_CLASS = 300
 MAX_TEST_PER_CLASS = 100
 WIDTHS = (0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0)
@@ -29,8 +24,7 @@ METHODS = {
     "ridge": "Learned (kernel ridge regression)",
 }
 CUSTOM = "Custom settings"
-PAPER = "Mika et al. 1999, "
-"""What every preset's name starts with; the select shows the rest, its help names the paper."""
+PAPER = "Mika et al. 1999, "  # every preset's name starts so; the select shows the rest
 TABS = (
     *("Fig. 4 grid", "Side by side", "Error vs n", "2-D toy", "Demo", "Table 1", "Fig. 3"),
     *("Pre-images", "Write a digit"),
@@ -38,16 +32,13 @@ TABS = (
 DEMO_LEVELS = {"none": 0.0, "a little": 0.2, "some": 0.4, "a lot": 0.6, "very much": 0.8}
 TOY_WIDTHS = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0)
 MAX_SEED = 2**31 - 1
-MAX_TEST_INDEX = 999
-"""The largest test digit Fig. 3 may be asked for (the last one is shown if there are fewer)."""
+MAX_TEST_INDEX = 999  # the largest test digit Fig. 3 may be asked for
 FIG3_STARTS = {
     "mean": "the mean training digit (reconstruction)",
     "digit": "the digit itself (as in de-noising)",
 }
-DIGIT_COUNTS = (10, 20, 50, 100)
-"""How many noisy digits the pre-images' comparison may use."""
-PRE_SETS = {"half_circle": "Half circle", "square": "Square"}
-"""The 2-D sets of the pre-images' toy (Mika et al. Fig. 1)."""
+DIGIT_COUNTS = (10, 20, 50, 100)  # how many noisy digits the pre-images' comparison may use
+PRE_SETS = {"half_circle": "Half circle", "square": "Square"}  # the pre-images' 2-D toy sets
 PRE_POINTS = 200
 
 
@@ -208,13 +199,12 @@ def _apply_preset() -> None:
         SETTINGS.apply(_preset_state(name))
 
 
-SIDEBAR = {
+SIDEBAR = {  # the experiment's settings in the sidebar, under their headings
     "Digits": ("dn_train", "dn_test", "dn_seed"),
     "Kernel": ("dn_c", "dn_center"),
     "Noise": ("dn_noise", "dn_sigma", "dn_p", "dn_train_noisy"),
     "Pre-image": ("dn_method", "dn_ridge", "dn_img"),
 }
-"""The experiment's settings in the sidebar, under their headings."""
 
 
 def sidebar_settings() -> dict[str, object]:
@@ -228,11 +218,9 @@ def sidebar_settings() -> dict[str, object]:
         if prose():
             side.subheader(heading)
         for key in keys:
-            hidden = {"dn_sigma": "speckle", "dn_p": "gaussian"}.get(key)
-            if hidden == SETTINGS.value("dn_noise"):
-                continue  # the other kind of noise's level
-            if key == "dn_ridge" and SETTINGS.value("dn_method") != "ridge":
-                continue
+            shown_with = {"dn_sigma": "gaussian", "dn_p": "speckle", "dn_ridge": "ridge"}.get(key)
+            if shown_with not in (None, SETTINGS.value("dn_noise"), SETTINGS.value("dn_method")):
+                continue  # the other kind of noise's level, or the learned pre-image's α
             SETTINGS.draw(
                 key, side, **({"horizontal": True} if key in ("dn_noise", "dn_img") else {})
             )

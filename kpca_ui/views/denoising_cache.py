@@ -174,8 +174,7 @@ class Newest:
             with self._changed:
                 self._changed.wait_for(lambda: self._waiting is not None)
                 future, job, due = self._waiting
-                left = due - time.monotonic()
-                if left > 0:  # a newer request may come meanwhile
+                if (left := due - time.monotonic()) > 0:  # a newer request may come meanwhile
                     self._changed.wait(left)
                     continue
                 self._waiting, self._busy = None, True
@@ -189,18 +188,16 @@ class Newest:
                 self._changed.notify_all()
 
 
-_FRAMES = Newest(settle_s=1.0)
-"""Makes the side-by-side grid's frames; a request within 1 s of another waits 1 s."""
+_FRAMES = Newest(settle_s=1.0)  # makes the side-by-side grid's frames
 GAP = 0
 """A quantised mosaic's gap between digits (transparent); its greys are 1-255.  Not 255:
 runs of 255 are "////" in base64, and Plotly's JSON writes each "/" as six bytes."""
-QUANTISED_GREYS = {
+QUANTISED_GREYS = {  # the colours of a quantised mosaic: its gaps transparent, the digits' greys
     "zmin": 0,
     "zmax": 255,
     "colorscale": [[0, "rgba(0, 0, 0, 0)"], [0.5 / 255, "rgba(0, 0, 0, 0)"]]
     + [[(1 + p * 254) / 255, c] for p, c in get_colorscale(style.GREYS)],
 }
-"""The colours of a quantised mosaic: its gaps transparent, the digits' greys."""
 
 
 def side_by_side_frames(*args: Any) -> dict | None:

@@ -31,14 +31,11 @@ from kpca_ui.views.denoising_cache import ModelKey
 from kpca_ui.views.denoising_tabs import SCREEN, image_export, restart_note, show_with_numbers
 from kpca_ui.workers import build
 
-DIGIT_N = (4, 16, 64, 256)
-"""Numbers of components of the methods' comparison on digits."""
+DIGIT_N = (4, 16, 64, 256)  # numbers of components of the methods' comparison on digits
+# The comparison's methods as the cost model counts them (the distance constraint is cheap)
 COMPARED_COST = ("fixed-point", "fixed-point", "ridge")
-"""The comparison's methods as the cost model counts them (the distance constraint is cheap)."""
-TOY = {"noise": 0.1, "c": 0.5, "seed": 0}
-"""The 2-D toy of Fig. 1 as the "2-D toy" tab opens: 200 points, noise 0.1, c = 0.5."""
-FIXED_POINT_PX = 620
-"""The fixed point's animation in presenter mode: its plot at least AREA_MIN_PX tall."""
+TOY = {"noise": 0.1, "c": 0.5, "seed": 0}  # Fig. 1's 2-D toy, as the "2-D toy" tab opens
+FIXED_POINT_PX = 620  # the fixed point's animation in presenter mode: a plot AREA_MIN_PX tall
 
 
 def show_table1() -> None:

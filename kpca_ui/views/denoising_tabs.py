@@ -43,14 +43,10 @@ NOTICES = {
     "draws a more typical one.",
 }
 """Presenter mode's one line under each tab's figure."""
-FIXED = "choose the fixed-point pre-image in the sidebar"
-"""What to do instead of the learned pre-image when it is above the request budget."""
-SCREEN = "dn_screen"
-"""Key of the listener that measures the page's width (a phone's: titles broken to fit)."""
-BELOW_CONTROL_PX = FIGURE_PX - 60
-"""Presenter mode: a figure below the row of tabs and a stepping control (or numbers)."""
-FRAMES_BUDGET_S = 5.0
-"""The side-by-side grid is scrubbed (its frames at every n made) when they cost at most this."""
+FIXED = "choose the fixed-point pre-image in the sidebar"  # when the learned one is too costly
+SCREEN = "dn_screen"  # the listener measuring the page's width (a phone's: titles broken to fit)
+BELOW_CONTROL_PX = FIGURE_PX - 60  # presenter mode: below the tabs and a stepping control
+FRAMES_BUDGET_S = 5.0  # the side-by-side grid's frames at every n are made up to this cost
 
 
 def image_export(name: str) -> dict:
@@ -71,13 +67,8 @@ def show_with_numbers(
     """Draw a figure (chart ``<key>_chart``, saved as ``name``), its line of what to notice
     and the numbers behind it as CSV; ``height`` as in :func:`kpca_ui.presenter.presentable`,
     ``plain`` with no stepping control above it, ``frames`` the chart's scrubbing frames."""
-    height, control = (PLAIN_FIGURE_PX, False) if plain else (height, True)
-    chart(
-        presentable(fig, height=height, control=control),
-        key=f"{key}_chart",
-        config=image_export(name),
-        frames=frames,
-    )
+    fig = presentable(fig, height=PLAIN_FIGURE_PX if plain else height, control=not plain)
+    chart(fig, key=f"{key}_chart", config=image_export(name), frames=frames)
     if key in NOTICES:
         notice(NOTICES[key])
     if prose():
