@@ -1,9 +1,5 @@
-"""The Demo page's work: the model, the measured cases, the pictures and the verdict.
-
-For someone who does not program: a handwritten digit, with noise, and cleaned by the classic
-method (linear PCA) and the kernel method (kernel PCA), with how much noise each removed. The
-digits and the noise are measured, not chosen by hand (:mod:`kpca_core.demo`).
-"""
+"""The Demo page's work: the model, the measured cases (:mod:`kpca_core.demo`), the pictures
+and the verdict."""
 
 from __future__ import annotations
 
@@ -47,8 +43,7 @@ NOISE_GONE = (
 
 
 def digits() -> tuple[usps.DigitsData, usps.DigitsData]:
-    """The training and test digits, with one plain line (in a session's script run only)
-    where they are not the full set."""
+    """The training and test digits, with one plain line where they are not the full set."""
     data = digit_sets()
     if data[0].source != "USPS" and in_script_run():
         st.caption(usps.FALLBACK_PLAIN)

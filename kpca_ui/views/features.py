@@ -1,9 +1,7 @@
 """The Features view: kernel PCA as a feature extractor (Schölkopf, Smola & Müller 1998, Sect. 6.3).
 
-- **Toy** (:func:`show_toy`): a linear SVM on the first n kernel components of 2-D points
-  (or of a drawing, its groups the classes), its decision regions beside the same SVM on x, y.
-- **USPS, Table 2** (:func:`show_table2`): the table of ``bench/features_usps.py`` beside the
-  paper's, the paper's claims checked, and a chosen cell, which can be recomputed live.
+The toy (:func:`show_toy`): a linear SVM on kernel components of 2-D points or a drawing;
+USPS (:func:`show_table2`): the table of ``bench/features_usps.py`` beside the paper's Table 2.
 """
 
 from __future__ import annotations
@@ -50,8 +48,7 @@ TOY_SETS = {
     "three_rings": "Three rings, radii 1, 2, 4",
     DRAWN: draw.DRAW,
 }
-LAST_TOY = "ft_last_toy"
-"""The toy set shown last, (name, points, seed): what the canvas's copy button copies in."""
+LAST_TOY = "ft_last_toy"  # the toy shown last, (name, points, seed): the canvas copies it in
 ONE_GROUP = (
     "The classifier needs points of at least two groups, each group a class: choose "
     "**● 2** on the canvas's toolbar (or press 2, or shift-click) and add a few points."
@@ -263,8 +260,7 @@ PROTOCOL = f"""
    digits), then the machine trained on all 7291 training digits;
 5. the test error on the 2007 test digits.
 """
-LIVE_CELLS = "ft_live_cells"
-"""Session-state key of the cells this session recomputed live: (degree, n) → cell."""
+LIVE_CELLS = "ft_live_cells"  # the cells this session recomputed live: (degree, n) → cell
 CELLS_WAITING = 2  # live cells computed or queued at once; a session asking for more is refused
 _cells_lane = threading.BoundedSemaphore(CELLS_WAITING)
 
@@ -285,8 +281,7 @@ def _live_cells() -> dict[tuple[int, int], features.Table2Cell]:
 def live_cell(degree: int, n: int, n_fit: int) -> features.Table2Cell:
     """Recompute one cell from scratch in the cells' own worker, with progress; cached.
 
-    The worker's priority is below the models' (:data:`kpca_ui.workers.CELL_NICENESS`), so
-    that cells never hold up a fit; at most :data:`CELLS_WAITING` run or wait at once.
+    Below the models' priority (:data:`~kpca_ui.workers.CELL_NICENESS`): it never holds up a fit.
 
     Raises
     ------

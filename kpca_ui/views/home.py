@@ -1,8 +1,5 @@
-"""The Home view's contents: the five steps of kernel PCA, the views, the gallery of figures.
-
-Each gallery card links into a view with a paper's settings; ``app_pages/home.py`` lays
-them out.
-"""
+"""The Home view's contents: the five steps of kernel PCA, the views, the gallery of figures
+(each card a link into a view with a paper's settings)."""
 
 from __future__ import annotations
 
@@ -52,6 +49,7 @@ STEPS = [
     ),
 ]
 
+# what each view shows (a caption), by its script; its link's name and icon: shell.NAVIGATION
 VIEWS = {
     "contours": "kernel principal components as contour lines on 2-D data (Fig. 2)",
     "spectrum": "how the kernel width shapes the eigenvalues",
@@ -60,15 +58,12 @@ VIEWS = {
     "features": "a linear classifier on kernel components, the paper's Table 2 on USPS",
     "lesson": "kernel PCA in 10 steps, for a lecture (step with ← / →)",
 }
-"""What each view shows (a caption, which wraps), by its script; the link's short name and
-icon are the navigation's (:data:`kpca_ui.shell.NAVIGATION`)."""
 
 
 @dataclass(frozen=True)
 class Card:
     """One gallery card: a link into a view (its ``settings``) opened with ``values`` (the
-    others at their defaults), and the name of its picture in
-    :data:`kpca_ui.views.home_pictures.BUILDERS`."""
+    others at their defaults), and its picture's name in :data:`.home_pictures.BUILDERS`."""
 
     settings: Settings
     title: str

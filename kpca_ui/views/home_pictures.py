@@ -1,8 +1,5 @@
-"""Small pictures of the gallery's figures, built by the views' own figure builders.
-
-Each is computed once per server on small, fixed data, so that the home page stays quick;
-the digits are Fig. 4's model-free first rows (the home page never fits the digits model).
-"""
+"""Small pictures of the gallery's figures, built by the views' own figure builders on small,
+fixed data, once per server (the digits: Fig. 4's first rows, which need no digits model)."""
 
 from __future__ import annotations
 
@@ -70,12 +67,6 @@ def _fig5() -> go.Figure:
     return rings_figures.fig5_figure(fig5_readings(X), labels)
 
 
-def _toy() -> go.Figure:
-    return denoise_figures.toy_figure(
-        [toy_denoising(name, n_samples=100) for name in ("half_circle", "square")]
-    )
-
-
 def _digits(noise: Noise) -> go.Figure:
     _, test = digit_sets()
     clean = test.images[first_of_each_class(test.labels)][:5]
@@ -88,7 +79,9 @@ def _digits(noise: Noise) -> go.Figure:
 BUILDERS = {
     "fig2": _fig2,
     "rings": _rings,
-    "toy": _toy,
+    "toy": lambda: denoise_figures.toy_figure(
+        [toy_denoising(name, n_samples=100) for name in ("half_circle", "square")]
+    ),
     "fig5": _fig5,
     "table2": lambda: features_figures.table2_figure(shipped_table().errors),
     "gaussian_digits": lambda: _digits(Noise("gaussian", 0.5)),

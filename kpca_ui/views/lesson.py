@@ -1,11 +1,8 @@
 """The Lesson view: a lecture as steps, each a view with its settings and what to say.
 
 A lesson is a TOML file in ``assets/lessons/`` (format: the header of
-``kernel_pca_10_steps.toml`` and the README), read by :func:`parse_lesson`, which
-names the first problem of a malformed file (:class:`LessonError`).  The page,
-``app_pages/lesson.py``, shows one step: its title, ← / → buttons (which the arrow
-keys click, :data:`_KEYS`), what to say and notice, and the view embedded as a slide
-(:func:`kpca_ui.presenter.slide_mode`).  Link: ``/lesson?ls_lesson=<name>&step=3``.
+``kernel_pca_10_steps.toml`` and the README), read by :func:`parse_lesson`; the page shows
+one step (:func:`show_step`).  Link: ``/lesson?ls_lesson=<name>&step=3``.
 """
 
 from __future__ import annotations
@@ -37,8 +34,7 @@ INTRO = "ls_intro"  # container of the lesson's title and intro
 KEYS = "ls_keys"  # the arrow keys' listener, which also measures the view's width
 STEP = "ls_step"  # session key of the shown step, from 1 as in the link
 EMBED_PX = 490  # the view's height: what a 1280 × 720 screen has below the step's words
-# The view's width outside presenter mode on a 1280 × 720 screen, sidebar closed:
-# Streamlit's wide page less its 5 rem padding each side.
+# outside presenter mode, sidebar closed: Streamlit's wide page less its 5 rem padding each side
 PLAIN_FRAME_PX = SCREEN["width"] - 160
 SETTLE_MS = 200  # the frame's width is read once the layout has been still this long
 PHONE_PX = 640  # screens at most this wide (stacked columns) get no embedded view
@@ -88,11 +84,8 @@ export default function ({ parentElement, data }) {
       `display: block; width: 100%; height: ${data.height}px; border: none; color-scheme: normal;`;
     shown?.remove();
   };
+  if (!parentElement.kpcaPlace) wide.addEventListener("change", () => parentElement.kpcaPlace());
   parentElement.kpcaPlace = place;
-  if (!parentElement.kpcaWide) {
-    parentElement.kpcaWide = true;
-    wide.addEventListener("change", () => parentElement.kpcaPlace());
-  }
   place();
 }
 """,
@@ -135,10 +128,9 @@ export default function ({ data, setStateValue }) {
     const field = "input, textarea, select, [role=slider], [contenteditable]";
     if (!key || event.target.closest?.(field)) return;
     const button = document.querySelector(`.st-key-${key} button`);
-    if (button && !button.disabled) {
-      event.preventDefault();
-      button.click();
-    }
+    if (!button || button.disabled) return;
+    event.preventDefault();
+    button.click();
   });
 }
 """,
@@ -177,8 +169,7 @@ def view_pages() -> set[str]:
 
 def lesson_names() -> list[str]:
     """The lessons in :data:`LESSONS`, by file name without ``.toml``; the default first."""
-    names = sorted(path.stem for path in LESSONS.glob("*.toml"))
-    return sorted(names, key=lambda name: name != DEFAULT)
+    return sorted((path.stem for path in LESSONS.glob("*.toml")), key=lambda n: (n != DEFAULT, n))
 
 
 def _text(table: dict, field: str, where: str, *, required: bool = True) -> str:
@@ -213,12 +204,10 @@ def _step(table: object, number: int, pages: set[str]) -> Step:
         raise LessonError(f"{where}: “settings” must be a table ([step.settings]).")
     linked: dict[str, str] = {}  # as they stand in a link
     for key, value in settings.items():
-        if isinstance(value, bool):
-            linked[str(key)] = str(value).lower()
-        elif isinstance(value, str | int | float):
-            linked[str(key)] = f"{value:g}" if isinstance(value, float) else str(value)
-        else:
+        if not isinstance(value, str | int | float):  # a bool is an int
             raise LessonError(f"{where}: setting “{key}” must be text, a number or true/false.")
+        text = f"{value:g}" if isinstance(value, float) else str(value)
+        linked[str(key)] = text.lower() if isinstance(value, bool) else text
     # each setting is the view's (kpca_ui.settings) or the app's, with a value it takes
     importlib.import_module(f"kpca_ui.views.{page}")  # declares its table, if it has one
     tables = [APP, *(entries for entries in PREFIXES.values() if entries.page == page)]
@@ -318,8 +307,7 @@ def step_query(step: Step, *, presenting: bool = True) -> dict[str, str]:
 
 
 def measured_px() -> int | None:
-    """The embedded view's width as the browser measured it (:data:`_KEYS`); ``None``
-    until measured, or for a width it cannot have."""
+    """The embedded view's width as the browser measured it (:data:`_KEYS`), if possible."""
     measured = st.session_state.get(KEYS)
     width = measured.get("width") if isinstance(measured, Mapping) else None
     low, high = FRAME_RANGE
@@ -334,11 +322,8 @@ def slide_path(step: Step, width: int) -> str:
 
 
 def planned_src(path: str, query: str) -> tuple[str, int] | None:
-    """The view the Lesson's first run embeds when opened at ``path?query``, and its width.
-
-    As the page decides it: the link's lesson (else the first), its step, presenter
-    mode's width. ``None`` for another page, no lesson or one that cannot be shown.
-    """
+    """The view the Lesson's first run embeds at ``path?query`` (the link's lesson, else the
+    first; its step) and its width; ``None`` for another page, no lesson or one unusable."""
     base, _, page = path.rstrip("/").rpartition("/")
     # a path, never a host: "//elsewhere/lesson" would make "//elsewhere/contours?…"
     base = "/" + base.strip("/") if base.strip("/") else ""
@@ -418,11 +403,9 @@ def navigation(step: Step, number: int, count: int) -> None:
 
 
 def show_step(lesson: Lesson, number: int, *, embed: bool) -> None:
-    """Step ``number`` of ``lesson`` as a slide, within a 1280 × 720 screen in presenter mode.
-
-    The buttons sit beside the title (below it, they pushed the slide's foot off the
-    screen); the arrow keys' listener comes last, so that it takes no room.
-    """
+    """Step ``number`` of ``lesson`` as a slide, within a 1280 × 720 screen in presenter mode:
+    the buttons beside the title (below it, they pushed the slide's foot off the screen), the
+    arrow keys' listener last, so that it takes no room."""
     step = lesson.steps[number - 1]
     title, buttons = st.columns((2, 1), vertical_alignment="center")
     # the lesson file's words are shown as written, never as markdown
@@ -435,8 +418,7 @@ def show_step(lesson: Lesson, number: int, *, embed: bool) -> None:
     if step.notice:
         say += f'<p class="kpca-lesson-notice"><b>Notice:</b> {html.escape(step.notice)}</p>'
     st.markdown(say, unsafe_allow_html=True)
-    # as measured, else a 1280 × 720 screen's: the view starts loading before the page's
-    # first run (early_frame_html)
+    # as measured, else a 1280 × 720 screen's, as early_frame_html planned it
     width = measured_px() or (PAGE_PX if presenter_mode() else PLAIN_FRAME_PX)
     if embed:
         base = (st.context.url or "").split("?")[0].rsplit("/", 1)[0]

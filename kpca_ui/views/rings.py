@@ -1,8 +1,6 @@
 """The three rings in the Contours view: what each rings preset's picture shows.
 
-Two presets use Deręgowski & Krzyśko's three rings (radii 1, 2, 4): "Three rings,
-Gaussian" (σ = 0.5, 1, 2) and "Deręgowski & Krzyśko, Fig. 5" (their c = 0.017).  The
-captions' numbers come from ``RINGS_CLAIMS``, which the tests recompute, so a caption
+The captions' numbers come from ``RINGS_CLAIMS``, which the tests recompute, so a caption
 cannot drift from its picture.
 """
 
@@ -61,16 +59,17 @@ WHY_CENTRING = (
 )
 
 
+def dk_rings(points: PointSet, kernel: str) -> bool:
+    """Whether the points are Deręgowski & Krzyśko's three rings and the kernel a Gaussian."""
+    return points.key[:2] == ("toy", "three_rings") and kernel == "rbf"
+
+
 def is_rings_preset(
     points: PointSet, spec: ct.KernelSpec, parameter: str | None, values: tuple[float, ...]
 ) -> bool:
     """Whether the Contours settings are those of the "Three rings, Gaussian" preset."""
-    return (
-        points.key[:2] == ("toy", "three_rings")
-        and spec.kernel == "rbf"
-        and parameter == "sigma"
-        and tuple(values) == (0.5, 1.0, 2.0)
-    )
+    preset_widths = parameter == "sigma" and tuple(values) == (0.5, 1.0, 2.0)
+    return dk_rings(points, spec.kernel) and preset_widths
 
 
 def has_dk_width(
@@ -78,11 +77,7 @@ def has_dk_width(
 ) -> bool:
     """Whether the three rings are shown with a Gaussian of Deręgowski & Krzyśko's c."""
     sigmas = values if parameter == "sigma" else (spec.sigma,)
-    return (
-        points.key[:2] == ("toy", "three_rings")
-        and spec.kernel == "rbf"
-        and any(np.isclose(s, DK_SIGMA, rtol=1e-3) for s in sigmas)
-    )
+    return dk_rings(points, spec.kernel) and any(np.isclose(s, DK_SIGMA, rtol=1e-3) for s in sigmas)
 
 
 @memo

@@ -1,7 +1,6 @@
 """The Spectrum view's settings and words: kernels, sidebar controls, the texts beside figures.
 
-The sweep and its figures are in :mod:`kpca_ui.views.spectrum_sweep`; the page,
-``app_pages/spectrum.py``, is the layout.
+Its sweep and figures are in :mod:`kpca_ui.views.spectrum_sweep`.
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
 """The Spectrum view's sweep and its figures, each made by one function behind the shared cache.
 
-The sweep (:func:`sweep`) is computed once per data and choice; the figures
-built from it are kept too, and a chosen width only re-marks copies of the sweep
-figures.  The settings and texts are in :mod:`kpca_ui.views.spectrum`.
+Its settings and texts are in :mod:`kpca_ui.views.spectrum`.
 """
 
 from __future__ import annotations
@@ -33,29 +31,18 @@ from kpca_ui.presenter import FIGURE_PX, notice, page_px, presentable, presenter
 from kpca_ui.safety import guarded
 from kpca_ui.screen import narrow_listener, narrow_px
 from kpca_ui.shell import csv_numbers, nothing_to_draw
-from kpca_ui.views.spectrum import (
-    LIMITS,
-    SETTINGS,
-    Choice,
-    choice_of,
-    file_stem,
-    range_text,
-    rounding_text,
-)
+from kpca_ui.views import spectrum as view
+from kpca_ui.views.rings import dk_rings
+from kpca_ui.views.spectrum import SETTINGS, Choice, choice_of, file_stem
 from kpca_ui.workers import HEAVY_S, build, compute, concurrently
 
-NOTICE = (
+NOTICE = (  # presenter mode's one line under the spectrum and the component maps
     "Narrow widths spread the variance over many components; wide ones give nearly all "
     "of it to the first two."
 )
-"""Presenter mode's one line under the spectrum and the component maps."""
-SWEEP_PX = FIGURE_PX + 80
-"""The sweep figures' height on the projector (60 px less on a lesson's slide): their
-plots at least AREA_MIN_PX tall under the title and above the legend."""
-SCREEN = "sp_screen"
-"""The listener of the page's width (a phone's: the maps one below the other)."""
-PROGRESS_DELAY_S = 0.3
-"""The progress bar appears only when the sweep takes longer than this."""
+SWEEP_PX = FIGURE_PX + 80  # on the projector (a slide: 60 px less), plots ≥ AREA_MIN_PX tall
+SCREEN = "sp_screen"  # the listener of the page's width (a phone's: the maps stacked)
+PROGRESS_DELAY_S = 0.3  # the progress bar appears only when the sweep takes longer than this
 
 
 def _cost(points: PointSet, chosen: Choice) -> budget.Cost:
@@ -114,7 +101,7 @@ def figure(
     plain dicts built in the server, 1-2.5 ms each (``bench/spectrum.py --new-sweep``), less
     than a trip to a worker, and serialised once."""
     made = sweep(points, chosen)
-    marks = dk_marks(points, made)
+    marks = [(gamma_to_sigma(DK_GAMMA), "D&K c = 0.017")] if dk_rings(points, made.kernel) else []
     make = {
         "lines": lambda: figures.ratio_lines_figure(
             made, n_leading=n_leading, chosen=index, marks=marks, width_px=width
@@ -141,11 +128,7 @@ def figure(
 @memo
 def maps(points: PointSet, chosen: Choice, index: int, width: int) -> go.Figure:
     """Eigenvectors at one width (a full KernelPCA fit there): contours, or a projection,
-    planned for a page ``width`` wide.
-
-    Costed as a fit of the sweep's points (``budget.maps_seconds``), so that at 2000
-    points (~7 s) it takes the heavy lane and is cancelled with its session.
-    """
+    planned for a page ``width`` wide; costed as a fit (at 2000 points, ~7 s: the heavy lane)."""
     made = sweep(points, chosen)
     cost = budget.maps_seconds(made.n_samples_, made.kernel_params(index)["kernel"])
     fig = build(figures.components_at_figure, made, index, points.labels, width_px=width, cost=cost)
@@ -168,12 +151,9 @@ def dk_share(points: PointSet, center: bool) -> float:
 
 @memo
 def uncentred(points: PointSet, chosen: Choice) -> np.ndarray:
-    """(λ₁+λ₂)/Σλ at the sweep's widths without centring in feature space.
-
-    Only that share is shown, so only the two largest eigenvalues are computed
-    (:meth:`kpca_core.spectrum.WidthSweep.leading_shares`); it needs the widths, not
-    the sweep, so it can run beside it.  Costed as the sweep itself (an upper bound).
-    """
+    """(λ₁+λ₂)/Σλ at the sweep's widths without centring in feature space: only the two
+    largest eigenvalues (:meth:`~kpca_core.spectrum.WidthSweep.leading_shares`), from the
+    widths alone, so beside the sweep; costed as the sweep itself (an upper bound)."""
     cost = budget.sweep_seconds(len(points.X), chosen.n_widths, "rbf")
     return compute(_new_sweep(points, chosen, center=False).leading_shares, points.X, cost=cost)
 
@@ -203,12 +183,6 @@ def width_labels(made: WidthSweep) -> list[str]:
     return [f"{label} (#{i + 1})" for i, label in enumerate(labels)]
 
 
-def dk_marks(points: PointSet, made: WidthSweep) -> list[tuple[float, str]]:
-    if points.key[:2] == ("toy", "three_rings") and made.kernel == "rbf":
-        return [(gamma_to_sigma(DK_GAMMA), "D&K c = 0.017")]
-    return []
-
-
 def _show(
     fig: go.Figure, name: str, stem: str, frames: dict | None = None, height: int | None = FIGURE_PX
 ) -> None:
@@ -224,11 +198,8 @@ def _show(
 @st.fragment
 @guarded("sp", "the figures at the chosen width")
 def chosen_width_view(points: PointSet, chosen: Choice, n_leading: int) -> None:
-    """Everything that moves with the chosen width; reruns alone when it changes.
-
-    Nothing here recomputes the sweep: the three sweep figures are only re-marked,
-    and the spectrum and maps at a width are built once.
-    """
+    """Everything that moves with the chosen width, rerun alone when it changes: the sweep
+    figures only re-marked, the spectrum and maps at a width built once."""
     made = sweep(points, chosen)
     # The slider's options are the widths as shown, not their positions: a position
     # keeps its value under a new sweep while its width changes.
@@ -255,7 +226,6 @@ def chosen_width_view(points: PointSet, chosen: Choice, n_leading: int) -> None:
     half = width if narrow else page_px() // 2 if projector else figures.PANEL_PX
 
     def maps_or_reason() -> go.Figure | str:
-        """The component maps at this width, or why there are none."""
         if made.regime_[index] == CONSTANT:
             return (
                 f"At {value} every entry of the kernel matrix rounds to the same number, so "
@@ -267,20 +237,15 @@ def chosen_width_view(points: PointSet, chosen: Choice, n_leading: int) -> None:
         except ValueError as error:
             return f"The components at {value} cannot be computed: {error}"
 
-    # What the slider asks for comes first, the spectrum and the maps at this width
-    # (built at the same time: the maps in a worker).
+    # what the slider asks for first: the spectrum and the maps (in a worker) at once
     spectrum, components_or_reason = concurrently(
         lambda: figure(points, chosen, "bars", index, log=log_bars, legend_right=projector),
         maps_or_reason,
     )
     with below_left:
         scrub = not np.isnan(made.ratios_[index, 0])  # a spectrum to scrub through
-        _show(
-            spectrum,
-            "bars",
-            stem,
-            figure(points, chosen, "bars frames", log=log_bars) if scrub else None,
-        )
+        frames = figure(points, chosen, "bars frames", log=log_bars) if scrub else None
+        _show(spectrum, "bars", stem, frames)
     with below_right:
         if isinstance(components_or_reason, str):
             (st.info if made.regime_[index] == CONSTANT else st.warning)(components_or_reason)
@@ -303,21 +268,17 @@ def chosen_width_view(points: PointSet, chosen: Choice, n_leading: int) -> None:
     if prose():
         with right:
             st.markdown("#### The two limits")
-            st.markdown(LIMITS["degree" if made.sweep == "degree" else made.kernel])
+            st.markdown(view.LIMITS["degree" if made.sweep == "degree" else made.kernel])
             for regime in (IDENTITY, CONSTANT):
-                if text := range_text(made, regime):
+                if text := view.range_text(made, regime):
                     st.caption(text)
-        st.caption(rounding_text(made, index))
+        st.caption(view.rounding_text(made, index))
     narrow_listener(SCREEN, width)
 
 
 def computed(points: PointSet, chosen: Choice) -> bool:
-    """Whether this data and choice have a sweep (computed now if not yet); if not, why.
-
-    A drawing of too few points has no sweep (its canvas says so), nor has a range of
-    widths whose two ends meet (said here); a sweep over the per-request budget is
-    refused with what to reduce.
-    """
+    """Whether this data and choice have a sweep (computed now if not yet); if not, why
+    (a drawing of too few points: its canvas says so)."""
     if is_drawn(points) and len(points.X) < draw.MIN_POINTS:
         return False
     low, high = chosen.decades
@@ -334,8 +295,7 @@ def computed(points: PointSet, chosen: Choice) -> bool:
     try:
         seconds = _dk_seconds(points, chosen)
         if seconds and sum(seconds) <= budget.REQUEST_BUDGET_S:
-            # the comparison needs the widths only: asked for beside the sweep, one wait
-            # in the workers' queue instead of one after the sweep's and the maps'
+            # it needs only the widths: beside the sweep, one wait in the workers' queue
             concurrently(lambda: sweep(points, chosen), *_dk_calls(points, chosen))
         sweep(points, chosen)
     except ValueError as error:
@@ -345,10 +305,9 @@ def computed(points: PointSet, chosen: Choice) -> bool:
 
 
 def _dk_seconds(points: PointSet, chosen: Choice) -> tuple[float, float] | None:
-    """If the page compares with Deręgowski & Krzyśko (the three rings, the Gaussian kernel,
-    outside presenter mode, where it pushed the figures below a projector's screen): the
-    sweep's estimated seconds and the comparison's on top of it."""
-    if not (prose() and points.key[:2] == ("toy", "three_rings") and chosen.kernel == "rbf"):
+    """The sweep's estimated seconds and the comparison's on top, if the page compares with
+    Deręgowski & Krzyśko (:func:`dk_rings`; not in presenter mode: it pushed the figures down)."""
+    if not (prose() and dk_rings(points, chosen.kernel)):
         return None
     return _cost(points, chosen).seconds, budget.comparison_seconds(len(points.X), chosen.n_widths)
 
@@ -363,12 +322,8 @@ def _dk_calls(points: PointSet, chosen: Choice) -> list:
 
 
 def dk_note(points: PointSet, chosen: Choice) -> None:
-    """On the three rings, what Deręgowski & Krzyśko report and what the maths gives.
-
-    Both formulations: centred in feature space (eq. 49, the sweep above) and not
-    centred (K itself, the paper's eq. 3.7), their (λ₁+λ₂)/Σλ in one figure; outside
-    presenter mode only.
-    """
+    """On the three rings, what Deręgowski & Krzyśko report and what the maths gives: the
+    (λ₁+λ₂)/Σλ centred (eq. 49) and not (K itself, their eq. 3.7), in one figure."""
     if (seconds := _dk_seconds(points, chosen)) is None:
         return
     made = sweep(points, chosen)
@@ -386,8 +341,7 @@ def dk_note(points: PointSet, chosen: Choice) -> None:
             "comparison is shown here."
         )
         return
-    # three worker calls at once (already made beside a new sweep): each waits in the
-    # workers' queue once, not in turn
+    # at once (already asked for beside a new sweep: computed)
     not_centred, centred_at_c, not_centred_at_c = concurrently(*_dk_calls(points, chosen))
     courses = [_course(made.widths_, share) for share in (made.share(2), not_centred)]
     st.info(
@@ -402,11 +356,8 @@ def dk_note(points: PointSet, chosen: Choice) -> None:
 
 @guarded("sp", "the film of the sweep")
 def sweep_film(points: PointSet, chosen: Choice) -> None:
-    """On request, the spectrum at every width as an animation played in the browser.
-
-    Built and sent only on request: its frames hold the spectrum at every width, a
-    large figure that most visits never play.
-    """
+    """On request, the spectrum at every width as an animation played in the browser (a
+    large figure that most visits never play)."""
     if SETTINGS.draw("sp_film"):
         _show(figure(points, chosen, "film"), "film", file_stem(points, chosen), height=None)
 
@@ -431,11 +382,8 @@ def _spec_at(made: WidthSweep, index: int) -> ct.KernelSpec:
 
 
 def drawing_canvas(points: PointSet, chosen: Choice, has_sweep: bool) -> None:
-    """The drawing canvas, when the points are drawn, over kPC 1 at the chosen width.
-
-    The chosen width is the one of the page's last full run: moving its slider reruns
-    only the figures below, and the next edit brings the canvas along.
-    """
+    """The drawing canvas, when the points are drawn, over kPC 1 at the chosen width of the
+    page's last full run (its slider reruns only the figures below)."""
     if not is_drawn(points):
         return
     background = None
@@ -454,6 +402,6 @@ def warm(values: Mapping[str, Any]) -> None:
     the comparison with Deręgowski & Krzyśko (:mod:`kpca_ui.warmup`)."""
     points, chosen = points_of(SETTINGS, values), choice_of(values)
     sweep(points, chosen)
-    if points.key[:2] == ("toy", "three_rings") and chosen.kernel == "rbf":
+    if dk_rings(points, chosen.kernel):
         for call in _dk_calls(points, chosen):
             call()
