@@ -1,18 +1,16 @@
-// What the drawing canvas and the handwriting pad share; kpca_ui/draw.py puts it before
-// draw_canvas.js and pad.js, which define build(root), bind(state), receive(state, replaced,
-// first) and draw(state).  Streamlit calls the default export on mount and whenever `data`
-// or the theme change, with the same parentElement and no cleanup between: a canvas is built
-// once per parentElement (STATES); later calls hand it the new data, a new data.rev when
-// Python replaced what it shows.
+// What the drawing canvas and the handwriting pad share (kpca_ui/draw.py puts it before
+// draw_canvas.js and pad.js, which define build, bind, receive and draw).  Streamlit calls the
+// default export on mount and on each change of `data` or the theme, with the same
+// parentElement: a canvas is built once per parentElement (STATES) and handed each new data,
+// a new data.rev when Python replaced what it shows.
 
 const STATES = new WeakMap();
 
 // The box of class `name` with `html` in `root`; the state of its canvas, with `fields`.
 function boxed(root, name, html, fields) {
-  const box = document.createElement("div");
+  const box = root.appendChild(document.createElement("div"));
   box.className = name;
   box.innerHTML = html;
-  root.appendChild(box);
   const state = {
     box, canvas: box.querySelector("canvas"), status: box.querySelector(".status"), data: null,
     rev: null, count: 0, id: Math.random().toString(36).slice(2, 8), setStateValue: null,
@@ -43,11 +41,8 @@ function cleared(canvas) {
 }
 
 export default function ({ parentElement, data, setStateValue }) {
-  let state = STATES.get(parentElement);
-  if (!state) {
-    state = build(parentElement);
-    STATES.set(parentElement, state);
-  }
+  if (!STATES.has(parentElement)) STATES.set(parentElement, build(parentElement));
+  const state = STATES.get(parentElement);
   state.setStateValue = setStateValue;
   const first = state.data === null;
   const replaced = first || data.rev !== state.rev;

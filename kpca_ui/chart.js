@@ -1,21 +1,14 @@
-// The chart of kpca_ui/chart.py (a Streamlit components v2 module).
-//
-// Streamlit calls the default export on mount and whenever `data` or the theme change, with
-// the same parentElement: the graph is built once per parentElement (STATES) and updated
-// with Plotly.react, which redraws only what changed.  data: the bytes of {figure, config,
-// width, plotly, frames, live} as JSON; Plotly's script (URL `plotly`) is loaded once per page.
-//
-// Scrubbing: frames = {slider, frames: {<value as shown>: {data, layout}}}.  While that
-// Streamlit slider is held (or after a key press on it), its thumb's aria-valuetext is read
-// at every animation frame and that value's frame drawn; the slider sends its value itself.
-//
-// Live: live = {sliders, url}.  While one of those sliders is held, the figure at the value
-// under its thumb is asked for at `url` (kpca_ui/live.py: no script run) and drawn, one
-// request at a time for the newest value.  At the release the page's run's figure replaces
-// it (released where pressed: the page's figure at once).  With live.drawing = {prefix, seq}
-// the chart follows that drawing canvas's "kpca-drawing" events (draw_canvas.js) the same
-// way, until the page's figure of the canvas's last edit has come.  A live numeric slider
-// reached by the keyboard has the figures one step either way asked for ahead.
+// The chart of kpca_ui/chart.py (a Streamlit components v2 module).  Streamlit calls the
+// default export on mount and whenever `data` or the theme change, with the same
+// parentElement: the graph is built once per parentElement (STATES) and updated with
+// Plotly.react.  data: the bytes of {figure, config, width, plotly, frames, live} as JSON;
+// Plotly's script (URL `plotly`) is loaded once per page.
+// Scrubbing: frames = {slider, frames: {<value as shown>: {data, layout}}}: while that slider
+// is held (or keyed), the frame of the value its thumb shows is drawn (scrub).
+// Live: live = {sliders, url, drawing}: while one of those sliders is held, the figure at its
+// value is asked for at `url` (kpca_ui/live.py: no script run) and drawn until the page's run's
+// own figure comes (live); with drawing = {prefix, seq}, the same for that drawing canvas's
+// "kpca-drawing" events (draw_canvas.js, sketched).
 
 const STATES = new WeakMap();
 const DEFAULT_HEIGHT = 450; // Plotly's and st.plotly_chart's default height
@@ -40,8 +33,7 @@ function loadPlotly(url) {
 function build(root) {
   root.insertAdjacentHTML("beforeend", '<div class="kc"><div class="kc-graph"></div></div>');
   const box = root.lastElementChild;
-  const graph = box.firstElementChild;
-  const state = { box, graph }; // its other fields are set as they are needed
+  const state = { box, graph: box.firstElementChild }; // the other fields: set when needed
   new ResizeObserver(() => {
     const width = box.clientWidth;
     if (state.payload && width > 0 && width !== state.width) schedule(state);
@@ -56,9 +48,8 @@ const RGB = new Map(); // a colour's channels, by its CSS text: read once per pa
 
 function rgb(colour) {
   if (!RGB.has(colour)) {
-    const probe = document.createElement("span");
+    const probe = document.body.appendChild(document.createElement("span"));
     probe.style.color = colour;
-    document.body.appendChild(probe);
     const found = getComputedStyle(probe).color.match(/[\d.]+/g) || [255, 255, 255];
     probe.remove();
     RGB.set(colour, found.slice(0, 3).map(Number));
@@ -83,9 +74,8 @@ function themedTemplate(template, element) {
   const [r, g, b] = rgb(bg);
   const dark = 0.2126 * r + 0.7152 * g + 0.0722 * b < 128;
   // st.plotly_chart's text, grid lines and legend (Streamlit's greys 70/30, 30/85, 90/10)
-  const faded = dark ? "#e6eaf1" : "#808495";
-  const grid = dark ? "#31333F" : "#e6eaf1";
-  const legend = dark ? "#fafafa" : "#262730";
+  const [faded, grid, legend] = dark ? ["#e6eaf1", "#31333F", "#fafafa"]
+    : ["#808495", "#e6eaf1", "#262730"];
   const font = css("--st-font", '"Source Sans", sans-serif');
   // streamlit's Python template (streamlit_plotly_theme.py) names its colours #0000NN
   const map = { "#000032": "#21c354", "#000033": "#ff2b2b", "#000034": "#0068c9",
@@ -111,8 +101,7 @@ function themedTemplate(template, element) {
              pad: { l: 4 }, xanchor: "left", x: 0 },
     legend: { title: { font: { size: 12, color: faded }, side: "top" }, valign: "top",
               bordercolor: "rgba(0,0,0,0)", borderwidth: 0, font: { size: 12, color: legend } },
-    paper_bgcolor: bg,
-    plot_bgcolor: bg,
+    paper_bgcolor: bg, plot_bgcolor: bg,
     yaxis: { ...axis(24), ticklabelposition: "outside" },
     xaxis: { ...axis(20), showgrid: false, zeroline: false },
     margin: { pad: 8, r: 0, l: 0 },
@@ -157,16 +146,14 @@ const TYPED = { f4: Float32Array, f8: Float64Array, i1: Int8Array, u1: Uint8Arra
                 i2: Int16Array, u2: Uint16Array, i4: Int32Array, u4: Uint32Array };
 
 function decoded(value) {
-  // Plotly's typed-array spec {dtype, bdata} (numpy from the server) as a typed array; a
-  // matrix's (with a shape) is left to Plotly
+  // Plotly's typed-array spec {dtype, bdata} as a typed array (a matrix's, with a shape: as is)
   const spec = plain(value) && typeof value.bdata === "string" && !value.shape;
   const Type = spec && TYPED[value.dtype];
   return Type ? new Type(Uint8Array.from(atob(value.bdata), (c) => c.charCodeAt(0)).buffer) : value;
 }
 
 function frameUpdate(state, frame) {
-  // A frame as the arguments of ONE Plotly.update: the traces it changes (their new
-  // values), the layout keys it changes, its named marks moved.  Made once per frame.
+  // A frame as the arguments of ONE Plotly.update (its traces, layout keys, marks), made once
   if (frame.__update) return frame.__update;
   const shown = state.payload.figure;
   const traces = (frame.data || []).flatMap((change, i) => (change ? [i] : []));
@@ -253,8 +240,7 @@ function retitle(gd, text) {
 
 function glide(state, frame) {
   // A frame that changes only traces' y, the title's words and layout values already drawn
-  // (the Spectrum's bars): traces moved by Plotly.animate without a redraw, the title set in
-  // place, much quicker than a Plotly.update.  Another frame: false (quick() draws it).
+  // (the Spectrum's bars): drawn without a Plotly.update (much quicker), else false.
   const gd = state.graph;
   const { data, layout, traces } = frameUpdate(state, frame);
   if (!traces.length || Object.keys(data).some((key) => key !== "y")) return false;
@@ -312,17 +298,14 @@ function inTurn(job) {
 }
 
 function schedule(state) {
-  if (state.box.clientWidth === 0) {
-    // not shown (a tab not chosen): drawn once it has a width, as st.plotly_chart does
-    state.width = 0;
-    return;
+  // not shown (a tab not chosen): drawn once it has a width, as st.plotly_chart does
+  if (state.box.clientWidth === 0) state.width = 0;
+  // the newest wins: one more drawing after this one, never a queue
+  else if (state.drawing) state.again = true;
+  else {
+    state.drawing = true;
+    settled(state, loadPlotly(state.payload.plotly).then(() => inTurn(() => draw(state))));
   }
-  if (state.drawing) {
-    state.again = true; // the newest wins: one more drawing after this one, never a queue
-    return;
-  }
-  state.drawing = true;
-  settled(state, loadPlotly(state.payload.plotly).then(() => inTurn(() => draw(state))));
 }
 
 function draw(state) {
@@ -370,8 +353,7 @@ function liveNumber(input) {
 }
 
 function scrub(state) {
-  // the frame of the value the scrubbed slider shows, drawn here: at once, in this
-  // animation frame, when the graph is drawn and free (else at a later one: the newest)
+  // the frame of the value the scrubbed slider shows: at once when the graph is drawn and free
   const frames = state.payload.frames;
   if (!frames || state.drawing) return;
   const shown = thumb(frames.slider)?.getAttribute("aria-valuetext");
@@ -407,7 +389,7 @@ function show(state, asking, wanted) {
 
 function live(state) {
   // the figure at the live slider's value while it is held (or released, until the page's
-  // own figure comes): one request at a time, for the newest value
+  // own figure comes)
   const slider = state.held || state.awaiting;
   const input = state.liveKeys.includes(slider) ? thumb(slider) : null;
   if (!input || state.inFlight) return;
@@ -415,8 +397,7 @@ function live(state) {
   if (!Number.isFinite(value) || value === state.liveSent) return;
   state.liveSent = value;
   const asking = state.asked.get(`${slider}=${value}`) || figureAt(state, { slider, value });
-  // drawn while the slider is held (the newest figure come), or, once it is not, if
-  // the page's own figure has not come meanwhile and the value is still the slider's
+  // drawn while the slider is held, or if the page's figure has not come and the value stays
   show(state, asking, () => {
     const now = thumb(slider);
     return state.held === slider
@@ -445,9 +426,8 @@ function prefetch(state, slider, direction) {
 }
 
 function sketched(state) {
-  // the newest drawing posted, one request at a time; returns the request (none when one
-  // is in flight), settled once its figure is drawn (if the page's figure of the newest
-  // edit has not come) or refused (fewer than 3 points: the page's figure follows)
+  // the newest drawing posted, one request at a time; the request (none when one is in
+  // flight), settled once its figure is drawn or refused (fewer than 3 points)
   const sketch = state.sketch;
   if (!sketch || sketch === state.sketchSent || state.inFlight) return;
   state.sketchSent = sketch;
@@ -464,24 +444,20 @@ function follow(state) {
   if (state.following) return;
   state.following = true;
   const tick = () => {
-    if (state.box.isConnected && state.keys.length) {
-      scrub(state);
-      live(state);
-      if (state.held || ++state.quiet <= FOLLOW_FRAMES) {
-        requestAnimationFrame(tick);
-        return;
-      }
-    }
-    state.following = false;
+    state.following = state.box.isConnected && state.keys.length > 0;
+    if (!state.following) return;
+    scrub(state);
+    live(state);
+    state.following = Boolean(state.held) || ++state.quiet <= FOLLOW_FRAMES;
+    if (state.following) requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
 }
 
 function listen(state) {
   // the chart's sliders and drawing canvas followed through the document's events
-  const mine = (event) => sliderOf(event.target, state.keys);
   const down = (event) => {
-    const slider = mine(event);
+    const slider = sliderOf(event.target, state.keys);
     if (!slider) return;
     state.held = slider;
     state.keyed = false;
@@ -504,7 +480,7 @@ function listen(state) {
     }
   };
   const key = (event) => {
-    const slider = mine(event);
+    const slider = sliderOf(event.target, state.keys);
     if (!slider) return;
     if (state.liveKeys.includes(slider) && !state.held) {
       // the key moves the thumb: the figure at its new value, asked for ahead or now
@@ -517,10 +493,8 @@ function listen(state) {
   };
   const focus = (event) => {
     // reached by the keyboard (Tab), not by a click that may start a drag
-    const slider = mine(event);
-    if (state.liveKeys.includes(slider) && event.target.matches(":focus-visible")) {
-      prefetch(state, slider, null);
-    }
+    const slider = sliderOf(event.target, state.liveKeys);
+    if (slider && event.target.matches(":focus-visible")) prefetch(state, slider, null);
   };
   const drawn = (event) => {
     const drawing = state.payload.live && state.payload.live.drawing;

@@ -1,14 +1,11 @@
 """Figures updated in place: a chart component of our own instead of ``st.plotly_chart``.
 
-``st.plotly_chart`` gives every changed figure a new identity: the browser mounts it
-anew and draws it twice, and the server validates and serialises it again.  This
-``components.v2`` component (``chart.js``, ``chart.css``) mounts one Plotly graph per
-key and updates it with ``Plotly.react``.  The figure goes as Plotly's own JSON,
-unvalidated, numpy arrays as typed arrays; plotly.js is the app's partial build
-(:mod:`kpca_ui.plotly_js`).  Kept from ``st.plotly_chart``: the modebar and its image
-export, the width (the place's, or the figure's own), Streamlit's light and dark theme,
-the graph's DOM (``.js-plotly-plot``).  Added: live figures while a slider is held
-(:mod:`kpca_ui.live`) and scrubbing through frames sent ahead (``frames``).
+``st.plotly_chart`` gives every changed figure a new identity: the browser mounts it anew and
+draws it twice, and the server validates and serialises it again.  This ``components.v2``
+component (``chart.js``, ``chart.css``) mounts one Plotly graph per key and updates it with
+``Plotly.react``; the figure goes as Plotly's own JSON, unvalidated, numpy arrays as typed
+arrays.  Kept from ``st.plotly_chart``: the modebar and its image export, the width,
+Streamlit's light and dark theme, the graph's DOM (``.js-plotly-plot``).
 """
 
 from __future__ import annotations
@@ -49,8 +46,7 @@ _CHART = st.components.v2.component(
 
 
 def json_of(value: object) -> str:
-    """Plotly's JSON of a figure, part of one or a plain value: no validation, numpy compact;
-    the kept JSON of a value of :func:`figure_from_json` or :func:`kept_json`."""
+    """Plotly's JSON of a figure, part of one or a plain value, unvalidated; or its kept JSON."""
     kept = getattr(value, _KEPT_JSON, None)
     return kept if kept is not None else pio.to_json(value, validate=False, engine="orjson")
 
@@ -60,9 +56,8 @@ _KEPT_JSON = "_kpca_json"
 
 
 def figure_from_json(spec: dict, sent: str) -> go.Figure:
-    """The figure of :func:`kpca_core.figures.style.figure_json`, which :func:`chart`
-    sends as ``sent`` without serialising it again.  For a figure shared by many runs and
-    never mutated (a cached one): a change to it would not be sent."""
+    """The figure of :func:`kpca_core.figures.style.figure_json`, which :func:`chart` sends as
+    ``sent``: for a figure shared by many runs and never mutated (as :func:`kept_json`)."""
     figure = go.Figure(spec, _validate=False)
     setattr(figure, _KEPT_JSON, sent)
     return figure

@@ -2,12 +2,10 @@
 
 "Draw your own points" in the data picker (:mod:`kpca_ui.points`) shows a ``components.v2``
 canvas (``draw_canvas.js``, ``draw_canvas.css``) with the first component of the current fit
-behind the points: click adds, drag moves, groups 2 and 3, delete, undo, clear, and a copy of
-the data set shown before.  The drawing (:class:`kpca_core.drawing.Drawing`) is kept in the
-session and in the link (``<prefix>_draw``).  Every edit sends the whole drawing as the state
-value ``edit`` with a sequence token; :func:`take_edit` applies an edit once, so the state logic
-reads a plain value (a test passes one).  The handwriting pad (:mod:`kpca_ui.pad`) shares this
-plumbing (:func:`component`, :func:`state_keys`, :func:`new_state`, ...).
+behind the points.  The drawing (:class:`kpca_core.drawing.Drawing`) is kept in the session and
+in the link (``<prefix>_draw``).  Every edit sends the whole drawing as the state value ``edit``
+with a sequence token, which :func:`take_edit` applies once.  The handwriting pad
+(:mod:`kpca_ui.pad`) shares this plumbing (:func:`component`, :func:`state_keys`, ...).
 """
 
 from __future__ import annotations
@@ -180,16 +178,14 @@ def canvas(
     keys = _keys(prefix)
     place = place or st.container()
     drawing = current_drawing(prefix)
+    points = zip(drawing.X.tolist(), drawing.groups.tolist(), strict=True)
     for note in st.session_state.get(keys["notes"], []):
         place.warning(note, icon=":material/draw:")
     with place:
         _CANVAS(
             key=keys["widget"],
             data={
-                "points": [
-                    [float(x), float(y), int(g)]
-                    for (x, y), g in zip(drawing.X.tolist(), drawing.groups.tolist(), strict=True)
-                ],
+                "points": [[x, y, g] for (x, y), g in points],
                 "half": drawing.half_width,
                 "rev": st.session_state.get(keys["rev"], 0),
                 "seq": st.session_state.get(keys["seq"]),
@@ -230,5 +226,4 @@ def edit_seq(prefix: str) -> str | None:
 
 
 def declared() -> None:
-    """Declare a canvas's state value (components v2 asks for a callback); it does nothing, as
-    the page reads the value on the run its change starts (a test's too)."""
+    """Declare a canvas's state value (components v2 asks for a callback); the page reads it."""

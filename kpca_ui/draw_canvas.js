@@ -1,17 +1,13 @@
 // The drawing canvas of kpca_ui/draw.py (a Streamlit components v2 module, after canvas.js).
-//
-// data: {points: [[x, y, group]], half, rev, seq, max, colours, background:
-// {image, lines} | null, copyLabel, maxPx, prefix}.  Every edit sends the whole drawing as
-// the state value "edit": {seq, half, points} (or {seq, copy: true}).  Each edit and each
-// move of a dragged point is also dispatched on the document as "kpca-drawing", {prefix,
-// seq, half, points, waitFor} (seq null for a move not sent), for a chart that follows
-// the drawing (chart.js).  A finished edit is sent once the requests handed to
-// waitFor(promise) are answered, HOLD_MS at most, so that the page's run does not
-// compete with them for the server.
+// data: {points: [[x, y, group]], half, rev, seq, max, colours, background: {image, lines} |
+// null, copyLabel, maxPx, prefix}.  Every edit sends the whole drawing as the state value
+// "edit": {seq, half, points} (or {seq, copy: true}).  Each edit and each move of a dragged
+// point is also dispatched on the document as "kpca-drawing", {prefix, seq, half, points,
+// waitFor} (seq null for a move not sent), for a chart that follows the drawing (chart.js).
 
 const HIT_PX = 18; // a point is grabbed within this many CSS pixels: big enough for a projector
 const DOT_PX = 7;
-const HOLD_MS = 150; // a finished edit waits at most this long for the figures asked for
+const HOLD_MS = 150; // a finished edit waits at most this long for the figures handed to waitFor
 const DRAG_SEND_MS = 300; // while dragging, the drawing is sent at most this often
 const KEY_STEP = 0.02; // the keyboard cursor moves by this share of the side (shift: 5 times)
 const FIT_LEAST_PX = 240; // a canvas fitted to the screen's height is at least this wide
@@ -92,21 +88,20 @@ function remember(state) {
 }
 
 function send(state, { extra = {}, told = false } = {}) {
-  // the drawing to the page's run; told first, it waits for the figures asked for of it
+  // the drawing to the page's run; told first, it waits for the figures asked for of it, so
+  // that the page's run does not compete with them for the server
   const seq = token(state);
   state.sent = seq;
   const edit = { seq, half: state.data.half, points: copy(state.points), ...extra };
   const asked = [];
   if (told) tell(state, seq, (figure) => asked.push(figure));
   draw(state);
-  if (!asked.length) {
-    state.setStateValue("edit", edit);
-    return;
-  }
-  const held = new Promise((resolve) => setTimeout(resolve, HOLD_MS));
-  Promise.race([Promise.allSettled(asked), held]).then(() => {
+  const post = () => {
     if (state.sent === seq) state.setStateValue("edit", edit); // else a newer edit goes
-  });
+  };
+  if (!asked.length) return post();
+  const held = new Promise((resolve) => setTimeout(resolve, HOLD_MS));
+  Promise.race([Promise.allSettled(asked), held]).then(post);
 }
 
 function tell(state, seq, waitFor) {
@@ -124,9 +119,7 @@ function edit(state, change) {
 function add(state, x, y, group) {
   if (state.points.length >= state.data.max) {
     state.status.textContent = `The canvas holds at most ${state.data.max} points.`;
-    return;
-  }
-  edit(state, () => state.points.push([clamp(state, x), clamp(state, y), group]));
+  } else edit(state, () => state.points.push([clamp(state, x), clamp(state, y), group]));
 }
 
 function remove(state, i) {
@@ -201,8 +194,7 @@ function bind(state) {
       add(state, ...toPlane(state, event), drag.shift ? 2 : state.group);
     }
   };
-  canvas.addEventListener("pointerup", release);
-  canvas.addEventListener("pointercancel", release);
+  for (const name of ["pointerup", "pointercancel"]) canvas.addEventListener(name, release);
   canvas.addEventListener("keydown", (event) => keyboard(state, event));
   canvas.addEventListener("focus", () => {
     if (!state.cursor) state.cursor = [0, 0];

@@ -1,11 +1,8 @@
 // The handwriting pad of kpca_ui/pad.py (a Streamlit components v2 module, after canvas.js).
-//
-// Mouse, pen and touch alike through pointer events: a stroke is the pen's path from
-// pointerdown to pointerup, on a grid of data.levels positions per axis (x right, y down).
-// At each stroke's end, and on "Clear", the whole writing goes to Python as the state value
-// "strokes": {seq, strokes}.
-//
 // data: {strokes, rev, levels, maxPoints, maxStrokes, maxPx}; a new rev: a link opened.
+// A stroke (mouse, pen or touch alike) is the pen's path from pointerdown to pointerup, on a
+// grid of data.levels positions per axis (x right, y down).  At each stroke's end, and on
+// "Clear", the whole writing goes to Python as the state value "strokes": {seq, strokes}.
 
 const PEN_SHARE = 0.045; // the pen's width as a share of the pad's side
 
@@ -71,8 +68,7 @@ function bind(state) {
     state.current = null;
     send(state);
   };
-  canvas.addEventListener("pointerup", end);
-  canvas.addEventListener("pointercancel", end);
+  for (const name of ["pointerup", "pointercancel"]) canvas.addEventListener(name, end);
 }
 
 function draw(state) {

@@ -1,9 +1,8 @@
 """The handwriting pad: a digit written with the mouse, a pen or a finger.
 
 A ``components.v2`` component (``pad.js`` and ``pad.css``) with the drawing canvas's plumbing
-(:mod:`kpca_ui.draw`): at the end of each stroke (and on "Clear") it sends all its strokes as
-the state value ``strokes``, which :func:`written` applies once; the writing
-(:class:`kpca_core.handwriting.Handwriting`) is kept in the session and the link (``<prefix>_pad``).
+(:mod:`kpca_ui.draw`); the writing (:class:`kpca_core.handwriting.Handwriting`) is kept in the
+session and the link (``<prefix>_pad``).
 """
 
 from __future__ import annotations
@@ -38,7 +37,7 @@ def current_writing(prefix: str) -> hw.Handwriting:
 
 def written(prefix: str) -> hw.Handwriting:
     """The writing after the pad's latest strokes (its state ``{"strokes": {"seq", "strokes"}}``,
-    taken once), also put in the link (nothing written: taken out)."""
+    sent at each stroke's end and on "Clear", taken once), also put in the link (or taken out)."""
     k = keys(prefix)
     writing = current_writing(prefix)
     sent = new_state(k, st.session_state.get(k["widget"]), "strokes")

@@ -3,15 +3,10 @@
 The app draws five trace types (``scatter``, ``scattergl``, ``heatmap``, ``contour``,
 ``bar``), so it serves :data:`BUNDLE`, a partial build of plotly.js (built by
 ``kpca_ui/vendor/build_plotly.sh``, MIT licence header kept) that a browser runs in a
-fraction of the full script's time; the package's full script only when the bundle's
-version differs from the ``plotly`` package's (the figures' JSON is made for that one).
-Never from a CDN.
-
-It is served at :data:`PLOTLY_PATH`, named by version and content digest so that a
-browser caches it for a year, and compressed once per server (:func:`compressed`).  A
-page asks for it as soon as its HTML arrives (:func:`preload_html`, put in by
-:mod:`kpca_ui.boot`), overlapping with Streamlit's own loading.  Nothing here needs
-Streamlit's runtime: :mod:`kpca_ui.server` builds the route before the runtime starts.
+fraction of the full script's time; never from a CDN.  A page asks for it as soon as its
+HTML arrives (:func:`preload_html`, put in by :mod:`kpca_ui.boot`), overlapping with
+Streamlit's own loading.  Nothing here needs Streamlit's runtime: :mod:`kpca_ui.server`
+builds the route before the runtime starts.
 """
 
 from __future__ import annotations
@@ -48,12 +43,13 @@ def js_version(path: Path) -> str:
 
 
 PLOTLY_JS = BUNDLE if js_version(BUNDLE) == js_version(PACKAGE_JS) else PACKAGE_JS
-"""The script served: :data:`BUNDLE`, or the full one should the versions differ."""
+"""The script served: :data:`BUNDLE`, or the full one should the versions differ (the figures'
+JSON is made for the ``plotly`` package's)."""
 PLOTLY_PATH = (
     f"/_kpca/plotly-{js_version(PLOTLY_JS)}"
     f"-{hashlib.sha256(script(PLOTLY_JS)).hexdigest()[:12]}.min.js"
 )
-"""Where the server serves :data:`PLOTLY_JS` (under the server's ``baseUrlPath``)."""
+"""Where the server serves :data:`PLOTLY_JS` (under ``baseUrlPath``): by version and digest."""
 HEADERS = {"Cache-Control": "public, max-age=31536000, immutable", "Vary": "Accept-Encoding"}
 """A browser keeps it for a year (31,536,000 s): its path changes with its content."""
 
@@ -88,13 +84,9 @@ def plotly_route(base_url_path: str = "") -> Route:
 
 def preload_html(base_url_path: str = "") -> str:
     """A page's ``<head>`` part that fetches Plotly's script at once and runs it as soon
-    as the page has a ``<body>``.
-
-    The script is preloaded but added only once ``document.body`` exists, because
-    plotly.js reads the body as it runs (a cached script run from ``<head>`` failed and
-    left every chart empty).  ``chart.js`` waits for the promise ``window.__kpcaPlotly``;
-    should the script fail to load, the promise is dropped and the chart tries again.
-    """
+    as the page has a ``<body>`` (plotly.js reads the body as it runs: a cached script run
+    from ``<head>`` left every chart empty).  ``chart.js`` waits for the promise
+    ``window.__kpcaPlotly``; should the script fail to load, the chart tries again."""
     url = json.dumps(plotly_url(base_url_path))
     return (
         f'<link rel="preload" as="script" href={url}>'

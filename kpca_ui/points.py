@@ -52,11 +52,9 @@ EXTRA_NOISES = {"gaussian_clusters": 0.1}
 def picker(
     prefix: str, extra: Mapping[str, str] | None = None, *, live: bool = False
 ) -> tuple[Setting, ...]:
-    """The picker's settings, for a view's table: data set, points, noise, seed, drawing.
-
-    ``extra`` adds data sets of :mod:`kpca_core.datasets` by name, with their titles;
-    ``live``: a chart follows the noise while it is held.
-    """
+    """The picker's settings, for a view's table: data set, points, noise, seed, drawing;
+    ``extra`` adds data sets of :mod:`kpca_core.datasets` by name, with their titles, and with
+    ``live`` a chart follows the noise while it is held."""
     titles = {**DATASET_TITLES, **(extra or {}), UPLOAD: UPLOAD, draw.DRAW: draw.DRAW}
     return (
         choice(f"{prefix}_data", "Data set", titles, former=FORMER_TITLES, help=DATASET_HELP),
@@ -118,10 +116,8 @@ def _parse(data: bytes, max_rows: int) -> UploadedPoints:
 
 def point_picker(settings: Settings) -> PointSet:
     """Sidebar controls choosing a toy set, an uploaded CSV or a drawing; returns the points.
-
-    A bad upload says what is wrong and the page keeps the last good data.  A drawing
-    is only read here: the view draws its canvas (:func:`kpca_ui.draw.canvas`).
-    """
+    A bad upload says what is wrong and the page keeps the last good data; a drawing is only
+    read here (the view draws its canvas, :func:`kpca_ui.draw.canvas`)."""
     prefix = settings.prefix
     sidebar = st.sidebar
     if prose():  # presenter mode draws no sidebar
@@ -193,9 +189,8 @@ def toy_points(
 def drawn_points(prefix: str) -> PointSet:
     """The session's drawing after the canvas's latest edit, as the page's data."""
     source = copy_source(prefix)
-    return drawing_points(
-        draw.drawn_state(prefix, None if source is None else (source.X, source.labels))
-    )
+    copied = None if source is None else (source.X, source.labels)
+    return drawing_points(draw.drawn_state(prefix, copied))
 
 
 def drawing_points(drawing: Drawing) -> PointSet:

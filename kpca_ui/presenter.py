@@ -1,18 +1,12 @@
 """Presenter mode: the figures, large, and one control per view to step through them.
 
-One toggle (:data:`APP`'s ``presenter``, in the link, so that a lecturer's bookmark opens in
-presenter mode) is drawn on every page by :func:`presenter_toggle`: at the top of the sidebar, and
-in presenter mode at the top of the page, where it is the way back.  In presenter mode a page draws,
-by Python branches, no sidebar, explanations, downloads or control but each view's stepping one (the
-settings declared ``live``: a slider, moved with the mouse or, once clicked, the arrow keys);
-:func:`presentable` fits each figure, with larger fonts, lines and markers, into a 1280 × 720
-screen, below the stepping control and above one line of what to notice (:func:`notice`).  The
-settings not drawn keep their values, in the session and in the link.
-
-A view embedded as a lesson's slide (``slide=true``, :func:`slide_mode`) shows even less:
-no navigation, toggle, page title, row of tabs or line of what to notice (the Lesson page
-says all that above it), and shorter figures (:func:`figure_px`), so that the step's words
-and its view fit one screen.
+One toggle (:data:`APP`'s ``presenter``, in the link for a lecturer's bookmark) is drawn on every
+page by :func:`presenter_toggle`.  In presenter mode a page draws, by Python branches, no sidebar,
+explanations, downloads or control but each view's stepping one (the settings declared ``live``);
+:func:`presentable` fits each figure into a 1280 × 720 screen, above one line of what to notice
+(:func:`notice`).  The settings not drawn keep their values, in the session and in the link.  A
+view embedded as a lesson's slide (:func:`slide_mode`) shows even less: no navigation, toggle,
+title, row of tabs or notice (the Lesson page says all that), and shorter figures.
 """
 
 from __future__ import annotations
@@ -31,26 +25,22 @@ SCREEN = {"width": 1280, "height": 720}
 PAGE_PX = SCREEN["width"] - 48
 """Width of the page's content in presenter mode (1.5 rem padding each side)."""
 FIGURE_PX = 440
-"""Height of a figure in presenter mode: the screen less the header and the page
-title (≈ 130 px), the stepping control (≈ 80 px) and the line of what to notice
-(≈ 40 px), with room to spare for a row of tabs."""
+"""Height of a figure in presenter mode: 720 px less the header and title (≈ 130), the stepping
+control (≈ 80), the notice (≈ 40), and room for a row of tabs."""
 SLIDE_MARGINS_PX = 16
 """A slide's 0.5 rem margins at the sides (:func:`page_css`)."""
 SLIDE_PX = PAGE_PX - SLIDE_MARGINS_PX
 """Width of a view's content on a lesson's slide that is as wide as presenter mode's page."""
 FRAME_PX = "slide_px"
-"""Link parameter of a slide: its frame's width in CSS pixels (the Lesson page measures it);
-without it the slide plans for presenter mode's page."""
+"""Link parameter of a slide: its frame's width in CSS pixels (the Lesson page measures it)."""
 FRAME_RANGE = (320, PAGE_PX)
 """The frame widths a slide's link may give."""
 SLIDE_SHORTER_PX = 60
 """A slide's figures are this much shorter than presenter mode's: the step's words are above."""
 PLAIN_FIGURE_PX = FIGURE_PX + 40
-"""Height in presenter mode of a figure with no stepping control above it (Denoising's
-Fig. 3, Fig. 4 and Table 1)."""
+"""Presenter mode's height of a figure with no control above (Denoising's Figs. 3, 4, Table 1)."""
 SLIDE_PLAIN_PX = 452
-"""On a slide such a figure is at most this tall: the lesson's frame (490 px) holds
-nothing else but the tab's padding above it."""
+"""At most this tall on a slide: the lesson's frame (490 px) less the tab's padding above."""
 NOTICE_CLASS = "kpca-notice"
 
 KEY = "presenter"
@@ -75,8 +65,7 @@ APP = Settings(
 """The app's own settings, on every page: presenter mode, and a lesson's slide."""
 
 MAIN, BLOCK = '[data-testid="stMain"]', '[data-testid="stMainBlockContainer"]'
-"""The page's main area and its content's box: the only places of Streamlit's page the app
-styles (their padding, the title's size) without a documented class."""
+"""The page's main area and its content's box: the places the app styles without a class."""
 PAGE_CSS = (
     # Streamlit's 6rem above a 2.75rem title (its header is 3.75rem): a view's first
     # figure started at the foot of a 1280 × 720 screen (tests/e2e/audit.py, first_figure)
@@ -86,8 +75,7 @@ PAGE_CSS = (
     "@media (max-width: 640px) { .js-plotly-plot .modebar-container { display: none; } "
     f"{MAIN} h1 {{ font-size: 1.75rem; }} }}"
 )
-"""The rules every page sends: less room above a smaller title, so that a view's first
-figure starts within the first screen."""
+"""The rules every page sends: a view's first figure within the first screen."""
 
 
 def presenter_mode() -> bool:
@@ -133,11 +121,8 @@ def navigation_position() -> str:
 
 
 def presentable(fig: go.Figure, *, height: int = FIGURE_PX, control: bool = True) -> go.Figure:
-    """``fig`` as drawn now: a projector copy in presenter mode, else ``fig`` itself.
-
-    The projector copy is ``height`` pixels tall (less on a lesson's slide, :func:`figure_px`;
-    ``control``: a stepping control above it) and as wide as its place on the page.
-    """
+    """``fig`` as drawn now: in presenter mode a projector copy, ``height`` pixels tall (on a
+    slide, :func:`figure_px` of it and ``control``) and as wide as its place; else ``fig``."""
     if not presenter_mode():
         return fig
     return for_projector(fig, height=figure_px(height, control=control))
@@ -163,10 +148,8 @@ def title(text: str) -> None:
 
 def presenter_toggle() -> bool:
     """Read the app's settings from the link, draw the toggle and the page's style; return it.
-
-    Call it on every run before the page.  The toggle keeps its key and label
-    wherever it is drawn, so it stays the same widget.
-    """
+    Call it on every run before the page.  The toggle is drawn at the top of the sidebar, or in
+    presenter mode in the header (the way back), with the same key and label: the same widget."""
     APP.start()
     st.session_state[PRESENTING] = presenter_mode()
     on = slide_mode() or APP.draw(KEY, st.container(key=BAR) if presenter_mode() else st.sidebar)

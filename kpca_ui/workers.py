@@ -5,12 +5,9 @@ around each array operation, then queues behind every busy thread (the "convoy"
 effect: Fig. 2's fits took 6.3 s beside three threads building figures, 30 ms
 alone).  In a worker process the numerics have an interpreter of their own.
 
-At most :data:`WORKERS` computations run at once, one per core; ``KPCA_WORKERS=0`` runs them in the
-calling thread (the page tests do).  A computation estimated at :data:`HEAVY_S` or more
-(``kpca_core.budget``) takes the heavy lane, which leaves one worker free for the other sessions'
-redraws.  A computation is cancelled when its session stops waiting (a new setting, the browser
-gone, the server stopping): dropped if it has not started, stopped at its next progress report if it
-has (from :data:`CANCELLABLE_S` on).  The workers end with the server, however it ends.
+At most :data:`WORKERS` computations run at once, one per core (``KPCA_WORKERS=0``: in the
+calling thread, as the page tests do); the heavy lane and cancellation: :func:`compute`.  The
+workers end with the server, however it ends.
 """
 
 from __future__ import annotations
@@ -47,10 +44,10 @@ POLL_S = 0.05
 TICK_S = 1.0
 """A silent worker's last report is passed on again this often: a progress bar shows its time."""
 REPORT_S = 0.01
-"""A worker posts progress (and looks whether it is cancelled) at most this often, well below
-:data:`POLL_S`: a step of 20 ms or more still looks after each step."""
+"""A worker posts progress (and looks whether it is cancelled) at most this often."""
 HEAVY_S = 2.0
-"""Estimated seconds of one core from which a computation takes the heavy lane."""
+"""Estimated seconds of one core from which a computation takes the heavy lane, which leaves
+one worker free for the other sessions' redraws."""
 CONCURRENT_THREADS = 32
 """Threads of :func:`concurrently` shared by all sessions: each waits on a worker."""
 CANCELLABLE_S = 0.5
@@ -61,8 +58,7 @@ PARENT_POLL_S = 1.0
 BACKGROUND_NICENESS = 10
 """How much lower the CPU priority of :func:`in_background` is (Unix nice value)."""
 CELL_NICENESS = 15
-"""The live Table 2 cells' priority, below the denoising models' fits, in a worker of
-their own: cells never queue ahead of a model's fit."""
+"""The live Table 2 cells' priority: below the denoising models' fits, in a worker of their own."""
 
 
 class Cancelled(BaseException):
@@ -117,15 +113,13 @@ def restart_pool() -> int:
 
 @functools.cache
 def _end_children_at_exit() -> None:
-    """End the worker processes when the server exits, before ``concurrent.futures`` waits
-    for their computations (SIGTERM took 15 s with a sweep running): registered after its
-    wait, so run before it."""
-    threading._register_atexit(end_children)  # as concurrent.futures does
+    """End the workers at exit before ``concurrent.futures`` waits for their computations
+    (SIGTERM took 15 s with a sweep running): registered after its wait, so run before it."""
+    threading._register_atexit(end_children)
 
 
 def end_children() -> None:
-    """End the worker processes (and the progress manager); skip the final collection, which
-    with a lecture's caches took 2.5–3 s of the exit."""
+    """End the worker processes and the progress manager; skip the final collection (2.5–3 s)."""
     gc.freeze()
     for child in multiprocessing.active_children():
         child.terminate()
@@ -133,9 +127,8 @@ def end_children() -> None:
 
 @functools.cache
 def one_blas_thread() -> None:
-    """One BLAS thread in this process, so that idle BLAS threads never spin on a core
-    another session needs; the engine imported first (threadpoolctl limits the libraries
-    loaded, and numpy and scipy each bring their own)."""
+    """One BLAS thread in this process (idle ones spin on a core another session needs); the
+    engine imported first, as threadpoolctl limits the libraries loaded (numpy's, scipy's)."""
     importlib.import_module("kpca_core")
     threadpool_limits(1, user_api="blas")
 
@@ -147,8 +140,7 @@ def _heavy_lane(workers: int) -> threading.BoundedSemaphore:
 
 
 def _start_worker(niceness: int, parent: int) -> None:
-    """Prepare a new worker: the engine imported, one BLAS thread, its priority lowered by
-    ``niceness``; it ends when the server's process ``parent`` has gone."""
+    """Prepare a new worker: :func:`_start_child`, one BLAS thread, priority ``niceness`` lower."""
     _start_child(parent)
     one_blas_thread()
     os.nice(niceness)
@@ -156,12 +148,8 @@ def _start_worker(niceness: int, parent: int) -> None:
 
 def _start_child(parent: int) -> None:
     """In a worker or the progress manager: Ctrl+C left to the server (which then ends its
-    children), and an end once the server's process ``parent`` has gone.
-
-    A thread polls the parent's id: a SIGKILL of the server (the out-of-memory killer)
-    left the workers running for good.  ``PR_SET_PDEATHSIG`` would not do: its parent is
-    the *thread* that started the child, a session's script thread.
-    """
+    children), and an end once the server's process ``parent`` has gone (a thread polls for it:
+    ``PR_SET_PDEATHSIG`` would follow the session's *thread* that started the child)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
@@ -247,10 +235,9 @@ def in_background(
     niceness: int = BACKGROUND_NICENESS,
     **kwargs: Any,
 ) -> Result:
-    """:func:`compute`, in a worker process of its own at low CPU priority (each ``niceness``
-    its own process and queue), for long computations (a Table 2 cell, a model of 3000
-    digits): they neither wait for nor hold up the redraws' workers, which get the cores
-    first.  With ``progress`` it is cancelled as :func:`compute`'s heavy calls are."""
+    """:func:`compute` in a worker process of its own (one per ``niceness``) at low CPU priority,
+    for long computations (a Table 2 cell) that must not hold up the redraws' workers.  With
+    ``progress`` it is cancelled as :func:`compute`'s heavy calls are."""
     return _submit((1, niceness), function, args, kwargs, progress, False)
 
 
@@ -298,8 +285,7 @@ def build(
 
 @functools.cache
 def _threads() -> ThreadPoolExecutor:
-    """The threads of :func:`concurrently`, shared by every session (starting
-    threads anew for each redraw cost ~10 ms of the server's GIL)."""
+    """The threads of :func:`concurrently`, shared (new ones per redraw cost ~10 ms of GIL)."""
     return ThreadPoolExecutor(CONCURRENT_THREADS, thread_name_prefix="kpca-concurrently")
 
 
@@ -355,9 +341,8 @@ def _await(future: Future, reports: Any, progress: Progress | None, cancel: Any 
 
 @contextlib.contextmanager
 def cancelled_by(event: threading.Event) -> Iterator[None]:
-    """Within it, a computation this thread waits for is cancelled once ``event`` is set
-    (:func:`check_interrupt` raises :class:`Cancelled`): a thread outside any script run
-    (the live route's) stops waiting for a browser that has gone."""
+    """Within it, a computation this thread waits for is cancelled once ``event`` is set: a
+    thread outside any script run (the live route's) stops waiting for a browser gone."""
     _local.cancel = event
     try:
         yield
