@@ -23,7 +23,7 @@ until the page's own figure comes.
 Work for a browser that has gone is not done: per token the newest request wins
 (an older one still waiting is answered 409 and never computed), a request whose
 browser has disconnected is dropped before it starts and cancelled while it
-waits for a worker, and at most :data:`WAITING` requests of all sessions wait at
+waits for a worker (its page's next request need not wait for it), and at most :data:`WAITING` requests of all sessions wait at
 once (503 beyond).  Nothing here calls Streamlit: it runs in the server's
 threads, outside any script run.
 """
@@ -223,22 +223,27 @@ async def _answer(
                 {"error": "The server is busy: the picture follows at the release."},
                 status_code=503,
             )
-        try:
-            cancel = threading.Event()
-            task = asyncio.ensure_future(run_in_threadpool(_figure, live, slider, value, cancel))
-            while not task.done():
-                await asyncio.wait({task}, timeout=POLL_S)
-                if not task.done() and await request.is_disconnected():
-                    cancel.set()  # a computation still queued is dropped, a long one stopped
-            body = task.result()
-        finally:
-            _WAITING.release()
+        cancel = threading.Event()
+        task = asyncio.ensure_future(run_in_threadpool(_figure, live, slider, value, cancel))
+        task.add_done_callback(_finished)  # its place is free when its thread is
+        while not task.done():
+            await asyncio.wait({task}, timeout=POLL_S)
+            if not task.done() and await request.is_disconnected():
+                cancel.set()  # a computation still queued is dropped, a long one stopped
+                return _dropped()  # its page's turn free at once, not when the thread ends
+        body = task.result()
     except Cancelled:
         return _dropped()
     finally:
         with _LOCK:
             _BUSY.discard(token)
     return Response(body, media_type="application/json", headers={"Cache-Control": "no-store"})
+
+
+def _finished(task: asyncio.Future) -> None:
+    _WAITING.release()
+    if not task.cancelled():
+        task.exception()  # retrieved: a moot computation's Cancelled is no error to log
 
 
 def _figure(live: Live, slider: str, value: Any, cancel: threading.Event) -> bytes:

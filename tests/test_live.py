@@ -35,14 +35,19 @@ def register(figure, settings: object, sliders=NOISE, session: str = "a", **kw) 
 
 
 def get(
-    path: str, *, body: bytes | None = None, gone: bool = False, **query: str
+    path: str,
+    *,
+    body: bytes | None = None,
+    gone: bool = False,
+    leaves: threading.Event | None = None,
+    **query: str,
 ) -> tuple[int, dict, dict]:
     """One GET (or with ``body``, a POST) through the ASGI app: its status, headers and
-    JSON answer; ``gone``: its browser has left."""
+    JSON answer; ``gone``: its browser has left, ``leaves``: it leaves when that is set."""
     sent: list[dict] = []
 
     async def receive() -> dict:
-        if gone:
+        if gone or (leaves is not None and leaves.is_set()):
             return {"type": "http.disconnect"}
         return {"type": "http.request", "body": body or b"", "more_body": False}
 
@@ -168,3 +173,30 @@ def test_of_one_pages_requests_the_newest_wins_and_older_waiting_ones_are_never_
         thread.join()
     assert answers == {"0.1": 200, "0.2": 409, "0.3": 200}
     assert computed == [0.1, 0.3]
+
+
+def test_a_request_whose_browser_leaves_while_it_computes_frees_its_pages_turn_at_once():
+    """Its figure, which nothing stops (a small grid in a worker), need not hold up the next."""
+    held, left = threading.Event(), threading.Event()
+
+    def stuck(slider: str, value: float) -> str:
+        if value == 0.1:
+            held.wait(10)
+        return json.dumps({"data": [], "layout": {}})
+
+    url = live.url(BASE, register(stuck, ("test", 9)))
+    answers: dict[str, int] = {}
+    first = threading.Thread(
+        target=lambda: answers.setdefault(
+            "0.1", get(url, leaves=left, slider="noise", value="0.1")[0]
+        )
+    )
+    first.start()
+    time.sleep(0.1)  # it computes
+    left.set()
+    first.join(timeout=5)
+    try:
+        assert answers == {"0.1": 409}  # answered while its figure is still being made
+        assert get(url, slider="noise", value="0.2")[0] == 200
+    finally:
+        held.set()
