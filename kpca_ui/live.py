@@ -23,9 +23,9 @@ until the page's own figure comes.
 Work for a browser that has gone is not done: per token the newest request wins
 (an older one still waiting is answered 409 and never computed), a request whose
 browser has disconnected is dropped before it starts and cancelled while it
-waits for a worker (its page's next request need not wait for it), and at most :data:`WAITING` requests of all sessions wait at
-once (503 beyond).  Nothing here calls Streamlit: it runs in the server's
-threads, outside any script run.
+waits for a worker (its page's next request need not wait for it), and at most
+:data:`WAITING` requests of all sessions wait at once (503 beyond).  Nothing here
+calls Streamlit: it runs in the server's threads, outside any script run.
 """
 
 from __future__ import annotations
