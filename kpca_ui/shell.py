@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 import streamlit as st
 
 from kpca_ui.boot import NOT_DRAWN, NOTHING_DRAWN, NOTICE_STYLE
-from kpca_ui.presenter import navigation_position, presenter_toggle
+from kpca_ui.presenter import navigation_position, presenter_mode, presenter_toggle
 from kpca_ui.settings import Setting, Settings, arrive, choice
 
 SHELL_FLAG = "_via_app"
@@ -76,7 +76,8 @@ def run() -> None:
     presenter_toggle()
     # Once per run, for the page shown: the browser applies each state it is sent, so a
     # page that changed it in the same run had its sidebar open and close on every run.
-    closed = page.url_path in SIDEBAR_CLOSED
+    # Presenter mode draws nothing in it: turned on, it closes, the room going to the figures.
+    closed = page.url_path in SIDEBAR_CLOSED or presenter_mode()
     st.set_page_config(initial_sidebar_state="collapsed" if closed else "auto")
     page.run()
     hold_theme_choice(pages)  # the reader's Light/Dark choice, on every page

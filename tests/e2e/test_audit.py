@@ -125,14 +125,20 @@ def _drawn(page) -> bool:
 
 def load_state(page, url: str, screen: Screen, tmp: Path) -> None:
     """Open ``url`` on ``screen`` and wait until it and its frames are drawn and idle."""
-    page.goto(screen.link(url))
+    upload = "ct_data=Your" in url
+    # presenter mode draws no sidebar: a lecturer uploads first, then turns it on
+    page.goto(url if upload else screen.link(url))
     _idle(page)
-    if "ct_data=Your" in url:
+    if upload:
         csv = tmp / "points.csv"
         csv.write_text(CSV)
         page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(csv))
         time.sleep(1.0)
         _idle(page)
+        if screen.presenter:
+            page.get_by_text("Presenter mode", exact=True).click()
+            time.sleep(1.0)
+            _idle(page)
     waited = 0.0
     while not _drawn(page) and waited < CHART_WAIT_S:
         time.sleep(0.5)

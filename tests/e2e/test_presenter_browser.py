@@ -127,3 +127,23 @@ def test_add_noise_again_is_there_in_presenter_mode(browser, app_server: AppServ
         assert page.locator('[data-testid="stException"]').count() == 0
     finally:
         context.close()
+
+
+def test_presenter_mode_turned_on_in_the_sidebar_gives_the_figures_the_whole_screen(
+    page, app_server: AppServer
+) -> None:
+    """As a lecturer turns it on: the sidebar, empty in presenter mode, closes (it stayed
+    open, and Fig. 2's grid, planned for the whole width, was squeezed into 932 px)."""
+    width = "el => el.getBoundingClientRect().width"
+    page.goto(f"{app_server.url}/contours?{KEY}=true")
+    page.wait_for_selector(IDLE, timeout=90_000)
+    linked = page.locator(".js-plotly-plot").first.evaluate(width)
+    page.goto(f"{app_server.url}/contours")
+    page.wait_for_selector(IDLE, timeout=90_000)
+    page.get_by_text("Presenter mode", exact=True).click()
+    page.wait_for_function(
+        "() => new URLSearchParams(location.search).get('presenter') === 'true'", timeout=30_000
+    )
+    page.wait_for_selector(IDLE, timeout=90_000)
+    page.wait_for_timeout(1_500)  # the sidebar's closing
+    assert page.locator(".js-plotly-plot").first.evaluate(width) == pytest.approx(linked, abs=2)
