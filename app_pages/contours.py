@@ -9,7 +9,7 @@ import streamlit as st
 
 from kpca_ui.points import point_picker
 from kpca_ui.presenter import prose, title
-from kpca_ui.shell import drawing_notice, page_start
+from kpca_ui.shell import drawing_notice, page_start, take_home
 from kpca_ui.views import contours as view
 from kpca_ui.views.contours_grid import contour_view
 
@@ -28,4 +28,5 @@ points = point_picker(view.SETTINGS)  # 2-D: a toy set, an upload of x, y or a d
 # One fragment, so that a kernel change reruns only it: the kernel controls,
 # the grid of contour panels, the data in two chosen components, the downloads.
 contour_view(points)
+take_home("contours", view.SETTINGS.values(), points)
 view.SETTINGS.finish()

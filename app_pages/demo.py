@@ -8,8 +8,9 @@ cases are measured (``kpca_core/demo.py``); the page's work is in
 
 import streamlit as st
 
+from kpca_ui import pad
 from kpca_ui.presenter import prose, title
-from kpca_ui.shell import drawing_notice, page_start
+from kpca_ui.shell import drawing_notice, page_start, take_home
 from kpca_ui.views import demo as view
 
 page_start(view.SETTINGS)
@@ -33,3 +34,6 @@ if prose():
         "to it, and both methods clean it up."
     )
 view.write_a_digit(view.PREFIX, model, subsets.side, view.noise_of(cases))
+written = pad.keys(view.PREFIX)
+counts = {key: st.session_state.get(key, 0) for key in (view.COUNT, written["noise"])}
+take_home("demo", {written["link"]: st.query_params.get(written["link"], ""), **counts})

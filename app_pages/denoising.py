@@ -9,8 +9,9 @@ This script is the page's layout; its settings are in
 
 import streamlit as st
 
+from kpca_ui import pad
 from kpca_ui.presenter import prose, tabs, title
-from kpca_ui.shell import drawing_notice, page_start
+from kpca_ui.shell import drawing_notice, page_start, take_home
 from kpca_ui.views import denoising as view
 from kpca_ui.views import denoising_cache as cache
 from kpca_ui.views import denoising_preimages as more
@@ -62,4 +63,7 @@ for place, body in zip(shown, bodies, strict=True):
 if prose():
     with st.expander("What the preset means (scales, error measure)"):
         st.markdown(view.PRESET_EXPLANATION)
+# the settings this session has set (a tab shown uses its own until then), and its counts
+kept = (*view.SETTINGS.entries, tab.EXAMPLE, pad.keys(view.SETTINGS.prefix)["noise"])
+take_home("denoising", {key: st.session_state[key] for key in kept if key in st.session_state})
 view.SETTINGS.finish()

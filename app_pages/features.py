@@ -8,7 +8,7 @@ page's layout; the tabs' settings, cached work and figures are in
 import streamlit as st
 
 from kpca_ui.presenter import prose, tabs, title
-from kpca_ui.shell import drawing_notice, page_start
+from kpca_ui.shell import drawing_notice, page_start, take_home
 from kpca_ui.views import features as view
 
 page_start(view.SETTINGS)
@@ -31,4 +31,5 @@ with toy:
 with table2:
     if table2.open:
         view.show_table2(image_format)
+take_home("features", view.SETTINGS.values())
 view.SETTINGS.finish()

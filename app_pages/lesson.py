@@ -7,7 +7,7 @@ step through"); the page's work is in ``kpca_ui/views/lesson.py``.
 import streamlit as st
 
 from kpca_ui.settings import literal
-from kpca_ui.shell import page_start
+from kpca_ui.shell import NOTEBOOK_VIEWS, page_start, take_home
 from kpca_ui.views import lesson as view
 
 page_start(view.SETTINGS)
@@ -29,5 +29,9 @@ except view.LessonError as error:
     )
     st.stop()
 
-view.show_step(lesson, view.current_step(len(lesson.steps)), embed=embed)
+number = view.current_step(len(lesson.steps))
+view.show_step(lesson, number, embed=embed)
+step = lesson.steps[number - 1]
+if step.page in NOTEBOOK_VIEWS:
+    take_home(step.page, view.step_values(step), exercise=step.try_this)
 view.SETTINGS.finish()

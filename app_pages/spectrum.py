@@ -10,7 +10,7 @@ import streamlit as st
 from kpca_ui.points import point_picker
 from kpca_ui.presenter import prose, title
 from kpca_ui.settings import literal
-from kpca_ui.shell import drawing_notice, page_start
+from kpca_ui.shell import drawing_notice, page_start, take_home
 from kpca_ui.views import spectrum as view
 from kpca_ui.views import spectrum_sweep as sweep_view
 
@@ -41,4 +41,5 @@ if has_sweep:
     sweep_view.dk_note(points, chosen)
     sweep_view.sweep_film(points, chosen)
     sweep_view.sweep_csv_download(points, chosen)
+take_home("spectrum", view.SETTINGS.values(), points)
 view.SETTINGS.finish()

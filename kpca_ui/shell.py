@@ -7,13 +7,14 @@ script starts with :func:`page_start`.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 import streamlit as st
 
 from kpca_ui.boot import NOT_DRAWN, NOTHING_DRAWN, NOTICE_STYLE
 from kpca_ui.presenter import navigation_position, presenter_mode, presenter_toggle
-from kpca_ui.settings import Setting, Settings, arrive, choice
+from kpca_ui.settings import Setting, Settings, arrive, choice, literal
 
 SHELL_FLAG = "_via_app"
 REPLICA_ENV = "KPCA_REPLICA"
@@ -34,6 +35,8 @@ MOVED_UPLOAD = (
 )
 """The notice for a moved session whose data was an upload (a data set choice in its
 link): the uploader still shows the file's name, which only the browser remembers."""
+NOTEBOOK_VIEWS = ("contours", "spectrum", "denoising", "features", "demo")
+"""The views whose state :func:`take_home` writes as a notebook (:mod:`kpca_ui.notebook`)."""
 UPLOAD = "Your own data (CSV upload)"
 """The data pickers' option for an upload (:mod:`kpca_ui.points`)."""
 
@@ -166,3 +169,53 @@ def csv_numbers(key: str, files: Iterable[tuple[str, str, str, Callable[[], str 
         popover.download_button(
             label, made(), file_name=name, mime="text/csv", on_click="ignore", key=button
         )
+
+
+def take_home(
+    view: str, values: Mapping[str, Any], drawing: Any = None, exercise: str = ""
+) -> None:
+    """ "Open as a notebook" in the sidebar (not in presenter mode): this view's state as a
+    notebook and as a script (:func:`kpca_ui.notebook.notebook`), made when opened;
+    ``exercise``, a lesson step's "try this", ends it."""
+    if presenter_mode():
+        return
+    with st.sidebar:
+        _take_home(view, dict(values), drawing, exercise)
+
+
+@st.fragment
+def _take_home(view: str, values: dict[str, Any], drawing: Any, exercise: str) -> None:
+    popover = st.popover(
+        "Open as a notebook", icon=":material/terminal:", key=f"{view}_notebook", on_change="rerun"
+    )
+    if not popover.open:
+        return
+    import nbformat  # 0.26 s to import: when a notebook is asked for
+
+    from kpca_ui import notebook  # it imports this module
+
+    try:
+        made = notebook.notebook(view, values, drawing=drawing)
+    except ValueError as error:  # a drawing of too few points, an empty pad: said, not raised
+        popover.info(f"No notebook of this state: {literal(str(error), 200)}")
+        return
+    if exercise:
+        made.cells.append(nbformat.v4.new_markdown_cell(f"**Try this.** {exercise}"))
+    files = (
+        ("Notebook (.ipynb)", "ipynb", nbformat.writes(made), "application/x-ipynb+json"),
+        ("Python script (.py)", "py", notebook.script(made), "text/x-python"),
+    )
+    for label, suffix, text, mime in files:
+        popover.download_button(
+            label,
+            text,
+            file_name=f"kpca-{view}.{suffix}",
+            mime=mime,
+            on_click="ignore",
+            key=f"{view}_notebook_{suffix}",
+        )
+    popover.caption(
+        "It loads the same data, fits the same model and draws this figure, with the app's "
+        "engine installed (`pip install .` in the project, or its wheel): change a setting in "
+        "its first code cell and run it again."
+    )

@@ -29,6 +29,7 @@ from kpca_ui.views.denoising import DEMO_LEVELS, SETTINGS, within_budget
 from kpca_ui.views.denoising_cache import ModelKey
 from kpca_ui.workers import build
 
+EXAMPLE = "dn_demo_example"  # session key: the Demo tab's "another example" count
 NOTICES = {
     "dn_fig4": "Row by row, more components: kernel PCA's digits come out clean, "
     "linear PCA's keep the noise.",
@@ -246,10 +247,10 @@ def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
     left, right = st.columns([1, 3])
     digit = SETTINGS.draw("dn_demo_digit", left)
     if prose() and left.button("Another handwritten example", key="dn_demo_next"):
-        st.session_state["dn_demo_example"] = st.session_state.get("dn_demo_example", 0) + 1
+        st.session_state[EXAMPLE] = st.session_state.get(EXAMPLE, 0) + 1
     level = SETTINGS.draw("dn_demo_noise", right)
     examples = np.flatnonzero(subsets.y_test == digit)
-    index = examples[st.session_state.get("dn_demo_example", 0) % len(examples)]
+    index = examples[st.session_state.get(EXAMPLE, 0) % len(examples)]
     original = ImageGrid(subsets.X_test[index][np.newaxis, np.newaxis], subsets.side, ("",), ("",))
     width = narrow_px(SCREEN)  # a phone's, once measured: the pictures in rows
     # the original in a quarter of the page (a phone's: all of it), the three in the rest

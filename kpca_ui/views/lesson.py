@@ -56,7 +56,7 @@ SETTINGS = Settings(
         help="The step's view below its words, in presenter mode; off: only the link to it.",
     ),
 )
-_STEP_FIELDS = {"title", "page", "say", "notice", "settings"}
+_STEP_FIELDS = {"title", "page", "say", "notice", "settings", "try_this"}
 _LESSON_FIELDS = {"title", "intro", "step"}
 # The step's view in a frame: the one the page's HTML started (early_frame_html) if it is
 # for the same address, moved here loaded (moveBefore), else a new one; none on a phone.
@@ -144,13 +144,15 @@ class LessonError(ValueError):
 @dataclass(frozen=True)
 class Step:
     """One step of a lesson: a view (``page``, a script of ``app_pages/`` without ``.py``)
-    with its link's ``settings``, what to ``say`` and what to ``notice`` ("" for none)."""
+    with its link's ``settings``, what to ``say``, what to ``notice`` and what to try in its
+    notebook (``try_this``; "" for none)."""
 
     title: str
     page: str
     say: str
     notice: str = ""
     settings: dict[str, str] | None = None
+    try_this: str = ""
 
 
 @dataclass(frozen=True)
@@ -220,7 +222,18 @@ def _step(table: object, number: int, pages: set[str]) -> Step:
         except Refused as error:
             raise LessonError(f"{where}: setting “{key}” = “{value}” is {error}.") from None
     title, say = _text(table, "title", where), _text(table, "say", where)
-    return Step(title, page, say, _text(table, "notice", where, required=False), linked)
+    notice, try_this = (
+        _text(table, field, where, required=False) for field in ("notice", "try_this")
+    )
+    return Step(title, page, say, notice, linked, try_this)
+
+
+def step_values(step: Step) -> dict[str, object]:
+    """The values of the settings of the view a step opens, as its link gives them (checked
+    when the lesson was read)."""
+    table = next(entries for entries in PREFIXES.values() if entries.page == step.page)
+    linked = (step.settings or {}).items()
+    return {key: table[key].from_link([value]) for key, value in linked if key in table}
 
 
 def parse_lesson(text: str, pages: set[str] | None = None) -> Lesson:
