@@ -174,7 +174,7 @@ def csv_numbers(key: str, files: Iterable[tuple[str, str, str, Callable[[], str 
 def take_home(
     view: str, values: Mapping[str, Any], drawing: Any = None, exercise: str = ""
 ) -> None:
-    """ "Open as a notebook" in the sidebar (not in presenter mode): this view's state as a
+    """The sidebar's "Open as a notebook" (not in presenter mode): this view's state as a
     notebook and as a script (:func:`kpca_ui.notebook.notebook`), made when opened;
     ``exercise``, a lesson step's "try this", ends it."""
     if presenter_mode():
