@@ -137,6 +137,7 @@ def test_view_redraws_when_its_slider_moves(
     assert moved > start
     after = assert_drawn(page, view)
     assert after["data"] != before["data"]
+    page.wait_for_selector(IDLE)  # the release's run writes the link
     assert same_value(url_value(page, view.slider), slider_text(page, view)), (
         f"the URL {page.url} does not carry {view.slider}={slider_text(page, view)}"
     )

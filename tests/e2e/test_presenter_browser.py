@@ -53,7 +53,7 @@ def test_presenter_mode_at_1280_by_720(
         box = toggle.bounding_box()
         assert box is not None and box["y"] + box["height"] <= VIEWPORT["height"]
         thumb = shown.slider_thumb(page)
-        assert thumb.is_visible()
+        thumb.wait_for(state="visible")  # a run the page's measured width asked for redraws it
         box = thumb.bounding_box()
         assert box is not None and box["y"] < VIEWPORT["height"], "the control is below the screen"
 
