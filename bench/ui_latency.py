@@ -53,6 +53,12 @@ varies from drag to drag.
 ``git worktree add /tmp/before <commit>``) on a second server, labelled
 ``before``, and measures both, view by view in turn, as ``--compare`` does.
 
+``--order`` chooses how the slider moves: ``onward`` (one step at a time to the
+end, then back: the chart's look-ahead predicts these), ``alternate`` (right, left,
+right, …: a lecturer wiggling the value) or ``track`` (clicks at seeded places of
+the slider's track, timed from the press). Each run's table is saved for the
+documentation (``bench.results``, ``ui_latency_<order>``).
+
 ``--screenshot PATH`` only saves a 1280 × 720 picture of the Contours view
 with the Fig. 2 preset (the README's screenshot) and exits.
 """
@@ -62,6 +68,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import random
 import statistics
 import sys
 from collections.abc import Callable
@@ -88,7 +95,9 @@ from browser import (
     open_view,
     open_with_frames,
     press_and_time,
+    thumb_xy,
 )
+from results import save
 
 TARGET_MS = (100, 200)
 """Issue #36's targets for every case: key press → redrawn figure, p50 and p95 (ms)."""
@@ -119,13 +128,34 @@ def next_key(page: Page, view: View, direction: list[str]) -> str:
     return direction[0]
 
 
+def change(page: Page, view: View, order: str, direction: list[str], rng: random.Random) -> dict:
+    """Change the view's slider once, in the way ``order`` says, and time the redraw."""
+    if order == "track":  # a click at a seeded place of the track, at least a tenth away
+        box, (thumb, y) = thumb_xy(page, view)
+        x = thumb
+        while abs(x - thumb) < box["width"] / 10:
+            x = box["x"] + box["width"] * rng.uniform(0.02, 0.98)
+        return act_and_time(
+            page, view.chart_selector, lambda: page.mouse.click(x, y), "pointerdown"
+        )
+    if order == "alternate":
+        direction[0] = "ArrowLeft" if direction[0] == "ArrowRight" else "ArrowRight"
+        return press_and_time(page, view, direction[0])
+    return press_and_time(page, view, next_key(page, view, direction))
+
+
 def measure(
-    page: Page, view: View, base_url: str, repeats: int, counted: Callable[[], object]
+    page: Page,
+    view: View,
+    base_url: str,
+    repeats: int,
+    counted: Callable[[], object],
+    order: str = "onward",
 ) -> tuple[dict[str, list[float]], int]:
     """Times (ms) of ``repeats`` slider changes on one view, and how many were revisits;
     ``counted()`` is called before the first of them (after a warm-up change)."""
     open_view(page, view, base_url)
-    direction = ["ArrowRight"]
+    direction, rng = ["ArrowRight"], random.Random(0)
     seen = {view.slider_thumb(page).input_value()}
     press_and_time(page, view, next_key(page, view, direction))  # warm-up, not counted
     seen.add(view.slider_thumb(page).input_value())
@@ -139,9 +169,9 @@ def measure(
     }
     revisits = 0
     for _ in range(repeats):
-        result = press_and_time(page, view, next_key(page, view, direction))
+        result = change(page, view, order, direction, rng)
         if result["drawn"] is None:
-            raise RuntimeError(f"{view.name}: the figure did not change after a key press")
+            raise RuntimeError(f"{view.name}: the figure did not change after a {order} change")
         value = view.slider_thumb(page).input_value()
         revisits += value in seen
         seen.add(value)
@@ -210,8 +240,11 @@ def warmed(server: AppServer, page: Page) -> None:
     print(f"warm-up: the server {server.url} was quiet after {server.wait_quiet():.0f} s")
 
 
-def one_view(server: AppServer, page: Page, view: View, repeats: int, engine: str) -> bool:
-    """Measure one view's changes on one server and print its line; whether the target is met."""
+def one_view(
+    server: AppServer, page: Page, view: View, repeats: int, engine: str, order: str, rows: list
+) -> bool:
+    """Measure one view's changes on one server, print its line and add its row to ``rows``;
+    whether the target is met."""
     cpu: list[tuple[float, float]] = []  # (tree, process) before and after the counted changes
 
     def counted() -> None:
@@ -220,7 +253,7 @@ def one_view(server: AppServer, page: Page, view: View, repeats: int, engine: st
     if view is DRAWING:
         times, revisits = measure_drawing(page, server.url, repeats, counted)
     else:
-        times, revisits = measure(page, view, server.url, repeats, counted)
+        times, revisits = measure(page, view, server.url, repeats, counted, order)
     counted()
     (tree_0, main_0), (tree_1, main_1) = cpu
     cpu_ms, main_ms = 1000 * (tree_1 - tree_0) / repeats, 1000 * (main_1 - main_0) / repeats
@@ -238,6 +271,7 @@ def one_view(server: AppServer, page: Page, view: View, repeats: int, engine: st
         f"{settled:8.0f} {cpu_ms:8.0f} {main_ms:6.0f}  {revisits:8d}  {view.what}",
         flush=True,
     )
+    rows.append([view.name, engine, round(drawn), round(p95), round(cpu_ms), view.what])
     return drawn <= target_p50 and p95 <= target_p95
 
 
@@ -262,6 +296,12 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=15, help="changes per view (15)")
     names = [*(view.name for view in VIEWS), "drawing"]
     parser.add_argument("--views", nargs="+", default=names, choices=names)
+    parser.add_argument(
+        "--order",
+        choices=["onward", "alternate", "track"],
+        default="onward",
+        help="onward steps (default), alternating arrow keys, or clicks on the track",
+    )
     parser.add_argument("--screenshot", type=Path, help="only save the README screenshot here")
     parser.add_argument(
         "--compare",
@@ -311,12 +351,15 @@ def main() -> int:
             f"{'redrawn':>8} {'p95':>6} {'min-max':>12} {'target':>7} {'settled':>8} "
             f"{'cpu/chg':>8} {'server':>6}  revisits  what changes"
         )
-        met = True
+        met, rows = True, []
         for view in [*VIEWS, DRAWING]:
             if view.name not in args.views:
                 continue
             for engine, server in servers.items():
-                met &= one_view(server, page, view, args.repeats, engine) or engine != "chart"
+                met &= (
+                    one_view(server, page, view, args.repeats, engine, args.order, rows)
+                    or engine != "chart"
+                )
         if args.drag:
             print(
                 f"\n2-second drags: {'view':<10} {'engine':<7} {'slider':<9} "
@@ -329,6 +372,13 @@ def main() -> int:
                             one_drag(server, page, view, engine)
         print(f"load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
         browser.close()
+    save(
+        f"ui_latency_{args.order}",
+        f"A change → the redrawn figure in Chromium ({args.order} changes, {args.repeats} each)",
+        ["view", "engine", "median (ms)", "p95 (ms)", "server CPU per change (ms)", "what changes"],
+        rows,
+        note=f"target: median ≤ {TARGET_MS[0]} ms and p95 ≤ {TARGET_MS[1]} ms, warmed idle server",
+    )
     print(
         "\nsent: the slider's new value leaves the page; server: the last message from the "
         "server before the redraw arrived; drawing: from that message to the redraw (the "
