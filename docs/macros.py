@@ -99,7 +99,7 @@ def code_limits() -> dict[str, Any]:
     """The limits a lecturer or a deployment meets, read from the code that enforces them."""
     from kpca_core import budget, drawing, uploads
     from kpca_ui import cache, workers
-    from kpca_ui.rooms.store import Limits
+    from kpca_ui.rooms.store import CODE_LENGTH, Limits
 
     room = Limits()
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
@@ -115,6 +115,7 @@ def code_limits() -> dict[str, Any]:
         "cache_mb": cache.MAX_BYTES // cache.MB,
         "workers": workers.WORKERS,
         "heavy_s": f"{workers.HEAVY_S:g}",
+        "room_code_chars": CODE_LENGTH,
         "room_points": room.points,
         "room_digits": room.digits,
         "room_rate": room.rate,
