@@ -35,6 +35,7 @@ LONG: list[list[str]] = [
     ["bench/denoise_gaussians.py"],
     ["bench/denoise_usps.py", "--no-speed"],
     ["bench/live_abandon.py"],
+    ["bench/ui_latency.py", "--drag"],
     ["bench/load_test.py", "--lecture"],
     ["bench/load_test.py", "--capacity"],
 ]

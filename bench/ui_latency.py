@@ -89,6 +89,7 @@ from browser import (
     open_with_frames,
     press_and_time,
 )
+from results import save
 
 TARGET_MS = (100, 200)
 """Issue #36's targets for every case: key press → redrawn figure, p50 and p95 (ms)."""
@@ -210,8 +211,11 @@ def warmed(server: AppServer, page: Page) -> None:
     print(f"warm-up: the server {server.url} was quiet after {server.wait_quiet():.0f} s")
 
 
-def one_view(server: AppServer, page: Page, view: View, repeats: int, engine: str) -> bool:
-    """Measure one view's changes on one server and print its line; whether the target is met."""
+def one_view(
+    server: AppServer, page: Page, view: View, repeats: int, engine: str, rows: list
+) -> bool:
+    """Measure one view's changes on one server, print its line and add its row to ``rows``;
+    whether the target is met."""
     cpu: list[tuple[float, float]] = []  # (tree, process) before and after the counted changes
 
     def counted() -> None:
@@ -238,11 +242,15 @@ def one_view(server: AppServer, page: Page, view: View, repeats: int, engine: st
         f"{settled:8.0f} {cpu_ms:8.0f} {main_ms:6.0f}  {revisits:8d}  {view.what}",
         flush=True,
     )
+    rows.append(
+        [view.what, engine, drawn, p95, f"{target_p50} / {target_p95}", settled, cpu_ms, main_ms]
+    )
     return drawn <= target_p50 and p95 <= target_p95
 
 
-def one_drag(server: AppServer, page: Page, view: View, engine: str) -> None:
-    """Drag the view's slider for 2 s and print the pictures seen before the release."""
+def one_drag(server: AppServer, page: Page, view: View, engine: str, rows: list) -> None:
+    """Drag the view's slider for 2 s, print the pictures seen before the release and add
+    them to ``rows``."""
     if view.name == "denoising":  # its frames are made in the background, then sent
         open_with_frames(page, view, server.url, timeout_s=120)
     else:
@@ -255,6 +263,7 @@ def one_drag(server: AppServer, page: Page, view: View, engine: str) -> None:
         f"{result['per_s']:8.1f} {target:8.0f} {result['after']:6d} {result['moves']:6d}",
         flush=True,
     )
+    rows.append([view.name, engine, view.slider, result["before"], result["per_s"], target])
 
 
 def main() -> int:
@@ -312,11 +321,13 @@ def main() -> int:
             f"{'cpu/chg':>8} {'server':>6}  revisits  what changes"
         )
         met = True
+        rows: list[list[object]] = []
+        dragged: list[list[object]] = []
         for view in [*VIEWS, DRAWING]:
             if view.name not in args.views:
                 continue
             for engine, server in servers.items():
-                met &= one_view(server, page, view, args.repeats, engine) or engine != "chart"
+                met &= one_view(server, page, view, args.repeats, engine, rows) or engine != "chart"
         if args.drag:
             print(
                 f"\n2-second drags: {'view':<10} {'engine':<7} {'slider':<9} "
@@ -326,7 +337,7 @@ def main() -> int:
                 if view.name in DRAGGED and view.name in args.views:
                     for _ in range(args.drags):
                         for engine, server in servers.items():
-                            one_drag(server, page, view, engine)
+                            one_drag(server, page, view, engine, dragged)
         print(f"load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
         browser.close()
     print(
@@ -341,6 +352,34 @@ def main() -> int:
         "the drag) and after the release; moves: the mouse moves the page took in the drag."
     )
     print("targets " + ("met" if met else "NOT met") + " (p50 and p95 against issue #36's)")
+    save(
+        "ui_latency",
+        f"In the browser: a slider's key press until the new figure is drawn, {args.repeats} "
+        "changes per view",
+        [
+            "view, slider",
+            "engine",
+            "redrawn p50 (ms)",
+            "p95 (ms)",
+            "target p50 / p95 (ms)",
+            "page settled (ms)",
+            "CPU per change (ms)",
+            "of which the server's process (ms)",
+        ],
+        rows,
+        note=f"Headless Chromium at {VIEWPORT['width']} × {VIEWPORT['height']}, on a server "
+        "whose warm-up is done; each change a setting not seen before. Settled: the last figure "
+        "the change redraws is drawn. CPU: the server and its workers per change.",
+    )
+    if dragged:
+        save(
+            "ui_latency_drags",
+            "In the browser: pictures drawn while a slider is dragged for 2 s",
+            ["view", "engine", "slider", "pictures before the release", "per second", "target"],
+            dragged,
+            note="A hand's drag: about two tracks across the slider in 2 s, each mouse move "
+            "going where the hand is by then.",
+        )
     return 0 if met else 1
 
 
