@@ -83,10 +83,8 @@ def define_env(env: Any) -> None:
         path = RESULTS / f"{name}.json"
         if path.exists():
             return render(name, json.loads(path.read_text(encoding="utf-8")), level)
-        return (
-            f'!!! note "Not measured yet"\n    `{name}` has no results file yet: '
-            f"run `{run or 'python -m bench.docs_results'}` to make it.\n"
-        )
+        how = f"run `{run}` to make it" if run else "its bench has not been run here yet"
+        return f'!!! note "Not measured yet"\n    `{name}` has no results file yet: {how}.\n'
 
     env.variables["limits"] = code_limits()
     env.variables["setup"] = experiment_setup()
