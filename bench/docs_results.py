@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 QUICK: list[list[str]] = [
     ["bench/contours.py"],
     ["bench/features_toy.py"],
+    ["bench/denoise_gaussians.py"],
     ["bench/engine.py", "--kernels"],
     ["bench/engine.py", "--solvers"],
     ["bench/spectrum.py"],
@@ -32,7 +33,6 @@ QUICK: list[list[str]] = [
 ]
 """Benches of a minute or two each, in one process."""
 LONG: list[list[str]] = [
-    ["bench/denoise_gaussians.py"],
     ["bench/denoise_usps.py", "--no-speed"],
     ["bench/live_abandon.py"],
     ["bench/ui_latency.py", "--drag"],

@@ -126,10 +126,12 @@ def code_limits() -> dict[str, Any]:
 
 def experiment_setup() -> dict[str, Any]:
     """The experiments' sizes and grids, from the modules that run them."""
-    from kpca_core import denoise, features, gaussians_table
+    from kpca_core import denoise, features, gaussians_table, kernel_pca
 
     preset = next(iter(denoise.PRESETS.values()))
     return {
+        "features_per_sample": f"{kernel_pca.FEATURES_PER_SAMPLE:g}",
+        "nystrom_block": kernel_pca.NYSTROM_BLOCK,
         "train_per_class": preset.n_train_per_class,
         "test_per_class": preset.n_test_per_class,
         "demo_linear": denoise.DEMO_N["linear"],
