@@ -113,6 +113,7 @@ def code_limits() -> dict[str, Any]:
         "cache_mb": cache.MAX_BYTES // cache.MB,
         "workers": workers.WORKERS,
         "heavy_s": f"{workers.HEAVY_S:g}",
+        "cancellable_s": f"{workers.CANCELLABLE_S:g}",
         "room_code_chars": CODE_LENGTH,
         "room_points": room.points,
         "room_digits": room.digits,
