@@ -96,6 +96,7 @@ def define_env(env: Any) -> None:
 def code_limits() -> dict[str, Any]:
     """The limits a lecturer or a deployment meets, read from the code that enforces them."""
     from kpca_core import budget, drawing, uploads
+    from kpca_core.figures import layout
     from kpca_ui import cache, workers
     from kpca_ui.rooms.store import CODE_LENGTH, Limits
 
@@ -104,6 +105,7 @@ def code_limits() -> dict[str, Any]:
     return {
         "widget_state_mb": config["server"]["maxWidgetStateSize"],
         "upload_mb": config["server"]["maxUploadSize"],
+        "min_text_px": layout.MIN_TEXT_PX,
         "upload_rows": uploads.MAX_ROWS,
         "upload_line_chars": uploads.MAX_LINE_CHARS,
         "upload_columns": uploads.MAX_COLUMNS,
