@@ -1,7 +1,7 @@
 """Lesson: step through a lecture, each step a view with its settings and what to say.
 
-The lesson is a TOML file in ``assets/lessons/`` (format: README, "A lesson to
-step through"); the page's work is in ``kpca_ui/views/lesson.py``.
+The lesson is a TOML file in ``assets/lessons/`` (format: ``docs/lecturers/lessons.md``);
+the page's work is in ``kpca_ui/views/lesson.py``.
 """
 
 import streamlit as st

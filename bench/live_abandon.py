@@ -70,6 +70,7 @@ from browser import (  # noqa: E402
     launch_chromium,
     press_and_time,
 )
+from results import save  # noqa: E402
 
 COMMIT = "ef0d9c3"
 """The old code: every live request computed, its browser gone or not."""
@@ -286,9 +287,15 @@ def worktree(commit: str) -> Iterator[Path]:
             path.parent.rmdir()
 
 
-def ms(times: dict[str, Any], key: str) -> str:
+def seconds(times: dict[str, Any], key: str) -> float | None:
+    """A bystander's time in seconds, or ``None`` where it was not measured."""
     value = times.get(key)
-    return f"{value / 1000:8.2f}" if value is not None else f"{'-':>8}"
+    return value / 1000 if value is not None else None
+
+
+def ms(times: dict[str, Any], key: str) -> str:
+    value = seconds(times, key)
+    return f"{value:8.2f}" if value is not None else f"{'-':>8}"
 
 
 def print_table(rows: list[Row], grid: View, attack_count: int) -> None:
@@ -316,6 +323,41 @@ def print_table(rows: list[Row], grid: View, attack_count: int) -> None:
         "from the attack until quiet, quiet: seconds until then (in 2 s windows); by.drawn, "
         "settled: another session's arrow key on the noise slider to its grid redrawn and to "
         "its page settled, at rest; hit.drawn, settled: the same right after a second attack"
+    )
+    save(
+        "live_abandon",
+        f"Live route: {attack_count} requests closed unread at once, then the next reader",
+        [
+            "checkout",
+            "idle (s)",
+            "attacker (s)",
+            "next (s)",
+            "status",
+            "next / idle",
+            "abandoned work, CPU (s)",
+            "quiet after (s)",
+            "bystander at rest, drawn (s)",
+            "bystander after an attack, drawn (s)",
+        ],
+        [
+            [
+                row.label,
+                row.idle_median,
+                row.attacker,
+                row.next_s,
+                row.next_status,
+                row.next_s / row.idle_median,
+                row.cpu,
+                row.quiet_after,
+                seconds(row.bystander_idle, "drawn"),
+                seconds(row.bystander_hit, "drawn"),
+            ]
+            for row in rows
+        ],
+        note="before: the old code, which computed every request; after: this code. idle: the "
+        "median live request at rest; next: the first live request after the attack (target: "
+        "within 3 × idle); abandoned work: the server tree's CPU from the attack until quiet; "
+        "bystander: another session's arrow key on the noise slider until its grid is drawn.",
     )
 
 

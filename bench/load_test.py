@@ -120,6 +120,7 @@ sys.path.insert(1, str(Path(__file__).resolve().parents[1]))  # the app's kpca_u
 from appserver import AppServer, cpu_seconds
 from balancer import COOKIE, SESSION_HEADER, HAProxy, Request, sticky
 from browser import FIG2_LINK, RINGS_LINK
+from results import save
 
 from kpca_ui.shell import MOVED, REPLICA_ENV
 
@@ -770,14 +771,10 @@ def spread(values: list[float]) -> str:
     )
 
 
-def summarise(records: list[Record], peak: int, args: argparse.Namespace) -> bool:
-    """Print the table; whether every target was met."""
-    normal = [r for r in records if r.scenario != HEAVY.name]
-    heavy = [d for r in records if r.scenario == HEAVY.name for d in r.redraws]
-    redraws = [d for r in normal for d in r.redraws]
-    served = sum(r.opened is not None and not r.exceptions for r in normal)
-    opened = [r.opened for r in normal if r.opened is not None]
-    errors = sum(
+def errors_shown(records: list[Record]) -> int:
+    """Every error the sessions met: exceptions, error boxes, timeouts, lost connections,
+    failed downloads and states lost on reconnecting."""
+    return sum(
         r.exceptions
         + r.error_alerts
         + r.timeouts
@@ -786,6 +783,69 @@ def summarise(records: list[Record], peak: int, args: argparse.Namespace) -> boo
         + r.state_lost
         for r in records
     )
+
+
+SUMMARY_COLUMNS = [
+    "sessions",
+    "served",
+    "changes",
+    "errors",
+    "first figure p50 (s)",
+    "first figure p95 (s)",
+    "redraw p50 (s)",
+    "redraw p95 (s)",
+    "peak memory (GB)",
+    "targets",
+]
+
+
+def summary_row(outcome: Outcome, args: argparse.Namespace, ok: bool) -> list[object]:
+    """One run as a row of :data:`SUMMARY_COLUMNS`, for the documentation's tables."""
+    normal = [r for r in outcome.records if r.scenario != HEAVY.name]
+    first = [r.first_figure for r in normal if r.first_figure is not None] or [float("nan")]
+    redraws = [d.figure for r in normal for d in r.redraws] or [float("nan")]
+    return [
+        args.sessions,
+        sum(r.opened is not None and not r.exceptions for r in normal),
+        sum(len(r.redraws) for r in normal),
+        errors_shown(outcome.records),
+        statistics.median(first),
+        percentile(first, 95),
+        statistics.median(redraws),
+        percentile(redraws, 95),
+        outcome.usage.total / 2**30,
+        "met" if ok else "not met",
+    ]
+
+
+def save_run(args: argparse.Namespace, row: list[object]) -> None:
+    """Save one run's :func:`summary_row` under the name of its mode."""
+    mode = "lecture" if args.lecture else "storm"
+    replicas = f", {args.replicas} replicas behind HAProxy" if args.replicas else ""
+    goals = (
+        f"first figure p95 ≤ {LECTURE_FIRST_P95_S:g} s, redraw p95 ≤ {LECTURE_REDRAW_P95_S:g} s"
+        if args.lecture
+        else f"redraw p95 ≤ {STORM_REDRAW_P95_S:g} s"
+    )
+    save(
+        f"load_{mode}" + ("_replicas" if args.replicas else ""),
+        f"Load test: {'a lecture' if args.lecture else 'a storm'}{replicas}",
+        SUMMARY_COLUMNS,
+        [row],
+        note=f"Targets: every session served, 0 errors, {goals}, peak memory ≤ 3 GB. Redraw: a "
+        "slider's change until the last figure it changes has arrived; peak memory: the "
+        "servers' processes, resident.",
+    )
+
+
+def summarise(records: list[Record], peak: int, args: argparse.Namespace) -> bool:
+    """Print the table; whether every target was met."""
+    normal = [r for r in records if r.scenario != HEAVY.name]
+    heavy = [d for r in records if r.scenario == HEAVY.name for d in r.redraws]
+    redraws = [d for r in normal for d in r.redraws]
+    served = sum(r.opened is not None and not r.exceptions for r in normal)
+    opened = [r.opened for r in normal if r.opened is not None]
+    errors = errors_shown(records)
     print(f"\nsessions served      {served} of {len(normal)}" + (" (+1 heavy)" if heavy else ""))
     print(f"changes made         {len(redraws)}")
     print(
@@ -1227,6 +1287,15 @@ def capacity(args: argparse.Namespace) -> bool:
         f"capacity             {max(held) if held else 'fewer than ' + str(min(failed))} "
         f"sessions keep redraw p95 <= {STORM_REDRAW_P95_S:g} s with 0 errors ({steps})"
     )
+    save(
+        "load_capacity",
+        "Capacity: storm sessions on one server, stepped until the target breaks",
+        ["sessions", "redraw p95 (s)", "held"],
+        [[k, v, "yes" if k in held else "no"] for k, v in sorted((held | failed).items())],
+        note=f"Held: every session served, 0 errors, redraw p95 ≤ {STORM_REDRAW_P95_S:g} s and "
+        "peak memory ≤ 3 GB. A storm session changes a slider as soon as its last change is "
+        "drawn; each step is a fresh server.",
+    )
     return bool(held)
 
 
@@ -1234,7 +1303,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.capacity:
         return 0 if capacity(args) else 1
-    return 0 if report(run(args), args) else 1
+    outcome = run(args)
+    ok = report(outcome, args)
+    save_run(args, summary_row(outcome, args, ok))
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

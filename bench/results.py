@@ -11,7 +11,7 @@ numbers there are the bench's own output, never prose copied by hand::
 
 Each call writes ``docs/benchmarks/results/<name>.json`` (or under
 ``$KPCA_BENCH_RESULTS``): the title, the columns, the rows, the note, the
-command that produced it and the machine it ran on.
+command that produced it and the machine it ran on (with its load average).
 """
 
 from __future__ import annotations
@@ -65,6 +65,8 @@ def save(
             "cpus": os.cpu_count(),
             "python": platform.python_version(),
             "platform": platform.platform(terse=True),
+            # other work on the machine slows a bench: the 1-minute load average at the end
+            "load": round(os.getloadavg()[0], 1),
         },
         "date": datetime.now(UTC).date().isoformat(),
     }

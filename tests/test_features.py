@@ -344,16 +344,12 @@ def test_differences_from_the_paper_in_numbers():
     assert "Best cell: 4.50 % (degree 5, n = 2048)" in text
 
 
-def test_the_shipped_tables_differences_as_the_readme_says():
-    """README's sentence on the shipped Table 2, recomputed (it once folded the one cell
-    below the paper into the range of the 45 above: "above ..., by −0.13 to +2.22")."""
+def test_the_shipped_tables_differences_from_the_paper():
+    """The sentence the Features view and the documentation show on the shipped Table 2
+    (it once folded the one cell below the paper into the range of the 45 above)."""
     table = read_table2((ROOT / "assets" / "features_table2.csv").read_text(encoding="utf-8"))
     text = differences_from_paper(table.errors)
     assert "ours are 45 above it (by 0.02 to 2.22), 1 below it (degree 1, n = 256, by 0.13)" in text
-    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
-    assert "45 of the 46 cells are above the paper's error, by 0.02 to 2.22 points" in readme
-    assert "one is below it, degree 1 at n = 256, by 0.13" in readme
-    assert "−0.13 to +2.22" not in readme
 
 
 @pytest.mark.usps
@@ -390,12 +386,11 @@ def test_dividing_by_256_to_the_d_leaves_the_feature_scale_varying_as_the_text_s
     assert (f"{scales[1]:.2f}", f"{scales[-1]:.2f}") == ("0.54", "0.28")
     from kpca_ui.views.features import PROTOCOL
 
-    for text in (PROTOCOL, (ROOT / "README.md").read_text(encoding="utf-8")):
-        flat = " ".join(text.split())
-        assert "still varies 1.9× over degrees 1–7" in flat
-        assert "C means the same at every degree" not in flat
-        assert "makes the SVM's C mean the same" not in flat
-        assert "same linear machine as" not in flat
+    flat = " ".join(PROTOCOL.split())
+    assert "still varies 1.9× over degrees 1–7" in flat
+    assert "C means the same at every degree" not in flat
+    assert "makes the SVM's C mean the same" not in flat
+    assert "same linear machine as" not in flat
 
 
 def test_decomposition_of_every_training_digit_by_the_randomized_solver(monkeypatch):

@@ -75,9 +75,14 @@ def test_capacity_steps_up_by_15_while_the_storm_holds_and_down_by_5_until_it_do
     monkeypatch.setattr(load_test, "run", run)
     monkeypatch.setattr(load_test, "report", lambda outcome, args: outcome.records <= holds_up_to)
     monkeypatch.setattr(load_test, "redraw_p95", lambda sessions: sessions / 10)
+    saved = []
+    monkeypatch.setattr(load_test, "save", lambda *table, note: saved.append(table[3]))
     assert load_test.main(["--capacity"]) == (0 if holds_up_to >= 5 else 1)
     assert tried == runs
     assert answer in capsys.readouterr().out.splitlines()[-1]
+    # the documentation's table: every step, in order of sessions, with its verdict
+    assert [row[0] for row in saved[0]] == sorted(runs)
+    assert all(row[2] == ("yes" if row[0] <= holds_up_to else "no") for row in saved[0])
 
 
 def test_the_storm_is_judged_by_issue_36s_redraw_p95_of_2_s(capsys):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +18,8 @@ from kpca_core.rings import DK_GAMMA, fig5_readings, radius_correlations, readin
 from kpca_core.spectrum import WidthSweep
 from kpca_ui.views.rings import DK_SIGMA, RINGS_CAPTION, RINGS_CLAIMS, RINGS_HELP
 from tests.conftest import white_blocks
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
@@ -127,21 +130,23 @@ def test_the_dk_width_is_their_c() -> None:
     assert sigma_to_gamma(DK_SIGMA) == pytest.approx(DK_GAMMA, rel=1e-4)
 
 
-def test_the_readme_states_the_measured_numbers(readings) -> None:
+def test_the_documentation_shows_these_readings(readings) -> None:
+    """The site's numbers on the rings (``docs/macros.py``, computed as it is built) are the
+    readings above and the Spectrum's shares at D&K's c, not copies of an older run."""
     X, _, (centred, uncentred) = readings
-    readme = (Path(__file__).parents[1] / "README.md").read_text()
-    rho = [f"{value:.2f}" for value in centred.correlations]
-    assert f"kPC 1 {rho[0]}, kPC 2 {rho[1]}, **kPC 3 {rho[2]}**" in readme
-    assert f"**kPC 1 {uncentred.correlations[0]:.2f}**" in readme
-    flat = " ".join(readme.split())
-    # |ρ| < 1: the claim holds closely, not "exactly"
-    assert "holds exactly" not in flat and uncentred.correlations[0] < 0.99
-    assert f"closely but not exactly (|ρ| {uncentred.correlations[0]:.3f}, not 1)" in flat
-    # the paper samples "in a circle"; the app's points lie on the circles, and says so
-    assert 'uniform distribution in a circle of radius" 1, 2, 4' in flat
+    spec = importlib.util.spec_from_file_location("macros", ROOT / "docs" / "macros.py")
+    macros = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(macros)
+    facts = macros.rings_facts()
+    assert facts["centred"] == [f"{value:.2f}" for value in centred.correlations]
+    assert facts["centred_radius"] == centred.radius_component
+    assert facts["uncentred_kpc1"] == f"{uncentred.correlations[0]:.3f}"
+    # |ρ| < 1: the claim holds closely, not exactly
+    assert uncentred.correlations[0] < 0.99
+    # the paper samples "in a circle"; the app's points lie on the circles
     assert np.allclose(np.linalg.norm(X[:100], axis=1), 1.0)
     shares = [
         WidthSweep("rbf", widths=[DK_SIGMA], center=center, n_jobs=1).fit(X).share(2)[0]
         for center in (True, False)
     ]
-    assert f"{shares[0]:.3f} centred and {shares[1]:.3f} not centred" in readme
+    assert (facts["share_centred"], facts["share_uncentred"]) == tuple(f"{v:.3f}" for v in shares)

@@ -6,7 +6,7 @@ installed scikit-learn at test time, as a private module whose name
 ``KernelPCA`` is then bound to ours; its test functions are collected here
 unchanged.  A test that checks a behaviour where this project differs on
 purpose is marked expected-to-fail (strict) by name, with the difference
-(the README's table in "The engine") as reason.
+(the table in docs/engine/index.md) as reason.
 """
 
 import importlib.util

@@ -1,8 +1,9 @@
 """The Lesson view: a lecture as steps, each a view with its settings and what to say.
 
 A lesson is a TOML file in ``assets/lessons/`` (format: the header of
-``kernel_pca_10_steps.toml`` and the README), read by :func:`parse_lesson`; the page shows
-one step (:func:`show_step`).  Link: ``/lesson?ls_lesson=<name>&step=3``.
+``kernel_pca_10_steps.toml`` and ``docs/lecturers/lessons.md``), read by
+:func:`parse_lesson`; the page shows one step (:func:`show_step`).
+Link: ``/lesson?ls_lesson=<name>&step=3``.
 """
 
 from __future__ import annotations

@@ -1,0 +1,205 @@
+"""What the documentation computes when it is built (mkdocs-macros, ``mkdocs.yml``).
+
+Two kinds of numbers appear in the pages, and neither is typed by hand:
+
+* the benches' tables, read from ``docs/benchmarks/results/*.json``
+  (written by :func:`bench.results.save`): ``{{ bench_tables() }}`` renders
+  every file, ``{{ bench_table("name") }}`` one of them;
+* facts of the code, as variables: the limits a lecturer meets (``limits``),
+  and a few results the app itself computes in well under a second
+  (``rings``, ``table2``), recomputed with the app's own functions.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import tomllib
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "docs" / "benchmarks" / "results"
+
+
+def cell(value: Any) -> str:
+    """One table cell: numbers to three significant figures (whole numbers as they are)."""
+    if isinstance(value, bool) or value is None:
+        return "—" if value is None else str(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "—"
+        if value == 0 or abs(value) >= 100:
+            return f"{value:.0f}"
+        if abs(value) < 1e-3:
+            return f"{value:.1e}"
+        return f"{value:.3g}"
+    return str(value).replace("|", "\\|").replace("\n", " ")
+
+
+def render(name: str, record: dict[str, Any], level: int = 3) -> str:
+    """One results file as Markdown: its title, the table, how to read it, where it ran."""
+    machine = record.get("machine", {})
+    lines = [
+        f"{'#' * level} {record['title']} {{#{name.replace('_', '-')}}}",
+        "",
+        "| " + " | ".join(cell(c) for c in record["columns"]) + " |",
+        "|" + " --- |" * len(record["columns"]),
+        *("| " + " | ".join(cell(v) for v in row) + " |" for row in record["rows"]),
+        "",
+    ]
+    if record.get("note"):
+        lines += [record["note"], ""]
+    lines += [
+        f"`{record['command']}` on {record['date']}: {machine.get('cpus', '?')} CPUs"
+        + (f" at a load average of {machine['load']}" if "load" in machine else "")
+        + f", Python {machine.get('python', '?')}, {machine.get('platform', '?')}.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def results() -> dict[str, dict[str, Any]]:
+    """Every results file, by name, in name order."""
+    return {
+        path.stem: json.loads(path.read_text(encoding="utf-8"))
+        for path in sorted(RESULTS.glob("*.json"))
+    }
+
+
+def define_env(env: Any) -> None:
+    """The macros and variables the pages use (mkdocs-macros' entry point)."""
+
+    @env.macro
+    def bench_tables(level: int = 3) -> str:
+        """Every results file of the benches, one section each."""
+        return "\n".join(render(name, record, level) for name, record in results().items())
+
+    @env.macro
+    def bench_table(name: str, run: str = "", level: int = 3) -> str:
+        """One results file, or a note saying how to produce it."""
+        path = RESULTS / f"{name}.json"
+        if path.exists():
+            return render(name, json.loads(path.read_text(encoding="utf-8")), level)
+        how = f"run `{run}` to make it" if run else "its bench has not been run here yet"
+        return f'!!! note "Not measured yet"\n    `{name}` has no results file yet: {how}.\n'
+
+    env.variables["limits"] = code_limits()
+    env.variables["setup"] = experiment_setup()
+    env.variables["lesson"] = shipped_lesson()
+    env.variables["rings"] = rings_facts()
+    env.variables["table2"] = table2_facts()
+
+
+def code_limits() -> dict[str, Any]:
+    """The limits a lecturer or a deployment meets, read from the code that enforces them."""
+    from kpca_core import budget, drawing, uploads
+    from kpca_core.figures import layout
+    from kpca_ui import cache, workers
+    from kpca_ui.rooms.store import CODE_LENGTH, Limits
+
+    room = Limits()
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
+    return {
+        "widget_state_mb": config["server"]["maxWidgetStateSize"],
+        "upload_mb": config["server"]["maxUploadSize"],
+        "min_text_px": layout.MIN_TEXT_PX,
+        "upload_rows": uploads.MAX_ROWS,
+        "upload_line_chars": uploads.MAX_LINE_CHARS,
+        "upload_columns": uploads.MAX_COLUMNS,
+        "upload_groups": uploads.MAX_GROUPS,
+        "drawing_points": drawing.MAX_POINTS,
+        "request_budget_s": f"{budget.REQUEST_BUDGET_S:g}",
+        "cache_mb": cache.MAX_BYTES // cache.MB,
+        "workers": workers.WORKERS,
+        "heavy_s": f"{workers.HEAVY_S:g}",
+        "cancellable_s": f"{workers.CANCELLABLE_S:g}",
+        "room_code_chars": CODE_LENGTH,
+        "room_points": room.points,
+        "room_digits": room.digits,
+        "room_rate": room.rate,
+        "room_window_s": f"{room.window_s:g}",
+        "room_students": room.students,
+        "rooms": room.rooms,
+        "room_idle_h": f"{room.idle_s / 3600:g}",
+    }
+
+
+def experiment_setup() -> dict[str, Any]:
+    """The experiments' sizes and grids, from the modules that run them."""
+    from kpca_core import denoise, features, gaussians_table, kernel_pca
+
+    preset = next(iter(denoise.PRESETS.values()))
+    return {
+        "features_per_sample": f"{kernel_pca.FEATURES_PER_SAMPLE:g}",
+        "nystrom_block": kernel_pca.NYSTROM_BLOCK,
+        "train_per_class": preset.n_train_per_class,
+        "test_per_class": preset.n_test_per_class,
+        "demo_linear": denoise.DEMO_N["linear"],
+        "demo_kernel": denoise.DEMO_N["kernel"],
+        "table2_fit": features.KPCA_TRAIN,
+        "table2_train": features.ALL_TRAIN,
+        "table2_c": ", ".join(f"{c:g}" for c in features.C_GRID),
+        "table2_held_out": f"{features.VALIDATION_FRACTION:.0%}",
+        "table1_sigmas": f"{gaussians_table.SIGMAS[0]:g} … {gaussians_table.SIGMAS[-1]:g}",
+        "table1_n": f"{gaussians_table.N_VALUES[0]} … {gaussians_table.N_VALUES[-1]}",
+        "table1_seeds": len(gaussians_table.SEEDS),
+        "table1_train": gaussians_table.N_TRAIN,
+    }
+
+
+def shipped_lesson() -> dict[str, Any]:
+    """The lesson the app ships: its format (the file's header comment) and its steps."""
+    path = ROOT / "assets" / "lessons" / "kernel_pca_10_steps.toml"
+    text = path.read_text(encoding="utf-8")
+    header = []
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            break
+        header.append(line)
+    lesson = tomllib.loads(text)
+    return {
+        "name": path.stem,
+        "title": lesson["title"],
+        "header": "\n".join(header),
+        "steps": [(step["title"], step["page"]) for step in lesson["step"]],
+    }
+
+
+def rings_facts() -> dict[str, Any]:
+    """Deręgowski & Krzyśko's three rings, read both ways (``kpca_core.rings``)."""
+    from kpca_core import gamma_to_sigma
+    from kpca_core.datasets import three_rings
+    from kpca_core.rings import DK_GAMMA, fig5_readings
+    from kpca_core.spectrum import WidthSweep
+
+    X, _ = three_rings(random_state=0)
+    centred, uncentred = fig5_readings(X)
+    share = {
+        center: WidthSweep("rbf", widths=[gamma_to_sigma(DK_GAMMA)], center=center, n_jobs=1)
+        .fit(X)
+        .share(2)[0]
+        for center in (True, False)
+    }
+    return {
+        "centred": [f"{rho:.2f}" for rho in centred.correlations],
+        "centred_radius": centred.radius_component,
+        "uncentred": [f"{rho:.2f}" for rho in uncentred.correlations],
+        "uncentred_kpc1": f"{uncentred.correlations[0]:.3f}",
+        "share_centred": f"{share[True]:.3f}",
+        "share_uncentred": f"{share[False]:.3f}",
+    }
+
+
+def table2_facts() -> dict[str, Any]:
+    """The shipped Table 2 against the paper's, in the Features view's own words."""
+    from kpca_core.features import differences_from_paper, read_table2, table2_claims
+
+    table = read_table2((ROOT / "assets" / "features_table2.csv").read_text(encoding="utf-8"))
+    claims = table2_claims(table.errors)
+    return {
+        "differences": differences_from_paper(table.errors),
+        "claims": [f"{c.statement} {c.detail}" for c in claims],
+    }
