@@ -101,14 +101,16 @@ def cleaned(
     return ImageGrid(images, side, ("",), titles), Verdict.of(clean, *grid.images[0])
 
 
-def pictures(grid: ImageGrid, verdict: Verdict, key: str, name: str, what: str) -> None:
-    """The four pictures, full width, above them in words ``what`` they show (their text
-    alternative), and the verdict under them: how much of the noise each method removed, in
-    one line and a bar for each."""
-    st.markdown(figures.demo_text(grid, what))
+def pictures(
+    grid: ImageGrid, verdict: Verdict, key: str, name: str, what: str, note: str = ""
+) -> None:
+    """The four pictures, full width, under them in words ``what`` they show (their text
+    alternative), the verdict: how much of the noise each method removed, in one line and a
+    bar for each, and a ``note`` on the verdict."""
     width = narrow_px(f"{key}_screen")  # a phone's, once measured: the pictures in rows
     fig = figures.demo_figure(grid, width_px=width, height_px=FIGURE_PX)
     chart(presentable(fig, height=PRESENTER_PX), key=key, config=export_config(name))
+    st.caption(figures.demo_text(grid, what))
     st.markdown(
         '<p style="font-size: 1.5rem; font-weight: 700; margin: 0">'
         f"{html.escape(verdict.words().capitalize())}</p>",
@@ -117,6 +119,8 @@ def pictures(grid: ImageGrid, verdict: Verdict, key: str, name: str, what: str) 
     shares = {"Kernel method": verdict.kernel, "Classic method": verdict.classic}
     for column, (method, share) in zip(st.columns(2), shares.items(), strict=True):
         column.progress(min(max(share, 0.0), 1.0), text=f"{method}: {percent(share)}")
+    if note:
+        st.markdown(note)
     if prose():
         st.caption(NOISE_GONE)
     narrow_listener(f"{key}_screen", width)
@@ -144,21 +148,22 @@ def selection(cases: DemoCases, every: bool) -> str:
     if every:
         median = cases.median()
         return (
-            f"Every test digit in turn, none picked: over all {n}, the kernel method removed "
-            f"a median {percent(median.kernel, short=True)} of the noise, the classic method "
-            f"{percent(median.classic, short=True)}."
+            f"Every test digit in turn, none picked out. Over all {n}, the kernel method "
+            f"removed {percent(median.kernel, short=True)} of the noise from a typical digit "
+            f"(the median), the classic method {percent(median.classic, short=True)}."
         )
     amount = next(name for name, level in DEMO_LEVELS.items() if level == cases.level)
     return (
-        f"These digits are picked to show the difference: of the {n} test digits, the "
-        f"{cases.n_wins} where the kernel method leaves at most half as much noise as the "
-        f"classic method, the clearest first, with {amount} noise, where the two differ most."
+        f"The digits shown are picked to make the difference clear: only the {cases.n_wins} "
+        f"of the {n} test digits on which the kernel method leaves at most half as much "
+        f"noise as the classic method, the clearest first, with {amount} noise (where the "
+        "two differ most)."
     )
 
 
 def show(model: DigitDenoiser, subsets: DigitSubsets, cases: DemoCases) -> None:
-    """Two sentences (what it does, which digits it shows), the button for another and the
-    choice of any test digit, the digit's pictures and its verdict."""
+    """One sentence, the button for another and the choice of any test digit; the digit's
+    pictures, its verdict and which digits are shown (:func:`selection`)."""
     words, controls = st.columns([4, 1], vertical_alignment="center")
     controls.button("Show me another", key=NEXT, on_click=another, icon=":material/refresh:")
     every = SETTINGS.draw(ANY, controls, on_change=first)
@@ -168,12 +173,11 @@ def show(model: DigitDenoiser, subsets: DigitSubsets, cases: DemoCases) -> None:
             "method** redraws a noisy digit from similar ones it has seen, while the "
             "**classic method** keeps much of the noise."
         )
-    words.markdown(selection(cases, every))
     order = in_turns(subsets.y_test) if every else cases.chosen
     index = int(order[st.session_state.get(COUNT, 0) % len(order)])  # one more per "another"
     grid, verdict = cleaned(model, subsets.X_test[index], noise_of(cases), index, subsets.side)
     what = f"a handwritten {subsets.y_test[index]}, test digit #{index} of {len(subsets.X_test)}"
-    pictures(grid, verdict, "dm_chart", f"demo_digit{index}", what)
+    pictures(grid, verdict, "dm_chart", f"demo_digit{index}", what, selection(cases, every))
 
 
 @st.fragment
