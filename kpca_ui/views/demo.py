@@ -38,7 +38,7 @@ SETTINGS = Settings(
     ),
 )
 NEXT = "dm_next"
-COUNT = "dm_case"  # session key of the shown case's place among the convincing ones
+COUNT = "dm_case"  # session key of the shown digit's place among those shown ("Show me another")
 TITLES = ("Written<br>by hand", "With<br>noise", "Classic<br>method", "Kernel<br>method")
 """Two short lines each, so that they stay apart on a phone's 390 px."""
 PAD_TITLES = ("Written<br>by you", *TITLES[1:])
