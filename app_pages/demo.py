@@ -36,4 +36,5 @@ if prose():
 view.write_a_digit(view.PREFIX, model, subsets.side, view.noise_of(cases))
 written = pad.keys(view.PREFIX)
 counts = {key: st.session_state.get(key, 0) for key in (view.COUNT, written["noise"])}
-take_home("demo", {written["link"]: st.query_params.get(written["link"], ""), **counts})
+shown = {written["link"]: st.query_params.get(written["link"], ""), **counts}
+take_home("demo", {**shown, view.ANY: view.SETTINGS.value(view.ANY)})

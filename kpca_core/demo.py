@@ -9,6 +9,8 @@ is at most :data:`MAX_RATIO` are shown; the noise level is the one where every
 class has such digits and the verdict on them differs most. They are shown in
 rounds over the classes, the clearest first (:attr:`DemoCases.clarity`: kernel
 PCA's picture clean and the verdict widest), so that no class comes twice in a row.
+Chosen by nothing, every test digit can be shown too, in turns over the classes
+(:func:`in_turns`); :meth:`DemoCases.median` is the verdict over all of them.
 
 The verdict says how much of the noise each method removed,
 :func:`noise_gone`: 1 − ‖z − x‖² / ‖x̃ − x‖² for the clean digit x, its noisy
@@ -51,12 +53,31 @@ class DemoCases:
         (:func:`showing_order`).
     n_classes : int
         How many classes the chosen digits cover.
+    max_ratio : float
+        The largest ratio kernel / linear of a chosen digit.
     """
 
     level: float
     errors: np.ndarray
     chosen: np.ndarray
     n_classes: int
+    max_ratio: float = MAX_RATIO
+
+    @property
+    def n_wins(self) -> int:
+        """How many test digits have a ratio ≤ :attr:`max_ratio` (the chosen ones are among
+        them: :func:`showing_order` may leave out a last class's)."""
+        return int(np.count_nonzero(self.ratios <= self.max_ratio))
+
+    def median(self) -> Verdict:
+        """The median over every test digit of the share of the noise each method removed
+        (:func:`noise_gone`, each median taken on its own)."""
+        noise, linear, kernel = self.errors
+        tiny = np.finfo(float).tiny
+        return Verdict(
+            float(np.median(1 - kernel / np.maximum(noise, tiny))),
+            float(np.median(1 - linear / np.maximum(noise, tiny))),
+        )
 
     @property
     def ratios(self) -> np.ndarray:
@@ -121,6 +142,27 @@ def showing_order(clarity: np.ndarray, labels: np.ndarray, eligible: np.ndarray)
     return np.array(order, dtype=int)
 
 
+def in_turns(labels: np.ndarray) -> np.ndarray:
+    """Every digit, in turns over the classes: the first of each class (by index), then the
+    second of each, and so on; the order of "any test digit", which picks none.
+
+    Parameters
+    ----------
+    labels : ndarray of shape (n,)
+
+    Returns
+    -------
+    ndarray of int
+        A permutation of ``range(n)``.
+    """
+    labels = np.asarray(labels)
+    place = np.zeros(len(labels), dtype=int)  # each digit's place among its class's
+    for label in np.unique(labels):
+        members = labels == label
+        place[members] = np.arange(np.count_nonzero(members))
+    return np.lexsort((labels, place))
+
+
 def measure(
     model: DigitDenoiser,
     X: np.ndarray,
@@ -154,6 +196,7 @@ def measure(
         errors,
         showing_order(cases.clarity, labels, eligible),
         len(np.unique(labels[eligible])),
+        max_ratio,
     )
 
 

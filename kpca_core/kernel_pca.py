@@ -195,7 +195,10 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         top ``n_components`` with ``scipy.linalg.eigh``'s ``subset_by_index``;
         ``"arpack"``: ``scipy.sparse.linalg.eigsh``; ``"randomized"``:
         scikit-learn's randomized solver (Halko et al. 2011), for many points
-        and few components; ``"auto"`` picks the fastest of dense, subset
+        and few components: it gives the leading eigenvalues to about 1e-10 (relative)
+        but, where the spectrum is flat past the last requested one, the last ones only
+        to about 1e-3, as scikit-learn's (the same solver; ``"arpack"`` gives them all
+        to rounding); ``"auto"`` picks the fastest of dense, subset
         and arpack for the problem size (measured crossovers, see
         ``bench/engine.py``), and solves a polynomial kernel with few explicit
         features (at most :data:`FEATURES_PER_SAMPLE` per point) through them,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -17,12 +18,14 @@ from kpca_core.demo import (
     MAX_RATIO,
     DemoCases,
     Verdict,
+    in_turns,
     measure,
     most_convincing,
     noise_gone,
     showing_order,
 )
 from kpca_core.denoise import DEMO_N, DigitDenoiser, Noise, demo_images, sample_digits
+from kpca_core.figures.denoise import demo_text
 from kpca_core.handwriting import EMPTY, encode, from_pad, to_digit
 from kpca_ui.views import demo as view
 
@@ -117,6 +120,52 @@ def test_the_level_covering_most_classes_then_with_the_widest_verdict_is_chosen(
     assert most_convincing([cases(0.6, 0.3, 10), cases(0.4, 0.3, 10)]).level == 0.4  # tie
 
 
+def test_any_digit_goes_through_every_digit_in_turns_over_the_classes():
+    labels = np.array([0, 0, 0, 1, 1, 2])
+    assert list(in_turns(labels)) == [0, 3, 5, 1, 4, 2]
+    assert sorted(in_turns(np.repeat(np.arange(10), 50))) == list(range(500))
+
+
+@pytest.mark.usps
+def test_the_sentence_on_the_selection_states_what_is_computed(small_model):
+    """The Demo's two sentences (the digits picked, or all with the medians), their numbers
+    recomputed digit by digit through the pictures the page shows (``view.cleaned``)."""
+    model, subsets = small_model
+    cases = page_cases(model, subsets)
+    noise, n = Noise("gaussian", cases.level), len(subsets.X_test)
+    verdicts, ratios = [], []
+    for index in range(n):
+        grid, verdict = view.cleaned(model, subsets.X_test[index], noise, index, 16)
+        _, _, linear, kernel = (np.sum((im - subsets.X_test[index]) ** 2) for im in grid.images[0])
+        verdicts.append(verdict)
+        ratios.append(kernel / linear)
+    wins = int(np.sum(np.array(ratios) <= 0.5))
+    amount = {0.2: "a little", 0.4: "some", 0.6: "a lot", 0.8: "very much"}[cases.level]
+    picked = view.selection(cases, every=False)
+    assert numbers(picked) == [wins, n]
+    assert "at most half as much noise" in picked and MAX_RATIO == 0.5
+    assert f"with {amount} noise" in picked
+    kernel = round(100 * np.median([v.kernel for v in verdicts]))
+    classic = round(100 * np.median([v.classic for v in verdicts]))
+    every = view.selection(cases, every=True)
+    assert numbers(every) == [n, kernel, classic]
+    assert every.index("kernel") < every.index("classic")
+    assert 0 < wins < n and kernel > classic  # the selection is a selection
+
+
+def numbers(text: str) -> list[int]:
+    """The whole numbers a sentence states, in order."""
+    return [int(number) for number in re.findall(r"\d+", text)]
+
+
+def test_the_pictures_text_alternative_names_the_digit_and_each_picture():
+    grid = view.ImageGrid(np.zeros((1, 4, 4)), 2, ("",), view.TITLES)
+    assert demo_text(grid, "a handwritten 3, test digit #41 of 500") == (
+        "A handwritten 3, test digit #41 of 500, in 4 pictures: written by hand, with noise, "
+        "classic method, kernel method."
+    )
+
+
 def test_noise_gone_is_the_share_of_the_squared_error_removed():
     clean = np.zeros(4)
     noisy = np.array([1.0, -1.0, 1.0, -1.0])  # ‖noisy − clean‖² = 4
@@ -154,6 +203,9 @@ def test_the_demo_page_shows_convincing_cases_and_another_on_click(small_demo, s
     assert not at.warning
     words = at.markdown[0].value
     assert "kernel method" in words and "$" not in words  # one sentence, no formula
+    model, subsets = small_model
+    expected = page_cases(model, subsets)
+    assert view.selection(expected, every=False) in [m.value for m in at.markdown]  # how picked
     spec = chart(at, "dm_chart")
     assert [t.replace("<br>", " ") for t in spec["layout"]["xaxis"]["ticktext"]] == [
         "Written by hand",
@@ -166,15 +218,13 @@ def test_the_demo_page_shows_convincing_cases_and_another_on_click(small_demo, s
     assert len(frames) == 4
     assert len({(f["x1"] - f["x0"], f["y1"] - f["y0"]) for f in frames}) == 1
     # The same digits and model as the page: the level and digits it must choose.
-    model, subsets = small_model
-    expected = page_cases(model, subsets)
     shown = [shown_digit(at)]
-    verdicts = [at.markdown[1].value]
+    verdicts = [verdict_line(at)]
     for _ in range(4):
         at.button(key=view.NEXT).click().run()
         assert not at.exception
         shown.append(shown_digit(at))
-        verdicts.append(at.markdown[1].value)
+        verdicts.append(verdict_line(at))
     assert shown == list(expected.chosen[:5])  # "show me another": the next clear case
     labels = subsets.y_test[shown]
     assert np.all(labels[1:] != labels[:-1])
@@ -186,6 +236,47 @@ def test_the_demo_page_shows_convincing_cases_and_another_on_click(small_demo, s
         assert verdict.kernel > verdict.classic
     bars = [p.proto.text for p in at.get("progress")]
     assert bars[0].startswith("Kernel method: ") and bars[1].startswith("Classic method: ")
+
+
+def verdict_line(at) -> str:
+    (words,) = [m.value for m in at.markdown if "Kernel method: " in m.value]
+    return words
+
+
+def pictures_text(at) -> str:
+    """The line above the Demo's pictures that says what they show (their text alternative)."""
+    (words,) = [c.value for c in at.caption if "test digit #" in c.value]
+    return words
+
+
+@pytest.mark.usps
+def test_any_test_digit_shows_the_unpicked_ones_and_the_medians_over_all(small_demo, small_model):
+    model, subsets = small_model
+    expected = page_cases(model, subsets)
+    at = open_view("demo")
+    index = shown_digit(at)
+    label, n = subsets.y_test[index], len(subsets.X_test)
+    # which digit, in words, with each picture named: the pictures' text alternative
+    assert pictures_text(at) == (
+        f"A handwritten {label}, test digit #{index} of {n}, in 4 pictures: written by hand, "
+        "with noise, classic method, kernel method."
+    )
+    at.button(key=view.NEXT).click().run()
+    at.toggle(key=view.ANY).set_value(True).run()  # back to the first of every digit
+    assert not at.exception
+    assert at.query_params[view.ANY] == "true"
+    assert view.selection(expected, every=True) in [m.value for m in at.markdown]
+    shown = [shown_digit(at)]
+    for _ in range(11):
+        at.button(key=view.NEXT).click().run()
+        shown.append(shown_digit(at))
+    assert shown == list(in_turns(subsets.y_test)[:12])
+    assert not set(shown) <= set(expected.chosen)  # digits the selection leaves out
+    assert f"test digit #{shown[-1]} of {n}" in pictures_text(at)
+    # the link opens it so
+    linked = open_view("demo", query={view.ANY: "true"})
+    assert shown_digit(linked) == in_turns(subsets.y_test)[0]
+    assert linked.toggle(key=view.ANY).value is True
 
 
 def test_offline_the_demo_says_in_one_plain_line_which_small_set_it_shows(no_usps):
@@ -269,6 +360,10 @@ def test_a_written_digit_is_cleaned_up_with_a_verdict_and_goes_into_the_link(sma
     assert np.allclose(image[:, :16], written_digit.reshape(16, 16))
     verdicts = [m.value for m in at.markdown if "Kernel method: " in m.value]
     assert len(verdicts) == 2  # the shown case's and the written digit's
+    assert (
+        "The digit you wrote, in 4 pictures: written by you, with noise, classic method, "
+        "kernel method." in [c.value for c in at.caption]
+    )
     assert at.query_params["dm_pad"] == encode(from_pad([[list(p) for p in s] for s in SEVEN])[0])
     # "Add noise again": the same digit, other noise
     before = decode(spec["data"][0]["z"])[:, 20:36]

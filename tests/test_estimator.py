@@ -1,5 +1,7 @@
 """KernelPCA as a scikit-learn estimator: the common checks, the ecosystem, inverse_transform."""
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -391,6 +393,32 @@ def test_randomized_solver_agrees_with_dense_and_sklearn():
     np.testing.assert_allclose(ours.eigenvalues_ * 400, theirs.eigenvalues_, rtol=1e-8)
     np.testing.assert_allclose(np.abs(ours.transform(Y)), np.abs(theirs.transform(Y)), atol=1e-8)
     assert ours.eigen_solver_ == "randomized"
+
+
+RANDOMIZED_ACCURACY = re.compile(r"leading eigenvalues to about (\S+) .*? only to about (\S+),")
+"""The docstring's sentence on the randomized solver's accuracy, its two magnitudes."""
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_randomized_solvers_accuracy_is_as_its_docstring_says(seed):
+    """On a flat spectrum (an RBF kernel whose 21st eigenvalue is within 5 % of the 20th),
+    the leading eigenvalues to the first magnitude, the last requested only to the second,
+    ours and scikit-learn's alike (the same solver), against a dense eigh."""
+    lead, tail = map(
+        float, RANDOMIZED_ACCURACY.search(" ".join(KernelPCA.__doc__.split())).groups()
+    )
+    X = np.random.RandomState(seed).randn(400, 6)
+    dense = KernelPCA(21, kernel="rbf", gamma=1.0, eigen_solver="dense").fit(X).eigenvalues_
+    assert dense[20] / dense[19] > 0.95  # flat past the last requested
+    options = {"kernel": "rbf", "gamma": 1.0, "eigen_solver": "randomized", "random_state": seed}
+    ours = KernelPCA(20, **options).fit(X).eigenvalues_
+    theirs = SkKernelPCA(20, **options).fit(X).eigenvalues_ / len(X)  # eig(K̃), not eig(K̃)/M
+    for values in (ours, theirs):
+        error = np.abs(values - dense[:20]) / dense[:20]
+        assert error[:5].max() < 10 * lead
+        assert tail / 10 < error[-3:].max() < 10 * tail
+    arpack = KernelPCA(20, kernel="rbf", gamma=1.0, eigen_solver="arpack").fit(X).eigenvalues_
+    np.testing.assert_allclose(arpack, dense[:20], rtol=1e-12)  # "arpack": all to rounding
 
 
 def test_nystrom_is_exact_when_the_landmarks_span_the_feature_space():

@@ -28,6 +28,7 @@ import pytest
 from conftest import open_view
 
 from kpca_core import datasets, drawing, handwriting
+from kpca_core.demo import in_turns
 from kpca_core.denoise import DEMO_N, ImageGrid, Noise, demo_images
 from kpca_core.figures import contours as contour_figures
 from kpca_core.figures import denoise as denoise_figures
@@ -124,6 +125,7 @@ def _cases() -> list[Case]:
         Case("features-drawn", "features", {"ft_data": features.DRAWN,
                                             "ft_draw": drawing.encode(DRAWING)}),
         Case("demo-written", "demo", {"dm_pad": handwriting.encode(WRITING)}),
+        Case("demo-any", "demo", {"dm_any": True}),
     ]  # fmt: skip
     seen, cases = set(), []
     for case in wanted:
@@ -395,7 +397,7 @@ def _demo(values: Mapping[str, Any], drawn: Any) -> dict[str, Any]:
     ``warm``, ``convincing_cases``, ``cleaned``)."""
     model, subsets = demo.model_and_digits()
     cases = demo.convincing_cases(demo.model_key(subsets.source), model, subsets)
-    index = int(cases.chosen[0])
+    index = int((in_turns(subsets.y_test) if values.get("dm_any") else cases.chosen)[0])
     made = {}
     grid, _ = demo.cleaned(model, subsets.X_test[index], demo.noise_of(cases), index, subsets.side)
     made["fig"] = denoise_figures.demo_figure(grid, width_px=NARROW_PX, height_px=demo.FIGURE_PX)

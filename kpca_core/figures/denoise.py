@@ -405,6 +405,27 @@ def demo_figure(
     return fig
 
 
+def demo_text(grid: ImageGrid, what: str) -> str:
+    """The text alternative of :func:`demo_figure`: what its pictures show, and each
+    picture by its title, in order.
+
+    Parameters
+    ----------
+    grid : ImageGrid
+        The figure's pictures (one row), titled.
+    what : str
+        The digit they show, e.g. ``"a handwritten 3, test digit #41 of 500"``.
+
+    Returns
+    -------
+    str
+        E.g. ``"A handwritten 3, test digit #41 of 500, in 4 pictures: written by hand,
+        with noise, classic method, kernel method."``
+    """
+    titles = [" ".join(label.replace("<br>", " ").split()) for label in grid.column_labels]
+    return f"{what[:1].upper()}{what[1:]}, in {len(titles)} pictures: {', '.join(titles).lower()}."
+
+
 def _curve_trace(curve: ErrorCurve, colour: str, *, dash: str = "solid") -> go.Scatter:
     return go.Scatter(
         x=curve.n.astype(np.float32),

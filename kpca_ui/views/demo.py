@@ -10,7 +10,7 @@ import streamlit as st
 
 import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
 from kpca_core import denoise, usps
-from kpca_core.demo import DemoCases, Verdict, measure, most_convincing, percent
+from kpca_core.demo import DemoCases, Verdict, in_turns, measure, most_convincing, percent
 from kpca_core.denoise import DigitDenoiser, DigitSubsets, ImageGrid, Noise, demo_images
 from kpca_core.figures import denoise as figures
 from kpca_core.figures.style import export_config
@@ -21,14 +21,24 @@ from kpca_ui.cache import memo
 from kpca_ui.chart import chart
 from kpca_ui.presenter import presentable, prose
 from kpca_ui.screen import narrow_listener, narrow_px
-from kpca_ui.settings import Settings
+from kpca_ui.settings import Settings, flag
 from kpca_ui.views.denoising import DEMO_LEVELS
 from kpca_ui.views.denoising_cache import digit_sets, digit_subsets, fitted_model
 
 PREFIX = "dm"  # the page's widget keys' prefix (its pad's link parameter is dm_pad)
-SETTINGS = Settings(PREFIX, "demo", pad.link_setting(PREFIX))  # a link's only setting: the pad
+ANY = "dm_any"
+SETTINGS = Settings(
+    PREFIX,
+    "demo",
+    pad.link_setting(PREFIX),
+    flag(
+        ANY,
+        "Any test digit",
+        help="Show every test digit in turn, not only those picked to show the difference.",
+    ),
+)
 NEXT = "dm_next"
-COUNT = "dm_case"  # session key of the shown case's place among the convincing ones
+COUNT = "dm_case"  # session key of the shown digit's place among those shown ("Show me another")
 TITLES = ("Written<br>by hand", "With<br>noise", "Classic<br>method", "Kernel<br>method")
 """Two short lines each, so that they stay apart on a phone's 390 px."""
 PAD_TITLES = ("Written<br>by you", *TITLES[1:])
@@ -91,12 +101,16 @@ def cleaned(
     return ImageGrid(images, side, ("",), titles), Verdict.of(clean, *grid.images[0])
 
 
-def pictures(grid: ImageGrid, verdict: Verdict, key: str, name: str) -> None:
-    """The four pictures, full width, and the verdict under them: how much of the noise each
-    method removed, in one line and a bar for each."""
+def pictures(
+    grid: ImageGrid, verdict: Verdict, key: str, name: str, what: str, note: str = ""
+) -> None:
+    """The four pictures, full width, under them in words ``what`` they show (their text
+    alternative), the verdict: how much of the noise each method removed, in one line and a
+    bar for each, and a ``note`` on the verdict."""
     width = narrow_px(f"{key}_screen")  # a phone's, once measured: the pictures in rows
     fig = figures.demo_figure(grid, width_px=width, height_px=FIGURE_PX)
     chart(presentable(fig, height=PRESENTER_PX), key=key, config=export_config(name))
+    st.caption(figures.demo_text(grid, what))
     st.markdown(
         '<p style="font-size: 1.5rem; font-weight: 700; margin: 0">'
         f"{html.escape(verdict.words().capitalize())}</p>",
@@ -105,6 +119,8 @@ def pictures(grid: ImageGrid, verdict: Verdict, key: str, name: str) -> None:
     shares = {"Kernel method": verdict.kernel, "Classic method": verdict.classic}
     for column, (method, share) in zip(st.columns(2), shares.items(), strict=True):
         column.progress(min(max(share, 0.0), 1.0), text=f"{method}: {percent(share)}")
+    if note:
+        st.markdown(note)
     if prose():
         st.caption(NOISE_GONE)
     narrow_listener(f"{key}_screen", width)
@@ -120,20 +136,48 @@ def another() -> None:
     st.session_state[COUNT] = st.session_state.get(COUNT, 0) + 1
 
 
+def first() -> None:
+    """The "Any test digit" toggle's callback: its sequence from the start."""
+    st.session_state[COUNT] = 0
+
+
+def selection(cases: DemoCases, every: bool) -> str:
+    """How the digits shown were chosen, in one plain sentence with the measured numbers:
+    the digits where the kernel method wins clearly, or (``every``) all, with the medians."""
+    n = cases.errors.shape[1]
+    if every:
+        median = cases.median()
+        return (
+            f"Every test digit in turn, none picked out. Over all {n}, the kernel method "
+            f"removed {percent(median.kernel, short=True)} of the noise from a typical digit "
+            f"(the median), the classic method {percent(median.classic, short=True)}."
+        )
+    amount = next(name for name, level in DEMO_LEVELS.items() if level == cases.level)
+    return (
+        f"The digits shown are picked to make the difference clear: only the {cases.n_wins} "
+        f"of the {n} test digits on which the kernel method leaves at most half as much "
+        f"noise as the classic method, the clearest first, with {amount} noise (where the "
+        "two differ most)."
+    )
+
+
 def show(model: DigitDenoiser, subsets: DigitSubsets, cases: DemoCases) -> None:
-    """One sentence and the button for another, the case's pictures and its verdict."""
-    words, button = st.columns([4, 1], vertical_alignment="center")
+    """One sentence, the button for another and the choice of any test digit; the digit's
+    pictures, its verdict and which digits are shown (:func:`selection`)."""
+    words, controls = st.columns([4, 1], vertical_alignment="center")
+    controls.button("Show me another", key=NEXT, on_click=another, icon=":material/refresh:")
+    every = SETTINGS.draw(ANY, controls, on_change=first)
     if prose():
         words.markdown(
             f"After looking at {len(subsets.X_train):,} handwritten digits, the **kernel "
             "method** redraws a noisy digit from similar ones it has seen, while the "
             "**classic method** keeps much of the noise."
         )
-    button.button("Show me another", key=NEXT, on_click=another, icon=":material/refresh:")
-    place = st.session_state.get(COUNT, 0)  # the next convincing case after each "another"
-    index = int(cases.chosen[place % len(cases.chosen)])
+    order = in_turns(subsets.y_test) if every else cases.chosen
+    index = int(order[st.session_state.get(COUNT, 0) % len(order)])  # one more per "another"
     grid, verdict = cleaned(model, subsets.X_test[index], noise_of(cases), index, subsets.side)
-    pictures(grid, verdict, "dm_chart", f"demo_digit{index}")
+    what = f"a handwritten {subsets.y_test[index]}, test digit #{index} of {len(subsets.X_test)}"
+    pictures(grid, verdict, "dm_chart", f"demo_digit{index}", what, selection(cases, every))
 
 
 @st.fragment
@@ -162,7 +206,8 @@ def write_a_digit(
             return
         seed = pad.noise_seed(prefix)
         grid, verdict = cleaned(model, clean, noise, seed, side, titles=PAD_TITLES, **counts)
-        pictures(grid, verdict, f"{prefix}_pad_chart", f"{prefix}_your_digit")
+        what = "the digit you wrote"
+        pictures(grid, verdict, f"{prefix}_pad_chart", f"{prefix}_your_digit", what)
 
 
 def warm(values: object = None) -> None:
