@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from sklearn.decomposition import PCA
@@ -21,6 +23,11 @@ from kpca_core.gaussians_table import (
 
 DOC = " ".join(module.__doc__.split())
 """The module's account of the table, on one line (the numbers it states are checked)."""
+PAPERS = " ".join(
+    (Path(__file__).resolve().parent.parent / "docs" / "papers.md").read_text("utf-8").split()
+)
+"""The documentation's "Reproducing the papers" page, on one line (its Table 1 numbers are
+checked)."""
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -123,6 +130,9 @@ def test_the_findings_numbers_wrong_clusters_at_0_2_and_the_centres_floor_at_0_0
     # seed 0: not "a few": this many test points end nearer another centre, most of the error
     wrong, share = first.wrong[2, 0, 0], first.wrong_share[2, 0, 0]
     assert f"seed 0, n = 1: {wrong} of 363, carrying {share:.0%}" in DOC.replace(" %", "%")
+    # and the documentation's page says the same of σ = 0.2
+    assert f"{wrong} of the 363 test points, carrying {share:.1%}" in PAPERS.replace(" %", "%")
+    assert f"ratio {low}" in PAPERS and f"({low}–{high} at n = 1" in PAPERS
     # stopped at 1e-6, the iteration counted fewer
     loose = [denoise_draw(0.2, seed, (1,), tol=1e-6) for seed in first.seeds]
     ratios = [draw.mse_linear[0] / draw.mse_kernel[0] for draw in loose]
