@@ -105,7 +105,8 @@ class BodyDeadline:
             await self.app(scope, receive, send)
             return
         started, received = time.monotonic(), 0
-        whole = late = answered = False
+        whole = not _has_body(scope)
+        late = answered = False
 
         async def within_deadline() -> Message:
             nonlocal received, whole, late
@@ -115,7 +116,8 @@ class BodyDeadline:
                 return {"type": "http.disconnect"}
             deadline = started + BODY_GRACE_S + received / BODY_RATE
             try:  # at least a moment: a body already here is taken at once
-                message = await asyncio.wait_for(receive(), max(deadline - time.monotonic(), 1.0))
+                async with asyncio.timeout(max(deadline - time.monotonic(), 1.0)):
+                    message = await receive()
             except TimeoutError:
                 late = True
                 return {"type": "http.disconnect"}
@@ -142,6 +144,12 @@ class BodyDeadline:
             await _timed_out(send)
         if late:
             LOGGER.warning("%s %.80r: its body came too slowly, answered 408", *_named(scope))
+
+
+def _has_body(scope: Scope) -> bool:
+    """Whether the request's headers announce a body (a length above 0, or chunks)."""
+    fields = dict(scope.get("headers", []))
+    return b"transfer-encoding" in fields or fields.get(b"content-length", b"0").strip() != b"0"
 
 
 def _named(scope: Scope) -> tuple[str, str]:

@@ -11,13 +11,16 @@ from urllib.parse import urlencode
 
 import pytest
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 
 from kpca_ui import live
 from kpca_ui.cache import memo
+from kpca_ui.server import BodyDeadline
 from kpca_ui.settings import number
 
 BASE = "/lecture"
-APP = Starlette(routes=[live.route(BASE)])
+APP = Starlette(routes=[live.route(BASE)], middleware=[Middleware(BodyDeadline)])
+"""The route as served: behind the deadline on bodies that every route has."""
 asked: list[tuple[str, float]] = []
 NOISE = (number("noise", "Noise", 0.0, 1.0, 0.2),)
 
@@ -62,7 +65,7 @@ def get(
         "path": path,
         "raw_path": path.encode(),
         "query_string": urlencode(query).encode(),
-        "headers": [],
+        "headers": [] if body is None else [(b"content-length", b"%d" % len(body))],
         "client": (client, 50000),
     }
     # in a thread of its own: a browser test before may keep an event loop running here
