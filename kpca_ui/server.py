@@ -80,7 +80,7 @@ BODY_GRACE_S = 5.0
 """Seconds a request's body may take before it must keep up :data:`BODY_RATE`."""
 BODY_RATE = 1024
 """The slowest a body may come after :data:`BODY_GRACE_S`, in bytes per second on average
-(Kestrel's rule; its default is 240): the largest upload, 5 MB, may take 85 minutes."""
+(Kestrel's rule; its default is 240): a phone's upload on a poor link keeps up with it."""
 TIMED_OUT = b'{"error": "The request\'s body came too slowly."}'
 
 
