@@ -28,7 +28,7 @@ wait for it), and at most :data:`WAITING` requests of all sessions wait at once 
 beyond).  No client takes more than its share: a session asks at most
 :data:`SESSION_RATE` a second on average (:data:`SESSION_BURST` at once), a client
 address :data:`ADDRESS_RATE` (a class behind one campus address shares it) with at
-most :data:`ADDRESS_IN_FLIGHT` requests in flight; beyond, 429 with ``Retry-After``.
+most :data:`ADDRESS_IN_FLIGHT` requests waiting or computing; beyond, 429 with ``Retry-After``.
 Nothing here calls Streamlit: it runs in the server's threads, outside any script run.
 """
 
@@ -77,8 +77,8 @@ ADDRESS_RATE = 4 * SESSION_RATE
 """Requests a second of all sessions behind one client address, on average."""
 ADDRESS_BURST = 4 * SESSION_BURST
 ADDRESS_IN_FLIGHT = WAITING // 2
-"""Requests of one client address read, waiting or computing at once: half the server's
-places (:data:`WAITING`), so that a script of many sessions cannot hold them all."""
+"""Requests of one client address waiting or computing at once: half the server's places
+(:data:`WAITING`), so that a script of many sessions cannot hold them all."""
 CLIENTS = 4096
 """Sessions and addresses whose rates are kept (the least recently seen go first)."""
 
@@ -326,13 +326,13 @@ async def _live(request: Request) -> Response:
     address = request.client.host if request.client else ""
     try:
         _admitted(_BY_ADDRESS, address)
+        if request.method == "POST":  # a slow body: the server's deadline (kpca_ui.server)
+            live, slider, value = asked_drawing(token, await _body(request))
+        else:
+            live, slider, value = asked(token, query.get("slider"), query.get("value"))
+        session = session_of(token)
+        _admitted(_BY_SESSION, session)
         with _in_flight(address):
-            if request.method == "POST":
-                live, slider, value = asked_drawing(token, await _body(request))
-            else:
-                live, slider, value = asked(token, query.get("slider"), query.get("value"))
-            session = session_of(token)
-            _admitted(_BY_SESSION, session)
             return await _answer(request, session, _ticket(session), live, slider, value)
     except Refused as refused:
         wait = refused.retry_after
@@ -344,7 +344,7 @@ async def _live(request: Request) -> Response:
 
 @contextlib.contextmanager
 def _in_flight(address: str) -> Iterator[None]:
-    """A request of ``address`` read, waiting or computing; 429 beyond :data:`ADDRESS_IN_FLIGHT`."""
+    """A request of ``address`` waiting or computing; 429 beyond :data:`ADDRESS_IN_FLIGHT`."""
     with _LOCK:
         if _IN_FLIGHT.get(address, 0) >= ADDRESS_IN_FLIGHT:
             raise Refused("Too many requests at once: the picture follows at the release.", 429, 1)
