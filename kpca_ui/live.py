@@ -331,8 +331,8 @@ async def _live(request: Request) -> Response:
         else:
             live, slider, value = asked(token, query.get("slider"), query.get("value"))
         session = session_of(token)
-        _admitted(_BY_SESSION, session)
-        with _in_flight(address):
+        with _in_flight(address):  # what this refuses is not counted in the session's rate
+            _admitted(_BY_SESSION, session)
             return await _answer(request, session, _ticket(session), live, slider, value)
     except Refused as refused:
         wait = refused.retry_after
