@@ -74,18 +74,24 @@ def pad_payload(size: int = PAD_BYTES) -> str:
     return f'{{"strokes":{{"seq":"x:1","strokes":[{strokes}]}}}}'
 
 
-async def pad_attack(url: str, state: str) -> float:
-    """Open the Demo page, send its pad ``state``: the seconds of that run."""
+SMALL_PAD = '{"strokes":{"seq":"x:0","strokes":[[[10,8],[50,8],[28,60]]]}}'
+"""A "7" as the pad sends it: the run of a small state, for comparison."""
+
+
+async def pad_attack(url: str, state: str) -> tuple[float, float]:
+    """Open the Demo page, send its pad a "7", then ``state``: the seconds of those two runs."""
     ws = await _connect(url)
     session = Attacker(ws, Scenario("attacker", "demo", ""), Record("attacker"))
     session.target = "dm_pad_widget"
     await session.run(timeout=TIMEOUT_S)
-    session.held[session.canvas] = ("json_value", state)
-    start = time.perf_counter()
-    await session.run(timeout=TIMEOUT_S)
-    seconds = time.perf_counter() - start
+    seconds = []
+    for sent in (SMALL_PAD, state):
+        session.held[session.canvas] = ("json_value", sent)
+        start = time.perf_counter()
+        await session.run(timeout=TIMEOUT_S)
+        seconds.append(time.perf_counter() - start)
     await ws.close()
-    return seconds
+    return seconds[0], seconds[1]
 
 
 async def _connect(url: str):
@@ -166,9 +172,9 @@ def main() -> None:
             state = pad_payload()
             runs = [asyncio.run(pad_attack(server.url, state)) for _ in range(args.attackers)]
             print(
-                f"a pad state of {len(state) / 1e6:.2f} MB: its run took "
-                + ", ".join(f"{seconds:.2f}" for seconds in runs)
-                + " s"
+                "runs of a small pad state, then of one of "
+                f"{len(state) / 1e6:.2f} MB (seconds): "
+                + ", ".join(f"{small:.2f} then {large:.2f}" for small, large in runs)
             )
             return
         result = asyncio.run(
