@@ -12,6 +12,13 @@ after::
 
 ``--root`` runs another checkout's app with its own ``bench/appserver.py``.
 Timings are noisy on a shared machine; memory is the server's own process.
+
+Issue #50, item 10: with ``--pad`` each attacker sends the Demo page's handwriting
+pad a state just under Streamlit's widget-state limit (``maxWidgetStateSize``, 1 MB)
+instead, and its own run's seconds are printed: the pad's strokes were walked whole
+before the caps applied (3-7 s a run)::
+
+    python3 bench/hostile_state.py --pad --attackers 1
 """
 
 from __future__ import annotations
@@ -34,17 +41,21 @@ from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 DRAW_LINK = "ct_data=Draw+your+own+points&ct_draw=1.2.AAAAAAAA"
 TIMEOUT_S = 180.0
+PAD_BYTES = 960_000
+"""A pad state's size: the issue's 0.96 MB, under Streamlit's 1 MB limit."""
 
 
 class Attacker(Session):
-    """A session that remembers the drawing canvas's widget id."""
+    """A session that remembers the widget id of its target, a component whose key ends with
+    ``target`` (the drawing canvas, or the Demo's pad)."""
 
     canvas = ""
+    target = "ct_canvas"
 
     def _read_delta(self, reply) -> bool:
         element = reply.delta.new_element
         if element.WhichOneof("type") == "bidi_component" and element.bidi_component.id.endswith(
-            "ct_canvas"
+            self.target
         ):
             self.canvas = element.bidi_component.id
         return super()._read_delta(reply)
@@ -54,6 +65,33 @@ def payload(points: int) -> str:
     """A canvas state of ``points`` points, as a script in the page could send it."""
     rows = ",".join(["[0.5,0.5,1]"] * points)
     return f'{{"edit":{{"seq":"x:1","half":2,"points":[{rows}]}}}}'
+
+
+def pad_payload(size: int = PAD_BYTES) -> str:
+    """A pad state of about ``size`` bytes: strokes of 1000 positions each."""
+    stroke = "[" + ",".join(["[1,2]"] * 1000) + "]"
+    strokes = ",".join([stroke] * (size // (len(stroke) + 1)))
+    return f'{{"strokes":{{"seq":"x:1","strokes":[{strokes}]}}}}'
+
+
+SMALL_PAD = '{"strokes":{"seq":"x:0","strokes":[[[10,8],[50,8],[28,60]]]}}'
+"""A "7" as the pad sends it: the run of a small state, for comparison."""
+
+
+async def pad_attack(url: str, state: str) -> tuple[float, float]:
+    """Open the Demo page, send its pad a "7", then ``state``: the seconds of those two runs."""
+    ws = await _connect(url)
+    session = Attacker(ws, Scenario("attacker", "demo", ""), Record("attacker"))
+    session.target = "dm_pad_widget"
+    await session.run(timeout=TIMEOUT_S)
+    seconds = []
+    for sent in (SMALL_PAD, state):
+        session.held[session.canvas] = ("json_value", sent)
+        start = time.perf_counter()
+        await session.run(timeout=TIMEOUT_S)
+        seconds.append(time.perf_counter() - start)
+    await ws.close()
+    return seconds[0], seconds[1]
 
 
 async def _connect(url: str):
@@ -121,6 +159,7 @@ def main() -> None:
     parser.add_argument("--attackers", type=int, default=3)
     parser.add_argument("--points", type=int, default=2_000_000, help="points per state")
     parser.add_argument("--settle", type=float, default=60.0, help="seconds before RSS again")
+    parser.add_argument("--pad", action="store_true", help="a 0.96 MB pad state, its run timed")
     args = parser.parse_args()
     sys.path.insert(0, str(args.root / "bench"))
     sys.modules.pop("appserver", None)
@@ -129,6 +168,15 @@ def main() -> None:
     with AppServer(env={"KPCA_WORKERS": "2"}) as server:
         pid = server.process.pid
         print(f"serving {args.root}: {server.url}")
+        if args.pad:
+            state = pad_payload()
+            runs = [asyncio.run(pad_attack(server.url, state)) for _ in range(args.attackers)]
+            print(
+                "runs of a small pad state, then of one of "
+                f"{len(state) / 1e6:.2f} MB (seconds): "
+                + ", ".join(f"{small:.2f} then {large:.2f}" for small, large in runs)
+            )
+            return
         result = asyncio.run(
             scenario(server.url, args.attackers, args.points, lambda: rss_bytes(pid))
         )

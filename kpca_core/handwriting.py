@@ -39,6 +39,8 @@ _VALUE = {char: i for i, char in enumerate(ALPHABET)}
 EMPTY = "Nothing is written on the pad yet: write a digit with the mouse, a pen or a finger."
 
 Stroke = tuple[tuple[int, int], ...]
+_STROKES_NOTE = f"A written digit keeps at most {MAX_STROKES} strokes; the first are kept."
+_POSITIONS_NOTE = f"A written digit keeps at most {MAX_POINTS} pen positions; the first are kept."
 
 
 @dataclass(frozen=True)
@@ -56,23 +58,31 @@ def from_pad(strokes: object) -> tuple[Handwriting, list[str]]:
     """The pad's strokes (lists of ``[x, y]``), checked; what was left out, in words.
 
     A position that is not two whole numbers on the grid is left out, a stroke
-    without positions too; beyond :data:`MAX_STROKES` strokes or :data:`MAX_POINTS`
-    positions the rest is left out.
+    without positions too.  Beyond :data:`MAX_STROKES` strokes or :data:`MAX_POINTS`
+    positions (read or not) the rest is left out unread: a pad never sends more, and
+    a longer state (a script's, up to Streamlit's widget-state limit) is not walked.
     """
+    strokes = strokes if isinstance(strokes, list | tuple) else []
     kept: list[Stroke] = []
-    bad = 0
-    for stroke in strokes if isinstance(strokes, list | tuple) else []:
+    bad, left, beyond = 0, MAX_POINTS, False
+    for stroke in strokes[:MAX_STROKES]:
+        positions = stroke if isinstance(stroke, list | tuple) else [None]
+        beyond = beyond or len(positions) > left
         points = []
-        for point in stroke if isinstance(stroke, list | tuple) else [None]:
+        for point in positions[:left]:
             if _on_grid(point):
                 points.append((int(point[0]), int(point[1])))
             else:
                 bad += 1
+        left -= min(len(positions), left)
         if points:
             kept.append(tuple(points))
     notes = [f"{bad} pen position(s) could not be read and were left out."] if bad else []
-    handwriting, more = _bounded(kept)
-    return handwriting, notes + more
+    if len(strokes) > MAX_STROKES:
+        notes.append(_STROKES_NOTE)
+    if beyond:
+        notes.append(_POSITIONS_NOTE)
+    return Handwriting(tuple(kept)), notes
 
 
 def _on_grid(point: object) -> bool:
@@ -91,7 +101,7 @@ def _bounded(strokes: list[Stroke]) -> tuple[Handwriting, list[str]]:
     """At most :data:`MAX_STROKES` strokes and :data:`MAX_POINTS` positions, the first kept."""
     notes = []
     if len(strokes) > MAX_STROKES:
-        notes.append(f"A written digit keeps at most {MAX_STROKES} strokes; the first are kept.")
+        notes.append(_STROKES_NOTE)
         strokes = strokes[:MAX_STROKES]
     kept, left = [], MAX_POINTS
     for stroke in strokes:
@@ -100,9 +110,7 @@ def _bounded(strokes: list[Stroke]) -> tuple[Handwriting, list[str]]:
         kept.append(stroke[:left])
         left -= len(kept[-1])
     if sum(map(len, strokes)) > MAX_POINTS:
-        notes.append(
-            f"A written digit keeps at most {MAX_POINTS} pen positions; the first are kept."
-        )
+        notes.append(_POSITIONS_NOTE)
     return Handwriting(tuple(kept)), notes
 
 

@@ -20,22 +20,29 @@ most :data:`MAX_BODY` bytes with at least :data:`~kpca_ui.draw.MIN_POINTS` point
 A refusal is a 4xx answer ``{"error": <sentence>}``; the chart keeps its picture
 until the page's own figure comes.
 
-Work for a browser that has gone is not done: per token the newest request wins
-(an older one still waiting is answered 409 and never computed), a request whose
-browser has disconnected is dropped before it starts and cancelled while it
-waits for a worker (its page's next request need not wait for it), and at most
-:data:`WAITING` requests of all sessions wait at once (503 beyond).  Nothing here
-calls Streamlit: it runs in the server's threads, outside any script run.
+Work for a browser that has gone is not done: per session the newest request wins
+(an older one still waiting, of any of the session's charts, is answered 409 and
+never computed), a request whose browser has disconnected is dropped before it
+starts and cancelled while it waits for a worker (its page's next request need not
+wait for it), and at most :data:`WAITING` requests of all sessions wait at once (503
+beyond).  No client takes more than its share: a session asks at most
+:data:`SESSION_RATE` a second on average (:data:`SESSION_BURST` at once), a client
+address :data:`ADDRESS_RATE` (a class behind one campus address shares it) with at
+most :data:`ADDRESS_IN_FLIGHT` requests waiting or computing; beyond, 429 with ``Retry-After``.
+Nothing here calls Streamlit: it runs in the server's threads, outside any script run.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
+import math
 import secrets
 import threading
-from collections.abc import Callable, Hashable
+import time
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,15 +69,30 @@ WAITING = 8
 """Live requests of all sessions computing or waiting for a worker at once."""
 POLL_S = 0.01
 """How often a request waiting for its turn or its figure checks that its browser is still there."""
+SESSION_RATE = 30.0
+"""Requests a second a session's charts ask on average: a held slider asks one at a time."""
+SESSION_BURST = 60
+"""Requests a session may ask at once before :data:`SESSION_RATE` applies."""
+ADDRESS_RATE = 4 * SESSION_RATE
+"""Requests a second of all sessions behind one client address, on average."""
+ADDRESS_BURST = 4 * SESSION_BURST
+ADDRESS_IN_FLIGHT = WAITING // 2
+"""Requests of one client address waiting or computing at once: half the server's places
+(:data:`WAITING`), so that a script of many sessions cannot hold them all."""
+CLIENTS = 4096
+"""Sessions and addresses whose rates are kept (the least recently seen go first)."""
 
 _SECRET = secrets.token_bytes(16)
 _LOCK = threading.Lock()
-_SOURCES: LRUCache[str, Live] = LRUCache(TOKENS)
+_SOURCES: LRUCache[str, tuple[Live, str]] = LRUCache(TOKENS)
+"""Per token, what its figures are made of and its session."""
 _NEWEST: dict[str, int] = {}
-"""Per token, the number of its newest request: an older one waiting is dropped."""
+"""Per session, the number of its newest request: an older one waiting is dropped."""
 _BUSY: set[str] = set()
-"""The tokens with a request computing: one each."""
+"""The sessions with a request computing: one each."""
 _WAITING = threading.BoundedSemaphore(WAITING)
+_IN_FLIGHT: dict[str, int] = {}
+"""Per client address, its requests being read, waiting or computing."""
 
 
 @dataclass(frozen=True)
@@ -107,8 +129,29 @@ def register(live: Live, session: str) -> str:
     named = repr((session, live.settings)).encode()
     token = hashlib.blake2b(named, key=_SECRET, digest_size=16).hexdigest()
     with _LOCK:
-        _SOURCES.setdefault(token, live)  # a known token made the most recently used
+        _SOURCES.setdefault(token, (live, session))  # a known token made the most recently used
     return token
+
+
+class Buckets:
+    """Token buckets by key (a session, an address): ``rate`` requests a second on average,
+    ``burst`` at once, for the :data:`CLIENTS` keys seen last.  Not thread-safe: under a lock."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self._level: LRUCache[str, tuple[float, float]] = LRUCache(CLIENTS)
+
+    def take(self, key: str, now: float) -> float:
+        """0 if a request of ``key`` may go now (it takes a token), else the seconds until it
+        may."""
+        tokens, then = self._level.get(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - then) * self.rate)
+        self._level[key] = (tokens - 1 if tokens >= 1 else tokens, now)
+        return 0.0 if tokens >= 1 else (1 - tokens) / self.rate
+
+
+_BY_SESSION = Buckets(SESSION_RATE, SESSION_BURST)
+_BY_ADDRESS = Buckets(ADDRESS_RATE, ADDRESS_BURST)
 
 
 def url(base_url_path: str, token: str) -> str:
@@ -118,15 +161,18 @@ def url(base_url_path: str, token: str) -> str:
 
 
 class Refused(ValueError):
-    """A request the endpoint does not answer; its message says why."""
+    """A request the endpoint does not answer; its message says why (and, for 429, when to ask
+    again: ``retry_after`` seconds)."""
 
-    def __init__(self, message: str, status: int) -> None:
+    def __init__(self, message: str, status: int, retry_after: float = 0.0) -> None:
         super().__init__(message)
         self.status = status
+        self.retry_after = retry_after
 
 
 def asked(token: str, slider: str | None, value: str | None) -> tuple[Live, str, Any]:
-    """The figure a request asks for: its token's settings, the slider and its value.
+    """The figure a request asks for: its token's settings, the slider and its value (checked
+    for the value alone: the token's session is :func:`session_of`'s).
 
     Raises
     ------
@@ -134,7 +180,7 @@ def asked(token: str, slider: str | None, value: str | None) -> tuple[Live, str,
         404 for a token this server does not know, 422 for a slider it does not
         follow or a value that slider's setting does not take.
     """
-    live = _source(token)
+    live = _source(token)[0]
     setting = next((s for s in live.sliders if s.key == slider), None)
     if setting is None:
         raise Refused("This chart does not follow that slider.", 422)
@@ -154,7 +200,7 @@ def asked_drawing(token: str, body: bytes) -> tuple[Live, str, Drawing]:
         drawing, a body that is not such a JSON object or a drawing of fewer than
         :data:`~kpca_ui.draw.MIN_POINTS` points.
     """
-    live = _source(token)
+    live = _source(token)[0]
     if live.drawing is None:
         raise Refused("This chart does not follow a drawing.", 422)
     try:
@@ -170,27 +216,47 @@ def asked_drawing(token: str, body: bytes) -> tuple[Live, str, Drawing]:
     return live, "drawing", drawing
 
 
-def _source(token: str) -> Live:
+def _source(token: str) -> tuple[Live, str]:
     with _LOCK:
-        live = _SOURCES.get(token)
-    if live is None:
+        source = _SOURCES.get(token)
+    if source is None:
         raise Refused("These settings are not known here: the picture follows at the release.", 404)
-    return live
+    return source
 
 
-def _ticket(token: str) -> int:
-    """This request's number: the newest of its token's."""
+def session_of(token: str) -> str:
+    """The session that registered ``token``.
+
+    Raises
+    ------
+    Refused
+        404 for a token this server does not know.
+    """
+    return _source(token)[1]
+
+
+def _admitted(buckets: Buckets, key: str) -> None:
+    """Raise 429 if ``key`` asks faster than ``buckets`` allow."""
     with _LOCK:
-        _NEWEST[token] = _NEWEST.get(token, 0) + 1
-        if len(_NEWEST) > 4 * TOKENS:  # forget the tokens no longer registered
-            for gone in [t for t in _NEWEST if t not in _SOURCES and t != token]:
+        wait = buckets.take(key, time.monotonic())
+    if wait > 0:
+        raise Refused("Too many requests: the picture follows at the release.", 429, wait)
+
+
+def _ticket(session: str) -> int:
+    """This request's number: the newest of its session's."""
+    with _LOCK:
+        _NEWEST[session] = _NEWEST.get(session, 0) + 1
+        if len(_NEWEST) > 4 * TOKENS:  # forget the sessions no longer registered
+            known = {known for _, known in _SOURCES.values()}
+            for gone in [s for s in _NEWEST if s not in known and s != session]:
                 del _NEWEST[gone]
-        return _NEWEST[token]
+        return _NEWEST[session]
 
 
-def _superseded(token: str, ticket: int) -> bool:
+def _superseded(session: str, ticket: int) -> bool:
     with _LOCK:
-        return _NEWEST.get(token) != ticket
+        return _NEWEST.get(session) != ticket
 
 
 async def _body(request: Request) -> bytes:
@@ -203,20 +269,20 @@ async def _body(request: Request) -> bytes:
 
 
 async def _answer(
-    request: Request, token: str, ticket: int, live: Live, slider: str, value: Any
+    request: Request, session: str, ticket: int, live: Live, slider: str, value: Any
 ) -> Response:
-    """The figure for a checked request, computed unless a newer request of its token or its
+    """The figure for a checked request, computed unless a newer request of its session or its
     browser's leaving makes it moot."""
-    while True:  # one computation per token at a time: wait for the one running
+    while True:  # one computation per session at a time: wait for the one running
         with _LOCK:
-            if token not in _BUSY:
-                _BUSY.add(token)
+            if session not in _BUSY:
+                _BUSY.add(session)
                 break
-        if _superseded(token, ticket) or await request.is_disconnected():
+        if _superseded(session, ticket) or await request.is_disconnected():
             return _dropped()
         await asyncio.sleep(POLL_S)
     try:
-        if _superseded(token, ticket) or await request.is_disconnected():
+        if _superseded(session, ticket) or await request.is_disconnected():
             return _dropped()
         if not _WAITING.acquire(blocking=False):
             return JSONResponse(
@@ -236,7 +302,7 @@ async def _answer(
         return _dropped()
     finally:
         with _LOCK:
-            _BUSY.discard(token)
+            _BUSY.discard(session)
     return Response(body, media_type="application/json", headers={"Cache-Control": "no-store"})
 
 
@@ -257,16 +323,39 @@ def _dropped() -> JSONResponse:
 
 async def _live(request: Request) -> Response:
     token, query = request.path_params["token"], request.query_params
+    address = request.client.host if request.client else ""
     try:
-        if request.method == "POST":
+        _admitted(_BY_ADDRESS, address)
+        if request.method == "POST":  # a slow body: the server's deadline (kpca_ui.server)
             live, slider, value = asked_drawing(token, await _body(request))
         else:
             live, slider, value = asked(token, query.get("slider"), query.get("value"))
-        return await _answer(request, token, _ticket(token), live, slider, value)
+        session = session_of(token)
+        with _in_flight(address):  # what this refuses is not counted in the session's rate
+            _admitted(_BY_SESSION, session)
+            return await _answer(request, session, _ticket(session), live, slider, value)
     except Refused as refused:
-        return JSONResponse({"error": str(refused)}, status_code=refused.status)
+        wait = refused.retry_after
+        headers = {"Retry-After": str(math.ceil(wait))} if wait else None
+        return JSONResponse({"error": str(refused)}, status_code=refused.status, headers=headers)
     except Exception:  # an unforeseen failure: the chart keeps its picture
         return JSONResponse({"error": "The figure could not be made."}, status_code=500)
+
+
+@contextlib.contextmanager
+def _in_flight(address: str) -> Iterator[None]:
+    """A request of ``address`` waiting or computing; 429 beyond :data:`ADDRESS_IN_FLIGHT`."""
+    with _LOCK:
+        if _IN_FLIGHT.get(address, 0) >= ADDRESS_IN_FLIGHT:
+            raise Refused("Too many requests at once: the picture follows at the release.", 429, 1)
+        _IN_FLIGHT[address] = _IN_FLIGHT.get(address, 0) + 1
+    try:
+        yield
+    finally:
+        with _LOCK:
+            _IN_FLIGHT[address] -= 1
+            if not _IN_FLIGHT[address]:
+                del _IN_FLIGHT[address]
 
 
 def route(base_url_path: str = "") -> Route:

@@ -133,6 +133,71 @@ def one_blas_thread() -> None:
     threadpool_limits(1, user_api="blas")
 
 
+class LineFull(RuntimeError):
+    """A :class:`Turns` that takes no more: its line is full, or the session has a place."""
+
+
+class Turns:
+    """A lane of ``places`` computations at once, taken in turn: first come, first served, one
+    place per session (held or waited for), at most ``longest`` sessions waiting.
+
+    A session that asks again once served goes to the end of the line: two sessions cannot
+    hold the lane between them while others wait (a live Table 2 cell, a minute each).
+    """
+
+    def __init__(self, places: int, longest: int) -> None:
+        self.places, self.longest = places, longest
+        self._lock = threading.Lock()
+        self._line: list[str] = []
+        """The sessions waiting, the first first."""
+        self._holding: set[str] = set()
+
+    @contextlib.contextmanager
+    def turn(self, session: str, waiting: Callable[[int], None]) -> Iterator[None]:
+        """Wait for ``session``'s turn, then hold a place for the block.
+
+        While it waits, ``waiting(before)`` is told how many computations come before its own
+        (held or waited for) when that changes, and every :data:`TICK_S` (a progress bar
+        shows its time).
+
+        Raises
+        ------
+        LineFull
+            When ``session`` holds or waits for a place already, or ``longest`` wait.
+        Streamlit's rerun or stop
+            The session stops waiting (:func:`check_interrupt`): it leaves the line.
+        """
+        with self._lock:
+            if session in self._holding or session in self._line:
+                raise LineFull("this session is recomputing one already")
+            if len(self._line) >= self.longest:
+                raise LineFull(f"{len(self._line)} sessions are waiting already")
+            self._line.append(session)
+        told, told_at = None, 0.0
+        try:
+            while True:
+                with self._lock:
+                    ahead = self._line.index(session)
+                    if ahead == 0 and len(self._holding) < self.places:
+                        self._holding.add(self._line.pop(0))
+                        break
+                    before = ahead + len(self._holding)
+                if before != told or time.monotonic() - told_at >= TICK_S:
+                    waiting(before)
+                    told, told_at = before, time.monotonic()
+                time.sleep(POLL_S)
+                check_interrupt()
+        except BaseException:
+            with self._lock:
+                self._line.remove(session)
+            raise
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._holding.discard(session)
+
+
 @functools.cache
 def _heavy_lane(workers: int) -> threading.BoundedSemaphore:
     """At most ``workers − 1`` heavy computations at once (at least one)."""

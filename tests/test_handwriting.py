@@ -104,3 +104,26 @@ def test_a_damaged_or_oversized_link_keeps_what_is_valid_and_says_so(text, kept,
     handwriting, notes = decode(text)
     assert len(handwriting) == kept
     assert any(said in note for note in notes)
+
+
+class Unread(list):
+    """A stroke, or a pen position, that must never be read."""
+
+    def __len__(self) -> int:
+        raise AssertionError("read beyond the pad's caps")
+
+    def __iter__(self):
+        raise AssertionError("read beyond the pad's caps")
+
+
+def test_an_oversized_pad_state_is_not_walked_beyond_the_caps():
+    """Issue #50, item 10: a 0.96 MB state was walked whole (3-7 s of a run) before the caps."""
+    long = [[[1, 1]] * MAX_POINTS + [Unread()] * 100_000]
+    handwriting, notes = from_pad(long)
+    assert len(handwriting) == MAX_POINTS and "positions" in notes[-1]
+    many = [[[1, 1]]] * MAX_STROKES + [Unread()] * 100_000
+    handwriting, notes = from_pad(many)
+    assert len(handwriting.strokes) == MAX_STROKES and "strokes" in notes[-1]
+    bad = [[["x", 1]] * (MAX_POINTS + 1) + [Unread()] * 100_000]  # unreadable ones count too
+    handwriting, notes = from_pad(bad)
+    assert len(handwriting) == 0 and "positions" in notes[-1]

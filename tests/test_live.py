@@ -11,13 +11,16 @@ from urllib.parse import urlencode
 
 import pytest
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 
 from kpca_ui import live
 from kpca_ui.cache import memo
+from kpca_ui.server import BodyDeadline
 from kpca_ui.settings import number
 
 BASE = "/lecture"
-APP = Starlette(routes=[live.route(BASE)])
+APP = Starlette(routes=[live.route(BASE)], middleware=[Middleware(BodyDeadline)])
+"""The route as served: behind the deadline on bodies that every route has."""
 asked: list[tuple[str, float]] = []
 NOISE = (number("noise", "Noise", 0.0, 1.0, 0.2),)
 
@@ -40,10 +43,12 @@ def get(
     body: bytes | None = None,
     gone: bool = False,
     leaves: threading.Event | None = None,
+    client: str = "127.0.0.1",
     **query: str,
 ) -> tuple[int, dict, dict]:
     """One GET (or with ``body``, a POST) through the ASGI app: its status, headers and
-    JSON answer; ``gone``: its browser has left, ``leaves``: it leaves when that is set."""
+    JSON answer; ``gone``: its browser has left, ``leaves``: it leaves when that is set,
+    ``client``: its address."""
     sent: list[dict] = []
 
     async def receive() -> dict:
@@ -60,7 +65,8 @@ def get(
         "path": path,
         "raw_path": path.encode(),
         "query_string": urlencode(query).encode(),
-        "headers": [],
+        "headers": [] if body is None else [(b"content-length", b"%d" % len(body))],
+        "client": (client, 50000),
     }
     # in a thread of its own: a browser test before may keep an event loop running here
     ThreadPoolExecutor(1).submit(asyncio.run, APP(scope, receive, send)).result()
@@ -200,3 +206,75 @@ def test_a_request_whose_browser_leaves_while_it_computes_frees_its_pages_turn_a
         assert get(url, slider="noise", value="0.2")[0] == 200
     finally:
         held.set()
+
+
+def test_of_one_sessions_charts_the_newest_wins():
+    """Per session, not per chart: a session's tokens (one per settings) are as many
+    requests at once (#50, item 4)."""
+    computed.clear()
+    first, second = (live.url(BASE, register(slow, ("test", k), session="b")) for k in (10, 11))
+    answers: dict[str, int] = {}
+
+    def ask(url: str, value: str) -> None:
+        answers[value] = get(url, slider="noise", value=value)[0]
+
+    threads = [
+        threading.Thread(target=ask, args=(url, value))
+        for url, value in ((first, "0.1"), (second, "0.2"), (first, "0.3"))
+    ]
+    for thread in threads:
+        thread.start()
+        time.sleep(0.1)  # the first computes; the next two wait behind it
+    for thread in threads:
+        thread.join()
+    assert answers == {"0.1": 200, "0.2": 409, "0.3": 200}
+    assert computed == [0.1, 0.3]
+
+
+def test_a_session_asking_faster_than_its_rate_is_told_when_to_ask_again():
+    url = live.url(BASE, register(figure_json, ("test", 12), session="c"))
+    statuses, waits = [], set()
+    for _ in range(live.SESSION_BURST + 10):
+        status, headers, _ = get(url, slider="noise", value="0.25")  # kept: answered at once
+        statuses.append(status)
+        if status == 429:
+            waits.add(headers["retry-after"])
+    assert set(statuses) == {200, 429} and statuses[0] == 200
+    assert waits and all(wait.isdigit() and int(wait) >= 1 for wait in waits)
+    other = live.url(BASE, register(figure_json, ("test", 12), session="d"))
+    assert get(other, slider="noise", value="0.25")[0] == 200  # another session is not slowed
+
+
+def test_one_address_cannot_take_more_than_its_share_of_the_computations():
+    """Its sessions' requests in flight at once are bounded, so one client (a script of many
+    sessions) cannot hold every place of :data:`~kpca_ui.live.WAITING`."""
+    held = threading.Event()
+
+    def stuck(slider: str, value: float) -> str:
+        held.wait(10)
+        return json.dumps({"data": [], "layout": {}})
+
+    urls = [
+        live.url(BASE, register(stuck, ("test", 13), session=f"e{k}"))
+        for k in range(live.ADDRESS_IN_FLIGHT + 1)
+    ]
+    answers: dict[int, int] = {}
+
+    def ask(k: int) -> None:
+        answers[k] = get(urls[k], client="10.0.0.1", slider="noise", value="0.1")[0]
+
+    threads = [threading.Thread(target=ask, args=(k,)) for k in range(len(urls))]
+    try:
+        for thread in threads[:-1]:
+            thread.start()
+        time.sleep(0.2)  # they compute
+        threads[-1].start()
+        threads[-1].join(timeout=5)
+        assert answers == {live.ADDRESS_IN_FLIGHT: 429}
+        elsewhere = live.url(BASE, register(figure_json, ("test", 14), session="f"))
+        assert get(elsewhere, client="10.0.0.2", slider="noise", value="0.3")[0] == 200
+    finally:
+        held.set()
+        for thread in threads:
+            thread.join()
+    assert list(answers.values()).count(200) == live.ADDRESS_IN_FLIGHT

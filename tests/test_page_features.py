@@ -10,6 +10,8 @@ run for real on few fitted digits in one slow test.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pytest
 from conftest import chart, decode, figures, open_view
@@ -286,6 +288,40 @@ def test_a_cell_recomputed_live_is_marked_and_detailed(monkeypatch):
     assert "0 so far" in " ".join(c.value for c in again.caption)
     theirs = chart(again, "ft_table_chart")["data"][0]
     assert not any(LIVE_MARK in text for row in theirs["text"] for text in row)
+
+
+@pytest.mark.usps
+@pytest.mark.usefixtures("usps_dir")
+def test_a_cell_asked_while_another_session_recomputes_one_waits_its_turn(monkeypatch):
+    """Two sessions could hold the cells' lane indefinitely; a third was told "try again in a
+    minute" (#50, item 9).  Now it waits in line, told how many cells come before its own."""
+    monkeypatch.setattr(features, "recompute_cell", fake_cell)
+    told: list[str] = []
+    shown = view.progress_bar
+
+    def told_too(text):
+        report, done = shown(text)
+        return (lambda fraction, message: (told.append(message), report(fraction, message))), done
+
+    monkeypatch.setattr(view, "progress_bar", told_too)
+    holding, release = threading.Event(), threading.Event()
+
+    def another_session() -> None:
+        with view.CELLS.turn("another session", print):
+            holding.set()
+            release.wait(10)
+
+    other = threading.Thread(target=another_session)
+    other.start()
+    holding.wait(5)
+    threading.Timer(1.0, release.set).start()  # its cell done while this one waits
+    at = usps_page(ft_degree="2", ft_n="64")
+    at.button(key="ft_live").click().run()
+    other.join()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not [e.value for e in at.error]
+    assert "waiting for your turn, 1 cell before yours" in told
+    assert "ft_confusion_chart" in [c.key for c in figures(at)]
 
 
 @pytest.fixture

@@ -323,3 +323,42 @@ def test_a_worker_reports_progress_at_most_every_report_interval() -> None:
     assert workers._with_progress(_sixty_widths, reports, cancel) == "done"
     assert reports.posted == [(1 / 60, "width 1 of 60"), (1.0, "width 60 of 60")]
     assert reports.calls + cancel.calls == 5
+
+
+def test_turns_are_taken_in_the_order_asked_one_place_per_session() -> None:
+    """A shared lane (the live Table 2 cells) served first come, first served: a session that
+    asks again goes to the end of the line, so two sessions cannot hold it (#50, item 9)."""
+    turns = workers.Turns(places=1, longest=2)
+    served: list[str] = []
+    told: dict[str, list[int]] = {}
+    release = {who: threading.Event() for who in "abcd"}
+
+    def ask(who: str) -> None:
+        with turns.turn(who, lambda before: told.setdefault(who, []).append(before)):
+            served.append(who)
+            release[who].wait(5)
+
+    first = threading.Thread(target=ask, args=("a",))
+    first.start()
+    time.sleep(0.1)  # a holds the place
+    with pytest.raises(workers.LineFull, match="already"), turns.turn("a", print):
+        pass  # one place per session
+    waiting = []
+    for who in "bc":
+        waiting.append(threading.Thread(target=ask, args=(who,)))
+        waiting[-1].start()
+        time.sleep(0.1)
+    with pytest.raises(workers.LineFull, match="waiting"), turns.turn("d", print):
+        pass  # b and c wait: the line is full
+    release["a"].set()
+    first.join()
+    time.sleep(0.2)  # b's turn
+    again = threading.Thread(target=ask, args=("a",))  # a asks again: behind c
+    again.start()
+    for who in "bca":
+        release[who].set()
+    for thread in (*waiting, again):
+        thread.join()
+    assert served == ["a", "b", "c", "a"]
+    assert told["b"][0] == 1 and told["c"][0] == 2  # the cells before theirs, as they waited
+    assert told["c"][-1] == 1

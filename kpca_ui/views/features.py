@@ -7,7 +7,7 @@ USPS (:func:`show_table2`): the table of ``bench/features_usps.py`` beside the p
 from __future__ import annotations
 
 import os
-import threading
+import secrets
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,7 +23,7 @@ from kpca_core.figures import style
 from kpca_core.figures.style import export_config
 from kpca_ui import draw
 from kpca_ui.cache import memo
-from kpca_ui.chart import chart
+from kpca_ui.chart import SESSION, chart
 from kpca_ui.cli import app_dir
 from kpca_ui.explain import explain
 from kpca_ui.presenter import FIGURE_PX, notice, presentable, presenter_mode, prose
@@ -31,7 +31,7 @@ from kpca_ui.screen import controls_place, narrow_listener, narrow_px, on_phone
 from kpca_ui.settings import Setting, Settings, choice, number
 from kpca_ui.shell import camera
 from kpca_ui.views.denoising_cache import progress_bar
-from kpca_ui.workers import CELL_NICENESS, compute, in_background
+from kpca_ui.workers import CELL_NICENESS, LineFull, Turns, compute, in_background
 
 TABS = ("Toy: why it works", "USPS: Table 2")
 TABLE_PATH = app_dir() / "assets" / "features_table2.csv"
@@ -261,8 +261,11 @@ PROTOCOL = f"""
 5. the test error on the 2007 test digits.
 """
 LIVE_CELLS = "ft_live_cells"  # the cells this session recomputed live: (degree, n) → cell
-CELLS_WAITING = 2  # live cells computed or queued at once; a session asking for more is refused
-_cells_lane = threading.BoundedSemaphore(CELLS_WAITING)
+CELLS_LINE = 8
+"""Sessions waiting for a live cell at most (a minute each); one more is refused."""
+CELLS = Turns(places=1, longest=CELLS_LINE)
+"""The live cells, one at a time (their worker's one process), in the order asked, one per
+session: a session asking again waits behind the others."""
 
 
 @memo
@@ -282,25 +285,34 @@ def live_cell(degree: int, n: int, n_fit: int) -> features.Table2Cell:
     """Recompute one cell from scratch in the cells' own worker, with progress; cached.
 
     Below the models' priority (:data:`~kpca_ui.workers.CELL_NICENESS`): it never holds up a fit.
+    It waits its turn in :data:`CELLS`, its progress bar saying how many cells come first.
 
     Raises
     ------
     RuntimeError
-        When as many cells already run or wait (nothing is cached then).
+        :class:`~kpca_ui.workers.LineFull` when as many sessions wait already, or this one
+        recomputes a cell (nothing is cached then).
     """
-    if not _cells_lane.acquire(blocking=False):
-        raise RuntimeError(
-            f"{CELLS_WAITING} cells are being recomputed on this server already; "
-            "try again in a minute"
-        )
     report, done = progress_bar(f"Recomputing degree {degree}, n = {n}")
+
+    def waiting(before: int) -> None:
+        report(0.0, f"waiting for your turn, {before} cell{'s' * (before != 1)} before yours")
+
+    session = st.session_state.setdefault(SESSION, secrets.token_hex(8))
     try:
-        return in_background(
-            features.recompute_cell, degree, n, n_fit=n_fit, progress=report, niceness=CELL_NICENESS
-        )
+        with CELLS.turn(session, waiting):
+            return in_background(
+                features.recompute_cell,
+                degree,
+                n,
+                n_fit=n_fit,
+                progress=report,
+                niceness=CELL_NICENESS,
+            )
+    except LineFull as full:
+        raise LineFull(f"{full}; try again in a few minutes") from None
     finally:
         done()
-        _cells_lane.release()
 
 
 def fit_digits() -> int:
