@@ -73,6 +73,8 @@ class Stub(ThreadingHTTPServer):
         self.seen: Counter[str] = Counter()
         self.pinned: dict[str, list[str]] = {}
         """Session -> the pin HAProxy said it had (``X-Kpca-Pinned-To``), per request."""
+        self.forwarded: set[str] = set()
+        """The browsers' addresses HAProxy forwarded (``X-Forwarded-For``)."""
         super().__init__(("127.0.0.1", 0), StubHandler)
         threading.Thread(target=self.serve_forever, daemon=True).start()
 
@@ -91,6 +93,7 @@ class StubHandler(BaseHTTPRequestHandler):
             self.server.seen[session] += 1
             pinned = self.headers.get(PINNED_HEADER, "")
             self.server.pinned.setdefault(session, []).append(pinned)
+            self.server.forwarded.add(self.headers.get("X-Forwarded-For", ""))
         # HAProxy's check expects "ok" in the health answer
         body = f"{'ok ' if self.path == '/_stcore/health' else ''}{self.server.name}".encode()
         self.send_response(200)
@@ -135,6 +138,8 @@ def test_haproxy_keeps_each_session_on_its_replica_and_moves_only_the_killed_one
         for path in ("/_stcore/health", "/_stcore/stream", "/media/table.csv"):
             list(pool.map(browse, sessions, [path] * len(sessions)))
     stubs["app2"].kill()
+    # the browser's address reaches the replicas (their per-address limits count browsers)
+    assert stubs["app1"].forwarded == stubs["app2"].forwarded == {"127.0.0.1"}
 
     check = sticky(balancer.requests(), answered, ("app1", killed_at))
     assert check.ok, check.wrong
