@@ -578,3 +578,31 @@ def test_open_store_follows_the_environment(monkeypatch, request):
     from kpca_ui.rooms.redis_store import RedisStore
 
     assert isinstance(rooms.open_store(), RedisStore)
+
+
+def test_a_restarted_redis_keeps_its_rooms_as_compose_runs_it(tmp_path):
+    """``compose.yaml`` ran Redis without persistence: a restart lost every room (issue #50,
+    item 8).  Now an append-only file on a volume; the same flags on Debian's server keep
+    a room, its students and their points across a restart."""
+    import yaml
+
+    from kpca_ui.rooms.redis_store import RedisStore
+
+    if redis_binary() is None:
+        pytest.skip("redis-server is not installed")
+    redis_service = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]["redis"]
+    command = redis_service["command"]
+    assert command[command.index("--appendonly") + 1] == "yes"
+    assert any(volume.endswith(":/data") for volume in redis_service["volumes"])
+    server = RedisServer(tmp_path)
+    with server:
+        store = RedisStore(server.url, LIMITS)
+        room = store.create()
+        student = store.join(room.code).student
+        store.add_point(room.code, student, 0.5, 0.5, 2)
+        server.stop()
+        server.start()
+        seen = store.snapshot(room.code)
+        assert (seen.n_students, len(seen.points)) == (1, 1)
+        store.add_point(room.code, student, 0, 0, 1)  # the student and the lecturer carry on
+        store.freeze(room.code, room.token)
