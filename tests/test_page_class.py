@@ -513,3 +513,24 @@ def test_a_room_the_store_lost_is_told_truly_with_one_click_to_start_again(monke
         at.button(key="cl_restart").click().run()
         new, _ = at.session_state[view.LECTURER]
         assert new != code and "0 students" in texts(at)
+
+
+def test_the_projector_fills_a_1920_by_1080_screen(small_model):
+    """At 1920 × 1080 the projector showed one ~400 px panel in the left third and ~60 px
+    digits (issue #50, item 15): its figures are planned for the page's measured width."""
+    at = open_view("class_room", state={"presenter": True})
+    at.button(key="cl_start").click().run()
+    code, _ = at.session_state[view.LECTURER]
+    store = view.room_store()
+    student = store.join(code).student
+    for x in (-1.0, 0.0, 1.0):
+        store.add_point(code, student, x, x / 2, 1)
+    store.add_digit(code, student, np.where(np.eye(16) > 0, 1.0, -1.0))
+    at.session_state[view.SCREEN] = {"width": 1872}  # what the page's listener measures
+    at.run()
+    assert not at.exception
+    height = round(1872 * 9 / 16) - view.HEADER_PX  # a 16:9 screen below the room's header
+    points = chart(at, "cl_points_chart_pj")["layout"]
+    assert points["height"] == height  # 440 on a 1280 × 720 screen
+    digits = chart(at, "cl_digits_chart_pj")["layout"]
+    assert digits["height"] > 3 * view.WALL_ROW_PX * 2  # rows more than twice a laptop's

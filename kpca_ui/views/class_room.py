@@ -39,7 +39,7 @@ from kpca_ui import draw, pad
 from kpca_ui.cache import memo
 from kpca_ui.chart import chart
 from kpca_ui.points import PointSet
-from kpca_ui.presenter import figure_px, presentable, presenter_mode
+from kpca_ui.presenter import PAGE_PX, figure_px, presentable, presenter_mode
 from kpca_ui.rooms.store import (
     CODE_LENGTH,
     HALF_WIDTH,
@@ -57,6 +57,7 @@ from kpca_ui.rooms.store import (
     wait_words,
 )
 from kpca_ui.safety import guarded
+from kpca_ui.screen import content_px, width_listener
 from kpca_ui.settings import Setting, Settings
 from kpca_ui.views.contours import Columns
 from kpca_ui.views.contours_grid import Space, grid
@@ -77,6 +78,10 @@ N_COMPONENTS = 2  # components behind the class's points (presenter mode: the fi
 FIGURE_PX = 600
 PROJECTOR_POINTS = 500  # the most points the projector fits (a sample of the room's)
 WALL_COLUMNS, WALL_BANDS = 10, 3  # the digit wall shows the latest 10 × 3 digits
+WALL_ROW_PX = 60  # a row of the digit wall's on a laptop
+SCREEN = "cl_screen"  # key of the listener that measures a projector's page
+WIDEST_PX = 3840  # the widest page a projector's figures are planned for
+HEADER_PX = 360  # presenter mode: the page above the figures (controls, code, counts, QR code)
 PENDING_SHOWN = 6  # the waiting digits the lecturer's popover shows at a time
 LINK_POINTS = 300  # the most points a Contours link holds (kpca_core.drawing.MAX_POINTS)
 KERNEL_NAMES = {"rbf": "Gaussian", "laplacian": "Laplacian", "poly": "Polynomial"}
@@ -85,8 +90,9 @@ STUDENT_HINT = (
     "next points; **Delete**, **Undo** and **Clear** work on your own points."
 )
 UNREACHABLE = (
-    "Phones cannot open this address: it names this computer itself, and no network address "
-    f"was found. Open the app by an address phones reach, or set {PUBLIC_URL_ENV} to one."
+    "Phones cannot open this address: it names this computer itself, and the app has no "
+    "network address (none found, or the server listens on this computer only). Open the app "
+    f"by an address phones reach, or set {PUBLIC_URL_ENV} to one."
 )
 
 _COOKIE = st.components.v2.component(
@@ -202,7 +208,8 @@ def join_link(code: str) -> tuple[str, bool]:
         return f"{public.rstrip('/')}/class_room?{query}", True
     url = urlsplit(st.context.url or "http://localhost:8501/class_room")
     netloc, reachable = url.netloc, not is_loopback(url.hostname or "localhost")
-    if not reachable and (address := network_address()) is not None:
+    bound = st.get_option("server.address")  # a server listening on loopback only: none
+    if not reachable and not (bound and is_loopback(bound)) and (address := network_address()):
         netloc, reachable = address + (f":{url.port}" if url.port else ""), True
     return f"{url.scheme}://{netloc}{url.path}?{query}", reachable
 
@@ -238,10 +245,10 @@ def room_header(code: str, shown: Snapshot) -> None:
     words.markdown(
         '<p style="font-size: 1.25rem; margin: 0">Join the room on '
         f"your phone: scan the code, or open <code>{link}</code></p><p "
-        f'style="font-size: {size}; font-weight: 700; margin: 0; line-height: 1.2">'
-        f'<span style="letter-spacing: 0.15em">{code}</span> <span class="cl-counts" '
-        f'style="font-size: 1.5rem; margin-left: 1rem">'
-        f"{shown.counts()}{''.join(f' — {mark}' for mark in marks)}</span></p>",
+        f'style="font-size: {size}; font-weight: 700; margin: 0; line-height: 1.2; '
+        f'letter-spacing: 0.15em">{code}</p><p class="cl-counts" style="font-size: 1.5rem; '
+        f'font-weight: 700; margin: 0">{shown.counts()}'
+        f"{''.join(f' — {mark}' for mark in marks)}</p>",
         unsafe_allow_html=True,
     )
     if not reachable:
@@ -438,7 +445,9 @@ def projector(code: str) -> None:
         class_points(shown)
     with digits:
         digit_wall(shown)
-    if not presenter_mode():
+    if presenter_mode():  # the page's width, measured: the figures fill the screen
+        width_listener(SCREEN, screen_px()[0], WIDEST_PX)
+    else:
         with st.expander("The contributions, by student (to remove a student's)"):
             st.dataframe(contributions(shown), hide_index=True, key="cl_table")
 
@@ -462,6 +471,14 @@ def contributions(shown: Snapshot) -> pd.DataFrame:
     rows = [pd.DataFrame(points | {"x": x, "y": y, "group": shown.groups}), pd.DataFrame(digits)]
     table = pd.concat(rows).sort_values("number", kind="stable")
     return table.drop(columns="number")
+
+
+def screen_px() -> tuple[int, int]:
+    """In presenter mode the page's width (as measured, :data:`PAGE_PX` until then) and the
+    figures' height on a 16:9 screen of that width, below the room's header."""
+    measured = content_px(SCREEN, WIDEST_PX)
+    width = PAGE_PX if measured == WIDEST_PX else measured
+    return width, max(figure_px(), round(width * 9 / 16) - HEADER_PX)
 
 
 def sample(shown: Snapshot) -> np.ndarray:
@@ -493,9 +510,12 @@ def class_points(shown: Snapshot) -> None:
     points = PointSet(X, groups, title, ("room", digest))
     parameter = {"degree": int(shown.width)} if shown.kernel == "poly" else {"sigma": shown.width}
     spec = ct.KernelSpec(shown.kernel, **parameter)  # type: ignore[arg-type]
-    projector = figure_px() if presenter_mode() else None  # a projector: one large panel
-    space = Space(FIGURE_PX, projector=projector, colours=tuple(draw.GROUP_COLOURS))
-    n_components = N_COMPONENTS if projector is None else 1
+    colours = tuple(draw.GROUP_COLOURS)
+    space, n_components = Space(FIGURE_PX, colours=colours), N_COMPONENTS
+    if presenter_mode():  # a projector: one panel, half the screen's width
+        width, height = screen_px()
+        space = Space(width // 2, panel_max_px=height, projector=height, colours=colours)
+        n_components = 1
     chosen = Columns(spec, None, (), False, True, n_components, RESOLUTION)
     _, fig = grid(points, chosen, space)
     key = "cl_points_chart" + ("_pj" if presenter_mode() else "")  # a new chart for the screen
@@ -541,12 +561,16 @@ def digit_wall(shown: Snapshot) -> None:
         written = images[3 * band, c] = digit.reshape(side, n, side, n).mean(axis=(1, 3)).ravel()
         images[3 * band + 1 : 3 * band + 3, c] = cleaned_digit(key, written.tobytes(), model)
     names = [f"D{i + 1}" for i in latest_shown[:columns]]
+    row_px = WALL_ROW_PX
+    if presenter_mode():  # as large as half the screen holds
+        width, height = screen_px()
+        row_px = min((width // 2 - 80) // columns, height // (3 * bands))
     fig = digit_figures.mosaic_figure(
         images,
         side=side,
         row_labels=["Written", "Classic", "Kernel"] * bands,
         column_labels=names if bands == 1 else [""] * columns,
-        row_height=60,
+        row_height=row_px,
     )
     key = "cl_digits_chart" + ("_pj" if presenter_mode() else "")  # a new chart for the screen
     chart(presentable(fig, height=fig.layout.height), key=key, config=export_config("class_digits"))
