@@ -270,9 +270,14 @@ def lecturer_page(code: str, token: str) -> None:
 
 
 def toggled(label: str, key: str, now: bool, act: Callable[[bool], None], help: str) -> None:
-    """A toggle of the room's that starts as the room is and acts when changed."""
-    if st.toggle(label, value=now, key=key, help=help) != now:
-        attempt(lambda: act(not now))
+    """A toggle of the room's, ``now`` as the room is, that acts when the lecturer flips it;
+    when the room changed otherwise (another control, a reload), the toggle follows it."""
+    if st.session_state.get(f"{key}_room") != now:
+        st.session_state[key] = st.session_state[f"{key}_room"] = now
+    wanted = st.toggle(label, key=key, help=help)
+    if wanted != now:  # refused, the room is unchanged: the next run puts the toggle back
+        attempt(lambda: act(wanted))
+        st.session_state[f"{key}_room"] = wanted
 
 
 def lecturer_controls(code: str, token: str, shown: Snapshot | None) -> None:
@@ -321,14 +326,15 @@ def lecturer_controls(code: str, token: str, shown: Snapshot | None) -> None:
         pending_digits(code, token, shown)
     recent = wait_words(store.limits.recent_s)
     if st.button(
-        f"Remove everyone who joined in the last {recent}",
+        f"Lock, and remove everyone who joined in the last {recent}",
         key="cl_remove_recent",
         icon=":material/group_remove:",
-        help="With all their points and digits: a flood of scripted joins. Lock the room too.",
+        help="With all their points and digits: one click against a flood of scripted joins.",
     ):
+        attempt(lambda: store.lock(code, token))
         removed = attempt(lambda: store.remove_recent(code, token))
         if removed is not None:
-            st.toast(f"Removed {removed} student{'' if removed == 1 else 's'}.")
+            st.toast(f"Locked; removed {removed} student{'' if removed == 1 else 's'}.")
     student = st.number_input("Student number", 1, 10**6, 1, key="cl_student")
     if st.button("Remove this student", key="cl_remove_student", icon=":material/person_off:"):
         attempt(lambda: store.remove_student(code, token, int(student)))
