@@ -535,3 +535,21 @@ def test_the_projector_fills_a_1920_by_1080_screen(small_model):
     assert points["height"] == height  # 440 on a 1280 × 720 screen
     digits = chart(at, "cl_digits_chart_pj")["layout"]
     assert digits["height"] > 3 * view.WALL_ROW_PX * 2  # rows more than twice a laptop's
+
+
+def test_the_projectors_budget_of_points_fits_in_2_s_by_the_cost_model():
+    """The projector's refit is priced by kpca_core.budget (the model the Contours page
+    uses): 6,000 points cost 13.9 s of a core (issue #50, item 2); its budget, under 2 s."""
+    from kpca_core import contours as ct
+    from kpca_ui.points import PointSet
+    from kpca_ui.views.contours import Columns
+    from kpca_ui.views.contours_grid import seconds
+
+    def priced(n: int) -> float:
+        X = np.random.default_rng(0).uniform(-2, 2, (n, 2))
+        points = PointSet(X, np.ones(n, int), "", ("room", str(n)))
+        spec = ct.KernelSpec("rbf", sigma=0.5)
+        chosen = Columns(spec, None, (), False, True, view.N_COMPONENTS, view.RESOLUTION)
+        return seconds(points, chosen)
+
+    assert priced(view.PROJECTOR_POINTS) <= 2.0 < priced(rooms.Limits().room_points)
