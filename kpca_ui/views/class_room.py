@@ -59,6 +59,7 @@ from kpca_ui.rooms.store import (
 from kpca_ui.safety import guarded
 from kpca_ui.screen import content_px, width_listener
 from kpca_ui.settings import Setting, Settings
+from kpca_ui.shell import REPLICA_ENV
 from kpca_ui.views.contours import Columns
 from kpca_ui.views.contours_grid import Space, grid
 
@@ -132,9 +133,14 @@ def keep_cookie(name: str, value: str) -> None:
 
 
 def client() -> str:
-    """Who starts a room, as rooms are counted per client: the connection's address."""
+    """Who starts a room, as rooms are counted per client: the connection's address; behind
+    the balancer (a replica, ``KPCA_REPLICA`` set), the one it forwards (``deploy/haproxy.cfg``,
+    the last of ``X-Forwarded-For``)."""
     address = st.context.ip_address  # None on localhost (a test: no string at all)
-    return address if isinstance(address, str) else "local"
+    if os.environ.get(REPLICA_ENV):
+        forwarded = st.context.headers.get("X-Forwarded-For")
+        address = forwarded.rsplit(",", 1)[-1].strip() if isinstance(forwarded, str) else None
+    return address if isinstance(address, str) and address else "local"
 
 
 def lecturer_room() -> tuple[str, str] | None:
