@@ -12,7 +12,6 @@ Students add points on the canvas (:mod:`kpca_ui.draw`) and digits from the pad
 from __future__ import annotations
 
 import base64
-import contextlib
 import functools
 import hashlib
 import io
@@ -82,7 +81,7 @@ WALL_COLUMNS, WALL_BANDS = 10, 3  # the digit wall shows the latest 10 × 3 digi
 WALL_ROW_PX = 60  # a row of the digit wall's on a laptop
 SCREEN = "cl_screen"  # key of the listener that measures a projector's page
 WIDEST_PX = 3840  # the widest page a projector's figures are planned for
-HEADER_PX = 360  # presenter mode: the page above the figures (controls, code, counts, QR code)
+HEADER_PX = 280  # presenter mode: the page above the figures (link, code and counts, QR code)
 PENDING_SHOWN = 6  # the waiting digits the lecturer's popover shows at a time
 LINK_POINTS = 300  # the most points a Contours link holds (kpca_core.drawing.MAX_POINTS)
 KERNEL_NAMES = {"rbf": "Gaussian", "laplacian": "Laplacian", "poly": "Polynomial"}
@@ -90,6 +89,7 @@ STUDENT_HINT = (
     "**Tap** adds a point, **drag** moves one; **1 2 3** choose the group (colour) of the "
     "next points; **Delete**, **Undo** and **Clear** work on your own points."
 )
+CONTROLS_HELP = "The room's controls, shown only when opened (the projector shows them then)."
 UNREACHABLE = (
     "Phones cannot open this address: it names this computer itself, and the app has no "
     "network address (none found, or the server listens on this computer only). Open the app "
@@ -240,21 +240,25 @@ def qr_html(link: str, px: int) -> str:
 # --- the lecturer's page ---
 
 
-def room_header(code: str, shown: Snapshot) -> None:
-    """The room's code, join link, QR code and counts: large until the first student joins."""
+def room_header(code: str, shown: Snapshot, controls: Callable[[], None]) -> None:
+    """The room's code, join link, QR code and counts (large until the first student joins),
+    and beside them the lecturer's ``controls`` (first: the words say what they left)."""
     link, reachable = join_link(code)
     waiting = shown.n_students == 0
     presenting = presenter_mode()
+    words, qr = st.columns([4, 1] if waiting else [6, 1], vertical_alignment="center")
+    with qr:
+        controls()
+    shown = latest(code) or shown
     size = "5rem" if waiting else "3rem" if presenting else "2.25rem"
     marks = [word for word, on in (("frozen", shown.frozen), ("locked", shown.locked)) if on]
-    words, qr = st.columns([4, 1] if waiting else [6, 1], vertical_alignment="center")
     words.markdown(
         '<p style="font-size: 1.25rem; margin: 0">Join the room on '
         f"your phone: scan the code, or open <code>{link}</code></p><p "
-        f'style="font-size: {size}; font-weight: 700; margin: 0; line-height: 1.2; '
-        f'letter-spacing: 0.15em">{code}</p><p class="cl-counts" style="font-size: 1.5rem; '
-        f'font-weight: 700; margin: 0">{shown.counts()}'
-        f"{''.join(f' — {mark}' for mark in marks)}</p>",
+        f'style="font-size: {size}; font-weight: 700; margin: 0; line-height: 1.2">'
+        f'<span style="letter-spacing: 0.15em">{code}</span> <span class="cl-counts" '
+        'style="font-size: 1.5rem; margin-left: 1rem; white-space: nowrap">'
+        f"{shown.counts()}{''.join(f' — {mark}' for mark in marks)}</span></p>",
         unsafe_allow_html=True,
     )
     if not reachable:
@@ -267,12 +271,7 @@ def lecturer_page(code: str, token: str) -> None:
     """The lecturer's page: the token kept in the browser, the controls' popover, the
     projector."""
     keep_cookie(LECTURER_COOKIE + code, token)
-    with contextlib.suppress(RoomError):  # the projector below says what it is
-        refreshed(code)
-    shown = st.session_state.get(SHOWN)
-    with st.popover("Lecturer's controls", icon=":material/tune:"):
-        lecturer_controls(code, token, shown)
-    projector(code)
+    projector(code, token)
 
 
 def toggled(label: str, key: str, now: bool, act: Callable[[bool], None], help: str) -> None:
@@ -444,14 +443,20 @@ def latest(code: str) -> Snapshot | None:
 
 
 @st.fragment(run_every=REFRESH_S)
-def projector(code: str) -> None:
-    """The live picture: the room's header, the class's points and the digit wall."""
+def projector(code: str, token: str) -> None:
+    """The live picture: the lecturer's controls (closed until opened, as current as the
+    picture), the room's header, the class's points and the digit wall."""
     shown = latest(code)
     if shown is None:
         return
     # the projector polls twice a second: no "Running…" and "Stop" in its header
     st.html('<style>[data-testid="stStatusWidget"] { visibility: hidden; }</style>')
-    room_header(code, shown)
+
+    def controls() -> None:
+        with st.popover("Lecturer", icon=":material/tune:", key="cl_controls", help=CONTROLS_HELP):
+            lecturer_controls(code, token, shown)
+
+    room_header(code, shown, controls)
     points, digits = st.columns(2)
     with points:
         class_points(shown)

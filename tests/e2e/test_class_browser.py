@@ -102,14 +102,14 @@ def test_the_projected_address_carries_no_secret_and_reloads_keep_their_places(b
     )
     projector.reload()
     projector.wait_for_selector(COUNTS)
-    assert projector.get_by_text("Lecturer's controls").count() == 1
+    assert projector.locator(".st-key-cl_controls").count() == 1
 
     stranger = browser.new_context(viewport=VIEWPORT)
     stranger.set_default_timeout(90_000)
     seen = stranger.new_page()
     seen.goto(projector.url)  # the address read off the wall
     seen.wait_for_selector(CANVAS)
-    assert seen.get_by_text("Lecturer's controls").count() == 0
+    assert seen.locator(".st-key-cl_controls").count() == 0
     assert "You are student 1" in seen.inner_text("body")
 
     phone_context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
