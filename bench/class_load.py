@@ -427,6 +427,8 @@ class Result:
     regained: float | None = None
     """With a flood: seconds from the lecturer's click to the projector's counts showing the
     class alone, locked."""
+    locked: bool = False
+    """Whether the room was locked at the end."""
 
     def report(self, limit: float) -> bool:
         """Print the numbers; whether they are within ``limit`` seconds (p95 and max)."""
@@ -554,6 +556,9 @@ def measure(n_students: int, n_points: int, seconds: float, flood: Flood | None 
                 students = future.result()
             seen_at = projector.evaluate("() => window.__seenAt")
             disagree = number_points(students, code, redis.url)
+            from kpca_ui.rooms.redis_store import RedisStore
+
+            locked = RedisStore(redis.url).snapshot(code).locked
             accepted = [e for s in students for e in s.edits if e.accepted]
             last = max((e.item for e in accepted if e.item is not None), default=0)
             deadline = time.time() + 30
@@ -611,6 +616,7 @@ def measure(n_students: int, n_points: int, seconds: float, flood: Flood | None 
         replicas=dict(sorted(Counter(r.replicas[0] for r in records if r.replicas).items())),
         last_ack=max((e.sent + e.done for e in edits), default=started) - started,
         regained=regained,
+        locked=locked,
     )
 
 
@@ -653,6 +659,7 @@ def flood_report(result: Result, flood: Flood, limit: float, n_students: int) ->
             "lecturer's one click → the class alone, locked (s)",
             "not seen" if result.regained is None else round(result.regained, 1),
         ],
+        ["room still locked at the end", "yes" if result.locked else "no"],
         ["errors in the class's sessions", sum(result.errors.values())],
     ]
     for label, value in rows:
@@ -672,6 +679,7 @@ def flood_report(result: Result, flood: Flood, limit: float, n_students: int) ->
         result.refresh
         and percentile(result.refresh, 95) <= limit
         and result.regained is not None
+        and result.locked
         and not sum(result.errors.values())
     )
 

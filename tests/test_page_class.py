@@ -115,7 +115,7 @@ def test_a_reloaded_lecturer_page_keeps_control_of_the_room(jar):
     store.freeze(code, token)
     reloaded = open_view("class_room", query={view.ROOM: code})
     assert reloaded.session_state[view.LECTURER] == (code, token)
-    assert reloaded.toggle(key="cl_freeze").value is True
+    assert reloaded.button(key="cl_freeze").label == "Unfreeze"
     assert reloaded.selectbox(key="cl_kernel").value == "laplacian"
     assert reloaded.slider(key="cl_width_laplacian").value == 2.0
     assert "1 student, 1 point" in texts(reloaded) and token not in texts(reloaded)
@@ -134,7 +134,7 @@ def test_a_wrong_lecturer_cookie_gives_no_control(jar):
         page = open_view("class_room", query={view.ROOM: code}, state={"cl_freeze": True})
         assert view.LECTURER not in page.session_state
         for widget in ("cl_freeze", "cl_clear", "cl_remove_student", "cl_kernel", "cl_close"):
-            assert not [w for w in page.get("toggle") + page.get("button") if w.key == widget]
+            assert not [w for w in [*page.get("selectbox"), *page.button] if w.key == widget]
         assert token not in repr(page.session_state)
     assert not view.room_store().snapshot(code).frozen
     # the cookie of a closed room gives nothing either
@@ -250,7 +250,7 @@ def test_the_lecturer_freezes_clears_and_removes():
     first_bob = store.add_point(code, bob.student, 1, 1, 2)
     store.add_point(code, bob.student, 1, 0, 2)
     at.run()
-    at.toggle(key="cl_freeze").set_value(True).run()
+    at.button(key="cl_freeze").click().run()
     assert store.snapshot(code).frozen
     with pytest.raises(rooms.Frozen):
         store.add_point(code, alice.student, 0.5, 0, 1)
@@ -270,7 +270,7 @@ def test_a_student_page_has_no_lecturer_controls_and_cannot_forge_them():
     _at, code, token = lecturer()
     phone = open_view("class_room", query={"room": code}, state={"cl_freeze": True})
     for key in ("cl_freeze", "cl_clear", "cl_remove_student", "cl_kernel", "cl_close"):
-        assert not [w for w in phone.get("toggle") + phone.get("button") if w.key == key]
+        assert not [w for w in [*phone.get("selectbox"), *phone.button] if w.key == key]
     assert not view.room_store().snapshot(code).frozen
     assert token not in repr(phone.session_state)
 
@@ -363,7 +363,7 @@ def test_presenter_mode_starts_a_room_and_keeps_the_lecturers_controls_off_the_w
         assert not [w for w in at.sidebar if getattr(w, "key", None) == key]
     (popover,) = at.get("popover")
     assert "cl_lock" in {getattr(w, "key", None) for w in popover}
-    at.toggle(key="cl_lock").set_value(True).run()
+    at.button(key="cl_lock").click().run()
     assert view.room_store().snapshot(code).locked
     assert "locked" in texts(at)
     assert not at.exception
@@ -383,7 +383,7 @@ def test_the_lecturer_locks_the_room_and_removes_a_flood():
     assert store.snapshot(code).n_students == 1 and store.snapshot(code).locked
     assert len(store.snapshot(code).points) == 1
     at.run()
-    assert at.toggle(key="cl_lock").value and store.snapshot(code).locked  # it stays locked
+    assert at.button(key="cl_lock").label == "Unlock" and store.snapshot(code).locked
     late = open_view("class_room", query={"room": code})
     assert any("locked" in w.value for w in late.warning)
     assert "You are student" not in texts(late)
@@ -480,7 +480,7 @@ def test_a_full_room_is_drawn_from_a_stated_sample(monkeypatch):
 
 def test_a_moderated_rooms_digits_wait_for_the_lecturer(small_model):
     at, code, _ = lecturer()
-    at.toggle(key="cl_moderate").set_value(True).run()
+    at.button(key="cl_moderate").click().run()
     store = view.room_store()
     student = store.join(code).student
     item = store.add_digit(code, student, np.where(np.eye(16) > 0, 1.0, -1.0))

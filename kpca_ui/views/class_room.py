@@ -274,15 +274,12 @@ def lecturer_page(code: str, token: str) -> None:
     projector(code, token)
 
 
-def toggled(label: str, key: str, now: bool, act: Callable[[bool], None], help: str) -> None:
-    """A toggle of the room's, ``now`` as the room is, that acts when the lecturer flips it;
-    when the room changed otherwise (another control, a reload), the toggle follows it."""
-    if st.session_state.get(f"{key}_room") != now:
-        st.session_state[key] = st.session_state[f"{key}_room"] = now
-    wanted = st.toggle(label, key=key, help=help)
-    if wanted != now:  # refused, the room is unchanged: the next run puts the toggle back
-        attempt(lambda: act(wanted))
-        st.session_state[f"{key}_room"] = wanted
+def switch(labels: tuple[str, str], key: str, now: bool, act: Callable[[bool], None], help: str):
+    """A button that turns a setting of the room's on (``labels[0]``) or, when ``now`` on, off
+    (``labels[1]``).  Not a toggle: a toggle kept in step with the room by the page raced the
+    projector's runs, twice a second, and could undo a change the room had just taken."""
+    if st.button(labels[now], key=key, help=help):
+        attempt(lambda: act(not now))
 
 
 def lecturer_controls(code: str, token: str, shown: Snapshot | None) -> None:
@@ -306,22 +303,22 @@ def lecturer_controls(code: str, token: str, shown: Snapshot | None) -> None:
         attempt(lambda: store.set_kernel(code, token, kernel, width))
     if shown is None:
         return
-    toggled(
-        "Freeze",
+    switch(
+        ("Freeze", "Unfreeze"),
         "cl_freeze",
         shown.frozen,
         lambda on: store.freeze(code, token, on),
         "No student can add or undo while the room is frozen.",
     )
-    toggled(
-        "Lock",
+    switch(
+        ("Lock", "Unlock"),
         "cl_lock",
         shown.locked,
         lambda on: store.lock(code, token, on),
         "Nobody new can join; the students in the room carry on.",
     )
-    toggled(
-        "Moderate digits",
+    switch(
+        ("Moderate digits", "Stop moderating"),
         "cl_moderate",
         shown.moderated,
         lambda on: store.moderate(code, token, on),
