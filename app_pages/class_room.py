@@ -15,9 +15,7 @@ page_start(view.SETTINGS)
 code = view.linked_code()
 lecturer = view.lecturer_room()
 if lecturer is not None and code in (None, lecturer[0]):
-    code, token = lecturer
-    view.lecturer_controls(code, token, st.session_state.get(view.SHOWN))
-    view.projector(code)
+    view.lecturer_page(*lecturer)
 elif code is not None:
     st.title(f"Room {code}")
     view.student_view(code)

@@ -36,6 +36,15 @@ Measured:
 
     python3 bench/class_load.py                       # 100 students × 10 points in 60 s
     python3 bench/class_load.py --students 20 --seconds 20   # a quick look
+    python3 bench/class_load.py --flood               # 30 students and one hostile client
+
+With ``--flood`` (issue #50): 30 students join within 10 s and add their points over
+125 s; from 55 s on, one client scripts joins (a new session every 0.5 s) and points (each
+joined session sends 10 more every 2 s) for 60 s; 20 s into the flood the lecturer clicks
+"Lock, and remove everyone who joined in the last 60 s" in the projector's popover.  A
+student's tap is on the projector when its coordinates are in the figure's points (a room
+of more than 500 points is drawn from a sample: a tap sampled out is counted, not timed).
+Its table is saved as ``class_flood`` (:func:`bench.results.save`).
 
 The students' clients run in this process, one thread of asyncio, on the same
 cores as the replicas, the projector and Redis: on this 2-core machine the
@@ -47,6 +56,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import itertools
 import json
 import os
 import random
@@ -88,6 +99,30 @@ GAP_S = 1.05 * LIMITS.window_s / LIMITS.rate
 TIMEOUT_S = 60.0
 """The longest wait for one script run."""
 
+SEEN_JS = """
+() => {
+  window.__seenAt = {};
+  const values = (a) => Array.from(a && a._inputArray ? a._inputArray : a || []);
+  setInterval(() => {
+    const graph = document.querySelector('[class*="st-key-cl_points_chart"] .js-plotly-plot');
+    const data = graph && graph.data && graph.data.find((t) => t.name === 'data');
+    if (!data) return;
+    const xs = values(data.x), ys = values(data.y), now = Date.now() / 1000;
+    for (let i = 0; i < xs.length; i++) {
+      const key = `${Number(xs[i]).toFixed(3)},${Number(ys[i]).toFixed(3)}`;
+      if (!(key in window.__seenAt)) window.__seenAt[key] = now;
+    }
+  }, 50);
+}
+"""
+"""Record, in the projector's page, when each point's coordinates first appear in its figure."""
+COUNTS_JS = "() => document.querySelector('.cl-counts').innerText"
+FLOOD_JOIN_GAP_S = 0.5
+"""The flooder opens a new session (a join) this often."""
+FLOOD_EDIT_GAP_S = 2.0
+"""Each joined flood session sends 10 more points this often."""
+FLOOD_AT_S, FLOOD_S, ACT_AFTER_S, FLOOD_CLASS_S = 55.0, 60.0, 20.0, 125.0
+"""The flood's start, length, the lecturer's click after its start, the class's length."""
 POLL_JS = """
 () => {
   window.__shown = [];
@@ -136,7 +171,10 @@ class StudentSession(Session):
                 self.canvas_points = json.loads(element.bidi_component.json or "{}").get(
                     "points", []
                 )
-            elif kind == "alert" and element.alert.format == Alert.Format.WARNING:
+            elif kind == "alert" and element.alert.format in (
+                Alert.Format.WARNING,
+                Alert.Format.INFO,
+            ):
                 self.warnings.append(element.alert.body)
         return super()._read_delta(reply)
 
@@ -164,6 +202,7 @@ class Edit:
     refusal: str = ""
     item: int | None = None
     """The point's contribution number in the room (read at the end)."""
+    xy: tuple[float, float] = (0.0, 0.0)
 
 
 @dataclass
@@ -246,7 +285,8 @@ async def run_student(
                     break
                 accepted = session.count == len(points)
                 refusal = "" if accepted else (session.warnings or ["not added"])[-1]
-                student.edits.append(Edit(sent, *answer, accepted, refusal))
+                xy = (points[-1][0], points[-1][1])
+                student.edits.append(Edit(sent, *answer, accepted, refusal, xy=xy))
             finished.add(i)
             while not over.is_set():  # a phone stays on the page until the class ends
                 await session.wait(0.5)
@@ -258,13 +298,86 @@ async def run_student(
     return student
 
 
+@dataclass
+class Flood:
+    """What the hostile client did and what the room let it do."""
+
+    tried: int = 0
+    """Sessions opened (each a join)."""
+    joined: int = 0
+    sent: int = 0
+    """Points sent (edits of 10)."""
+    accepted: int = 0
+    refusals: Counter = field(default_factory=Counter)
+
+
+async def flood_session(base: str, flood: Flood, code: str, ends_at: float) -> None:
+    """One scripted join; once in, 10 more points every :data:`FLOOD_EDIT_GAP_S` until
+    ``ends_at`` (``time.monotonic()``)."""
+    rng = random.Random(flood.tried)
+    client = Client(base, f"flood{flood.tried}")
+    with contextlib.suppress(OSError, WebSocketException, TimeoutError):
+        await client.get(f"/{PAGE}?room={code}", TIMEOUT_S)
+        async with connect(
+            base.replace("http://", "ws://") + "/_stcore/stream",
+            subprotocols=["streamlit"],
+            additional_headers=client.headers,
+            max_size=None,
+            open_timeout=TIMEOUT_S,
+            ping_interval=None,
+        ) as ws:
+            session = StudentSession(ws, code, Record("flood", client.name))
+            if await session.rerun() is None or session.number is None:
+                flood.refusals[(session.warnings or ["no answer"])[-1][:60]] += 1
+                return
+            flood.joined += 1
+            tag = uuid.uuid4().hex[:8]
+            for k in itertools.count(1):
+                if time.monotonic() >= ends_at:
+                    return
+                before = session.count or 0
+                points = session.canvas_points + [new_point(rng) for _ in range(10)]
+                edit = {"seq": f"{tag}:{k}", "half": HALF_WIDTH, "points": points}
+                session.held[session.canvas_id] = ("json_value", json.dumps({"edit": edit}))
+                if await session.rerun() is None:
+                    return
+                flood.sent += 10
+                flood.accepted += max(0, (session.count or 0) - before)
+                for warning in session.warnings:
+                    flood.refusals[warning[:60]] += 1
+                if session.count is None:  # removed: the page says so
+                    return
+                await session.wait(FLOOD_EDIT_GAP_S)
+
+
+async def run_flooder(base: str, code: str, flood: Flood, starts_at: float) -> None:
+    """From ``starts_at`` for :data:`FLOOD_S`: a new scripted session every
+    :data:`FLOOD_JOIN_GAP_S` (none waits for another)."""
+    await asyncio.sleep(max(0.0, starts_at - time.monotonic()))
+    ends_at, tasks = starts_at + FLOOD_S, []
+    while time.monotonic() < ends_at:
+        flood.tried += 1
+        tasks.append(asyncio.create_task(flood_session(base, flood, code, ends_at)))
+        await asyncio.sleep(FLOOD_JOIN_GAP_S)
+    await asyncio.gather(*tasks)
+
+
 async def run_class(
-    base: str, code: str, n_students: int, n_points: int, seconds: float
+    base: str,
+    code: str,
+    n_students: int,
+    n_points: int,
+    seconds: float,
+    flood: Flood | None = None,
 ) -> list[Student]:
-    """The students: they open their pages within the first sixth of ``seconds`` (as the
-    lecturer shows the code), then each adds its points until ``seconds`` have passed."""
+    """The students: they open their pages within the first sixth of ``seconds`` (with a
+    ``flood``, 10 s), then each adds its points until ``seconds`` have passed; the flood
+    begins :data:`FLOOD_AT_S` after the first page opened."""
     start, over, finished = time.monotonic(), asyncio.Event(), set()
-    ramp = seconds / 6
+    ramp = seconds / 6 if flood is None else 10.0
+    flooding = None
+    if flood is not None:
+        flooding = asyncio.create_task(run_flooder(base, code, flood, start + FLOOD_AT_S))
     tasks = [
         asyncio.create_task(
             run_student(
@@ -283,6 +396,8 @@ async def run_class(
     while len(finished) < n_students:
         await asyncio.sleep(0.2)
     over.set()
+    if flooding is not None:
+        await flooding
     return list(await asyncio.gather(*tasks))
 
 
@@ -309,6 +424,11 @@ class Result:
     replicas: dict = field(default_factory=dict)
     last_ack: float = 0.0
     """Seconds from the class's start (the first page opening) to the last point acknowledged."""
+    regained: float | None = None
+    """With a flood: seconds from the lecturer's click to the projector's counts showing the
+    class alone, locked."""
+    locked: bool = False
+    """Whether the room was locked at the end."""
 
     def report(self, limit: float) -> bool:
         """Print the numbers; whether they are within ``limit`` seconds (p95 and max)."""
@@ -377,8 +497,9 @@ def number_points(students: list[Student], code: str, redis_url: str) -> dict[st
     return dict(found)
 
 
-def measure(n_students: int, n_points: int, seconds: float) -> Result:
-    """Run the class (see the module's docstring) and measure it."""
+def measure(n_students: int, n_points: int, seconds: float, flood: Flood | None = None) -> Result:
+    """Run the class (see the module's docstring) and measure it; with a ``flood``, the
+    hostile client too, and the lecturer's click (:attr:`Result.regained`)."""
     from playwright.sync_api import sync_playwright
 
     with RedisServer() as redis:
@@ -407,6 +528,7 @@ def measure(n_students: int, n_points: int, seconds: float) -> Result:
                 "() => document.body.innerText.match(/room=([A-Z0-9]{6})/)[1]"
             )
             projector.evaluate(POLL_JS)
+            projector.evaluate(SEEN_JS)
             load_before = os.getloadavg()[0]
             print(
                 f"room {code} on {balancer.url}; {n_students} students × {n_points} "
@@ -414,16 +536,29 @@ def measure(n_students: int, n_points: int, seconds: float) -> Result:
                 f"{load_before:.1f})",
                 flush=True,
             )
-            started = time.time()
+            started, acted, regained = time.time(), None, None
             with ThreadPoolExecutor(1) as pool:
                 future = pool.submit(
-                    asyncio.run, run_class(balancer.url, code, n_students, n_points, seconds)
+                    asyncio.run,
+                    run_class(balancer.url, code, n_students, n_points, seconds, flood),
                 )
                 # keep the projector's page served while the students send
                 while not future.done():
                     projector.wait_for_timeout(200)
+                    now = time.time()
+                    if flood is not None and acted is None:
+                        if now > started + FLOOD_AT_S + ACT_AFTER_S:
+                            acted = lecturer_acts(projector)
+                    elif acted is not None and regained is None:
+                        counts = projector.evaluate(COUNTS_JS)
+                        if counts.startswith(f"{n_students} students") and "locked" in counts:
+                            regained = now - acted
                 students = future.result()
+            seen_at = projector.evaluate("() => window.__seenAt")
             disagree = number_points(students, code, redis.url)
+            from kpca_ui.rooms.redis_store import RedisStore
+
+            locked = RedisStore(redis.url).snapshot(code).locked
             accepted = [e for s in students for e in s.edits if e.accepted]
             last = max((e.item for e in accepted if e.item is not None), default=0)
             deadline = time.time() + 30
@@ -442,7 +577,11 @@ def measure(n_students: int, n_points: int, seconds: float) -> Result:
     records = [s.record for s in students]
     refresh = []
     for e in accepted:
-        seen = next((t for t, n in shown if e.item is not None and n >= e.item), None)
+        if flood is not None:  # the tap's coordinates on the figure (new ones only)
+            seen = seen_at.get(f"{e.xy[0]:.3f},{e.xy[1]:.3f}")
+            seen = seen if seen is not None and seen >= e.sent else None
+        else:
+            seen = next((t for t, n in shown if e.item is not None and n >= e.item), None)
         if seen is not None:
             refresh.append(seen - e.sent)
     errors = {
@@ -476,17 +615,91 @@ def measure(n_students: int, n_points: int, seconds: float) -> Result:
         errors=errors,
         replicas=dict(sorted(Counter(r.replicas[0] for r in records if r.replicas).items())),
         last_ack=max((e.sent + e.done for e in edits), default=started) - started,
+        regained=regained,
+        locked=locked,
+    )
+
+
+def lecturer_acts(projector) -> float:
+    """The lecturer's one click in the projector's popover; when (``time.time()``)."""
+    projector.locator(".st-key-cl_controls button").first.click()
+    projector.get_by_role("button", name=re.compile("Lock, and remove everyone")).click()
+    clicked = time.time()
+    projector.keyboard.press("Escape")
+    return clicked
+
+
+def flood_report(result: Result, flood: Flood, limit: float, n_students: int) -> bool:
+    """Print and save (``class_flood``) what the class and the flood did; whether the class's
+    taps reached the projector within ``limit`` (p95) and the lecturer regained the room."""
+    timed = len(result.refresh)
+    rows: list[list[object]] = [
+        ["students joined (of the class)", f"{result.joined} of {n_students}"],
+        ["their taps sent / accepted", f"{result.sent} / {result.accepted}"],
+        ["their taps timed on the projector", timed],
+        [
+            "  not timed (sampled out of the figure, or a place already shown)",
+            result.accepted - timed,
+        ],
+    ]
+    if result.refresh:
+        rows += [
+            ["tap → on the projector, median (s)", round(statistics.median(result.refresh), 2)],
+            ["tap → on the projector, p95 (s)", round(percentile(result.refresh, 95), 2)],
+            ["tap → on the projector, max (s)", round(max(result.refresh), 2)],
+        ]
+    if result.acks:
+        rows.append(["tap → count on the phone, p95 (s)", round(percentile(result.acks, 95), 2)])
+    rows += [
+        ["flood: sessions opened (joins tried)", flood.tried],
+        ["flood: sessions that joined", flood.joined],
+        ["flood: points sent / accepted", f"{flood.sent} / {flood.accepted}"],
+        *([f"flood refused {n}×", why] for why, n in flood.refusals.most_common(4)),
+        [
+            "lecturer's one click → the class alone, locked (s)",
+            "not seen" if result.regained is None else round(result.regained, 1),
+        ],
+        ["room still locked at the end", "yes" if result.locked else "no"],
+        ["errors in the class's sessions", sum(result.errors.values())],
+    ]
+    for label, value in rows:
+        print(f"{label}: {value}")
+    from results import save
+
+    save(
+        "class_flood",
+        f"Class mode: {n_students} students and one hostile client (joins and points for "
+        f"{FLOOD_S:g} s; the lecturer's one click {ACT_AFTER_S:g} s in)",
+        ["measure", "value"],
+        rows,
+        note="A tap is on the projector when its coordinates are among the figure's points; "
+        "through HAProxy, two replicas and Redis on this machine's 2 cores.",
+    )
+    return bool(
+        result.refresh
+        and percentile(result.refresh, 95) <= limit
+        and result.regained is not None
+        and result.locked
+        and not sum(result.errors.values())
     )
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--students", type=int, default=100)
+    parser.add_argument("--students", type=int, default=None, help="100 (--flood: 30)")
     parser.add_argument("--points", type=int, default=10)
-    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--seconds", type=float, default=None, help="60 (--flood: 125)")
     parser.add_argument("--limit", type=float, default=2.0, help="seconds allowed (p95, max)")
+    parser.add_argument("--flood", action="store_true", help="one hostile client as well")
     args = parser.parse_args()
-    ok = measure(args.students, args.points, args.seconds).report(args.limit)
+    students = args.students or (30 if args.flood else 100)
+    seconds = args.seconds or (FLOOD_CLASS_S if args.flood else 60.0)
+    if args.flood:
+        flood = Flood()
+        result = measure(students, args.points, seconds, flood)
+        ok = flood_report(result, flood, args.limit, students)
+    else:
+        ok = measure(students, args.points, seconds).report(args.limit)
     print("OK" if ok else "NOT OK")
     return 0 if ok else 1
 

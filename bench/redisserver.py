@@ -1,7 +1,8 @@
 """Debian's real ``redis-server`` on a free port of 127.0.0.1 (tests, ``bench/class_load.py``).
 
-No persistence (``--save "" --appendonly no``); the server runs in its own process
-group and dies with the process that started it::
+No persistence (``--save "" --appendonly no``) unless given a directory, where it keeps an
+append-only file as ``compose.yaml``'s Redis does; the server runs in its own process group
+and dies with the process that started it::
 
     with RedisServer() as server:
         print(server.url)        # redis://127.0.0.1:<port>/0
@@ -26,10 +27,13 @@ def redis_binary() -> str | None:
 
 
 class RedisServer:
-    """``redis-server`` on a free port as a context manager; :meth:`stop` kills it."""
+    """``redis-server`` on a free port as a context manager; :meth:`stop` ends it (SIGTERM:
+    an append-only file is flushed), :meth:`start` starts it again on the same port; with
+    ``directory``, its data persist there (``--appendonly yes``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, directory: Path | None = None) -> None:
         self.port = free_port()
+        self.directory = directory
         self.process: subprocess.Popen | None = None
 
     @property
@@ -40,8 +44,11 @@ class RedisServer:
         binary = redis_binary()
         if binary is None:
             raise RuntimeError("redis-server is not installed: sudo apt-get install redis-server")
+        persist = ["--appendonly", "no"]
+        if self.directory is not None:
+            persist = ["--appendonly", "yes", "--dir", str(self.directory)]
         self.process = subprocess.Popen(
-            [binary, "--port", str(self.port), "--bind", HOST, "--save", "", "--appendonly", "no"],
+            [binary, "--port", str(self.port), "--bind", HOST, "--save", "", *persist],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,

@@ -77,7 +77,9 @@ html.{FIRST_LOAD} {NOT_DRAWN} {{{NOTICE_STYLE}  animation: none;
 
 
 CLASS_PAGE = "class_room"
-"""Class mode's page: only the projector's (``key=`` in the link) draws figures."""
+"""Class mode's page: only the projector's (its lecturer's cookie sent) draws figures."""
+LECTURER_COOKIE = b"kpca_lecturer_"
+"""The start of the name of the cookie that keeps a lecturer's room (``views/class_room.py``)."""
 FRAME_PAGE = "lesson"
 """The Lesson: its figures are in the step's view, a page of its own in a frame."""
 
@@ -85,8 +87,8 @@ FRAME_PAGE = "lesson"
 def _without_figures(scope: Scope) -> bool:
     """A page that draws no chart itself: class mode's but the projector, the Lesson."""
     page = scope.get("path", "").rstrip("/").rsplit("/", 1)[-1]
-    query = {part.split(b"=", 1)[0] for part in scope.get("query_string", b"").split(b"&")}
-    return page == FRAME_PAGE or (page == CLASS_PAGE and b"key" not in query)
+    cookies = b";".join(value for name, value in scope.get("headers", ()) if name == b"cookie")
+    return page == FRAME_PAGE or (page == CLASS_PAGE and LECTURER_COOKIE not in cookies)
 
 
 class BootScreen:

@@ -157,6 +157,7 @@ def canvas(
     large: bool = False,
     behind: str | None = None,
     hint: str = HELP,
+    counted: bool = True,
 ) -> None:
     """The canvas with the session's drawing over ``background``, its notes and help.
 
@@ -174,6 +175,8 @@ def canvas(
         What the background shows ("kPC 1 of degree 2"), said under the canvas.
     hint : str
         The help under it (:data:`HELP`; a class room's phone says less).
+    counted : bool
+        Whether the canvas counts its points (a class room's phone counts the room's).
     """
     keys = _keys(prefix)
     place = place or st.container()
@@ -192,7 +195,8 @@ def canvas(
                 "max": MAX_POINTS,
                 "colours": list(GROUP_COLOURS),
                 "background": dict(background) if background else None,
-                "copyLabel": "Copy in the data shown before" if can_copy else "Nothing to copy",
+                "copyLabel": "Copy in the data shown before" if can_copy else None,
+                "counted": counted,
                 "maxPx": PRESENTER_PX if large else CANVAS_PX,  # or less: fit() in the JS
                 "prefix": prefix,  # its edits' events name it (a live chart follows them)
             },

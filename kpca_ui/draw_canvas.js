@@ -1,6 +1,7 @@
 // The drawing canvas of kpca_ui/draw.py (a Streamlit components v2 module, after canvas.js).
 // data: {points: [[x, y, group]], half, rev, seq, max, colours, background: {image, lines} |
-// null, copyLabel, maxPx, prefix}.  Every edit sends the whole drawing as the state value
+// null, copyLabel (null: no copy button), counted (whether the status counts the points),
+// maxPx, prefix}.  Every edit sends the whole drawing as the state value
 // "edit": {seq, half, points} (or {seq, copy: true}).  Each edit and each move of a dragged
 // point is also dispatched on the document as "kpca-drawing", {prefix, seq, half, points,
 // waitFor} (seq null for a move not sent), for a chart that follows the drawing (chart.js).
@@ -307,14 +308,17 @@ function draw(state) {
   state.box.querySelector("[data-act=clear]").disabled = !state.points.length;
   const n = state.points.length;
   state.status.textContent =
-    `${n} ${n === 1 ? "point" : "points"} (at most ${data.max}) · square ±${h}` +
+    (data.counted ? `${n} ${n === 1 ? "point" : "points"} (at most ${data.max}) · ` : "") +
+    `square ±${h}` +
     (state.deleting ? " · delete mode: click a point to remove it" : "");
   canvas.dataset.points = String(n);
 }
 
 function receive(state, replaced, first) {
   const data = state.data;
-  state.box.querySelector("[data-act=copy]").textContent = data.copyLabel;
+  const copyButton = state.box.querySelector("[data-act=copy]");
+  copyButton.textContent = data.copyLabel ?? "";
+  copyButton.hidden = !data.copyLabel;
   const echo = data.seq !== null && data.seq === state.sent;
   const busy = state.drag !== null || state.carried !== null;
   if (replaced && !first) remember(state);

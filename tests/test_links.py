@@ -190,7 +190,7 @@ def test_every_setting_is_declared_once_in_one_table():
     declared = [key for table in TABLES for key in table.entries]
     assert len(declared) == len(set(declared)), [k for k in declared if declared.count(k) > 1]
     assert set(PREFIXES.values()) == set(TABLES)  # no table outside the list
-    free = (APP_SETTINGS, lesson.SETTINGS, class_room.SETTINGS)  # the app's, "step", "room", "key"
+    free = (APP_SETTINGS, lesson.SETTINGS, class_room.SETTINGS)  # the app's, "step", "room"
     for table in TABLES:
         prefixed = all(key.startswith(f"{table.prefix}_") for key in table.entries)
         assert prefixed or table in free, table.prefix

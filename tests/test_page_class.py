@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
 import pytest
-from conftest import ROOT, chart, decode, figures, open_view
+from conftest import ROOT, chart, decode, figures, key_of, open_view
 
 from kpca_ui.rooms import store as rooms
 from kpca_ui.views import class_room as view
@@ -15,11 +16,35 @@ from kpca_ui.views import class_room as view
 
 @pytest.fixture(autouse=True)
 def fresh_store(monkeypatch):
-    """Each test a new in-process store (the page shares one per server)."""
+    """Each test a new in-process store (the page shares one per server), and no network
+    address unless a test gives one."""
     monkeypatch.delenv(rooms.REDIS_ENV, raising=False)
+    monkeypatch.delenv(view.PUBLIC_URL_ENV, raising=False)
+    monkeypatch.setattr(view, "network_address", lambda: None)
     view.room_store.cache_clear()
     yield
     view.room_store.cache_clear()
+
+
+@pytest.fixture
+def jar(monkeypatch) -> dict[str, str]:
+    """The browser's cookies as a new session reads them (AppTest cannot send any)."""
+    cookies: dict[str, str] = {}
+    monkeypatch.setattr(view, "cookie", cookies.get)
+    return cookies
+
+
+def cookies_written(at) -> dict[str, str]:
+    """The cookies the page's cookie components set in the browser."""
+    written = {}
+    for element in at.get("bidi_component"):
+        if key_of(element).startswith("cl_cookie_"):
+            proto = element.proto
+            data = json.loads(
+                proto.json if proto.WhichOneof("data") == "json" else proto.mixed.json
+            )
+            written[data["name"]] = data["value"]
+    return written
 
 
 def lecturer():
@@ -39,8 +64,31 @@ def test_a_lecturer_starts_a_room_with_code_link_and_qr():
     assert rooms.CODE_PATTERN.fullmatch(code)
     assert code in texts(at) and f"room={code}" in texts(at)
     assert token not in texts(at)  # the token is never on the page
-    assert len(at.get("image")) == 1  # the QR code
+    link, _ = view.join_link(code)
+    assert f'alt="QR code of the join address, {link}"' in texts(at)  # the QR code's words
     assert "0 students, 0 points, 0 digits" in texts(at)
+
+
+def test_the_projected_address_carries_no_secret(jar):
+    """The key was in the projected address bar and gave full control in a fresh browser
+    (issue #50, item 6): now the address is the room's code alone, the token in the
+    lecturer's session and their browser's cookie, which lives as long as an idle room."""
+    at, code, token = lecturer()
+    assert dict(at.query_params) == {view.ROOM: code}
+    assert token not in repr(dict(at.query_params)) and token not in texts(at)
+    assert cookies_written(at) == {view.LECTURER_COOKIE + code: token}
+    (age,) = [
+        json.loads(e.proto.json or e.proto.mixed.json)["age"]
+        for e in at.get("bidi_component")
+        if key_of(e).startswith("cl_cookie_")
+    ]
+    assert age == view.room_store().limits.idle_s
+    # the projected address opened in a fresh browser: a student's page
+    fresh = open_view("class_room", query={view.ROOM: code})
+    assert view.LECTURER not in fresh.session_state and "student 1" in texts(fresh)
+    # the old form of the lecturer's address gives nothing either
+    old = open_view("class_room", query={view.ROOM: code, "key": token})
+    assert view.LECTURER not in old.session_state
 
 
 @pytest.fixture
@@ -55,49 +103,44 @@ def small_model(monkeypatch):
     monkeypatch.setattr(demo, "model_and_digits", lambda: (model, subsets))
 
 
-def test_a_reloaded_lecturer_page_keeps_control_of_the_room():
-    """The token is in the lecturer's own address (never the join link): a reload restores
-    control, with the room's kernel and freeze as they were."""
+def test_a_reloaded_lecturer_page_keeps_control_of_the_room(jar):
+    """The token is in the lecturer's browser's cookie: a reload restores control, with the
+    room's kernel and freeze as they were."""
     at, code, token = lecturer()
-    assert at.query_params[view.ROOM] == code
-    assert at.query_params[view.LECTURER_KEY] == token
-    assert token not in view.join_link(code)
+    jar.update(cookies_written(at))
     store = view.room_store()
     student = store.join(code).student
     store.add_point(code, student, 0.5, 0.5, 2)
     store.set_kernel(code, token, "laplacian", 2.0)
     store.freeze(code, token)
-    reloaded = open_view("class_room", query={view.ROOM: code, view.LECTURER_KEY: token})
+    reloaded = open_view("class_room", query={view.ROOM: code})
     assert reloaded.session_state[view.LECTURER] == (code, token)
-    assert reloaded.toggle(key="cl_freeze").value is True
+    assert reloaded.button(key="cl_freeze").label == "Unfreeze"
     assert reloaded.selectbox(key="cl_kernel").value == "laplacian"
     assert reloaded.slider(key="cl_width_laplacian").value == 2.0
     assert "1 student, 1 point" in texts(reloaded) and token not in texts(reloaded)
-    reloaded.button(key="cl_remove_student").click().run()  # student 1's
+    reloaded.button(key="cl_remove_student").click().run()  # student 1
     seen = store.snapshot(code)
-    assert len(seen.points) == 0
+    assert len(seen.points) == 0 and seen.n_students == 0
     assert seen.frozen and (seen.kernel, seen.width) == ("laplacian", 2.0)  # kept as they were
 
 
-def test_a_wrong_lecturer_key_in_the_link_gives_no_control():
+def test_a_wrong_lecturer_cookie_gives_no_control(jar):
     at, code, token = lecturer()
-    other = view.room_store().create()
+    other = view.room_store().create("another")
     guessed = token[:-1] + ("A" if token[-1] != "A" else "B")
     for key in (guessed, other.token, code, "x" * 10_000):
-        page = open_view(
-            "class_room", query={view.ROOM: code, view.LECTURER_KEY: key}, state={"cl_freeze": True}
-        )
+        jar[view.LECTURER_COOKIE + code] = key
+        page = open_view("class_room", query={view.ROOM: code}, state={"cl_freeze": True})
         assert view.LECTURER not in page.session_state
-        for widget in ("cl_freeze", "cl_clear", "cl_remove", "cl_kernel", "cl_close"):
-            assert not [w for w in page.get("toggle") + page.get("button") if w.key == widget]
-        if len(key) < 100:  # a key longer than any token is dropped from the link at once
-            assert any("not this room's" in w.value for w in page.warning), key
-        assert view.LECTURER_KEY not in page.query_params
+        for widget in ("cl_freeze", "cl_clear", "cl_remove_student", "cl_kernel", "cl_close"):
+            assert not [w for w in [*page.get("selectbox"), *page.button] if w.key == widget]
         assert token not in repr(page.session_state)
     assert not view.room_store().snapshot(code).frozen
-    # the lecturer's link of a closed room gives nothing either
+    # the cookie of a closed room gives nothing either
     at.button(key="cl_close").click().run()
-    closed = open_view("class_room", query={view.ROOM: code, view.LECTURER_KEY: token})
+    jar[view.LECTURER_COOKIE + code] = token
+    closed = open_view("class_room", query={view.ROOM: code})
     assert view.LECTURER not in closed.session_state
     assert any("no open room" in w.value for w in closed.warning)
 
@@ -118,7 +161,10 @@ def test_students_points_and_digits_reach_the_projector(small_model):
     assert {"cl_points_chart", "cl_digits_chart"} <= charts
     (table,) = at.dataframe
     assert table.value["kind"].tolist() == ["point"] * 12 + ["digit"]
+    assert table.value["name"].tolist() == [f"P{i}" for i in range(1, 13)] + ["D1"]
     assert table.value["student"].tolist()[-1] == 3
+    # digits are numbered apart from points: the first digit is D1, not #13
+    assert chart(at, "cl_digits_chart")["layout"]["xaxis"]["ticktext"] == ["D1"]
 
 
 def test_the_projector_colours_each_point_by_the_group_its_student_chose():
@@ -204,12 +250,11 @@ def test_the_lecturer_freezes_clears_and_removes():
     first_bob = store.add_point(code, bob.student, 1, 1, 2)
     store.add_point(code, bob.student, 1, 0, 2)
     at.run()
-    at.toggle(key="cl_freeze").set_value(True).run()
+    at.button(key="cl_freeze").click().run()
     assert store.snapshot(code).frozen
     with pytest.raises(rooms.Frozen):
         store.add_point(code, alice.student, 0.5, 0, 1)
-    at.number_input(key="cl_item").set_value(first_bob).run()
-    at.button(key="cl_remove").click().run()
+    store.remove(code, at.session_state[view.LECTURER][1], first_bob)
     assert len(store.snapshot(code).points) == 2
     at.number_input(key="cl_student").set_value(alice.number).run()
     at.button(key="cl_remove_student").click().run()
@@ -224,8 +269,8 @@ def test_the_lecturer_freezes_clears_and_removes():
 def test_a_student_page_has_no_lecturer_controls_and_cannot_forge_them():
     _at, code, token = lecturer()
     phone = open_view("class_room", query={"room": code}, state={"cl_freeze": True})
-    for key in ("cl_freeze", "cl_clear", "cl_remove", "cl_kernel", "cl_close"):
-        assert not [w for w in phone.get("toggle") + phone.get("button") if w.key == key]
+    for key in ("cl_freeze", "cl_clear", "cl_remove_student", "cl_kernel", "cl_close"):
+        assert not [w for w in [*phone.get("selectbox"), *phone.button] if w.key == key]
     assert not view.room_store().snapshot(code).frozen
     assert token not in repr(phone.session_state)
 
@@ -273,3 +318,238 @@ def test_a_wrong_room_code_is_told_plainly():
     assert any("no open room" in w.value for w in phone.warning)
     bad = open_view("class_room", query={"room": "<script>"})
     assert not bad.exception and "<script>" not in texts(bad)
+
+
+def test_the_join_link_reaches_the_phones(monkeypatch):
+    """A lecturer at http://localhost:8501 projected a localhost QR code that no phone can
+    open, and nothing warned (issue #50, item 11)."""
+    monkeypatch.setattr(view, "network_address", lambda: "192.168.1.20")
+    at = at_localhost()
+    at.button(key="cl_start").click().run()
+    code, _ = at.session_state[view.LECTURER]
+    wanted = f"http://192.168.1.20:8501/class_room?room={code}"
+    assert wanted in texts(at) and "localhost" not in texts(at)
+    assert not any(w.value == view.UNREACHABLE for w in at.warning)
+    # a public address configured behind a balancer
+    monkeypatch.setenv(view.PUBLIC_URL_ENV, "https://kpca.example.org/")
+    at.run()
+    assert f"https://kpca.example.org/class_room?room={code}" in texts(at)
+    # no network address at all: the warning
+    monkeypatch.delenv(view.PUBLIC_URL_ENV)
+    monkeypatch.setattr(view, "network_address", lambda: None)
+    at.run()
+    assert any(w.value == view.UNREACHABLE for w in at.warning)
+
+
+def at_localhost():
+    """The Class page as a browser at http://localhost:8501 opens it."""
+    from conftest import APP
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.context["url"] = "http://localhost:8501/class_room"
+    at.switch_page("app_pages/class_room.py")
+    at.run()
+    return at
+
+
+def test_presenter_mode_starts_a_room_and_keeps_the_lecturers_controls_off_the_wall():
+    """Presenter mode hides the sidebar, where the controls were (issue #50, items 12, 13):
+    they are in a popover of the page, closed until the lecturer opens it."""
+    at = open_view("class_room", state={"presenter": True})
+    at.button(key="cl_start").click().run()
+    code, _token = at.session_state[view.LECTURER]
+    for key in ("cl_freeze", "cl_lock", "cl_moderate", "cl_remove_recent", "cl_clear"):
+        assert not [w for w in at.sidebar if getattr(w, "key", None) == key]
+    (popover,) = at.get("popover")
+    assert "cl_lock" in {getattr(w, "key", None) for w in popover}
+    at.button(key="cl_lock").click().run()
+    assert view.room_store().snapshot(code).locked
+    assert "locked" in texts(at)
+    assert not at.exception
+
+
+def test_the_lecturer_locks_the_room_and_removes_a_flood():
+    at, code, _ = lecturer()
+    phone = open_view("class_room", query={"room": code})
+    store = view.room_store()
+    phone.session_state["cl_canvas"] = {"edit": {"seq": "a:1", "half": 2.0, "points": [[0, 0, 1]]}}
+    phone.run()
+    at.run()
+    for _ in range(5):  # a script joins
+        store.join(code)
+    store._rooms[code].joined_at[1] -= 120  # the real student joined two minutes ago
+    at.button(key="cl_remove_recent").click().run()  # one action: locked, flood removed
+    assert store.snapshot(code).n_students == 1 and store.snapshot(code).locked
+    assert len(store.snapshot(code).points) == 1
+    at.run()
+    assert at.button(key="cl_lock").label == "Unlock" and store.snapshot(code).locked
+    late = open_view("class_room", query={"room": code})
+    assert any("locked" in w.value for w in late.warning)
+    assert "You are student" not in texts(late)
+    # a removed student is told so
+    at.number_input(key="cl_student").set_value(1).run()
+    at.button(key="cl_remove_student").click().run()
+    phone.run()
+    assert any("removed you" in w.value for w in phone.warning)
+
+
+def test_a_phone_joining_a_busy_room_is_told_when_and_joins_by_itself(monkeypatch):
+    _at, code, _ = lecturer()
+    store = view.room_store()
+    for _ in range(store.limits.join_burst):
+        store.join(code)
+    phone = open_view("class_room", query={"room": code})
+    assert any("you join in" in i.value for i in phone.info)
+    store._rooms[code].join_at -= 10  # time passes: the bucket refills
+    phone.run()
+    assert f"You are student {store.limits.join_burst + 1}" in texts(phone)
+
+
+def test_a_tap_never_withdraws_a_students_earlier_points():
+    """After a tab switch and fast taps the phone showed 0 points and the projector lost 6
+    (issue #50, item 14): the page took a canvas that lacked them as the truth."""
+    _at, code, _ = lecturer()
+    phone = open_view("class_room", query={"room": code})
+    points = [[0.25 * i, 0.0, 1] for i in range(6)]
+    phone.session_state["cl_canvas"] = {"edit": {"seq": "a:1", "half": 2.0, "points": points}}
+    phone.run()
+    assert len(view.room_store().snapshot(code).points) == 6
+    # a canvas that did not hold them (a stale state) sends one tap
+    tap = [[-1.0, -1.0, 2]]
+    phone.session_state["cl_canvas"] = {"edit": {"seq": "b:1", "half": 2.0, "points": tap}}
+    phone.run()
+    assert len(view.room_store().snapshot(code).points) == 7
+    assert "your points: **7 of 20**" in texts(phone)
+    # Clear still clears
+    phone.session_state["cl_canvas"] = {"edit": {"seq": "b:2", "half": 2.0, "points": []}}
+    phone.run()
+    assert len(view.room_store().snapshot(code).points) == 0
+
+
+def test_the_phone_counts_once():
+    """ "0 of 20" above the canvas, "0 points (at most 300)" below and a "Nothing to copy"
+    button (issue #50, item 15)."""
+    _at, code, _ = lecturer()
+    phone = open_view("class_room", query={"room": code})
+    data = canvas_data_of(phone)
+    assert data["counted"] is False and data["copyLabel"] is None
+    assert "at most" not in " ".join(c.value for c in phone.caption)
+
+
+def canvas_data_of(at) -> dict:
+    (proto,) = [e.proto for e in at.get("bidi_component") if e.proto.id.endswith("_canvas")]
+    return json.loads(proto.json if proto.WhichOneof("data") == "json" else proto.mixed.json)
+
+
+def test_a_reloaded_phone_keeps_its_place_caps_and_undo(jar):
+    """A reload made a new student with fresh caps; earlier points could no longer be
+    undone (issue #50, item 7)."""
+    _at, code, _ = lecturer()
+    phone = open_view("class_room", query={"room": code})
+    points = [[0.5, 0.5, 1], [-0.5, 0.25, 2]]
+    phone.session_state["cl_canvas"] = {"edit": {"seq": "a:1", "half": 2.0, "points": points}}
+    phone.run()
+    jar.update(cookies_written(phone))
+    assert list(jar) == [view.STUDENT_COOKIE + code]
+    reloaded = open_view("class_room", query={"room": code})
+    assert "You are student 1 · your points: **2 of 20**" in texts(reloaded)
+    assert view.room_store().snapshot(code).n_students == 1
+    reloaded.button(key="cl_undo").click().run()
+    assert len(view.room_store().snapshot(code).points) == 1
+
+
+def test_a_full_room_is_drawn_from_a_stated_sample(monkeypatch):
+    """6,000 points cost one refit 13.9 s (issue #50, item 2): the projector fits a fixed
+    budget of them, and says so."""
+    monkeypatch.setattr(view, "PROJECTOR_POINTS", 20)
+    at, code, _ = lecturer()
+    store = view.room_store()
+    rng = np.random.default_rng(1)
+    for _ in range(3):
+        student = store.join(code).student
+        for x, y in rng.uniform(-1.5, 1.5, (10, 2)):
+            store.add_point(code, student, x, y, 1)
+        store._rooms[code].rate.clear()
+    at.run()
+    fig = chart(at, "cl_points_chart")
+    (data,) = [t for t in fig["data"] if t.get("name") == "data"]
+    assert len(decode(data["x"])) == 20
+    assert any("A sample of 20 of the class's 30 points" in c.value for c in at.caption)
+
+
+def test_a_moderated_rooms_digits_wait_for_the_lecturer(small_model):
+    at, code, _ = lecturer()
+    at.button(key="cl_moderate").click().run()
+    store = view.room_store()
+    student = store.join(code).student
+    item = store.add_digit(code, student, np.where(np.eye(16) > 0, 1.0, -1.0))
+    at.run()
+    assert "cl_digits_chart" not in {shown.key for shown in figures(at)}
+    assert any("1 waiting" in i.value for i in at.info)
+    at.button(key=f"cl_accept_{item}").click().run()
+    at.run()
+    assert "cl_digits_chart" in {shown.key for shown in figures(at)}
+
+
+def test_a_room_the_store_lost_is_told_truly_with_one_click_to_start_again(monkeypatch):
+    """A Redis restart lost every room and the lecturer's page said the room "may be
+    mistyped, or … was closed" (issue #50, item 8)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from redisserver import RedisServer, redis_binary
+
+    if redis_binary() is None:
+        pytest.skip("redis-server is not installed")
+    with RedisServer() as server:
+        monkeypatch.setenv(rooms.REDIS_ENV, server.url)
+        view.room_store.cache_clear()
+        at, code, _ = lecturer()
+        phone = open_view("class_room", query={"room": code})
+        server.stop()
+        server.start()  # the same port, without the rooms
+        at.run()
+        assert any("the rooms' store lost it" in e.value for e in at.error)
+        phone.run()
+        assert any("store lost it" in w.value for w in phone.warning)
+        at.button(key="cl_restart").click().run()
+        new, _ = at.session_state[view.LECTURER]
+        assert new != code and "0 students" in texts(at)
+
+
+def test_the_projector_fills_a_1920_by_1080_screen(small_model):
+    """At 1920 × 1080 the projector showed one ~400 px panel in the left third and ~60 px
+    digits (issue #50, item 15): its figures are planned for the page's measured width."""
+    at = open_view("class_room", state={"presenter": True})
+    at.button(key="cl_start").click().run()
+    code, _ = at.session_state[view.LECTURER]
+    store = view.room_store()
+    student = store.join(code).student
+    for x in (-1.0, 0.0, 1.0):
+        store.add_point(code, student, x, x / 2, 1)
+    store.add_digit(code, student, np.where(np.eye(16) > 0, 1.0, -1.0))
+    at.session_state[view.SCREEN] = {"width": 1872}  # what the page's listener measures
+    at.run()
+    assert not at.exception
+    height = round(1872 * 9 / 16) - view.HEADER_PX  # a 16:9 screen below the room's header
+    points = chart(at, "cl_points_chart_pj")["layout"]
+    assert points["height"] == height  # 440 on a 1280 × 720 screen
+    digits = chart(at, "cl_digits_chart_pj")["layout"]
+    assert digits["height"] > 3 * view.WALL_ROW_PX * 2  # rows more than twice a laptop's
+
+
+def test_the_projectors_budget_of_points_fits_in_2_s_by_the_cost_model():
+    """The projector's refit is priced by kpca_core.budget (the model the Contours page
+    uses): 6,000 points cost 13.9 s of a core (issue #50, item 2); its budget, under 2 s."""
+    from kpca_core import contours as ct
+    from kpca_ui.points import PointSet
+    from kpca_ui.views.contours import Columns
+    from kpca_ui.views.contours_grid import seconds
+
+    def priced(n: int) -> float:
+        X = np.random.default_rng(0).uniform(-2, 2, (n, 2))
+        points = PointSet(X, np.ones(n, int), "", ("room", str(n)))
+        spec = ct.KernelSpec("rbf", sigma=0.5)
+        chosen = Columns(spec, None, (), False, True, view.N_COMPONENTS, view.RESOLUTION)
+        return seconds(points, chosen)
+
+    assert priced(view.PROJECTOR_POINTS) <= 2.0 < priced(rooms.Limits().room_points)

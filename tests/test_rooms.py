@@ -284,8 +284,24 @@ def test_a_closed_room_is_gone(store):
         lambda s, code, token: s.set_kernel(code, token, "rbf", 1.0),
         lambda s, code, token: s.close(code, token),
         lambda s, code, token: s.check_lecturer(code, token),
+        lambda s, code, token: s.lock(code, token),
+        lambda s, code, token: s.moderate(code, token),
+        lambda s, code, token: s.accept(code, token, 1),
+        lambda s, code, token: s.remove_recent(code, token),
     ],
-    ids=["freeze", "clear", "remove", "remove_student", "kernel", "close", "check"],
+    ids=[
+        "freeze",
+        "clear",
+        "remove",
+        "remove_student",
+        "kernel",
+        "close",
+        "check",
+        "lock",
+        "moderate",
+        "accept",
+        "remove_recent",
+    ],
 )
 def test_a_student_cannot_act_as_the_lecturer(store, act):
     room = store.create()
@@ -306,6 +322,7 @@ def test_a_student_cannot_act_as_the_lecturer(store, act):
             act(store, room.code, token)
     seen = store.snapshot(room.code)
     assert len(seen.points) == 1 and not seen.frozen and seen.kernel == "rbf"
+    assert not seen.locked and not seen.moderated and seen.n_students == 1
 
 
 def test_the_lecturers_token_is_checked_without_changing_the_room(store):
@@ -354,14 +371,150 @@ def test_a_stranger_cannot_contribute_or_undo(store):
 
 
 def test_bounded_rooms_and_students(store):
-    codes = [store.create().code for _ in range(LIMITS.rooms)]
-    if isinstance(store, MemoryStore):
-        with pytest.raises(rooms.Full):
-            store.create()
+    codes = [store.create(f"client {i}").code for i in range(LIMITS.rooms)]
+    with pytest.raises(rooms.Full, match="as many open rooms"):
+        store.create("another")
     for _ in range(LIMITS.students):
         store.join(codes[0])
     with pytest.raises(rooms.Full):
         store.join(codes[0])
+
+
+def test_rooms_are_bounded_per_client_and_in_total_and_say_when_to_try_again(clock_and_store):
+    """50 scripted "Start a room" clicks locked every lecturer out (issue #50, item 3); the
+    Redis store had no cap at all."""
+    clock, store = clock_and_store
+    store.limits = Limits(rooms=5, rooms_per_client=2, idle_s=3600.0)
+    first = store.create("script")
+    clock.now += 600
+    store.create("script")
+    with pytest.raises(rooms.Full, match="You have 2 open rooms already") as refused:
+        store.create("script")
+    assert "within 50 min" in str(refused.value)  # the first idles out 3600 - 600 s later
+    store.close(first.code, first.token)
+    store.create("script")  # a closed room frees its place
+    for lecturer in ("a", "b", "c"):
+        store.create(lecturer)
+    with pytest.raises(rooms.Full, match="as many open rooms as it can \\(5\\)") as refused:
+        store.create("d")
+    assert "within 60 min" in str(refused.value)  # all five opened at 600 s
+    clock.now += 3600 + 1  # they idle out
+    store.create("d")
+
+
+def test_a_script_cannot_fill_a_room_in_seconds_but_a_class_of_100_joins_within_a_minute(
+    clock_and_store,
+):
+    """300 joins in 8 s from one client filled a room (issue #50, item 1)."""
+    clock, store = clock_and_store
+    store.limits = Limits()
+    flooded = store.create("lecturer").code
+    start, joined = clock.now, 0
+    while clock.now < start + 8:
+        try:
+            store.join(flooded)
+            joined += 1
+        except RateLimited as refused:
+            assert "you join in" in str(refused)
+        clock.now += 0.02  # 50 a second, 400 tries
+    assert joined < 70  # the burst and 8 s of refill, not 300
+    # a real class: 100 students, each trying again 2 s after a refusal
+    clock.now += 600
+    room, start = store.create("lecturer").code, clock.now
+    waiting, seated = list(range(100)), 0
+    while waiting and clock.now < start + 60:
+        for _ in range(len(waiting)):
+            try:
+                store.join(room)
+                waiting.pop()
+                seated += 1
+            except RateLimited:
+                break
+        clock.now += 2
+    assert seated == 100 and clock.now - start <= 60
+
+
+def test_the_lecturer_locks_the_room(store):
+    room = store.create()
+    inside = store.join(room.code).student
+    store.lock(room.code, room.token)
+    assert store.snapshot(room.code).locked
+    with pytest.raises(rooms.Locked, match="locked"):
+        store.join(room.code)
+    store.add_point(room.code, inside, 0, 0, 1)  # the students in the room carry on
+    store.lock(room.code, room.token, False)
+    store.join(room.code)
+    assert store.snapshot(room.code).n_students == 2
+
+
+def test_a_removed_student_leaves_the_room_with_all_their_points(store):
+    room = store.create()
+    alice, bob = store.join(room.code), store.join(room.code)
+    for i in range(3):
+        store.add_point(room.code, alice.student, 0.1 * i, 0, 1)
+    store.add_point(room.code, bob.student, 1, 1, 2)
+    store.remove_student(room.code, room.token, alice.number)
+    seen = store.snapshot(room.code)
+    assert seen.n_students == 1 and seen.point_students.tolist() == [bob.number]
+    with pytest.raises(rooms.Removed, match="removed you"):
+        store.add_point(room.code, alice.student, 0, 0, 1)
+    with pytest.raises(rooms.Removed):
+        store.mine(room.code, alice.student)
+    store.remove_student(room.code, room.token, alice.number)  # twice: nothing more
+    store.remove_student(room.code, room.token, 99)  # nobody
+    assert store.snapshot(room.code).n_students == 1
+
+
+def test_the_lecturer_removes_everyone_who_joined_in_the_last_minute(clock_and_store):
+    clock, store = clock_and_store
+    room = store.create()
+    real = [store.join(room.code) for _ in range(2)]
+    store.add_point(room.code, real[0].student, 0, 0, 1)
+    clock.now += 300
+    fakes = [store.join(room.code) for _ in range(3)]
+    for fake in fakes:
+        store.add_point(room.code, fake.student, 1, 1, 3)
+    clock.now += 30
+    assert store.remove_recent(room.code, room.token) == 3
+    seen = store.snapshot(room.code)
+    assert seen.n_students == 2 and seen.point_students.tolist() == [real[0].number]
+    with pytest.raises(rooms.Removed):
+        store.add_point(room.code, fakes[0].student, 0, 0, 1)
+    store.add_point(room.code, real[1].student, 0.5, 0.5, 2)  # the class carries on
+    store.join(room.code)  # and the places are free again
+
+
+def test_a_rooms_points_are_capped(store):
+    store.limits = Limits(points=3, room_points=7, rate=100, students=10)
+    room = store.create()
+    students = [store.join(room.code).student for _ in range(3)]
+    for student in students:
+        for i in range(3 if student != students[-1] else 1):
+            store.add_point(room.code, student, 0.1 * i, 0, 1)
+    with pytest.raises(rooms.Full, match="as many points as it can \\(7\\)"):
+        store.add_point(room.code, students[-1], 1, 1, 1)
+    store.add_digit(room.code, students[-1], DIGIT)  # digits are not points
+    store.undo(room.code, students[0], int(store.mine(room.code, students[0]).point_ids[0]))
+    store.add_point(room.code, students[-1], 1, 1, 1)  # a place freed
+    store.clear(room.code, room.token)
+    store.add_point(room.code, students[-1], 1, 1, 1)
+    assert len(store.snapshot(room.code).points) == 1
+
+
+def test_a_moderated_rooms_digits_wait_for_the_lecturer(store):
+    room = store.create()
+    student = store.join(room.code).student
+    shown = store.add_digit(room.code, student, DIGIT)
+    store.moderate(room.code, room.token)
+    waiting = store.add_digit(room.code, student, -DIGIT)
+    seen = store.snapshot(room.code)
+    assert seen.moderated and seen.digit_pending.tolist() == [False, True]
+    assert seen.digit_ids[seen.shown_digits()].tolist() == [shown]
+    np.testing.assert_allclose(seen.digits[1], -DIGIT, atol=1 / 127)
+    store.accept(room.code, room.token, waiting)
+    assert store.snapshot(room.code).shown_digits().all()
+    store.moderate(room.code, room.token, False)
+    assert not store.snapshot(room.code).moderated
 
 
 def test_typed_room_codes():
@@ -425,3 +578,31 @@ def test_open_store_follows_the_environment(monkeypatch, request):
     from kpca_ui.rooms.redis_store import RedisStore
 
     assert isinstance(rooms.open_store(), RedisStore)
+
+
+def test_a_restarted_redis_keeps_its_rooms_as_compose_runs_it(tmp_path):
+    """``compose.yaml`` ran Redis without persistence: a restart lost every room (issue #50,
+    item 8).  Now an append-only file on a volume; the same flags on Debian's server keep
+    a room, its students and their points across a restart."""
+    import yaml
+
+    from kpca_ui.rooms.redis_store import RedisStore
+
+    if redis_binary() is None:
+        pytest.skip("redis-server is not installed")
+    redis_service = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]["redis"]
+    command = redis_service["command"]
+    assert command[command.index("--appendonly") + 1] == "yes"
+    assert any(volume.endswith(":/data") for volume in redis_service["volumes"])
+    server = RedisServer(tmp_path)
+    with server:
+        store = RedisStore(server.url, LIMITS)
+        room = store.create()
+        student = store.join(room.code).student
+        store.add_point(room.code, student, 0.5, 0.5, 2)
+        server.stop()
+        server.start()
+        seen = store.snapshot(room.code)
+        assert (seen.n_students, len(seen.points)) == (1, 1)
+        store.add_point(room.code, student, 0, 0, 1)  # the student and the lecturer carry on
+        store.freeze(room.code, room.token)

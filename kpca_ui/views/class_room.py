@@ -1,15 +1,23 @@
 """The Class page's work: a room's projector and lecturer's controls, and a student's phone.
 
-The lecturer's token stays in their session and address (``?room=<code>&key=<token>``, so a
-reload keeps control); the join link carries the code alone.  Students add points on the
-canvas (:mod:`kpca_ui.draw`) and digits from the pad (:mod:`kpca_ui.pad`).
+The lecturer's token stays in their session and in a cookie of their browser (so a reload
+keeps control), never in the address: the projected page, ``?room=<code>``, carries no
+secret, and the lecturer's controls are in a popover the room sees only when it is opened.
+A student's secret id is kept the same way, so a reload keeps their place, caps and undo.
+Students add points on the canvas (:mod:`kpca_ui.draw`) and digits from the pad
+(:mod:`kpca_ui.pad`); the join link and QR code use an address phones can reach
+(:func:`join_link`).
 """
 
 from __future__ import annotations
 
+import base64
 import functools
 import hashlib
 import io
+import ipaddress
+import os
+import socket
 from collections.abc import Callable
 from typing import Any, TypeVar
 from urllib.parse import urlencode, urlsplit
@@ -30,54 +38,71 @@ from kpca_ui import draw, pad
 from kpca_ui.cache import memo
 from kpca_ui.chart import chart
 from kpca_ui.points import PointSet
-from kpca_ui.presenter import figure_px, presentable, presenter_mode
+from kpca_ui.presenter import PAGE_PX, figure_px, presentable, presenter_mode
 from kpca_ui.rooms.store import (
     CODE_LENGTH,
     HALF_WIDTH,
     KERNELS,
     Joined,
     NotAllowed,
+    RateLimited,
+    Removed,
     RoomError,
     RoomGone,
     Snapshot,
     StoreUnavailable,
     normal_code,
     shared_store,
+    wait_words,
 )
 from kpca_ui.safety import guarded
+from kpca_ui.screen import content_px, width_listener
 from kpca_ui.settings import Setting, Settings
+from kpca_ui.shell import REPLICA_ENV
 from kpca_ui.views.contours import Columns
 from kpca_ui.views.contours_grid import Space, grid
 
 PREFIX = "cl"
-ROOM = "room"  # the join link's parameter: the room's code
-LECTURER_KEY = "key"  # the lecturer's own address's parameter: the token (never in the join link)
-KEY_CHARS = 64  # the longest key a link may give (a token is 32 characters)
-SETTINGS = Settings(
-    PREFIX,
-    "class_room",
-    Setting(ROOM, "Room", "link", longest=3 * CODE_LENGTH),
-    Setting(LECTURER_KEY, "Lecturer's key", "link", longest=KEY_CHARS),
-)
-WRONG_KEY = (
-    "This link's lecturer key is not this room's, so this page is a student's: only the "
-    "address of the page where the room was started steers it."
-)
+ROOM = "room"  # the link's one parameter: the room's code (never a secret)
+SETTINGS = Settings(PREFIX, "class_room", Setting(ROOM, "Room", "link", longest=3 * CODE_LENGTH))
+PUBLIC_URL_ENV = "KPCA_PUBLIC_URL"  # the app's address as phones reach it (behind a balancer)
 LECTURER = "cl_lecturer"  # session key of the lecturer's room: (code, token)
 STUDENTS = "cl_students"  # session key of the rooms joined: code -> Joined
 SHOWN = "cl_shown"  # session key of the projector's last snapshot
 NOTE = "cl_digit_note"  # session key of the note under the student's pad
+LECTURER_COOKIE, STUDENT_COOKIE = "kpca_lecturer_", "kpca_student_"  # + the room's code
 REFRESH_S = 0.5  # how often the projector asks whether the room changed
+JOIN_RETRY_S = 3.0  # how often a student's page asks again to join a room many join at once
 RESOLUTION = 60  # grid points per side behind the class's points
 N_COMPONENTS = 2  # components behind the class's points (presenter mode: the first)
 FIGURE_PX = 600
+PROJECTOR_POINTS = 500  # the most points the projector fits (a sample of the room's)
 WALL_COLUMNS, WALL_BANDS = 10, 3  # the digit wall shows the latest 10 × 3 digits
+WALL_ROW_PX = 60  # a row of the digit wall's on a laptop
+SCREEN = "cl_screen"  # key of the listener that measures a projector's page
+WIDEST_PX = 3840  # the widest page a projector's figures are planned for
+HEADER_PX = 280  # presenter mode: the page above the figures (link, code and counts, QR code)
+PENDING_SHOWN = 6  # the waiting digits the lecturer's popover shows at a time
 LINK_POINTS = 300  # the most points a Contours link holds (kpca_core.drawing.MAX_POINTS)
 KERNEL_NAMES = {"rbf": "Gaussian", "laplacian": "Laplacian", "poly": "Polynomial"}
 STUDENT_HINT = (
     "**Tap** adds a point, **drag** moves one; **1 2 3** choose the group (colour) of the "
-    "next points; **Delete**, **Undo** and **Clear** work on your own points. At most "
-    "{cap} points each."
+    "next points; **Delete**, **Undo** and **Clear** work on your own points."
+)
+CONTROLS_HELP = "The room's controls, shown only when opened (the projector shows them then)."
+UNREACHABLE = (
+    "Phones cannot open this address: it names this computer itself, and the app has no "
+    "network address (none found, or the server listens on this computer only). Open the app "
+    f"by an address phones reach, or set {PUBLIC_URL_ENV} to one."
+)
+
+_COOKIE = st.components.v2.component(
+    "kpca_ui.class_cookie",
+    js="""
+export default function ({ data }) {
+  document.cookie = `${data.name}=${data.value}; Max-Age=${data.age}; Path=/; SameSite=Strict`;
+}
+""",
 )
 
 R = TypeVar("R")
@@ -93,21 +118,44 @@ def attempt(action: Callable[[], R], place=None) -> R | None:
         return None
 
 
+def cookie(name: str) -> str | None:
+    """The browser's cookie ``name`` as it opened this session (``st.context.cookies``; a
+    session with no browser, as in a test, has none)."""
+    value = st.context.cookies.get(name)
+    return value if isinstance(value, str) else None
+
+
+def keep_cookie(name: str, value: str) -> None:
+    """Set the browser's cookie ``name`` for as long as an idle room lives (a small inline
+    component; the values are tokens: letters, digits, ``-``, ``_``, ``.``)."""
+    age = round(room_store().limits.idle_s)
+    _COOKIE(key=f"cl_cookie_{name}", data={"name": name, "value": value, "age": age})
+
+
+def client() -> str:
+    """Who starts a room, as rooms are counted per client: the connection's address; behind
+    the balancer (a replica, ``KPCA_REPLICA`` set), the one it forwards (``deploy/haproxy.cfg``,
+    the last of ``X-Forwarded-For``)."""
+    address = st.context.ip_address  # None on localhost (a test: no string at all)
+    if os.environ.get(REPLICA_ENV):
+        forwarded = st.context.headers.get("X-Forwarded-For")
+        address = forwarded.rsplit(",", 1)[-1].strip() if isinstance(forwarded, str) else None
+    return address if isinstance(address, str) and address else "local"
+
+
 def lecturer_room() -> tuple[str, str] | None:
-    """The room this session started, (code, token), else the one whose token the address
-    gives (a reloaded lecturer's page) if it is the room's; a wrong key leaves the address,
-    with :data:`WRONG_KEY` said."""
-    code, token = linked_code(), st.query_params.get(LECTURER_KEY)
-    if (started := st.session_state.get(LECTURER)) or code is None or token is None:
+    """The room this session started, (code, token), else the linked room whose token the
+    browser's cookie holds (a reloaded lecturer's page), if it is the room's."""
+    code = linked_code()
+    if (started := st.session_state.get(LECTURER)) or code is None:
         return started
+    if (token := cookie(LECTURER_COOKIE + code)) is None:
+        return None
     store = room_store()
     try:
         store.check_lecturer(code, token)
         shown = store.snapshot(code)
-    except (NotAllowed, RoomGone) as error:
-        st.query_params.pop(LECTURER_KEY, None)
-        if isinstance(error, NotAllowed):  # a gone room: the student's page says so
-            st.warning(WRONG_KEY, icon=":material/key_off:")
+    except (NotAllowed, RoomGone):  # an old room's cookie: the page is a student's
         return None
     except RoomError as error:
         st.warning(str(error), icon=":material/cloud_off:")
@@ -118,12 +166,13 @@ def lecturer_room() -> tuple[str, str] | None:
 
 
 def start_room() -> None:
-    """The "Start a room" button's callback: a new room, its token in the session and address."""
-    created = attempt(room_store().create)
+    """The "Start a room" button's callback: a new room, its token in the session (and the
+    browser's cookie, :func:`lecturer_page`), its code alone in the address."""
+    created = attempt(lambda: room_store().create(client()))
     if created is not None:
         st.session_state[LECTURER] = (created.code, created.token)
         st.session_state.pop(SHOWN, None)
-        st.query_params.update({ROOM: created.code, LECTURER_KEY: created.token})
+        st.query_params[ROOM] = created.code
 
 
 def linked_code() -> str | None:
@@ -131,13 +180,44 @@ def linked_code() -> str | None:
     return normal_code(st.query_params.get(ROOM))
 
 
-# --- the lecturer's page ---
+# --- the join link ---
 
 
-def join_link(code: str) -> str:
-    """The address a student opens: this page with ``?room=<code>``."""
+def network_address() -> str | None:
+    """This computer's address on its network (the interface of its default route), or None
+    if it has none but loopback (a UDP socket's connect sends nothing)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: nothing is sent
+            address = probe.getsockname()[0]
+        except OSError:
+            return None
+    return None if ipaddress.ip_address(address).is_loopback else address
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` names this computer only (``localhost``, 127.0.0.0/8, ::1)."""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def join_link(code: str) -> tuple[str, bool]:
+    """The address a student opens, this page with ``?room=<code>``, and whether phones can
+    reach it: under :data:`PUBLIC_URL_ENV` if set; else the browser's address, unless it names
+    this computer itself (``localhost``), then this computer's network address, same port."""
+    query = urlencode({ROOM: code})
+    if public := os.environ.get(PUBLIC_URL_ENV):
+        return f"{public.rstrip('/')}/class_room?{query}", True
     url = urlsplit(st.context.url or "http://localhost:8501/class_room")
-    return f"{url.scheme}://{url.netloc}{url.path}?{urlencode({ROOM: code})}"
+    netloc, reachable = url.netloc, not is_loopback(url.hostname or "localhost")
+    bound = st.get_option("server.address")  # a server listening on loopback only: none
+    if not reachable and not (bound and is_loopback(bound)) and (address := network_address()):
+        netloc, reachable = address + (f":{url.port}" if url.port else ""), True
+    return f"{url.scheme}://{netloc}{url.path}?{query}", reachable
 
 
 @functools.lru_cache(maxsize=64)
@@ -148,32 +228,65 @@ def qr_png(link: str) -> bytes:
     return buffer.getvalue()
 
 
-def room_header(code: str, shown: Snapshot) -> None:
-    """The room's code, join link, QR code and counts: large until the first student joins."""
-    link = join_link(code)
+def qr_html(link: str, px: int) -> str:
+    """The QR code as an image whose text alternative is the join address."""
+    data = base64.b64encode(qr_png(link)).decode("ascii")
+    return (
+        f'<img src="data:image/png;base64,{data}" width="{px}" height="{px}" '
+        f'alt="QR code of the join address, {link}">'
+    )
+
+
+# --- the lecturer's page ---
+
+
+def room_header(code: str, shown: Snapshot, controls: Callable[[], None]) -> None:
+    """The room's code, join link, QR code and counts (large until the first student joins),
+    and beside them the lecturer's ``controls`` (first: the words say what they left)."""
+    link, reachable = join_link(code)
     waiting = shown.n_students == 0
     presenting = presenter_mode()
-    size = "5rem" if waiting else "3rem" if presenting else "2.25rem"
-    frozen = " — frozen" if shown.frozen else ""
     words, qr = st.columns([4, 1] if waiting else [6, 1], vertical_alignment="center")
+    with qr:
+        controls()
+    shown = latest(code) or shown
+    size = "5rem" if waiting else "3rem" if presenting else "2.25rem"
+    marks = [word for word, on in (("frozen", shown.frozen), ("locked", shown.locked)) if on]
     words.markdown(
         '<p style="font-size: 1.25rem; margin: 0">Join the room on '
         f"your phone: scan the code, or open <code>{link}</code></p><p "
         f'style="font-size: {size}; font-weight: 700; margin: 0; line-height: 1.2">'
         f'<span style="letter-spacing: 0.15em">{code}</span> <span class="cl-counts" '
-        f'style="font-size: 1.5rem; margin-left: 1rem">{shown.counts()}{frozen}</span></p>',
+        'style="font-size: 1.5rem; margin-left: 1rem; white-space: nowrap">'
+        f"{shown.counts()}{''.join(f' — {mark}' for mark in marks)}</span></p>",
         unsafe_allow_html=True,
     )
-    qr.image(qr_png(link), width=(300 if waiting else 130) if presenting else 160)
+    if not reachable:
+        words.warning(UNREACHABLE, icon=":material/wifi_off:")
+    px = (300 if waiting else 130) if presenting else 160
+    qr.markdown(qr_html(link, px), unsafe_allow_html=True)
+
+
+def lecturer_page(code: str, token: str) -> None:
+    """The lecturer's page: the token kept in the browser, the controls' popover, the
+    projector."""
+    keep_cookie(LECTURER_COOKIE + code, token)
+    projector(code, token)
+
+
+def switch(labels: tuple[str, str], key: str, now: bool, act: Callable[[bool], None], help: str):
+    """A button that turns a setting of the room's on (``labels[0]``) or, when ``now`` on, off
+    (``labels[1]``).  Not a toggle: a toggle kept in step with the room by the page raced the
+    projector's runs, twice a second, and could undo a change the room had just taken."""
+    if st.button(labels[now], key=key, help=help):
+        attempt(lambda: act(not now))
 
 
 def lecturer_controls(code: str, token: str, shown: Snapshot | None) -> None:
-    """The sidebar's controls of the room: kernel, freeze, remove, clear, open elsewhere."""
+    """The room's controls: kernel, freeze, lock, moderation, removals, clear, elsewhere."""
     store = room_store()
-    side = st.sidebar
-    side.subheader("Room")
     # each control starts as the room is (a reloaded page's too)
-    kernel = side.selectbox(
+    kernel = st.selectbox(
         "Kernel",
         list(KERNELS),
         index=list(KERNELS).index(shown.kernel) if shown is not None else 0,
@@ -185,50 +298,96 @@ def lecturer_controls(code: str, token: str, shown: Snapshot | None) -> None:
     label, step, default = ("Degree", 1.0, 2.0) if kernel == "poly" else ("Width σ", 0.05, 0.5)
     if shown is not None and shown.kernel == kernel:
         default = shown.width
-    width = side.slider(label, low, high, default, step=step, key=f"cl_width_{kernel}")
+    width = st.slider(label, low, high, default, step=step, key=f"cl_width_{kernel}")
     if shown is not None and (shown.kernel, shown.width) != (kernel, float(width)):
-        attempt(lambda: store.set_kernel(code, token, kernel, width), side)
-    frozen = side.toggle(
-        "Freeze",
-        value=shown is not None and shown.frozen,
-        key="cl_freeze",
-        help="No student can add or undo while the room is frozen.",
+        attempt(lambda: store.set_kernel(code, token, kernel, width))
+    if shown is None:
+        return
+    switch(
+        ("Freeze", "Unfreeze"),
+        "cl_freeze",
+        shown.frozen,
+        lambda on: store.freeze(code, token, on),
+        "No student can add or undo while the room is frozen.",
     )
-    if shown is not None and shown.frozen != frozen:
-        attempt(lambda: store.freeze(code, token, frozen), side)
-    item = side.number_input("Contribution number", 1, 10**9, 1, key="cl_item")
-    if side.button("Remove this contribution", key="cl_remove", icon=":material/delete:"):
-        attempt(lambda: store.remove(code, token, int(item)), side)
-    student = side.number_input("Student number", 1, 10**6, 1, key="cl_student")
-    if side.button("Remove this student's", key="cl_remove_student", icon=":material/person_off:"):
-        attempt(lambda: store.remove_student(code, token, int(student)), side)
-    if side.button("Clear the room", key="cl_clear", icon=":material/clear_all:"):
-        attempt(lambda: store.clear(code, token), side)
-    if shown is not None and len(shown.points):
-        side.subheader("Explore the class's points")
-        for page, prefix in (("contours", "ct"), ("spectrum", "sp")):
-            side.link_button(
-                f"Open in {page.capitalize()}",
-                points_link(shown, page, prefix),
-                key=f"cl_open_{page}",
-                icon=":material/open_in_new:",
-            )
-        x, y = shown.points.T
-        side.download_button(
-            "Download the points (CSV)",
-            pd.DataFrame({"x": x, "y": y, "group": shown.groups}).to_csv(index=False),
-            file_name=f"class_{code}_points.csv",
-            mime="text/csv",
-            key="cl_csv",
-            on_click="ignore",
-            help="x, y, group: the Contours and Spectrum pages read it as an upload.",
-        )
-    if side.button("Close the room", key="cl_close", icon=":material/logout:"):
-        attempt(lambda: store.close(code, token), side)
+    switch(
+        ("Lock", "Unlock"),
+        "cl_lock",
+        shown.locked,
+        lambda on: store.lock(code, token, on),
+        "Nobody new can join; the students in the room carry on.",
+    )
+    switch(
+        ("Moderate digits", "Stop moderating"),
+        "cl_moderate",
+        shown.moderated,
+        lambda on: store.moderate(code, token, on),
+        "A student's digit reaches the projector only once you accept it here.",
+    )
+    if shown.moderated:
+        pending_digits(code, token, shown)
+    recent = wait_words(store.limits.recent_s)
+    if st.button(
+        f"Lock, and remove everyone who joined in the last {recent}",
+        key="cl_remove_recent",
+        icon=":material/group_remove:",
+        help="With all their points and digits: one click against a flood of scripted joins.",
+    ):
+        attempt(lambda: store.lock(code, token))
+        removed = attempt(lambda: store.remove_recent(code, token))
+        if removed is not None:
+            st.toast(f"Locked; removed {removed} student{'' if removed == 1 else 's'}.")
+    student = st.number_input("Student number", 1, 10**6, 1, key="cl_student")
+    if st.button("Remove this student", key="cl_remove_student", icon=":material/person_off:"):
+        attempt(lambda: store.remove_student(code, token, int(student)))
+    digit = st.number_input("Digit", 1, 10**6, 1, key="cl_digit", help="D1, D2, … on the wall")
+    remove = st.button("Remove this digit", key="cl_remove_digit", icon=":material/delete:")
+    if remove and int(digit) <= len(shown.digit_ids):
+        attempt(lambda: store.remove(code, token, int(shown.digit_ids[int(digit) - 1])))
+    if st.button("Clear the room", key="cl_clear", icon=":material/clear_all:"):
+        attempt(lambda: store.clear(code, token))
+    if len(shown.points):
+        explore(code, shown)
+    if st.button("Close the room", key="cl_close", icon=":material/logout:"):
+        attempt(lambda: store.close(code, token))
         st.session_state.pop(LECTURER, None)
-        st.query_params.pop(LECTURER_KEY, None)
         st.query_params.pop(ROOM, None)
         st.rerun()
+
+
+def pending_digits(code: str, token: str, shown: Snapshot) -> None:
+    """The digits waiting for the lecturer, oldest first, each with Accept and Reject."""
+    waiting = np.flatnonzero(shown.digit_pending)
+    st.caption(f"{len(waiting)} digit{'' if len(waiting) == 1 else 's'} waiting.")
+    for index in waiting[:PENDING_SHOWN]:
+        item = int(shown.digit_ids[index])
+        picture, accept, reject = st.columns([1, 2, 2], vertical_alignment="center")
+        picture.image((1 - shown.digits[index]) / 2, width=48, clamp=True)
+        if accept.button("Accept", key=f"cl_accept_{item}", icon=":material/check:"):
+            attempt(lambda item=item: room_store().accept(code, token, item))
+        if reject.button("Reject", key=f"cl_reject_{item}", icon=":material/close:"):
+            attempt(lambda item=item: room_store().remove(code, token, item))
+
+
+def explore(code: str, shown: Snapshot) -> None:
+    """Links to Contours and Spectrum with the class's points, and their CSV."""
+    for page, prefix in (("contours", "ct"), ("spectrum", "sp")):
+        st.link_button(
+            f"Open in {page.capitalize()}",
+            points_link(shown, page, prefix),
+            key=f"cl_open_{page}",
+            icon=":material/open_in_new:",
+        )
+    x, y = shown.points.T
+    st.download_button(
+        "Download the points (CSV)",
+        pd.DataFrame({"x": x, "y": y, "group": shown.groups}).to_csv(index=False),
+        file_name=f"class_{code}_points.csv",
+        mime="text/csv",
+        key="cl_csv",
+        on_click="ignore",
+        help="x, y, group: the Contours and Spectrum pages read it as an upload.",
+    )
 
 
 def as_drawing(shown: Snapshot, keep: slice | np.ndarray = slice(None)) -> Drawing:
@@ -243,76 +402,140 @@ def points_link(shown: Snapshot, page: str, prefix: str) -> str:
     return f"/{page}?{urlencode(query)}"
 
 
-def latest(code: str) -> Snapshot | None:
-    """The room now (asked only when its revision moved on); the last picture if the store
-    cannot be reached; None once the room is gone."""
+def gone_room(shown: Snapshot | None) -> None:
+    """The lecturer's room is gone though they did not close it: say why it can be, and offer
+    a new room in one click."""
+    idle = wait_words(room_store().limits.idle_s)
+    lost = "" if shown is None else f" It held {shown.counts()}."
+    st.error(
+        "Your room is gone, though you did not close it: the rooms' store lost it (it "
+        f"restarted without its data), or nobody changed it for {idle}.{lost}",
+        icon=":material/cloud_off:",
+    )
+    st.button("Start a new room", key="cl_restart", on_click=start_room, icon=":material/groups:")
+
+
+def refreshed(code: str) -> Snapshot:
+    """The room now, read only when its revision moved on from the session's last picture."""
     shown: Snapshot | None = st.session_state.get(SHOWN)
-    if shown is not None and shown.code != code:
-        shown = None
     store = room_store()
-    try:
-        if shown is None or store.revision(code) != shown.revision:
-            shown = store.snapshot(code)
-            st.session_state[SHOWN] = shown
-    except StoreUnavailable as error:
-        st.warning(str(error), icon=":material/cloud_off:")
-    except RoomGone as error:
-        st.warning(str(error), icon=":material/info:")
-        st.session_state.pop(LECTURER, None)
-        return None
+    if shown is None or shown.code != code or store.revision(code) != shown.revision:
+        shown = st.session_state[SHOWN] = store.snapshot(code)
     return shown
 
 
+def latest(code: str) -> Snapshot | None:
+    """The room now (:func:`refreshed`); the last picture if the store cannot be reached;
+    None once the room is gone (said, with a new room offered)."""
+    try:
+        return refreshed(code)
+    except StoreUnavailable as error:
+        st.warning(str(error), icon=":material/cloud_off:")
+        shown = st.session_state.get(SHOWN)
+        return shown if shown is not None and shown.code == code else None
+    except RoomGone:
+        shown = st.session_state.get(SHOWN)
+        gone_room(shown if shown is not None and shown.code == code else None)
+        return None
+
+
 @st.fragment(run_every=REFRESH_S)
-def projector(code: str) -> None:
-    """The live picture: the room's header, the class's points and the digit wall."""
+def projector(code: str, token: str) -> None:
+    """The live picture: the lecturer's controls (closed until opened, as current as the
+    picture), the room's header, the class's points and the digit wall."""
     shown = latest(code)
     if shown is None:
         return
     # the projector polls twice a second: no "Running…" and "Stop" in its header
     st.html('<style>[data-testid="stStatusWidget"] { visibility: hidden; }</style>')
-    room_header(code, shown)
+
+    def controls() -> None:
+        with st.popover("Lecturer", icon=":material/tune:", key="cl_controls", help=CONTROLS_HELP):
+            lecturer_controls(code, token, shown)
+
+    room_header(code, shown, controls)
     points, digits = st.columns(2)
     with points:
         class_points(shown)
     with digits:
         digit_wall(shown)
-    if not presenter_mode():
-        with st.expander("The contributions, by number (to remove one or a student's)"):
+    if presenter_mode():  # the page's width, measured: the figures fill the screen
+        width_listener(SCREEN, screen_px()[0], WIDEST_PX)
+    else:
+        with st.expander("The contributions, by student (to remove a student's)"):
             st.dataframe(contributions(shown), hide_index=True, key="cl_table")
 
 
 def contributions(shown: Snapshot) -> pd.DataFrame:
-    """Every contribution: its number, its student's number, what it is."""
+    """Every contribution: its student's number, what it is (points P1…, digits D1…)."""
     x, y = shown.points.round(3).T
-    points = {"number": shown.point_ids, "student": shown.point_students, "kind": "point"}
-    digits = {"number": shown.digit_ids, "student": shown.digit_students, "kind": "digit"}
+    points = {
+        "number": shown.point_ids,
+        "name": [f"P{i}" for i in range(1, len(shown.points) + 1)],
+        "student": shown.point_students,
+        "kind": "point",
+    }
+    digits = {
+        "number": shown.digit_ids,
+        "name": [f"D{i}" for i in range(1, len(shown.digits) + 1)],
+        "student": shown.digit_students,
+        "kind": "digit",
+        "waiting": shown.digit_pending & shown.moderated,
+    }
     rows = [pd.DataFrame(points | {"x": x, "y": y, "group": shown.groups}), pd.DataFrame(digits)]
-    return pd.concat(rows).sort_values("number", kind="stable")
+    table = pd.concat(rows).sort_values("number", kind="stable")
+    return table.drop(columns="number")
+
+
+def screen_px() -> tuple[int, int]:
+    """In presenter mode the page's width (as measured, :data:`PAGE_PX` until then) and the
+    figures' height on a 16:9 screen of that width, below the room's header."""
+    measured = content_px(SCREEN, WIDEST_PX)
+    width = PAGE_PX if measured == WIDEST_PX else measured
+    return width, max(figure_px(), round(width * 9 / 16) - HEADER_PX)
+
+
+def sample(shown: Snapshot) -> np.ndarray:
+    """Which points the projector fits: all, or :data:`PROJECTOR_POINTS` of them, a random
+    sample fixed by the points' numbers (one more point changes it by at most one)."""
+    if len(shown.points) <= PROJECTOR_POINTS:
+        return np.arange(len(shown.points))
+    rank = (shown.point_ids.astype(np.uint64) * np.uint64(2654435761)) % np.uint64(2**32)
+    return np.sort(np.argsort(rank, kind="stable")[:PROJECTOR_POINTS])
 
 
 @guarded(PREFIX, "the class's points")
 def class_points(shown: Snapshot) -> None:
-    """The class's points over the first kernel principal components of the room's kernel."""
+    """The class's points (at most :data:`PROJECTOR_POINTS`, :func:`sample`) over the first
+    kernel principal components of the room's kernel."""
     if len(shown.points) < draw.MIN_POINTS:
         st.info(
             f"The components appear once the class has placed {draw.MIN_POINTS} points.",
             icon=":material/touch_app:",
         )
         return
+    keep = sample(shown)
+    X, groups = shown.points[keep], shown.groups[keep]
     # the points keyed by their values (a join redraws nothing)
-    digest = hashlib.sha256(shown.points.tobytes() + shown.groups.tobytes()).hexdigest()[:16]
-    title = f"The class's {len(shown.points)} points"
-    points = PointSet(shown.points, shown.groups, title, ("room", digest))
+    digest = hashlib.sha256(X.tobytes() + groups.tobytes()).hexdigest()[:16]
+    title = f"The class's {len(X)} points"
+    if len(keep) < len(shown.points):
+        title = f"A sample of {len(X)} of the class's {len(shown.points)} points"
+    points = PointSet(X, groups, title, ("room", digest))
     parameter = {"degree": int(shown.width)} if shown.kernel == "poly" else {"sigma": shown.width}
     spec = ct.KernelSpec(shown.kernel, **parameter)  # type: ignore[arg-type]
-    projector = figure_px() if presenter_mode() else None  # a projector: one large panel
-    space = Space(FIGURE_PX, projector=projector, colours=tuple(draw.GROUP_COLOURS))
-    n_components = N_COMPONENTS if projector is None else 1
+    colours = tuple(draw.GROUP_COLOURS)
+    space, n_components = Space(FIGURE_PX, colours=colours), N_COMPONENTS
+    if presenter_mode():  # a projector: one panel, half the screen's width
+        width, height = screen_px()
+        space = Space(width // 2, panel_max_px=height, projector=height, colours=colours)
+        n_components = 1
     chosen = Columns(spec, None, (), False, True, n_components, RESOLUTION)
     _, fig = grid(points, chosen, space)
     key = "cl_points_chart" + ("_pj" if presenter_mode() else "")  # a new chart for the screen
     chart(fig, key=key, config=export_config("class_points"))
+    if len(keep) < len(shown.points):
+        st.caption(f"{title}, so that the figure keeps up; every point is in the CSV.")
 
 
 @memo
@@ -328,16 +551,20 @@ def cleaned_digit(
 
 @guarded(PREFIX, "the class's digits")
 def digit_wall(shown: Snapshot) -> None:
-    """The latest digits, each as written and cleaned by both methods (the Demo's model)."""
-    if len(shown.digits) == 0:
-        st.info("The class's digits appear here, cleaned up.", icon=":material/draw:")
+    """The latest digits shown (in a moderated room, accepted), each as written and cleaned by
+    both methods (the Demo's model), named D1, D2, … in the order they came."""
+    showing = np.flatnonzero(shown.shown_digits())
+    waiting = len(shown.digits) - len(showing)
+    if len(showing) == 0:
+        words = "The class's digits appear here, cleaned up"
+        st.info(words + (f" ({waiting} waiting)." if waiting else "."), icon=":material/draw:")
         return
     from kpca_ui.views import demo
 
     model, subsets = demo.model_and_digits()
     key = demo.model_key(subsets.source)
-    digits = shown.digits[-WALL_COLUMNS * WALL_BANDS :]
-    ids = shown.digit_ids[-WALL_COLUMNS * WALL_BANDS :]
+    latest_shown = showing[-WALL_COLUMNS * WALL_BANDS :]
+    digits = shown.digits[latest_shown]
     side = subsets.side
     columns = min(WALL_COLUMNS, len(digits))
     bands = -(-len(digits) // columns)
@@ -347,48 +574,97 @@ def digit_wall(shown: Snapshot) -> None:
         band, c = divmod(i, columns)
         written = images[3 * band, c] = digit.reshape(side, n, side, n).mean(axis=(1, 3)).ravel()
         images[3 * band + 1 : 3 * band + 3, c] = cleaned_digit(key, written.tobytes(), model)
+    names = [f"D{i + 1}" for i in latest_shown[:columns]]
+    row_px = WALL_ROW_PX
+    if presenter_mode():  # as large as half the screen holds
+        width, height = screen_px()
+        row_px = min((width // 2 - 80) // columns, height // (3 * bands))
     fig = digit_figures.mosaic_figure(
         images,
         side=side,
         row_labels=["Written", "Classic", "Kernel"] * bands,
-        column_labels=[f"#{i}" for i in ids[:columns]] if bands == 1 else [""] * columns,
-        row_height=60,
+        column_labels=names if bands == 1 else [""] * columns,
+        row_height=row_px,
     )
     key = "cl_digits_chart" + ("_pj" if presenter_mode() else "")  # a new chart for the screen
     chart(presentable(fig, height=fig.layout.height), key=key, config=export_config("class_digits"))
-    if len(shown.digits) > len(digits):
-        st.caption(f"The latest {len(digits)} of {len(shown.digits)} digits.")
+    notes = []
+    if len(showing) > len(digits):
+        notes.append(f"The latest {len(digits)} of {len(showing)} digits.")
+    if waiting:
+        notes.append(f"{waiting} waiting for the lecturer.")
+    if notes:
+        st.caption(" ".join(notes))
 
 
 # --- a student's phone ---
 
 
 def joined(code: str) -> Joined | None:
-    """This session's place in the room (joining it the first time)."""
+    """This session's place in the room: the one it has, else the one the browser's cookie
+    keeps (a reloaded phone), else a new one (joining for the first time); the refusal said."""
     places: dict = st.session_state.setdefault(STUDENTS, {})
-    if code not in places and (place := attempt(lambda: room_store().join(code))) is not None:
-        places[code] = place
+    if code in places:
+        return places[code]
+    kept = cookie(STUDENT_COOKIE + code) or ""
+    number, _, student = kept.partition(".")
+    try:
+        if number.isdigit() and student:
+            room_store().mine(code, student)  # still in the room
+            places[code] = Joined(student, int(number))
+        else:
+            places[code] = room_store().join(code)
+    except NotAllowed:  # an old room's cookie: join anew
+        places[code] = attempt(lambda: room_store().join(code))
+    except RateLimited as refused:
+        st.info(str(refused), icon=":material/hourglass_top:")
+        waiting_to_join(code)
+    except RoomError as error:
+        st.warning(str(error), icon=":material/info:")
+    if places.get(code) is None:
+        places.pop(code, None)
     return places.get(code)
 
 
+@st.fragment(run_every=JOIN_RETRY_S)
+def waiting_to_join(code: str) -> None:
+    """Ask again to join (many join at once); the whole page once in."""
+    places: dict = st.session_state.setdefault(STUDENTS, {})
+    try:
+        places[code] = room_store().join(code)
+    except RoomError:
+        return
+    st.rerun()
+
+
 def sync_points(code: str, student: str) -> str | None:
-    """Make the student's points in the room what their canvas shows, as far as the room allows
-    (points it lost withdrawn, new ones added); the room's refusal, if any."""
+    """Add the canvas's new points to the room, and withdraw those the student removed on it;
+    the room's refusal, if any.
+
+    The canvas sends its whole drawing.  A tap adds one point, a drag moves one, Delete
+    removes one, Clear removes all: a drawing that lacks more of the student's points than
+    that is a canvas that did not hold them (a stale state, a reload), and withdraws none.
+    """
     store = room_store()
     if not draw.take_edit(PREFIX, st.session_state.get(f"{PREFIX}_canvas")):
         return None
     drawing = draw.current_drawing(PREFIX)
     mine = store.mine(code, student)
-    missing, refusal = list(drawing.cells), None
+    new, gone = list(drawing.cells), []
     for cell, item in zip(as_drawing(mine).cells, mine.point_ids.tolist(), strict=True):
-        if cell in missing:
-            missing.remove(cell)
+        if cell in new:
+            new.remove(cell)
         else:
-            try:
-                store.undo(code, student, item)
-            except RoomError as error:
-                refusal = str(error)
-    for ix, iy, group in missing if refusal is None else []:
+            gone.append(item)
+    if len(gone) > 1 and len(drawing):  # not a Clear: nothing the student did
+        gone = []
+    refusal = None
+    for item in gone:
+        try:
+            store.undo(code, student, item)
+        except RoomError as error:
+            refusal = str(error)
+    for ix, iy, group in new if refusal is None else []:
         x, y = Drawing(((ix, iy, group),), drawing.half_width).X[0]
         try:
             store.add_point(code, student, float(x), float(y), group)
@@ -413,10 +689,30 @@ def student_button(label: str, act: Callable[[], object], **options: Any) -> Non
 def send_digit(code: str, student: str) -> None:
     """The "Send this digit" button's action: the pad's digit into the room, and a clean pad."""
     room_store().add_digit(code, student, to_digit(pad.current_writing(PREFIX)))
-    st.session_state[NOTE] = "Sent: your digit is on the projector."
+    moderated = room_store().mine(code, student).moderated
+    st.session_state[NOTE] = (
+        "Sent: your digit waits for the lecturer to show it."
+        if moderated
+        else "Sent: your digit is on the projector."
+    )
     k = pad.keys(PREFIX)
     st.session_state[k["writing"]] = Handwriting()
     st.session_state[k["rev"]] = st.session_state.get(k["rev"], 0) + 1
+
+
+def student_gone(code: str, error: RoomError) -> None:
+    """A joined student's room refused them: removed, or the room gone (closed or lost)."""
+    if isinstance(error, Removed):
+        st.warning(str(error), icon=":material/person_off:")
+    elif isinstance(error, RoomGone):
+        st.warning(
+            "This room is no longer open: the lecturer closed it, or the rooms' store lost it. "
+            "Ask the lecturer for the new room's code.",
+            icon=":material/cloud_off:",
+        )
+        st.session_state.get(STUDENTS, {}).pop(code, None)
+    else:
+        st.warning(str(error), icon=":material/info:")
 
 
 def student_view(code: str) -> None:
@@ -424,11 +720,12 @@ def student_view(code: str) -> None:
     if (place := joined(code)) is None:
         return
     student = place.student
+    keep_cookie(STUDENT_COOKIE + code, f"{place.number}.{student}")
     try:
         refusal = sync_points(code, student)
         mine = room_store().mine(code, student)
     except RoomError as error:
-        st.warning(str(error), icon=":material/info:")
+        student_gone(code, error)
         return
     if sorted(draw.current_drawing(PREFIX).cells) != sorted(as_drawing(mine).cells):
         # the canvas shows what the room holds
@@ -448,7 +745,7 @@ def student_view(code: str) -> None:
     )
     points_tab, digit_tab = st.tabs(["Add points", "Send a digit"])
     with points_tab:
-        draw.canvas(PREFIX, None, can_copy=False, hint=STUDENT_HINT.format(cap=limits.points))
+        draw.canvas(PREFIX, None, can_copy=False, counted=False, hint=STUDENT_HINT)
     with digit_tab:
         pad.written(PREFIX)
         pad.pad(PREFIX)

@@ -90,7 +90,7 @@ class Space:
         else:  # no title: the page's says it, and the panels get its room
             height = projector_plan_height(self.projector, {**figures.FITTED_MARGIN, "t": 20})
             sizes = {"width_px": self.width, "height_px": height}
-            sizes["projector_height"] = self.projector
+            sizes |= {"projector_height": self.projector, "panel_max_px": self.panel_max_px}
         return {**sizes, "group_colours": self.colours}
 
 

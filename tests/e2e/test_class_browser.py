@@ -81,3 +81,55 @@ def test_three_phones_points_appear_on_the_projector(browser, app_server, artifa
         context.close()
     assert projector.locator(EXCEPTION).count() == 0
     lecturer.close()
+
+
+def test_the_projected_address_carries_no_secret_and_reloads_keep_their_places(browser, app_server):
+    """Issue #50, items 6 and 7: the key was in the projected address and gave control in
+    any browser; a phone's reload made a new student.  Now the lecturer's browser keeps the
+    token in a cookie, the projected address is the code alone, and a phone keeps its id."""
+    lecturer = browser.new_context(viewport=VIEWPORT)
+    lecturer.set_default_timeout(90_000)
+    projector = lecturer.new_page()
+    projector.goto(f"{app_server.url}/class_room")
+    projector.get_by_role("button", name="Start a room").click()
+    projector.wait_for_selector(COUNTS)
+    code = re.search(r"room=([A-Z0-9]{6})", projector.url)[1]
+    assert projector.url.endswith(f"/class_room?room={code}")  # nothing else in the address
+    alt = projector.locator("img[alt^='QR code of the join address']").get_attribute("alt")
+    assert alt.endswith(f"class_room?room={code}")
+    projector.wait_for_function(
+        "(name) => document.cookie.includes(name)", arg=f"kpca_lecturer_{code}="
+    )
+    projector.reload()
+    projector.wait_for_selector(COUNTS)
+    assert projector.locator(".st-key-cl_controls").count() == 1
+
+    stranger = browser.new_context(viewport=VIEWPORT)
+    stranger.set_default_timeout(90_000)
+    seen = stranger.new_page()
+    seen.goto(projector.url)  # the address read off the wall
+    seen.wait_for_selector(CANVAS)
+    assert seen.locator(".st-key-cl_controls").count() == 0
+    assert "You are student 1" in seen.inner_text("body")
+
+    phone_context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    phone_context.set_default_timeout(90_000)
+    phone = phone_context.new_page()
+    phone.goto(f"{app_server.url}/class_room?room={code}")
+    phone.wait_for_selector(CANVAS)
+    phone.wait_for_selector(IDLE)
+    phone.mouse.click(*canvas_xy(phone, 0.5, 0.5))
+    phone.wait_for_function("() => document.body.innerText.includes('your points: 1 of')")
+    phone.wait_for_function("() => document.cookie.includes('kpca_student_')")
+    phone.reload()
+    phone.wait_for_selector(CANVAS)
+    phone.wait_for_function(
+        "() => document.body.innerText.includes('You are student 2 · your points: 1 of')"
+    )
+    projector.wait_for_function(
+        "(sel) => document.querySelector(sel).innerText.includes('2 students, 1 point')",
+        arg=COUNTS,
+        timeout=30_000,
+    )
+    for context in (lecturer, stranger, phone_context):
+        context.close()

@@ -171,9 +171,9 @@ def test_only_a_pages_html_is_changed(app_server: AppServer) -> None:
     import gzip
     import urllib.request
 
-    def fetch(path: str) -> tuple:
+    def fetch(path: str, cookie: str = "") -> tuple:
         request = urllib.request.Request(
-            f"{app_server.url}{path}", headers={"Accept-Encoding": "gzip"}
+            f"{app_server.url}{path}", headers={"Accept-Encoding": "gzip", "Cookie": cookie}
         )
         with urllib.request.urlopen(request, timeout=30) as answer:
             body = answer.read()
@@ -289,22 +289,22 @@ def test_plotly_is_preloaded_where_a_page_draws_charts(app_server: AppServer) ->
 
     from kpca_ui.plotly_js import PLOTLY_PATH
 
-    def fetch(path: str) -> tuple:
+    def fetch(path: str, cookie: str = "") -> tuple:
         request = urllib.request.Request(
-            f"{app_server.url}{path}", headers={"Accept-Encoding": "gzip"}
+            f"{app_server.url}{path}", headers={"Accept-Encoding": "gzip", "Cookie": cookie}
         )
         with urllib.request.urlopen(request, timeout=30) as answer:
             return answer.headers, answer.read()
 
-    for path, preloaded in (
-        ("/", True),
-        ("/contours?slide=true&embed=true", True),
-        ("/class_room?room=ABCDEF&key=secret", True),
-        ("/lesson", False),
-        ("/class_room?room=ABCDEF", False),
-        ("/class_room", False),
+    for path, cookie, preloaded in (
+        ("/", "", True),
+        ("/contours?slide=true&embed=true", "", True),
+        ("/class_room?room=ABCDEF", "kpca_lecturer_ABCDEF=secret", True),  # the projector
+        ("/lesson", "", False),
+        ("/class_room?room=ABCDEF", "", False),
+        ("/class_room", "", False),
     ):
-        assert (PLOTLY_PATH.encode() in fetch(path)[1]) is preloaded, path
+        assert (PLOTLY_PATH.encode() in fetch(path, cookie)[1]) is preloaded, path
 
 
 NOTICE_AT_TITLE_JS = """
