@@ -511,6 +511,7 @@ def _group_markers(
         x = np.concatenate([X[mask, 0] + dx for dx, _ in shifts] or [[]])
         y = np.concatenate([X[mask, 1] + dy for _, dy in shifts] or [[]])
         colour = colours[(int(group) - 1) % len(colours)]
+        symbol = style.SYMBOLS[(int(group) - 1) % len(style.SYMBOLS)]
         traces.append(
             {
                 "type": "scatter",
@@ -518,7 +519,9 @@ def _group_markers(
                 "y": y,
                 "mode": "markers",
                 "name": f"group {group}",
-                "marker": style.outlined({"size": GROUP_MARKER_PX, "color": colour}),
+                "marker": style.outlined(
+                    {"size": GROUP_MARKER_PX, "color": colour, "symbol": symbol}
+                ),
                 "hoverinfo": "skip",
                 "showlegend": False,
             }
@@ -599,7 +602,14 @@ def projection_figure(
                 "y": P[mask, j - 1],
                 "mode": "markers",
                 "name": str(group),
-                "marker": style.outlined({"size": 6, "color": colour, "opacity": 0.85}),
+                "marker": style.outlined(
+                    {
+                        "size": 6,
+                        "color": colour,
+                        "opacity": 0.85,
+                        "symbol": style.SYMBOLS[g % len(style.SYMBOLS)],
+                    }
+                ),
                 "hovertemplate": (
                     f"kPC {i} %{{x:.3g}}<br>kPC {j} %{{y:.3g}}<extra>group {group}</extra>"
                 ),

@@ -429,7 +429,6 @@ def _best_trace(curve: ErrorCurve, colour: str) -> go.Scatter:
         # below it was cut; drawn past the plot area's edge, not cut, at the last n
         textposition="top center",
         cliponaxis=False,
-        textfont={"color": colour},
         hovertemplate=f"best n = {curve.best_n}<br>MSE %{{y:.2f}}<extra></extra>",
     )
 
