@@ -330,7 +330,32 @@ function draw(state) {
   if (payload.figure.frames) spec.frames = payload.figure.frames; // an animation's (the film)
   return window.Plotly.react(state.graph, spec).then(() => {
     state.drawn = held ? null : payload; // a scrubbed frame may now change it in place (quick)
+    pressable(state.graph);
   });
+}
+
+// ---- the keyboard and assistive technology -----------------------------------------------
+
+function pressable(gd) {
+  // Plotly's menu buttons (an animation's ▶ play and ❚❚ pause) are SVG groups only a mouse
+  // clicks: each made a button that Tab reaches and Enter or Space presses, named by its words
+  if (gd.__kpcaPressable) return;
+  gd.__kpcaPressable = true;
+  const name = (button) => button.textContent.replace(/[▶❚]/g, "").trim();
+  const mark = () => {
+    for (const button of gd.querySelectorAll(".updatemenu-button:not([tabindex])")) {
+      button.setAttribute("tabindex", "0");
+      button.setAttribute("role", "button");
+      button.setAttribute("aria-label", name(button));
+      button.addEventListener("keydown", (event) => {
+        if (event.key !== "Enter" && event.key !== " ") return;
+        event.preventDefault(); // Space would scroll the page
+        button.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+      });
+    }
+  };
+  mark();
+  gd.on("plotly_afterplot", mark); // Plotly draws its menus anew with the figure
 }
 
 // ---- scrubbing ---------------------------------------------------------------------------

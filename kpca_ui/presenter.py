@@ -92,6 +92,9 @@ FOCUS_CSS = (
     ".js-plotly-plot .modebar-container:focus-within .modebar { opacity: 1 !important; }"
     # the collapsed sidebar is off the screen: its controls take no Tab stop (WCAG 2.4.3)
     '.stSidebar[data-collapsed="true"] { visibility: hidden; }'
+    # a reader who asked for less motion: nothing slides or fades (WCAG 2.3.3)
+    "@media (prefers-reduced-motion: reduce) { *, ::before, ::after { "
+    "transition-duration: 0s !important; scroll-behavior: auto !important; } }"
 )
 """The rules of the keyboard's focus, on every page and in presenter mode too."""
 
