@@ -1,8 +1,9 @@
 // The chart of kpca_ui/chart.py (a Streamlit components v2 module).  Streamlit calls the
 // default export on mount and whenever `data` or the theme change, with the same
 // parentElement: the graph is built once per parentElement (STATES) and updated with
-// Plotly.react.  data: the bytes of {figure, config, width, plotly, frames, live} as JSON;
-// Plotly's script (URL `plotly`) is loaded once per page.
+// Plotly.react.  data: the bytes of {figure, config, width, plotly, frames, live, said} as
+// JSON; Plotly's script (URL `plotly`) is loaded once per page.  said: the figure in words,
+// {label, text}, its name and description for assistive technology (speak).
 // Scrubbing: frames = {slider, frames: {<value as shown>: {data, layout}}}: while that slider
 // is held (or keyed), the frame of the value its thumb shows is drawn (scrub).
 // Live: live = {sliders, url, drawing}: while one of those sliders is held, the figure at its
@@ -30,10 +31,15 @@ function loadPlotly(url) {
   return window.__kpcaPlotly;
 }
 
+let CHARTS = 0; // charts built on this page: each its description's id
+
 function build(root) {
-  root.insertAdjacentHTML("beforeend", '<div class="kc"><div class="kc-graph"></div></div>');
+  const said = `kc-said-${++CHARTS}`;
+  root.insertAdjacentHTML("beforeend",
+    `<div class="kc"><div class="kc-graph"></div><p class="kc-said" id="${said}" hidden></p></div>`);
   const box = root.lastElementChild;
-  const state = { box, graph: box.firstElementChild }; // the other fields: set when needed
+  // the other fields: set when needed
+  const state = { box, graph: box.firstElementChild, said: box.lastElementChild };
   new ResizeObserver(() => {
     const width = box.clientWidth;
     if (state.payload && width > 0 && width !== state.width) schedule(state);
@@ -331,7 +337,26 @@ function draw(state) {
   return window.Plotly.react(state.graph, spec).then(() => {
     state.drawn = held ? null : payload; // a scrubbed frame may now change it in place (quick)
     pressable(state.graph);
+    speak(state);
   });
+}
+
+function speak(state) {
+  // For assistive technology the chart is one image, named and described in words
+  // (kpca_core/figures/words.py), instead of Plotly's SVG texts read one by one: the plot's
+  // SVG is the image (its texts its presentation), the other layers hidden but the menus'
+  // buttons (pressable).
+  const said = state.payload.said;
+  const [plot, ...others] = state.graph.querySelectorAll(".main-svg");
+  if (!said || !plot) return;
+  state.said.textContent = said.text;
+  plot.setAttribute("role", "img");
+  plot.setAttribute("aria-label", said.label);
+  plot.setAttribute("aria-describedby", state.said.id);
+  for (const svg of others) svg.setAttribute("role", "none");
+  for (const layer of [plot, ...others].flatMap((svg) => [...svg.children])) {
+    if (!layer.classList.contains("menulayer")) layer.setAttribute("aria-hidden", "true");
+  }
 }
 
 // ---- the keyboard and assistive technology -----------------------------------------------

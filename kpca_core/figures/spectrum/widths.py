@@ -13,11 +13,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 
 from ...spectrum import WidthSweep
 from .. import style
+from ..words import Description, share, subscript
 from .marks import (
     FONT,
     HEIGHT,
@@ -31,6 +33,7 @@ from .marks import (
     format_parameter,
     hover_x,
     is_log,
+    parameter_label,
     symbol,
     vertical_line,
     width_edges,
@@ -132,6 +135,42 @@ def ratio_lines_figure(
     }
     layout["title"] = {"text": "Normalised eigenvalues λ<sub>k</sub>/Σλ", "x": 0}
     return figure(data, layout)
+
+
+def describe_ratio_lines(
+    sweep: WidthSweep, *, n_leading: int = 6, chosen: int | None = None
+) -> Description:
+    """:func:`ratio_lines_figure` in words: how the shares λ_k/Σλ of the leading components
+    and (λ₁+λ₂)/Σλ move from the narrowest width to the widest, where (λ₁+λ₂)/Σλ is largest,
+    and where the ``chosen`` width sits; the table, every width's shares."""
+    n_leading = max(1, min(int(n_leading), sweep.n_samples_))
+    ratios, two = sweep.ratios_[:, :n_leading], sweep.share(2)
+
+    def at(i: int) -> str:
+        return format_parameter(sweep, float(sweep.widths_[i]))
+
+    def state(i: int) -> str:
+        return f"λ₁ holds {share(ratios[i, 0])} of the variance and λ₁+λ₂ {share(two[i])}"
+
+    last = sweep.widths_.size - 1
+    label = (
+        f"Normalised eigenvalues λ₁ … λ{subscript(n_leading)} against the {parameter_label(sweep)}"
+    )
+    said = [
+        f"{label}: {n_leading} lines λ_k/Σλ and a thick line (λ₁+λ₂)/Σλ over "
+        f"{sweep.widths_.size} values from {at(0)} to {at(last)}.",
+        f"At {at(0)} {state(0)}; at {at(last)} {state(last)}.",
+    ]
+    if np.isfinite(two).any():
+        peak = int(np.nanargmax(two))
+        said.append(f"(λ₁+λ₂)/Σλ is largest, {share(two[peak])}, at {at(peak)}.")
+    if chosen is not None:
+        said.append(f"The chosen value, the dashed line, is {at(chosen)}: there {state(chosen)}.")
+    said.append(f"Linear PCA, dotted: λ₁ holds {share(sweep.linear_ratios_[0])}.")
+    table = {parameter_label(sweep): sweep.widths_}
+    table.update({f"λ{k + 1}/Σλ": ratios[:, k] for k in range(n_leading)})
+    table["(λ1+λ2)/Σλ"] = two
+    return Description(label, " ".join(said), pd.DataFrame(table))
 
 
 def _line(x: np.ndarray, y: object, name: str, line: dict, hover: str) -> dict:
