@@ -115,6 +115,10 @@ function themedTemplate(template, element) {
     margin: { pad: 8, r: 0, l: 0 },
     hoverlabel: { bgcolor: bg, font: { color: faded, family: font, size: 12 },
                   bordercolor: css("--st-border-color", dark ? "#4A4742" : "#DCD8D4") },
+    // an animation's ▶ play and ❚❚ pause: text in the theme's on a box of its (Plotly's
+    // light box under the dark theme's light text gave 1.15:1)
+    updatemenudefaults: { bgcolor: css("--st-secondary-background-color", dark ? "#262730"
+      : "#f0f2f6"), bordercolor: grid, font: { color: legend } },
     coloraxis: { colorbar: { thickness: 16, xpad: 24, ticklabelposition: "outside",
                              outlinecolor: "rgba(0,0,0,0)", outlinewidth: 8, len: 0.75,
                              y: 0.5745, title: { font: { color: faded, size: 14 } },

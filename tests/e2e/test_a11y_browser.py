@@ -6,12 +6,14 @@ alternative).  The app is served by ``tests/e2e/conftest.py``'s fixtures.
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
 
+from tests.e2e.accessibility import axe_breaches
 from tests.e2e.audit import SCREENS
-from tests.e2e.test_audit import load_state
+from tests.e2e.test_audit import SETTLE_S, load_state
 
 pytestmark = pytest.mark.e2e
 
@@ -57,3 +59,84 @@ def test_the_spectrum_film_plays_and_pauses_by_keyboard(browser, app_server, tmp
         page.screenshot(path=str(tmp_path / "film_pause_focused.png"))
     finally:
         context.close()
+
+
+DESCRIBED_JS = """(key) => {
+  const plot = document.querySelector(`.st-key-${key} .main-svg[role="img"]`);
+  const said = plot && document.getElementById(plot.getAttribute('aria-describedby'));
+  return plot && {name: plot.getAttribute('aria-label'), text: said ? said.textContent : ''};
+}"""
+"""The accessible name and description of the chart with widget key ``key``."""
+FIRST = re.compile(r"kPC 1: λ = ([\d.e+-]+) \(([\d.]+)% of the variance\)")
+"""The first component's λ and share in a panel's words."""
+
+
+def test_home_to_contours_and_a_new_kernel_by_keyboard_alone(browser, app_server, tmp_path):
+    """Keyboard only: from Home, Tab to the navigation's Contours and press Enter; Tab to
+    the kernel, choose "Gaussian" by typing; the grid's chart then says, as its accessible
+    description, the first component's λ and share under the new kernel, as its panel
+    title shows them."""
+    context = browser.new_context(viewport=SCREENS[0].viewport)
+    context.set_default_timeout(180_000)
+    page = context.new_page()
+    try:
+        load_state(page, app_server.url, SCREENS[0], tmp_path)
+        tab_to(page, 'a[href$="/contours"]')
+        page.keyboard.press("Enter")
+        page.wait_for_url("**/contours")
+        page.wait_for_selector(".st-key-ct_contours .main-svg[role='img']")
+        time.sleep(SETTLE_S)
+        before = page.evaluate(DESCRIBED_JS, "ct_contours")
+        assert FIRST.search(before["text"]), before
+        tab_to(page, '.st-key-ct_kernel input[role="combobox"]')
+        page.keyboard.type("Gaussian")
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            f"() => ({DESCRIBED_JS})('ct_contours')?.text.includes('σ')", timeout=120_000
+        )
+        after = page.evaluate(DESCRIBED_JS, "ct_contours")
+        assert after["text"] != before["text"]
+        number, share = FIRST.search(after["text"]).groups()
+        titles = page.evaluate(
+            """() => [...document.querySelectorAll('.st-key-ct_contours .annotation')]
+                   .map((a) => a.textContent)"""
+        )
+        assert any(f"λ = {number} ({share}%)" in title for title in titles), (after, titles)
+    finally:
+        context.close()
+
+
+KEY_STATES = ("", "contours", "spectrum", "denoising", "lesson?step=3")
+"""Home, Contours' Fig. 2, the Spectrum, Denoising's Fig. 4 and a lesson's slide."""
+UNNAMED_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].filter((graph) => {
+  const plot = graph.querySelector('.main-svg');
+  const said = plot && document.getElementById(plot.getAttribute('aria-describedby') || '');
+  return !(plot && plot.getAttribute('role') === 'img' && plot.getAttribute('aria-label')
+           && said && /[a-z]{3}/.test(said.textContent) && /\\d/.test(said.textContent));
+}).length"""
+"""How many charts of a page are not one image with a name and a description in words and
+numbers."""
+
+
+@pytest.mark.parametrize("screen", [SCREENS[0], SCREENS[3], SCREENS[1]], ids=lambda s: s.name)
+def test_key_states_have_no_serious_axe_violation(browser, app_server, tmp_path, screen):
+    """axe-core over Home, Contours, Spectrum, Denoising and a lesson's slide on the laptop's,
+    the dark and the presenter's screens: no serious or critical violation of WCAG 2.1 AA,
+    and every chart is an image named and described in words and numbers."""
+    context = browser.new_context(
+        viewport=screen.viewport, color_scheme="dark" if screen.dark else "light"
+    )
+    context.set_default_timeout(180_000)
+    page = context.new_page()
+    found = []
+    try:
+        for state in KEY_STATES:
+            load_state(page, f"{app_server.url}/{state}", screen, tmp_path)
+            found += [f"{state or 'home'}: {line}" for line in axe_breaches(page)]
+            for frame in page.frames:
+                unnamed = frame.evaluate(UNNAMED_JS)
+                if unnamed:
+                    found.append(f"{state or 'home'}: {unnamed} charts without words")
+    finally:
+        context.close()
+    assert not found, "\n".join(found)

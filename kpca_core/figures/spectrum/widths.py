@@ -43,6 +43,11 @@ SEQUENTIAL_SCALE = go.Heatmap(colorscale=style.SEQUENTIAL).to_plotly_json()["col
 """The sequential colour scale as plotly writes it in a figure (validated once)."""
 
 
+LINE_DASHES = ("solid", "dash", "longdash", "dashdot", "longdashdot", "10px,3px,2px,3px,2px,3px")
+"""The dashes of the lines λ₁/Σλ, λ₂/Σλ, …: each told from the others by its dash as well as
+its shade (WCAG 1.4.1), as the legend shows them (linear PCA's are dotted)."""
+
+
 # ------------------------------------------------------------- figure 1
 def ratio_lines_figure(
     sweep: WidthSweep,
@@ -82,7 +87,7 @@ def ratio_lines_figure(
             widths,
             sweep.ratios_[:, k],
             f"λ<sub>{k + 1}</sub>/Σλ",
-            {"color": colours[k], "width": 1.8},
+            {"color": colours[k], "width": 1.8, "dash": LINE_DASHES[k % len(LINE_DASHES)]},
             f"{hover_x(sweep)}<br>λ<sub>{k + 1}</sub>/Σλ = %{{y:.4f}}<extra></extra>",
         )
         for k in range(n_leading)
