@@ -24,6 +24,7 @@ import plotly.io as pio
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
 from kpca_core.figures.words import Description, describe_figure
 from kpca_ui.draw import edit_seq
 from kpca_ui.live import Live, register

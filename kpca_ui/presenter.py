@@ -91,7 +91,8 @@ FOCUS_CSS = (
     # a chart's tool bar shows while one of its buttons has the focus, not only on hover
     ".js-plotly-plot .modebar-container:focus-within .modebar { opacity: 1 !important; }"
     # the collapsed sidebar is off the screen: its controls take no Tab stop (WCAG 2.4.3)
-    '.stSidebar[data-collapsed="true"] { visibility: hidden; }'
+    '.stSidebar[data-collapsed="true"], .stSidebar[data-collapsed="true"] * '
+    "{ visibility: hidden !important; }"
     # a reader who asked for less motion: nothing slides or fades (WCAG 2.3.3)
     "@media (prefers-reduced-motion: reduce) { *, ::before, ::after { "
     "transition-duration: 0s !important; scroll-behavior: auto !important; } }"

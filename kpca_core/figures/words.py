@@ -10,6 +10,7 @@ name and description (``kpca_ui/chart.js``) and the table under it.
 
 from __future__ import annotations
 
+import base64
 import re
 from dataclasses import dataclass
 
@@ -64,18 +65,27 @@ def share(value: float) -> str:
     return f"{value:.1%}" if np.isfinite(value) else "undefined"
 
 
+def _shape(values: object) -> tuple[int, ...]:
+    """The shape of a trace's array, also as plotly's typed-array spec ``{dtype, bdata,
+    shape}`` (a figure made from its JSON keeps them so)."""
+    if isinstance(values, dict) and "bdata" in values:
+        if "shape" in values:
+            return tuple(int(n) for n in str(values["shape"]).split(","))
+        size = len(base64.b64decode(values["bdata"])) // np.dtype(values["dtype"]).itemsize
+        return (size,)
+    return np.shape(values) if values is not None else ()
+
+
 def _trace_words(trace: object) -> str:
     kind = getattr(trace, "type", None) or "scatter"
     name = plain(getattr(trace, "name", None))
     if kind in ("heatmap", "image", "contour"):
-        z = getattr(trace, "z", None)
-        shape = np.shape(z) if z is not None else ()
+        shape = _shape(getattr(trace, "z", None))
         size = f" of {shape[0]} × {shape[1]} values" if len(shape) == 2 else ""
         return f"a {kind}{size}{f' ({name})' if name else ''}"
     if not name or getattr(trace, "showlegend", None) is False:
         return ""
-    y = getattr(trace, "y", None)
-    count = len(y) if y is not None else 0
+    count = (_shape(getattr(trace, "y", None)) or (0,))[0]
     return f"{name} ({count} points)" if count else name
 
 
