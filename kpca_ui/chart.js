@@ -1,8 +1,9 @@
 // The chart of kpca_ui/chart.py (a Streamlit components v2 module).  Streamlit calls the
 // default export on mount and whenever `data` or the theme change, with the same
 // parentElement: the graph is built once per parentElement (STATES) and updated with
-// Plotly.react.  data: the bytes of {figure, config, width, plotly, frames, live} as JSON;
-// Plotly's script (URL `plotly`) is loaded once per page.
+// Plotly.react.  data: the bytes of {figure, config, width, plotly, frames, live, said} as
+// JSON; Plotly's script (URL `plotly`) is loaded once per page.  said: the figure in words,
+// {label, text}, its name and description for assistive technology (speak).
 // Scrubbing: frames = {slider, frames: {<value as shown>: {data, layout}}}: while that slider
 // is held (or keyed), the frame of the value its thumb shows is drawn (scrub).
 // Live: live = {sliders, url, drawing}: while one of those sliders is held, the figure at its
@@ -30,10 +31,15 @@ function loadPlotly(url) {
   return window.__kpcaPlotly;
 }
 
+let CHARTS = 0; // charts built on this page: each its description's id
+
 function build(root) {
-  root.insertAdjacentHTML("beforeend", '<div class="kc"><div class="kc-graph"></div></div>');
+  const said = `kc-said-${++CHARTS}`;
+  root.insertAdjacentHTML("beforeend",
+    `<div class="kc"><div class="kc-graph"></div><p class="kc-said" id="${said}" hidden></p></div>`);
   const box = root.lastElementChild;
-  const state = { box, graph: box.firstElementChild }; // the other fields: set when needed
+  // the other fields: set when needed
+  const state = { box, graph: box.firstElementChild, said: box.lastElementChild };
   new ResizeObserver(() => {
     const width = box.clientWidth;
     if (state.payload && width > 0 && width !== state.width) schedule(state);
@@ -44,6 +50,7 @@ function build(root) {
 
 // ---- Streamlit's theme for Plotly, as st.plotly_chart applies it -------------------------
 
+const FADED_LIGHT = "#5e6273"; // the charts' text on the light theme: 6.05:1 on white
 const RGB = new Map(); // a colour's channels, by its CSS text: read once per page
 
 function rgb(colour) {
@@ -73,9 +80,10 @@ function themedTemplate(template, element) {
   const bg = css("--st-background-color", "#ffffff");
   const [r, g, b] = rgb(bg);
   const dark = 0.2126 * r + 0.7152 * g + 0.0722 * b < 128;
-  // st.plotly_chart's text, grid lines and legend (Streamlit's greys 70/30, 30/85, 90/10)
+  // st.plotly_chart's text, grid lines and legend (Streamlit's greys 70/30, 30/85, 90/10); on
+  // the light theme the text darker than its #808495 (3.72:1 on white): WCAG's 4.5:1
   const [faded, grid, legend] = dark ? ["#e6eaf1", "#31333F", "#fafafa"]
-    : ["#808495", "#e6eaf1", "#262730"];
+    : [FADED_LIGHT, "#e6eaf1", "#262730"];
   const font = css("--st-font", '"Source Sans", sans-serif');
   // streamlit's Python template (streamlit_plotly_theme.py) names its colours #0000NN
   const map = { "#000032": "#21c354", "#000033": "#ff2b2b", "#000034": "#0068c9",
@@ -107,6 +115,10 @@ function themedTemplate(template, element) {
     margin: { pad: 8, r: 0, l: 0 },
     hoverlabel: { bgcolor: bg, font: { color: faded, family: font, size: 12 },
                   bordercolor: css("--st-border-color", dark ? "#4A4742" : "#DCD8D4") },
+    // an animation's ▶ play and ❚❚ pause: text in the theme's on a box of its (Plotly's
+    // light box under the dark theme's light text gave 1.15:1)
+    updatemenudefaults: { bgcolor: css("--st-secondary-background-color", dark ? "#262730"
+      : "#f0f2f6"), bordercolor: grid, font: { color: legend } },
     coloraxis: { colorbar: { thickness: 16, xpad: 24, ticklabelposition: "outside",
                              outlinecolor: "rgba(0,0,0,0)", outlinewidth: 8, len: 0.75,
                              y: 0.5745, title: { font: { color: faded, size: 14 } },
@@ -328,7 +340,51 @@ function draw(state) {
   if (payload.figure.frames) spec.frames = payload.figure.frames; // an animation's (the film)
   return window.Plotly.react(state.graph, spec).then(() => {
     state.drawn = held ? null : payload; // a scrubbed frame may now change it in place (quick)
+    pressable(state.graph);
+    speak(state);
   });
+}
+
+function speak(state) {
+  // For assistive technology the chart is one image, named and described in words
+  // (kpca_core/figures/words.py), instead of Plotly's SVG texts read one by one: the plot's
+  // SVG is the image (its texts its presentation), the other layers hidden but the menus'
+  // buttons (pressable).
+  const said = state.payload.said;
+  const [plot, ...others] = state.graph.querySelectorAll(".main-svg");
+  if (!said || !plot) return;
+  state.said.textContent = said.text;
+  plot.setAttribute("role", "img");
+  plot.setAttribute("aria-label", said.label);
+  plot.setAttribute("aria-describedby", state.said.id);
+  for (const svg of others) svg.setAttribute("role", "none");
+  for (const layer of [plot, ...others].flatMap((svg) => [...svg.children])) {
+    if (!layer.classList.contains("menulayer")) layer.setAttribute("aria-hidden", "true");
+  }
+}
+
+// ---- the keyboard and assistive technology -----------------------------------------------
+
+function pressable(gd) {
+  // Plotly's menu buttons (an animation's ▶ play and ❚❚ pause) are SVG groups only a mouse
+  // clicks: each made a button that Tab reaches and Enter or Space presses, named by its words
+  if (gd.__kpcaPressable) return;
+  gd.__kpcaPressable = true;
+  const name = (button) => button.textContent.replace(/[▶❚]/g, "").trim();
+  const mark = () => {
+    for (const button of gd.querySelectorAll(".updatemenu-button:not([tabindex])")) {
+      button.setAttribute("tabindex", "0");
+      button.setAttribute("role", "button");
+      button.setAttribute("aria-label", name(button));
+      button.addEventListener("keydown", (event) => {
+        if (event.key !== "Enter" && event.key !== " ") return;
+        event.preventDefault(); // Space would scroll the page
+        button.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+      });
+    }
+  };
+  mark();
+  gd.on("plotly_afterplot", mark); // Plotly draws its menus anew with the figure
 }
 
 // ---- scrubbing ---------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
@@ -23,10 +24,13 @@ import plotly.io as pio
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
+from kpca_core.figures.words import Description, describe_figure
 from kpca_ui.draw import edit_seq
 from kpca_ui.live import Live, register
 from kpca_ui.live import url as live_url
 from kpca_ui.plotly_js import plotly_url
+from kpca_ui.presenter import prose
 
 SESSION = "_kpca_session"
 """Session key: this session's name for the live route (a token per session and settings)."""
@@ -84,6 +88,7 @@ def chart(
     frames: Mapping[str, Any] | None = None,
     place: DeltaGenerator | Any = None,
     live: Live | None = None,
+    description: Description | None = None,
 ) -> None:
     """Draw ``figure`` in the chart with widget key ``key``, updated in place on later runs.
 
@@ -109,10 +114,16 @@ def chart(
         The sliders (and drawing canvas) the chart follows without a run of the page:
         while one is held, the browser asks :mod:`kpca_ui.live` for the figure at the
         value under the thumb and draws it; the release runs the page as any change.
+    description : Description, optional
+        The figure in words (its builder's ``describe_…``): the chart's accessible name and
+        description, and, outside presenter mode, its words and the numbers behind it folded
+        under it (:func:`words_and_numbers`).  By default what the figure holds
+        (:func:`kpca_core.figures.words.describe_figure`), for assistive technology only.
     """
     if os.environ.get(ENGINE_VARIABLE) == "plotly":  # the bench's comparison
         (place or st).plotly_chart(figure, key=key, config=dict(config or {}), width=width)
         return
+    said = description or describe_figure(figure)
     base = st.get_option("server.baseUrlPath") or ""
     sent = None  # what the browser needs of ``live``: its sliders, the endpoint's URL for them
     if live is not None:
@@ -122,7 +133,19 @@ def chart(
     payload = (
         f'{{"figure":{json_of(figure)},"config":{json.dumps(dict(config or {}))},'
         f'"width":"{width}","plotly":{json.dumps(plotly_url(base))},'
-        f'"frames":{json_of(frames) if frames else "null"},"live":{json.dumps(sent)}}}'
+        f'"frames":{json_of(frames) if frames else "null"},"live":{json.dumps(sent)},'
+        f'"said":{json.dumps({"label": said.label, "text": said.text})}}}'
     )
     with place if isinstance(place, DeltaGenerator) else contextlib.nullcontext():
         _CHART(key=key, data=payload.encode())
+        if description is not None and description.table is not None and prose():
+            words_and_numbers(description)
+
+
+def words_and_numbers(description: Description) -> None:
+    """The figure's words and the numbers behind it, folded: for a reader who cannot see the
+    figure, or wants its numbers (WCAG 1.1.1)."""
+    with st.expander("This figure in words and numbers", icon=":material/table:"):
+        # every ASCII punctuation escaped: the words as written (λ_k, |value|, $), no Markdown
+        st.markdown(re.sub(r"([!-/:-@\[-`{-~])", r"\\\1", description.text))
+        st.dataframe(description.table, hide_index=True)

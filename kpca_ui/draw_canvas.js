@@ -19,9 +19,9 @@ function build(root) {
   const html = `
     <div class="bar" role="toolbar" aria-label="Drawing tools">
       <span class="label">Next points:</span>
-      <button type="button" data-group="1" title="Group 1 (key 1)">● 1</button>
-      <button type="button" data-group="2" title="Group 2 (key 2, or shift-click)">● 2</button>
-      <button type="button" data-group="3" title="Group 3 (key 3)">● 3</button>
+      <button type="button" data-group="1" title="Group 1 (key 1)"><span class="mark" aria-hidden="true">●</span> 1</button>
+      <button type="button" data-group="2" title="Group 2 (key 2, or shift-click)"><span class="mark" aria-hidden="true">■</span> 2</button>
+      <button type="button" data-group="3" title="Group 3 (key 3)"><span class="mark" aria-hidden="true">◆</span> 3</button>
       <button type="button" data-mode="delete" title="Delete mode: a click removes a point (key D, or alt-click)">Delete</button>
       <button type="button" data-act="undo" title="Undo (key U or Ctrl+Z)">Undo</button>
       <button type="button" data-act="clear" title="Remove every point">Clear</button>
@@ -280,12 +280,12 @@ function draw(state) {
   const radius = (DOT_PX * ratio) / scale;
   state.points.forEach(([x, y, group], i) => {
     ctx.beginPath();
-    ctx.arc(x, y, radius, 0, 2 * Math.PI);
+    mark(ctx, group, x, y, radius);
     ctx.fillStyle = data.colours[group - 1] || data.colours[0];
     ctx.fill();
     const held = (state.drag && state.drag.index === i) || (state.carried && state.carried.index === i);
     ctx.lineWidth = ((held ? 3 : 1.5) * ratio) / scale;
-    ctx.strokeStyle = held ? "#000" : "#fff";
+    ctx.strokeStyle = held ? "#000" : "#767676"; // as the figures' outline: 3:1 on either theme
     ctx.stroke();
   });
   if (state.cursor && state.box.getRootNode().activeElement === canvas) {
@@ -300,7 +300,8 @@ function draw(state) {
   }
   state.box.querySelectorAll("[data-group]").forEach((button) => {
     const group = Number(button.dataset.group);
-    button.style.color = data.colours[group - 1];
+    // the text in the theme's colour (the palette's orange gave 2.1:1); the mark in the group's
+    button.querySelector(".mark").style.color = data.colours[group - 1];
     button.setAttribute("aria-pressed", String(!state.deleting && state.group === group));
   });
   state.box.querySelector("[data-mode=delete]").setAttribute("aria-pressed", String(state.deleting));
@@ -312,6 +313,16 @@ function draw(state) {
     `square ±${h}` +
     (state.deleting ? " · delete mode: click a point to remove it" : "");
   canvas.dataset.points = String(n);
+}
+
+// Each group its shape as well as its colour (as the figures' markers, kpca_core/figures/style.py
+// SYMBOLS): group 1 a circle, 2 a square, 3 a diamond.
+function mark(ctx, group, x, y, r) {
+  if (group === 2) ctx.rect(x - 0.85 * r, y - 0.85 * r, 1.7 * r, 1.7 * r);
+  else if (group === 3) {
+    ctx.moveTo(x, y - 1.2 * r); ctx.lineTo(x + 1.2 * r, y); ctx.lineTo(x, y + 1.2 * r);
+    ctx.lineTo(x - 1.2 * r, y); ctx.closePath();
+  } else ctx.arc(x, y, r, 0, 2 * Math.PI);
 }
 
 function receive(state, replaced, first) {

@@ -13,6 +13,7 @@ toggle is and what the style sheet says are checked on first runs.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
@@ -47,10 +48,15 @@ def open_page(page: str, *, presenting: bool, **state: object) -> AppTest:
 
 def style_sheet(at: AppTest) -> str:
     """The style sheets the page sent (``st.html`` with a ``<style>``), but the rules
-    that every page sends (:data:`presenter.PAGE_CSS`) and the drawing notice
+    that every page sends (:data:`presenter.PAGE_CSS`, :data:`presenter.FOCUS_CSS`) and the
+    drawing notice
     (:func:`kpca_ui.shell.drawing_notice`)."""
     notice = f"<style>{shell.DRAWING_CSS}</style>"
-    bodies = (element.proto.body.replace(presenter.PAGE_CSS, "") for element in at.get("html"))
+    every = (presenter.PAGE_CSS, presenter.FOCUS_CSS)
+    bodies = (
+        functools.reduce(lambda body, rule: body.replace(rule, ""), every, element.proto.body)
+        for element in at.get("html")
+    )
     return "\n".join(body for body in bodies if body not in ("<style></style>", notice))
 
 

@@ -32,8 +32,10 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..contours import ContourSweep, KernelSpec, contour_sweep, missing_reason
+from ..contours.export import eigenvalues_table
 from . import layout as rule
 from . import panels, style
+from .words import Description, plain
 
 FIGURE_PX = 820
 """Width the panel heights are planned for: the wide page at 1280 px, sidebar open."""
@@ -511,6 +513,7 @@ def _group_markers(
         x = np.concatenate([X[mask, 0] + dx for dx, _ in shifts] or [[]])
         y = np.concatenate([X[mask, 1] + dy for _, dy in shifts] or [[]])
         colour = colours[(int(group) - 1) % len(colours)]
+        symbol = style.SYMBOLS[(int(group) - 1) % len(style.SYMBOLS)]
         traces.append(
             {
                 "type": "scatter",
@@ -518,7 +521,9 @@ def _group_markers(
                 "y": y,
                 "mode": "markers",
                 "name": f"group {group}",
-                "marker": style.outlined({"size": GROUP_MARKER_PX, "color": colour}),
+                "marker": style.outlined(
+                    {"size": GROUP_MARKER_PX, "color": colour, "symbol": symbol}
+                ),
                 "hoverinfo": "skip",
                 "showlegend": False,
             }
@@ -599,7 +604,14 @@ def projection_figure(
                 "y": P[mask, j - 1],
                 "mode": "markers",
                 "name": str(group),
-                "marker": style.outlined({"size": 6, "color": colour, "opacity": 0.85}),
+                "marker": style.outlined(
+                    {
+                        "size": 6,
+                        "color": colour,
+                        "opacity": 0.85,
+                        "symbol": style.SYMBOLS[g % len(style.SYMBOLS)],
+                    }
+                ),
                 "hovertemplate": (
                     f"kPC {i} %{{x:.3g}}<br>kPC {j} %{{y:.3g}}<extra>group {group}</extra>"
                 ),
@@ -640,3 +652,75 @@ def sweep_and_figure_json(
     cost less than a trip to a worker each, and the sweep sent to none again."""
     made = contour_sweep(X, specs, **sweep)
     return (made, *contour_figure_json(made, **kwargs))
+
+
+STRAIGHT_R2 = 0.999
+"""A panel's contour lines are called straight when a plane a + b·x + c·y explains at least
+this share of its values' variance over the grid (linear PCA's and degree 1's are planes)."""
+
+
+STRAIGHT_GRID = 25
+""":func:`is_straight` reads the panel's grid thinned to at most about this many points a side."""
+
+
+def is_straight(values: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> bool:
+    """Whether a panel's ``values`` (shape ``(len(ys), len(xs))``) are a plane in (x, y), so
+    that its contour lines are straight and parallel (:data:`STRAIGHT_R2`)."""
+    step = max(1, len(xs) // STRAIGHT_GRID)
+    values, xs, ys = np.asarray(values)[::step, ::step], xs[::step], ys[::step]
+    gx, gy = np.meshgrid(xs, ys)
+    basis = np.column_stack([np.ones(gx.size), gx.ravel(), gy.ravel()])
+    v = np.asarray(values, dtype=float).ravel()
+    kept = np.isfinite(v)
+    basis, v = basis[kept], v[kept]
+    spread = float(np.sum((v - v.mean()) ** 2))
+    if spread == 0.0:
+        return True
+    coef, *_ = np.linalg.lstsq(basis, v, rcond=None)
+    return 1.0 - float(np.sum((v - basis @ coef) ** 2)) / spread >= STRAIGHT_R2
+
+
+def describe_contours(sweep: ContourSweep, *, title: str = "") -> Description:
+    """The grid of :func:`contour_figure` in words: per panel its kernel, component, λ and
+    share of the variance (as its title writes them, eq. 12) and whether its contour lines
+    are straight or bend to follow the data (:func:`is_straight`); why a panel is empty.
+
+    The table: :func:`kpca_core.contours.export.eigenvalues_table` with each drawn panel's
+    lines ("straight" or "curved").
+    """
+    xs, ys = sweep.grid.xs, sweep.grid.ys
+    straight = {
+        (c, r): is_straight(column.values[r], xs, ys)
+        for c, column in enumerate(sweep.columns)
+        for r in range(min(column.n_components, sweep.n_components))
+    }
+    said = []
+    for c, column in enumerate(sweep.columns):
+        for r in range(sweep.n_components):
+            head = f"{sweep.column_label(c)}, kPC {r + 1}"
+            if (c, r) not in straight:
+                said.append(f"{head}: {missing_reason(column, r)}.")
+                continue
+            fit = column.fit
+            shape = (
+                "straight parallel lines" if straight[c, r] else "curved lines that follow the data"
+            )
+            said.append(
+                f"{head}: λ = {fit.eigenvalues[r]:.3g} ({fit.shares[r]:.1%} of the variance), "
+                f"{shape}."
+            )
+    label = plain(title) or "Contours of kernel principal components"
+    n_columns = len(sweep.columns)
+    text = (
+        f"{label}. A grid of {n_columns} kernel{'s' if n_columns > 1 else ''} (columns) by "
+        f"{sweep.n_components} components (rows) over {len(sweep.X)} data points: each panel "
+        "colours one component's value over the plane, red positive, blue negative. "
+        + " ".join(said)
+    )
+    table = eigenvalues_table(sweep)
+    table["contour_lines"] = [
+        "" if (c, r) not in straight else "straight" if straight[c, r] else "curved"
+        for c, column in enumerate(sweep.columns)
+        for r in range(column.fit.n_components)
+    ]
+    return Description(label, text, table)

@@ -11,11 +11,13 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..denoise import ErrorCurve, ErrorSweep, ImageGrid, ToyDenoising
 from . import layout, style
+from .words import Description, plain
 
 GREY_RANGE = (-1.0, 1.0)
 """Grey values of the digits: −1 background (white), 1 full ink (black)."""
@@ -318,6 +320,47 @@ def numbered_mosaic(
     return fig
 
 
+NOISY = ("noisy", "With noise")
+"""The label of the noisy digits' row (Fig. 4, side by side) or column (the demo)."""
+
+
+def describe_grid(grid: ImageGrid, *, title: str = "") -> Description:
+    """A grid of digits (:func:`fig4_figure`, :func:`side_by_side_figure`,
+    :func:`demo_figure`) in words: which digits, and how much of the noise each row (or the
+    demo's each picture) removed: 1 − its mean squared error to the clean digits ÷ that of
+    the noisy ones (``grid.errors``).  The table: every picture's squared error."""
+    errors = np.asarray(grid.errors, dtype=float) if grid.errors is not None else None
+    by_column = grid.row_labels[0] == ""  # the demo: one row, its pictures side by side
+    labels = grid.column_labels if by_column else grid.row_labels
+    label = plain(title) or "Digits de-noised"
+    if by_column:
+        said = [f"{label}: one digit {', '.join(labels).lower()}."]
+    else:
+        digits = ", ".join(grid.column_labels)
+        said = [f"{label}: {len(grid.column_labels)} digits ({digits}), one per column, in rows "]
+        said[0] += ", ".join(labels) + "."
+    if errors is not None:
+        means = errors[0] if by_column else np.nanmean(errors, axis=1)
+        noisy = next((means[i] for i, name in enumerate(labels) if name in NOISY), np.nan)
+        for name, mean in zip(labels, means, strict=True):
+            if name in NOISY or name == "original" or not np.isfinite(noisy) or noisy <= 0:
+                continue
+            said.append(
+                f"{name}: squared error {mean:.3g} against the noisy digits' {noisy:.3g}, "
+                f"{1 - mean / noisy:.0%} of the noise removed."
+            )
+    table = pd.DataFrame(
+        [
+            {"row": row, "digit": column, "squared error to the clean digit": errors[r, c]}
+            for r, row in enumerate(grid.row_labels)
+            for c, column in enumerate(grid.column_labels)
+        ]
+        if errors is not None
+        else []
+    )
+    return Description(label, " ".join(said), table)
+
+
 def side_by_side_figure(
     grid: ImageGrid, *, title: str = "", width_px: int | None = None
 ) -> go.Figure:
@@ -450,7 +493,6 @@ def _best_trace(curve: ErrorCurve, colour: str) -> go.Scatter:
         # below it was cut; drawn past the plot area's edge, not cut, at the last n
         textposition="top center",
         cliponaxis=False,
-        textfont={"color": colour},
         hovertemplate=f"best n = {curve.best_n}<br>MSE %{{y:.2f}}<extra></extra>",
     )
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 from plotly.colors import hex_to_rgb
 from plotly.subplots import make_subplots
@@ -27,6 +28,7 @@ from . import layout as rule
 from . import style
 from .denoise import mosaic_figure
 from .panels import colour_image, png_data_uri
+from .words import Description
 
 REGION_TINT = 0.3
 """Opacity of a class's colour over its region: the page shows through the rest, so the
@@ -222,6 +224,45 @@ def toy_regions_figure(
                 }
             )
     return go.Figure(data=data, layout=layout, _validate=False)
+
+
+def describe_regions(
+    features: ToyFeatures,
+    result: ToyResult,
+    *,
+    kernel_label: str = "kernel",
+    class_names: Sequence[str] | None = None,
+) -> Description:
+    """:func:`toy_regions_figure` in words: the accuracies its titles give, and how much of
+    the plane each panel gives each class (its regions' pixels); the table, per class."""
+    classes = np.unique(features.labels)
+    names = list(class_names) if class_names is not None else [f"class {c}" for c in classes]
+
+    def plane(regions: np.ndarray) -> list[float]:
+        return [float(np.mean(regions == c)) for c in classes]
+
+    kernel, raw = plane(result.kernel_regions), plane(result.raw_regions)
+
+    def shares(values: list[float]) -> str:
+        return ", ".join(f"{name} {v:.0%}" for name, v in zip(names, values, strict=True))
+
+    label = "Decision regions on kernel components and on x, y"
+    text = (
+        f"{label}: {len(features.labels)} points in {classes.size} classes. A linear classifier "
+        f"on {result.n_components} kernel components ({kernel_label}) gets "
+        f"{100 * result.kernel_accuracy:.1f} % correct, its regions: {shares(kernel)} of the "
+        f"plane; on x, y it gets {100 * result.raw_accuracy:.1f} % correct, its regions: "
+        f"{shares(raw)}."
+    )
+    table = pd.DataFrame(
+        {
+            "class": names,
+            "points": [int(np.sum(features.labels == c)) for c in classes],
+            "share of the plane, kernel components": kernel,
+            "share of the plane, x and y": raw,
+        }
+    )
+    return Description(label, text, table)
 
 
 def canvas_regions(

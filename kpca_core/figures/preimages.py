@@ -448,6 +448,9 @@ def fixed_point_animation(
                 # one above the other, left of the slider, whose step is said at its
                 # right end: the buttons side by side covered "step t = 0"
                 "direction": "down",
+                # no box of its own for the button pressed last: plotly's light one held
+                # the dark theme's light text at 1.15:1
+                "showactive": False,
                 "x": 0.0,
                 "y": -0.08,
                 "xanchor": "left",

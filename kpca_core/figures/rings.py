@@ -113,7 +113,11 @@ def fig5_figure(
                     legendgroup=names[g],
                     showlegend=panel == 1 and len(groups) > 1,
                     marker=style.outlined(
-                        {"size": 6, "color": style.GROUPS[g % len(style.GROUPS)]}
+                        {
+                            "size": 6,
+                            "color": style.GROUPS[g % len(style.GROUPS)],
+                            "symbol": style.SYMBOLS[g % len(style.SYMBOLS)],
+                        }
                     ),
                     opacity=0.9,  # the outline's contrast >= 3 on both themes
                     hovertemplate=(

@@ -39,6 +39,11 @@ GREYS = "Greys"
 GROUPS = ("#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#0072B2", "#D55E00", "#F0E442", "#000000")
 """Okabe–Ito colours for groups of points (rings, moons, clusters), in order."""
 
+SYMBOLS = ("circle", "square", "diamond", "triangle-up", "cross", "x", "triangle-down", "star")
+"""Marker shapes for groups of points, in the order of :data:`GROUPS`: a group is told by its
+shape as well as its colour (WCAG 1.4.1; the palette's orange and yellow are ΔE 16.9 apart
+under deuteranopia).  The drawing canvas draws groups 1-3 the same (``draw_canvas.js``)."""
+
 OUTLINE = "#767676"
 """A mark's outline: a WCAG contrast of at least 3 against white (4.5) and Streamlit's
 dark background (4.3), so that every marker reads on either theme whatever its fill

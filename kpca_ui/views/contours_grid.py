@@ -271,7 +271,8 @@ def contour_grid(points: PointSet, chosen: Columns) -> ct.ContourSweep | None:
     # the figure's own width, figures.FIGURE_PX, or the screen's in presenter mode
     width = "stretch" if space.projector else "content"
     live = live_grid(points, dict(SETTINGS.values()), space)
-    chart(figure, width=width, key="ct_contours", config=config, live=live)
+    said = figures.describe_contours(sweep, title=figure.layout.title.text)
+    chart(figure, width=width, key="ct_contours", config=config, live=live, description=said)
     return sweep
 
 

@@ -17,6 +17,7 @@ from kpca_core import budget, denoise
 from kpca_core.denoise import DEMO_N, FIG4_N, SWEEP_N, DigitDenoiser, DigitSubsets, ImageGrid, Noise
 from kpca_core.figures import denoise as figures
 from kpca_core.figures.style import export_config, is_narrow
+from kpca_core.figures.words import Description
 from kpca_ui.chart import chart
 from kpca_ui.explain import explain
 from kpca_ui.presenter import FIGURE_PX, PLAIN_FIGURE_PX, notice, presentable, presenter_mode, prose
@@ -64,12 +65,16 @@ def show_with_numbers(
     height: int = FIGURE_PX,
     plain: bool = False,
     frames: dict | None = None,
+    description: Description | None = None,
 ) -> None:
     """Draw a figure (chart ``<key>_chart``, saved as ``name``), its line of what to notice
     and the numbers behind it as CSV; ``height`` as in :func:`kpca_ui.presenter.presentable`,
-    ``plain`` with no stepping control above it, ``frames`` the chart's scrubbing frames."""
+    ``plain`` with no stepping control above it, ``frames`` the chart's scrubbing frames,
+    ``description`` the figure in words (:func:`kpca_ui.chart.chart`)."""
     fig = presentable(fig, height=PLAIN_FIGURE_PX if plain else height, control=not plain)
-    chart(fig, key=f"{key}_chart", config=image_export(name), frames=frames)
+    chart(
+        fig, key=f"{key}_chart", config=image_export(name), frames=frames, description=description
+    )
     if key in NOTICES:
         notice(NOTICES[key])
     if prose():
@@ -91,7 +96,8 @@ def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dic
     width = narrow_px(SCREEN)
     fig = build(figures.fig4_figure, grid, title=title, width_px=width, halves=presenter_mode())
     name = f"denoise_fig4_{noise.kind}{noise.level:g}_c{s['c']:g}"
-    show_with_numbers(fig, "dn_fig4", name, grid.to_frame, plain=True)
+    said = figures.describe_grid(grid, title=title)
+    show_with_numbers(fig, "dn_fig4", name, grid.to_frame, plain=True, description=said)
     if prose():
         st.caption(
             "Like Mika et al. Fig. 4: the first test digit of each class, its noisy version, "
@@ -125,7 +131,10 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey
         frames = cache.side_by_side_frames(digits, title, width, model, subsets)
     fig = build(figures.side_by_side_figure, grid, title=f"{title}, n = {n}", width_px=width)
     name = f"denoise_side_by_side_{noise.kind}{noise.level:g}_n{n}"
-    show_with_numbers(fig, "dn_sbs", name, grid.to_frame, height=BELOW_CONTROL_PX, frames=frames)
+    said = figures.describe_grid(grid, title=f"{title}, n = {n}")
+    show_with_numbers(
+        fig, "dn_sbs", name, grid.to_frame, height=BELOW_CONTROL_PX, frames=frames, description=said
+    )
     if prose():
         _explain_n(n, model, subsets)  # under the figure, which it pushed off a phone's screen
         errors = grid.errors
@@ -257,7 +266,8 @@ def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
     alone = width if is_narrow(width) else width // 3
     fig = presentable(figures.demo_figure(original, width_px=alone))
     config = image_export(f"denoise_demo_original_{digit}")
-    chart(fig, key="dn_demo_original", config=config, place=left)
+    said = Description(f"A handwritten {digit}", f"A handwritten {digit}, without noise.")
+    chart(fig, key="dn_demo_original", config=config, place=left, description=said)
     if prose():
         left.caption("Written by hand")
     noise = Noise("gaussian", DEMO_LEVELS[level])
@@ -266,7 +276,8 @@ def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
     )
     fig = presentable(figures.demo_figure(grid, width_px=width))
     config = image_export(f"denoise_demo_{digit}_{level.replace(' ', '_')}")
-    chart(fig, key="dn_demo_chart", config=config, place=right)
+    said = figures.describe_grid(grid, title=f"The handwritten {digit} with {level} noise")
+    chart(fig, key="dn_demo_chart", config=config, place=right, description=said)
     if not prose():
         return
     st.markdown(

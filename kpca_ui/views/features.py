@@ -21,6 +21,7 @@ from kpca_core.drawing import decode, encode
 from kpca_core.figures import features as figures
 from kpca_core.figures import style
 from kpca_core.figures.style import export_config
+from kpca_core.figures.words import Description
 from kpca_ui import draw
 from kpca_ui.cache import memo
 from kpca_ui.chart import SESSION, chart
@@ -144,10 +145,18 @@ TABLE2_TEXT = (
 )
 
 
-def _chart(fig: go.Figure, key: str, name: str, image_format: str, **height: int) -> None:
-    """A figure as drawn now (:func:`presentable`), exported as ``name``."""
+def _chart(
+    fig: go.Figure,
+    key: str,
+    name: str,
+    image_format: str,
+    description: Description | None = None,
+    **height: int,
+) -> None:
+    """A figure as drawn now (:func:`presentable`), exported as ``name``, in words if
+    ``description`` (:func:`kpca_ui.chart.chart`)."""
     config = export_config(name, image_format=image_format)
-    chart(presentable(fig, **height), key=key, config=config)
+    chart(presentable(fig, **height), key=key, config=config, description=description)
 
 
 def show_toy(image_format: str) -> None:
@@ -184,7 +193,9 @@ def show_toy(image_format: str) -> None:
         fit, result, kernel_label=label, wide=presenter_mode(), width_px=toy_width, **groups
     )
     export = f"features_toy_{name}_{kernel}{parameter:g}_n{result.n_components}"
-    _chart(fig, "ft_toy_chart", export, image_format, height=BELOW_TABS_PX)
+    names = {"class_names": groups["class_names"]} if groups else {}
+    said = figures.describe_regions(fit, result, kernel_label=label, **names)
+    _chart(fig, "ft_toy_chart", export, image_format, said, height=BELOW_TABS_PX)
     notice(
         "On kernel components the linear classifier bends around the classes; on x, y it can "
         "only cut straight."

@@ -10,6 +10,8 @@ from typing import Any
 
 import streamlit as st
 
+import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
+from kpca_core.figures.words import Description
 from kpca_ui.chart import chart
 from kpca_ui.presenter import KEY as PRESENTER
 from kpca_ui.presenter import presenter_mode, prose
@@ -188,6 +190,7 @@ def classic_figures_gallery(per_row: int = 3) -> None:
                     pictures.picture(card.picture),
                     key=f"home_pic_{start}_{card.picture}",
                     config={"staticPlot": True},
+                    description=Description(card.title, card.caption),
                 )
                 if prose():
                     st.caption(card.caption)

@@ -19,6 +19,7 @@ from kpca_core import budget, gamma_to_sigma
 from kpca_core import contours as ct
 from kpca_core.figures import spectrum as figures
 from kpca_core.figures import style
+from kpca_core.figures.words import Description
 from kpca_core.rings import DK_GAMMA
 from kpca_core.spectrum import CONSTANT, IDENTITY, WidthSweep
 from kpca_ui import draw
@@ -184,13 +185,19 @@ def width_labels(made: WidthSweep) -> list[str]:
 
 
 def _show(
-    fig: go.Figure, name: str, stem: str, frames: dict | None = None, height: int | None = FIGURE_PX
+    fig: go.Figure,
+    name: str,
+    stem: str,
+    frames: dict | None = None,
+    height: int | None = FIGURE_PX,
+    description: Description | None = None,
 ) -> None:
     """Figure ``name`` in the chart ``sp_fig_<name>`` (in presenter mode a copy ``height`` px
-    tall, unless None: shared figures stay), and its explanation if it has one."""
+    tall, unless None: shared figures stay), in words if ``description``
+    (:func:`kpca_ui.chart.chart`), and its explanation if it has one."""
     config = style.export_config(f"spectrum-{name}_{stem}", image_format=SETTINGS.value("sp_img"))
     fig = fig if height is None else presentable(fig, height=height)
-    chart(fig, key=f"sp_fig_{name}", config=config, frames=frames)
+    chart(fig, key=f"sp_fig_{name}", config=config, frames=frames, description=description)
     if f"sp_{name}" in EXPLANATIONS:
         explain(f"sp_{name}")
 
@@ -259,7 +266,8 @@ def chosen_width_view(points: PointSet, chosen: Choice, n_leading: int) -> None:
     left, right = above.columns(2)
     with left:
         lines = figure(points, chosen, "lines", index, n_leading, half)
-        _show(lines, "lines", stem, moving, SWEEP_PX)
+        said = figures.describe_ratio_lines(made, n_leading=n_leading, chosen=index)
+        _show(lines, "lines", stem, moving, SWEEP_PX, said)
     with right:
         _show(figure(points, chosen, "components", index), "components", stem, moving, SWEEP_PX)
     left, right = above.columns([3, 2])

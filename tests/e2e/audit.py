@@ -18,7 +18,8 @@ layout rule (:mod:`kpca_core.figures.layout`):
   of digits is judged by its digits (its tick labels name its rows and columns);
 - **contrast**: every marker, line and bar has a WCAG contrast of at least 3 against
   the background it is drawn on (its outline counts, as WCAG's non-text contrast lets
-  a mark's boundary carry it);
+  a mark's boundary carry it), and every text of a chart at least 4.5 (its menu buttons'
+  on their boxes);
 - **figure first**: the page's first figure (a lesson's: its slide's) starts within
   the upper :data:`FIRST_FIGURE_SHARE` of the first screen, not behind the controls,
   notices or text above it; a lesson's slide ends within the screen.
@@ -49,6 +50,9 @@ from kpca_core.figures.layout import (
 
 MIN_CONTRAST = 3.0
 """WCAG 2.1's non-text contrast (1.4.11) for graphical objects."""
+MIN_TEXT_CONTRAST = 4.5
+"""WCAG 2.1's contrast (minimum) for text (1.4.3): a chart's titles, ticks, legends and notes
+(not the text on a heatmap's cells, written on each cell's own colour)."""
 OVERLAP_PX = 1.0
 """Two boxes overlap when they share more than this many pixels each way."""
 CUT_PX = 1.0
@@ -145,8 +149,16 @@ MEASURE_JS = r"""
         continue;
       const r = t.getBoundingClientRect();
       if (r.width < 1 || r.height < 1) continue;
+      // its colour, and what it is written on: a menu button's box, or the chart's background
+      const button = t.closest('.updatemenu-button');
+      const boxFill = button && parse(getComputedStyle(button.querySelector('rect')).fill);
+      const under = boxFill && boxFill[3] > 0 ? over(boxFill, bg) : bg;
+      const ink = parse(style.fill);
+      const inkAlpha = ink && ink[3] * parseFloat(style.fillOpacity || '1')
+        * parseFloat(style.opacity || '1');
       texts.push({text: content.slice(0, 60), kind: category(t),
-                  size: parseFloat(style.fontSize), box: box(r, 0, 0)});
+                  size: parseFloat(style.fontSize), box: box(r, 0, 0),
+                  ink: ink && over([ink[0], ink[1], ink[2], inkAlpha], under), bg: under});
     }
     // plot areas of visible axes
     const areas = [];
@@ -327,6 +339,15 @@ def breaches(measured: dict, screen: Screen, frame: dict | None = None) -> list[
             if text["size"] < least - 0.05:
                 here.append(
                     f"text {text['size']:g} px < {least} px ({text['kind']}): "
+                    f"{_short(text['text'])}"
+                )
+        for text in texts:
+            if text.get("ink") is None or text["kind"] == "trace text":
+                continue
+            ratio = contrast(text["ink"], text["bg"])
+            if ratio < MIN_TEXT_CONTRAST - 0.005:
+                here.append(
+                    f"text contrast {ratio:.2f} < {MIN_TEXT_CONTRAST:g} ({text['kind']}): "
                     f"{_short(text['text'])}"
                 )
         for k, one in enumerate(texts):

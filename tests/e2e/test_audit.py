@@ -4,8 +4,9 @@
 and selects, a drawing and an upload, on a desktop's 1280 × 720, presenter mode at
 1280 × 720, a phone's 390 × 844 and the dark theme at 1280 × 720. It writes one contact
 sheet per screen (``audit_<screen>.png``) and the breaches (``audit_<screen>.txt``) to
-the folder the run prints, and fails on any breach. The default run reads a few states
-of the cases the issue listed (:data:`FAST`).
+the folder the run prints, and fails on any breach, axe-core's serious and critical
+violations of WCAG 2.1 AA among them (``tests/e2e/accessibility.py``). The default run
+reads a few states of the cases the issue listed (:data:`FAST`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from urllib.parse import urlencode
 import pytest
 from browser import IDLE, drawing_link
 
+from tests.e2e.accessibility import axe_breaches
 from tests.e2e.audit import SCREENS, Screen, StateResult, audit_page, contact_sheet, scaled_png
 
 pytestmark = pytest.mark.e2e
@@ -163,7 +165,7 @@ def read_state(browser, base_url: str, screen: Screen, view, state, url, tmp) ->
     result = StateResult(view, state)
     try:
         load_state(page, f"{base_url}/{url}", screen, tmp)
-        result.breaches = audit_page(page, screen)
+        result.breaches = audit_page(page, screen) + axe_breaches(page)
         if page.locator('[data-testid="stException"]').count():
             result.error = "a traceback on the page"
         result.png = scaled_png(page.screenshot(), 400 if screen.width > 600 else 200)

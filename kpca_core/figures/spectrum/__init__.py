@@ -56,6 +56,7 @@ from .marks import (
 )
 from .widths import (
     centring_share_figure,
+    describe_ratio_lines,
     effective_components_figure,
     ratio_lines_figure,
     spectrum_film_figure,
@@ -84,6 +85,7 @@ __all__ = [
     "component_maps_figure",
     "components_at_figure",
     "copy_figure",
+    "describe_ratio_lines",
     "effective_components_figure",
     "format_parameter",
     "move_chosen",

@@ -233,7 +233,7 @@ def decoration(
                     "yanchor": "top",
                     "text": REGIME_TEXT[regime].replace(": ", ":<br>"),
                     "showarrow": False,
-                    "font": {"size": 12, "color": style.NEUTRAL},
+                    "font": {"size": 12},  # the theme's text colour: 4.5:1 on either theme
                     "name": regime,
                 }
             )

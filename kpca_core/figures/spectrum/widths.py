@@ -13,11 +13,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 
 from ...spectrum import WidthSweep
 from .. import style
+from ..words import Description, share, subscript
 from .marks import (
     FONT,
     HEIGHT,
@@ -31,6 +33,7 @@ from .marks import (
     format_parameter,
     hover_x,
     is_log,
+    parameter_label,
     symbol,
     vertical_line,
     width_edges,
@@ -38,6 +41,11 @@ from .marks import (
 
 SEQUENTIAL_SCALE = go.Heatmap(colorscale=style.SEQUENTIAL).to_plotly_json()["colorscale"]
 """The sequential colour scale as plotly writes it in a figure (validated once)."""
+
+
+LINE_DASHES = ("solid", "dash", "longdash", "dashdot", "longdashdot", "10px,3px,2px,3px,2px,3px")
+"""The dashes of the lines λ₁/Σλ, λ₂/Σλ, …: each told from the others by its dash as well as
+its shade (WCAG 1.4.1), as the legend shows them (linear PCA's are dotted)."""
 
 
 # ------------------------------------------------------------- figure 1
@@ -79,7 +87,7 @@ def ratio_lines_figure(
             widths,
             sweep.ratios_[:, k],
             f"λ<sub>{k + 1}</sub>/Σλ",
-            {"color": colours[k], "width": 1.8},
+            {"color": colours[k], "width": 1.8, "dash": LINE_DASHES[k % len(LINE_DASHES)]},
             f"{hover_x(sweep)}<br>λ<sub>{k + 1}</sub>/Σλ = %{{y:.4f}}<extra></extra>",
         )
         for k in range(n_leading)
@@ -134,6 +142,42 @@ def ratio_lines_figure(
     return figure(data, layout)
 
 
+def describe_ratio_lines(
+    sweep: WidthSweep, *, n_leading: int = 6, chosen: int | None = None
+) -> Description:
+    """:func:`ratio_lines_figure` in words: how the shares λ_k/Σλ of the leading components
+    and (λ₁+λ₂)/Σλ move from the narrowest width to the widest, where (λ₁+λ₂)/Σλ is largest,
+    and where the ``chosen`` width sits; the table, every width's shares."""
+    n_leading = max(1, min(int(n_leading), sweep.n_samples_))
+    ratios, two = sweep.ratios_[:, :n_leading], sweep.share(2)
+
+    def at(i: int) -> str:
+        return format_parameter(sweep, float(sweep.widths_[i]))
+
+    def state(i: int) -> str:
+        return f"λ₁ holds {share(ratios[i, 0])} of the variance and λ₁+λ₂ {share(two[i])}"
+
+    last = sweep.widths_.size - 1
+    label = (
+        f"Normalised eigenvalues λ₁ … λ{subscript(n_leading)} against the {parameter_label(sweep)}"
+    )
+    said = [
+        f"{label}: {n_leading} lines λ_k/Σλ and a thick line (λ₁+λ₂)/Σλ over "
+        f"{sweep.widths_.size} values from {at(0)} to {at(last)}.",
+        f"At {at(0)} {state(0)}; at {at(last)} {state(last)}.",
+    ]
+    if np.isfinite(two).any():
+        peak = int(np.nanargmax(two))
+        said.append(f"(λ₁+λ₂)/Σλ is largest, {share(two[peak])}, at {at(peak)}.")
+    if chosen is not None:
+        said.append(f"The chosen value, the dashed line, is {at(chosen)}: there {state(chosen)}.")
+    said.append(f"Linear PCA, dotted: λ₁ holds {share(sweep.linear_ratios_[0])}.")
+    table = {parameter_label(sweep): sweep.widths_}
+    table.update({f"λ{k + 1}/Σλ": ratios[:, k] for k in range(n_leading)})
+    table["(λ1+λ2)/Σλ"] = two
+    return Description(label, " ".join(said), pd.DataFrame(table))
+
+
 def _line(x: np.ndarray, y: object, name: str, line: dict, hover: str) -> dict:
     """A scatter trace of lines, as plotly writes it (float32 arrays)."""
     return {
@@ -164,7 +208,7 @@ def _marks(sweep: WidthSweep, marks: Sequence[tuple[float, str]]) -> tuple[list[
                 "showarrow": False,
                 "textangle": -90,
                 "xanchor": "right",
-                "font": {"size": 12, "color": style.NEUTRAL},
+                "font": {"size": 12},  # the theme's text colour: 4.5:1 on either theme
                 "name": "mark",
             }
         )

@@ -1,0 +1,154 @@
+"""Each figure in words (``kpca_core/figures/words.py`` and the builders' ``describe_…``): the
+words and numbers of a description are those of the figure it describes."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from kpca_core import contours as ct
+from kpca_core import sigma_to_gamma
+from kpca_core.datasets import parabola, three_rings
+from kpca_core.denoise import ImageGrid
+from kpca_core.features import toy_experiment, toy_features
+from kpca_core.figures import contours as contour_figures
+from kpca_core.figures import denoise as denoise_figures
+from kpca_core.figures import features as feature_figures
+from kpca_core.figures import spectrum as spectrum_figures
+from kpca_core.figures.words import describe_figure, plain
+from kpca_core.spectrum import WidthSweep
+
+
+@pytest.fixture(scope="module")
+def fig2() -> ct.ContourSweep:
+    X, labels = parabola(300, 0.2, 0)
+    specs = ct.sweep_specs(ct.KernelSpec("poly", gamma=1.0, coef0=0.0), "degree", (1, 2, 3, 4))
+    return ct.contour_sweep(
+        X, specs, n_components=3, parameter="degree", labels=labels, resolution=40
+    )
+
+
+@pytest.fixture(scope="module")
+def rings_sweep() -> WidthSweep:
+    return WidthSweep("rbf", n_widths=20).fit(three_rings(120, 0.25, 0)[0])
+
+
+def test_fig2_in_words_gives_every_panel_its_titles_numbers_and_the_lines_shape(fig2) -> None:
+    """Per panel, the λ and share its title shows, in its column and row; degree 1's lines
+    are straight (a plane), degree 2's on follow the data; the empty panel says why."""
+    fig = contour_figures.contour_figure(fig2, title="Parabola")
+    said = contour_figures.describe_contours(fig2, title="Parabola")
+    titles = [plain(a.text) for a in fig.layout.annotations if "kPC" in a.text]
+    assert len(titles) == 12
+    for title in titles:  # "degree 2 · kPC 1 λ = 0.326 (61.6%)"
+        head, _, value = title.partition(" λ = ")
+        column, row = head.split(" · ")
+        if value:
+            number, share = value.split(" ")
+            expected = f"{column}, {row}: λ = {number} ({share.strip('()')} of the variance)"
+            assert expected in said.text, (expected, said.text)
+    panels = dict(re.findall(r"(degree \d, kPC \d): λ = [^,]*, ([a-z ]+)\.", said.text))
+    assert panels["degree 1, kPC 1"] == panels["degree 1, kPC 2"] == "straight parallel lines"
+    assert {panels[f"degree {d}, kPC 1"] for d in (2, 3, 4)} == {
+        "curved lines that follow the data"
+    }
+    assert "degree 1, kPC 3: no 3rd component" in said.text
+    assert said.label == "Parabola"
+    table = said.table
+    assert list(table["eigenvalue"]) == pytest.approx(
+        [λ for column in fig2.columns for λ in column.fit.eigenvalues]
+    )
+    assert list(table["contour_lines"][:2]) == ["straight", "straight"]
+
+
+def test_a_plane_is_straight_and_a_bowl_is_not() -> None:
+    xs = ys = np.linspace(-1, 1, 30)
+    gx, gy = np.meshgrid(xs, ys)
+    assert contour_figures.is_straight(0.3 * gx - 2 * gy + 1, xs, ys)
+    assert not contour_figures.is_straight(gx**2 + gy**2, xs, ys)
+
+
+def test_the_spectrum_in_words_follows_the_sweep(rings_sweep) -> None:
+    """The shares at both ends, at the largest (λ₁+λ₂)/Σλ and at the chosen width are the
+    sweep's, as the figure's hover writes the width; the table is the sweep's ratios."""
+    sweep = rings_sweep
+    said = spectrum_figures.describe_ratio_lines(sweep, n_leading=4, chosen=7)
+    fig = spectrum_figures.ratio_lines_figure(sweep, n_leading=4, chosen=7)
+    assert len([t for t in fig.data if "λ" in (t.name or "") and "/Σλ" in t.name]) >= 4
+    two = sweep.share(2)
+    width = spectrum_figures.format_parameter(sweep, sweep.widths_[7])
+    assert (
+        f"is {width}: there λ₁ holds {sweep.ratios_[7, 0]:.1%} of the variance and λ₁+λ₂ "
+        f"{two[7]:.1%}" in said.text
+    )
+    peak = int(np.nanargmax(two))
+    assert f"largest, {two[peak]:.1%}, at " in said.text
+    first = spectrum_figures.format_parameter(sweep, sweep.widths_[0])
+    assert f"At {first} λ₁ holds {sweep.ratios_[0, 0]:.1%}" in said.text
+    assert "λ₁ … λ₄" in said.label
+    assert np.allclose(said.table["λ2/Σλ"], sweep.ratios_[:, 1])
+    assert np.allclose(said.table["(λ1+λ2)/Σλ"], two)
+
+
+def test_digits_in_words_say_which_and_how_much_noise_each_method_removed() -> None:
+    """Fig. 4's rows: the share of the noisy digits' mean squared error each removed."""
+    rng = np.random.RandomState(0)
+    errors = np.array([[0.0, 0.0], [40.0, 60.0], [30.0, 20.0], [10.0, 5.0]])
+    grid = ImageGrid(
+        rng.uniform(-1, 1, (4, 2, 16)),
+        4,
+        ("original", "noisy", "linear n = 4", "kernel n = 4"),
+        ("3", "7"),
+        errors=errors,
+    )
+    said = denoise_figures.describe_grid(grid, title="USPS: Gaussian noise")
+    assert "2 digits (3, 7)" in said.text
+    assert "linear n = 4: squared error 25 against the noisy digits' 50, 50% of" in said.text
+    assert "kernel n = 4: squared error 7.5 against the noisy digits' 50, 85% of" in said.text
+    assert len(said.table) == 8
+    demo = ImageGrid(
+        rng.uniform(-1, 1, (1, 3, 16)),
+        4,
+        ("",),
+        ("With noise", "Classic method", "Kernel method"),
+        errors=np.array([[80.0, 40.0, 20.0]]),
+    )
+    said = denoise_figures.describe_grid(demo, title="The handwritten 5")
+    assert "Kernel method: squared error 20 against the noisy digits' 80, 75% of" in said.text
+
+
+def test_any_figure_in_words_has_its_title_axes_and_named_traces(rings_sweep) -> None:
+    """The description of a figure without a builder's own words: its title, axes' titles
+    and the names of its traces, as plain text (no HTML)."""
+    for fig in (
+        spectrum_figures.effective_components_figure(rings_sweep, chosen=3),
+        spectrum_figures.spectrum_heatmap_figure(rings_sweep, chosen=3),
+        spectrum_figures.spectrum_bars_figure(rings_sweep, 5),
+    ):
+        said = describe_figure(fig)
+        assert said.label == plain(fig.layout.title.text) != ""
+        assert "<" not in said.text
+        for axis in (fig.layout.xaxis, fig.layout.yaxis):
+            assert plain(axis.title.text) in said.text
+        for trace in fig.data:
+            if trace.name and trace.showlegend is not False and trace.type == "scatter":
+                assert f"{plain(trace.name)} ({len(trace.y)} points)" in said.text
+
+
+def test_the_decision_regions_in_words_give_the_titles_accuracies_and_each_class_share() -> None:
+    """The accuracies the panels' titles show, and each class's share of each panel's
+    regions (its pixels); the table, per class."""
+    X, y = three_rings(150, random_state=0)
+    fit = toy_features(X, y, kernel="rbf", gamma=sigma_to_gamma(1.0), grid_size=30)
+    result = toy_experiment(fit, 8)
+    fig = feature_figures.toy_regions_figure(fit, result, kernel_label="Gaussian, σ = 1")
+    said = feature_figures.describe_regions(fit, result, kernel_label="Gaussian, σ = 1")
+    titles = " ".join(plain(a.text) for a in fig.layout.annotations)
+    for accuracy in (result.kernel_accuracy, result.raw_accuracy):
+        assert f"{100 * accuracy:.1f} % correct" in titles
+        assert f"{100 * accuracy:.1f} % correct" in said.text
+    share = float(np.mean(result.kernel_regions == np.unique(y)[0]))
+    assert f"class {np.unique(y)[0]} {share:.0%}" in said.text
+    assert said.table["share of the plane, x and y"].sum() == pytest.approx(1.0)
