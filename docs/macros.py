@@ -5,9 +5,10 @@ Two kinds of numbers appear in the pages, and neither is typed by hand:
 * the benches' tables, read from ``docs/benchmarks/results/*.json``
   (written by :func:`bench.results.save`): ``{{ bench_tables() }}`` renders
   every file, ``{{ bench_table("name") }}`` one of them;
-* facts of the code, as variables: the limits a lecturer meets (``limits``),
-  and a few results the app itself computes in well under a second
-  (``rings``, ``table2``), recomputed with the app's own functions.
+* facts of the code, as variables: the limits a lecturer meets (``limits``), those
+  every route keeps against a misbehaving browser (``routes``), and a few results the
+  app itself computes in well under a second (``rings``, ``table2``), recomputed with the
+  app's own functions.
 """
 
 from __future__ import annotations
@@ -87,6 +88,7 @@ def define_env(env: Any) -> None:
         return f'!!! note "Not measured yet"\n    `{name}` has no results file yet: {how}.\n'
 
     env.variables["limits"] = code_limits()
+    env.variables["routes"] = route_limits()
     env.variables["setup"] = experiment_setup()
     env.variables["lesson"] = shipped_lesson()
     env.variables["rings"] = rings_facts()
@@ -98,7 +100,8 @@ def code_limits() -> dict[str, Any]:
     from kpca_core import budget, drawing, uploads
     from kpca_core.figures import layout
     from kpca_ui import cache, workers
-    from kpca_ui.rooms.store import CODE_LENGTH, Limits
+    from kpca_ui.rooms.store import CODE_LENGTH, Limits, wait_words
+    from kpca_ui.views import class_room
 
     room = Limits()
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
@@ -124,6 +127,37 @@ def code_limits() -> dict[str, Any]:
         "room_students": room.students,
         "rooms": room.rooms,
         "room_idle_h": f"{room.idle_s / 3600:g}",
+        "room_total_points": room.room_points,
+        "projector_points": class_room.PROJECTOR_POINTS,
+        "join_burst": room.join_burst,
+        "join_rate": f"{room.join_rate:g}",
+        # a class of 100 arriving at once: the burst joins, the rest at the rate
+        "join_100_s": f"{(100 - room.join_burst) / room.join_rate:.0f}",
+        "join_retry_s": f"{class_room.JOIN_RETRY_S:g}",
+        "rooms_per_client": room.rooms_per_client,
+        "room_recent": wait_words(room.recent_s),
+        "refresh_s": f"{class_room.REFRESH_S:g}",
+        "public_url_env": class_room.PUBLIC_URL_ENV,
+    }
+
+
+def route_limits() -> dict[str, Any]:
+    """What every route and the live route allow one browser, session or address
+    (``kpca_ui.live``, ``kpca_ui.server``), and the live Table 2 cells' line."""
+    from kpca_ui import live, server
+    from kpca_ui.views import features
+
+    return {
+        "session_rate": f"{live.SESSION_RATE:g}",
+        "session_burst": live.SESSION_BURST,
+        "address_rate": f"{live.ADDRESS_RATE:g}",
+        "address_burst": live.ADDRESS_BURST,
+        "address_in_flight": live.ADDRESS_IN_FLIGHT,
+        "waiting": live.WAITING,
+        "max_body_kb": live.MAX_BODY // 1024,
+        "body_grace_s": f"{server.BODY_GRACE_S:g}",
+        "body_rate_kb": f"{server.BODY_RATE / 1024:g}",
+        "cells_line": features.CELLS_LINE,
     }
 
 
