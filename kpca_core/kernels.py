@@ -3,7 +3,7 @@
 Every kernel is k(x, y) = (Φ(x) · Φ(y)) for some feature map Φ (Schölkopf,
 Smola & Müller 1998, eq. 18).  Why most formulas are written out here and
 not taken from ``sklearn.metrics.pairwise``: see :func:`kernel_matrix`; sparse
-input, ``"cosine"`` and callables go to ``pairwise.pairwise_kernels``.
+input, ``"laplacian"`` and callables go to ``pairwise.pairwise_kernels``.
 
 Width conventions for the Gaussian kernel exp(−γ‖x − y‖²):
 
@@ -39,7 +39,7 @@ KERNELS: tuple[str, ...] = (
     "cosine",
     "precomputed",
 )
-WRITTEN_OUT = ("linear", "poly", "rbf", "sigmoid")
+WRITTEN_OUT = ("linear", "poly", "rbf", "sigmoid", "cosine")
 
 
 def sigma_to_gamma(sigma: float) -> float:
@@ -112,8 +112,8 @@ def kernel_matrix(
     (``bench/engine.py --kernels`` times ours and scikit-learn's).
     ``tests/test_kernels.py`` checks every formula against scikit-learn.
     Integer polynomial degrees are raised by multiplication
-    (:func:`integer_power`).  Sparse matrices, ``"laplacian"``, ``"cosine"``
-    and callables are handed to ``sklearn.metrics.pairwise.pairwise_kernels``
+    (:func:`integer_power`).  Sparse matrices, ``"laplacian"`` and callables
+    are handed to ``sklearn.metrics.pairwise.pairwise_kernels``
     as scikit-learn's ``KernelPCA`` does.
 
     Parameters
@@ -151,8 +151,13 @@ def kernel_matrix(
         K = squared_distances(X, Y)
         K *= -gamma
         return np.exp(K, out=K)
+    if kernel == "cosine":  # x·y / (‖x‖‖y‖), a zero row giving zeros as in scikit-learn
+        X, Y = (
+            Z / np.where(norms == 0, 1.0, norms)[:, np.newaxis]
+            for Z, norms in ((X, row_norms(X)), (Y, row_norms(Y)))
+        )
     K = X @ Y.T
-    if kernel == "linear":
+    if kernel in ("linear", "cosine"):
         return K
     if gamma != 1.0:
         K *= gamma

@@ -38,6 +38,7 @@ Y = RNG.randn(12, 3)
         ),
         ("rbf", {"gamma": 0.3}, lambda A, B: pairwise.rbf_kernel(A, B, gamma=0.3)),
         ("laplacian", {"gamma": 0.3}, lambda A, B: pairwise.laplacian_kernel(A, B, gamma=0.3)),
+        ("cosine", {"gamma": 0.3}, lambda A, B: pairwise.cosine_similarity(A, B)),
         (
             "sigmoid",
             {"gamma": 0.2, "coef0": -0.5},
