@@ -182,7 +182,8 @@ def _lowest_eigenvalue(K: np.ndarray, random_state: int | np.random.RandomState 
     ARPACK a thousand products.  Then ``eigh``.
     """
     M = K.shape[0]
-    steps = budget.SUBSET_NS_PER_M3 * M / budget.ARPACK_NS  # products costing one reduction
+    # as many products as cost one reduction
+    steps = budget.eigen_seconds("subset", M, 1) / (1e-9 * budget.ARPACK_NS * M**2)
     restarts = int(steps // LOWEST_NCV)
     if M > LOWEST_NCV and restarts >= 1:
         v0 = check_random_state(random_state).uniform(-1, 1, M)

@@ -309,7 +309,9 @@ def test_solvers_agree(data):
     "M,k,n_features,kernel,expected",
     [
         (300, 3, 2, "poly", "features"),  # 3 explicit features: the SVD of Φ̃
-        (300, 3, 256, "rbf", "subset"),
+        (300, 3, 256, "rbf", "arpack"),  # a near tie: 2.1 ms against subset's 2.2
+        (1000, 3, 256, "rbf", "arpack"),
+        (1000, 64, 256, "rbf", "subset"),
         (3000, 3, 256, "rbf", "arpack"),
         (300, None, 2, "rbf", "dense"),
         (300, 200, 2, "rbf", "dense"),
