@@ -178,7 +178,7 @@ def measure() -> None:
             work = lambda K=K, k=k, v0=v0: eigsh(K, k=k, which="LA", v0=v0)  # noqa: E731
             seconds = relative(work, base, 1)
             arpack.append(seconds / (M**2 * steps) * 1e9)
-    print(f"DENSE_NS_PER_M3 = {statistics.median(dense):.3f}")
+    print(f"DENSE_NS[0] (with DENSE_NS[1] = 0) = {statistics.median(dense):.3f}")
     print(f"SUBSET_NS[0] (with SUBSET_NS[1] = 0) = {statistics.median(subset):.3f}")
     print(f"ARPACK_NS = {statistics.median(arpack):.3f}")
     build, svd = [], []

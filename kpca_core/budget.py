@@ -26,16 +26,16 @@ through its features      (``kernel_pca.explicit_features``; Fig. 2: D = d + 1
                           machine), all below 25 ns × (D + 10) × res².
 Spectrum, one width       eigenvalues of an M × M centred kernel matrix
                           (``WidthSweep``, three rings, widths 1e-3…1e2 of
-                          the median distance; 10 and 20 widths): Laplacian
-                          0.13 ns × M³ at 1000 points, 0.16 at 2000;
-                          Gaussian 0.07 and 0.09 (its wide widths are of low
-                          rank).  The issue's Laplacian sweep of 2000 points
-                          × 200 widths: 256 s by this model, 185 s measured
-                          (wall, two threads).
+                          the median distance; 5 and 10 widths, CPU time):
+                          Laplacian 0.056 ns × M³ at 1000 points, 0.054 at
+                          2000; Gaussian 0.027 and 0.026 (its wide widths are
+                          of low rank).  Priced 0.065 and 0.035 (the
+                          polynomial as the Laplacian); ``bench/cost_model.py``
+                          prints predicted / measured.
 Denoising                 the model's dense eigenproblem of M training digits
-                          (``scipy.linalg.eigh`` with vectors): 25.5 s at
-                          M = 3000, 0.94 ns × M³ (8.2–9.0 s, 0.30–0.35 ns × M³,
-                          measured again with ``DigitDenoiser.fit``).
+                          (``DigitDenoiser.fit``, ``scipy.linalg.eigh`` with
+                          vectors): 0.17 ns × M³ CPU at M = 1000, 0.15 at
+                          2000; priced 0.2.
 Denoising, pre-images     the fixed point (Mika et al. eq. 10) of T noisy
                           digits at one n, with their projection, per test
                           digit × training digit (USPS, M = 1000, T = 200, the
@@ -72,9 +72,9 @@ REQUEST_BUDGET_S = 45.0
 With at most one heavy request running at a time and a worker kept for the
 others (``kpca_ui.workers``), no student holds a worker for more than well
 under a minute.  It admits the views' largest defaults: the Spectrum's 60
-Gaussian widths on 2000 points (44 s by the model), the paper's 300 training
-digits per class (25 s) and its error curve on 50 test digits per class
-(21 s), the Fig. 2 preset (~1 s)."""
+Gaussian widths on 2000 points (17 s by the model), the paper's 300 training
+digits per class (5.4 s) and its error curve on 50 test digits per class
+(21 s), the Fig. 2 preset (0.02 s)."""
 
 GRID_NS = 3.5
 """Nanoseconds per (data point × grid point) to evaluate a Contours column (Gaussian,
@@ -85,12 +85,12 @@ explicit features (see the table)."""
 MIN_RESOLUTION = 40
 """The coarsest grid the Contours view falls back to."""
 
-SWEEP_NS_PER_M3: dict[str, float] = {"rbf": 0.09, "laplacian": 0.16, "poly": 0.16}
+SWEEP_NS_PER_M3: dict[str, float] = {"rbf": 0.035, "laplacian": 0.065, "poly": 0.065}
 """Nanoseconds × M³ for one width's eigenvalues, by kernel (see the table)."""
 DISTANCES_NS = 30.0
 """Nanoseconds per pair of points for the sweep's distances (once per sweep)."""
 
-DENOISE_NS_PER_M3 = 1.0
+DENOISE_NS_PER_M3 = 0.2
 """Nanoseconds × M³ for the denoising model's dense eigenproblem of M digits."""
 FIXED_POINT_NS: dict[float, float] = {0.3: 700.0, 0.2: 900.0, 0.0: 1600.0}
 """Nanoseconds per noisy digit × training digit for its fixed-point pre-image at one n,
@@ -127,8 +127,9 @@ ENTRY_NS: dict[str, float] = {
 LAPLACIAN_NS = 1.0
 """Per kernel value and input of the Laplacian (scikit-learn's city-block distances),
 in place of :data:`GEMM_NS`."""
-DENSE_NS_PER_M3 = 0.1
-"""× M³: every eigenpair of the M × M matrix (LAPACK's divide and conquer)."""
+DENSE_NS = (0.1, 37.0)
+"""(× M³, × M²): every eigenpair of the M × M matrix, LAPACK's divide and conquer (6 ms
+at M = 300, 150 ms at 1000)."""
 SUBSET_NS = (0.028, 16.0)
 """(× M³, × M²): the top k by ``eigh(subset_by_index)``, its tridiagonal reduction and
 what does not scale as M³ (Gaussian, k = 3: 2.2, 44 and 135 ms at M = 300, 1000, 1500)."""
@@ -178,7 +179,7 @@ def eigen_seconds(
     ``n_inputs`` inputs by ``solver`` (``eigenproblem.eigsolve``), with its smallest
     eigenvalue (ARPACK, :data:`LOWEST_STEPS`) where the kernel is indefinite."""
     if solver == "dense":
-        return 1e-9 * DENSE_NS_PER_M3 * M**3
+        return 1e-9 * (DENSE_NS[0] * M**3 + DENSE_NS[1] * M**2)
     inputs = "plane" if n_inputs <= 2 else "wide"
     reduction = 1e-9 * (SUBSET_NS[0] * M**3 + SUBSET_NS[1] * M**2)
     lowest = (
