@@ -19,8 +19,13 @@ def median_time(
     return statistics.median(times)
 
 
-def interleaved_medians(works: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
-    """Median wall times of several works run in turn, after one warm-up each.
+def interleaved_medians(
+    works: dict[str, Callable[[], object]],
+    repeats: int,
+    clock: Callable[[], float] = time.perf_counter,
+) -> dict[str, float]:
+    """Median wall times of several works run in turn, after one warm-up each (with
+    ``clock=time.process_time``, this process's CPU time).
 
     Taking turns spreads the machine's slow spells (other tenants of the
     2 cores) over all of them, so their ratio stays fair.
@@ -30,7 +35,7 @@ def interleaved_medians(works: dict[str, Callable[[], object]], repeats: int) ->
     times: dict[str, list[float]] = {name: [] for name in works}
     for _ in range(repeats):
         for name, work in works.items():
-            start = time.perf_counter()
+            start = clock()
             work()
-            times[name].append(time.perf_counter() - start)
+            times[name].append(clock() - start)
     return {name: statistics.median(t) for name, t in times.items()}

@@ -9,38 +9,33 @@ estimates here are pure.
 
 The constants are CPU time (``time.process_time``) measured in a worker's
 setting (one BLAS thread) on this 2-core machine while it was shared with
-other engineers' work, so they are upper envelopes rather than means:
+other engineers' work.  A fit (a Contours column, any ``KernelPCA``) is priced
+step by step along the route the engine takes (:func:`route_seconds`, below),
+whose constants ``bench/cost_model.py --measure`` measures against a reference
+computation (:func:`reference_work`); ``tests/test_cost_model.py`` checks the
+estimates within 2× of the measured times, rescaled by that reference, and
+``bench/cost_model.py`` prints the ratios.  The other rows are envelopes:
 
 ========================  =====================================================
-Contours, one column      eigenproblem of M points (``KernelPCA``, top k):
-                          sigmoid 3.5 s at M = 1000 (``subset`` solver),
-                          9.6 s at 2000 (``arpack``); Gaussian 1.1–1.7 s and
-                          0.19 s; Laplacian 3.8 s and 0.26 s; polynomial
-                          0.03 s and 0.18 s.  Modelled as F × (M / 1000)² per
-                          kernel, F the envelope at M = 1000 (the top-k
-                          solvers cost O(M² k) per iteration; the solver
-                          changes between 1000 and 2000 points, so the model
-                          overestimates the Gaussian at 2000 points ~30×).
-Contours, grid            M × res² kernel values and products: 19 ns each
-                          (sigmoid), 14 ns (Gaussian), at M = 2000, res 200.
-Contours, polynomial      a column fitted and evaluated through D explicit
-through its features      features (``kernel_pca.explicit_features``; Fig. 2:
-                          D = d + 1 for 300 points): 0.5–10 ms to fit and
-                          110–1900 ns per grid point (M = 300–5000, res
-                          100 and 200, D = 2–66, idle machine), all below
-                          25 ns × (D + 10) × (res² + 10 M).
+Contours, grid            M × res² kernel values and products: 3.1–3.7 ns
+                          each (Gaussian, M = 300–2000, res 60 and 100).
+Contours, polynomial      evaluated through D explicit features
+through its features      (``kernel_pca.explicit_features``; Fig. 2: D = d + 1
+                          for 300 points): 110–1900 ns per grid point
+                          (M = 300–5000, res 100 and 200, D = 2–66, idle
+                          machine), all below 25 ns × (D + 10) × res².
 Spectrum, one width       eigenvalues of an M × M centred kernel matrix
                           (``WidthSweep``, three rings, widths 1e-3…1e2 of
-                          the median distance; 10 and 20 widths): Laplacian
-                          0.13 ns × M³ at 1000 points, 0.16 at 2000;
-                          Gaussian 0.07 and 0.09 (its wide widths are of low
-                          rank).  The issue's Laplacian sweep of 2000 points
-                          × 200 widths: 256 s by this model, 185 s measured
-                          (wall, two threads).
+                          the median distance; 5 and 10 widths, CPU time):
+                          Laplacian 0.056 ns × M³ at 1000 points, 0.054 at
+                          2000; Gaussian 0.027 and 0.026 (its wide widths are
+                          of low rank).  Priced 0.065 and 0.035 (the
+                          polynomial as the Laplacian); ``bench/cost_model.py``
+                          prints predicted / measured.
 Denoising                 the model's dense eigenproblem of M training digits
-                          (``scipy.linalg.eigh`` with vectors): 25.5 s at
-                          M = 3000, 0.94 ns × M³ (8.2–9.0 s, 0.30–0.35 ns × M³,
-                          measured again with ``DigitDenoiser.fit``).
+                          (``DigitDenoiser.fit``, ``scipy.linalg.eigh`` with
+                          vectors): 0.17 ns × M³ CPU at M = 1000, 0.15 at
+                          2000; priced 0.2.
 Denoising, pre-images     the fixed point (Mika et al. eq. 10) of T noisy
                           digits at one n, with their projection, per test
                           digit × training digit (USPS, M = 1000, T = 200, the
@@ -68,39 +63,34 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+from scipy import linalg
+
 REQUEST_BUDGET_S = 45.0
 """Largest cost of one request, in seconds of one core.
 
 With at most one heavy request running at a time and a worker kept for the
 others (``kpca_ui.workers``), no student holds a worker for more than well
 under a minute.  It admits the views' largest defaults: the Spectrum's 60
-Gaussian widths on 2000 points (44 s by the model), the paper's 300 training
-digits per class (25 s) and its error curve on 50 test digits per class
-(21 s), the Fig. 2 preset (~1 s)."""
+Gaussian widths on 2000 points (17 s by the model), the paper's 300 training
+digits per class (5.4 s) and its error curve on 50 test digits per class
+(21 s), the Fig. 2 preset (0.02 s)."""
 
-FIT_S_AT_1000: dict[str, float] = {
-    "sigmoid": 3.5,
-    "laplacian": 3.8,
-    "rbf": 1.7,
-    "poly": 0.2,
-    "linear": 0.2,
-    "pca": 0.01,
-}
-"""Seconds of one core to fit one Contours column of 1000 points (see the table)."""
-GRID_NS = 20.0
-"""Nanoseconds per (data point × grid point) to evaluate a Contours column."""
+GRID_NS = 3.5
+"""Nanoseconds per (data point × grid point) to evaluate a Contours column (Gaussian,
+M = 300–2000, res 60 and 100: 3.1–3.7; ``bench/cost_model.py``)."""
 FEATURES_NS = 25.0
-"""Nanoseconds per (feature + 10) × grid point, and per (feature + 10) × 10 points fitted,
-of a Contours column fitted and evaluated through its explicit features (see the table)."""
+"""Nanoseconds per (feature + 10) × grid point of a Contours column evaluated through its
+explicit features (see the table)."""
 MIN_RESOLUTION = 40
 """The coarsest grid the Contours view falls back to."""
 
-SWEEP_NS_PER_M3: dict[str, float] = {"rbf": 0.09, "laplacian": 0.16, "poly": 0.16}
+SWEEP_NS_PER_M3: dict[str, float] = {"rbf": 0.035, "laplacian": 0.065, "poly": 0.065}
 """Nanoseconds × M³ for one width's eigenvalues, by kernel (see the table)."""
 DISTANCES_NS = 30.0
 """Nanoseconds per pair of points for the sweep's distances (once per sweep)."""
 
-DENOISE_NS_PER_M3 = 1.0
+DENOISE_NS_PER_M3 = 0.2
 """Nanoseconds × M³ for the denoising model's dense eigenproblem of M digits."""
 FIXED_POINT_NS: dict[float, float] = {0.3: 700.0, 0.2: 900.0, 0.0: 1600.0}
 """Nanoseconds per noisy digit × training digit for its fixed-point pre-image at one n,
@@ -111,6 +101,152 @@ PROJECTION_NS = 150.0
 """Nanoseconds per noisy digit × training digit to project it (eq. 54) and to map it back
 with the learned pre-image: two kernel values of 256 pixels (not measured apart; the fixed
 point at n = 1, a few steps more, takes 280)."""
+
+
+# ---------------------------------------------------------------- the engine's routes
+# What one KernelPCA fit costs, step by step, by the route it takes: the kernel matrix
+# (eq. 10) and its centring (eq. 49), then the eigenproblem (eq. 12) by the dense, subset
+# or ARPACK solver; or, for a polynomial kernel, its explicit features Φ (eqs. 20-22) and
+# their SVD.  Nanoseconds of one core (one BLAS thread), measured by
+# ``python bench/cost_model.py --measure`` as medians over a grid of sizes on this machine;
+# ``REFERENCE_S`` is the reference computation (:func:`reference_work`) timed with them, by
+# which ``tests/test_cost_model.py`` rescales every estimate to the machine it runs on.
+REFERENCE_S = 0.022
+"""Seconds of one core for :func:`reference_work` when the constants below were measured."""
+GEMM_NS = 0.02
+"""Per multiply-add of a matrix product: the M² N of the kernel matrix's x·y."""
+ENTRY_NS: dict[str, float] = {
+    "linear": 3.5,
+    "poly": 5.4,
+    "rbf": 5.3,
+    "sigmoid": 4.8,
+    "cosine": 4.6,
+    "laplacian": 3.5,
+}
+"""Per kernel value beyond the product (exp, tanh, powers, its centring, the copies)."""
+LAPLACIAN_NS = 1.0
+"""Per kernel value and input of the Laplacian (scikit-learn's city-block distances),
+in place of :data:`GEMM_NS`."""
+DENSE_NS = (0.1, 37.0)
+"""(× M³, × M²): every eigenpair of the M × M matrix, LAPACK's divide and conquer (6 ms
+at M = 300, 150 ms at 1000)."""
+SUBSET_NS = (0.028, 16.0)
+"""(× M³, × M²): the top k by ``eigh(subset_by_index)``, its tridiagonal reduction and
+what does not scale as M³ (Gaussian, k = 3: 2.2, 44 and 135 ms at M = 300, 1000, 1500)."""
+ARPACK_NS = 0.25
+"""Per kernel value and ARPACK step (one product K v)."""
+ARPACK_STEPS = {"plane": (14, 1.4), "wide": (80, 1.4)}
+"""Steps of ARPACK for the top k: a + b k, (a, b) by the inputs: points in the plane, whose
+kernel's spectrum decays fast (Gaussian, M = 1000–1500: 12–15 steps for k = 3, 37–55 for
+k = 30), or more inputs (256: 69 and 104)."""
+ARPACK_BASIS_NS = 6.0
+"""× M k²: ARPACK's work on its basis of 2k + 1 vectors (k = 64 of 1000 points: 26 ms)."""
+LOWEST_STEPS = {"plane": 25, "wide": 100}
+"""Steps of ARPACK for the smallest eigenvalue to a relative 1e-4 (sigmoid, M = 300–2000:
+21 on 2 inputs, 81–131 on 64–256; the engine stops at the cost of ``eigh``'s reduction)."""
+FEATURE_NS = 3.7
+"""Per point and feature of Φ (one product of two columns, and its scaling)."""
+SVD_NS = 0.25
+"""× M D²: the thin SVD of the centred M × D matrix Φ."""
+FIT_OVERHEAD_S = 1.5e-3
+"""Seconds of a fit whatever its size: validation, normalisation, Python."""
+PCA_S = 1e-3
+"""Seconds of the Contours' linear PCA column (scikit-learn's ``PCA`` of 2-D points)."""
+
+
+def reference_work() -> None:
+    """The computation the constants are timed against, a fit in miniature: the Gaussian
+    kernel matrix of 1500 points (its product, its exponential and its centring stream
+    through memory, as a fit's do) and the eigenpairs of a 400 × 400 block of it."""
+    X = np.random.RandomState(0).rand(1500, 16)
+    K = X @ X.T
+    np.exp(K * -0.1, out=K)
+    K -= K.mean(axis=0)
+    linalg.eigh(K[:400, :400], driver="evd", check_finite=False)
+
+
+def kernel_seconds(kernel: str, n_x: int, n_y: int, n_features: int) -> float:
+    """Seconds of one core for the n_x × n_y kernel values of ``kernel`` (eq. 10), centred."""
+    per_input = LAPLACIAN_NS if kernel == "laplacian" else GEMM_NS
+    per_value = per_input * n_features + ENTRY_NS.get(kernel, max(ENTRY_NS.values()))
+    return 1e-9 * n_x * n_y * per_value
+
+
+def eigen_seconds(
+    solver: str, M: int, k: int, *, positive_semidefinite: bool = True, n_inputs: int = 2
+) -> float:
+    """Seconds of one core for the top k eigenpairs of an M × M kernel matrix of points of
+    ``n_inputs`` inputs by ``solver`` (``eigenproblem.eigsolve``), with its smallest
+    eigenvalue (ARPACK, :data:`LOWEST_STEPS`) where the kernel is indefinite."""
+    if solver == "dense":
+        return 1e-9 * (DENSE_NS[0] * M**3 + DENSE_NS[1] * M**2)
+    inputs = "plane" if n_inputs <= 2 else "wide"
+    reduction = 1e-9 * (SUBSET_NS[0] * M**3 + SUBSET_NS[1] * M**2)
+    lowest = (
+        0.0
+        if positive_semidefinite
+        else min(1e-9 * ARPACK_NS * M**2 * LOWEST_STEPS[inputs], reduction)
+    )
+    if solver == "subset":
+        return reduction + lowest
+    a, b = ARPACK_STEPS[inputs]
+    return 1e-9 * (ARPACK_NS * M**2 * (a + b * k) + ARPACK_BASIS_NS * M * k**2) + lowest
+
+
+def features_seconds(M: int, n_features: int) -> float:
+    """Seconds of one core to fit through D = ``n_features`` explicit features: Φ, its SVD."""
+    return 1e-9 * (FEATURE_NS * M * n_features + SVD_NS * M * n_features**2)
+
+
+def route_seconds(
+    kernel: str,
+    M: int,
+    n_inputs: int,
+    k: int,
+    *,
+    features: int | None = None,
+    positive_semidefinite: bool = True,
+) -> dict[str, float]:
+    """Seconds of one core of a fit of M points of ``n_inputs`` inputs, top k, by each route.
+
+    ``"dense"``, ``"subset"``, ``"arpack"``: the kernel matrix and that solver;
+    ``"features"`` (given ``features``, their number D): Φ and its SVD.  The engine
+    takes the cheapest (``kernel_pca.explicit_features``, ``eigenproblem.choose_solver``).
+    """
+    matrix = kernel_seconds(kernel, M, M, n_inputs)
+    routes = {
+        solver: matrix
+        + eigen_seconds(
+            solver, M, k, positive_semidefinite=positive_semidefinite, n_inputs=n_inputs
+        )
+        for solver in ("dense", "subset", "arpack")
+    }
+    if features is not None:
+        routes["features"] = features_seconds(M, features)
+    return routes
+
+
+def engine_fit_seconds(
+    kernel: str, M: int, n_inputs: int, k: int | None, *, degree: float = 3, coef0: float = 1.0
+) -> float:
+    """Seconds of one core of ``KernelPCA(k, kernel=kernel, eigen_solver="auto").fit`` of M
+    points of ``n_inputs`` inputs (``k=None``: all components), by the route it takes."""
+    # imported here: the engine chooses its route by this module's estimates
+    from .eigenproblem import choose_solver
+    from .kernel_pca import explicit_features
+    from .kernels import feature_space_dimension, is_positive_semidefinite
+
+    k = M if k is None else min(k, M)
+    features = explicit_features(kernel, M, n_inputs, degree=degree, coef0=coef0, n_components=k)
+    if features is not None:
+        return FIT_OVERHEAD_S + features_seconds(M, features)
+    psd = is_positive_semidefinite(kernel, degree=degree, coef0=coef0)
+    dimension = feature_space_dimension(kernel, n_inputs, degree=degree, coef0=coef0)
+    solver = choose_solver(
+        "auto", M, k, feature_dimension=dimension, positive_semidefinite=psd, n_inputs=n_inputs
+    )
+    routes = route_seconds(kernel, M, n_inputs, k, positive_semidefinite=psd)
+    return FIT_OVERHEAD_S + routes[solver]
 
 
 @dataclass(frozen=True)
@@ -143,13 +279,26 @@ class Cost:
         )
 
 
-def fit_seconds(n_points: int, kernel: str, features: int | None = None) -> float:
-    """Seconds of one core to fit one Contours column (``"pca"``: linear PCA), through
-    ``features`` explicit features if given (``KernelSpec.explicit_features``)."""
+def fit_seconds(
+    n_points: int, kernel: str, features: int | None = None, *, n_components: int = 3
+) -> float:
+    """Seconds of one core to fit one Contours column (``"pca"``: linear PCA) of points in
+    the plane, through ``features`` explicit features if given
+    (``KernelSpec.explicit_features``): the engine's route (:func:`route_seconds`)."""
+    if kernel == "pca":
+        return PCA_S
     if features is not None:
-        return FEATURES_NS * 1e-9 * (features + 10) * 10 * n_points
-    factor = FIT_S_AT_1000.get(kernel, max(FIT_S_AT_1000.values()))
-    return factor * (n_points / 1000) ** 2
+        return FIT_OVERHEAD_S + features_seconds(n_points, features)
+    from .eigenproblem import choose_solver  # it chooses by this module's estimates
+
+    k = min(n_components, n_points)
+    psd = kernel in ("rbf", "laplacian", "linear")  # a poly column without Φ has c < 0
+    dimension = 2 if kernel == "linear" else None
+    solver = choose_solver(
+        "auto", n_points, k, feature_dimension=dimension, positive_semidefinite=psd
+    )
+    routes = route_seconds(kernel, n_points, 2, k, positive_semidefinite=psd)
+    return FIT_OVERHEAD_S + routes[solver]
 
 
 def grid_seconds(n_points: int, resolution: int, features: int | None = None) -> float:

@@ -21,16 +21,19 @@ from scipy.sparse.linalg import ArpackError, eigsh
 from sklearn.utils import check_random_state
 from sklearn.utils.extmath import _randomized_eigsh
 
+from . import budget
+
 EigenSolver = Literal["auto", "dense", "subset", "arpack", "randomized"]
 EIGEN_SOLVERS: tuple[str, ...] = ("auto", "dense", "subset", "arpack", "randomized")
 
-# Crossovers of ``eigen_solver="auto"``, measured on the 2-core machine the app
-# is served from (``bench/engine.py --solvers`` prints the table behind them).
-ARPACK_MIN_SAMPLES = 1500
+# Bounds of ``eigen_solver="auto"``; between them the cost model chooses
+# (``bench/engine.py --solvers`` prints the solvers' times).
 ARPACK_MAX_COMPONENTS = 30
 SUBSET_MAX_FRACTION = 0.5
 LOW_RANK = 50
 ARPACK_MAX_RESTARTS = 100
+LOWEST_TOL = 1e-4
+LOWEST_NCV = 20
 
 
 def center_kernel(
@@ -63,23 +66,38 @@ def center_kernel(
     return K_centered, column_means, total_mean
 
 
-def choose_solver(eigen_solver: str, M: int, k: int, *, feature_dimension: int | None) -> str:
-    """The fastest solver for k of M eigenpairs, by the crossovers measured.
+def choose_solver(
+    eigen_solver: str,
+    M: int,
+    k: int,
+    *,
+    feature_dimension: int | None,
+    positive_semidefinite: bool = True,
+    n_inputs: int = 2,
+) -> str:
+    """The fastest solver for k of M eigenpairs, by the cost model.
 
-    ARPACK wins when M is large and k small, and whenever the kernel's
-    feature space is low-dimensional (rank(K) ≤ dim F, so the Krylov
-    space is exhausted after a few steps: the polynomial kernels on 2-D
-    data of Fig. 2); ``eigh`` with ``subset_by_index`` wins for small,
-    full-rank matrices; the full divide-and-conquer ``eigh`` for k ≥ M/2.
+    The full divide-and-conquer ``eigh`` for k ≥ M/2; ARPACK whenever the
+    kernel's feature space is low-dimensional (rank(K) ≤ dim F, so the Krylov
+    space is exhausted after a few steps: the polynomial kernels on 2-D data of
+    Fig. 2); otherwise the cheapest of ``eigh`` with ``subset_by_index``, ARPACK
+    and the dense ``eigh`` by :func:`kpca_core.budget.eigen_seconds`, whose
+    constants are measured (``bench/cost_model.py``).
     """
     if eigen_solver != "auto":
         return eigen_solver
     if k >= SUBSET_MAX_FRACTION * M:
         return "dense"
     low_rank = feature_dimension is not None and feature_dimension <= LOW_RANK
-    if k <= ARPACK_MAX_COMPONENTS and (M >= ARPACK_MIN_SAMPLES or low_rank):
+    if k <= ARPACK_MAX_COMPONENTS and low_rank:
         return "arpack"
-    return "subset"
+    costs = {
+        solver: budget.eigen_seconds(
+            solver, M, k, positive_semidefinite=positive_semidefinite, n_inputs=n_inputs
+        )
+        for solver in ("subset", "arpack", "dense")
+    }
+    return min(costs, key=costs.__getitem__)
 
 
 def eigsolve(
@@ -123,8 +141,7 @@ def eigsolve(
     # find the smallest one too, so that it is reported.
     lowest = np.inf
     if solver in ("subset", "arpack") and not positive_semidefinite:
-        lowest = linalg.eigh(K, eigvals_only=True, subset_by_index=(0, 0), check_finite=False)
-        lowest = float(lowest[0])
+        lowest = _lowest_eigenvalue(K, random_state)
 
     if solver == "arpack":
         v0 = check_random_state(random_state).uniform(-1, 1, M)
@@ -154,3 +171,25 @@ def eigsolve(
         # order, which LAPACK overwrites instead of copying.
         mu, u = linalg.eigh(K.T, driver="evd", overwrite_a=True, check_finite=False)
     return mu, u, min(lowest, float(mu.min())), solver
+
+
+def _lowest_eigenvalue(K: np.ndarray, random_state: int | np.random.RandomState | None) -> float:
+    """K's smallest eigenvalue, to a relative 1e-4 (it is only reported, as a ratio).
+
+    ARPACK's products K v instead of ``eigh``'s O(M³) reduction (10× faster at M = 2000,
+    where ~100 products suffice), given at most as many restarts as cost what that
+    reduction does (:mod:`kpca_core.budget`): a cluster of small eigenvalues can take
+    ARPACK a thousand products.  Then ``eigh``.
+    """
+    M = K.shape[0]
+    # as many products as cost one reduction
+    steps = budget.eigen_seconds("subset", M, 1) / (1e-9 * budget.ARPACK_NS * M**2)
+    restarts = int(steps // LOWEST_NCV)
+    if M > LOWEST_NCV and restarts >= 1:
+        v0 = check_random_state(random_state).uniform(-1, 1, M)
+        arpack = {"ncv": LOWEST_NCV, "tol": LOWEST_TOL, "maxiter": restarts}
+        try:
+            return float(eigsh(K, k=1, which="SA", v0=v0, return_eigenvectors=False, **arpack)[0])
+        except ArpackError:
+            pass
+    return float(linalg.eigh(K, eigvals_only=True, subset_by_index=(0, 0), check_finite=False)[0])

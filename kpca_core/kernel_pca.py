@@ -58,6 +58,7 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
+from . import budget
 from .eigenproblem import (
     EIGEN_SOLVERS,
     EigenSolver,
@@ -84,10 +85,9 @@ Inverse = Literal["auto", "fixed-point", "ridge"]
 
 BLOCK_ROWS = 256
 FEATURES_PER_SAMPLE = 0.25
-"""A polynomial kernel is fitted and its test points projected through its explicit
-features Φ (:func:`~kpca_core.kernels.polynomial_features`) when there are at most this
-many per point fitted on: the SVD of the centred Φ(X) instead of the M × M eigenproblem,
-and Φ(y) · (Σ_i α_i Φ(x_i)) instead of Σ_i α_i k(x_i, y)."""
+"""Test points of a polynomial kernel are projected through its explicit features Φ
+(:func:`~kpca_core.kernels.polynomial_features`) when there are at most this many per
+point fitted on: Φ(y) · (Σ_i α_i Φ(x_i)) instead of Σ_i α_i k(x_i, y)."""
 NYSTROM_BLOCK = 4096
 NON_FINITE = "{name} contains NaN or infinite values: remove or replace them"
 KERNEL_OVERFLOW = (
@@ -97,23 +97,33 @@ KERNEL_OVERFLOW = (
 
 
 def explicit_features(
-    kernel: str, n_samples: int, n_features: int, *, degree: float = 3, coef0: float = 1.0
+    kernel: str,
+    n_samples: int,
+    n_features: int,
+    *,
+    degree: float = 3,
+    coef0: float = 1.0,
+    n_components: int | None = None,
 ) -> int | None:
     """How many explicit features a fit of ``n_samples`` points goes through, or ``None``.
 
-    A polynomial kernel with at most :data:`FEATURES_PER_SAMPLE` features Φ per
-    point (eqs. 20–22, :func:`~kpca_core.kernels.feature_space_dimension`) is
-    fitted and evaluated through them by :class:`KernelPCA` with
-    ``eigen_solver="auto"``; any other kernel (or c < 0, where Φ is not real)
-    through its kernel matrix: ``None``.  The cost model (:mod:`kpca_core.budget`)
-    prices a fit by this.
+    A polynomial kernel with fewer features Φ than points (eqs. 20–22,
+    :func:`~kpca_core.kernels.feature_space_dimension`) is fitted through them by
+    :class:`KernelPCA` with ``eigen_solver="auto"`` where the cost model says that is
+    cheaper, Φ and its SVD against the kernel matrix and the cheapest eigensolver for
+    ``n_components`` (``None``: all) components (:func:`kpca_core.budget.route_seconds`);
+    any other kernel (or c < 0, where Φ is not real) through its kernel matrix:
+    ``None``.  The cost model prices a fit by this.
     """
     if kernel != "poly" or not is_positive_semidefinite("poly", degree=degree, coef0=coef0):
         return None
     dimension = feature_space_dimension("poly", n_features, degree=degree, coef0=coef0)
-    if dimension is None or dimension > FEATURES_PER_SAMPLE * n_samples:
+    if dimension is None or dimension >= n_samples:
         return None
-    return dimension
+    k = n_samples if n_components is None else min(n_components, n_samples)
+    costs = budget.route_seconds(kernel, n_samples, n_features, k, features=dimension)
+    solver = choose_solver("auto", n_samples, k, feature_dimension=dimension, n_inputs=n_features)
+    return dimension if costs["features"] <= costs[solver] else None
 
 
 def _notify(progress: Progress | None, fraction: float, message: str) -> None:
@@ -155,8 +165,8 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     ``kernelpca0``, ``kernelpca1``, …
 
     The parameters of ``sklearn.decomposition.KernelPCA`` are accepted with
-    the same defaults and meaning (the README's "The engine" lists the few
-    differences and why); ``center``, ``inverse`` and ``n_landmarks`` are
+    the same defaults and meaning (the documentation's "The engine" page lists
+    the few differences and why); ``center``, ``inverse`` and ``n_landmarks`` are
     this project's.
 
     Parameters
@@ -199,10 +209,11 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         but, where the spectrum is flat past the last requested one, the last ones only
         to about 1e-3, as scikit-learn's (the same solver; ``"arpack"`` gives them all
         to rounding); ``"auto"`` picks the fastest of dense, subset
-        and arpack for the problem size (measured crossovers, see
-        ``bench/engine.py``), and solves a polynomial kernel with few explicit
-        features (at most :data:`FEATURES_PER_SAMPLE` per point) through them,
-        without the kernel matrix (``eigen_solver_ = "features"``).
+        and arpack by the cost model (:mod:`kpca_core.budget`, its constants
+        measured by ``bench/cost_model.py``), and solves a polynomial kernel with
+        fewer explicit features than points through them, without the kernel matrix
+        (``eigen_solver_ = "features"``), where that model says it is cheaper
+        (:func:`explicit_features`).
     tol : float, default=0
         Convergence tolerance of ARPACK (0: machine precision).
     max_iter : int, optional
@@ -451,9 +462,14 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
                 raise ValueError("n_landmarks needs input points, not a precomputed kernel")
             return self._fit_nystrom(X, k, progress)
         self.n_landmarks_ = None
-        features = self._explicit_features() if self.eigen_solver == "auto" else None
-        if features is not None:
-            return self._fit_features(features(X), k, progress)
+        if (
+            self.eigen_solver == "auto"
+            and not self._sparse
+            and explicit_features(
+                self.kernel, *X.shape, degree=self.degree, coef0=self.coef0, n_components=k
+            )
+        ):
+            return self._fit_features(self._feature_map()(X), k, progress)
 
         _notify(progress, 0.0, "kernel matrix (eq. 10)")
         with np.errstate(over="ignore", invalid="ignore"):  # reported just below
@@ -476,8 +492,15 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         dim_f = feature_space_dimension(
             self.kernel, self.n_features_in_, degree=self.degree, coef0=self.coef0
         )
-        solver = choose_solver(self.eigen_solver, M, k, feature_dimension=dim_f)
         psd = is_positive_semidefinite(self.kernel, degree=self.degree, coef0=self.coef0)
+        solver = choose_solver(
+            self.eigen_solver,
+            M,
+            k,
+            feature_dimension=dim_f,
+            positive_semidefinite=psd,
+            n_inputs=self.n_features_in_,
+        )
         mu, u, mu_min, self.eigen_solver_ = eigsolve(
             K,
             k,
@@ -715,11 +738,17 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         """
         X = self.X_fit_
         if (
-            sparse.issparse(X)
-            or explicit_features(self.kernel, *X.shape, degree=self.degree, coef0=self.coef0)
-            is None
+            self.kernel != "poly"
+            or sparse.issparse(X)
+            or not is_positive_semidefinite("poly", degree=self.degree, coef0=self.coef0)
+            or feature_space_dimension("poly", X.shape[1], degree=self.degree, coef0=self.coef0)
+            > FEATURES_PER_SAMPLE * X.shape[0]
         ):
             return None
+        return self._feature_map()
+
+    def _feature_map(self) -> Callable[[np.ndarray], np.ndarray]:
+        """Φ of the polynomial kernel (eqs. 20–22) with this model's parameters."""
         return functools.partial(
             polynomial_features, degree=int(self.degree), gamma=self.gamma_, coef0=self.coef0
         )

@@ -3,7 +3,7 @@
 Every kernel is k(x, y) = (Φ(x) · Φ(y)) for some feature map Φ (Schölkopf,
 Smola & Müller 1998, eq. 18).  Why most formulas are written out here and
 not taken from ``sklearn.metrics.pairwise``: see :func:`kernel_matrix`; sparse
-input, ``"cosine"`` and callables go to ``pairwise.pairwise_kernels``.
+input, ``"laplacian"`` and callables go to ``pairwise.pairwise_kernels``.
 
 Width conventions for the Gaussian kernel exp(−γ‖x − y‖²):
 
@@ -39,7 +39,7 @@ KERNELS: tuple[str, ...] = (
     "cosine",
     "precomputed",
 )
-WRITTEN_OUT = ("linear", "poly", "rbf", "sigmoid")
+WRITTEN_OUT = ("linear", "poly", "rbf", "sigmoid", "cosine")
 
 
 def sigma_to_gamma(sigma: float) -> float:
@@ -112,8 +112,8 @@ def kernel_matrix(
     (``bench/engine.py --kernels`` times ours and scikit-learn's).
     ``tests/test_kernels.py`` checks every formula against scikit-learn.
     Integer polynomial degrees are raised by multiplication
-    (:func:`integer_power`).  Sparse matrices, ``"laplacian"``, ``"cosine"``
-    and callables are handed to ``sklearn.metrics.pairwise.pairwise_kernels``
+    (:func:`integer_power`).  Sparse matrices, ``"laplacian"`` and callables
+    are handed to ``sklearn.metrics.pairwise.pairwise_kernels``
     as scikit-learn's ``KernelPCA`` does.
 
     Parameters
@@ -151,8 +151,13 @@ def kernel_matrix(
         K = squared_distances(X, Y)
         K *= -gamma
         return np.exp(K, out=K)
+    if kernel == "cosine":  # x·y / (‖x‖‖y‖), a zero row giving zeros as in scikit-learn
+        X, Y = (
+            Z / np.where(norms == 0, 1.0, norms)[:, np.newaxis]
+            for Z, norms in ((X, row_norms(X)), (Y, row_norms(Y)))
+        )
     K = X @ Y.T
-    if kernel == "linear":
+    if kernel in ("linear", "cosine"):
         return K
     if gamma != 1.0:
         K *= gamma
@@ -259,22 +264,32 @@ def polynomial_features(X: np.ndarray, *, degree: int, gamma: float, coef0: floa
     if coef0 != 0:
         Z = np.column_stack([Z, np.full(len(Z), math.sqrt(coef0))])
     degree = int(degree)
-    powers, scales = _monomials(Z.shape[1], degree)
-    # Z⁰ … Zᵈ by multiplication (a power per element would cost more than the kernel values)
-    Z_to = np.empty((degree + 1, *Z.shape))
-    Z_to[0] = 1.0
-    for e in range(1, degree + 1):
-        np.multiply(Z_to[e - 1], Z, out=Z_to[e])
-    # monomial f is the product over j of Z_j to the power powers[f, j]
-    return Z_to[powers, :, np.arange(Z.shape[1])].prod(axis=1).T * scales
+    n_inputs = Z.shape[1]
+    # Degree by degree, in scikit-learn's PolynomialFeatures order (its dense transform,
+    # without its input validation): the monomials of degree e whose lowest variable is j
+    # are z_j times those of degree e − 1 whose lowest variable is j or later.  Each
+    # feature is one product of two columns, O(M D), and nothing larger than Φ is formed.
+    Phi = np.asfortranarray(Z)
+    first = np.arange(n_inputs + 1)  # column where the monomials of lowest variable j begin
+    for _ in range(2, degree + 1):
+        sizes = Phi.shape[1] - first[:-1]
+        higher = np.empty((len(Z), int(sizes.sum())), order="F")
+        start = np.concatenate([[0], np.cumsum(sizes)])
+        for j in range(n_inputs):
+            np.multiply(
+                Phi[:, first[j] :], Z[:, j, np.newaxis], out=higher[:, start[j] : start[j + 1]]
+            )
+        Phi, first = higher, start
+    Phi *= _monomials(n_inputs, degree)
+    return Phi
 
 
 @functools.cache
-def _monomials(n_inputs: int, degree: int) -> tuple[np.ndarray, np.ndarray]:
-    """The exponents of the monomials of degree ``degree`` in ``n_inputs`` variables
-    (scikit-learn's ``PolynomialFeatures``) and √(d! / k₁!…k_p!) for each."""
+def _monomials(n_inputs: int, degree: int) -> np.ndarray:
+    """√(d! / k₁!…k_p!) for each monomial z^k of degree ``degree`` in ``n_inputs`` variables,
+    in the order of scikit-learn's ``PolynomialFeatures``."""
     if degree < 1:
         raise ValueError(f"degree must be a positive integer, got {degree!r}")
     powers = PolynomialFeatures((degree, degree), include_bias=False).fit(np.zeros((1, n_inputs)))
     counts = [math.factorial(degree) // math.prod(map(math.factorial, k)) for k in powers.powers_]
-    return powers.powers_, np.sqrt(np.array(counts, dtype=float))
+    return np.sqrt(np.array(counts, dtype=float))

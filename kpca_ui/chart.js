@@ -462,8 +462,9 @@ function live(state) {
 }
 
 function prefetch(state, slider, direction) {
-  // A live numeric slider with the keyboard's focus: the figure one step along (both ways, or
-  // the last arrow key's) asked for now, so that the next key press draws it at once.
+  // A live numeric slider with the keyboard's focus: the figure one step along both ways (the
+  // last arrow key's way first) asked for now, so that the next key press, onward or back,
+  // draws it at once.
   const input = thumb(slider);
   if (!input || state.held || !state.payload.live) return;
   const value = liveNumber(input);
@@ -471,7 +472,7 @@ function prefetch(state, slider, direction) {
   if (!Number.isFinite(value) || Number(input.value) !== value || !(step > 0)) return;
   const decimals = (input.step.split(".")[1] || "").length;
   let asked = Promise.resolve(); // one after the other: the route answers a page's newest only
-  for (const sign of direction ? [direction] : [-1, 1]) {
+  for (const sign of direction ? [direction, -direction] : [-1, 1]) {
     const next = Number((value + sign * step).toFixed(decimals));
     const key = `${slider}=${next}`;
     if (next >= Number(input.min) && next <= Number(input.max) && !state.asked.has(key)) {

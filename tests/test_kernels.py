@@ -4,6 +4,7 @@ import ast
 import pathlib
 import subprocess
 import sys
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -37,6 +38,7 @@ Y = RNG.randn(12, 3)
         ),
         ("rbf", {"gamma": 0.3}, lambda A, B: pairwise.rbf_kernel(A, B, gamma=0.3)),
         ("laplacian", {"gamma": 0.3}, lambda A, B: pairwise.laplacian_kernel(A, B, gamma=0.3)),
+        ("cosine", {"gamma": 0.3}, lambda A, B: pairwise.cosine_similarity(A, B)),
         (
             "sigmoid",
             {"gamma": 0.2, "coef0": -0.5},
@@ -144,3 +146,31 @@ def test_importing_every_kpca_core_module_loads_no_streamlit():
         "sys.exit('streamlit' in sys.modules)\n"
     )
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("n_features,degree", [(256, 1), (64, 1), (30, 2), (8, 3), (5, 4), (3, 6)])
+@pytest.mark.parametrize("gamma,coef0", [(None, 1.0), (0.5, 0.0), (0.1, 2.5)])
+def test_polynomial_features_of_wide_inputs_give_sklearns_kernel(
+    seed, n_features, degree, gamma, coef0
+):
+    rng = np.random.RandomState(seed)
+    A, B = rng.rand(40, n_features), rng.randn(25, n_features)
+    gamma = 1.0 / n_features if gamma is None else gamma
+    F = kernels.polynomial_features(A, degree=degree, gamma=gamma, coef0=coef0)
+    G = kernels.polynomial_features(B, degree=degree, gamma=gamma, coef0=coef0)
+    reference = pairwise.polynomial_kernel(A, B, degree=degree, gamma=gamma, coef0=coef0)
+    np.testing.assert_allclose(F @ G.T, reference, rtol=0, atol=1e-12 * np.abs(reference).max())
+
+
+def test_polynomial_features_form_nothing_larger_than_the_features():
+    # USPS-sized inputs, degree 1: Φ is 500 × 257; an intermediate of (features × points ×
+    # inputs) would be 257 times larger
+    X = np.random.RandomState(0).rand(500, 256)
+    tracemalloc.start()
+    try:
+        Phi = kernels.polynomial_features(X, degree=1, gamma=1.0 / 256, coef0=1.0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak <= 3 * Phi.nbytes

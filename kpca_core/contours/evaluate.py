@@ -22,7 +22,7 @@ from .specs import KernelSpec, Parameter
 GRID_BLOCK_VALUES = 2**22
 """Test-kernel values k(x_i, t) (eq. 52) per block of grid points between progress reports.
 
-About 0.08 s of one core at ``kpca_core.budget.GRID_NS``: a cancelled
+About 15 ms of one core at ``kpca_core.budget.GRID_NS``: a cancelled
 evaluation stops within that.  The 300 points of Fig. 2 on a 100 × 100 grid
 (3·10⁶ values) are one block; 2000 points on 200 × 200, 20 blocks."""
 

@@ -113,11 +113,19 @@ class KernelSpec:
             return f"tanh({inner})"
         return f"({inner})^{self.degree}"
 
-    def explicit_features(self, n_points: int) -> int | None:
-        """The features a fit of ``n_points`` points in the plane goes through, or ``None``
-        where it forms the kernel matrix (:func:`kpca_core.kernel_pca.explicit_features`):
-        what :mod:`kpca_core.budget` prices the column by."""
-        return explicit_features(self.kernel, n_points, 2, degree=self.degree, coef0=self.coef0)
+    def explicit_features(self, n_points: int, n_components: int = 3) -> int | None:
+        """The features a fit of ``n_components`` components of ``n_points`` points in the
+        plane goes through, or ``None`` where it forms the kernel matrix
+        (:func:`kpca_core.kernel_pca.explicit_features`): what :mod:`kpca_core.budget`
+        prices the column by."""
+        return explicit_features(
+            self.kernel,
+            n_points,
+            2,
+            degree=self.degree,
+            coef0=self.coef0,
+            n_components=n_components,
+        )
 
     def label(self, parameter: Parameter | None) -> str:
         """Short column heading: the swept parameter's value, or the formula."""
