@@ -8,7 +8,8 @@ Two kinds of numbers appear in the pages, and neither is typed by hand:
 * facts of the code, as variables: the limits a lecturer meets (``limits``), those
   every route keeps against a misbehaving browser (``routes``), and a few results the
   app itself computes in well under a second (``rings``, ``table2``), recomputed with the
-  app's own functions.
+  app's own functions, and the engine's choices by its cost model with the benches'
+  summaries (``engine``).
 """
 
 from __future__ import annotations
@@ -93,6 +94,7 @@ def define_env(env: Any) -> None:
     env.variables["lesson"] = shipped_lesson()
     env.variables["rings"] = rings_facts()
     env.variables["table2"] = table2_facts()
+    env.variables["engine"] = engine_facts()
 
 
 def code_limits() -> dict[str, Any]:
@@ -237,3 +239,66 @@ def table2_facts() -> dict[str, Any]:
         "differences": differences_from_paper(table.errors),
         "claims": [f"{c.statement} {c.detail}" for c in claims],
     }
+
+
+ROUTE_EXAMPLES = (
+    # kernel, points, inputs, components, polynomial degree (its c = 1, scikit-learn's default)
+    ("rbf", 300, 2, 2, 3),
+    ("rbf", 2000, 256, 10, 3),
+    ("rbf", 1000, 256, 100, 3),
+    ("rbf", 1000, 2, 800, 3),
+    ("sigmoid", 2000, 2, 3, 3),
+    ("poly", 2000, 2, 3, 3),
+    ("poly", 6000, 16, 10, 2),
+    ("poly", 2000, 256, 10, 2),
+)
+"""Fits whose route ``eigen_solver="auto"`` the engine page shows, as the cost model prices them."""
+KERNEL_WORDS = {"rbf": "Gaussian", "sigmoid": "sigmoid (indefinite)", "poly": "polynomial"}
+
+
+def engine_facts() -> dict[str, Any]:
+    """The route ``eigen_solver="auto"`` takes for :data:`ROUTE_EXAMPLES` and its predicted
+    time (``kpca_core.budget``), the solver's fixed bounds, and the summaries of the engine's
+    benches' results (``engine_sweep``, ``cost_model``), if they were run."""
+    from kpca_core import budget, eigenproblem
+    from kpca_core.kernel_pca import explicit_features
+    from kpca_core.kernels import feature_space_dimension, is_positive_semidefinite
+
+    lines = [
+        "| kernel | points | inputs | components | explicit features | route | predicted (s) |",
+        "|" + " --- |" * 7,
+    ]
+    for kernel, M, N, k, degree in ROUTE_EXAMPLES:
+        shape = {"degree": degree, "coef0": 1.0}
+        dimension = feature_space_dimension(kernel, N, **shape)
+        if explicit_features(kernel, M, N, **shape, n_components=k):
+            route = "features"
+        else:
+            psd = is_positive_semidefinite(kernel, **shape)
+            route = eigenproblem.choose_solver(
+                "auto", M, k, feature_dimension=dimension, positive_semidefinite=psd, n_inputs=N
+            )
+        words = KERNEL_WORDS[kernel] + (f", d = {degree}" if kernel == "poly" else "")
+        seconds = budget.engine_fit_seconds(kernel, M, N, k, **shape)
+        row = (words, M, N, k, dimension, f"`{route}`", float(seconds))
+        lines.append("| " + " | ".join(cell(value) for value in row) + " |")
+    facts: dict[str, Any] = {
+        "routes": "\n".join(lines),
+        "low_rank": eigenproblem.LOW_RANK,
+        "arpack_max_components": eigenproblem.ARPACK_MAX_COMPONENTS,
+        "dense_fraction": f"{eigenproblem.SUBSET_MAX_FRACTION:g}",
+    }
+    found = results()
+    if "engine_sweep" in found:
+        ratios = sorted(row[-1] for row in found["engine_sweep"]["rows"])
+        slower = sorted({row[2] for row in found["engine_sweep"]["rows"] if row[-1] < 1})
+        facts["sweep"] = {
+            "cells": len(ratios),
+            "slower": sum(r < 1 for r in ratios),
+            "slower_kernels": " or ".join(slower) or "none",
+            "median": cell(float(ratios[len(ratios) // 2])),
+        }
+    if "cost_model" in found:
+        ratios = [row[-1] for row in found["cost_model"]["rows"]]
+        facts["model"] = {"rows": len(ratios), "low": cell(min(ratios)), "high": cell(max(ratios))}
+    return facts
