@@ -38,6 +38,12 @@ LONG: list[list[str]] = [
     ["bench/ui_latency.py", "--drag"],
     ["bench/load_test.py", "--lecture"],
     ["bench/load_test.py", "--capacity"],
+    ["bench/ui_latency.py", "--order", "alternate", "--views", "contours", "--repeats", "30"],
+    ["bench/ui_latency.py", "--order", "track", "--views", "contours", "--repeats", "30"],
+    ["bench/engine_sweep.py"],
+    ["bench/cost_model.py"],
+    ["bench/slow_body.py"],
+    ["bench/class_load.py", "--flood"],
 ]
 """Benches of many minutes: the USPS experiments, served apps, browsers."""
 

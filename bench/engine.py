@@ -1,7 +1,7 @@
 """Engine benchmarks: the same work through kpca_core and scikit-learn, in one process.
 
     python bench/engine.py                  # the two targets of the engine issues
-    python bench/engine.py --solvers        # the table behind eigen_solver="auto"
+    python bench/engine.py --solvers        # the solvers side by side (auto: kpca_core.budget)
     python bench/engine.py --kernels        # our kernel formulas against sklearn.metrics.pairwise
     python bench/engine.py --inverse-start  # where inverse_transform's fixed point starts (USPS)
     python bench/engine.py --large          # past the dense solver: randomized, Nyström
@@ -391,7 +391,7 @@ def solver_table() -> None:
                 rows.append([name, M, k, arpack * 1e3, subset * 1e3, dense * 1e3])
     save(
         "engine_solvers",
-        "Eigensolvers for the top k of M (rbf kernel), the table behind eigen_solver='auto'",
+        "Eigensolvers for the top k of M (rbf kernel), side by side",
         ["data", "M", "k", "arpack (ms)", "subset (ms)", "dense, all (ms)"],
         rows,
         note="Medians of 3; 'auto' takes the fastest for the problem's size.",
