@@ -100,15 +100,16 @@ NOTICE_JS = """
     [
         ("spectrum?sp_range=2.5&sp_range=2.5", "The range of widths is empty"),
         ("spectrum?sp_kernel=Laplacian:+width+ℓ&sp_nw=200&sp_n=2000", "allows 45 s per request"),
-        ("contours?ct_kernel=Laplacian&ct_n=2000", "allows 45 s per request"),
     ],
 )
 def test_a_page_that_explains_why_it_draws_nothing_does_not_say_figures_are_coming(
     browser, app_server: AppServer, link: str, says: str
 ) -> None:
-    """The Spectrum with its range's two ends on one value, or a sweep or a contour grid
-    refused as too long, says so and draws nothing: no "Drawing the figures …" for the
-    30 s it would otherwise stay."""
+    """The Spectrum with its range's two ends on one value, or a sweep refused as too long,
+    says so and draws nothing: no "Drawing the figures …" for the 30 s it would otherwise
+    stay.  (A contour grid refused goes through the same shell.nothing_to_draw; no link
+    reaches the budget since the cost model was measured (issue 53): the costliest grid,
+    tests/test_page_contours.py's sigmoid one, is priced at a few seconds.)"""
     context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
     try:
