@@ -38,14 +38,16 @@ def cell(value: Any) -> str:
         if abs(value) < 1e-3:
             return f"{value:.1e}"
         return f"{value:.3g}"
-    return str(value).replace("|", "\\|").replace("\n", " ")
+    # a bench's "mean [min–max]" is text, not a Markdown link or cross-reference
+    text = str(value).replace("|", "\\|").replace("\n", " ")
+    return text.replace("[", "\\[").replace("]", "\\]")
 
 
 def render(name: str, record: dict[str, Any], level: int = 3) -> str:
     """One results file as Markdown: its title, the table, how to read it, where it ran."""
     machine = record.get("machine", {})
     lines = [
-        f"{'#' * level} {record['title']} {{#{name.replace('_', '-')}}}",
+        f"{'#' * level} {cell(record['title'])} {{#{name.replace('_', '-')}}}",
         "",
         "| " + " | ".join(cell(c) for c in record["columns"]) + " |",
         "|" + " --- |" * len(record["columns"]),
@@ -53,7 +55,7 @@ def render(name: str, record: dict[str, Any], level: int = 3) -> str:
         "",
     ]
     if record.get("note"):
-        lines += [record["note"], ""]
+        lines += [cell(record["note"]), ""]
     lines += [
         f"`{record['command']}` on {record['date']}: {machine.get('cpus', '?')} CPUs"
         + (f" at a load average of {machine['load']}" if "load" in machine else "")
