@@ -236,6 +236,18 @@ def new_point(rng: random.Random) -> list[float]:
     return [x, y, 1 + (x > 0) + (y > 0)]
 
 
+def stream(base: str, client: Client) -> connect:
+    """A browser's websocket to the app at ``base``, with ``client``'s cookies."""
+    return connect(
+        base.replace("http://", "ws://") + "/_stcore/stream",
+        subprotocols=["streamlit"],
+        additional_headers=client.headers,
+        max_size=None,
+        open_timeout=TIMEOUT_S,
+        ping_interval=None,  # browsers do not ping; the server pings them
+    )
+
+
 async def run_student(
     base: str,
     code: str,
@@ -256,14 +268,7 @@ async def run_student(
     try:
         await asyncio.sleep(max(0.0, opens_at - time.monotonic()))
         await client.get(f"/{PAGE}?room={code}", TIMEOUT_S)
-        async with connect(
-            base.replace("http://", "ws://") + "/_stcore/stream",
-            subprotocols=["streamlit"],
-            additional_headers=client.headers,
-            max_size=None,
-            open_timeout=TIMEOUT_S,
-            ping_interval=None,  # browsers do not ping; the server pings them
-        ) as ws:
+        async with stream(base, client) as ws:
             client.remember(ws.response.headers.get_all("Set-Cookie"))
             record.replicas.append(client.replica)
             session = StudentSession(ws, code, record)
@@ -318,14 +323,7 @@ async def flood_session(base: str, flood: Flood, code: str, ends_at: float) -> N
     client = Client(base, f"flood{flood.tried}")
     with contextlib.suppress(OSError, WebSocketException, TimeoutError):
         await client.get(f"/{PAGE}?room={code}", TIMEOUT_S)
-        async with connect(
-            base.replace("http://", "ws://") + "/_stcore/stream",
-            subprotocols=["streamlit"],
-            additional_headers=client.headers,
-            max_size=None,
-            open_timeout=TIMEOUT_S,
-            ping_interval=None,
-        ) as ws:
+        async with stream(base, client) as ws:
             session = StudentSession(ws, code, Record("flood", client.name))
             if await session.rerun() is None or session.number is None:
                 flood.refusals[(session.warnings or ["no answer"])[-1][:60]] += 1

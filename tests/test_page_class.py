@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
+from collections.abc import Iterator
 from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
@@ -289,8 +291,9 @@ def test_open_in_contours_carries_the_points():
     np.testing.assert_allclose(drawing.X, [[-1, -0.5], [0, 0], [1, 0.5]], atol=1e-3)
 
 
-def test_a_lost_redis_keeps_the_projectors_last_picture(monkeypatch):
-    """The rooms in Debian's real redis-server, which stops while the projector shows them."""
+@contextlib.contextmanager
+def redis_rooms(monkeypatch: pytest.MonkeyPatch) -> Iterator:
+    """The rooms in Debian's real redis-server while the block runs (skipped without one)."""
     sys.path.insert(0, str(ROOT / "bench"))
     from redisserver import RedisServer, redis_binary
 
@@ -299,6 +302,12 @@ def test_a_lost_redis_keeps_the_projectors_last_picture(monkeypatch):
     with RedisServer() as server:
         monkeypatch.setenv(rooms.REDIS_ENV, server.url)
         view.room_store.cache_clear()
+        yield server
+
+
+def test_a_lost_redis_keeps_the_projectors_last_picture(monkeypatch):
+    """The rooms in Debian's real redis-server, which stops while the projector shows them."""
+    with redis_rooms(monkeypatch):
         at, code, _ = lecturer()
         store = view.room_store()
         student = store.join(code).student
@@ -495,14 +504,7 @@ def test_a_moderated_rooms_digits_wait_for_the_lecturer(small_model):
 def test_a_room_the_store_lost_is_told_truly_with_one_click_to_start_again(monkeypatch):
     """A Redis restart lost every room and the lecturer's page said the room "may be
     mistyped, or … was closed" (issue #50, item 8)."""
-    sys.path.insert(0, str(ROOT / "bench"))
-    from redisserver import RedisServer, redis_binary
-
-    if redis_binary() is None:
-        pytest.skip("redis-server is not installed")
-    with RedisServer() as server:
-        monkeypatch.setenv(rooms.REDIS_ENV, server.url)
-        view.room_store.cache_clear()
+    with redis_rooms(monkeypatch) as server:
         at, code, _ = lecturer()
         phone = open_view("class_room", query={"room": code})
         server.stop()

@@ -27,13 +27,19 @@ def counts(page) -> str:
     return page.locator(COUNTS).inner_text()
 
 
-def test_three_phones_points_appear_on_the_projector(browser, app_server, artifacts):
+def start_room(browser, app_server) -> tuple:
+    """A lecturer's browser context and its page, once "Start a room" has opened a room."""
     lecturer = browser.new_context(viewport=VIEWPORT)
     lecturer.set_default_timeout(90_000)
     projector = lecturer.new_page()
     projector.goto(f"{app_server.url}/class_room")
     projector.get_by_role("button", name="Start a room").click()
     projector.wait_for_selector(COUNTS)
+    return lecturer, projector
+
+
+def test_three_phones_points_appear_on_the_projector(browser, app_server, artifacts):
+    lecturer, projector = start_room(browser, app_server)
     code = re.search(r"room=([A-Z0-9]{6})", projector.inner_text("body"))[1]
     assert "0 students, 0 points" in counts(projector)
 
@@ -87,12 +93,7 @@ def test_the_projected_address_carries_no_secret_and_reloads_keep_their_places(b
     """Issue #50, items 6 and 7: the key was in the projected address and gave control in
     any browser; a phone's reload made a new student.  Now the lecturer's browser keeps the
     token in a cookie, the projected address is the code alone, and a phone keeps its id."""
-    lecturer = browser.new_context(viewport=VIEWPORT)
-    lecturer.set_default_timeout(90_000)
-    projector = lecturer.new_page()
-    projector.goto(f"{app_server.url}/class_room")
-    projector.get_by_role("button", name="Start a room").click()
-    projector.wait_for_selector(COUNTS)
+    lecturer, projector = start_room(browser, app_server)
     code = re.search(r"room=([A-Z0-9]{6})", projector.url)[1]
     assert projector.url.endswith(f"/class_room?room={code}")  # nothing else in the address
     alt = projector.locator("img[alt^='QR code of the join address']").get_attribute("alt")
