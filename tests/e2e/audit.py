@@ -124,7 +124,8 @@ MEASURE_JS = r"""
       return 'axis title';
     if (t.closest('.legend')) return 'legend';
     if (t.closest('.colorbar')) return 'colour bar';
-    if (t.closest('.textpoint, .slicetext')) return 'trace text';
+    // a trace's own labels (a heatmap's cell values): drawn on its marks, not the background
+    if (t.closest('.textpoint, .slicetext, .heatmaplayer')) return 'trace text';
     const g = t.closest('[class]');
     if (g && /tick/.test(g.getAttribute('class'))) return 'tick';
     return 'other';
