@@ -103,12 +103,12 @@ R = TypeVar("R")
 room_store = rooms.shared_store  # the server's store, shared by every session
 
 
-def attempt(action: Callable[[], R], place=None) -> R | None:
+def attempt(action: Callable[[], R]) -> R | None:
     """Run a store call; a room's refusal becomes a warning on the page (None returned)."""
     try:
         return action()
     except rooms.RoomError as error:
-        (place or st).warning(str(error), icon=":material/info:")
+        st.warning(str(error), icon=":material/info:")
         return None
 
 
@@ -145,17 +145,15 @@ def lecturer_room() -> tuple[str, str] | None:
         return started
     if (token := cookie(LECTURER_COOKIE + code)) is None:
         return None
-    store = room_store()
     try:
-        store.check_lecturer(code, token)
-        shown = store.snapshot(code)
+        room_store().check_lecturer(code, token)
     except (rooms.NotAllowed, rooms.RoomGone):  # an old room's cookie: the page is a student's
         return None
     except rooms.RoomError as error:
         st.warning(str(error), icon=":material/cloud_off:")
         return None
     st.session_state[LECTURER] = (code, token)
-    st.session_state[SHOWN] = shown  # the controls start as the room is
+    st.session_state.pop(SHOWN, None)  # the controls start as the room is
     return code, token
 
 
@@ -476,8 +474,8 @@ def class_points(shown: rooms.Snapshot) -> None:
     if len(keep) < len(shown.points):
         title = f"A sample of {len(X)} of the class's {len(shown.points)} points"
     points = PointSet(X, groups, title, ("room", digest))
-    parameter = {"degree": int(shown.width)} if shown.kernel == "poly" else {"sigma": shown.width}
-    spec = ct.KernelSpec(shown.kernel, **parameter)  # type: ignore[arg-type]
+    # the room's one parameter is its kernel's first (σ, or the polynomial's degree)
+    spec = ct.KernelSpec(shown.kernel).with_value(ct.SWEEPABLE[shown.kernel][0], shown.width)
     colours = tuple(draw.GROUP_COLOURS)
     space, n_components = Space(FIGURE_PX, colours=colours), N_COMPONENTS
     if presenter_mode():  # a projector: one panel, half the screen's width
@@ -560,8 +558,7 @@ def joined(code: str) -> rooms.Joined | None:
     places: dict = st.session_state.setdefault(STUDENTS, {})
     if code in places:
         return places[code]
-    kept = cookie(STUDENT_COOKIE + code) or ""
-    number, _, student = kept.partition(".")
+    number, _, student = (cookie(STUDENT_COOKIE + code) or "").partition(".")
     try:
         if number.isdigit() and student:
             room_store().mine(code, student)  # still in the room
@@ -583,9 +580,8 @@ def joined(code: str) -> rooms.Joined | None:
 @st.fragment(run_every=JOIN_RETRY_S)
 def waiting_to_join(code: str) -> None:
     """Ask again to join (many join at once); the whole page once in."""
-    places: dict = st.session_state.setdefault(STUDENTS, {})
     try:
-        places[code] = room_store().join(code)
+        st.session_state.setdefault(STUDENTS, {})[code] = room_store().join(code)
     except rooms.RoomError:
         return
     st.rerun()
