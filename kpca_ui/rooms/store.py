@@ -212,49 +212,6 @@ def token_hash(token: object) -> str:
     return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
 
 
-def point_item(x: object, y: object, group: object) -> str:
-    """A point as the stores keep it, ``"x,y,group"``; :class:`Invalid` if it is not one."""
-    try:
-        values = [float(x), float(y)]  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise Invalid("A point needs two numbers.") from None
-    if isinstance(x, bool) or isinstance(y, bool) or not all(map(math.isfinite, values)):
-        raise Invalid("A point needs two finite numbers.")
-    if max(abs(v) for v in values) > HALF_WIDTH:
-        raise Invalid(f"A point must lie in the square [−{HALF_WIDTH:g}, {HALF_WIDTH:g}]².")
-    if isinstance(group, bool) or group not in range(1, N_GROUPS + 1):
-        raise Invalid(f"A point's group is 1 to {N_GROUPS}.")
-    return f"{values[0]:.4f},{values[1]:.4f},{int(group)}"  # type: ignore[call-overload]
-
-
-def digit_item(digit: object) -> str:
-    """A 16 × 16 digit as a room keeps it: 256 grey levels in base64."""
-    try:
-        array = np.asarray(digit, dtype=float)
-    except (TypeError, ValueError):
-        raise Invalid("A digit is 16 × 16 grey values.") from None
-    if array.shape not in ((DIGIT_SIDE, DIGIT_SIDE), (DIGIT_SIDE * DIGIT_SIDE,)):
-        raise Invalid("A digit is 16 × 16 grey values.")
-    if not np.all(np.isfinite(array)) or np.abs(array).max(initial=0) > 1:
-        raise Invalid("A digit's grey values lie between −1 and 1.")
-    levels = np.round((array.ravel() + 1) * 127.5).astype(np.uint8)
-    return base64.b64encode(levels.tobytes()).decode("ascii")
-
-
-def check_kernel(kernel: object, width: object) -> tuple[str, float]:
-    """A kernel and parameter a room takes (:data:`KERNELS`), or :class:`Invalid`."""
-    if kernel not in KERNELS:
-        raise Invalid("The room's kernel is Gaussian, Laplacian or polynomial.")
-    low, high = KERNELS[kernel]  # type: ignore[index]
-    try:
-        value = float(width)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise Invalid("The kernel's parameter is a number.") from None
-    if not low <= value <= high:
-        raise Invalid(f"The kernel's parameter lies between {low:g} and {high:g}.")
-    return str(kernel), round(value) if kernel == "poly" else value
-
-
 def wait_words(seconds: float) -> str:
     """A wait as a person says it: "40 s", "12 min", "2 h"."""
     seconds = max(1, math.ceil(seconds))
@@ -420,7 +377,7 @@ remove(target)
 changed()
 return target
 """,
-    # ARGV[3] token hash, [4] action, [5], [6] its arguments
+    # ARGV[3] token hash, [4] action, [5], ... its arguments
     "lecturer": """
 if not live() then return 'gone' end
 if redis.call('HGET', KEYS[1], 'token') ~= ARGV[3] then return 'denied' end
@@ -430,9 +387,8 @@ if action == 'check' then
 elseif action == 'close' then
   drop()
   return 'ok'
-elseif action == 'freeze' or action == 'lock' or action == 'moderate' then
-  local names = {freeze = 'frozen', lock = 'locked', moderate = 'moderated'}
-  redis.call('HSET', KEYS[1], names[action], ARGV[5])
+elseif action == 'set' then  -- ARGV[5], [6], ...: settings of the room and their values
+  redis.call('HSET', KEYS[1], unpack(ARGV, 5))
 elseif action == 'accept' then
   local item = redis.call('HGET', KEYS[3], ARGV[5])
   local head, data = string.match(item or '', '^(%d+|%a|)%?(.*)$')
@@ -453,8 +409,6 @@ elseif action == 'remove_recent' then
     end
   end
   answer = remove_students(recent)
-elseif action == 'kernel' then
-  redis.call('HSET', KEYS[1], 'kernel', ARGV[5], 'width', ARGV[6])
 end
 changed()
 return answer
@@ -585,15 +539,15 @@ class RoomStore:
 
     def freeze(self, code: str, token: str, frozen: bool = True) -> None:
         """Stop (or allow again) every student's contributions and undos."""
-        self._lecturer(code, token, "freeze", int(frozen))
+        self._lecturer(code, token, "set", "frozen", int(frozen))
 
     def lock(self, code: str, token: str, locked: bool = True) -> None:
         """Let nobody new join (or let them again); the students in the room stay."""
-        self._lecturer(code, token, "lock", int(locked))
+        self._lecturer(code, token, "set", "locked", int(locked))
 
     def moderate(self, code: str, token: str, moderated: bool = True) -> None:
         """Show the students' digits only once the lecturer accepts them (or all again)."""
-        self._lecturer(code, token, "moderate", int(moderated))
+        self._lecturer(code, token, "set", "moderated", int(moderated))
 
     def accept(self, code: str, token: str, item: int) -> None:
         """Accept the digit numbered ``item``: a moderated room's projector shows it."""
@@ -619,9 +573,19 @@ class RoomStore:
         return int(self._lecturer(code, token, "remove_recent", repr(since)))
 
     def set_kernel(self, code: str, token: str, kernel: str, width: float) -> None:
-        """The kernel and its parameter the room's projector shows (:data:`KERNELS`)."""
-        kernel, width = check_kernel(kernel, width)
-        self._lecturer(code, token, "kernel", kernel, repr(float(width)))
+        """The kernel and its parameter the room's projector shows (:data:`KERNELS`; anything
+        else is :class:`Invalid`)."""
+        if kernel not in KERNELS:
+            raise Invalid("The room's kernel is Gaussian, Laplacian or polynomial.")
+        low, high = KERNELS[kernel]
+        try:
+            value = float(width)
+        except (TypeError, ValueError):
+            raise Invalid("The kernel's parameter is a number.") from None
+        if not low <= value <= high:
+            raise Invalid(f"The kernel's parameter lies between {low:g} and {high:g}.")
+        value = round(value) if kernel == "poly" else value
+        self._lecturer(code, token, "set", "kernel", kernel, "width", repr(float(value)))
 
     def close(self, code: str, token: str) -> None:
         """Close the room and delete its data."""
@@ -640,12 +604,35 @@ class RoomStore:
 
     def add_point(self, code: str, student: str, x: float, y: float, group: int) -> int:
         """Add a point of the plane in a group; its contribution number.  At most
-        :attr:`Limits.points` per student and :attr:`Limits.room_points` in the room."""
-        return self._add(code, student, POINT, point_item(x, y, group), self.limits.points)
+        :attr:`Limits.points` per student and :attr:`Limits.room_points` in the room; kept as
+        ``"x,y,group"``, :class:`Invalid` if it is not a point of the room's square."""
+        try:
+            values = [float(x), float(y)]
+        except (TypeError, ValueError):
+            raise Invalid("A point needs two numbers.") from None
+        if isinstance(x, bool) or isinstance(y, bool) or not all(map(math.isfinite, values)):
+            raise Invalid("A point needs two finite numbers.")
+        if max(abs(v) for v in values) > HALF_WIDTH:
+            raise Invalid(f"A point must lie in the square [−{HALF_WIDTH:g}, {HALF_WIDTH:g}]².")
+        if isinstance(group, bool) or group not in range(1, N_GROUPS + 1):
+            raise Invalid(f"A point's group is 1 to {N_GROUPS}.")
+        item = f"{values[0]:.4f},{values[1]:.4f},{int(group)}"
+        return self._add(code, student, POINT, item, self.limits.points)
 
     def add_digit(self, code: str, student: str, digit: np.ndarray) -> int:
-        """Add a 16 × 16 digit (in a moderated room, pending until accepted); its number."""
-        return self._add(code, student, DIGIT, digit_item(digit), self.limits.digits)
+        """Add a 16 × 16 digit (in a moderated room, pending until accepted); its number.  Kept
+        as 256 grey levels in base64; :class:`Invalid` unless its values lie in −1 … 1."""
+        try:
+            array = np.asarray(digit, dtype=float)
+        except (TypeError, ValueError):
+            raise Invalid("A digit is 16 × 16 grey values.") from None
+        if array.shape not in ((DIGIT_SIDE, DIGIT_SIDE), (DIGIT_SIDE * DIGIT_SIDE,)):
+            raise Invalid("A digit is 16 × 16 grey values.")
+        if not np.all(np.isfinite(array)) or np.abs(array).max(initial=0) > 1:
+            raise Invalid("A digit's grey values lie between −1 and 1.")
+        levels = np.round((array.ravel() + 1) * 127.5).astype(np.uint8)
+        item = base64.b64encode(levels.tobytes()).decode("ascii")
+        return self._add(code, student, DIGIT, item, self.limits.digits)
 
     def _add(self, code: str, student: str, kind: str, data: str, cap: int) -> int:
         limits = self.limits
