@@ -225,15 +225,16 @@ def qr_html(link: str, px: int) -> str:
 # --- the lecturer's page ---
 
 
-def room_header(code: str, shown: rooms.Snapshot, controls: Callable[[], None]) -> None:
+def room_header(code: str, token: str, shown: rooms.Snapshot) -> None:
     """The room's code, join link, QR code and counts (large until the first student joins),
-    and beside them the lecturer's ``controls`` (first: the words say what they left)."""
+    and beside them the lecturer's controls, in a popover closed until opened (first: the words
+    say what they left)."""
     link, reachable = join_link(code)
     waiting = shown.n_students == 0
     presenting = presenter_mode()
     words, qr = st.columns([4, 1] if waiting else [6, 1], vertical_alignment="center")
-    with qr:
-        controls()
+    with qr, st.popover("Lecturer", icon=":material/tune:", key="cl_controls", help=CONTROLS_HELP):
+        lecturer_controls(code, token, shown)
     shown = latest(code) or shown
     size = "5rem" if waiting else "3rem" if presenting else "2.25rem"
     marks = [word for word, on in (("frozen", shown.frozen), ("locked", shown.locked)) if on]
@@ -354,9 +355,8 @@ def explore(code: str, shown: rooms.Snapshot) -> None:
 
 def as_drawing(shown: rooms.Snapshot, keep: slice | np.ndarray = slice(None)) -> Drawing:
     """The room's points (those ``keep`` picks) as the canvas draws them."""
-    return from_points(
-        np.column_stack([shown.points, shown.groups])[keep].tolist(), rooms.HALF_WIDTH
-    )[0]
+    placed = np.column_stack([shown.points, shown.groups])[keep]
+    return from_points(placed.tolist(), rooms.HALF_WIDTH)[0]
 
 
 def points_link(shown: rooms.Snapshot, page: str, prefix: str) -> str:
@@ -400,12 +400,7 @@ def projector(code: str, token: str) -> None:
         return
     # the projector polls twice a second: no "Running…" and "Stop" in its header
     st.html('<style>[data-testid="stStatusWidget"] { visibility: hidden; }</style>')
-
-    def controls() -> None:
-        with st.popover("Lecturer", icon=":material/tune:", key="cl_controls", help=CONTROLS_HELP):
-            lecturer_controls(code, token, shown)
-
-    room_header(code, shown, controls)
+    room_header(code, token, shown)
     points, digits = st.columns(2)
     with points:
         class_points(shown)
