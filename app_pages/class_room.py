@@ -7,6 +7,7 @@ code. This script is the page's layout; its work is in
 
 import streamlit as st
 
+from kpca_ui.rooms.store import normal_code
 from kpca_ui.shell import page_start
 from kpca_ui.views import class_room as view
 
@@ -29,7 +30,7 @@ else:
     st.button("Start a room", key="cl_start", on_click=view.start_room, icon=":material/groups:")
     typed = st.text_input("Or join a room: its code", key="cl_code", max_chars=12)
     if typed:
-        joined = view.normal_code(typed)
+        joined = normal_code(typed)
         if joined is None:
             st.warning("A room code is six letters and digits, as shown on the projector.")
         else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
+import time
 from collections.abc import Iterator
 from urllib.parse import parse_qsl, urlsplit
 
@@ -385,9 +386,9 @@ def test_the_lecturer_locks_the_room_and_removes_a_flood():
     phone.session_state["cl_canvas"] = {"edit": {"seq": "a:1", "half": 2.0, "points": [[0, 0, 1]]}}
     phone.run()
     at.run()
+    store.clock = lambda: time.time() + 120  # two minutes after the real student joined
     for _ in range(5):  # a script joins
         store.join(code)
-    store._rooms[code].joined_at[1] -= 120  # the real student joined two minutes ago
     at.button(key="cl_remove_recent").click().run()  # one action: locked, flood removed
     assert store.snapshot(code).n_students == 1 and store.snapshot(code).locked
     assert len(store.snapshot(code).points) == 1
@@ -410,7 +411,7 @@ def test_a_phone_joining_a_busy_room_is_told_when_and_joins_by_itself(monkeypatc
         store.join(code)
     phone = open_view("class_room", query={"room": code})
     assert any("you join in" in i.value for i in phone.info)
-    store._rooms[code].join_at -= 10  # time passes: the bucket refills
+    store.clock = lambda: time.time() + 10  # time passes: the bucket refills
     phone.run()
     assert f"You are student {store.limits.join_burst + 1}" in texts(phone)
 
@@ -478,8 +479,7 @@ def test_a_full_room_is_drawn_from_a_stated_sample(monkeypatch):
     for _ in range(3):
         student = store.join(code).student
         for x, y in rng.uniform(-1.5, 1.5, (10, 2)):
-            store.add_point(code, student, x, y, 1)
-        store._rooms[code].rate.clear()
+            store.add_point(code, student, x, y, 1)  # 10 a student: within the rate limit
     at.run()
     fig = chart(at, "cl_points_chart")
     (data,) = [t for t in fig["data"] if t.get("name") == "data"]

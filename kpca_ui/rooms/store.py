@@ -1,10 +1,25 @@
-"""A class's room: the model, its rules, and the in-process store.
+"""A class's room: the model, its rules, and the store that keeps them.
 
 A lecturer creates a room (:meth:`RoomStore.create`): its short code is for the students, its
 secret token checks the lecturer's actions.  A student joins with the code and gets a secret
 id, naming their own contributions, and a number, by which the lecturer can remove them all.
 Contributions are data, never text: points of the plane and 16 × 16 digits from the pad.
-:class:`MemoryStore` and :class:`kpca_ui.rooms.redis_store.RedisStore` keep the same rules.
+
+The rules are written once, as Lua scripts (:data:`SCRIPTS`) that a Redis server runs
+atomically, so that two replicas behind a balancer cannot pass a cap or a rate limit together:
+:class:`kpca_ui.rooms.redis_store.RedisStore` runs them in a real server, :class:`MemoryStore`
+in :mod:`fakeredis`'s server in this process (the same scripts, in lupa's Lua), so both keep
+the same rules by construction.
+
+Each room is six keys, ``kpca:room:<code>`` (a hash of its settings: token's hash, the
+client that started it, last activity, frozen, locked, moderated, kernel, width, revision,
+counters, the join bucket) and its ``:students`` (secret id -> number), ``:items``
+(contribution number -> ``"<student>|<kind>|<data>"``), ``:counts`` (``"<student>:<kind>"`` ->
+how many), ``:rate`` (student -> ``"<window>:<added>"``) and ``:joined`` (number -> when,
+``x`` once removed); ``kpca:rooms`` is the set of open rooms, counted when one is created
+(that script reads the rooms it names: one Redis, not a cluster).  Each change sets the keys
+to expire after :attr:`Limits.idle_s`, and a script that finds the room idle by the store's
+clock deletes it.
 """
 
 from __future__ import annotations
@@ -16,14 +31,18 @@ import math
 import os
 import re
 import secrets
-import threading
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
+import fakeredis
 import numpy as np
+import redis
 
 REDIS_ENV = "KPCA_REDIS_URL"  # where the rooms live when set: redis://host:6379/0
+PREFIX = "kpca:room:"
+REGISTRY = "kpca:rooms"  # the set of open rooms' keys, counted against Limits.rooms
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L, misread on a projector
 CODE_LENGTH = 6
 CODE_PATTERN = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
@@ -170,7 +189,7 @@ class Snapshot:
         return ", ".join(f"{n} {word}{'' if n == 1 else 's'}" for word, n in counted.items())
 
 
-# --- validation and encoding, shared by both stores ---
+# --- validation and encoding ---
 
 
 def normal_code(text: object) -> str | None:
@@ -187,108 +206,10 @@ def new_code() -> str:
 
 
 def token_hash(token: object) -> str:
-    """The SHA-256 of a lecturer's token as the room keeps it (of anything else: of "")."""
+    """The SHA-256 of a lecturer's token as the room keeps it (of anything else: of ""); the
+    script compares hashes, so the time a comparison takes tells nothing of the token."""
     text = token if isinstance(token, str) and len(token) <= 200 else ""
     return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
-
-
-def same_token(token: object, kept: str | None) -> bool:
-    """Whether ``token`` is the room's (``kept``, its hash), in constant time."""
-    return kept is not None and secrets.compare_digest(token_hash(token), kept)
-
-
-def point_item(x: object, y: object, group: object) -> str:
-    """A point as the stores keep it, ``"x,y,group"``; :class:`Invalid` if it is not one."""
-    try:
-        values = [float(x), float(y)]  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise Invalid("A point needs two numbers.") from None
-    if isinstance(x, bool) or isinstance(y, bool) or not all(map(math.isfinite, values)):
-        raise Invalid("A point needs two finite numbers.")
-    if max(abs(v) for v in values) > HALF_WIDTH:
-        raise Invalid(f"A point must lie in the square [−{HALF_WIDTH:g}, {HALF_WIDTH:g}]².")
-    if isinstance(group, bool) or group not in range(1, N_GROUPS + 1):
-        raise Invalid(f"A point's group is 1 to {N_GROUPS}.")
-    return f"{values[0]:.4f},{values[1]:.4f},{int(group)}"  # type: ignore[call-overload]
-
-
-def digit_item(digit: object) -> str:
-    """A 16 × 16 digit as the stores keep it: 256 grey levels in base64 (read by snapshot_of)."""
-    try:
-        array = np.asarray(digit, dtype=float)
-    except (TypeError, ValueError):
-        raise Invalid("A digit is 16 × 16 grey values.") from None
-    if array.shape not in ((DIGIT_SIDE, DIGIT_SIDE), (DIGIT_SIDE * DIGIT_SIDE,)):
-        raise Invalid("A digit is 16 × 16 grey values.")
-    if not np.all(np.isfinite(array)) or np.abs(array).max(initial=0) > 1:
-        raise Invalid("A digit's grey values lie between −1 and 1.")
-    levels = np.round((array.ravel() + 1) * 127.5).astype(np.uint8)
-    return base64.b64encode(levels.tobytes()).decode("ascii")
-
-
-def check_kernel(kernel: object, width: object) -> tuple[str, float]:
-    """A kernel and parameter a room takes (:data:`KERNELS`), or :class:`Invalid`."""
-    if kernel not in KERNELS:
-        raise Invalid("The room's kernel is Gaussian, Laplacian or polynomial.")
-    low, high = KERNELS[kernel]  # type: ignore[index]
-    try:
-        value = float(width)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise Invalid("The kernel's parameter is a number.") from None
-    if not low <= value <= high:
-        raise Invalid(f"The kernel's parameter lies between {low:g} and {high:g}.")
-    return str(kernel), round(value) if kernel == "poly" else value
-
-
-def snapshot_of(
-    code: str, meta: Sequence, n_students: int, items: list[tuple[int, int, str, str]]
-) -> Snapshot:
-    """A :class:`Snapshot` of meta (rev, frozen, kernel, width, locked, moderated), items (id,
-    student, kind, data); a digit's data begins with :data:`PENDING` until it is accepted."""
-    items = sorted(items)
-    numbers = np.array([item[:2] for item in items], dtype=int).reshape(-1, 2)
-    point = np.array([kind == POINT for _, _, kind, _ in items], dtype=bool)
-    xyg = np.array([d.split(",") for _, _, k, d in items if k == POINT], dtype=float).reshape(-1, 3)
-    written = [d for _, _, k, d in items if k == DIGIT]
-    digits = [np.frombuffer(base64.b64decode(d.lstrip(PENDING)), np.uint8) for d in written]
-    rev, frozen, kernel, width, locked, moderated = meta
-    return Snapshot(
-        code=code,
-        revision=int(rev),
-        frozen=bool(int(frozen)),
-        kernel=str(kernel),
-        width=float(width),
-        locked=bool(int(locked)),
-        moderated=bool(int(moderated)),
-        n_students=n_students,
-        point_ids=numbers[point, 0],
-        points=xyg[:, :2],
-        groups=xyg[:, 2].astype(int),
-        point_students=numbers[point, 1],
-        digit_ids=numbers[~point, 0],
-        digits=np.array(digits, dtype=float).reshape(-1, DIGIT_SIDE, DIGIT_SIDE) / 127.5 - 1,
-        digit_students=numbers[~point, 1],
-        digit_pending=np.array([d.startswith(PENDING) for d in written], dtype=bool),
-    )
-
-
-CAP_WORDS = {
-    POINT: "You have placed {cap} points, as many as each student may: undo one to move it.",
-    DIGIT: "You have sent {cap} digits, as many as each student may: undo one to send another.",
-}
-RATE_WORDS = "Slow down a little: at most {rate} contributions every {window:g} s."
-ROOM_POINTS_WORDS = (
-    "The room holds as many points as it can ({cap}): the lecturer may clear it or remove some."
-)
-JOINS_WORDS = "Many are joining this room at once: you join in {wait} s (this page tries again)."
-ROOMS_WORDS = (
-    "This server keeps as many open rooms as it can ({cap}); the first to close frees a place "
-    "within {wait}. Try again then."
-)
-CLIENT_ROOMS_WORDS = (
-    "You have {cap} open rooms already, as many as one device may start: close one (its "
-    'lecturer\'s "Close the room"), or one frees a place within {wait} if nobody uses it.'
-)
 
 
 def wait_words(seconds: float) -> str:
@@ -299,55 +220,338 @@ def wait_words(seconds: float) -> str:
     return f"{math.ceil(seconds / 60)} min" if seconds < 2 * 3600 else f"{seconds / 3600:.0f} h"
 
 
-NOT_LECTURER = "Only the lecturer who started this room can do that."
+# Put before every script. KEYS: room, students, items, counts, rate, joined, the registry.
+# ARGV[1]: now, ARGV[2]: idle seconds.
+_COMMON = """
+local function drop()
+  redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])
+  redis.call('SREM', KEYS[7], KEYS[1])
+end
+local function live()
+  local active = redis.call('HGET', KEYS[1], 'active')
+  if not active then return false end
+  if tonumber(ARGV[1]) - tonumber(active) > tonumber(ARGV[2]) then
+    drop()
+    return false
+  end
+  return true
+end
+local function changed()
+  redis.call('HSET', KEYS[1], 'active', ARGV[1])
+  redis.call('HINCRBY', KEYS[1], 'rev', 1)
+  local ms = math.floor(tonumber(ARGV[2]) * 1000)
+  for i = 1, 6 do redis.call('PEXPIRE', KEYS[i], ms) end
+end
+local function remove(id)
+  local item = redis.call('HGET', KEYS[3], id)
+  if not item then return end
+  local number, kind = string.match(item, '^(%d+)|(%a)|')
+  redis.call('HDEL', KEYS[3], id)
+  redis.call('HINCRBY', KEYS[4], number .. ':' .. kind, -1)
+  if kind == 'p' then redis.call('HINCRBY', KEYS[1], 'n_points', -1) end
+end
+local function items_of(numbers)  -- {id, item, ...} of the students in the set (all: nil)
+  local found = {}
+  local all = redis.call('HGETALL', KEYS[3])
+  for i = 1, #all, 2 do
+    if not numbers or numbers[string.match(all[i + 1], '^(%d+)|')] then
+      table.insert(found, all[i])
+      table.insert(found, all[i + 1])
+    end
+  end
+  return found
+end
+local function remove_students(numbers)  -- a set of numbers; marked 'x' in joined
+  local n = 0
+  for number in pairs(numbers) do
+    redis.call('HSET', KEYS[6], number, 'x')
+    n = n + 1
+  end
+  redis.call('HINCRBY', KEYS[1], 'n_students', -n)
+  local theirs = items_of(numbers)
+  for i = 1, #theirs, 2 do remove(theirs[i]) end
+  return n
+end
+local function member()  -- ARGV[3]'s number, or a refusal
+  local number = redis.call('HGET', KEYS[2], ARGV[3])
+  if not number then return nil, 'stranger' end
+  if redis.call('HGET', KEYS[6], number) == 'x' then return nil, 'removed' end
+  return number
+end
+"""
+# The start of a student's change (ARGV[3]: their id): ``number``, theirs, unless refused
+_MEMBER = """
+if not live() then return 'gone' end
+local number, refusal = member()
+if refusal then return refusal end
+if redis.call('HGET', KEYS[1], 'frozen') == '1' then return 'frozen' end
+"""
+
+SCRIPTS = {
+    # ARGV[3] token hash, [4] kernel, [5] width, [6] client, [7] rooms, [8] per client,
+    # [9] join burst. Rooms past their idle time leave the registry; a full store answers
+    # 'rooms:<seconds until the soonest idles out>', a client's 'client:<seconds>'.
+    "create": """
+if live() then return 0 end
+local now, idle = tonumber(ARGV[1]), tonumber(ARGV[2])
+local soonest, mine, mine_soonest, open = idle, 0, idle, 0
+for _, key in ipairs(redis.call('SMEMBERS', KEYS[7])) do
+  local found = redis.call('HMGET', key, 'active', 'client')
+  local left = found[1] and idle - (now - tonumber(found[1]))
+  if not left or left < 0 then
+    redis.call('SREM', KEYS[7], key)
+  else
+    open = open + 1
+    soonest = math.min(soonest, left)
+    if found[2] == ARGV[6] then
+      mine = mine + 1
+      mine_soonest = math.min(mine_soonest, left)
+    end
+  end
+end
+if mine >= tonumber(ARGV[8]) then return 'client:' .. mine_soonest end
+if open >= tonumber(ARGV[7]) then return 'rooms:' .. soonest end
+drop()
+redis.call('HSET', KEYS[1], 'token', ARGV[3], 'kernel', ARGV[4], 'width', ARGV[5],
+  'client', ARGV[6], 'frozen', 0, 'locked', 0, 'moderated', 0, 'rev', 0, 'next_id', 0,
+  'next_student', 0, 'n_students', 0, 'n_points', 0, 'join_tokens', ARGV[9],
+  'join_at', ARGV[1], 'active', ARGV[1])
+redis.call('SADD', KEYS[7], KEYS[1])
+changed()
+return 1
+""",
+    # ARGV[3] student id, [4] students, [5] join burst, [6] join rate; too many at once:
+    # 'joins:<seconds until the bucket holds one>'
+    "join": """
+if not live() then return 'gone' end
+local room = redis.call('HMGET', KEYS[1], 'locked', 'n_students', 'join_tokens', 'join_at')
+if room[1] == '1' then return 'locked' end
+if tonumber(room[2]) >= tonumber(ARGV[4]) then return 'full' end
+local tokens = math.min(tonumber(ARGV[5]),
+  tonumber(room[3]) + (tonumber(ARGV[1]) - tonumber(room[4])) * tonumber(ARGV[6]))
+if tokens < 1 then return 'joins:' .. (1 - tokens) / tonumber(ARGV[6]) end
+redis.call('HSET', KEYS[1], 'join_tokens', tostring(tokens - 1), 'join_at', ARGV[1])
+local number = redis.call('HINCRBY', KEYS[1], 'next_student', 1)
+redis.call('HINCRBY', KEYS[1], 'n_students', 1)
+redis.call('HSET', KEYS[2], ARGV[3], number)
+redis.call('HSET', KEYS[6], number, ARGV[1])
+changed()
+return number
+""",
+    # ARGV[3] student id, [4] kind, [5] data, [6] cap, [7] rate, [8] window, [9] room's points
+    "add": _MEMBER
+    + """
+local count_key = number .. ':' .. ARGV[4]
+if tonumber(redis.call('HGET', KEYS[4], count_key) or '0') >= tonumber(ARGV[6]) then
+  return 'cap_' .. ARGV[4]
+end
+if ARGV[4] == 'p' and tonumber(redis.call('HGET', KEYS[1], 'n_points')) >= tonumber(ARGV[9]) then
+  return 'room_points'
+end
+local window, n = string.match(redis.call('HGET', KEYS[5], number) or '', '^(%-?%d+):(%d+)$')
+local used = window == ARGV[8] and tonumber(n) or 0
+if used >= tonumber(ARGV[7]) then return 'rate' end
+redis.call('HSET', KEYS[5], number, ARGV[8] .. ':' .. (used + 1))
+local id = redis.call('HINCRBY', KEYS[1], 'next_id', 1)
+local data = ARGV[5]
+if ARGV[4] == 'd' and redis.call('HGET', KEYS[1], 'moderated') == '1' then
+  data = '?' .. data
+end
+redis.call('HSET', KEYS[3], id, number .. '|' .. ARGV[4] .. '|' .. data)
+redis.call('HINCRBY', KEYS[4], count_key, 1)
+if ARGV[4] == 'p' then redis.call('HINCRBY', KEYS[1], 'n_points', 1) end
+changed()
+return id
+""",
+    # ARGV[3] student id, [4] contribution number or '' for the latest
+    "withdraw": _MEMBER
+    + """
+local target = -1
+local own = items_of({[number] = true})
+for i = 1, #own, 2 do
+  local id = tonumber(own[i])
+  if (ARGV[4] == '' and id > target) or id == tonumber(ARGV[4]) then target = id end
+end
+if target < 0 then return 'none' end
+remove(target)
+changed()
+return target
+""",
+    # ARGV[3] token hash, [4] action, [5], ... its arguments
+    "lecturer": """
+if not live() then return 'gone' end
+if redis.call('HGET', KEYS[1], 'token') ~= ARGV[3] then return 'denied' end
+local action, answer = ARGV[4], 'ok'
+if action == 'check' then
+  return 'ok'
+elseif action == 'close' then
+  drop()
+  return 'ok'
+elseif action == 'set' then  -- ARGV[5], [6], ...: settings of the room and their values
+  redis.call('HSET', KEYS[1], unpack(ARGV, 5))
+elseif action == 'accept' then
+  local item = redis.call('HGET', KEYS[3], ARGV[5])
+  local head, data = string.match(item or '', '^(%d+|%a|)%?(.*)$')
+  if head then redis.call('HSET', KEYS[3], ARGV[5], head .. data) end
+elseif action == 'clear' then
+  redis.call('DEL', KEYS[3], KEYS[4])
+  redis.call('HSET', KEYS[1], 'n_points', 0)
+elseif action == 'remove' then
+  remove(ARGV[5])
+elseif action == 'remove_student' then
+  local seen = redis.call('HGET', KEYS[6], ARGV[5])
+  if seen and seen ~= 'x' then remove_students({[ARGV[5]] = true}) end
+elseif action == 'remove_recent' then
+  local recent, joined = {}, redis.call('HGETALL', KEYS[6])
+  for i = 1, #joined, 2 do
+    if joined[i + 1] ~= 'x' and tonumber(joined[i + 1]) >= tonumber(ARGV[5]) then
+      recent[joined[i]] = true
+    end
+  end
+  answer = remove_students(recent)
+end
+changed()
+return answer
+""",
+    # ARGV[3]: a student id to read only their contributions, or ''
+    "snapshot": """
+if not live() then return 'gone' end
+local only = nil
+if ARGV[3] ~= '' then
+  local number, refusal = member()
+  if refusal then return refusal end
+  only = {[number] = true}
+end
+local meta = redis.call('HMGET', KEYS[1], 'rev', 'frozen', 'kernel', 'width', 'locked',
+  'moderated')
+return {meta, redis.call('HGET', KEYS[1], 'n_students'), items_of(only)}
+""",
+    "revision": """
+if not live() then return 'gone' end
+return redis.call('HGET', KEYS[1], 'rev')
+""",
+}
+
 NOT_STUDENT = "This session is not in the room: open the room's link again to join."
-
-
-# --- the interface ---
+# A script's answers that are refusals, "<word>" or "<word>:<seconds to wait>": the error and its
+# words, filled in from the store's Limits and the wait (the error's own message if none)
+REFUSALS: dict[str, tuple[type[RoomError], str]] = {
+    "gone": (RoomGone, ""),
+    "removed": (Removed, ""),
+    "locked": (Locked, ""),
+    "frozen": (Frozen, ""),
+    "full": (Full, "This room is full."),
+    "denied": (NotAllowed, "Only the lecturer who started this room can do that."),
+    "stranger": (NotAllowed, NOT_STUDENT),
+    "cap_p": (
+        CapReached,
+        "You have placed {points} points, as many as each student may: undo one to move it.",
+    ),
+    "cap_d": (
+        CapReached,
+        "You have sent {digits} digits, as many as each student may: undo one to send another.",
+    ),
+    "rate": (RateLimited, "Slow down a little: at most {rate} contributions every {window_s:g} s."),
+    "room_points": (
+        Full,
+        "The room holds as many points as it can ({room_points}): the lecturer may clear it or "
+        "remove some.",
+    ),
+    "joins": (
+        RateLimited,
+        "Many are joining this room at once: you join in {wait} (this page tries again).",
+    ),
+    "rooms": (
+        Full,
+        "This server keeps as many open rooms as it can ({rooms}); the first to close frees a "
+        "place within {wait}. Try again then.",
+    ),
+    "client": (
+        Full,
+        "You have {rooms_per_client} open rooms already, as many as one device may start: close "
+        'one (its lecturer\'s "Close the room"), or one frees a place within {wait} if nobody '
+        "uses it.",
+    ),
+}
 
 
 class RoomStore:
-    """Rooms with their rules, stored by a subclass; ``clock`` gives seconds (tests move it on),
-    ``codes`` new room codes (one in use is drawn again)."""
+    """Rooms with their rules, kept by the scripts in the Redis server ``client`` answers for
+    (``decode_responses=True``); ``clock`` gives seconds (tests move it on), ``codes`` new room
+    codes (one in use is drawn again)."""
 
     def __init__(
         self,
+        client: redis.Redis,
         limits: Limits | None = None,
         *,
         clock: Callable[[], float] = time.time,
         codes: Callable[[], str] = new_code,
     ) -> None:
+        self.redis = client
         self.limits = limits or Limits()
         self.clock = clock
         self.codes = codes
+        self._scripts = {
+            name: client.register_script(_COMMON + body) for name, body in SCRIPTS.items()
+        }
+
+    @staticmethod
+    def keys(code: str) -> list[str]:
+        """The room's six keys."""
+        base = f"{PREFIX}{code}"
+        parts = ("students", "items", "counts", "rate", "joined")
+        return [base, *(f"{base}:{part}" for part in parts)]
+
+    def _run(self, name: str, code: str, *args: object) -> Any:
+        """The script's answer; its refusals (:data:`REFUSALS`) raised, and a lost connection
+        as :class:`StoreUnavailable`."""
+        try:
+            answer = self._scripts[name](
+                keys=[*self.keys(code), REGISTRY],
+                args=[repr(self.clock()), self.limits.idle_s, *args],
+            )
+        except (redis.ConnectionError, redis.TimeoutError) as error:
+            raise StoreUnavailable from error
+        word, _, wait = answer.partition(":") if isinstance(answer, str) else ("", "", "")
+        if word in REFUSALS:
+            error, words = REFUSALS[word]
+            raise error(words.format(**asdict(self.limits), wait=wait_words(float(wait or 0))))
+        return answer
 
     # Lecturer
     def create(self, client: str = "") -> Created:
         """A new room with a fresh code and token, started from ``client`` (an address);
         :class:`Full`, saying when to try again, if the store or the client has as many
         rooms as it may."""
-        token = secrets.token_urlsafe(24)
+        token, limits = secrets.token_urlsafe(24), self.limits
         for _ in range(8):
             code = self.codes()
-            if CODE_PATTERN.fullmatch(code) and self._create(code, token_hash(token), client):
+            if CODE_PATTERN.fullmatch(code) and self._run(
+                "create", code, token_hash(token), *DEFAULT_KERNEL, client, limits.rooms,
+                limits.rooms_per_client, limits.join_burst,
+            ) == 1:  # fmt: skip
                 return Created(code, token)
         raise Full("No new room could be opened now; try again in a moment.")
 
+    def _lecturer(self, code: str, token: object, action: str, *args: object) -> Any:
+        return self._run("lecturer", code, token_hash(token), action, *args)
+
     def freeze(self, code: str, token: str, frozen: bool = True) -> None:
         """Stop (or allow again) every student's contributions and undos."""
-        self._lecturer(code, token, "freeze", "1" if frozen else "0")
+        self._lecturer(code, token, "set", "frozen", int(frozen))
 
     def lock(self, code: str, token: str, locked: bool = True) -> None:
         """Let nobody new join (or let them again); the students in the room stay."""
-        self._lecturer(code, token, "lock", "1" if locked else "0")
+        self._lecturer(code, token, "set", "locked", int(locked))
 
     def moderate(self, code: str, token: str, moderated: bool = True) -> None:
         """Show the students' digits only once the lecturer accepts them (or all again)."""
-        self._lecturer(code, token, "moderate", "1" if moderated else "0")
+        self._lecturer(code, token, "set", "moderated", int(moderated))
 
     def accept(self, code: str, token: str, item: int) -> None:
         """Accept the digit numbered ``item``: a moderated room's projector shows it."""
-        self._lecturer(code, token, "accept", str(_whole(item)))
+        self._lecturer(code, token, "accept", _whole(item))
 
     def clear(self, code: str, token: str) -> None:
         """Remove every contribution (the students stay in the room)."""
@@ -355,12 +559,12 @@ class RoomStore:
 
     def remove(self, code: str, token: str, item: int) -> None:
         """Remove one contribution by its number."""
-        self._lecturer(code, token, "remove", str(_whole(item)))
+        self._lecturer(code, token, "remove", _whole(item))
 
     def remove_student(self, code: str, token: str, number: int) -> None:
         """Remove the student with this number from the room, with all their contributions
         (their page says so; they cannot join again with the same identity)."""
-        self._lecturer(code, token, "remove_student", str(_whole(number)))
+        self._lecturer(code, token, "remove_student", _whole(number))
 
     def remove_recent(self, code: str, token: str) -> int:
         """Remove every student who joined in the last :attr:`Limits.recent_s` seconds, with
@@ -369,9 +573,19 @@ class RoomStore:
         return int(self._lecturer(code, token, "remove_recent", repr(since)))
 
     def set_kernel(self, code: str, token: str, kernel: str, width: float) -> None:
-        """The kernel and its parameter the room's projector shows (:data:`KERNELS`)."""
-        kernel, width = check_kernel(kernel, width)
-        self._lecturer(code, token, "kernel", kernel, repr(float(width)))
+        """The kernel and its parameter the room's projector shows (:data:`KERNELS`; anything
+        else is :class:`Invalid`)."""
+        if kernel not in KERNELS:
+            raise Invalid("The room's kernel is Gaussian, Laplacian or polynomial.")
+        low, high = KERNELS[kernel]
+        try:
+            value = float(width)
+        except (TypeError, ValueError):
+            raise Invalid("The kernel's parameter is a number.") from None
+        if not low <= value <= high:
+            raise Invalid(f"The kernel's parameter lies between {low:g} and {high:g}.")
+        value = round(value) if kernel == "poly" else value
+        self._lecturer(code, token, "set", "kernel", kernel, "width", repr(float(value)))
 
     def close(self, code: str, token: str) -> None:
         """Close the room and delete its data."""
@@ -384,65 +598,97 @@ class RoomStore:
     # Students
     def join(self, code: str) -> Joined:
         """A new anonymous student in the room."""
-        student = secrets.token_urlsafe(16)
-        return Joined(student, self._join(code, student))
+        student, limits = secrets.token_urlsafe(16), self.limits
+        args = (student, limits.students, limits.join_burst, limits.join_rate)
+        return Joined(student, int(self._run("join", code, *args)))
 
     def add_point(self, code: str, student: str, x: float, y: float, group: int) -> int:
         """Add a point of the plane in a group; its contribution number.  At most
-        :attr:`Limits.points` per student and :attr:`Limits.room_points` in the room."""
-        item = point_item(x, y, group)
-        return self._add(code, _student(student), POINT, item, self.limits.points)
+        :attr:`Limits.points` per student and :attr:`Limits.room_points` in the room; kept as
+        ``"x,y,group"``, :class:`Invalid` if it is not a point of the room's square."""
+        try:
+            values = [float(x), float(y)]
+        except (TypeError, ValueError):
+            raise Invalid("A point needs two numbers.") from None
+        if isinstance(x, bool) or isinstance(y, bool) or not all(map(math.isfinite, values)):
+            raise Invalid("A point needs two finite numbers.")
+        if max(abs(v) for v in values) > HALF_WIDTH:
+            raise Invalid(f"A point must lie in the square [−{HALF_WIDTH:g}, {HALF_WIDTH:g}]².")
+        if isinstance(group, bool) or group not in range(1, N_GROUPS + 1):
+            raise Invalid(f"A point's group is 1 to {N_GROUPS}.")
+        item = f"{values[0]:.4f},{values[1]:.4f},{int(group)}"
+        return self._add(code, student, POINT, item, self.limits.points)
 
     def add_digit(self, code: str, student: str, digit: np.ndarray) -> int:
-        """Add a 16 × 16 digit (in a moderated room, pending until accepted); its number."""
-        item = digit_item(digit)
-        return self._add(code, _student(student), DIGIT, item, self.limits.digits)
+        """Add a 16 × 16 digit (in a moderated room, pending until accepted); its number.  Kept
+        as 256 grey levels in base64; :class:`Invalid` unless its values lie in −1 … 1."""
+        try:
+            array = np.asarray(digit, dtype=float)
+        except (TypeError, ValueError):
+            raise Invalid("A digit is 16 × 16 grey values.") from None
+        if array.shape not in ((DIGIT_SIDE, DIGIT_SIDE), (DIGIT_SIDE * DIGIT_SIDE,)):
+            raise Invalid("A digit is 16 × 16 grey values.")
+        if not np.all(np.isfinite(array)) or np.abs(array).max(initial=0) > 1:
+            raise Invalid("A digit's grey values lie between −1 and 1.")
+        levels = np.round((array.ravel() + 1) * 127.5).astype(np.uint8)
+        item = base64.b64encode(levels.tobytes()).decode("ascii")
+        return self._add(code, student, DIGIT, item, self.limits.digits)
+
+    def _add(self, code: str, student: str, kind: str, data: str, cap: int) -> int:
+        limits = self.limits
+        window = int(self.clock() // limits.window_s)
+        args = (kind, data, cap, limits.rate, window, limits.room_points)
+        return int(self._run("add", code, _student(student), *args))
 
     def undo(self, code: str, student: str, item: int | None = None) -> int | None:
         """Remove the student's own contribution ``item`` (default: their latest); which one."""
-        return self._withdraw(code, _student(student), None if item is None else _whole(item))
+        which = "" if item is None else _whole(item)
+        answer = self._run("withdraw", code, _student(student), which)
+        return None if answer == "none" else int(answer)
 
     def mine(self, code: str, student: str) -> Snapshot:
         """The room as the student's own: only their contributions (and the room's settings)."""
-        return self._mine(code, _student(student))
+        return self._read(code, _student(student))
 
-    # Everyone (a subclass reads these)
+    # Everyone
     def snapshot(self, code: str) -> Snapshot:
         """Everything in the room now (:class:`RoomGone` if it is not open)."""
+        return self._read(code, "")
 
     def revision(self, code: str) -> int:
         """The room's revision (cheap: asked before the snapshot)."""
+        return int(self._run("revision", code))
 
-    # What a subclass stores (every one implements these)
-    def _create(self, code: str, hashed: str, client: str) -> bool: ...
-    def _lecturer(self, code: str, token: str, action: str, *args: str) -> object: ...
-    def _join(self, code: str, student: str) -> int: ...
-    def _add(self, code: str, student: str, kind: str, data: str, cap: int) -> int: ...
-    def _withdraw(self, code: str, student: str, item: int | None) -> int | None: ...
-    def _mine(self, code: str, student: str) -> Snapshot: ...
-
-    def _cap_error(self, kind: str) -> CapReached:
-        cap = self.limits.points if kind == POINT else self.limits.digits
-        return CapReached(CAP_WORDS[kind].format(cap=cap))
-
-    def _rate_error(self) -> RateLimited:
-        return RateLimited(RATE_WORDS.format(rate=self.limits.rate, window=self.limits.window_s))
-
-    def _room_points_error(self) -> Full:
-        return Full(ROOM_POINTS_WORDS.format(cap=self.limits.room_points))
-
-    def _joins_error(self, tokens: float) -> RateLimited:
-        """Refused by the join bucket holding ``tokens`` (< 1): when one is there again."""
-        wait = math.ceil((1 - tokens) / self.limits.join_rate)
-        return RateLimited(JOINS_WORDS.format(wait=wait))
-
-    def _rooms_error(self, mine: bool, wait_s: float) -> Full:
-        cap = self.limits.rooms_per_client if mine else self.limits.rooms
-        words = CLIENT_ROOMS_WORDS if mine else ROOMS_WORDS
-        return Full(words.format(cap=cap, wait=wait_words(wait_s)))
-
-    def _window(self, now: float) -> int:
-        return int(now // self.limits.window_s)
+    def _read(self, code: str, student: str) -> Snapshot:
+        """The room, or only the contributions of ``student``; a digit's data begins with
+        :data:`PENDING` until the lecturer accepts it."""
+        meta, n_students, flat = self._run("snapshot", code, student)
+        rev, frozen, kernel, width, locked, moderated = meta
+        rows = zip(flat[::2], (row.split("|", 2) for row in flat[1::2]), strict=True)
+        items = sorted((int(i), int(n), kind, data) for i, (n, kind, data) in rows)
+        numbers = np.array([item[:2] for item in items], dtype=int).reshape(-1, 2)
+        point = np.array([kind == POINT for _, _, kind, _ in items], dtype=bool)
+        xyg = np.array([d.split(",") for *_, k, d in items if k == POINT], float).reshape(-1, 3)
+        written = [d for *_, k, d in items if k == DIGIT]
+        digits = [np.frombuffer(base64.b64decode(d.lstrip(PENDING)), np.uint8) for d in written]
+        return Snapshot(
+            code=code,
+            revision=int(rev),
+            frozen=frozen == "1",
+            kernel=kernel,
+            width=float(width),
+            locked=locked == "1",
+            moderated=moderated == "1",
+            n_students=int(n_students),
+            point_ids=numbers[point, 0],
+            points=xyg[:, :2],
+            groups=xyg[:, 2].astype(int),
+            point_students=numbers[point, 1],
+            digit_ids=numbers[~point, 0],
+            digits=np.array(digits, dtype=float).reshape(-1, DIGIT_SIDE, DIGIT_SIDE) / 127.5 - 1,
+            digit_students=numbers[~point, 1],
+            digit_pending=np.array([d.startswith(PENDING) for d in written], dtype=bool),
+        )
 
 
 def _student(student: object) -> str:
@@ -458,186 +704,13 @@ def _whole(value: object) -> int:
     return int(value)
 
 
-# --- in the server's process ---
-
-
-@dataclass
-class _Room:
-    hashed: str
-    active: float
-    client: str = ""
-    kernel: str = DEFAULT_KERNEL[0]
-    width: float = DEFAULT_KERNEL[1]
-    frozen: bool = False
-    locked: bool = False
-    moderated: bool = False
-    rev: int = 0
-    next_id: int = 0
-    join_tokens: float = 0.0
-    join_at: float = 0.0
-    # secret id -> number (removed students stay here, named in ``removed``)
-    students: dict[str, int] = field(default_factory=dict)
-    joined_at: dict[int, float] = field(default_factory=dict)  # number -> when
-    removed: set[int] = field(default_factory=set)
-    # contribution number -> (student number, kind, data)
-    items: dict[int, tuple[int, str, str]] = field(default_factory=dict)
-    rate: dict[int, tuple[int, int]] = field(default_factory=dict)  # student -> (window, added)
-
-    def changed(self, now: float) -> None:
-        self.rev += 1
-        self.active = now
-
-    def snapshot(self, code: str, only: int | None = None) -> Snapshot:
-        items = [(i, *item) for i, item in self.items.items() if only in (None, item[0])]
-        meta = (self.rev, self.frozen, self.kernel, self.width, self.locked, self.moderated)
-        return snapshot_of(code, meta, len(self.students) - len(self.removed), items)
-
-    def remove_students(self, numbers: set[int]) -> None:
-        self.removed |= numbers & set(self.joined_at)
-        self.items = {i: item for i, item in self.items.items() if item[0] not in numbers}
-
-
 class MemoryStore(RoomStore):
-    """Rooms in this process: at most :attr:`Limits.rooms`, one lock around them all; an idle
-    room is deleted when next asked for, and all of them when a room is created."""
+    """Rooms in this process: a :mod:`fakeredis` server of its own runs the scripts, one
+    command or script at a time (its lock), and expires an idle room's keys as Redis does."""
 
     def __init__(self, limits: Limits | None = None, **kwargs) -> None:
-        super().__init__(limits, **kwargs)
-        self._rooms: dict[str, _Room] = {}
-        self._lock = threading.Lock()
-
-    def _room(self, code: str, now: float) -> _Room:
-        room = self._rooms.get(code)
-        if room is None or now - room.active > self.limits.idle_s:
-            self._rooms.pop(code, None)
-            raise RoomGone
-        return room
-
-    def _member(self, code: str, student: str, now: float, change: bool) -> tuple[_Room, int]:
-        """The room and the student's number (for a ``change`` of theirs: not while frozen)."""
-        room = self._room(code, now)
-        if student not in room.students:
-            raise NotAllowed(NOT_STUDENT)
-        if room.students[student] in room.removed:
-            raise Removed
-        if change and room.frozen:
-            raise Frozen
-        return room, room.students[student]
-
-    def _create(self, code: str, hashed: str, client: str) -> bool:
-        now = self.clock()
-        with self._lock:
-            for old in [c for c, r in self._rooms.items() if now - r.active > self.limits.idle_s]:
-                del self._rooms[old]
-            if code in self._rooms:
-                return False
-            for mine, cap in ((True, self.limits.rooms_per_client), (False, self.limits.rooms)):
-                rooms = [r for r in self._rooms.values() if not mine or r.client == client]
-                if len(rooms) >= cap:
-                    soonest = min(r.active for r in rooms) + self.limits.idle_s - now
-                    raise self._rooms_error(mine, soonest)
-            self._rooms[code] = _Room(hashed, now, client, join_tokens=self.limits.join_burst)
-            return True
-
-    def _lecturer(self, code: str, token: str, action: str, *args: str) -> object:
-        now = self.clock()
-        with self._lock:
-            room = self._room(code, now)
-            if not same_token(token, room.hashed):
-                raise NotAllowed(NOT_LECTURER)
-            answer: object = None
-            if action == "close":
-                del self._rooms[code]
-            elif action in ("freeze", "lock", "moderate"):
-                setattr(
-                    room,
-                    {"freeze": "frozen", "lock": "locked"}.get(action, "moderated"),
-                    args[0] == "1",
-                )
-            elif action == "accept" and (item := room.items.get(int(args[0]))):
-                room.items[int(args[0])] = (item[0], item[1], item[2].lstrip(PENDING))
-            elif action == "clear":
-                room.items.clear()
-            elif action == "remove":
-                room.items.pop(int(args[0]), None)
-            elif action == "remove_student":
-                room.remove_students({int(args[0])})
-            elif action == "remove_recent":
-                since = float(args[0])
-                recent = {n for n, t in room.joined_at.items() if t >= since} - room.removed
-                room.remove_students(recent)
-                answer = len(recent)
-            elif action == "kernel":
-                room.kernel, room.width = args[0], float(args[1])
-            if action not in ("check", "close"):
-                room.changed(now)
-            return answer
-
-    def _join(self, code: str, student: str) -> int:
-        now = self.clock()
-        with self._lock:
-            room = self._room(code, now)
-            if room.locked:
-                raise Locked
-            if len(room.students) - len(room.removed) >= self.limits.students:
-                raise Full("This room is full.")
-            tokens = min(
-                self.limits.join_burst,
-                room.join_tokens + (now - room.join_at) * self.limits.join_rate,
-            )
-            if tokens < 1:
-                raise self._joins_error(tokens)
-            room.join_tokens, room.join_at = tokens - 1, now
-            number = room.students[student] = len(room.students) + 1
-            room.joined_at[number] = now
-            room.changed(now)
-            return number
-
-    def _add(self, code: str, student: str, kind: str, data: str, cap: int) -> int:
-        now = self.clock()
-        with self._lock:
-            room, number = self._member(code, student, now, change=True)
-            if sum(item[:2] == (number, kind) for item in room.items.values()) >= cap:
-                raise self._cap_error(kind)
-            if kind == POINT and sum(item[1] == POINT for item in room.items.values()) >= (
-                self.limits.room_points
-            ):
-                raise self._room_points_error()
-            window, used = room.rate.get(number, (None, 0))
-            used = used if window == self._window(now) else 0
-            if used >= self.limits.rate:
-                raise self._rate_error()
-            room.rate[number] = (self._window(now), used + 1)
-            room.next_id += 1
-            pending = PENDING if kind == DIGIT and room.moderated else ""
-            room.items[room.next_id] = (number, kind, pending + data)
-            room.changed(now)
-            return room.next_id
-
-    def _withdraw(self, code: str, student: str, item: int | None) -> int | None:
-        now = self.clock()
-        with self._lock:
-            room, number = self._member(code, student, now, change=True)
-            own = [i for i, (s, _, _) in room.items.items() if s == number]
-            item = max(own, default=None) if item is None else item
-            if item not in own:
-                return None
-            del room.items[item]
-            room.changed(now)
-            return item
-
-    def _mine(self, code: str, student: str) -> Snapshot:
-        with self._lock:
-            room, number = self._member(code, student, self.clock(), change=False)
-            return room.snapshot(code, number)
-
-    def snapshot(self, code: str) -> Snapshot:
-        with self._lock:
-            return self._room(code, self.clock()).snapshot(code)
-
-    def revision(self, code: str) -> int:
-        with self._lock:
-            return self._room(code, self.clock()).rev
+        client = fakeredis.FakeRedis(server=fakeredis.FakeServer(), decode_responses=True)
+        super().__init__(client, limits, **kwargs)
 
 
 def open_store(limits: Limits | None = None) -> RoomStore:

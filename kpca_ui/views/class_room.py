@@ -11,10 +11,8 @@ Students add points on the canvas (:mod:`kpca_ui.draw`) and digits from the pad
 
 from __future__ import annotations
 
-import base64
 import functools
 import hashlib
-import io
 import ipaddress
 import os
 import socket
@@ -39,22 +37,7 @@ from kpca_ui.cache import memo
 from kpca_ui.chart import chart
 from kpca_ui.points import PointSet
 from kpca_ui.presenter import PAGE_PX, figure_px, presentable, presenter_mode
-from kpca_ui.rooms.store import (
-    CODE_LENGTH,
-    HALF_WIDTH,
-    KERNELS,
-    Joined,
-    NotAllowed,
-    RateLimited,
-    Removed,
-    RoomError,
-    RoomGone,
-    Snapshot,
-    StoreUnavailable,
-    normal_code,
-    shared_store,
-    wait_words,
-)
+from kpca_ui.rooms import store as rooms
 from kpca_ui.safety import guarded
 from kpca_ui.screen import content_px, width_listener
 from kpca_ui.settings import Setting, Settings
@@ -64,10 +47,12 @@ from kpca_ui.views.contours_grid import Space, grid
 
 PREFIX = "cl"
 ROOM = "room"  # the link's one parameter: the room's code (never a secret)
-SETTINGS = Settings(PREFIX, "class_room", Setting(ROOM, "Room", "link", longest=3 * CODE_LENGTH))
+SETTINGS = Settings(
+    PREFIX, "class_room", Setting(ROOM, "Room", "link", longest=3 * rooms.CODE_LENGTH)
+)
 PUBLIC_URL_ENV = "KPCA_PUBLIC_URL"  # the app's address as phones reach it (behind a balancer)
 LECTURER = "cl_lecturer"  # session key of the lecturer's room: (code, token)
-STUDENTS = "cl_students"  # session key of the rooms joined: code -> Joined
+STUDENTS = "cl_students"  # session key of the rooms joined: code -> rooms.Joined
 SHOWN = "cl_shown"  # session key of the projector's last snapshot
 NOTE = "cl_digit_note"  # session key of the note under the student's pad
 LECTURER_COOKIE, STUDENT_COOKIE = "kpca_lecturer_", "kpca_student_"  # + the room's code
@@ -89,6 +74,15 @@ STUDENT_HINT = (
     "**Tap** adds a point, **drag** moves one; **1 2 3** choose the group (colour) of the "
     "next points; **Delete**, **Undo** and **Clear** work on your own points."
 )
+SWITCH_HELP = {  # what the lecturer's buttons that turn a setting of the room on and off do
+    "cl_freeze": "No student can add or undo while the room is frozen.",
+    "cl_lock": "Nobody new can join; the students in the room carry on.",
+    "cl_moderate": "A student's digit reaches the projector only once you accept it here.",
+}
+STUDENT_LOST = (
+    "This room is no longer open: the lecturer closed it, or the rooms' store lost it. "
+    "Ask the lecturer for the new room's code."
+)
 CONTROLS_HELP = "The room's controls, shown only when opened (the projector shows them then)."
 UNREACHABLE = (
     "Phones cannot open this address: it names this computer itself, and the app has no "
@@ -106,15 +100,15 @@ export default function ({ data }) {
 )
 
 R = TypeVar("R")
-room_store = shared_store  # the server's store, shared by every session
+room_store = rooms.shared_store  # the server's store, shared by every session
 
 
-def attempt(action: Callable[[], R], place=None) -> R | None:
+def attempt(action: Callable[[], R]) -> R | None:
     """Run a store call; a room's refusal becomes a warning on the page (None returned)."""
     try:
         return action()
-    except RoomError as error:
-        (place or st).warning(str(error), icon=":material/info:")
+    except rooms.RoomError as error:
+        st.warning(str(error), icon=":material/info:")
         return None
 
 
@@ -151,17 +145,15 @@ def lecturer_room() -> tuple[str, str] | None:
         return started
     if (token := cookie(LECTURER_COOKIE + code)) is None:
         return None
-    store = room_store()
     try:
-        store.check_lecturer(code, token)
-        shown = store.snapshot(code)
-    except (NotAllowed, RoomGone):  # an old room's cookie: the page is a student's
+        room_store().check_lecturer(code, token)
+    except (rooms.NotAllowed, rooms.RoomGone):  # an old room's cookie: the page is a student's
         return None
-    except RoomError as error:
+    except rooms.RoomError as error:
         st.warning(str(error), icon=":material/cloud_off:")
         return None
     st.session_state[LECTURER] = (code, token)
-    st.session_state[SHOWN] = shown  # the controls start as the room is
+    st.session_state.pop(SHOWN, None)  # the controls start as the room is
     return code, token
 
 
@@ -177,7 +169,7 @@ def start_room() -> None:
 
 def linked_code() -> str | None:
     """The room code the link names (``?room=``), if it is one."""
-    return normal_code(st.query_params.get(ROOM))
+    return rooms.normal_code(st.query_params.get(ROOM))
 
 
 # --- the join link ---
@@ -221,34 +213,28 @@ def join_link(code: str) -> tuple[str, bool]:
 
 
 @functools.lru_cache(maxsize=64)
-def qr_png(link: str) -> bytes:
-    """The join link as a QR code, a PNG drawn here (no network), once per link."""
-    buffer = io.BytesIO()
-    segno.make(link, error="m").save(buffer, kind="png", scale=10, border=2)
-    return buffer.getvalue()
-
-
 def qr_html(link: str, px: int) -> str:
-    """The QR code as an image whose text alternative is the join address."""
-    data = base64.b64encode(qr_png(link)).decode("ascii")
+    """The join link as a QR code, a PNG drawn here (no network) once per link and size, in an
+    image whose text alternative is the join address."""
+    data = segno.make(link, error="m").png_data_uri(scale=10, border=2)
     return (
-        f'<img src="data:image/png;base64,{data}" width="{px}" height="{px}" '
-        f'alt="QR code of the join address, {link}">'
+        f'<img src="{data}" width="{px}" height="{px}" alt="QR code of the join address, {link}">'
     )
 
 
 # --- the lecturer's page ---
 
 
-def room_header(code: str, shown: Snapshot, controls: Callable[[], None]) -> None:
+def room_header(code: str, token: str, shown: rooms.Snapshot) -> None:
     """The room's code, join link, QR code and counts (large until the first student joins),
-    and beside them the lecturer's ``controls`` (first: the words say what they left)."""
+    and beside them the lecturer's controls, in a popover closed until opened (first: the words
+    say what they left)."""
     link, reachable = join_link(code)
     waiting = shown.n_students == 0
     presenting = presenter_mode()
     words, qr = st.columns([4, 1] if waiting else [6, 1], vertical_alignment="center")
-    with qr:
-        controls()
+    with qr, st.popover("Lecturer", icon=":material/tune:", key="cl_controls", help=CONTROLS_HELP):
+        lecturer_controls(code, token, shown)
     shown = latest(code) or shown
     size = "5rem" if waiting else "3rem" if presenting else "2.25rem"
     marks = [word for word, on in (("frozen", shown.frozen), ("locked", shown.locked)) if on]
@@ -274,59 +260,36 @@ def lecturer_page(code: str, token: str) -> None:
     projector(code, token)
 
 
-def switch(labels: tuple[str, str], key: str, now: bool, act: Callable[[bool], None], help: str):
-    """A button that turns a setting of the room's on (``labels[0]``) or, when ``now`` on, off
-    (``labels[1]``).  Not a toggle: a toggle kept in step with the room by the page raced the
-    projector's runs, twice a second, and could undo a change the room had just taken."""
-    if st.button(labels[now], key=key, help=help):
-        attempt(lambda: act(not now))
-
-
-def lecturer_controls(code: str, token: str, shown: Snapshot | None) -> None:
+def lecturer_controls(code: str, token: str, shown: rooms.Snapshot) -> None:
     """The room's controls: kernel, freeze, lock, moderation, removals, clear, elsewhere."""
     store = room_store()
     # each control starts as the room is (a reloaded page's too)
     kernel = st.selectbox(
         "Kernel",
-        list(KERNELS),
-        index=list(KERNELS).index(shown.kernel) if shown is not None else 0,
+        list(rooms.KERNELS),
+        index=list(rooms.KERNELS).index(shown.kernel),
         format_func=KERNEL_NAMES.get,
         key="cl_kernel",
         help="The kernel of the components behind the class's points.",
     )
-    low, high = KERNELS[kernel]
+    low, high = rooms.KERNELS[kernel]
     label, step, default = ("Degree", 1.0, 2.0) if kernel == "poly" else ("Width σ", 0.05, 0.5)
-    if shown is not None and shown.kernel == kernel:
-        default = shown.width
-    width = st.slider(label, low, high, default, step=step, key=f"cl_width_{kernel}")
-    if shown is not None and (shown.kernel, shown.width) != (kernel, float(width)):
+    value = shown.width if shown.kernel == kernel else default
+    width = st.slider(label, low, high, value, step=step, key=f"cl_width_{kernel}")
+    if (shown.kernel, shown.width) != (kernel, float(width)):
         attempt(lambda: store.set_kernel(code, token, kernel, width))
-    if shown is None:
-        return
-    switch(
-        ("Freeze", "Unfreeze"),
-        "cl_freeze",
-        shown.frozen,
-        lambda on: store.freeze(code, token, on),
-        "No student can add or undo while the room is frozen.",
+    switches = (  # buttons, not toggles: a toggle kept in step with the room by the page raced
+        # the projector's runs, twice a second, and could undo a change the room had just taken
+        ("cl_freeze", ("Freeze", "Unfreeze"), shown.frozen, store.freeze),
+        ("cl_lock", ("Lock", "Unlock"), shown.locked, store.lock),
+        ("cl_moderate", ("Moderate digits", "Stop moderating"), shown.moderated, store.moderate),
     )
-    switch(
-        ("Lock", "Unlock"),
-        "cl_lock",
-        shown.locked,
-        lambda on: store.lock(code, token, on),
-        "Nobody new can join; the students in the room carry on.",
-    )
-    switch(
-        ("Moderate digits", "Stop moderating"),
-        "cl_moderate",
-        shown.moderated,
-        lambda on: store.moderate(code, token, on),
-        "A student's digit reaches the projector only once you accept it here.",
-    )
+    for key, labels, now, act in switches:
+        if st.button(labels[now], key=key, help=SWITCH_HELP[key]):
+            attempt(functools.partial(act, code, token, not now))
     if shown.moderated:
         pending_digits(code, token, shown)
-    recent = wait_words(store.limits.recent_s)
+    recent = rooms.wait_words(store.limits.recent_s)
     if st.button(
         f"Lock, and remove everyone who joined in the last {recent}",
         key="cl_remove_recent",
@@ -355,7 +318,7 @@ def lecturer_controls(code: str, token: str, shown: Snapshot | None) -> None:
         st.rerun()
 
 
-def pending_digits(code: str, token: str, shown: Snapshot) -> None:
+def pending_digits(code: str, token: str, shown: rooms.Snapshot) -> None:
     """The digits waiting for the lecturer, oldest first, each with Accept and Reject."""
     waiting = np.flatnonzero(shown.digit_pending)
     st.caption(f"{len(waiting)} digit{'' if len(waiting) == 1 else 's'} waiting.")
@@ -369,7 +332,7 @@ def pending_digits(code: str, token: str, shown: Snapshot) -> None:
             attempt(lambda item=item: room_store().remove(code, token, item))
 
 
-def explore(code: str, shown: Snapshot) -> None:
+def explore(code: str, shown: rooms.Snapshot) -> None:
     """Links to Contours and Spectrum with the class's points, and their CSV."""
     for page, prefix in (("contours", "ct"), ("spectrum", "sp")):
         st.link_button(
@@ -390,53 +353,42 @@ def explore(code: str, shown: Snapshot) -> None:
     )
 
 
-def as_drawing(shown: Snapshot, keep: slice | np.ndarray = slice(None)) -> Drawing:
+def as_drawing(shown: rooms.Snapshot, keep: slice | np.ndarray = slice(None)) -> Drawing:
     """The room's points (those ``keep`` picks) as the canvas draws them."""
-    return from_points(np.column_stack([shown.points, shown.groups])[keep].tolist(), HALF_WIDTH)[0]
+    placed = np.column_stack([shown.points, shown.groups])[keep]
+    return from_points(placed.tolist(), rooms.HALF_WIDTH)[0]
 
 
-def points_link(shown: Snapshot, page: str, prefix: str) -> str:
+def points_link(shown: rooms.Snapshot, page: str, prefix: str) -> str:
     """A link to ``page`` with the class's points as its drawing (at most :data:`LINK_POINTS`)."""
     keep = np.unique(np.linspace(0, len(shown.points) - 1, LINK_POINTS).round().astype(int))
     query = {f"{prefix}_data": draw.DRAW, f"{prefix}_draw": encode(as_drawing(shown, keep))}
     return f"/{page}?{urlencode(query)}"
 
 
-def gone_room(shown: Snapshot | None) -> None:
-    """The lecturer's room is gone though they did not close it: say why it can be, and offer
-    a new room in one click."""
-    idle = wait_words(room_store().limits.idle_s)
-    lost = "" if shown is None else f" It held {shown.counts()}."
-    st.error(
-        "Your room is gone, though you did not close it: the rooms' store lost it (it "
-        f"restarted without its data), or nobody changed it for {idle}.{lost}",
-        icon=":material/cloud_off:",
-    )
-    st.button("Start a new room", key="cl_restart", on_click=start_room, icon=":material/groups:")
-
-
-def refreshed(code: str) -> Snapshot:
-    """The room now, read only when its revision moved on from the session's last picture."""
-    shown: Snapshot | None = st.session_state.get(SHOWN)
-    store = room_store()
-    if shown is None or shown.code != code or store.revision(code) != shown.revision:
-        shown = st.session_state[SHOWN] = store.snapshot(code)
-    return shown
-
-
-def latest(code: str) -> Snapshot | None:
-    """The room now (:func:`refreshed`); the last picture if the store cannot be reached;
-    None once the room is gone (said, with a new room offered)."""
+def latest(code: str) -> rooms.Snapshot | None:
+    """The room now, read only when its revision moved on from the session's last picture; that
+    picture if the store cannot be reached; None once the room is gone."""
+    shown = st.session_state.get(SHOWN)
+    shown = shown if getattr(shown, "code", None) == code else None
     try:
-        return refreshed(code)
-    except StoreUnavailable as error:
+        if shown is None or room_store().revision(code) != shown.revision:
+            shown = st.session_state[SHOWN] = room_store().snapshot(code)
+    except rooms.StoreUnavailable as error:
         st.warning(str(error), icon=":material/cloud_off:")
-        shown = st.session_state.get(SHOWN)
-        return shown if shown is not None and shown.code == code else None
-    except RoomGone:
-        shown = st.session_state.get(SHOWN)
-        gone_room(shown if shown is not None and shown.code == code else None)
+    except rooms.RoomGone:  # though the lecturer did not close it: say why, offer a new room
+        idle = rooms.wait_words(room_store().limits.idle_s)
+        st.error(
+            "Your room is gone, though you did not close it: the rooms' store lost it (it "
+            f"restarted without its data), or nobody changed it for {idle}."
+            + ("" if shown is None else f" It held {shown.counts()}."),
+            icon=":material/cloud_off:",
+        )
+        st.button(
+            "Start a new room", key="cl_restart", on_click=start_room, icon=":material/groups:"
+        )
         return None
+    return shown
 
 
 @st.fragment(run_every=REFRESH_S)
@@ -448,12 +400,7 @@ def projector(code: str, token: str) -> None:
         return
     # the projector polls twice a second: no "Running…" and "Stop" in its header
     st.html('<style>[data-testid="stStatusWidget"] { visibility: hidden; }</style>')
-
-    def controls() -> None:
-        with st.popover("Lecturer", icon=":material/tune:", key="cl_controls", help=CONTROLS_HELP):
-            lecturer_controls(code, token, shown)
-
-    room_header(code, shown, controls)
+    room_header(code, token, shown)
     points, digits = st.columns(2)
     with points:
         class_points(shown)
@@ -466,7 +413,7 @@ def projector(code: str, token: str) -> None:
             st.dataframe(contributions(shown), hide_index=True, key="cl_table")
 
 
-def contributions(shown: Snapshot) -> pd.DataFrame:
+def contributions(shown: rooms.Snapshot) -> pd.DataFrame:
     """Every contribution: its student's number, what it is (points P1…, digits D1…)."""
     x, y = shown.points.round(3).T
     points = {
@@ -495,7 +442,7 @@ def screen_px() -> tuple[int, int]:
     return width, max(figure_px(), round(width * 9 / 16) - HEADER_PX)
 
 
-def sample(shown: Snapshot) -> np.ndarray:
+def sample(shown: rooms.Snapshot) -> np.ndarray:
     """Which points the projector fits: all, or :data:`PROJECTOR_POINTS` of them, a random
     sample fixed by the points' numbers (one more point changes it by at most one)."""
     if len(shown.points) <= PROJECTOR_POINTS:
@@ -505,7 +452,7 @@ def sample(shown: Snapshot) -> np.ndarray:
 
 
 @guarded(PREFIX, "the class's points")
-def class_points(shown: Snapshot) -> None:
+def class_points(shown: rooms.Snapshot) -> None:
     """The class's points (at most :data:`PROJECTOR_POINTS`, :func:`sample`) over the first
     kernel principal components of the room's kernel."""
     if len(shown.points) < draw.MIN_POINTS:
@@ -522,8 +469,8 @@ def class_points(shown: Snapshot) -> None:
     if len(keep) < len(shown.points):
         title = f"A sample of {len(X)} of the class's {len(shown.points)} points"
     points = PointSet(X, groups, title, ("room", digest))
-    parameter = {"degree": int(shown.width)} if shown.kernel == "poly" else {"sigma": shown.width}
-    spec = ct.KernelSpec(shown.kernel, **parameter)  # type: ignore[arg-type]
+    # the room's one parameter is its kernel's first (σ, or the polynomial's degree)
+    spec = ct.KernelSpec(shown.kernel).with_value(ct.SWEEPABLE[shown.kernel][0], shown.width)
     colours = tuple(draw.GROUP_COLOURS)
     space, n_components = Space(FIGURE_PX, colours=colours), N_COMPONENTS
     if presenter_mode():  # a projector: one panel, half the screen's width
@@ -550,7 +497,7 @@ def cleaned_digit(
 
 
 @guarded(PREFIX, "the class's digits")
-def digit_wall(shown: Snapshot) -> None:
+def digit_wall(shown: rooms.Snapshot) -> None:
     """The latest digits shown (in a moderated room, accepted), each as written and cleaned by
     both methods (the Demo's model), named D1, D2, … in the order they came."""
     showing = np.flatnonzero(shown.shown_digits())
@@ -600,26 +547,25 @@ def digit_wall(shown: Snapshot) -> None:
 # --- a student's phone ---
 
 
-def joined(code: str) -> Joined | None:
+def joined(code: str) -> rooms.Joined | None:
     """This session's place in the room: the one it has, else the one the browser's cookie
     keeps (a reloaded phone), else a new one (joining for the first time); the refusal said."""
     places: dict = st.session_state.setdefault(STUDENTS, {})
     if code in places:
         return places[code]
-    kept = cookie(STUDENT_COOKIE + code) or ""
-    number, _, student = kept.partition(".")
+    number, _, student = (cookie(STUDENT_COOKIE + code) or "").partition(".")
     try:
         if number.isdigit() and student:
             room_store().mine(code, student)  # still in the room
-            places[code] = Joined(student, int(number))
+            places[code] = rooms.Joined(student, int(number))
         else:
             places[code] = room_store().join(code)
-    except NotAllowed:  # an old room's cookie: join anew
+    except rooms.NotAllowed:  # an old room's cookie: join anew
         places[code] = attempt(lambda: room_store().join(code))
-    except RateLimited as refused:
+    except rooms.RateLimited as refused:
         st.info(str(refused), icon=":material/hourglass_top:")
         waiting_to_join(code)
-    except RoomError as error:
+    except rooms.RoomError as error:
         st.warning(str(error), icon=":material/info:")
     if places.get(code) is None:
         places.pop(code, None)
@@ -629,10 +575,9 @@ def joined(code: str) -> Joined | None:
 @st.fragment(run_every=JOIN_RETRY_S)
 def waiting_to_join(code: str) -> None:
     """Ask again to join (many join at once); the whole page once in."""
-    places: dict = st.session_state.setdefault(STUDENTS, {})
     try:
-        places[code] = room_store().join(code)
-    except RoomError:
+        st.session_state.setdefault(STUDENTS, {})[code] = room_store().join(code)
+    except rooms.RoomError:
         return
     st.rerun()
 
@@ -662,13 +607,13 @@ def sync_points(code: str, student: str) -> str | None:
     for item in gone:
         try:
             store.undo(code, student, item)
-        except RoomError as error:
+        except rooms.RoomError as error:
             refusal = str(error)
     for ix, iy, group in new if refusal is None else []:
         x, y = Drawing(((ix, iy, group),), drawing.half_width).X[0]
         try:
             store.add_point(code, student, float(x), float(y), group)
-        except RoomError as error:
+        except rooms.RoomError as error:
             return str(error)
     return refusal
 
@@ -680,7 +625,7 @@ def student_button(label: str, act: Callable[[], object], **options: Any) -> Non
     def click() -> None:
         try:
             act()
-        except (ValueError, RoomError) as error:
+        except (ValueError, rooms.RoomError) as error:
             st.session_state[NOTE] = str(error)
 
     st.button(label, on_click=click, **options)
@@ -690,29 +635,11 @@ def send_digit(code: str, student: str) -> None:
     """The "Send this digit" button's action: the pad's digit into the room, and a clean pad."""
     room_store().add_digit(code, student, to_digit(pad.current_writing(PREFIX)))
     moderated = room_store().mine(code, student).moderated
-    st.session_state[NOTE] = (
-        "Sent: your digit waits for the lecturer to show it."
-        if moderated
-        else "Sent: your digit is on the projector."
-    )
+    where = "waits for the lecturer to show it" if moderated else "is on the projector"
+    st.session_state[NOTE] = f"Sent: your digit {where}."
     k = pad.keys(PREFIX)
     st.session_state[k["writing"]] = Handwriting()
     st.session_state[k["rev"]] = st.session_state.get(k["rev"], 0) + 1
-
-
-def student_gone(code: str, error: RoomError) -> None:
-    """A joined student's room refused them: removed, or the room gone (closed or lost)."""
-    if isinstance(error, Removed):
-        st.warning(str(error), icon=":material/person_off:")
-    elif isinstance(error, RoomGone):
-        st.warning(
-            "This room is no longer open: the lecturer closed it, or the rooms' store lost it. "
-            "Ask the lecturer for the new room's code.",
-            icon=":material/cloud_off:",
-        )
-        st.session_state.get(STUDENTS, {}).pop(code, None)
-    else:
-        st.warning(str(error), icon=":material/info:")
 
 
 def student_view(code: str) -> None:
@@ -724,8 +651,11 @@ def student_view(code: str) -> None:
     try:
         refusal = sync_points(code, student)
         mine = room_store().mine(code, student)
-    except RoomError as error:
-        student_gone(code, error)
+    except rooms.RoomError as error:  # removed, or the room gone (closed, or lost by the store)
+        if gone := isinstance(error, rooms.RoomGone):
+            st.session_state.get(STUDENTS, {}).pop(code, None)
+        icon = "cloud_off" if gone else "person_off" if isinstance(error, rooms.Removed) else "info"
+        st.warning(STUDENT_LOST if gone else str(error), icon=f":material/{icon}:")
         return
     if sorted(draw.current_drawing(PREFIX).cells) != sorted(as_drawing(mine).cells):
         # the canvas shows what the room holds
