@@ -192,3 +192,27 @@ def test_the_whole_spectrum_in_words_counts_its_coloured_cells(rings_sweep) -> N
         assert f"{coloured[i]} of {sweep.n_samples_} eigenvalues are non-zero" in said.text
         assert f"10^{np.nanmin(z[:, i]):.1f} of the variance" in said.text
     assert np.array_equal(said.table["non-zero eigenvalues"], coloured)
+
+
+def test_the_projection_in_words_gives_the_points_range_and_the_groups_share() -> None:
+    """The numbers are the figure's own points; the share between groups (η²) is checked
+    against pandas' group means; two far blobs put all of kPC 1 between them."""
+    X, labels = three_rings(150, 0.1, 0)
+    sweep = ct.contour_sweep(X, [ct.KernelSpec("rbf", sigma=1.0)], n_components=2, labels=labels)
+    said = contour_figures.describe_projection(sweep, 0, 1, 2)
+    fig = contour_figures.projection_figure(sweep, 0, 1, 2)
+    drawn = np.concatenate([np.asarray(t.x, float) for t in fig.data])
+    assert f"kPC 1 runs from {drawn.min():.3g} to {drawn.max():.3g}" in said.text
+    table = said.table
+    means = table.groupby("group")["kPC 2"].transform("mean")
+    eta = ((means - table["kPC 2"].mean()) ** 2).sum() / table["kPC 2"].var(ddof=0) / len(table)
+    assert f"and {eta:.0%} of kPC 2's" in said.text
+    assert len(table) == len(X) and set(table["group"]) == set(labels)
+    missing = contour_figures.describe_projection(sweep, 0, 1, 3)
+    assert "kPC 3" in missing.label and len(missing.text) > len(missing.label) + 2
+    rng = np.random.RandomState(0)
+    blobs = np.vstack([rng.normal(-5, 0.3, (40, 2)), rng.normal(5, 0.3, (40, 2))])
+    two = ct.contour_sweep(
+        blobs, [ct.KernelSpec("poly", degree=1)], n_components=2, labels=[0] * 40 + [1] * 40
+    )
+    assert "lies 100% of kPC 1's variance" in contour_figures.describe_projection(two, 0, 1, 2).text
