@@ -152,3 +152,67 @@ def test_the_decision_regions_in_words_give_the_titles_accuracies_and_each_class
     share = float(np.mean(result.kernel_regions == np.unique(y)[0]))
     assert f"class {np.unique(y)[0]} {share:.0%}" in said.text
     assert said.table["share of the plane, x and y"].sum() == pytest.approx(1.0)
+
+
+def test_the_spectrum_at_one_width_in_words_reads_as_its_bars(rings_sweep) -> None:
+    """The bars' words give the bars' own heights, and the counts their cumulative share."""
+    sweep, index = rings_sweep, 12
+    said = spectrum_figures.describe_spectrum_bars(sweep, index)
+    bars = spectrum_figures.spectrum_bars_figure(sweep, index).data
+    heights, cumulative = np.asarray(bars[0].y, float), np.asarray(bars[1].y, float)
+    for k in range(5):
+        assert f"λ{chr(0x2081 + k)} {heights[k]:.1%}" in said.text
+    assert np.allclose(said.table["λk/Σλ"], heights, rtol=1e-6)
+    assert np.allclose(said.table["cumulative share"], cumulative, rtol=1e-6)
+    half = int(np.argmax(np.cumsum(sweep.ratios_[index]) >= 0.5 - 1e-12)) + 1
+    assert f"{half} for 50%" in said.text
+    assert f"λ₁ holds {bars[2].y[0]:.1%}" in said.text  # linear PCA's diamond
+
+
+def test_the_effective_components_in_words_read_as_the_lines(rings_sweep) -> None:
+    sweep = rings_sweep
+    said = spectrum_figures.describe_effective_components(sweep, chosen=12)
+    fig = spectrum_figures.effective_components_figure(sweep, chosen=12)
+    (kernel_90,) = [t for t in fig.data if t.name == "kernel PCA, 90 %"]
+    (linear_90,) = [t for t in fig.data if t.name == "linear PCA, 90 %"]
+    counts = np.asarray(kernel_90.y, float)
+    for i in (0, counts.size - 1, 12):
+        width = spectrum_figures.format_parameter(sweep, sweep.widths_[i])
+        assert f"at {width}: {counts[i]:.0f} components for 90%" in said.text
+    assert f"needs {linear_90.y[0]:.0f} components for 90%" in said.text
+    assert np.allclose(said.table["components for 90%"], counts)
+
+
+def test_the_whole_spectrum_in_words_counts_its_coloured_cells(rings_sweep) -> None:
+    sweep = rings_sweep
+    said = spectrum_figures.describe_spectrum_heatmap(sweep, chosen=12)
+    z = np.asarray(spectrum_figures.spectrum_heatmap_figure(sweep, chosen=12).data[0].z, float)
+    coloured = np.isfinite(z).sum(axis=0)  # z is components × widths
+    for i in (0, z.shape[1] - 1, 12):
+        assert f"{coloured[i]} of {sweep.n_samples_} eigenvalues are non-zero" in said.text
+        assert f"10^{np.nanmin(z[:, i]):.1f} of the variance" in said.text
+    assert np.array_equal(said.table["non-zero eigenvalues"], coloured)
+
+
+def test_the_projection_in_words_gives_the_points_range_and_the_groups_share() -> None:
+    """The numbers are the figure's own points; the share between groups (η²) is checked
+    against pandas' group means; two far blobs put all of kPC 1 between them."""
+    X, labels = three_rings(150, 0.1, 0)
+    sweep = ct.contour_sweep(X, [ct.KernelSpec("rbf", sigma=1.0)], n_components=2, labels=labels)
+    said = contour_figures.describe_projection(sweep, 0, 1, 2)
+    fig = contour_figures.projection_figure(sweep, 0, 1, 2)
+    drawn = np.concatenate([np.asarray(t.x, float) for t in fig.data])
+    assert f"kPC 1 runs from {drawn.min():.3g} to {drawn.max():.3g}" in said.text
+    table = said.table
+    means = table.groupby("group")["kPC 2"].transform("mean")
+    eta = ((means - table["kPC 2"].mean()) ** 2).sum() / table["kPC 2"].var(ddof=0) / len(table)
+    assert f"and {eta:.0%} of kPC 2's" in said.text
+    assert len(table) == len(X) and set(table["group"]) == set(labels)
+    missing = contour_figures.describe_projection(sweep, 0, 1, 3)
+    assert "kPC 3" in missing.label and len(missing.text) > len(missing.label) + 2
+    rng = np.random.RandomState(0)
+    blobs = np.vstack([rng.normal(-5, 0.3, (40, 2)), rng.normal(5, 0.3, (40, 2))])
+    two = ct.contour_sweep(
+        blobs, [ct.KernelSpec("poly", degree=1)], n_components=2, labels=[0] * 40 + [1] * 40
+    )
+    assert "lies 100% of kPC 1's variance" in contour_figures.describe_projection(two, 0, 1, 2).text

@@ -29,6 +29,7 @@ import re
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 
 from ..contours import ContourSweep, KernelSpec, contour_sweep, missing_reason
@@ -724,3 +725,40 @@ def describe_contours(sweep: ContourSweep, *, title: str = "") -> Description:
         for r in range(column.fit.n_components)
     ]
     return Description(label, text, table)
+
+
+def describe_projection(sweep: ContourSweep, column: int, i: int, j: int) -> Description:
+    """:func:`projection_figure` in words: the column, the two components' ranges over the
+    data and, with groups, how much of each component's variance lies between the groups
+    (the correlation ratio η²: 100 % when each group sits at one value, 0 % when the groups
+    overlap entirely), with each group's centre.  The table: every point's group and values.
+    """
+    col = sweep.columns[column]
+    label = f"{sweep.column_label(column)}: the data in kPC {i} and kPC {j}"
+    missing = [k for k in (i, j) if k > col.n_components]
+    if missing:
+        return Description(label, f"{label}: {missing_reason(col, missing[0] - 1)}.")
+    P = col.fit.projections[:, [i - 1, j - 1]]
+    labels = np.zeros(len(P), dtype=int) if sweep.labels is None else np.asarray(sweep.labels)
+    groups = np.unique(labels)
+    said = [
+        f"{label}: {len(P)} points.",
+        f"kPC {i} runs from {P[:, 0].min():.3g} to {P[:, 0].max():.3g}, "
+        f"kPC {j} from {P[:, 1].min():.3g} to {P[:, 1].max():.3g}.",
+    ]
+    if len(groups) > 1:
+        centres = np.array([P[labels == g].mean(axis=0) for g in groups])
+        sizes = np.array([np.sum(labels == g) for g in groups])
+        between = (sizes[:, None] * (centres - P.mean(axis=0)) ** 2).sum(axis=0)
+        total = ((P - P.mean(axis=0)) ** 2).sum(axis=0)
+        eta = np.divide(between, total, out=np.zeros(2), where=total > 0)
+        said.append(
+            f"Between the {len(groups)} groups lies {eta[0]:.0%} of kPC {i}'s variance and "
+            f"{eta[1]:.0%} of kPC {j}'s."
+        )
+        said += [
+            f"Group {g} ({n} points) is centred at ({x:.3g}, {y:.3g})."
+            for g, n, (x, y) in zip(groups, sizes, centres, strict=True)
+        ]
+    table = pd.DataFrame({"group": labels, f"kPC {i}": P[:, 0], f"kPC {j}": P[:, 1]})
+    return Description(label, " ".join(said), table)

@@ -370,9 +370,11 @@ def projection_view(sweep: ct.ContourSweep, slug: str, width: int = figures.FIGU
     label = SETTINGS.draw("ct_pcol", choose[0], options=labels, index=len(labels) - 1)
     i = SETTINGS.draw("ct_pi", choose[1], options=components)
     j = SETTINGS.draw("ct_pj", choose[2], options=components, index=second - 1)
-    fig = figures.projection_figure(sweep, labels.index(label), i, j, width_px=width)
+    column = labels.index(label)
+    fig = figures.projection_figure(sweep, column, i, j, width_px=width)
     config = export_config(f"contours-kpc{i}-kpc{j}_{slug}", image_format=SETTINGS.value("ct_img"))
-    chart(presentable(fig), key="ct_projection", config=config)
+    said = figures.describe_projection(sweep, column, i, j)
+    chart(presentable(fig), key="ct_projection", config=config, description=said)
     if prose():
         explain("ct_projection")
 

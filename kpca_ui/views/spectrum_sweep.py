@@ -252,7 +252,9 @@ def chosen_width_view(points: PointSet, chosen: Choice, n_leading: int) -> None:
     with below_left:
         scrub = not np.isnan(made.ratios_[index, 0])  # a spectrum to scrub through
         frames = figure(points, chosen, "bars frames", log=log_bars) if scrub else None
-        _show(spectrum, "bars", stem, frames)
+        _show(
+            spectrum, "bars", stem, frames, description=figures.describe_spectrum_bars(made, index)
+        )
     with below_right:
         if isinstance(components_or_reason, str):
             (st.info if made.regime_[index] == CONSTANT else st.warning)(components_or_reason)
@@ -269,10 +271,14 @@ def chosen_width_view(points: PointSet, chosen: Choice, n_leading: int) -> None:
         said = figures.describe_ratio_lines(made, n_leading=n_leading, chosen=index)
         _show(lines, "lines", stem, moving, SWEEP_PX, said)
     with right:
-        _show(figure(points, chosen, "components", index), "components", stem, moving, SWEEP_PX)
+        said = figures.describe_effective_components(made, chosen=index)
+        _show(
+            figure(points, chosen, "components", index), "components", stem, moving, SWEEP_PX, said
+        )
     left, right = above.columns([3, 2])
     with left:
-        _show(figure(points, chosen, "heatmap", index), "heatmap", stem, moving, SWEEP_PX)
+        said = figures.describe_spectrum_heatmap(made, chosen=index)
+        _show(figure(points, chosen, "heatmap", index), "heatmap", stem, moving, SWEEP_PX, said)
     if prose():
         with right:
             st.markdown("#### The two limits")

@@ -29,6 +29,7 @@ from .at_width import (
     MAPS_PX,
     component_maps_figure,
     components_at_figure,
+    describe_spectrum_bars,
     plan_maps,
     projection_figure,
     spectrum_bars_figure,
@@ -56,7 +57,9 @@ from .marks import (
 )
 from .widths import (
     centring_share_figure,
+    describe_effective_components,
     describe_ratio_lines,
+    describe_spectrum_heatmap,
     effective_components_figure,
     ratio_lines_figure,
     spectrum_film_figure,
@@ -85,7 +88,10 @@ __all__ = [
     "component_maps_figure",
     "components_at_figure",
     "copy_figure",
+    "describe_effective_components",
     "describe_ratio_lines",
+    "describe_spectrum_bars",
+    "describe_spectrum_heatmap",
     "effective_components_figure",
     "format_parameter",
     "move_chosen",

@@ -11,12 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 from plotly.colors import qualitative
 
 from ...kernel_pca import Progress
 from ...spectrum import CONSTANT, WidthSweep, component_grid
 from .. import layout, panels, style
+from ..words import Description, share, subscript
 from .marks import (
     FONT,
     HEIGHT,
@@ -149,6 +151,36 @@ def spectrum_bars_figure(
         bargap=0.15,
     )
     return figure(data, layout)
+
+
+def describe_spectrum_bars(sweep: WidthSweep, index: int, *, n_bars: int = 20) -> Description:
+    """:func:`spectrum_bars_figure` in words: at the chosen width, the leading shares
+    λ_k/Σλ, how many components carry half and 90 % of the variance, and linear PCA's first
+    share; the table, each bar's share, the cumulative share and linear PCA's."""
+    n_bars = max(1, min(int(n_bars), sweep.n_samples_))
+    ratios = sweep.ratios_[index, :n_bars]
+    value = format_parameter(sweep, float(sweep.widths_[index]))
+    label = f"Spectrum at {value}"
+    if np.isnan(ratios[0]):
+        text = f"{label}: the centred kernel matrix is zero up to rounding, no spectrum."
+        return Description(label, text)
+    cumulative = np.cumsum(sweep.ratios_[index])
+    leading = ", ".join(f"λ{subscript(k + 1)} {share(r)}" for k, r in enumerate(ratios[:5]))
+    needed = [f"{int(np.searchsorted(cumulative, f - 1e-12) + 1)} for {f:.0%}" for f in (0.5, 0.9)]
+    said = (
+        f"{label}: bars λ_k/Σλ of the first {n_bars} components and their cumulative share. "
+        f"{leading}. Components needed: {', '.join(needed)} of the variance. Linear PCA, "
+        f"diamonds: λ₁ holds {share(sweep.linear_ratios_[0])}."
+    )
+    linear = np.full(n_bars, np.nan)
+    linear[: min(n_bars, sweep.linear_ratios_.size)] = sweep.linear_ratios_[:n_bars]
+    table = {
+        "component k": np.arange(1, n_bars + 1),
+        "λk/Σλ": ratios,
+        "cumulative share": cumulative[:n_bars],
+        "linear PCA λk/Σλ": linear,
+    }
+    return Description(label, said, pd.DataFrame(table))
 
 
 BARS_TOPS = np.array([1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0])

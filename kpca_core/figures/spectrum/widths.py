@@ -373,6 +373,76 @@ def effective_components_figure(
     return figure(data, layout)
 
 
+def describe_effective_components(
+    sweep: WidthSweep, *, chosen: int | None = None, fractions: Sequence[float] = (0.90, 0.95)
+) -> Description:
+    """:func:`effective_components_figure` in words: how many leading components carry each
+    share of the variance at the narrowest and the widest width, and at the ``chosen`` one,
+    beside linear PCA's count; the table, every width's counts."""
+    counts = {f: sweep.effective_components(f) for f in fractions}
+    cumulative = np.cumsum(sweep.linear_ratios_)
+
+    def at(i: int) -> str:
+        found = [f"{_count(counts[f][i])} for {f:.0%}" for f in fractions]
+        return f"at {format_parameter(sweep, float(sweep.widths_[i]))}: {', '.join(found)}"
+
+    label = f"Effective number of components against the {parameter_label(sweep)}"
+    linear = [int(np.searchsorted(cumulative, f - 1e-12) + 1) for f in fractions]
+    said = [
+        f"{label}: the leading components kernel PCA needs to carry a share of the variance, "
+        f"over {sweep.widths_.size} values.",
+        f"Kernel PCA needs {at(0)}; {at(sweep.widths_.size - 1)}.",
+        f"The chosen value, the dashed line: {at(chosen)}." if chosen is not None else "",
+        "Linear PCA, flat lines, needs "
+        + ", ".join(f"{_count(n)} for {f:.0%}" for n, f in zip(linear, fractions, strict=True))
+        + ".",
+    ]
+    table = {parameter_label(sweep): sweep.widths_}
+    table.update({f"components for {f:.0%}": counts[f] for f in fractions})
+    return Description(label, " ".join(s for s in said if s), pd.DataFrame(table))
+
+
+def _count(n: float) -> str:
+    if not np.isfinite(n):
+        return "no count (no spectrum)"
+    return f"{n:.0f} component" + ("" if n == 1 else "s")
+
+
+def describe_spectrum_heatmap(sweep: WidthSweep, *, chosen: int | None = None) -> Description:
+    """:func:`spectrum_heatmap_figure` in words: at the narrowest, the widest and the ``chosen``
+    width, how many eigenvalues are non-zero and how far the smallest lies below the largest;
+    the table, those numbers at every width."""
+    nonzero = np.sum(sweep.ratios_ > 0, axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        logs = np.log10(np.where(sweep.ratios_ > 0, sweep.ratios_, np.nan))
+    smallest = np.array([np.nanmin(row) if np.isfinite(row).any() else np.nan for row in logs])
+
+    def at(i: int) -> str:
+        where = format_parameter(sweep, float(sweep.widths_[i]))
+        if nonzero[i] == 0:
+            return f"at {where} no eigenvalue is non-zero (blank)"
+        return (
+            f"at {where} {nonzero[i]} of {sweep.n_samples_} eigenvalues are non-zero, the "
+            f"smallest 10^{smallest[i]:.1f} of the variance"
+        )
+
+    label = f"The whole spectrum against the {parameter_label(sweep)}"
+    said = [
+        f"{label}: the share λ_k/Σλ of every component k (log scale, rows) at each of "
+        f"{sweep.widths_.size} values (columns), coloured by its logarithm; blank where it is "
+        "zero up to rounding.",
+        f"Narrowest: {at(0)}. Widest: {at(sweep.widths_.size - 1)}.",
+        f"The chosen value, the dashed line: {at(chosen)}." if chosen is not None else "",
+    ]
+    table = {
+        parameter_label(sweep): sweep.widths_,
+        "non-zero eigenvalues": nonzero,
+        "log10 of the smallest share": smallest,
+        "λ1/Σλ": sweep.ratios_[:, 0],
+    }
+    return Description(label, " ".join(s for s in said if s), pd.DataFrame(table))
+
+
 def count_ticks(low: float, high: float) -> list[int]:
     """Tick values of a log axis of counts from ``low`` to ``high``: 1, 2, 5, 10, 20, …
 
