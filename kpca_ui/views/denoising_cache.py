@@ -12,7 +12,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
 from typing import Any
 
@@ -146,46 +146,36 @@ class Newest:
 
     def __init__(self, settle_s: float) -> None:
         self.settle_s = settle_s
-        self._changed = threading.Condition()
-        self._waiting: tuple[Future, Callable[[], Any], float] | None = None
+        self._lock = threading.Lock()
+        self._waiting: Future | None = None
         self._asked = -math.inf  # when the last request came
-        self._busy = False
-        threading.Thread(target=self._run, name="kpca-dn-frames", daemon=True).start()
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="kpca-dn-frames")
 
     def submit(self, function: Callable[..., Any], *args: Any) -> Future:
         """A future of ``function(*args)``; the request waiting before it is cancelled."""
         future: Future = Future()
-        with self._changed:
+        with self._lock:
             if self._waiting is not None:
-                self._waiting[0].cancel()
+                self._waiting.cancel()  # a running or finished one is left alone
             now = time.monotonic()
             due = now if now - self._asked >= self.settle_s else now + self.settle_s
-            self._waiting, self._asked = (future, partial(function, *args), due), now
-            self._changed.notify_all()
+            self._waiting, self._asked = future, now
+        self._thread.submit(self._make, future, due, partial(function, *args))
         return future
 
     def drain(self) -> None:
         """Wait until nothing waits or runs (tests)."""
-        with self._changed:
-            self._changed.wait_for(lambda: self._waiting is None and not self._busy)
+        self._thread.submit(time.monotonic).result()
 
-    def _run(self) -> None:
-        while True:
-            with self._changed:
-                self._changed.wait_for(lambda: self._waiting is not None)
-                future, job, due = self._waiting
-                if (left := due - time.monotonic()) > 0:  # a newer request may come meanwhile
-                    self._changed.wait(left)
-                    continue
-                self._waiting, self._busy = None, True
-            if future.set_running_or_notify_cancel():
-                try:
-                    future.set_result(job())
-                except Exception as error:  # the thread stays for the next request
-                    future.set_exception(error)
-            with self._changed:
-                self._busy = False
-                self._changed.notify_all()
+    @staticmethod
+    def _make(future: Future, due: float, job: Callable[[], Any]) -> None:
+        if not future.cancelled():  # a newer request may come while it waits
+            time.sleep(max(0.0, due - time.monotonic()))
+        if future.set_running_or_notify_cancel():
+            try:
+                future.set_result(job())
+            except Exception as error:  # the thread stays for the next request
+                future.set_exception(error)
 
 
 _FRAMES = Newest(settle_s=1.0)  # makes the side-by-side grid's frames

@@ -28,7 +28,7 @@ from kpca_ui.screen import narrow_listener, narrow_px
 from kpca_ui.views import denoising as view
 from kpca_ui.views import denoising_cache as cache
 from kpca_ui.views.denoising_cache import ModelKey
-from kpca_ui.views.denoising_tabs import SCREEN, image_export, restart_note, show_with_numbers
+from kpca_ui.views.denoising_tabs import SCREEN, image_export, show_with_numbers, tab_end
 from kpca_ui.workers import build
 
 DIGIT_N = (4, 16, 64, 256)  # numbers of components of the methods' comparison on digits
@@ -53,8 +53,7 @@ def show_table1() -> None:
         f"converged {int(table.failures.sum())}. Hover a cell for the paper's number."
     )
     st.markdown(table1_findings(table))
-    explain("dn_table1")
-    narrow_listener(SCREEN, width)
+    tab_end("dn_table1")
 
 
 def table1_findings(table: GaussiansTable) -> str:
@@ -103,9 +102,7 @@ def show_fig3(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey) -> Non
         f"squared distance left. {fig3_findings(recon, str(label))} "
         f"The iteration (10) started at {view.FIG3_STARTS[start]}."
     )
-    explain("dn_fig3")
-    restart_note(recon.grid.restarts)
-    narrow_listener(SCREEN, width)
+    tab_end("dn_fig3", recon.grid.restarts)
 
 
 def fig3_frame(recon: Reconstruction) -> pd.DataFrame:

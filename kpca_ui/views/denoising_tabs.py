@@ -88,9 +88,7 @@ def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dic
             "Like Mika et al. Fig. 4: the first test digit of each class, its noisy version, "
             f"then linear PCA and kernel PCA from n = {', '.join(map(str, FIG4_N))} components."
         )
-        explain("dn_fig4")
-        restart_note(grid.restarts)
-    narrow_listener(SCREEN, width)
+        tab_end("dn_fig4", grid.restarts)
 
 
 @st.fragment
@@ -128,9 +126,7 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey
             f"noisy **{errors[1].mean():.1f}**, linear PCA **{errors[2].mean():.1f}**, "
             f"kernel PCA **{errors[3].mean():.1f}**."
         )
-        explain("dn_side_by_side")
-        restart_note(grid.restarts)
-    narrow_listener(SCREEN, width)
+        tab_end("dn_side_by_side", grid.restarts)
 
 
 def _explain_n(n: int, model: DigitDenoiser, subsets: DigitSubsets) -> None:
@@ -156,12 +152,16 @@ def _controls(count: int, folded: str, shown: int = 0) -> list:
     return [place if i == shown else rest for i in range(count)]
 
 
-def restart_note(restarts: int) -> None:
+def tab_end(explained: str, restarts: int = 0) -> None:
+    """The end of a tab's words: "The maths" and "What am I looking at" of figure
+    ``explained``, how often the fixed point restarted, and the listener measuring the page."""
+    explain(explained)
     if restarts:
         st.caption(
             f"The fixed-point iteration restarted {restarts} time(s) from another start, "
             "where its denominator vanished or turned negative."
         )
+    narrow_listener(SCREEN, narrow_px(SCREEN))
 
 
 @guarded("dn", "the error against n")
@@ -205,8 +205,7 @@ def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey,
         "the clean digit (summed over pixels). Ratios above 1: kernel PCA is better. "
         f"Fixed-point restarts over the sweep: {sweep.restarts}."
     )
-    explain("dn_error")
-    narrow_listener(SCREEN, width)
+    tab_end("dn_error")
 
 
 @st.fragment
@@ -226,9 +225,7 @@ def show_toy() -> None:
     st.caption(f"k(x, y) = exp(−‖x − y‖² / {2 * c:g}) (N c with N = 2), 200 points per set.")
     # what it shows under the figure, which it pushed below a 1280 × 720 screen
     st.markdown(text("dn_toy"))
-    explain("dn_toy")
-    restart_note(sum(r.restarts for r in results))
-    narrow_listener(SCREEN, narrow_px(SCREEN))  # on a phone, the controls above are folded
+    tab_end("dn_toy", sum(r.restarts for r in results))  # on a phone, the controls are folded
 
 
 @st.fragment
@@ -266,8 +263,7 @@ def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
         n_kernel = min(DEMO_N["kernel"], model.n_kernel_max_)
         counts = {"n_linear": DEMO_N["linear"], "n_kernel": n_kernel}
         st.markdown(text("dn_demo_how", **counts, sigma=noise.level, source=subsets.source))
-    explain("dn_demo")
-    narrow_listener(SCREEN, width)
+    tab_end("dn_demo")
 
 
 @guarded("dn", "your handwriting")
