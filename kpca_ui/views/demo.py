@@ -157,11 +157,7 @@ def show(model: DigitDenoiser, subsets: DigitSubsets, cases: DemoCases) -> None:
     controls.button("Show me another", key=NEXT, on_click=another, icon=":material/refresh:")
     every = SETTINGS.draw(ANY, controls, on_change=first)
     if prose():
-        words.markdown(
-            f"After looking at {len(subsets.X_train):,} handwritten digits, the **kernel "
-            "method** redraws a noisy digit from similar ones it has seen, while the "
-            "**classic method** keeps much of the noise."
-        )
+        words.markdown(text("dm_lead", n_train=len(subsets.X_train)))
     order = in_turns(subsets.y_test) if every else cases.chosen
     index = int(order[st.session_state.get(COUNT, 0) % len(order)])  # one more per "another"
     grid, verdict = cleaned(model, subsets.X_test[index], noise_of(cases), index, subsets.side)

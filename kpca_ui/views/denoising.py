@@ -7,8 +7,8 @@ from typing import Any
 
 import streamlit as st
 
-from kpca_core import budget, gamma_to_sigma
-from kpca_core.denoise import PRESETS, SWEEP_N, Noise, kernel_gamma
+from kpca_core import budget
+from kpca_core.denoise import PRESETS, SWEEP_N, Noise
 from kpca_ui.pad import link_setting as pad_setting
 from kpca_ui.presenter import prose
 from kpca_ui.settings import Setting, Settings, choice, flag, number
@@ -269,11 +269,3 @@ def within_budget(request: str, cost: budget.Cost) -> bool:
     if not cost.fits:
         st.error(cost.refusal(request))
     return cost.fits
-
-
-def width_caption(c: float, n_pixels: int) -> str:
-    return (
-        f"Kernel width: c = {c:g} per pixel, i.e. k(x, y) = exp(−‖x − y‖² / {n_pixels * c:g}) "
-        f"on the [−1, 1] grey values (N = {n_pixels} pixels); as a Gaussian width "
-        f"σ = {gamma_to_sigma(kernel_gamma(c, n_pixels)):.2f} in exp(−‖x − y‖² / (2σ²))."
-    )

@@ -22,7 +22,7 @@ import streamlit as st
 from _plotly_utils.utils import to_typed_array_spec
 from plotly.colors import get_colorscale
 
-from kpca_core import denoise, usps
+from kpca_core import denoise, gamma_to_sigma, usps
 from kpca_core import preimage_compare as compare
 from kpca_core.denoise import FIG4_N, SWEEP_N, DigitDenoiser, DigitSubsets, ImageGrid, Noise
 from kpca_core.figures import denoise as denoise_figures
@@ -32,8 +32,8 @@ from kpca_core.gaussians_table import GaussiansTable, gaussians_table
 from kpca_core.preimage_compare import compare_methods
 from kpca_ui.adapter import in_script_run
 from kpca_ui.cache import memo
+from kpca_ui.explain import text
 from kpca_ui.presenter import presenter_mode
-from kpca_ui.views.denoising import width_caption
 from kpca_ui.workers import build, compute, in_background, no_progress
 
 # (source, train per class, test per class, c, centre, seed, training-noise kind, level)
@@ -347,11 +347,7 @@ def usps_digits() -> tuple[usps.DigitsData, usps.DigitsData]:
     for note in {train_data.note, test_data.note} - {None}:
         st.caption(note)
     if train_data.source != "USPS":
-        st.info(
-            f"These are the **{train_data.source}**, not USPS: every figure is labelled so. "
-            "With only 64 pixels and about 140 training digits per class the numbers differ "
-            "from the paper's."
-        )
+        st.info(text("dn_not_usps", source=train_data.source))
     return data
 
 
@@ -368,10 +364,13 @@ def chosen_subsets(
             "(all there are of the rarest classes)."
         )
     if not presenter_mode():
+        c, n_pixels = settings["c"], subsets.X_train.shape[1]
+        sigma = gamma_to_sigma(denoise.kernel_gamma(c, n_pixels))
         st.caption(
             f"{subsets.source}: {len(subsets.X_train)} training and {len(subsets.X_test)} test "
-            f"digits, {subsets.side} × {subsets.side} pixels. "
-            + width_caption(settings["c"], subsets.X_train.shape[1])
+            f"digits, {subsets.side} × {subsets.side} pixels. Kernel width: c = {c:g} per pixel, "
+            f"i.e. k(x, y) = exp(−‖x − y‖² / {n_pixels * c:g}) on the [−1, 1] grey values (N = "
+            f"{n_pixels} pixels); as a Gaussian width σ = {sigma:.2f} in exp(−‖x − y‖² / (2σ²))."
         )
     return subsets
 

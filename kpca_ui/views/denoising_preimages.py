@@ -143,11 +143,7 @@ def show_preimages(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s
             show_with_numbers(fig, "dn_methods", name, comparison.to_frame)
         if prose():
             st.dataframe(method_summary(comparison), hide_index=True)
-            st.caption(
-                "Times are wall time on this shared server, after the common projection. A "
-                "failure: the point missed its method's criterion (no convergence, or a failed "
-                f"line search). The ridge map uses α = {alpha:g} (the sidebar's)."
-            )
+            st.caption(text("dn_methods", alpha=alpha))
             explain("dn_methods")
     show_fixed_point(show_toy_methods(planned), planned)
     if not prose():
@@ -183,11 +179,7 @@ def show_toy_methods(width: int) -> str:
     fig = build(figures.comparison_figure, comparison, title=title, width_px=width)
     show_with_numbers(fig, "dn_toy_methods", f"preimages_toy_{name}", comparison.to_frame)
     if prose():
-        st.caption(
-            f"Mika et al. Fig. 1's setting: k = exp(−‖x − y‖² / {2 * TOY['c']:g}), fitted on "
-            "the noisy points; the error is the squared distance to each point's own clean "
-            "position."
-        )
+        st.caption(text("dn_toy_methods", width=2 * TOY["c"]))
     return name
 
 

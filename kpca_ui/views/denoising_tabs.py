@@ -131,16 +131,9 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey
 
 def _explain_n(n: int, model: DigitDenoiser, subsets: DigitSubsets) -> None:
     if n > model.n_linear_max_:
-        st.info(
-            f"Linear PCA has only {model.n_linear_max_} components (at most one per pixel): "
-            f"n = {n} uses all {model.n_linear_max_}, which gives back the noisy digit unchanged."
-        )
+        st.info(text("dn_linear_all", n=n, n_max=model.n_linear_max_))
     if n > model.n_kernel_max_:
-        st.info(
-            f"Kernel PCA has {model.n_kernel_max_} components here (one per training digit "
-            f"with a non-zero eigenvalue): n = {n} uses all of them. Use more training "
-            "digits per class for more components."
-        )
+        st.info(text("dn_kernel_all", n=n, n_max=model.n_kernel_max_))
 
 
 def _controls(count: int, folded: str, shown: int = 0) -> list:
@@ -200,11 +193,7 @@ def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey,
     cols[1].metric("Best n, kernel PCA", sweep.kernel.best_n)
     cols[2].metric("Ratio at the best n", f"{sweep.ratio_at_best:.2f}×", help="linear / kernel")
     cols[3].metric("Largest same-n ratio", f"{ratio_same:.1f}×", help=f"at n = {n_same}")
-    st.caption(
-        "Mean over the test digits of the squared distance between the reconstruction and "
-        "the clean digit (summed over pixels). Ratios above 1: kernel PCA is better. "
-        f"Fixed-point restarts over the sweep: {sweep.restarts}."
-    )
+    st.caption(text("dn_error", restarts=sweep.restarts))
     tab_end("dn_error")
 
 
