@@ -214,7 +214,8 @@ def show_toy() -> None:
     st.caption(f"k(x, y) = exp(−‖x − y‖² / {2 * c:g}) (N c with N = 2), 200 points per set.")
     # what it shows under the figure, which it pushed below a 1280 × 720 screen
     st.markdown(text("dn_toy"))
-    tab_end("dn_toy", sum(r.restarts for r in results))  # on a phone, the controls are folded
+    # its listener too: on a phone the controls above are folded (_controls)
+    tab_end("dn_toy", sum(r.restarts for r in results))
 
 
 @st.fragment
