@@ -10,6 +10,7 @@ This script is the page's layout; its settings are in
 import streamlit as st
 
 from kpca_ui import pad
+from kpca_ui.explain import text
 from kpca_ui.presenter import prose, tabs, title
 from kpca_ui.shell import drawing_notice, page_start, take_home
 from kpca_ui.views import denoising as view
@@ -62,7 +63,7 @@ for place, body in zip(shown, bodies, strict=True):
 # under the tabs, whose figures then start within a phone's first screen
 if prose():
     with st.expander("What the preset means (scales, error measure)"):
-        st.markdown(view.PRESET_EXPLANATION)
+        st.markdown(text("dn_preset"))
 # the settings this session has set (a tab shown uses its own until then), and its counts
 kept = (*view.SETTINGS.entries, tab.EXAMPLE, pad.keys(view.SETTINGS.prefix)["noise"])
 take_home("denoising", {key: st.session_state[key] for key in kept if key in st.session_state})

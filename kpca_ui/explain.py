@@ -7,13 +7,14 @@ Müller (1998) ("SSM") and of Mika et al. (1999) ("Mika"), as in the shared pape
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import streamlit as st
 
-from kpca_ui.presenter import presenter_mode
+from kpca_ui.presenter import notice, presenter_mode
 
 MATHS = "The maths"
 WORDS = "What am I looking at"
@@ -45,6 +46,7 @@ def _load() -> dict[str, Explanation]:
     }
 
 
+_TEXTS = tomllib.loads((Path(__file__).parent / "texts.toml").read_text("utf-8"))
 EXPLANATIONS = _load()
 SSM = EXPLANATIONS["ct_contours"].source
 MIKA = EXPLANATIONS["dn_fig4"].source
@@ -64,3 +66,17 @@ def explain(name: str) -> None:
     if entry.words is not None:
         with st.expander(WORDS, icon=":material/visibility:"):
             st.markdown(entry.words)
+
+
+def text(name: str, **fields: object) -> str:
+    """The views' paragraphs ``name`` (``texts.toml``: content, not code) with ``fields`` filled
+    in; a line break within a paragraph, but before a list's item, becomes a space."""
+    joined = re.sub(r"(?<=\S)\n(?=[^\s\-\d])", " ", _TEXTS["texts"][name].strip())
+    return joined.format(**fields)
+
+
+def notice_of(key: str) -> None:
+    """Presenter mode's line of what to notice under the figure of chart ``key``
+    (``texts.toml``)."""
+    if key in _TEXTS["notices"]:  # the pre-images' comparisons have none
+        notice(_TEXTS["notices"][key])

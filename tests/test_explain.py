@@ -11,7 +11,7 @@ import pytest
 from conftest import key_of, open_view, sent_payload
 from streamlit.testing.v1 import AppTest
 
-from kpca_ui.explain import EXPLANATIONS, MATHS, MIKA, SSM, WORDS
+from kpca_ui.explain import EXPLANATIONS, MATHS, MIKA, SSM, WORDS, text
 
 USPS_DIR = os.environ.get("KPCA_USPS_DIR") or "/work/shared/data/usps"
 PAPERS = Path(os.environ.get("KPCA_PAPERS_DIR") or "/work/shared/papers")
@@ -187,3 +187,14 @@ def test_presenter_mode_draws_no_explanation_it_would_hide(page: str) -> None:
     at = open_view(page, query={"presenter": "true"})
     assert [e.label for e in at.expander if e.label in (MATHS, WORDS)] == []
     assert [e.label for e in open_view(page).expander if e.label == MATHS] != []
+
+
+def test_a_views_paragraph_reads_as_written_its_lines_joined_its_lists_kept():
+    """``texts.toml`` wraps its paragraphs at 90 characters: a sentence is whole in the text
+    shown (and searched), while paragraphs and a list's items stay on lines of their own."""
+    preset = text("dn_preset")
+    assert "with N = 256 pixels and c = 0.5, and adds" in preset  # wrapped in the file
+    assert preset.count("\n") == 2 and "\n\n**Error measure**" in preset
+    protocol = text("ft_protocol", n_fit=3000, c_grid="1, 10", held_out=20)
+    assert "\n2. the first n components" in protocol and "\n5. the test error" in protocol
+    assert "on the first 3000 of the 7291" in protocol

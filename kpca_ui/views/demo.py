@@ -19,6 +19,7 @@ from kpca_ui import pad
 from kpca_ui.adapter import in_script_run
 from kpca_ui.cache import memo
 from kpca_ui.chart import chart
+from kpca_ui.explain import text
 from kpca_ui.presenter import presentable, prose
 from kpca_ui.screen import narrow_listener, narrow_px
 from kpca_ui.settings import Settings, flag
@@ -45,11 +46,7 @@ PAD_TITLES = ("Written<br>by you", *TITLES[1:])
 PRESET = next(iter(denoise.PRESETS.values()))  # the Denoising default: Mika et al.'s Fig. 4
 FIGURE_PX = 300  # the pictures' height: with the verdict under them, one 1280 × 720 screen
 PRESENTER_PX = 380  # in presenter mode, where the page's chrome is smaller and the text larger
-NOISE_GONE = (
-    "“Noise gone” compares each cleaned digit with the original: 100 % means it is the "
-    "original again, 0 % that it is as far from it as the noisy digit (measured as the sum "
-    "over the pixels of the squared differences: 1 − cleaned-to-original ÷ noisy-to-original)."
-)
+NOISE_GONE = text("dm_noise_gone")
 
 
 def digits() -> tuple[usps.DigitsData, usps.DigitsData]:
@@ -147,18 +144,10 @@ def selection(cases: DemoCases, every: bool) -> str:
     n = cases.errors.shape[1]
     if every:
         median = cases.median()
-        return (
-            f"Every test digit in turn, none picked out. Over all {n}, the kernel method "
-            f"removed {percent(median.kernel, short=True)} of the noise from a typical digit "
-            f"(the median), the classic method {percent(median.classic, short=True)}."
-        )
+        kernel, classic = (percent(share, short=True) for share in (median.kernel, median.classic))
+        return text("dm_every", n=n, kernel=kernel, classic=classic)
     amount = next(name for name, level in DEMO_LEVELS.items() if level == cases.level)
-    return (
-        f"The digits shown are picked to make the difference clear: only the {cases.n_wins} "
-        f"of the {n} test digits on which the kernel method leaves at most half as much "
-        f"noise as the classic method, the clearest first, with {amount} noise (where the "
-        "two differ most)."
-    )
+    return text("dm_picked", wins=cases.n_wins, n=n, amount=amount)
 
 
 def show(model: DigitDenoiser, subsets: DigitSubsets, cases: DemoCases) -> None:
@@ -168,11 +157,7 @@ def show(model: DigitDenoiser, subsets: DigitSubsets, cases: DemoCases) -> None:
     controls.button("Show me another", key=NEXT, on_click=another, icon=":material/refresh:")
     every = SETTINGS.draw(ANY, controls, on_change=first)
     if prose():
-        words.markdown(
-            f"After looking at {len(subsets.X_train):,} handwritten digits, the **kernel "
-            "method** redraws a noisy digit from similar ones it has seen, while the "
-            "**classic method** keeps much of the noise."
-        )
+        words.markdown(text("dm_lead", n_train=len(subsets.X_train)))
     order = in_turns(subsets.y_test) if every else cases.chosen
     index = int(order[st.session_state.get(COUNT, 0) % len(order)])  # one more per "another"
     grid, verdict = cleaned(model, subsets.X_test[index], noise_of(cases), index, subsets.side)

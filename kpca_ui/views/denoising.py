@@ -7,8 +7,8 @@ from typing import Any
 
 import streamlit as st
 
-from kpca_core import budget, gamma_to_sigma
-from kpca_core.denoise import PRESETS, SWEEP_N, Noise, kernel_gamma
+from kpca_core import budget
+from kpca_core.denoise import PRESETS, SWEEP_N, Noise
 from kpca_ui.pad import link_setting as pad_setting
 from kpca_ui.presenter import prose
 from kpca_ui.settings import Setting, Settings, choice, flag, number
@@ -269,30 +269,3 @@ def within_budget(request: str, cost: budget.Cost) -> bool:
     if not cost.fits:
         st.error(cost.refusal(request))
     return cost.fits
-
-
-def width_caption(c: float, n_pixels: int) -> str:
-    return (
-        f"Kernel width: c = {c:g} per pixel, i.e. k(x, y) = exp(−‖x − y‖² / {n_pixels * c:g}) "
-        f"on the [−1, 1] grey values (N = {n_pixels} pixels); as a Gaussian width "
-        f"σ = {gamma_to_sigma(kernel_gamma(c, n_pixels)):.2f} in exp(−‖x − y‖² / (2σ²))."
-    )
-
-
-PRESET_EXPLANATION = """
-The paper writes the kernel as k(x, y) = exp(−‖x − y‖² / (N c)) with N = 256 pixels and
-c = 0.5, and adds Gaussian noise with σ = 0.5 — without saying on which grey scale. The
-preset reads it literally: **c = 0.5 applied to the grey values as distributed
-(−1 … 1), i.e. k = exp(−‖x − y‖² / 128), no centring in feature space, and the noise
-σ = 0.5 on a 0 – 1 intensity scale** (so 1.0 on the files' −1 … 1 scale); speckle noise
-p = 0.4. Measured on USPS with the paper's protocol (300 training and 50 test digits per
-class, seed 0), kernel PCA then has 1.85× (Gaussian) and 1.27× (speckle) lower error
-than linear PCA at the best n — the paper reports 1.6× and 1.2× — and on the paper's grid
-of powers of 2 the best n are the paper's: 32 (linear), 512 and 256 (kernel), with up
-to 8.5× at equal n. Other readings give smaller ratios: centring with N c = the mean
-squared distance between digits (about 240) and σ = 0.5 on the −1 … 1 scale gives 1.47×
-and 1.02×; the same without centring 1.57× and 1.16×.
-
-**Error measure**: the squared distance between a reconstructed digit and its clean
-original, summed over the pixels (on the −1 … 1 scale), averaged over the test digits.
-"""

@@ -12,7 +12,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
 from typing import Any
 
@@ -22,7 +22,7 @@ import streamlit as st
 from _plotly_utils.utils import to_typed_array_spec
 from plotly.colors import get_colorscale
 
-from kpca_core import denoise, usps
+from kpca_core import denoise, gamma_to_sigma, usps
 from kpca_core import preimage_compare as compare
 from kpca_core.denoise import FIG4_N, SWEEP_N, DigitDenoiser, DigitSubsets, ImageGrid, Noise
 from kpca_core.figures import denoise as denoise_figures
@@ -32,8 +32,8 @@ from kpca_core.gaussians_table import GaussiansTable, gaussians_table
 from kpca_core.preimage_compare import compare_methods
 from kpca_ui.adapter import in_script_run
 from kpca_ui.cache import memo
+from kpca_ui.explain import text
 from kpca_ui.presenter import presenter_mode
-from kpca_ui.views.denoising import width_caption
 from kpca_ui.workers import build, compute, in_background, no_progress
 
 # (source, train per class, test per class, c, centre, seed, training-noise kind, level)
@@ -146,46 +146,36 @@ class Newest:
 
     def __init__(self, settle_s: float) -> None:
         self.settle_s = settle_s
-        self._changed = threading.Condition()
-        self._waiting: tuple[Future, Callable[[], Any], float] | None = None
+        self._lock = threading.Lock()
+        self._waiting: Future | None = None
         self._asked = -math.inf  # when the last request came
-        self._busy = False
-        threading.Thread(target=self._run, name="kpca-dn-frames", daemon=True).start()
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="kpca-dn-frames")
 
     def submit(self, function: Callable[..., Any], *args: Any) -> Future:
         """A future of ``function(*args)``; the request waiting before it is cancelled."""
         future: Future = Future()
-        with self._changed:
+        with self._lock:
             if self._waiting is not None:
-                self._waiting[0].cancel()
+                self._waiting.cancel()  # a running or finished one is left alone
             now = time.monotonic()
             due = now if now - self._asked >= self.settle_s else now + self.settle_s
-            self._waiting, self._asked = (future, partial(function, *args), due), now
-            self._changed.notify_all()
+            self._waiting, self._asked = future, now
+        self._thread.submit(self._make, future, due, partial(function, *args))
         return future
 
     def drain(self) -> None:
         """Wait until nothing waits or runs (tests)."""
-        with self._changed:
-            self._changed.wait_for(lambda: self._waiting is None and not self._busy)
+        self._thread.submit(time.monotonic).result()
 
-    def _run(self) -> None:
-        while True:
-            with self._changed:
-                self._changed.wait_for(lambda: self._waiting is not None)
-                future, job, due = self._waiting
-                if (left := due - time.monotonic()) > 0:  # a newer request may come meanwhile
-                    self._changed.wait(left)
-                    continue
-                self._waiting, self._busy = None, True
-            if future.set_running_or_notify_cancel():
-                try:
-                    future.set_result(job())
-                except Exception as error:  # the thread stays for the next request
-                    future.set_exception(error)
-            with self._changed:
-                self._busy = False
-                self._changed.notify_all()
+    @staticmethod
+    def _make(future: Future, due: float, job: Callable[[], Any]) -> None:
+        if not future.cancelled():  # a newer request may come while it waits
+            time.sleep(max(0.0, due - time.monotonic()))
+        if future.set_running_or_notify_cancel():
+            try:
+                future.set_result(job())
+            except Exception as error:  # the thread stays for the next request
+                future.set_exception(error)
 
 
 _FRAMES = Newest(settle_s=1.0)  # makes the side-by-side grid's frames
@@ -357,11 +347,7 @@ def usps_digits() -> tuple[usps.DigitsData, usps.DigitsData]:
     for note in {train_data.note, test_data.note} - {None}:
         st.caption(note)
     if train_data.source != "USPS":
-        st.info(
-            f"These are the **{train_data.source}**, not USPS: every figure is labelled so. "
-            "With only 64 pixels and about 140 training digits per class the numbers differ "
-            "from the paper's."
-        )
+        st.info(text("dn_not_usps", source=train_data.source))
     return data
 
 
@@ -378,10 +364,13 @@ def chosen_subsets(
             "(all there are of the rarest classes)."
         )
     if not presenter_mode():
+        c, n_pixels = settings["c"], subsets.X_train.shape[1]
+        sigma = gamma_to_sigma(denoise.kernel_gamma(c, n_pixels))
         st.caption(
             f"{subsets.source}: {len(subsets.X_train)} training and {len(subsets.X_test)} test "
-            f"digits, {subsets.side} × {subsets.side} pixels. "
-            + width_caption(settings["c"], subsets.X_train.shape[1])
+            f"digits, {subsets.side} × {subsets.side} pixels. Kernel width: c = {c:g} per pixel, "
+            f"i.e. k(x, y) = exp(−‖x − y‖² / {n_pixels * c:g}) on the [−1, 1] grey values (N = "
+            f"{n_pixels} pixels); as a Gaussian width σ = {sigma:.2f} in exp(−‖x − y‖² / (2σ²))."
         )
     return subsets
 

@@ -22,13 +22,13 @@ from kpca_core.gaussians_table import N_CLUSTERS, N_TEST, N_TRAIN, TOL, Gaussian
 from kpca_core.preimage_compare import MethodComparison, Reconstruction, fig3_findings
 from kpca_core.preimage_methods import METHOD_LABELS
 from kpca_ui.chart import chart
-from kpca_ui.explain import explain
+from kpca_ui.explain import explain, text
 from kpca_ui.presenter import page_px, presentable, presenter_mode, prose
 from kpca_ui.screen import narrow_listener, narrow_px
 from kpca_ui.views import denoising as view
 from kpca_ui.views import denoising_cache as cache
 from kpca_ui.views.denoising_cache import ModelKey
-from kpca_ui.views.denoising_tabs import SCREEN, image_export, restart_note, show_with_numbers
+from kpca_ui.views.denoising_tabs import SCREEN, image_export, show_with_numbers, tab_end
 from kpca_ui.workers import build
 
 DIGIT_N = (4, 16, 64, 256)  # numbers of components of the methods' comparison on digits
@@ -46,21 +46,14 @@ def show_table1() -> None:
     if not prose():
         return
     # under the tables: above, it pushed them below a phone's screen
-    st.markdown(
-        "Mika et al. Table 1: eleven Gaussian clusters in R¹⁰ (centres uniform in [−1, 1]¹⁰, "
-        "100 training and 33 test points each, standard deviation σ), de-noised from the "
-        "first n components. Each cell is the mean squared distance of the de-noised test "
-        "points to their centre, linear PCA divided by kernel PCA: above 1, kernel PCA did "
-        "better. Computed once for everyone on this server."
-    )
+    st.markdown(text("dn_table1"))
     st.caption(
         f"Ours: mean over the seeds {', '.join(map(str, table.seeds))}, below it the smallest "
         f"and largest ratio; fixed-point restarts {int(table.restarts.sum())}, test points not "
         f"converged {int(table.failures.sum())}. Hover a cell for the paper's number."
     )
     st.markdown(table1_findings(table))
-    explain("dn_table1")
-    narrow_listener(SCREEN, width)
+    tab_end("dn_table1")
 
 
 def table1_findings(table: GaussiansTable) -> str:
@@ -75,38 +68,18 @@ def table1_findings(table: GaussiansTable) -> str:
     _, low, high, mid_paper = table.formatted(i_mid, 0)
     mid9, _, _, mid9_paper = table.formatted(i_broad, table.n_values.index(9))
     kernel, floor = table.kernel_mse[i_narrow, 0, 0], table.floor[i_narrow, 0]
-    seed = table.seeds[0]
-    n_test = N_CLUSTERS * N_TEST
     wrong = ", ".join(
         f"{count} ({share:.0%} of its error)"
         for count, share in zip(table.wrong[i_mid, 0], table.wrong_share[i_mid, 0], strict=True)
     )
-    return f"""
-**Where ours differs from the paper, and why.** The paper gives the kernel as
-exp(−‖x − y‖² / (N c)) with c = 2σ² and N = 10, but not whether it centres in
-feature space, nor its seed, nor when its iteration stops. The app computes one reading:
-centred, the fixed point started at the test point and run until it has converged (its
-squared step per coordinate below {TOL:g}).
-
-- **σ = 0.8** is reproduced: within {wide:.2f} of the paper at every n.
-- **σ = 0.4** agrees for small n and then grows faster than the paper's
-  ({mid9} against {mid9_paper} at n = 9).
-- **σ = 0.05** has the paper's shape, falling with n, but is higher: {narrow}
-  against {narrow_paper} at n = 1 ({factor:.1f}×). Kernel PCA puts each test point on
-  its cluster's spot, so its error is how well the training points locate the centre:
-  seed {seed}, n = 1, {kernel:.2e} against {floor:.2e} for the means of the clusters'
-  {N_TRAIN} training points. The ratio divides by that floor; the paper gives only
-  ratios, so what its kernel error was cannot be told.
-- **σ = 0.1 and 0.2 are not reproduced** in this reading: σ = 0.1 gives {small} at
-  n = 1 where the paper has {small_paper}. At σ = 0.2 the fixed point pulls many test
-  points to a wrong cluster (de-noised nearer another centre than their own): at n = 1,
-  of the {n_test} test points, per seed {wrong}. So the ratio swings from seed to seed
-  ({low} to {high} at n = 1, the paper: {mid_paper}).
-
-What the table teaches all the same (the paper's words): kernel PCA "moves each point to
-the correct source even when using only a small number of components", where linear PCA
-has to cover eleven spots with fewer than ten directions.
-"""
+    return text(
+        "dn_table1_findings",
+        **{"tol": TOL, "wide": wide, "factor": factor, "kernel": kernel, "floor": floor},
+        **{"mid9": mid9, "mid9_paper": mid9_paper, "narrow": narrow, "narrow_paper": narrow_paper},
+        **{"small": small, "small_paper": small_paper, "low": low, "high": high},
+        **{"mid_paper": mid_paper, "seed": table.seeds[0], "n_train": N_TRAIN, "wrong": wrong},
+        n_test=N_CLUSTERS * N_TEST,
+    )
 
 
 @st.fragment
@@ -129,9 +102,7 @@ def show_fig3(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey) -> Non
         f"squared distance left. {fig3_findings(recon, str(label))} "
         f"The iteration (10) started at {view.FIG3_STARTS[start]}."
     )
-    explain("dn_fig3")
-    restart_note(recon.grid.restarts)
-    narrow_listener(SCREEN, width)
+    tab_end("dn_fig3", recon.grid.restarts)
 
 
 def fig3_frame(recon: Reconstruction) -> pd.DataFrame:
@@ -172,23 +143,13 @@ def show_preimages(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s
             show_with_numbers(fig, "dn_methods", name, comparison.to_frame)
         if prose():
             st.dataframe(method_summary(comparison), hide_index=True)
-            st.caption(
-                "Times are wall time on this shared server, after the common projection. A "
-                "failure: the point missed its method's criterion (no convergence, or a failed "
-                f"line search). The ridge map uses α = {alpha:g} (the sidebar's)."
-            )
+            st.caption(text("dn_methods", alpha=alpha))
             explain("dn_methods")
     show_fixed_point(show_toy_methods(planned), planned)
     if not prose():
         return
     # under the figures, which it pushed below a 1280 × 720 screen
-    st.markdown(
-        "Kernel PCA de-noises in feature space; the **pre-image** brings the result back to "
-        "an image. Four ways to find it, on the same noisy points: the fixed point (eq. 10), "
-        "distance constraints and multidimensional scaling (Kwok & Tsang 2004, no iteration), "
-        "gradient descent on ρ(z) (eq. 7) and a learned kernel ridge map (Bakır et al. 2004, "
-        "scikit-learn's `fit_inverse_transform`)."
-    )
+    st.markdown(text("dn_preimages"))
     narrow_listener(SCREEN, width)
 
 
@@ -218,11 +179,7 @@ def show_toy_methods(width: int) -> str:
     fig = build(figures.comparison_figure, comparison, title=title, width_px=width)
     show_with_numbers(fig, "dn_toy_methods", f"preimages_toy_{name}", comparison.to_frame)
     if prose():
-        st.caption(
-            f"Mika et al. Fig. 1's setting: k = exp(−‖x − y‖² / {2 * TOY['c']:g}), fitted on "
-            "the noisy points; the error is the squared distance to each point's own clean "
-            "position."
-        )
+        st.caption(text("dn_toy_methods", width=2 * TOY["c"]))
     return name
 
 

@@ -19,8 +19,8 @@ from kpca_core.figures import denoise as figures
 from kpca_core.figures.style import export_config, is_narrow
 from kpca_core.figures.words import Description
 from kpca_ui.chart import chart
-from kpca_ui.explain import explain
-from kpca_ui.presenter import FIGURE_PX, PLAIN_FIGURE_PX, notice, presentable, presenter_mode, prose
+from kpca_ui.explain import explain, notice_of, text
+from kpca_ui.presenter import FIGURE_PX, PLAIN_FIGURE_PX, presentable, presenter_mode, prose
 from kpca_ui.safety import guarded
 from kpca_ui.screen import narrow_listener, narrow_px, on_phone
 from kpca_ui.shell import csv_numbers
@@ -31,20 +31,6 @@ from kpca_ui.views.denoising_cache import ModelKey
 from kpca_ui.workers import build
 
 EXAMPLE = "dn_demo_example"  # session key: the Demo tab's "another example" count
-NOTICES = {
-    "dn_fig4": "Row by row, more components: kernel PCA's digits come out clean, "
-    "linear PCA's keep the noise.",
-    "dn_sbs": "Kernel PCA redraws clean digits; linear PCA keeps much of the noise "
-    "(errors under each digit).",
-    "dn_error": "Kernel PCA's error (orange) drops well below linear PCA's (blue) at its best n.",
-    "dn_toy": "Kernel PCA moves the noisy points back onto the curve; linear PCA puts "
-    "them on a straight line.",
-    "dn_table1": "Above 1 kernel PCA de-noises better: by far for narrow clusters (small σ) "
-    "and few components.",
-    "dn_fig3": "With more components linear PCA comes closer to this very digit; kernel PCA "
-    "draws a more typical one.",
-}
-"""Presenter mode's one line under each tab's figure."""
 FIXED = "choose the fixed-point pre-image in the sidebar"  # when the learned one is too costly
 SCREEN = "dn_screen"  # the listener measuring the page's width (a phone's: titles broken to fit)
 BELOW_CONTROL_PX = FIGURE_PX - 60  # presenter mode: below the tabs and a stepping control
@@ -75,8 +61,7 @@ def show_with_numbers(
     chart(
         fig, key=f"{key}_chart", config=image_export(name), frames=frames, description=description
     )
-    if key in NOTICES:
-        notice(NOTICES[key])
+    notice_of(key)
     if prose():
         csv = (f"{key}_csv", f"{name}.csv", lambda: table().to_csv(index=False))
         csv_numbers(key, [("The numbers behind this figure (CSV)", *csv)])
@@ -103,9 +88,7 @@ def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dic
             "Like Mika et al. Fig. 4: the first test digit of each class, its noisy version, "
             f"then linear PCA and kernel PCA from n = {', '.join(map(str, FIG4_N))} components."
         )
-        explain("dn_fig4")
-        restart_note(grid.restarts)
-    narrow_listener(SCREEN, width)
+        tab_end("dn_fig4", grid.restarts)
 
 
 @st.fragment
@@ -143,23 +126,14 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey
             f"noisy **{errors[1].mean():.1f}**, linear PCA **{errors[2].mean():.1f}**, "
             f"kernel PCA **{errors[3].mean():.1f}**."
         )
-        explain("dn_side_by_side")
-        restart_note(grid.restarts)
-    narrow_listener(SCREEN, width)
+        tab_end("dn_side_by_side", grid.restarts)
 
 
 def _explain_n(n: int, model: DigitDenoiser, subsets: DigitSubsets) -> None:
     if n > model.n_linear_max_:
-        st.info(
-            f"Linear PCA has only {model.n_linear_max_} components (at most one per pixel): "
-            f"n = {n} uses all {model.n_linear_max_}, which gives back the noisy digit unchanged."
-        )
+        st.info(text("dn_linear_all", n=n, n_max=model.n_linear_max_))
     if n > model.n_kernel_max_:
-        st.info(
-            f"Kernel PCA has {model.n_kernel_max_} components here (one per training digit "
-            f"with a non-zero eigenvalue): n = {n} uses all of them. Use more training "
-            "digits per class for more components."
-        )
+        st.info(text("dn_kernel_all", n=n, n_max=model.n_kernel_max_))
 
 
 def _controls(count: int, folded: str, shown: int = 0) -> list:
@@ -171,12 +145,16 @@ def _controls(count: int, folded: str, shown: int = 0) -> list:
     return [place if i == shown else rest for i in range(count)]
 
 
-def restart_note(restarts: int) -> None:
+def tab_end(explained: str, restarts: int = 0) -> None:
+    """The end of a tab's words: "The maths" and "What am I looking at" of figure
+    ``explained``, how often the fixed point restarted, and the listener measuring the page."""
+    explain(explained)
     if restarts:
         st.caption(
             f"The fixed-point iteration restarted {restarts} time(s) from another start, "
             "where its denominator vanished or turned negative."
         )
+    narrow_listener(SCREEN, narrow_px(SCREEN))
 
 
 @guarded("dn", "the error against n")
@@ -215,13 +193,8 @@ def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey,
     cols[1].metric("Best n, kernel PCA", sweep.kernel.best_n)
     cols[2].metric("Ratio at the best n", f"{sweep.ratio_at_best:.2f}×", help="linear / kernel")
     cols[3].metric("Largest same-n ratio", f"{ratio_same:.1f}×", help=f"at n = {n_same}")
-    st.caption(
-        "Mean over the test digits of the squared distance between the reconstruction and "
-        "the clean digit (summed over pixels). Ratios above 1: kernel PCA is better. "
-        f"Fixed-point restarts over the sweep: {sweep.restarts}."
-    )
-    explain("dn_error")
-    narrow_listener(SCREEN, width)
+    st.caption(text("dn_error", restarts=sweep.restarts))
+    tab_end("dn_error")
 
 
 @st.fragment
@@ -235,19 +208,14 @@ def show_toy() -> None:
     fig = figures.toy_figure(results, one_row=presenter_mode())
     config = image_export(f"denoise_toy_noise{noise:g}_c{c:g}_n{n}")
     chart(presentable(fig, height=BELOW_CONTROL_PX), key="dn_toy_chart", config=config)
-    notice(NOTICES["dn_toy"])
+    notice_of("dn_toy")
     if not prose():
         return
     st.caption(f"k(x, y) = exp(−‖x − y‖² / {2 * c:g}) (N c with N = 2), 200 points per set.")
     # what it shows under the figure, which it pushed below a 1280 × 720 screen
-    st.markdown(
-        "Mika et al. Fig. 1: noisy points on a half circle and on a square outline (grey), "
-        "each joined to its de-noised version (colour). Kernel PCA follows the curve; linear "
-        "PCA with one component can only put the points on a straight line."
-    )
-    explain("dn_toy")
-    restart_note(sum(r.restarts for r in results))
-    narrow_listener(SCREEN, narrow_px(SCREEN))  # on a phone, the controls above are folded
+    st.markdown(text("dn_toy"))
+    # its listener too: on a phone the controls above are folded (_controls)
+    tab_end("dn_toy", sum(r.restarts for r in results))
 
 
 @st.fragment
@@ -280,21 +248,12 @@ def show_demo(model: DigitDenoiser, subsets: DigitSubsets) -> None:
     chart(fig, key="dn_demo_chart", config=config, place=right, description=said)
     if not prose():
         return
-    st.markdown(
-        f"#### The computer has looked at {len(subsets.X_train)} handwritten digits: the "
-        "classic method keeps only the most common strokes, so much of the noise stays, "
-        "while the kernel method redraws the digit from similar examples it has seen."
-    )
+    st.markdown(text("dn_demo", n_train=len(subsets.X_train)))
     with st.expander("How it works, for the technically minded"):
-        st.markdown(
-            f"Classic method: linear PCA with {DEMO_N['linear']} components. Kernel method: "
-            f"kernel PCA (Gaussian kernel) with {min(DEMO_N['kernel'], model.n_kernel_max_)} "
-            "components and the fixed-point pre-image of Mika et al. (1999), eq. 10 — the "
-            f"best numbers of components for Gaussian noise in the paper. Noise: Gaussian, "
-            f"σ = {DEMO_LEVELS[level]:g} on a 0–1 intensity scale. Digits: {subsets.source}."
-        )
-    explain("dn_demo")
-    narrow_listener(SCREEN, width)
+        n_kernel = min(DEMO_N["kernel"], model.n_kernel_max_)
+        counts = {"n_linear": DEMO_N["linear"], "n_kernel": n_kernel}
+        st.markdown(text("dn_demo_how", **counts, sigma=noise.level, source=subsets.source))
+    tab_end("dn_demo")
 
 
 @guarded("dn", "your handwriting")
@@ -304,18 +263,11 @@ def show_pad(model: DigitDenoiser, subsets: DigitSubsets, s: dict) -> None:
     n_linear, n_kernel = (n, n) if n else (DEMO_N["linear"], DEMO_N["kernel"])
     noise = s["noise"]
     if prose():
-        st.markdown(
-            "Write one digit in the box with the mouse, a pen or a finger: it becomes a "
-            f"{subsets.side} × {subsets.side} digit like the {subsets.source}, gets the "
-            "sidebar's noise, and both methods clean it up."
-        )
+        st.markdown(text("dn_pad", side=subsets.side, source=subsets.source))
     write_a_digit("dn", model, subsets.side, noise, n_linear=n_linear, n_kernel=n_kernel)
     if not prose():
         return
     which_n = "the Side by side tab's n" if n else "the paper's best for Gaussian noise"
-    st.caption(
-        f"The sidebar's model ({len(subsets.X_train)} training digits, width c = {s['c']:g}) "
-        f"and noise ({noise.describe()}). Classic method: linear PCA with {n_linear} "
-        f"components; kernel method: kernel PCA with {min(n_kernel, model.n_kernel_max_)} "
-        f"components ({which_n}) and the fixed-point pre-image (Mika et al. eq. 10)."
-    )
+    counts = {"n_linear": n_linear, "n_kernel": min(n_kernel, model.n_kernel_max_)}
+    model_words = {"n_train": len(subsets.X_train), "c": s["c"], "noise": noise.describe()}
+    st.caption(text("dn_pad_model", **model_words, **counts, which_n=which_n))

@@ -26,8 +26,8 @@ from kpca_ui import draw
 from kpca_ui.cache import memo
 from kpca_ui.chart import SESSION, chart
 from kpca_ui.cli import app_dir
-from kpca_ui.explain import explain
-from kpca_ui.presenter import FIGURE_PX, notice, presentable, presenter_mode, prose
+from kpca_ui.explain import explain, notice_of, text
+from kpca_ui.presenter import FIGURE_PX, presentable, presenter_mode, prose
 from kpca_ui.screen import controls_place, narrow_listener, narrow_px, on_phone
 from kpca_ui.settings import Setting, Settings, choice, number
 from kpca_ui.shell import camera
@@ -50,10 +50,6 @@ TOY_SETS = {
     DRAWN: draw.DRAW,
 }
 LAST_TOY = "ft_last_toy"  # the toy shown last, (name, points, seed): the canvas copies it in
-ONE_GROUP = (
-    "The classifier needs points of at least two groups, each group a class: choose "
-    "**● 2** on the canvas's toolbar (or press 2, or shift-click) and add a few points."
-)
 TOY_KERNELS = {"rbf": "Gaussian", "poly": "Polynomial (x·y + 1)^d"}
 SIGMAS = (0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0)
 TOY_N_MAX = 50  # components the toy computes once per fit; the slider picks the first n
@@ -138,11 +134,7 @@ def toy_result(key: tuple, n: int, _fit: features.ToyFeatures) -> features.ToyRe
 
 
 BELOW_TABS_PX = FIGURE_PX - 30  # a tab's figure in presenter mode: below tabs and stepping
-TABLE2_TEXT = (
-    "The paper's experiment: kernel PCA extracts nonlinear components from the USPS "
-    "digits, and a **linear** SVM is trained on them. Its test error falls far below what "
-    "the same number of linear components (degree 1) gives."
-)
+TABLE2_TEXT = text("ft_table2")
 
 
 def _chart(
@@ -196,24 +188,14 @@ def show_toy(image_format: str) -> None:
     names = {"class_names": groups["class_names"]} if groups else {}
     said = figures.describe_regions(fit, result, kernel_label=label, **names)
     _chart(fig, "ft_toy_chart", export, image_format, said, height=BELOW_TABS_PX)
-    notice(
-        "On kernel components the linear classifier bends around the classes; on x, y it can "
-        "only cut straight."
-    )
+    notice_of("ft_toy")
     if not prose():  # there the panels' titles say it, and the figure needs the room
         return
     left, right = st.columns(2)
     kernel_share = f"{100 * result.kernel_accuracy:.1f} %"
     left.metric(f"Correct on {result.n_components} kernel components", kernel_share)
     right.metric("Correct on x, y", f"{100 * result.raw_accuracy:.1f} %")
-    st.markdown(
-        "In the plane the classes are wrapped around each other: no straight line separates "
-        "them. Kernel PCA maps each point to its first n nonlinear components; a **linear** "
-        "classifier (scikit-learn `LinearSVC`, one class against the rest) trained on those "
-        "components draws curved boundaries in the plane (left). The same classifier on x, y "
-        "can only cut the plane by straight lines (right). Or draw your own points: each "
-        "group is a class."
-    )
+    st.markdown(text("ft_toy"))
     explain("ft_toy")
     narrow_listener(TOY_SCREEN, toy_width)
 
@@ -227,7 +209,7 @@ def _drawn_toy(
     drawing = draw.drawn_state(PREFIX, datasets.TOY_2D[last[0]](last[1], random_state=last[2]))
     place, background, drawn = st.container(), None, None
     if len(drawing) >= draw.MIN_POINTS and np.unique(drawing.groups).size < 2:
-        st.info(ONE_GROUP, icon=":material/draw:")
+        st.info(text("ft_one_group"), icon=":material/draw:")
     elif len(drawing) >= draw.MIN_POINTS:
         code = encode(drawing)
         try:
@@ -250,27 +232,12 @@ def _groups(fit: features.ToyFeatures) -> dict[str, list[str]]:
 
 
 # ---------------------------------------------------------------- USPS, Table 2
-PROTOCOL = f"""
-**The protocol** (Sect. 6.3, in the reading that came closest to the paper's numbers):
-
-1. kernel PCA on the first {features.KPCA_TRAIN} of the 7291 USPS training digits, with the
-   homogeneous polynomial kernel k(x, y) = (x·y)^d (eq. 22) divided by 256^d, centred in
-   feature space (eq. 49). Dividing by 256^d leaves the components' directions unchanged
-   and keeps every kernel value in [−1, 1], so one grid of C serves every degree; it does
-   not make C mean the same at every degree (the centred features' mean squared length
-   still varies 1.9× over degrees 1–7), which is why C is chosen per cell;
-2. the first n components (eq. 51) of all 7291 training and 2007 test digits;
-3. a **linear** support vector machine on those components, one digit against the rest.
-   It is solved by libsvm (`OneVsRestClassifier(SVC(kernel="precomputed"))` on the dot
-   products of the components): the hinge loss with a free bias, as the paper's SV
-   machines. It is not `LinearSVC`'s machine (squared hinge loss, bias penalised with
-   the weights), which was also far slower here (29–33 s per fit against 1.3–1.5 s at
-   degree 3, n = 2048);
-4. C chosen from {", ".join(f"{c:g}" for c in features.C_GRID)} on
-   {100 * features.VALIDATION_FRACTION:.0f} % held-out training digits (never on the test
-   digits), then the machine trained on all 7291 training digits;
-5. the test error on the 2007 test digits.
-"""
+PROTOCOL = text(
+    "ft_protocol",
+    n_fit=features.KPCA_TRAIN,
+    c_grid=", ".join(f"{c:g}" for c in features.C_GRID),
+    held_out=100 * features.VALIDATION_FRACTION,
+)
 LIVE_CELLS = "ft_live_cells"  # the cells this session recomputed live: (degree, n) → cell
 CELLS_LINE = 8
 """Sessions waiting for a live cell at most (a minute each); one more is refused."""
@@ -387,9 +354,7 @@ def show_table2(image_format: str) -> None:
     width = narrow_px(TABLE_SCREEN)  # a phone's: the two grids stacked
     fig = figures.table2_figure(errors, live=live, chosen=(degree, n), width_px=width)
     _chart(fig, "ft_table_chart", "features_table2", image_format, height=BELOW_TABS_PX)
-    notice(
-        "Degree 1 is linear PCA: nonlinear components (degree ≥ 2) bring the test error far down."
-    )
+    notice_of("ft_table2")
     if not prose():
         show_cell(table, degree, n, image_format)
         return

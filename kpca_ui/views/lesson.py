@@ -13,7 +13,7 @@ import importlib
 import json
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode
 
 import streamlit as st
@@ -152,7 +152,7 @@ class Step:
     page: str
     say: str
     notice: str = ""
-    settings: dict[str, str] | None = None
+    settings: dict[str, str] = field(default_factory=dict)
     try_this: str = ""
 
 
@@ -233,7 +233,7 @@ def step_values(step: Step) -> dict[str, object]:
     """The values of the settings of the view a step opens, as its link gives them (checked
     when the lesson was read)."""
     table = next(entries for entries in PREFIXES.values() if entries.page == step.page)
-    linked = (step.settings or {}).items()
+    linked = step.settings.items()
     return {key: table[key].from_link([value]) for key, value in linked if key in table}
 
 
@@ -317,7 +317,7 @@ def _move(by: int, count: int) -> None:
 
 def step_query(step: Step, *, presenting: bool = True) -> dict[str, str]:
     """The step's link parameters, in presenter mode if ``presenting``."""
-    return {**(step.settings or {}), PRESENTER: "true"} if presenting else dict(step.settings or {})
+    return {**step.settings, PRESENTER: "true"} if presenting else dict(step.settings)
 
 
 def measured_px() -> int | None:
@@ -386,27 +386,22 @@ def early_frame_html(path: str, query: str) -> str:
 def navigation(step: Step, number: int, count: int) -> None:
     """The ← / → buttons, the place in the lesson and the link to the step's view, in a row."""
     back, place, forward, link = st.columns(4, vertical_alignment="center")
-    back.button(
-        "Back",
-        key=PREV,
-        icon=":material/arrow_back:",
-        on_click=_move,
-        args=(-1, count),
-        disabled=number == 1,
-        width="stretch",
-        help="Previous step (← key)",
+    moves = (
+        (back, PREV, "Back", -1, "back", 1, "Previous step (← key)"),
+        (forward, NEXT, "Next", 1, "forward", count, "Next step (→ key)"),
     )
+    for column, key, label, by, arrow, last, told in moves:
+        column.button(
+            label,
+            key=key,
+            icon=f":material/arrow_{arrow}:",
+            on_click=_move,
+            args=(by, count),
+            disabled=number == last,
+            width="stretch",
+            help=told,
+        )
     place.markdown(f'<p class="kpca-lesson-place">{number} of {count}</p>', unsafe_allow_html=True)
-    forward.button(
-        "Next",
-        key=NEXT,
-        icon=":material/arrow_forward:",
-        on_click=_move,
-        args=(1, count),
-        disabled=number == count,
-        width="stretch",
-        help="Next step (→ key)",
-    )
     link.page_link(
         f"app_pages/{step.page}.py",
         label="Open",
