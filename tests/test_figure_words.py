@@ -12,7 +12,7 @@ from kpca_core import contours as ct
 from kpca_core import sigma_to_gamma
 from kpca_core.datasets import parabola, three_rings
 from kpca_core.denoise import ImageGrid
-from kpca_core.features import toy_experiment, toy_features
+from kpca_core.features import TABLE2_DEGREES, TABLE2_N, toy_experiment, toy_features
 from kpca_core.figures import contours as contour_figures
 from kpca_core.figures import denoise as denoise_figures
 from kpca_core.figures import features as feature_figures
@@ -216,3 +216,22 @@ def test_the_projection_in_words_gives_the_points_range_and_the_groups_share() -
         blobs, [ct.KernelSpec("poly", degree=1)], n_components=2, labels=[0] * 40 + [1] * 40
     )
     assert "lies 100% of kPC 1's variance" in contour_figures.describe_projection(two, 0, 1, 2).text
+
+
+def test_table2_in_words_reads_as_its_cells() -> None:
+    """The lowest errors and the outlined cell as the two heatmaps hold them."""
+    rng = np.random.RandomState(0)
+    shape = (len(TABLE2_N), len(TABLE2_DEGREES))
+    errors, paper = rng.uniform(4, 12, shape), rng.uniform(4, 12, shape)
+    errors[2, 3] = 3.25  # the lowest: degree 4, n = 128
+    said = feature_figures.describe_table2(errors, paper=paper, chosen=(7, 2048))
+    ours, theirs = (
+        np.asarray(t.z, float)
+        for t in feature_figures.table2_figure(errors, paper=paper, chosen=(7, 2048)).data[:2]
+    )
+    assert f"Lowest here: {np.nanmin(ours):.1f} % at degree 4, n = 128" in said.text
+    r, c = np.unravel_index(np.argmin(theirs), theirs.shape)
+    assert f"in the paper: {theirs[r, c]:.1f} % at degree {TABLE2_DEGREES[c]}" in said.text
+    assert f"n = 2048: {ours[-1, -1]:.1f} % here, {theirs[-1, -1]:.1f} % in the paper" in said.text
+    assert said.text.count(" here.") == 2  # the two claims, each as it holds
+    assert np.allclose(said.table["test error here (%)"], ours.ravel())
