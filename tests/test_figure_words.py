@@ -235,3 +235,25 @@ def test_table2_in_words_reads_as_its_cells() -> None:
     assert f"n = 2048: {ours[-1, -1]:.1f} % here, {theirs[-1, -1]:.1f} % in the paper" in said.text
     assert said.text.count(" here.") == 2  # the two claims, each as it holds
     assert np.allclose(said.table["test error here (%)"], ours.ravel())
+
+
+def test_the_error_curves_in_words_read_as_their_best_marks() -> None:
+    """Each method's best n and error are the figure's starred points."""
+    from kpca_core.denoise import ErrorCurve, ErrorSweep
+
+    n = np.array([1, 2, 4, 8, 16, 32])
+    rng = np.random.RandomState(1)
+    sweep = ErrorSweep(
+        ErrorCurve("linear PCA", n, rng.uniform(20, 50, n.size)),
+        ErrorCurve("kernel PCA", n, rng.uniform(10, 50, n.size)),
+        baseline_mse=60.0,
+    )
+    said = denoise_figures.describe_error_curve(sweep, chosen_n=8, title_prefix="USPS")
+    fig = denoise_figures.error_curve_figure(sweep, chosen_n=8, title_prefix="USPS")
+    for method in ("linear PCA", "kernel PCA"):
+        (star,) = [t for t in fig.data if t.name == f"best n, {method}"]
+        assert f"{method}: lowest {star.y[0]:.3g} at n = {star.x[0]:.0f}." in said.text
+    (kernel,) = [t for t in fig.data if t.name == "kernel PCA"]
+    assert f"kernel PCA {kernel.y[list(kernel.x).index(8)]:.3g}." in said.text
+    assert f"{sweep.ratio_at_best:.2f}× better at the best n" in fig.layout.title.text
+    assert f"{sweep.ratio_at_best:.2f}× better at the best n" in said.text
