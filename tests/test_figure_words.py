@@ -257,3 +257,25 @@ def test_the_error_curves_in_words_read_as_their_best_marks() -> None:
     assert f"kernel PCA {kernel.y[list(kernel.x).index(8)]:.3g}." in said.text
     assert f"{sweep.ratio_at_best:.2f}× better at the best n" in fig.layout.title.text
     assert f"{sweep.ratio_at_best:.2f}× better at the best n" in said.text
+
+
+def test_table1_and_the_preimage_methods_in_words_read_as_their_figures() -> None:
+    from kpca_core.figures import preimages as preimage_figures
+    from kpca_core.gaussians_table import gaussians_table
+    from kpca_core.preimage_compare import toy_comparison
+
+    table = gaussians_table((0.05, 0.1), (1, 2, 4), (0,))
+    said = preimage_figures.describe_table1(table)
+    z = np.asarray(preimage_figures.table1_figure(table).data[0].z, float)  # log10 ratios
+    assert f"kernel PCA better in {np.sum(z > 0)} of {z.size} cells" in said.text
+    assert len(said.table) == z.size
+
+    comparison = toy_comparison("half_circle", noise=0.1, c=0.5, random_state=0)
+    said = preimage_figures.describe_comparison(comparison)
+    fig = preimage_figures.comparison_figure(comparison)
+    errors = [t for t in fig.data if t.xaxis == "x" and t.x[0] is not None]  # error against n
+    assert len(errors) == len(comparison.curves)
+    for trace, curve in zip(errors, comparison.curves, strict=True):
+        best = int(np.argmin(trace.y))
+        assert f"lowest error {trace.y[best]:.3g} at n = {trace.x[best]:.0f}" in said.text
+        assert curve.label in said.text
