@@ -12,7 +12,7 @@ from kpca_core import contours as ct
 from kpca_core import sigma_to_gamma
 from kpca_core.datasets import parabola, three_rings
 from kpca_core.denoise import ImageGrid
-from kpca_core.features import toy_experiment, toy_features
+from kpca_core.features import TABLE2_DEGREES, TABLE2_N, toy_experiment, toy_features
 from kpca_core.figures import contours as contour_figures
 from kpca_core.figures import denoise as denoise_figures
 from kpca_core.figures import features as feature_figures
@@ -216,3 +216,66 @@ def test_the_projection_in_words_gives_the_points_range_and_the_groups_share() -
         blobs, [ct.KernelSpec("poly", degree=1)], n_components=2, labels=[0] * 40 + [1] * 40
     )
     assert "lies 100% of kPC 1's variance" in contour_figures.describe_projection(two, 0, 1, 2).text
+
+
+def test_table2_in_words_reads_as_its_cells() -> None:
+    """The lowest errors and the outlined cell as the two heatmaps hold them."""
+    rng = np.random.RandomState(0)
+    shape = (len(TABLE2_N), len(TABLE2_DEGREES))
+    errors, paper = rng.uniform(4, 12, shape), rng.uniform(4, 12, shape)
+    errors[2, 3] = 3.25  # the lowest: degree 4, n = 128
+    said = feature_figures.describe_table2(errors, paper=paper, chosen=(7, 2048))
+    ours, theirs = (
+        np.asarray(t.z, float)
+        for t in feature_figures.table2_figure(errors, paper=paper, chosen=(7, 2048)).data[:2]
+    )
+    assert f"Lowest here: {np.nanmin(ours):.1f} % at degree 4, n = 128" in said.text
+    r, c = np.unravel_index(np.argmin(theirs), theirs.shape)
+    assert f"in the paper: {theirs[r, c]:.1f} % at degree {TABLE2_DEGREES[c]}" in said.text
+    assert f"n = 2048: {ours[-1, -1]:.1f} % here, {theirs[-1, -1]:.1f} % in the paper" in said.text
+    assert said.text.count(" here.") == 2  # the two claims, each as it holds
+    assert np.allclose(said.table["test error here (%)"], ours.ravel())
+
+
+def test_the_error_curves_in_words_read_as_their_best_marks() -> None:
+    """Each method's best n and error are the figure's starred points."""
+    from kpca_core.denoise import ErrorCurve, ErrorSweep
+
+    n = np.array([1, 2, 4, 8, 16, 32])
+    rng = np.random.RandomState(1)
+    sweep = ErrorSweep(
+        ErrorCurve("linear PCA", n, rng.uniform(20, 50, n.size)),
+        ErrorCurve("kernel PCA", n, rng.uniform(10, 50, n.size)),
+        baseline_mse=60.0,
+    )
+    said = denoise_figures.describe_error_curve(sweep, chosen_n=8, title_prefix="USPS")
+    fig = denoise_figures.error_curve_figure(sweep, chosen_n=8, title_prefix="USPS")
+    for method in ("linear PCA", "kernel PCA"):
+        (star,) = [t for t in fig.data if t.name == f"best n, {method}"]
+        assert f"{method}: lowest {star.y[0]:.3g} at n = {star.x[0]:.0f}." in said.text
+    (kernel,) = [t for t in fig.data if t.name == "kernel PCA"]
+    assert f"kernel PCA {kernel.y[list(kernel.x).index(8)]:.3g}." in said.text
+    assert f"{sweep.ratio_at_best:.2f}× better at the best n" in fig.layout.title.text
+    assert f"{sweep.ratio_at_best:.2f}× better at the best n" in said.text
+
+
+def test_table1_and_the_preimage_methods_in_words_read_as_their_figures() -> None:
+    from kpca_core.figures import preimages as preimage_figures
+    from kpca_core.gaussians_table import gaussians_table
+    from kpca_core.preimage_compare import toy_comparison
+
+    table = gaussians_table((0.05, 0.1), (1, 2, 4), (0,))
+    said = preimage_figures.describe_table1(table)
+    z = np.asarray(preimage_figures.table1_figure(table).data[0].z, float)  # log10 ratios
+    assert f"kernel PCA better in {np.sum(z > 0)} of {z.size} cells" in said.text
+    assert len(said.table) == z.size
+
+    comparison = toy_comparison("half_circle", noise=0.1, c=0.5, random_state=0)
+    said = preimage_figures.describe_comparison(comparison)
+    fig = preimage_figures.comparison_figure(comparison)
+    errors = [t for t in fig.data if t.xaxis == "x" and t.x[0] is not None]  # error against n
+    assert len(errors) == len(comparison.curves)
+    for trace, curve in zip(errors, comparison.curves, strict=True):
+        best = int(np.argmin(trace.y))
+        assert f"lowest error {trace.y[best]:.3g} at n = {trace.x[best]:.0f}" in said.text
+        assert curve.label in said.text

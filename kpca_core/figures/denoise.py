@@ -666,3 +666,34 @@ def toy_figure(results: Sequence[ToyDenoising], *, one_row: bool = False) -> go.
     fig.update_xaxes(showgrid=True, zeroline=False)
     fig.update_yaxes(showgrid=True, zeroline=False)
     return fig
+
+
+def describe_error_curve(
+    sweep: ErrorSweep, *, chosen_n: int | None = None, title_prefix: str = ""
+) -> Description:
+    """:func:`error_curve_figure` in words: each method's best n and error beside the noisy
+    digits' error, the ratio at the best n and the largest ratio at the same n (as the title
+    writes them), and the errors at the ``chosen_n``.  The table: :meth:`ErrorSweep.to_frame`.
+    """
+    curves = [sweep.linear, sweep.kernel] + ([sweep.ridge] if sweep.ridge is not None else [])
+    label = plain(title_prefix) or "Mean squared error against the number of components n"
+    n_same, ratio_same = sweep.largest_same_n_ratio
+    said = [
+        f"{label}. The mean squared error of the de-noised test digits against n "
+        f"(log scale), one line per method; the noisy digits' own error, dotted: "
+        f"{sweep.baseline_mse:.3g}.",
+        *(
+            f"{curve.method}: lowest {curve.best_mse:.3g} at n = {curve.best_n}."
+            for curve in curves
+        ),
+        f"Kernel PCA is {sweep.ratio_at_best:.2f}× better at the best n; the largest same-n "
+        f"ratio is {ratio_same:.1f}× (n = {n_same}).",
+    ]
+    if chosen_n is not None:
+        at = [
+            f"{curve.method} {curve.mse[curve.n == chosen_n][0]:.3g}"
+            for curve in curves
+            if np.any(curve.n == chosen_n)
+        ]
+        said.append(f"At the chosen n = {chosen_n}, dotted: {', '.join(at) or 'no curve'}.")
+    return Description(label, " ".join(said), sweep.to_frame())

@@ -23,6 +23,7 @@ from ..features import (
     TABLE2_N,
     ToyFeatures,
     ToyResult,
+    table2_claims,
 )
 from . import layout as rule
 from . import style
@@ -507,3 +508,52 @@ def misclassified_figure(
     return mosaic_figure(
         tiles, side=side, row_labels=[""], column_labels=labels, title=title, gap=MISCLASSIFIED_GAP
     )
+
+
+def describe_table2(
+    errors: np.ndarray,
+    *,
+    paper: np.ndarray = PAPER_TABLE2,
+    live: np.ndarray | None = None,
+    chosen: tuple[int, int] | None = None,
+) -> Description:
+    """:func:`table2_figure` in words: the lowest test error here and in the paper, the
+    chosen cell beside the paper's, and Sect. 6.3's two claims as they hold on our grid
+    (:func:`kpca_core.features.table2_claims`).  The table: every cell, ours and the paper's.
+    """
+    errors = np.asarray(errors, dtype=float)
+    live = np.zeros(errors.shape, bool) if live is None else np.asarray(live, bool)
+
+    def best(grid: np.ndarray) -> str:
+        if not np.isfinite(grid).any():
+            return "no cell"
+        r, c = np.unravel_index(np.nanargmin(grid), grid.shape)
+        return f"{grid[r, c]:.1f} % at degree {TABLE2_DEGREES[c]}, n = {TABLE2_N[r]}"
+
+    label = "Table 2: test error (%) of a linear SVM on n kernel components of degree d"
+    said = [
+        f"{label}, ours beside Schölkopf, Smola & Müller (1998), "
+        f"{len(TABLE2_N)} values of n (rows) by {len(TABLE2_DEGREES)} degrees (columns), "
+        "lighter for a lower error.",
+        f"Lowest here: {best(errors)}; in the paper: {best(paper)}.",
+    ]
+    if chosen is not None:
+        d, n = chosen
+        r, c = TABLE2_N.index(n), TABLE2_DEGREES.index(d)
+        said.append(
+            f"The outlined cell, degree {d}, n = {n}: {errors[r, c]:.1f} % here, "
+            f"{paper[r, c]:.1f} % in the paper."
+        )
+    for claim in table2_claims(errors):
+        said.append(f"“{claim.statement}” {'holds' if claim.holds else 'holds only in part'} here.")
+    rows, columns = np.meshgrid(TABLE2_N, TABLE2_DEGREES, indexing="ij")
+    table = pd.DataFrame(
+        {
+            "n": rows.ravel(),
+            "degree": columns.ravel(),
+            "test error here (%)": errors.ravel(),
+            "in the paper (%)": paper.ravel(),
+            "computed live": live.ravel(),
+        }
+    )
+    return Description(label, " ".join(said), table)

@@ -14,6 +14,7 @@ from ..gaussians_table import GaussiansTable, format_ratio
 from ..preimage_compare import FixedPointPaths, MethodComparison, Reconstruction, rho_landscape
 from . import layout, style
 from .denoise import TITLE_FONT, numbered_mosaic
+from .words import Description, plain
 
 METHOD_COLOURS: dict[str, str] = {
     "fixed-point": style.KERNEL,
@@ -517,3 +518,55 @@ def fixed_point_animation(
         },
     )
     return _layout(fig, title="<br>".join(lines), height=620)
+
+
+def describe_table1(table: GaussiansTable) -> Description:
+    """:func:`table1_figure` in words: how many cells favour kernel PCA (a ratio linear /
+    kernel above 1) here and in the paper, the largest ratio of each, and per σ the n where
+    ours is largest.  The table: :meth:`GaussiansTable.to_frame`."""
+    mean, paper, seeds = table.mean, table.paper(), table.ratios.shape[2]
+    label = "Table 1: mean squared error of linear PCA over kernel PCA, de-noising Gaussians"
+
+    def count(grid: np.ndarray) -> str:
+        finite = grid[np.isfinite(grid)]
+        i, j = np.unravel_index(np.nanargmax(grid), grid.shape)
+        return (
+            f"kernel PCA better in {np.sum(finite > 1)} of {finite.size} cells, the largest "
+            f"ratio {format_ratio(grid[i, j])} at σ = {table.sigmas[i]:g}, n = {table.n_values[j]}"
+        )
+
+    said = [
+        f"{label}: {len(table.sigmas)} cluster widths σ by {len(table.n_values)} numbers of "
+        f"components n, ours (mean over {seeds} seed{'' if seeds == 1 else 's'}) above the "
+        "paper's; red where kernel PCA is better, white at a tie.",
+        f"Here: {count(mean)}.",
+    ]
+    if np.isfinite(paper).any():
+        said.append(f"In the paper: {count(paper)}.")
+    said += [
+        f"σ = {sigma:g}: largest here at n = {table.n_values[int(np.nanargmax(row))]}, "
+        f"{format_ratio(np.nanmax(row))}."
+        for sigma, row in zip(table.sigmas, mean, strict=True)
+        if np.isfinite(row).any()
+    ]
+    return Description(label, " ".join(said), table.to_frame())
+
+
+def describe_comparison(comparison: MethodComparison, *, title: str = "") -> Description:
+    """:func:`comparison_figure` in words: per method its lowest error and the n where it
+    is reached, its time per point there, and its failures, beside the noisy points' error.
+    The table: :meth:`MethodComparison.to_frame`."""
+    label = plain(title) or "Four ways to the pre-image against the number of components n"
+    said = [
+        f"{label}. Three panels against n: the mean squared error to the clean points, the "
+        f"time per point and the failures, one line per method; the noisy points' error, "
+        f"dotted: {comparison.baseline_mse:.3g}."
+    ]
+    for curve in comparison.curves:
+        best = int(np.argmin(curve.mse))
+        said.append(
+            f"{curve.label}: lowest error {curve.mse[best]:.3g} at n = {curve.n[best]}, "
+            f"{curve.seconds_per_point[best] * 1e3:.3g} ms a point, "
+            f"{int(np.sum(curve.failures))} failures over all n."
+        )
+    return Description(label, " ".join(said), comparison.to_frame())

@@ -23,11 +23,18 @@ FRAME_JS = f"() => document.querySelector('{FILM} .js-plotly-plot')._fullLayout.
 """The film's frame shown (its slider's step)."""
 
 
+FOCUSED_JS = """(selector) => {
+  let e = document.activeElement;  // inside a component's shadow root: its own active element
+  while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement;
+  return Boolean(e && e.matches(selector));
+}"""
+
+
 def tab_to(page, selector: str, most: int = 150) -> None:
     """Press Tab until the element matching ``selector`` has the focus (at most ``most``)."""
     for _ in range(most):
         page.keyboard.press("Tab")
-        if page.evaluate(f"() => document.activeElement.matches({selector!r})"):
+        if page.evaluate(FOCUSED_JS, selector):
             return
     raise AssertionError(f"{selector} was not reached in {most} Tab presses")
 
