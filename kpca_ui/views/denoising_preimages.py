@@ -42,7 +42,10 @@ def show_table1() -> None:
     table = cache.cached_table1()
     width = narrow_px(SCREEN)  # a phone's, once measured: the tables transposed
     fig = build(figures.table1_figure, table, ranges=not presenter_mode(), width_px=width)
-    show_with_numbers(fig, "dn_table1", "mika1999_table1_gaussians", table.to_frame, plain=True)
+    said = figures.describe_table1(table)
+    show_with_numbers(
+        fig, "dn_table1", "mika1999_table1_gaussians", table.to_frame, plain=True, description=said
+    )
     if not prose():
         return
     # under the tables: above, it pushed them below a phone's screen
@@ -140,7 +143,8 @@ def show_preimages(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s
             title = f"{subsets.source}: {comparison.n_points} digits, {noise.describe()}"
             fig = build(figures.comparison_figure, comparison, title=title, width_px=planned)
             name = f"preimages_digits_{noise.kind}{noise.level:g}_c{s['c']:g}"
-            show_with_numbers(fig, "dn_methods", name, comparison.to_frame)
+            said = figures.describe_comparison(comparison, title=title)
+            show_with_numbers(fig, "dn_methods", name, comparison.to_frame, description=said)
         if prose():
             st.dataframe(method_summary(comparison), hide_index=True)
             st.caption(text("dn_methods", alpha=alpha))
@@ -177,7 +181,10 @@ def show_toy_methods(width: int) -> str:
     comparison = cache.cached_toy_methods(name, TOY["noise"], TOY["c"], TOY["seed"])
     title = f"{view.PRE_SETS[name]}: {view.PRE_POINTS} noisy points (noise {TOY['noise']:g})"
     fig = build(figures.comparison_figure, comparison, title=title, width_px=width)
-    show_with_numbers(fig, "dn_toy_methods", f"preimages_toy_{name}", comparison.to_frame)
+    said = figures.describe_comparison(comparison, title=title)
+    show_with_numbers(
+        fig, "dn_toy_methods", f"preimages_toy_{name}", comparison.to_frame, description=said
+    )
     if prose():
         st.caption(text("dn_toy_methods", width=2 * TOY["c"]))
     return name

@@ -184,7 +184,10 @@ def show_error_curve(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey,
         sweep, chosen_n=SETTINGS.value("dn_n"), title_prefix=title, width_px=width
     )
     name = f"denoise_error_vs_n_{noise.kind}{noise.level:g}_c{s['c']:g}"
-    show_with_numbers(fig, "dn_error", name, sweep.to_frame, height=BELOW_CONTROL_PX)
+    said = figures.describe_error_curve(sweep, chosen_n=SETTINGS.value("dn_n"), title_prefix=title)
+    show_with_numbers(
+        fig, "dn_error", name, sweep.to_frame, height=BELOW_CONTROL_PX, description=said
+    )
     if not prose():
         return
     # the numbers under the figure, which then starts within the first screen

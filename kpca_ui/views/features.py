@@ -353,7 +353,8 @@ def show_table2(image_format: str) -> None:
     errors, live = shown_grid(table)
     width = narrow_px(TABLE_SCREEN)  # a phone's: the two grids stacked
     fig = figures.table2_figure(errors, live=live, chosen=(degree, n), width_px=width)
-    _chart(fig, "ft_table_chart", "features_table2", image_format, height=BELOW_TABS_PX)
+    said = figures.describe_table2(errors, live=live, chosen=(degree, n))
+    _chart(fig, "ft_table_chart", "features_table2", image_format, said, height=BELOW_TABS_PX)
     notice_of("ft_table2")
     if not prose():
         show_cell(table, degree, n, image_format)
