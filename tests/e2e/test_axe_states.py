@@ -3,7 +3,7 @@ screens: no serious or critical violation of WCAG 2.1 AA, and every chart named 
 
 The states are the audit's (:data:`tests.e2e.test_audit.STATES`: every view's presets, tabs,
 both ends of its sliders, a drawing, an upload, each lesson step); only axe and the charts'
-words are read, so it takes a page load a state (about 20 minutes a screen here).  Not in
+words are read, so it takes a page load a state.  Not in
 the default run (``-m axe``); CI runs it after the default suite (``.ci/run``).
 """
 
