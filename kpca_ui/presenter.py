@@ -70,10 +70,11 @@ PAGE_CSS = (
     # Streamlit's 6rem above a 2.75rem title (its header is 3.75rem): a view's first
     # figure started at the foot of a 1280 × 720 screen (tests/e2e/audit.py, first_figure)
     f"{MAIN} {BLOCK} {{ padding-top: 3.5rem; }} {MAIN} h1 {{ font-size: 2.25rem; }}"
-    # a phone: the charts' tool bars covered the figures' titles, and the page's title
-    # takes one or two lines, not four
+    # a phone: the charts' tool bars covered the figures' titles, the page's title takes
+    # one or two lines, not four, and an equation fits its column at the text's size (at
+    # KaTeX's 1.21 em, Home's (49) was 2 px wider: a region scrolled, out of a keyboard's reach)
     "@media (max-width: 640px) { .js-plotly-plot .modebar-container { display: none; } "
-    f"{MAIN} h1 {{ font-size: 1.75rem; }} }}"
+    f"{MAIN} h1 {{ font-size: 1.75rem; }} .katex-display > .katex {{ font-size: 1em; }} }}"
 )
 """The rules every page sends: a view's first figure within the first screen."""
 _RING = "outline: 2px solid #000 !important; outline-offset: 2px; box-shadow: 0 0 0 2px #fff"
