@@ -62,9 +62,9 @@ APP = Settings(
         KEY,
         "Presenter mode",
         stepping=True,
-        help="Large figures for a projector at 1280 × 720: the controls and explanations are "
-        "hidden except one slider per view (click it, then step with the arrow keys). "
-        "The link keeps presenter mode on, for a bookmark.",
+        help="Large figures for a projector, as large as its screen: the controls and "
+        "explanations are hidden except one slider per view (click it, then step with the "
+        "arrow keys). The link keeps presenter mode on, for a bookmark.",
     ),
     flag(SLIDE, "Slide", widget="checkbox"),  # never drawn: the Lesson's frames set it
     Setting(FRAME_PX, "Slide's width", "number", None, low=FRAME_RANGE[0], high=FRAME_RANGE[1]),
