@@ -3,15 +3,18 @@
 One toggle (:data:`APP`'s ``presenter``, in the link for a lecturer's bookmark) is drawn on every
 page by :func:`presenter_toggle`.  In presenter mode a page draws, by Python branches, no sidebar,
 explanations, downloads or control but each view's stepping one (the settings declared ``live``);
-:func:`presentable` fits each figure into a 1280 × 720 screen, above one line of what to notice
-(:func:`notice`).  The settings not drawn keep their values, in the session and in the link.  A
-view embedded as a lesson's slide (:func:`slide_mode`) shows even less: no navigation, toggle,
+each figure is planned for a 1280 × 720 screen (:func:`page_px`, :func:`figure_px`), above one
+line of what to notice (:func:`notice`), and drawn as much larger as the screen measured is
+(:func:`room_scale`: the words by :func:`page_css`, the figures by :func:`presentable`).  The
+settings not drawn keep their values, in the session and in the link.  A view embedded as a
+lesson's slide (:func:`slide_mode`) shows even less: no navigation, toggle,
 title, row of tabs or notice (the Lesson page says all that), and shorter figures.
 """
 
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Mapping
 
 import plotly.graph_objects as go
 import streamlit as st
@@ -42,6 +45,10 @@ PLAIN_FIGURE_PX = FIGURE_PX + 40
 SLIDE_PLAIN_PX = 452
 """At most this tall on a slide: the lesson's frame (490 px) less the tab's padding above."""
 NOTICE_CLASS = "kpca-notice"
+ROOM = "presenter_room"
+"""Key of the listener that measures the screen in presenter mode (:func:`room_scale`)."""
+ROOM_MOST = 3.0
+"""The largest :func:`room_scale`: a 3840 × 2160 screen."""
 
 KEY = "presenter"
 SLIDE = "slide"
@@ -55,14 +62,37 @@ APP = Settings(
         KEY,
         "Presenter mode",
         stepping=True,
-        help="Large figures for a projector at 1280 × 720: the controls and explanations are "
-        "hidden except one slider per view (click it, then step with the arrow keys). "
-        "The link keeps presenter mode on, for a bookmark.",
+        help="Large figures for a projector, as large as its screen: the controls and "
+        "explanations are hidden except one slider per view (click it, then step with the "
+        "arrow keys). The link keeps presenter mode on, for a bookmark.",
     ),
     flag(SLIDE, "Slide", widget="checkbox"),  # never drawn: the Lesson's frames set it
     Setting(FRAME_PX, "Slide's width", "number", None, low=FRAME_RANGE[0], high=FRAME_RANGE[1]),
 )
 """The app's own settings, on every page: presenter mode, and a lesson's slide."""
+
+_VIEWPORT = st.components.v2.component(
+    "kpca_ui.presenter_room",
+    js="""
+export default function ({ data, setStateValue }) {
+  const measure = () => {
+    const size = {width: window.innerWidth, height: window.innerHeight};
+    const planned = window.__kpcaRoom;
+    if (Math.abs(size.width - planned.width) + Math.abs(size.height - planned.height) > 8) {
+      window.__kpcaRoom = size;
+      setStateValue("viewport", size);
+    }
+  };
+  window.__kpcaRoom = data.planned;
+  measure();
+  let timer = null;
+  const resized = () => { clearTimeout(timer); timer = setTimeout(measure, 300); };
+  window.addEventListener("resize", resized);
+  return () => window.removeEventListener("resize", resized);
+}
+""",
+)
+"""Reports the window's size when it differs from the one planned for (a rerun)."""
 
 MAIN, BLOCK = '[data-testid="stMain"]', '[data-testid="stMainBlockContainer"]'
 """The page's main area and its content's box: the places the app styles without a class."""
@@ -70,10 +100,11 @@ PAGE_CSS = (
     # Streamlit's 6rem above a 2.75rem title (its header is 3.75rem): a view's first
     # figure started at the foot of a 1280 × 720 screen (tests/e2e/audit.py, first_figure)
     f"{MAIN} {BLOCK} {{ padding-top: 3.5rem; }} {MAIN} h1 {{ font-size: 2.25rem; }}"
-    # a phone: the charts' tool bars covered the figures' titles, and the page's title
-    # takes one or two lines, not four
+    # a phone: the charts' tool bars covered the figures' titles, the page's title takes
+    # one or two lines, not four, and an equation fits its column at the text's size (at
+    # KaTeX's 1.21 em, Home's (49) was 2 px wider: a region scrolled, out of a keyboard's reach)
     "@media (max-width: 640px) { .js-plotly-plot .modebar-container { display: none; } "
-    f"{MAIN} h1 {{ font-size: 1.75rem; }} }}"
+    f"{MAIN} h1 {{ font-size: 1.75rem; }} .katex-display > .katex {{ font-size: 1em; }} }}"
 )
 """The rules every page sends: a view's first figure within the first screen."""
 _RING = "outline: 2px solid #000 !important; outline-offset: 2px; box-shadow: 0 0 0 2px #fff"
@@ -120,6 +151,26 @@ def _app_value(key: str) -> bool:
         return False
 
 
+def viewport() -> dict[str, int]:
+    """The browser window's size as measured (:data:`ROOM`), :data:`SCREEN` until then."""
+    measured = st.session_state.get(ROOM)
+    size = measured.get("viewport") if isinstance(measured, Mapping) else None
+    return dict(size) if isinstance(size, Mapping) else SCREEN
+
+
+def room_scale() -> float:
+    """How much larger than :data:`SCREEN` presenter mode's screen is: the smaller of its
+    measured width's and height's ratios to 1280 × 720, from 1 (a smaller screen is planned
+    for as that one) to :data:`ROOM_MOST`; 1 off presenter mode and on a slide (the lesson's
+    frame is its screen).  Every figure is planned for :data:`SCREEN` and drawn this much
+    larger, its words, lines, marks and pictures alike: the one rule of the room's size."""
+    if not presenter_mode() or slide_mode():
+        return 1.0
+    size = viewport()
+    ratio = min(size["width"] / SCREEN["width"], size["height"] / SCREEN["height"])
+    return round(min(max(ratio, 1.0), ROOM_MOST), 3)
+
+
 def page_px() -> int:
     """Width of the content in presenter mode, which figures of a fixed width plan for:
     :data:`PAGE_PX`; on a slide its frame's width less its margins."""
@@ -144,10 +195,11 @@ def navigation_position() -> str:
 
 def presentable(fig: go.Figure, *, height: int = FIGURE_PX, control: bool = True) -> go.Figure:
     """``fig`` as drawn now: in presenter mode a projector copy, ``height`` pixels tall (on a
-    slide, :func:`figure_px` of it and ``control``) and as wide as its place; else ``fig``."""
+    slide, :func:`figure_px` of it and ``control``) on a 1280 × 720 screen, :func:`room_scale`
+    times larger on the screen measured, and as wide as its place; else ``fig``."""
     if not presenter_mode():
         return fig
-    return for_projector(fig, height=figure_px(height, control=control))
+    return for_projector(fig, height=figure_px(height, control=control), room=room_scale())
 
 
 def notice(text: str) -> None:
@@ -174,18 +226,24 @@ def presenter_toggle() -> bool:
     presenter mode in the header (the way back), with the same key and label: the same widget."""
     APP.start()
     st.session_state[PRESENTING] = presenter_mode()
-    on = slide_mode() or APP.draw(KEY, st.container(key=BAR) if presenter_mode() else st.sidebar)
-    st.html(f"<style>{page_css(presenting=on, slide=slide_mode())}</style>")
+    bar = st.container(key=BAR) if presenter_mode() else st.sidebar
+    on = slide_mode() or APP.draw(KEY, bar)
+    if on and not slide_mode():  # the screen, measured where it takes no room
+        with bar:
+            _VIEWPORT(key=ROOM, data={"planned": viewport()}, on_viewport_change=lambda: None)
+    st.html(f"<style>{page_css(presenting=on, slide=slide_mode(), room=room_scale())}</style>")
     return on
 
 
-def page_css(*, presenting: bool, slide: bool) -> str:
+def page_css(*, presenting: bool, slide: bool, room: float = 1.0) -> str:
     """The page's style sheet: :data:`PAGE_CSS`, and in presenter mode larger words and the
-    toggle fixed in the header; a slide, its thin margins."""
+    toggle fixed in the header, all ``room`` times larger (:func:`room_scale`: the page's
+    sizes are in rem); a slide, its thin margins."""
     if not presenting:
         return PAGE_CSS + FOCUS_CSS
     padding = "0 0.5rem" if slide else "3.5rem 1.5rem 1rem"
     return FOCUS_CSS + (
+        f"html {{ font-size: {16 * room:g}px; }}"
         f"{MAIN} {BLOCK} {{ padding: {padding}; max-width: none; }}"
         f"{MAIN} h1 {{ font-size: 1.5rem; padding: 0; }}"
         f".{NOTICE_CLASS} {{ font-size: 1.25rem; margin: 0; white-space: nowrap; "

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from conftest import ROOT, chart, decode, figures, key_of, open_view
 
+from kpca_ui import presenter
 from kpca_ui.rooms import store as rooms
 from kpca_ui.views import class_room as view
 
@@ -520,7 +521,8 @@ def test_a_room_the_store_lost_is_told_truly_with_one_click_to_start_again(monke
 
 def test_the_projector_fills_a_1920_by_1080_screen(small_model):
     """At 1920 × 1080 the projector showed one ~400 px panel in the left third and ~60 px
-    digits (issue #50, item 15): its figures are planned for the page's measured width."""
+    digits (issue #50, item 15): its figures are planned for a 1280 × 720 screen and drawn
+    as much larger as the screen measured is (presenter mode's rule, issue #51)."""
     at = open_view("class_room", state={"presenter": True})
     at.button(key="cl_start").click().run()
     code, _ = at.session_state[view.LECTURER]
@@ -529,12 +531,14 @@ def test_the_projector_fills_a_1920_by_1080_screen(small_model):
     for x in (-1.0, 0.0, 1.0):
         store.add_point(code, student, x, x / 2, 1)
     store.add_digit(code, student, np.where(np.eye(16) > 0, 1.0, -1.0))
-    at.session_state[view.SCREEN] = {"width": 1872}  # what the page's listener measures
+    # what presenter mode's listener measures
+    at.session_state[presenter.ROOM] = {"viewport": {"width": 1920, "height": 1080}}
     at.run()
     assert not at.exception
-    height = round(1872 * 9 / 16) - view.HEADER_PX  # a 16:9 screen below the room's header
+    # as on a 1280 × 720 screen below the room's header (440 px), 1.5 times larger
+    height = max(presenter.FIGURE_PX, round(presenter.PAGE_PX * 9 / 16) - view.HEADER_PX)
     points = chart(at, "cl_points_chart_pj")["layout"]
-    assert points["height"] == height  # 440 on a 1280 × 720 screen
+    assert points["height"] == round(1.5 * height)
     digits = chart(at, "cl_digits_chart_pj")["layout"]
     assert digits["height"] > 3 * view.WALL_ROW_PX * 2  # rows more than twice a laptop's
 

@@ -277,3 +277,23 @@ def test_denoising_side_by_side_in_presenter_mode(monkeypatch: pytest.MonkeyPatc
     big, small = chart(at, "dn_sbs_chart"), chart(plain, "dn_sbs_chart")
     assert big["layout"]["title"]["font"]["size"] > small["layout"]["title"]["font"]["size"]
     assert big["data"] == small["data"]
+
+
+@pytest.mark.parametrize(("width", "height", "room"), [(1920, 1080, 1.5), (3840, 2160, 3.0)])
+def test_a_larger_screen_draws_the_same_figures_larger(width: int, height: int, room: float):
+    """On a screen measured at 1920 × 1080 (or 3840 × 2160) presenter mode draws what it
+    draws at 1280 × 720, 1.5 (3) times larger: the Contours grid and the Spectrum's figures
+    as tall, their text and lines as large, and the page's words (its root font)."""
+    screen = {presenter.ROOM: {"viewport": {"width": width, "height": height}}}
+    for page, keys in (("contours", ("ct_contours",)), ("spectrum", ("sp_fig_lines",))):
+        small = open_page(f"app_pages/{page}.py", presenting=True)
+        large = open_page(f"app_pages/{page}.py", presenting=True, **screen)
+        assert f"html {{ font-size: {16 * room:g}px; }}" in style_sheet(large)
+        for key in keys:
+            one, other = chart(small, key)["layout"], chart(large, key)["layout"]
+            assert other["height"] == round(one["height"] * room), key
+            assert base_font({"layout": other}) == pytest.approx(room * base_font({"layout": one}))
+            assert other["margin"]["t"] == pytest.approx(room * one["margin"]["t"], abs=1)
+    assert line_widths(chart(large, "sp_fig_lines")) == pytest.approx(
+        [room * w for w in line_widths(chart(small, "sp_fig_lines"))], abs=0.16
+    )

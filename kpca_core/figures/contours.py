@@ -630,16 +630,22 @@ def projection_figure(
 
 
 def contour_figure_json(
-    sweep: ContourSweep, *, projector_height: int | None = None, **kwargs: Any
+    sweep: ContourSweep,
+    *,
+    projector_height: int | None = None,
+    room: float = 1.0,
+    **kwargs: Any,
 ) -> tuple[dict, str]:
     """The grid figure's data (:func:`contour_figure_data`, same arguments) and its JSON
     as the app's chart sends it (:func:`kpca_core.figures.style.figure_json`), without
     plotly's figure objects in between (they deep-copy it, twice): run in a worker.
     With ``projector_height``, the figure for a projector
-    (:func:`kpca_core.figures.style.for_projector`), that many pixels tall."""
+    (:func:`kpca_core.figures.style.for_projector`), that many pixels tall on a
+    1280 × 720 screen, ``room`` times as many on a larger one."""
     spec = contour_figure_data(sweep, **kwargs)
     if projector_height is not None:
-        projected = style.for_projector(go.Figure(spec, _validate=False), height=projector_height)
+        figure = go.Figure(spec, _validate=False)
+        projected = style.for_projector(figure, height=projector_height, room=room)
         spec = projected.to_plotly_json()
     return style.figure_json(spec)
 

@@ -127,13 +127,15 @@ MARKER_SCALE = 1.4
 """Presenter mode: every marker this much larger."""
 PLOTLY_FONT_PX = 12
 """plotly's default font size, for a figure that sets none."""
+COLORBAR_PX = {"thickness": 30, "xpad": 10, "ypad": 10}
+"""plotly's default sizes of a colour bar in pixels, for one that sets none."""
 _FONT_KEYS = frozenset(
     {"font", "tickfont", "textfont", "insidetextfont", "outsidetextfont", "labelfont"}
 )
 _SKIPPED_KEYS = frozenset({"template", "frames"})
 
 
-def for_projector(fig: go.Figure, *, height: int | None = None) -> go.Figure:
+def for_projector(fig: go.Figure, *, height: int | None = None, room: float = 1.0) -> go.Figure:
     """A copy of ``fig`` for a projector: larger fonts, wider lines, larger markers.
 
     Every font size the figure sets (titles, ticks, annotations, legends,
@@ -154,6 +156,11 @@ def for_projector(fig: go.Figure, *, height: int | None = None) -> go.Figure:
         Fit the figure to the screen: this tall in pixels (its rows shrink to
         fit), as wide as its container (a fixed width is dropped). A builder
         that places text in data units plans for :func:`projector_plan_height`.
+    room : float
+        How much larger than 1280 × 720 the screen is (``kpca_ui.presenter.room_scale``):
+        every size above, the four margins, colour bars, a fixed width and ``height``
+        grow by as much again, so that a figure planned for 1280 × 720 (its builder's
+        ``width_px``, ``height``) is drawn the same on a larger screen, larger.
     """
     spec = fig.to_dict()
     layout = spec.setdefault("layout", {})
@@ -162,22 +169,24 @@ def for_projector(fig: go.Figure, *, height: int | None = None) -> go.Figure:
     # A builder may use one dictionary in many places (a shared line style):
     # the copy shares it too, and it must grow only once.
     seen: set[int] = set()
-    _enlarge(layout, seen)
-    _pin_text_sizes(layout, base["size"])
+    _enlarge(layout, seen, room)
+    _pin_text_sizes(layout, base["size"], room)
     for trace in spec.get("data", []):
-        _enlarge(trace, seen)
+        _enlarge(trace, seen, room)
     margin = layout.get("margin", {})
     grown = 0
-    for side in ("t", "b"):
+    for side in ("t", "b", "l", "r"):
         if side in margin:
-            larger = round(margin[side] * FONT_SCALE)
+            larger = round(margin[side] * FONT_SCALE) if side in "tb" else margin[side]
             grown += larger - margin[side]
-            margin[side] = larger
+            margin[side] = round(larger * room)
     if height is not None:
-        layout["height"] = height
+        layout["height"] = round(height * room)
         layout.pop("width", None)
     elif "height" in layout:
-        layout["height"] += grown
+        layout["height"] = round((layout["height"] + grown) * room)
+        if "width" in layout:
+            layout["width"] = round(layout["width"] * room)
     legend = layout.get("legend", {})
     if legend.get("y", 1.0) < 0 and legend.get("yref", "paper") == "paper":
         legend.update(yref="container", y=0.0, yanchor="bottom")
@@ -185,12 +194,12 @@ def for_projector(fig: go.Figure, *, height: int | None = None) -> go.Figure:
     return go.Figure(spec, _validate=False)
 
 
-def _pin_text_sizes(layout: dict, size: float) -> None:
+def _pin_text_sizes(layout: dict, size: float, room: float) -> None:
     """Give every axis, legend and annotation text without a size the base ``size``.
 
     Text without a size takes it from the theme's template first (Streamlit's
     sets 12 px ticks), not from the base font: so the projector's sizes are set
-    explicitly, in place.
+    explicitly, in place; a colour bar's sizes in pixels too (plotly's, × ``room``).
     """
     axes = [value for key, value in layout.items() if key.startswith(("xaxis", "yaxis"))]
     colorbars = [
@@ -198,6 +207,13 @@ def _pin_text_sizes(layout: dict, size: float) -> None:
         for key, value in layout.items()
         if key.startswith("coloraxis") and isinstance(value, dict) and "colorbar" in value
     ]
+    for bar in colorbars:
+        for name, px in COLORBAR_PX.items():
+            bar.setdefault(name, round(px * room))
+        # an upright bar's labels hang below their ticks: centred, the top one stood half
+        # above the bar, into a title above it (plotly leaves 5 px at any font size)
+        if bar.get("orientation", "v") == "v" and _title_side(bar) == "top":
+            bar.setdefault("ticklabelposition", "outside bottom")
     for part in [*axes, *colorbars]:
         part.setdefault("tickfont", {}).setdefault("size", size)
         title = part.get("title")
@@ -213,7 +229,13 @@ def _pin_text_sizes(layout: dict, size: float) -> None:
     title = layout.get("title")
     if isinstance(title, dict) and title.get("text"):
         font = title.setdefault("font", {})
-        font["size"] = max(font.get("size", size), PRESENTER_TITLE_PX)
+        font["size"] = max(font.get("size", size), PRESENTER_TITLE_PX * room)
+
+
+def _title_side(bar: dict) -> str:
+    """The side of an upright colour ``bar``'s title (plotly's default: on top)."""
+    title = bar.get("title")
+    return (title.get("side") or "top") if isinstance(title, dict) else "top"
 
 
 def projector_plan_height(height: int, margin: dict) -> int:
@@ -226,8 +248,9 @@ def projector_plan_height(height: int, margin: dict) -> int:
     return height - round((FONT_SCALE - 1) * (margin.get("t", 0) + margin.get("b", 0)))
 
 
-def _enlarge(node: dict, seen: set[int]) -> None:
-    """Scale the font sizes, line widths and marker sizes in one figure part, in place.
+def _enlarge(node: dict, seen: set[int], room: float) -> None:
+    """Scale the font sizes, line widths and marker sizes in one figure part, in place
+    (and a colour bar's sizes in pixels, by ``room`` alone).
 
     ``seen`` holds the ids of the dictionaries already done, which are skipped.
     """
@@ -241,16 +264,20 @@ def _enlarge(node: dict, seen: set[int]) -> None:
             if id(value) in seen:
                 continue
             if key in _FONT_KEYS and "size" in value:
-                value["size"] = _scaled(value["size"], FONT_SCALE, MIN_FONT_PX)
+                value["size"] = _scaled(value["size"], FONT_SCALE * room, MIN_FONT_PX * room)
             elif key == "line" and "width" in value:
-                value["width"] = _scaled(value["width"], LINE_SCALE)
+                value["width"] = _scaled(value["width"], LINE_SCALE * room)
             elif key == "marker" and "size" in value:
-                value["size"] = _scaled(value["size"], MARKER_SCALE)
-            _enlarge(value, seen)
+                value["size"] = _scaled(value["size"], MARKER_SCALE * room)
+            elif key == "colorbar":
+                value.update({k: _scaled(value[k], room) for k in COLORBAR_PX if k in value})
+            elif key == "pad":  # a title's or a margin's, in pixels
+                value.update({k: _scaled(v, room) for k, v in value.items()})
+            _enlarge(value, seen, room)
         elif isinstance(value, list | tuple):
             for item in value:
                 if isinstance(item, dict):
-                    _enlarge(item, seen)
+                    _enlarge(item, seen, room)
 
 
 def _scaled(size: object, factor: float, minimum: float = 0.0) -> object:

@@ -36,10 +36,9 @@ from kpca_ui import draw, pad
 from kpca_ui.cache import memo
 from kpca_ui.chart import chart
 from kpca_ui.points import PointSet
-from kpca_ui.presenter import PAGE_PX, figure_px, presentable, presenter_mode
+from kpca_ui.presenter import PAGE_PX, figure_px, presentable, presenter_mode, room_scale
 from kpca_ui.rooms import store as rooms
 from kpca_ui.safety import guarded
-from kpca_ui.screen import content_px, width_listener
 from kpca_ui.settings import Setting, Settings
 from kpca_ui.shell import REPLICA_ENV
 from kpca_ui.views.contours import Columns
@@ -64,8 +63,6 @@ FIGURE_PX = 600
 PROJECTOR_POINTS = 500  # the most points the projector fits (a sample of the room's)
 WALL_COLUMNS, WALL_BANDS = 10, 3  # the digit wall shows the latest 10 × 3 digits
 WALL_ROW_PX = 60  # a row of the digit wall's on a laptop
-SCREEN = "cl_screen"  # key of the listener that measures a projector's page
-WIDEST_PX = 3840  # the widest page a projector's figures are planned for
 HEADER_PX = 280  # presenter mode: the page above the figures (link, code and counts, QR code)
 PENDING_SHOWN = 6  # the waiting digits the lecturer's popover shows at a time
 LINK_POINTS = 300  # the most points a Contours link holds (kpca_core.drawing.MAX_POINTS)
@@ -406,9 +403,7 @@ def projector(code: str, token: str) -> None:
         class_points(shown)
     with digits:
         digit_wall(shown)
-    if presenter_mode():  # the page's width, measured: the figures fill the screen
-        width_listener(SCREEN, screen_px()[0], WIDEST_PX)
-    else:
+    if not presenter_mode():
         with st.expander("The contributions, by student (to remove a student's)"):
             st.dataframe(contributions(shown), hide_index=True, key="cl_table")
 
@@ -435,11 +430,9 @@ def contributions(shown: rooms.Snapshot) -> pd.DataFrame:
 
 
 def screen_px() -> tuple[int, int]:
-    """In presenter mode the page's width (as measured, :data:`PAGE_PX` until then) and the
-    figures' height on a 16:9 screen of that width, below the room's header."""
-    measured = content_px(SCREEN, WIDEST_PX)
-    width = PAGE_PX if measured == WIDEST_PX else measured
-    return width, max(figure_px(), round(width * 9 / 16) - HEADER_PX)
+    """In presenter mode the page's width and the figures' height below the room's header,
+    on a 1280 × 720 screen (drawn :func:`room_scale` times larger on the one measured)."""
+    return PAGE_PX, max(figure_px(), round(PAGE_PX * 9 / 16) - HEADER_PX)
 
 
 def sample(shown: rooms.Snapshot) -> np.ndarray:
@@ -475,7 +468,7 @@ def class_points(shown: rooms.Snapshot) -> None:
     space, n_components = Space(FIGURE_PX, colours=colours), N_COMPONENTS
     if presenter_mode():  # a projector: one panel, half the screen's width
         width, height = screen_px()
-        space = Space(width // 2, panel_max_px=height, projector=height, colours=colours)
+        space = Space(width // 2, height, height, colours, room=room_scale())
         n_components = 1
     chosen = Columns(spec, None, (), False, True, n_components, RESOLUTION)
     _, fig = grid(points, chosen, space)

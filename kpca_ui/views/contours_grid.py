@@ -30,7 +30,15 @@ from kpca_ui.chart import chart, figure_from_json, json_of
 from kpca_ui.explain import explain
 from kpca_ui.live import Live
 from kpca_ui.points import PointSet, drawing_points, drawn_points, is_drawn, points_of, toy_points
-from kpca_ui.presenter import figure_px, notice, page_px, presentable, presenter_mode, prose
+from kpca_ui.presenter import (
+    figure_px,
+    notice,
+    page_px,
+    presentable,
+    presenter_mode,
+    prose,
+    room_scale,
+)
 from kpca_ui.safety import guarded
 from kpca_ui.screen import content_px, width_listener
 from kpca_ui.shell import csv_numbers, nothing_to_draw
@@ -76,12 +84,14 @@ two rows end within a 1280 × 720 screen."""
 @dataclass(frozen=True)
 class Space:
     """Where the grid is drawn: its width, its panels' largest height, in presenter mode the
-    projector figure's height, and the colours of the points' groups (class mode)."""
+    projector figure's height and the screen's :func:`room_scale`, and the colours of the
+    points' groups (class mode)."""
 
     width: int = figures.FIGURE_PX
     panel_max_px: float = figures.PANEL_MAX_PX
     projector: int | None = None
     colours: tuple[str, ...] | None = None
+    room: float = 1.0
 
     def arguments(self, title: str) -> dict[str, Any]:
         """The figure builder's size arguments (:func:`figures.contour_figure_json`)."""
@@ -91,6 +101,7 @@ class Space:
             height = projector_plan_height(self.projector, {**figures.FITTED_MARGIN, "t": 20})
             sizes = {"width_px": self.width, "height_px": height}
             sizes |= {"projector_height": self.projector, "panel_max_px": self.panel_max_px}
+            sizes |= {"room": self.room}
         return {**sizes, "group_colours": self.colours}
 
 
@@ -252,7 +263,9 @@ def space_of(points: PointSet) -> Space:
     if is_drawn(points):
         planned = grid_beside_canvas_px(planned)
         panel_max_px = panel_max_px if is_narrow(width) else DRAWN_PANEL_PX
-    return Space(planned, panel_max_px, figure_px() if presenter_mode() else None)
+    return Space(
+        planned, panel_max_px, figure_px() if presenter_mode() else None, room=room_scale()
+    )
 
 
 @guarded("ct", "the grid's chart")

@@ -24,29 +24,29 @@ STEPS = [
     (
         "1. Kernel matrix",
         r"K_{ij} = k(\mathbf{x}_i, \mathbf{x}_j) = (\Phi(\mathbf{x}_i)\cdot\Phi(\mathbf{x}_j))"
-        r"\qquad (10)",
+        r"\quad (10)",
         "Compare every pair of the M training points with the kernel.",
     ),
     (
         "2. Centring in feature space",
-        r"\tilde K = K - 1_M K - K 1_M + 1_M K 1_M \qquad (49)",
+        r"\tilde K = K - 1_M K - K 1_M + 1_M K 1_M \quad (49)",
         "Subtract the mean of the mapped points, through the kernel alone; every entry of "
         "the M × M matrix 1_M is 1/M.",
     ),
     (
         "3. Eigenproblem",
-        r"M\lambda\,\boldsymbol\alpha = \tilde K\boldsymbol\alpha \qquad (12)",
+        r"M\lambda\,\boldsymbol\alpha = \tilde K\boldsymbol\alpha \quad (12)",
         "The eigenvalues λ are the variances along the principal axes in F.",
     ),
     (
         "4. Normalisation",
-        r"M\lambda_k\,(\boldsymbol\alpha^k\cdot\boldsymbol\alpha^k) = 1 \qquad (16, 50)",
+        r"M\lambda_k\,(\boldsymbol\alpha^k\cdot\boldsymbol\alpha^k) = 1 \quad (16, 50)",
         "Scale each α so that its axis V^k = Σ α_i Φ(x_i) has unit length in F.",
     ),
     (
         "5. Projection",
         r"(\mathbf V^k\cdot\Phi(\mathbf t)) = \sum_{i=1}^M \alpha_i^k\,"
-        r"\tilde k(\mathbf x_i, \mathbf t) \qquad (17, 51)",
+        r"\tilde k(\mathbf x_i, \mathbf t) \quad (17, 51)",
         "The k-th nonlinear principal component of a new point t.",
     ),
 ]

@@ -7,15 +7,17 @@ its marks with the background they are drawn on. :func:`breaches` holds them to 
 layout rule (:mod:`kpca_core.figures.layout`):
 
 - **text size**: no chart text below 12 px; on the presenter's screen the figure's title
-  at least 20 px and every other chart text at least 14 px;
+  at least 20 px and every other chart text at least 14 px, on a larger presenter's screen
+  that much larger (:attr:`Screen.room`: 30 and 21 px at 1920 × 1080);
 - **text on text**: no two text boxes overlap (by more than a pixel each way);
 - **text on data**: no annotation (a panel's title or note) lies over a picture or a
   marker of the data;
 - **text cut**: no text runs past its chart's box or the screen's sides;
 - **plot size**: a plot area with axes is at least :data:`AREA_MIN_PX` on its shorter
   side, a picture panel (a component's colours) at least :data:`PANEL_MIN_PX`, a
-  handwritten digit at least :data:`DIGIT_MIN_PX` tall (48 on the projector); a mosaic
-  of digits is judged by its digits (its tick labels name its rows and columns);
+  handwritten digit at least :data:`DIGIT_MIN_PX` tall (48 on the projector); on a larger
+  presenter's screen each that much larger; a mosaic of digits is judged by its digits
+  (its tick labels name its rows and columns);
 - **contrast**: every marker, line and bar has a WCAG contrast of at least 3 against
   the background it is drawn on (its outline counts, as WCAG's non-text contrast lets
   a mark's boundary carry it), and every text of a chart at least 4.5 (its menu buttons'
@@ -65,13 +67,21 @@ at least the last third of the screen shows it as the page opens (1280 × 720: 4
 
 @dataclass(frozen=True)
 class Screen:
-    """One of the four screens the audit reads the app on."""
+    """One of the screens the audit reads the app on (:data:`SCREENS`)."""
 
     name: str
     width: int
     height: int
     presenter: bool = False
     dark: bool = False
+
+    @property
+    def room(self) -> float:
+        """How much larger than 1280 × 720 a presenter's screen is (1 on the others): the
+        sizes the rule asks for grow by as much (``kpca_ui.presenter.room_scale``)."""
+        if not self.presenter:
+            return 1.0
+        return max(1.0, min(self.width / 1280, self.height / 720))
 
     @property
     def viewport(self) -> dict[str, int]:
@@ -89,7 +99,11 @@ SCREENS = (
     Screen("presenter", 1280, 720, presenter=True),
     Screen("phone", 390, 844),
     Screen("dark", 1280, 720, dark=True),
+    Screen("presenter-1080", 1920, 1080, presenter=True),
+    Screen("presenter-2160", 3840, 2160, presenter=True),
 )
+"""The audit's screens: the first four, then a lecture hall's projectors, on which presenter
+mode draws what it draws at 1280 × 720, larger."""
 
 
 MEASURE_JS = r"""
@@ -337,6 +351,7 @@ def breaches(measured: dict, screen: Screen, frame: dict | None = None) -> list[
             least = MIN_TEXT_PX
             if screen.presenter:
                 least = PRESENTER_TITLE_PX if text["kind"] == "title" else PRESENTER_TEXT_PX
+            least *= screen.room
             if text["size"] < least - 0.05:
                 here.append(
                     f"text {text['size']:g} px < {least} px ({text['kind']}): "
@@ -385,17 +400,17 @@ def breaches(measured: dict, screen: Screen, frame: dict | None = None) -> list[
                 continue
             b = area["box"]
             side = min(b["right"] - b["left"], b["bottom"] - b["top"])
-            if side < AREA_MIN_PX:
+            if side < AREA_MIN_PX * screen.room:
                 here.append(
                     f"plot area {b['right'] - b['left']:.0f} × {b['bottom'] - b['top']:.0f} px "
-                    f"< {AREA_MIN_PX} px"
+                    f"< {AREA_MIN_PX * screen.room:g} px"
                 )
         for image in pictures:
             b = image["box"]
             side = min(b["right"] - b["left"], b["bottom"] - b["top"])
-            if 0 < side < PANEL_MIN_PX:
-                here.append(f"picture panel {side:.0f} px < {PANEL_MIN_PX} px")
-        least_digit = PRESENTER_DIGIT_MIN_PX if screen.presenter else DIGIT_MIN_PX
+            if 0 < side < PANEL_MIN_PX * screen.room:
+                here.append(f"picture panel {side:.0f} px < {PANEL_MIN_PX * screen.room:g} px")
+        least_digit = (PRESENTER_DIGIT_MIN_PX if screen.presenter else DIGIT_MIN_PX) * screen.room
         for digit in chart["digits"]:
             if digit["height"] < least_digit - 0.5:
                 here.append(f"digits {digit['height']:.0f} px tall < {least_digit} px")

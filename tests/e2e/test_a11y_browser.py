@@ -125,11 +125,13 @@ UNNAMED_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].filter((
 numbers: ``tests/test_figure_words.py``)."""
 
 
-@pytest.mark.parametrize("screen", [SCREENS[0], SCREENS[3], SCREENS[1]], ids=lambda s: s.name)
+@pytest.mark.parametrize("screen", SCREENS[:4], ids=lambda s: s.name)
 def test_key_states_have_no_serious_axe_violation(browser, app_server, tmp_path, screen):
     """axe-core over Home, Contours, Spectrum, Denoising and a lesson's slide on the laptop's,
-    the dark and the presenter's screens: no serious or critical violation of WCAG 2.1 AA,
-    and every chart is an image named and described in words and numbers."""
+    the presenter's, the phone's and the dark screens: no serious or critical violation of
+    WCAG 2.1 AA (on a phone, Home's equation (49) overflowed its column by 2 px, a region
+    scrolled without a keyboard's access), and every chart is an image named and described
+    in words and numbers."""
     context = browser.new_context(
         viewport=screen.viewport, color_scheme="dark" if screen.dark else "light"
     )

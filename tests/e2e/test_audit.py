@@ -1,12 +1,14 @@
-"""The visual audit (``tests/e2e/audit.py``) over every view, on four screens.
+"""The visual audit (``tests/e2e/audit.py``) over every view, on six screens.
 
 ``-m audit`` runs the whole of it: every view's presets, tabs, both ends of its sliders
 and selects, a drawing and an upload, on a desktop's 1280 × 720, presenter mode at
-1280 × 720, a phone's 390 × 844 and the dark theme at 1280 × 720. It writes one contact
-sheet per screen (``audit_<screen>.png``) and the breaches (``audit_<screen>.txt``) to
-the folder the run prints, and fails on any breach, axe-core's serious and critical
-violations of WCAG 2.1 AA among them (``tests/e2e/accessibility.py``). The default run
-reads a few states of the cases the issue listed (:data:`FAST`).
+1280 × 720, a phone's 390 × 844, the dark theme at 1280 × 720, and presenter mode at
+1920 × 1080 and 3840 × 2160 (``$KPCA_AUDIT_STATES`` chooses the states, ``-k`` the
+screens). It writes one contact sheet per screen (``audit_<screen>.png``) and the
+breaches (``audit_<screen>.txt``) to the folder the run prints, and fails on any breach,
+axe-core's serious and critical violations of WCAG 2.1 AA among them
+(``tests/e2e/accessibility.py``). The default run reads a few states of the cases the
+issue listed (:data:`FAST`).
 """
 
 from __future__ import annotations

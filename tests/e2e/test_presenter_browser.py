@@ -18,6 +18,8 @@ from pad_latency import RESULT
 
 from kpca_core.handwriting import encode, from_pad
 from kpca_ui.presenter import KEY
+from tests.e2e.audit import Screen
+from tests.e2e.test_audit import load_state
 
 pytestmark = pytest.mark.e2e
 
@@ -147,3 +149,44 @@ def test_presenter_mode_turned_on_in_the_sidebar_gives_the_figures_the_whole_scr
     page.wait_for_selector(IDLE, timeout=90_000)
     page.wait_for_timeout(1_500)  # the sidebar's closing
     assert page.locator(".js-plotly-plot").first.evaluate(width) == pytest.approx(linked, abs=2)
+
+
+FIG2_JS = """() => {
+  const box = (e) => { const r = e.getBoundingClientRect();
+    return {left: r.left, top: r.top, width: r.width, height: r.height, bottom: r.bottom}; };
+  const graph = document.querySelector('.st-key-ct_contours .js-plotly-plot');
+  const sizes = [...graph.querySelectorAll('svg text')].map(
+    (t) => parseFloat(getComputedStyle(t).fontSize));
+  return {figure: box(graph), panel: box(graph.querySelector('.layer-subplot image')),
+          text: Math.min(...sizes)};
+}"""
+"""Fig. 2's grid: its box, its first panel's box, its smallest text in pixels."""
+
+
+def test_fig2_grows_with_the_projectors_screen_and_fills_its_first_screen(
+    browser, app_server: AppServer, tmp_path
+) -> None:
+    """Presenter mode's Fig. 2 at 1280 × 720, 1920 × 1080 and 3840 × 2160: on each the
+    grid fills the first screen (as wide as the page, at least half as tall as the screen,
+    whole on it), and its panels and text grow with the screen (at 1920 × 1080 they were
+    the same ~110 px panels and 14-21 px text as at 1280 × 720, on a third of the height)."""
+    seen = {}
+    for width, height in ((1280, 720), (1920, 1080), (3840, 2160)):
+        screen = Screen(f"{width}", width, height, presenter=True)
+        context = browser.new_context(viewport=screen.viewport)
+        context.set_default_timeout(180_000)
+        page = context.new_page()
+        try:
+            load_state(page, f"{app_server.url}/contours", screen, tmp_path)
+            seen[width] = shown = page.evaluate(FIG2_JS)
+            page.screenshot(path=tmp_path / f"fig2_{width}.png")
+        finally:
+            context.close()
+        figure = shown["figure"]
+        assert figure["width"] >= 0.9 * width and figure["height"] >= 0.5 * height, shown
+        assert figure["top"] < height / 3 and figure["bottom"] <= height, shown
+    for width in (1920, 3840):
+        room = width / 1280
+        for part, size in (("figure", "width"), ("panel", "width"), ("panel", "height")):
+            assert seen[width][part][size] >= 0.95 * room * seen[1280][part][size], (part, seen)
+        assert seen[width]["text"] >= room * seen[1280]["text"] - 0.1, seen
