@@ -419,7 +419,7 @@ function series(gd) {
   for (const t of gd._fullData || []) {
     if (t.visible !== true) continue;
     const [xa, ya] = ["x", "y"].map((a) => full[`${a}axis${(t[`${a}axis`] || a).slice(1)}`]);
-    const one = { name: words(t.name), trace: t, ya,
+    const one = { name: words(gd.data[t.index]?.name), trace: t, ya, // not Plotly's "trace 0"
                   xt: words(xa?.title?.text) || "x", yt: words(ya?.title?.text) || "y" };
     if (t.z?.[0]?.length) {
       const at = (v, v0, dv, n, i) => (v?.length > n ? (v[i] + v[i + 1]) / 2
@@ -475,11 +475,11 @@ function explore(state, event) {
   const [x, y, z] = s.point(j, i);
   const where = s.zt ? `row ${j + 1} of ${s.rows}, column ${i + 1} of ${s.columns}`
     : `point ${i + 1} of ${s.columns}`;
-  state.live.textContent = `${s.name}, ${where}: ${s.xt} ${said(x)}, ${s.yt} ${said(y)}${
-    s.zt ? `, ${s.zt} ${said(z)}` : ""}`;
-  const t = s.trace;
-  window.Plotly.Fx.hover(gd, [{ curveNumber: t.index, pointNumber: s.zt ? [j, i] : s.kept[i] }],
-                         (t.xaxis || "x") + (t.yaxis || "y"));
+  state.live.textContent = `${s.name ? `${s.name}, ` : ""}${where}: ${s.xt} ${said(x)}, ${
+    s.yt} ${said(y)}${s.zt ? `, ${s.zt} ${said(z)}` : ""}`;
+  const t = s.trace; // shown by Plotly's hover label: a cell's at its place, a point's by number
+  window.Plotly.Fx.hover(gd, s.zt ? { xval: x, yval: y }
+    : [{ curveNumber: t.index, pointNumber: s.kept[i] }], (t.xaxis || "x") + (t.yaxis || "y"));
   if (state.sound) tone(state, s, s.zt ? z : y);
 }
 

@@ -148,7 +148,7 @@ def test_the_spectrum_lines_and_heatmap_by_keyboard(keyboard_page, app_server, t
     value = "no value" if np.isnan(z[1, 1]) else number(z[1, 1])
     zt = words(trace["colorbar"]["title"]["text"])
     assert live(page, "sp_fig_heatmap") == (
-        f"trace 0, row 2 of {rows}, column 2 of {columns}: "
+        f"row 2 of {rows}, column 2 of {columns}: "
         f"{title(heatmap['layout'], 'xaxis', 'x')} {number((x[1] + x[2]) / 2)}, "
         f"{title(heatmap['layout'], 'yaxis', 'y')} {number((y[1] + y[2]) / 2)}, {zt} {value}"
     )
