@@ -359,7 +359,7 @@ function speak(state) {
   if (!said || !plot) return;
   state.said.textContent = said.text;
   Object.assign(state.graph, { tabIndex: 0, role: "application", ariaLabel: said.label });
-  state.graph.setAttribute("aria-describedby", `${state.said.id} ${state.said.id}-keys`);
+  state.graph.setAttribute("aria-describedby", `${state.said.id}-keys`); // the image: the rest
   plot.setAttribute("role", "img");
   plot.setAttribute("aria-label", said.label);
   plot.setAttribute("aria-describedby", state.said.id);

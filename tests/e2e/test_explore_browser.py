@@ -16,8 +16,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
 import pytest
-from browser import CANVAS, drawing_link
-from pad_latency import PAD, RESULT, open_demo
+from browser import CANVAS, IDLE, drawing_link
+from pad_latency import PAD, RESULT, SHOWN_JS, open_demo
 
 from kpca_core import contours as ct
 from kpca_core import handwriting as hw
@@ -109,7 +109,7 @@ def keyboard_page(browser):
 def test_contours_charts_say_their_data_point_by_point(keyboard_page, app_server, tmp_path):
     """Keyboard only: Tab reaches the Fig. 2 grid, whose right arrow says the first data
     point; Tab on reaches the projection, whose arrows, End and Home say its points with the
-    axes' titles, each as the figure's data hold it."""
+    axes' titles, each as the figure's data hold it; S turns the tones on."""
     page = keyboard_page
     open_view(page, f"{app_server.url}/contours", tmp_path)
     tab_to(page, ".st-key-ct_contours [role='application']")
@@ -123,6 +123,10 @@ def test_contours_charts_say_their_data_point_by_point(keyboard_page, app_server
     for key, i in (("ArrowRight", 0), ("ArrowRight", 1), ("End", n - 1), ("Home", 0)):
         page.keyboard.press(key)
         assert live(page, "ct_projection") == said_point(projection, 0, i), key
+    page.keyboard.press("s")  # tones on: each step also sounds its value
+    assert live(page, "ct_projection") == "Tones on."
+    page.keyboard.press("ArrowRight")
+    assert live(page, "ct_projection") == said_point(projection, 0, 1)
     assert page.js_errors == []
 
 
@@ -201,9 +205,8 @@ def test_a_digit_typed_on_the_pad_is_the_digit_the_demo_shows(keyboard_page, app
     open_demo(page, app_server.url)
     tab_to(page, PAD)
     page.keyboard.press("7")
-    page.wait_for_function(
-        "(r) => /Kernel method: /.test(document.querySelector(r)?.innerText || '')", arg=RESULT
-    )
+    page.wait_for_function(SHOWN_JS, arg=RESULT)
+    page.wait_for_selector(IDLE)
     assert "7" in page.locator(".kp .status").inner_text()
     ticks = [t.replace("<br>", " ") for t in json.loads(page.evaluate(TICKS_JS, RESULT))]
     assert ticks[0] == "Written by you"
