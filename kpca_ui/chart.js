@@ -447,7 +447,7 @@ function explore(state, event) {
     ? { ArrowLeft: "Home", ArrowRight: "End", Home: "Home", End: "End" }[event.key] : event.key;
   if (!all.length || !key) return;
   const clamp = (v, n) => Math.max(0, Math.min(n - 1, v));
-  let { k, j, i } = state.at || { k: 0, j: 0, i: 0 };
+  let { k, j, i } = state.at || { k: 0, j: 0, i: -1 }; // at first: before the first point
   let s = all[(k = clamp(k, all.length))];
   // towards the top of the screen: the next row, unless the y axis is reversed
   const up = s.ya?.range?.[0] > s.ya?.range?.[1] ? -1 : 1;
@@ -459,14 +459,14 @@ function explore(state, event) {
     state.sound = !state.sound;
     state.live.textContent = `Tones ${state.sound ? "on" : "off"}.`;
   } else if (!move) return;
-  else if (state.at) {
+  else {
     const x = s.point(j, i)[0];
     s = all[(k = clamp(k + move[0], all.length))];
     j = clamp(j + move[1], s.rows);
     i = clamp(i + move[2], s.columns);
     if (move[0] && !s.zt && typeof x === "number") { // the next line: at the nearest x
       const far = (n) => Math.abs(s.point(0, n)[0] - x);
-      i = Array.from(s.kept.keys()).reduce((best, n) => (far(n) < far(best) ? n : best), 0);
+      i = [...s.kept.keys()].reduce((best, n) => (far(n) < far(best) ? n : best), 0);
     }
   }
   event.preventDefault(); // the arrows and Space would scroll the page
@@ -477,10 +477,10 @@ function explore(state, event) {
     : `point ${i + 1} of ${s.columns}`;
   state.live.textContent = `${s.name ? `${s.name}, ` : ""}${where}: ${s.xt} ${said(x)}, ${
     s.yt} ${said(y)}${s.zt ? `, ${s.zt} ${said(z)}` : ""}`;
+  if (state.sound) tone(state, s, s.zt ? z : y);
   const t = s.trace; // shown by Plotly's hover label: a cell's at its place, a point's by number
   window.Plotly.Fx.hover(gd, s.zt ? { xval: x, yval: y }
     : [{ curveNumber: t.index, pointNumber: s.kept[i] }], (t.xaxis || "x") + (t.yaxis || "y"));
-  if (state.sound) tone(state, s, s.zt ? z : y);
 }
 
 function tone(state, s, value) {
@@ -492,7 +492,8 @@ function tone(state, s, value) {
   if (!Number.isFinite(f(value))) return;
   const audio = (state.audio ||= new AudioContext());
   const end = audio.currentTime + TONE_S;
-  const pitch = new OscillatorNode(audio, { frequency: 220 * 4 ** ((f(value) - low) / (high - low || 1)) });
+  const frequency = 220 * 4 ** ((f(value) - low) / (high - low || 1));
+  const pitch = new OscillatorNode(audio, { frequency });
   const gain = new GainNode(audio, { gain: 0.2 });
   gain.gain.exponentialRampToValueAtTime(0.001, end);
   pitch.connect(gain).connect(audio.destination);

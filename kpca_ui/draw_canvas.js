@@ -1,8 +1,8 @@
 // The drawing canvas of kpca_ui/draw.py (a Streamlit components v2 module, after canvas.js).
 // data: {points: [[x, y, group]], half, rev, seq, max, colours, background: {image, lines} |
 // null, copyLabel (null: no copy button), counted (whether the status counts the points),
-// maxPx, prefix, behind (what the background shows, "kPC 1 of degree 2")}.  Every edit sends the whole drawing as the state value
-// "edit": {seq, half, points} (or {seq, copy: true}).  Each edit and each move of a dragged
+// maxPx, prefix, behind (what the background shows, "kPC 1 of degree 2")}.  Every edit sends
+// the whole drawing as the state value "edit": {seq, half, points} (or {seq, copy: true}).  Each edit and each move of a dragged
 // point is also dispatched on the document as "kpca-drawing", {prefix, seq, half, points,
 // waitFor} (seq null for a move not sent), for a chart that follows the drawing (chart.js).
 
@@ -271,14 +271,15 @@ function shades(image, uri) {
   const bytes = atob(uri.slice(uri.indexOf(",") + 1));
   const at = bytes.indexOf("PLTE");
   const count = ((bytes.charCodeAt(at - 2) << 8) | bytes.charCodeAt(at - 1)) / 3;
-  const index = new Map(Array.from({ length: count }, (_, n) => [bytes.substr(at + 4 + 3 * n, 3), n]));
+  const colour = (n) => bytes.slice(at + 4 + 3 * n, at + 7 + 3 * n);
+  const index = new Map(Array.from({ length: count }, (_, n) => [colour(n), n]));
   const { naturalWidth: w, naturalHeight: h } = image;
   const ctx = new OffscreenCanvas(w, h).getContext("2d");
   ctx.drawImage(image, 0, 0);
   const rgba = ctx.getImageData(0, 0, w, h).data;
   return (x, y, half) => {
-    const [col, row] = [(x + half) * (w - 1), (half - y) * (h - 1)].map((v) => Math.round(v / (2 * half)));
-    const o = 4 * (row * w + col);
+    const [col, row] = [(x + half) * (w - 1), (half - y) * (h - 1)].map((v) => v / (2 * half));
+    const o = 4 * (Math.round(row) * w + Math.round(col));
     const n = index.get(String.fromCharCode(rgba[o], rgba[o + 1], rgba[o + 2]));
     return n === undefined ? null : -1 + (2 * n) / (count - 1);
   };

@@ -117,9 +117,9 @@ function draw(state) {
   state.box.querySelector("[data-act=clear]").disabled = !n;
   const strokes = `${n} ${n === 1 ? "stroke" : "strokes"}`;
   if (!state.current) {
+    const typed = `A ${state.typed} written from the keyboard (${strokes}): its pictures follow.`;
     state.status.textContent = !n ? "Write one digit in the box, or type it on the keyboard: 0 to 9."
-      : state.typed ? `A ${state.typed} written from the keyboard (${strokes}): its pictures follow.`
-      : strokes;
+      : state.typed ? typed : strokes;
   }
   canvas.dataset.strokes = String(n);
 }
