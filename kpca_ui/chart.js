@@ -414,17 +414,20 @@ function series(gd) {
   // The visible traces as the keys walk them: a line's, a scatter's or a bar's points that
   // have both values (one row); a heatmap's or a contour's cells, by row and column, each at
   // its centre (x and y given as the cells' edges: halfway between them, as Plotly's hover).
-  const full = gd._fullLayout;
+  // names and titles as the figure gives them, not Plotly's ("trace 0", "Click to enter …")
+  const { layout } = gd;
   const found = [];
   for (const t of gd._fullData || []) {
     if (t.visible !== true) continue;
-    const [xa, ya] = ["x", "y"].map((a) => full[`${a}axis${(t[`${a}axis`] || a).slice(1)}`]);
-    const one = { name: words(gd.data[t.index]?.name), trace: t, ya, // not Plotly's "trace 0"
-                  xt: words(xa?.title?.text) || "x", yt: words(ya?.title?.text) || "y" };
+    const [xa, ya] = ["x", "y"].map((a) => `${a}axis${(t[`${a}axis`] || a).slice(1)}`);
+    const one = { name: words(gd.data[t.index]?.name), trace: t, ya: gd._fullLayout[ya],
+                  xt: words(layout[xa]?.title?.text) || "x",
+                  yt: words(layout[ya]?.title?.text) || "y" };
     if (t.z?.[0]?.length) {
       const at = (v, v0, dv, n, i) => (v?.length > n ? (v[i] + v[i + 1]) / 2
         : v?.length ? v[i] : v0 + dv * i);
-      const bar = t.colorbar?.title?.text ?? full[t.coloraxis]?.colorbar?.title?.text;
+      const bar = gd.data[t.index].colorbar?.title?.text
+        ?? layout[t.coloraxis]?.colorbar?.title?.text;
       found.push({ ...one, rows: t.z.length, columns: t.z[0].length, zt: words(bar) || "value",
         point: (j, i) => [at(t.x, t.x0, t.dx, t.z[0].length, i),
                           at(t.y, t.y0, t.dy, t.z.length, j), t.z[j][i]],
