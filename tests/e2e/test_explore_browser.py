@@ -200,7 +200,8 @@ TICKS_JS = """(result) => JSON.stringify(document.querySelector(result + ' .js-p
 
 def test_a_digit_typed_on_the_pad_is_the_digit_the_demo_shows(keyboard_page, app_server):
     """Keyboard only: Tab to the Demo's pad and type 7: the pad says so, holds a 7's strokes,
-    the link holds them, and the Demo's first picture is that writing as the server draws it."""
+    the link holds them, and the Demo's first picture is that writing as the server draws it;
+    Tab on, the pictures' arrow keys say their cells."""
     page = keyboard_page
     open_demo(page, app_server.url)
     tab_to(page, PAD)
@@ -220,4 +221,13 @@ def test_a_digit_typed_on_the_pad_is_the_digit_the_demo_shows(keyboard_page, app
     )
     first = array(shown)[:16, :16]
     assert np.allclose(first, hw.to_digit(writing).reshape(16, 16), atol=1e-5)
+    # Tab on to the pictures: their cells, the digit's first row, then (y reversed) the next
+    tab_to(page, f"{RESULT} [role='application']")
+    z = array(shown)
+    for key, row in (("ArrowRight", 0), ("ArrowDown", 1)):
+        page.keyboard.press(key)
+        assert page.evaluate(LIVE_JS, RESULT.removeprefix(".st-key-")) == (
+            f"row {row + 1} of {z.shape[0]}, column 1 of {z.shape[1]}: "
+            f"x 0, y {row}, value {number(z[row, 0])}"  # no axis titles: no Plotly placeholder
+        ), key
     assert page.js_errors == []
