@@ -35,11 +35,15 @@ let CHARTS = 0; // charts built on this page: each its description's id
 
 function build(root) {
   const said = `kc-said-${++CHARTS}`;
-  root.insertAdjacentHTML("beforeend",
-    `<div class="kc"><div class="kc-graph"></div><p class="kc-said" id="${said}" hidden></p></div>`);
+  root.insertAdjacentHTML("beforeend", `<div class="kc"><div class="kc-graph"></div>
+    <p id="${said}" hidden></p><p id="${said}-keys" hidden>${KEYS}</p>
+    <p class="kc-live" aria-live="polite"></p></div>`);
   const box = root.lastElementChild;
   // the other fields: set when needed
-  const state = { box, graph: box.firstElementChild, said: box.lastElementChild };
+  const [graph, told, , live] = box.children;
+  const state = { box, graph, said: told, live };
+  graph.addEventListener("keydown", (event) => explore(state, event));
+  graph.addEventListener("blur", () => window.Plotly?.Fx.unhover(graph));
   new ResizeObserver(() => {
     const width = box.clientWidth;
     if (state.payload && width > 0 && width !== state.width) schedule(state);
@@ -349,11 +353,13 @@ function speak(state) {
   // For assistive technology the chart is one image, named and described in words
   // (kpca_core/figures/words.py), instead of Plotly's SVG texts read one by one: the plot's
   // SVG is the image (its texts its presentation), the other layers hidden but the menus'
-  // buttons (pressable).
+  // buttons (pressable).  The graph around it is a Tab stop whose keys explore the data.
   const said = state.payload.said;
   const [plot, ...others] = state.graph.querySelectorAll(".main-svg");
   if (!said || !plot) return;
   state.said.textContent = said.text;
+  Object.assign(state.graph, { tabIndex: 0, role: "application", ariaLabel: said.label });
+  state.graph.setAttribute("aria-describedby", `${state.said.id}-keys`); // the image: the rest
   plot.setAttribute("role", "img");
   plot.setAttribute("aria-label", said.label);
   plot.setAttribute("aria-describedby", state.said.id);
@@ -385,6 +391,117 @@ function pressable(gd) {
   };
   mark();
   gd.on("plotly_afterplot", mark); // Plotly draws its menus anew with the figure
+}
+
+// ---- exploring the data by keyboard (after MAIDR's keys) ---------------------------------
+
+const KEYS = "Arrow keys go through the data point by point, up and down to the next series " +
+  "(on a heatmap: the next row); Page Up and Page Down go from series to series, Home and " +
+  "End (or Control with an arrow) to a series' ends, Space says the point again, S turns " +
+  "its tones on or off.";
+const TONE_S = 0.25;
+
+const words = (html) => String(html ?? "").replace(/<br\s*\/?>/g, " ").replace(/<[^>]*>/g, "")
+  .replace(/\s+/g, " ").trim();
+
+function said(v) {
+  // a value as said: three significant digits, with a minus sign
+  if (typeof v !== "number") return v == null ? "no value" : String(v);
+  return Number.isNaN(v) ? "no value" : String(Number(v.toPrecision(3))).replace(/-/g, "−");
+}
+
+function series(gd) {
+  // The visible traces as the keys walk them: a line's, a scatter's or a bar's points that
+  // have both values (one row); a heatmap's or a contour's cells, by row and column, each at
+  // its centre (x and y given as the cells' edges: halfway between them, as Plotly's hover).
+  // names and titles as the figure gives them, not Plotly's ("trace 0", "Click to enter …")
+  const { layout } = gd;
+  const found = [];
+  for (const t of gd._fullData || []) {
+    if (t.visible !== true) continue;
+    const [xa, ya] = ["x", "y"].map((a) => `${a}axis${(t[`${a}axis`] || a).slice(1)}`);
+    const one = { name: words(gd.data[t.index]?.name), trace: t, ya: gd._fullLayout[ya],
+                  xt: words(layout[xa]?.title?.text) || "x",
+                  yt: words(layout[ya]?.title?.text) || "y" };
+    if (t.z?.[0]?.length) {
+      const at = (v, v0, dv, n, i) => (v?.length > n ? (v[i] + v[i + 1]) / 2
+        : v?.length ? v[i] : v0 + dv * i);
+      const bar = gd.data[t.index].colorbar?.title?.text
+        ?? layout[t.coloraxis]?.colorbar?.title?.text;
+      found.push({ ...one, rows: t.z.length, columns: t.z[0].length, zt: words(bar) || "value",
+        point: (j, i) => [at(t.x, t.x0, t.dx, t.z[0].length, i),
+                          at(t.y, t.y0, t.dy, t.z.length, j), t.z[j][i]],
+        values: () => t.z.flatMap((row) => Array.from(row)) });
+    } else if (t.x?.length && t.y?.length) {
+      const kept = Array.from(t.x, (x, i) => i).filter((i) => ![t.x[i], t.y[i]].some(
+        (v) => v == null || Number.isNaN(v)));
+      if (kept.length) found.push({ ...one, rows: 1, columns: kept.length, kept,
+        point: (j, i) => [t.x[kept[i]], t.y[kept[i]]], values: () => kept.map((i) => t.y[i]) });
+    }
+  }
+  return found;
+}
+
+function explore(state, event) {
+  // a key on the graph: the data point it goes to, said in the live region (and its tone)
+  const gd = state.graph;
+  const all = event.target === gd && !event.altKey ? series(gd) : [];
+  const key = event.ctrlKey || event.metaKey
+    ? { ArrowLeft: "Home", ArrowRight: "End", Home: "Home", End: "End" }[event.key] : event.key;
+  if (!all.length || !key) return;
+  const clamp = (v, n) => Math.max(0, Math.min(n - 1, v));
+  let { k, j, i } = state.at || { k: 0, j: 0, i: -1 }; // at first: before the first point
+  let s = all[(k = clamp(k, all.length))];
+  // towards the top of the screen: the next row, unless the y axis is reversed
+  const up = s.ya?.range?.[0] > s.ya?.range?.[1] ? -1 : 1;
+  const move = { ArrowRight: [0, 0, 1], ArrowLeft: [0, 0, -1], PageDown: [1, 0, 0],
+                 PageUp: [-1, 0, 0], ArrowDown: s.zt ? [0, -up, 0] : [1, 0, 0],
+                 ArrowUp: s.zt ? [0, up, 0] : [-1, 0, 0], Home: [0, 0, -Infinity],
+                 End: [0, 0, Infinity], " ": [0, 0, 0] }[key];
+  if (key === "s" || key === "S") {
+    state.sound = !state.sound;
+    state.live.textContent = `Tones ${state.sound ? "on" : "off"}.`;
+  } else if (!move) return;
+  else {
+    const x = s.point(j, i)[0];
+    s = all[(k = clamp(k + move[0], all.length))];
+    j = clamp(j + move[1], s.rows);
+    i = clamp(i + move[2], s.columns);
+    if (move[0] && !s.zt && typeof x === "number") { // the next line: at the nearest x
+      const far = (n) => Math.abs(s.point(0, n)[0] - x);
+      i = [...s.kept.keys()].reduce((best, n) => (far(n) < far(best) ? n : best), 0);
+    }
+  }
+  event.preventDefault(); // the arrows and Space would scroll the page
+  if (!move) return;
+  state.at = { k, j, i };
+  const [x, y, z] = s.point(j, i);
+  const where = s.zt ? `row ${j + 1} of ${s.rows}, column ${i + 1} of ${s.columns}`
+    : `point ${i + 1} of ${s.columns}`;
+  state.live.textContent = `${s.name ? `${s.name}, ` : ""}${where}: ${s.xt} ${said(x)}, ${
+    s.yt} ${said(y)}${s.zt ? `, ${s.zt} ${said(z)}` : ""}`;
+  if (state.sound) tone(state, s, s.zt ? z : y);
+  const t = s.trace; // shown by Plotly's hover label: a cell's at its place, a point's by number
+  window.Plotly.Fx.hover(gd, s.zt ? { xval: x, yval: y }
+    : [{ curveNumber: t.index, pointNumber: s.kept[i] }], (t.xaxis || "x") + (t.yaxis || "y"));
+}
+
+function tone(state, s, value) {
+  // the value as a pitch, two octaves over the series' range (a log axis: of its logarithm)
+  const log = !s.zt && s.ya?.type === "log";
+  const f = (v) => (log ? Math.log10(v) : v);
+  const values = s.values().map(f).filter(Number.isFinite);
+  const [low, high] = [Math.min(...values), Math.max(...values)];
+  if (!Number.isFinite(f(value))) return;
+  const audio = (state.audio ||= new AudioContext());
+  const end = audio.currentTime + TONE_S;
+  const frequency = 220 * 4 ** ((f(value) - low) / (high - low || 1));
+  const pitch = new OscillatorNode(audio, { frequency });
+  const gain = new GainNode(audio, { gain: 0.2 });
+  gain.gain.exponentialRampToValueAtTime(0.001, end);
+  pitch.connect(gain).connect(audio.destination);
+  pitch.start();
+  pitch.stop(end);
 }
 
 // ---- scrubbing ---------------------------------------------------------------------------

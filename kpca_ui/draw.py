@@ -199,6 +199,7 @@ def canvas(
                 "counted": counted,
                 "maxPx": PRESENTER_PX if large else CANVAS_PX,  # or less: fit() in the JS
                 "prefix": prefix,  # its edits' events name it (a live chart follows them)
+                "behind": behind,  # its cursor says the value of the colours under it
             },
             default={"edit": None},
             on_edit_change=declared,

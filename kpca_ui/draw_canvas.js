@@ -1,8 +1,8 @@
 // The drawing canvas of kpca_ui/draw.py (a Streamlit components v2 module, after canvas.js).
 // data: {points: [[x, y, group]], half, rev, seq, max, colours, background: {image, lines} |
 // null, copyLabel (null: no copy button), counted (whether the status counts the points),
-// maxPx, prefix}.  Every edit sends the whole drawing as the state value
-// "edit": {seq, half, points} (or {seq, copy: true}).  Each edit and each move of a dragged
+// maxPx, prefix, behind (what the background shows, "kPC 1 of degree 2")}.  Every edit sends
+// the whole drawing as the state value "edit": {seq, half, points} (or {seq, copy: true}).  Each edit and each move of a dragged
 // point is also dispatched on the document as "kpca-drawing", {prefix, seq, half, points,
 // waitFor} (seq null for a move not sent), for a chart that follows the drawing (chart.js).
 
@@ -28,11 +28,13 @@ function build(root) {
       <button type="button" data-act="copy"></button>
     </div>
     <canvas class="plane" tabindex="0" role="application"
-      aria-label="Drawing canvas. Click to add a point, drag a point to move it. Keyboard: arrows move the cursor, Enter adds a point or picks up the point under the cursor and puts it down again, Delete removes it, 1 2 3 choose the group, U undoes."></canvas>
-    <div class="status" aria-live="polite"></div>`;
+      aria-label="Drawing canvas. Click to add a point, drag a point to move it. Keyboard: arrows move the cursor, which says where it is, the value of the colours there and the nearest point; Enter adds a point or picks up the point under the cursor and puts it down again, Delete removes it, 1 2 3 choose the group, U undoes."></canvas>
+    <div class="foot"><span class="status" aria-live="polite"></span>
+      <span class="where" aria-live="polite"></span></div>`;
   const state = boxed(root, "kd", html, {
     points: [], history: [], group: 1, deleting: false, drag: null, cursor: null, carried: null,
     sent: null, image: null, imageSource: null, lines: null, frame: 0, lastDragSend: 0,
+    shades: null, where: null,
   });
   // the page above the canvas laid out anew (a notice, a folded control): fit it again
   const page = document.querySelector('[data-testid="stMainBlockContainer"]');
@@ -199,6 +201,7 @@ function bind(state) {
   canvas.addEventListener("keydown", (event) => keyboard(state, event));
   canvas.addEventListener("focus", () => {
     if (!state.cursor) state.cursor = [0, 0];
+    state.where = null;
     draw(state);
   });
   canvas.addEventListener("blur", () => draw(state));
@@ -239,9 +242,47 @@ function keyboard(state, event) {
   } else if (key === "Escape" && state.carried !== null) {
     state.points = state.carried.before;
     state.carried = null;
-    draw(state);
   } else return;
+  state.where = where(state);
+  draw(state);
   event.preventDefault();
+}
+
+// What the keyboard's cursor is at, in words: its place, the value of the colours behind the
+// points there (read from their picture: shades) and the nearest point.
+function where(state) {
+  const [x, y] = state.cursor;
+  const f = (v) => v.toFixed(2).replace("-", "−");
+  const said = [`cursor x ${f(x)}, y ${f(y)}`];
+  const value = state.shades && state.shades(x, y, state.data.half);
+  const end = { 1: " or more", [-1]: " or less" }[value] || "";
+  if (value !== null) said.push(`${state.data.behind || "the colours"}: ${f(value)}${end}`);
+  const far = state.points.map(([px, py]) => Math.hypot(px - x, py - y));
+  const i = far.indexOf(Math.min(...far));
+  const [px, py, group] = state.points[i] || [];
+  if (i >= 0) said.push(`nearest point ${i + 1} (group ${group}) at x ${f(px)}, y ${f(py)}`);
+  return said.join("; ");
+}
+
+// The value at (x, y) of the picture behind the points, a function of (x, y, half): the
+// picture is a PNG of 256 shades from −1 to 1 (colour_png in kpca_core/figures/panels.py), so
+// a pixel's colour is the shade whose index, in the palette of its PLTE chunk, is its value.
+function shades(image, uri) {
+  const bytes = atob(uri.slice(uri.indexOf(",") + 1));
+  const at = bytes.indexOf("PLTE");
+  const count = ((bytes.charCodeAt(at - 2) << 8) | bytes.charCodeAt(at - 1)) / 3;
+  const colour = (n) => bytes.slice(at + 4 + 3 * n, at + 7 + 3 * n);
+  const index = new Map(Array.from({ length: count }, (_, n) => [colour(n), n]));
+  const { naturalWidth: w, naturalHeight: h } = image;
+  const ctx = new OffscreenCanvas(w, h).getContext("2d");
+  ctx.drawImage(image, 0, 0);
+  const rgba = ctx.getImageData(0, 0, w, h).data;
+  return (x, y, half) => {
+    const [col, row] = [(x + half) * (w - 1), (half - y) * (h - 1)].map((v) => v / (2 * half));
+    const o = 4 * (Math.round(row) * w + Math.round(col));
+    const n = index.get(String.fromCharCode(rgba[o], rgba[o + 1], rgba[o + 2]));
+    return n === undefined ? null : -1 + (2 * n) / (count - 1);
+  };
 }
 
 function schedule(state) {
@@ -313,6 +354,8 @@ function draw(state) {
     `square ±${h}` +
     (state.deleting ? " · delete mode: click a point to remove it" : "");
   canvas.dataset.points = String(n);
+  const focused = state.box.getRootNode().activeElement === canvas;
+  state.box.querySelector(".where").textContent = focused && state.where ? state.where : "";
 }
 
 // Each group its shape as well as its colour (as the figures' markers, kpca_core/figures/style.py
@@ -336,12 +379,13 @@ function receive(state, replaced, first) {
   if (replaced || (echo && !busy)) state.points = copy(data.points);
   const background = data.background;
   state.lines = background ? new Path2D(background.lines) : null;
-  if (!background) state.image = state.imageSource = null;
+  if (!background) state.image = state.imageSource = state.shades = null;
   else if (background.image !== state.imageSource) {
     const image = new Image();
     image.onload = () => {
       if (state.imageSource !== background.image) return;
       state.image = image;
+      state.shades = shades(image, background.image);
       draw(state);
     };
     state.imageSource = background.image;
