@@ -14,6 +14,7 @@ from kpca_core.demo import DemoCases, Verdict, in_turns, measure, most_convincin
 from kpca_core.denoise import DigitDenoiser, DigitSubsets, ImageGrid, Noise, demo_images
 from kpca_core.figures import denoise as figures
 from kpca_core.figures.style import export_config
+from kpca_core.figures.words import Description
 from kpca_core.handwriting import to_digit
 from kpca_ui import pad
 from kpca_ui.adapter import in_script_run
@@ -106,8 +107,11 @@ def pictures(
     bar for each, and a ``note`` on the verdict."""
     width = narrow_px(f"{key}_screen")  # a phone's, once measured: the pictures in rows
     fig = figures.demo_figure(grid, width_px=width, height_px=FIGURE_PX)
-    chart(presentable(fig, height=PRESENTER_PX), key=key, config=export_config(name))
-    st.caption(figures.demo_text(grid, what))
+    shown = figures.demo_text(grid, what)
+    said = Description(what[:1].upper() + what[1:], f"{shown} {verdict.words().capitalize()}.")
+    config = export_config(name)
+    chart(presentable(fig, height=PRESENTER_PX), key=key, config=config, description=said)
+    st.caption(shown)
     st.markdown(
         '<p style="font-size: 1.5rem; font-weight: 700; margin: 0">'
         f"{html.escape(verdict.words().capitalize())}</p>",
