@@ -422,7 +422,7 @@ def describe_spectrum_heatmap(sweep: WidthSweep, *, chosen: int | None = None) -
         if nonzero[i] == 0:
             return f"at {where} no eigenvalue is non-zero (blank)"
         return (
-            f"at {where} {nonzero[i]} of {sweep.n_samples_} eigenvalues are non-zero, the "
+            f"at {where}, {nonzero[i]} of {sweep.n_samples_} eigenvalues are non-zero, the "
             f"smallest 10^{smallest[i]:.1f} of the variance"
         )
 
