@@ -172,25 +172,25 @@ def kernel_seconds(kernel: str, n_x: int, n_y: int, n_features: int) -> float:
     return 1e-9 * n_x * n_y * per_value
 
 
-def eigen_seconds(
-    solver: str, M: int, k: int, *, positive_semidefinite: bool = True, n_inputs: int = 2
-) -> float:
+def eigen_seconds(solver: str, M: int, k: int, *, n_inputs: int = 2) -> float:
     """Seconds of one core for the top k eigenpairs of an M × M kernel matrix of points of
-    ``n_inputs`` inputs by ``solver`` (``eigenproblem.eigsolve``), with its smallest
-    eigenvalue (ARPACK, :data:`LOWEST_STEPS`) where the kernel is indefinite."""
+    ``n_inputs`` inputs by ``solver`` (``eigenproblem.eigsolve``)."""
     if solver == "dense":
         return 1e-9 * (DENSE_NS[0] * M**3 + DENSE_NS[1] * M**2)
-    inputs = "plane" if n_inputs <= 2 else "wide"
-    reduction = 1e-9 * (SUBSET_NS[0] * M**3 + SUBSET_NS[1] * M**2)
-    lowest = (
-        0.0
-        if positive_semidefinite
-        else min(1e-9 * ARPACK_NS * M**2 * LOWEST_STEPS[inputs], reduction)
-    )
     if solver == "subset":
-        return reduction + lowest
-    a, b = ARPACK_STEPS[inputs]
-    return 1e-9 * (ARPACK_NS * M**2 * (a + b * k) + ARPACK_BASIS_NS * M * k**2) + lowest
+        return 1e-9 * (SUBSET_NS[0] * M**3 + SUBSET_NS[1] * M**2)
+    a, b = ARPACK_STEPS["plane" if n_inputs <= 2 else "wide"]
+    return 1e-9 * (ARPACK_NS * M**2 * (a + b * k) + ARPACK_BASIS_NS * M * k**2)
+
+
+def lowest_seconds(kernel: str, M: int, n_inputs: int) -> float:
+    """Seconds of one core for the first read of ``KernelPCA.negative_eigenvalue_ratio_``
+    after a fit of an indefinite kernel by a solver of the top k: the kernel matrix again
+    and its smallest eigenvalue (ARPACK, :data:`LOWEST_STEPS`, at most ``eigh``'s reduction:
+    ``eigenproblem.lowest_eigenvalue``)."""
+    steps = LOWEST_STEPS["plane" if n_inputs <= 2 else "wide"]
+    lowest = min(1e-9 * ARPACK_NS * M**2 * steps, eigen_seconds("subset", M, 1))
+    return kernel_seconds(kernel, M, M, n_inputs) + lowest
 
 
 def features_seconds(M: int, n_features: int) -> float:
@@ -205,7 +205,6 @@ def route_seconds(
     k: int,
     *,
     features: int | None = None,
-    positive_semidefinite: bool = True,
 ) -> dict[str, float]:
     """Seconds of one core of a fit of M points of ``n_inputs`` inputs, top k, by each route.
 
@@ -215,10 +214,7 @@ def route_seconds(
     """
     matrix = kernel_seconds(kernel, M, M, n_inputs)
     routes = {
-        solver: matrix
-        + eigen_seconds(
-            solver, M, k, positive_semidefinite=positive_semidefinite, n_inputs=n_inputs
-        )
+        solver: matrix + eigen_seconds(solver, M, k, n_inputs=n_inputs)
         for solver in ("dense", "subset", "arpack")
     }
     if features is not None:
@@ -234,19 +230,15 @@ def engine_fit_seconds(
     # imported here: the engine chooses its route by this module's estimates
     from .eigenproblem import choose_solver
     from .kernel_pca import explicit_features
-    from .kernels import feature_space_dimension, is_positive_semidefinite
+    from .kernels import feature_space_dimension
 
     k = M if k is None else min(k, M)
     features = explicit_features(kernel, M, n_inputs, degree=degree, coef0=coef0, n_components=k)
     if features is not None:
         return FIT_OVERHEAD_S + features_seconds(M, features)
-    psd = is_positive_semidefinite(kernel, degree=degree, coef0=coef0)
     dimension = feature_space_dimension(kernel, n_inputs, degree=degree, coef0=coef0)
-    solver = choose_solver(
-        "auto", M, k, feature_dimension=dimension, positive_semidefinite=psd, n_inputs=n_inputs
-    )
-    routes = route_seconds(kernel, M, n_inputs, k, positive_semidefinite=psd)
-    return FIT_OVERHEAD_S + routes[solver]
+    solver = choose_solver("auto", M, k, feature_dimension=dimension, n_inputs=n_inputs)
+    return FIT_OVERHEAD_S + route_seconds(kernel, M, n_inputs, k)[solver]
 
 
 @dataclass(frozen=True)
@@ -284,7 +276,8 @@ def fit_seconds(
 ) -> float:
     """Seconds of one core to fit one Contours column (``"pca"``: linear PCA) of points in
     the plane, through ``features`` explicit features if given
-    (``KernelSpec.explicit_features``): the engine's route (:func:`route_seconds`)."""
+    (``KernelSpec.explicit_features``): the engine's route (:func:`route_seconds`), and for
+    an indefinite kernel the smallest eigenvalue its note reports (:func:`lowest_seconds`)."""
     if kernel == "pca":
         return PCA_S
     if features is not None:
@@ -292,13 +285,13 @@ def fit_seconds(
     from .eigenproblem import choose_solver  # it chooses by this module's estimates
 
     k = min(n_components, n_points)
-    psd = kernel in ("rbf", "laplacian", "linear")  # a poly column without Φ has c < 0
     dimension = 2 if kernel == "linear" else None
-    solver = choose_solver(
-        "auto", n_points, k, feature_dimension=dimension, positive_semidefinite=psd
-    )
-    routes = route_seconds(kernel, n_points, 2, k, positive_semidefinite=psd)
-    return FIT_OVERHEAD_S + routes[solver]
+    solver = choose_solver("auto", n_points, k, feature_dimension=dimension)
+    seconds = FIT_OVERHEAD_S + route_seconds(kernel, n_points, 2, k)[solver]
+    indefinite = kernel not in ("rbf", "laplacian", "linear")  # a poly column without Φ: c < 0
+    if indefinite and solver != "dense":
+        seconds += lowest_seconds(kernel, n_points, 2)
+    return seconds
 
 
 def grid_seconds(n_points: int, resolution: int, features: int | None = None) -> float:

@@ -65,6 +65,7 @@ from .eigenproblem import (
     center_kernel,
     choose_solver,
     eigsolve,
+    lowest_eigenvalue,
 )
 from .kernels import (
     KERNELS,
@@ -73,6 +74,7 @@ from .kernels import (
     kernel_diagonal,
     kernel_matrix,
     polynomial_features,
+    unit_rows,
 )
 from .preimage import expansion_weights, fixed_point_preimage
 
@@ -267,9 +269,10 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         λ_k / Σ_j λ_j, the share of the total variance trace(K̃)/M, whichever
         solver ran and however many components were kept.
     negative_eigenvalue_ratio_ : float
-        |most negative eigenvalue| / largest eigenvalue; 0 for a positive
+        |most negative eigenvalue| / largest eigenvalue of K̃; 0 for a positive
         semidefinite kernel matrix.  Reported so the UI can say how far an
-        indefinite kernel is from being a dot product.
+        indefinite kernel is from being a dot product.  Found on first read
+        where the fit did not need it (see the property).
     n_components_ : int
     n_samples_fit_ : int
     n_features_in_ : int
@@ -492,33 +495,30 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         dim_f = feature_space_dimension(
             self.kernel, self.n_features_in_, degree=self.degree, coef0=self.coef0
         )
-        psd = is_positive_semidefinite(self.kernel, degree=self.degree, coef0=self.coef0)
         solver = choose_solver(
-            self.eigen_solver,
-            M,
-            k,
-            feature_dimension=dim_f,
-            positive_semidefinite=psd,
-            n_inputs=self.n_features_in_,
+            self.eigen_solver, M, k, feature_dimension=dim_f, n_inputs=self.n_features_in_
         )
-        mu, u, mu_min, self.eigen_solver_ = eigsolve(
+        mu, u, self.eigen_solver_ = eigsolve(
             K,
             k,
             solver,
-            positive_semidefinite=psd,
             random_state=self.random_state,
             tol=self.tol,
             max_iter=self.max_iter,
             iterated_power=self.iterated_power,
         )
         del K
-        if not (np.all(np.isfinite(mu)) and np.isfinite(mu_min)):
+        if not np.all(np.isfinite(mu)):
             raise ValueError(
                 "the eigenproblem overflowed: the kernel matrix's entries are too large; "
                 "lower gamma or degree, or rescale the data"
             )
+        # The smallest eigenvalue: the dense solver's lowest; none below 0 but rounding for a
+        # positive semidefinite kernel; else unknown until negative_eigenvalue_ratio_ is read.
+        psd = is_positive_semidefinite(self.kernel, degree=self.degree, coef0=self.coef0)
+        lowest = float(mu.min()) if psd or self.eigen_solver_ == "dense" else None
         _notify(progress, 0.9, "normalisation (eq. 50)")
-        self._normalise(mu, u, k, mu_min, trace, kernel_scale)
+        self._normalise(mu, u, k, lowest, trace, kernel_scale)
         _notify(progress, 1.0, "done")
         return self
 
@@ -611,7 +611,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         self.eigenvalues_ = lam
         self.alphas_ = alphas
         self.explained_variance_ratio_ = lam / total if total > 0 else np.zeros_like(lam)
-        self.negative_eigenvalue_ratio_ = 0.0
+        self._negative_ratio = 0.0
         self.n_components_ = lam.size
         _notify(progress, 1.0, "done")
         return self
@@ -621,7 +621,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         mu: np.ndarray,
         u: np.ndarray,
         k: int,
-        mu_min: float,
+        lowest: float | None,
         trace: float,
         kernel_scale: float,
     ) -> None:
@@ -637,7 +637,10 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         level of K̃'s eigenvalues, M·ε·max(|K_ij|, max|μ|) (``kernel_scale`` is
         max |K_ij| before centring, whose rounding the centring carries
         along), μ is 0; its column is dropped (``remove_zero_eig``, or
-        ``n_components=None``) or kept as zeros, as scikit-learn does.  For a
+        ``n_components=None``) or kept as zeros, as scikit-learn does.  Where the
+        smallest eigenvalue ``lowest`` is not known (``None``: an indefinite kernel
+        solved for its top k only), the level is that of the kept μ and max |K_ij|,
+        still above the solvers' rounding ε‖K̃‖₂, as ‖K̃‖₂ ≤ ‖K‖₂ ≤ M max |K_ij|.  For a
         precomputed or callable kernel, whose positive semidefiniteness
         nobody vouched for, the kept μ go through scikit-learn's own
         ``_check_psd_eigenvalues``: a significant negative one is an error, a
@@ -652,7 +655,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         mu = mu[order]
         if self.kernel == "precomputed" or callable(self.kernel):
             mu = _check_psd_eigenvalues(mu, enable_warnings=False)
-        scale = max(float(np.max(np.abs(mu))), abs(mu_min)) if mu.size else 0.0
+        scale = float(np.max(np.abs(mu), initial=abs(lowest or 0.0)))
         zero = np.abs(mu) <= max(scale, kernel_scale) * M * np.finfo(float).eps
         if self.remove_zero_eig or self.n_components is None:
             mu, order = mu[~zero], order[~zero]
@@ -668,9 +671,38 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         self.eigenvalues_ = mu / M
         self.alphas_ = u
         self.explained_variance_ratio_ = mu / trace if trace > 0 else np.zeros_like(mu)
-        ratio = max(0.0, -mu_min) / scale if scale > 0 else 0.0
-        self.negative_eigenvalue_ratio_ = ratio if ratio > M * np.finfo(float).eps else 0.0
         self.n_components_ = mu.size
+        self._negative_ratio = None if lowest is None else self._ratio_to_largest(lowest)
+
+    def _ratio_to_largest(self, lowest: float) -> float:
+        """|λ_min| / max(λ_max, |λ_min|) for the smallest eigenvalue μ = ``lowest`` of K̃,
+        0 where λ_min ≥ 0 or the ratio is below rounding (M·ε)."""
+        scale = float(np.max(np.abs(self._mu), initial=abs(lowest)))
+        ratio = max(0.0, -lowest) / scale if scale > 0 else 0.0
+        return ratio if ratio > self.alphas_.shape[0] * np.finfo(float).eps else 0.0
+
+    @property
+    def negative_eigenvalue_ratio_(self) -> float:
+        """|most negative eigenvalue| / largest eigenvalue of K̃ (Appendix B.2); 0 when
+        K̃ is positive semidefinite.
+
+        Known from the fit after the dense solver (all eigenvalues), for a positive
+        semidefinite kernel (its negatives are rounding) and through explicit features or
+        landmarks.  An indefinite kernel solved for its top k (``"subset"``, ``"arpack"``,
+        ``"randomized"``) finds it here, on first read, once: the kernel matrix again
+        (eqs. 10, 49) and its smallest eigenvalue to a relative 1e-4
+        (:func:`~kpca_core.eigenproblem.lowest_eigenvalue`).  A fit and transform then cost
+        what scikit-learn's do, which never looks for it; the Contours view, which reports
+        it, pays it (:func:`kpca_core.budget.lowest_seconds`).
+        """
+        check_is_fitted(self)
+        if self._negative_ratio is None:
+            X = self.X_fit_
+            K = X.copy() if self.kernel == "precomputed" else self._kernel(X)
+            if self.center:
+                K = center_kernel(K, overwrite=True)[0]
+            self._negative_ratio = self._ratio_to_largest(lowest_eigenvalue(K, self.random_state))
+        return self._negative_ratio
 
     @property
     def eigenvectors_(self) -> np.ndarray:
@@ -704,6 +736,14 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         M = self.X_fit_.shape[0]
         A = np.column_stack([alphas, np.full(M, 1.0 / M)])
         features = None if sparse.issparse(Y) else self._explicit_features()
+        fitted, kernel = self.X_fit_, self._kernel
+        if self.kernel == "cosine" and not (sparse.issparse(Y) or self._sparse):
+            # x·y / (‖x‖‖y‖): the fitted points normalised once, not for every block
+            fitted = unit_rows(fitted)
+
+            def kernel(rows: np.ndarray, unit: np.ndarray) -> np.ndarray:
+                return unit_rows(rows) @ unit.T
+
         step = BLOCK_ROWS
         if features is not None:  # k(y, x_i) = Φ(y) · Φ(x_i): Kᵗ A = Φ(Y) (Φ(X)ᵀ A)
             fitted = features(self.X_fit_)
@@ -722,7 +762,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             if features is not None:
                 K = features(Y[rows])
             else:
-                K = Y[rows] if self.kernel == "precomputed" else self._kernel(Y[rows], self.X_fit_)
+                K = Y[rows] if self.kernel == "precomputed" else kernel(Y[rows], fitted)
             P = K @ A
             beta, row_means = P[:, :-1], P[:, -1]
             if self.center or self.n_landmarks_ is not None:
