@@ -440,7 +440,7 @@ def centred_spectrum(K: np.ndarray, center: bool) -> np.ndarray:
     ],
     ids=lambda p: f"{p['kernel']}-{p.get('coef0')}",
 )
-@pytest.mark.parametrize("solver", ["auto", "dense", "subset", "arpack"])
+@pytest.mark.parametrize("solver", ["auto", "dense", "subset", "arpack", "randomized"])
 @pytest.mark.parametrize("center", [True, False])
 def test_negative_eigenvalue_ratio_matches_numpy(seed, params, solver, center):
     X = np.random.RandomState(seed).randn(120, 5)
