@@ -90,6 +90,14 @@ def requests() -> list[tuple[str, float, Callable[[], object]]]:
             predicted = budget.grid_seconds(M, resolution)
             work = lambda fit=fit, grid=grid: ct.evaluate_column(fit, grid)  # noqa: E731
             made.append((f"Contours grid rbf M={M} res={resolution}", predicted, work))
+        grid = ct.make_grid(X, 200)  # through features: Fig. 2's (x·y)^4, (x·y + 1)^3, x·y
+        shapes = ({"degree": 4, "coef0": 0.0}, {"degree": 3, "coef0": 1.0}, {})
+        for spec in (ct.KernelSpec("linear" if not shape else "poly", **shape) for shape in shapes):
+            column = ct.fit_column(X, spec, n_components=3)
+            features = spec.explicit_features(M)
+            predicted = budget.grid_seconds(M, 200, features, kernel=spec.kernel)
+            work = lambda fit=column, grid=grid: ct.evaluate_column(fit, grid)  # noqa: E731
+            made.append((f"Contours grid {spec.formula()} M={M} res=200", predicted, work))
     # a class's points, uniform in a square: ARPACK's steps grow as the kernel narrows
     square = np.random.RandomState(0).uniform(-1, 1, (6000, 2))
     for M, kernel, sigma in (

@@ -24,6 +24,10 @@ through its features      (``kernel_pca.explicit_features``; Fig. 2: D = d + 1
                           for 300 points): 110–1900 ns per grid point
                           (M = 300–5000, res 100 and 200, D = 2–66, idle
                           machine), all below 25 ns × (D + 10) × res².
+                          Priced as the middle of what ``bench/cost_model.py``
+                          measures (M = 300–2000, res 100 and 200, D = 2–10,
+                          a linear column through its 2 inputs: within
+                          0.77–1.31 of 1 ms + (17 (D + 5) + 0.04 M) ns × res²).
 Spectrum, one width       eigenvalues of an M × M centred kernel matrix
                           (``WidthSweep``, three rings, widths 1e-3…1e2 of
                           the median distance; 5 and 10 widths, CPU time):
@@ -87,9 +91,11 @@ digits per class (5.4 s) and its error curve on 50 test digits per class
 GRID_NS = 3.5
 """Nanoseconds per (data point × grid point) to evaluate a Contours column (Gaussian,
 M = 300–2000, res 60 and 100: 3.1–3.7; ``bench/cost_model.py``)."""
-FEATURES_NS = 25.0
-"""Nanoseconds per (feature + 10) × grid point of a Contours column evaluated through its
-explicit features (see the table)."""
+FEATURES_NS = (17.0, 5.0, 0.04)
+"""(a, b, c): nanoseconds a (D + b) + c M per grid point of a Contours column of M points
+evaluated through its D explicit features (see the table)."""
+GRID_OVERHEAD_S = 1e-3
+"""Seconds of a Contours column's evaluation whatever its size."""
 MIN_RESOLUTION = 40
 """The coarsest grid the Contours view falls back to."""
 
@@ -344,12 +350,18 @@ def fit_seconds(
     return seconds
 
 
-def grid_seconds(n_points: int, resolution: int, features: int | None = None) -> float:
+def grid_seconds(
+    n_points: int, resolution: int, features: int | None = None, *, kernel: str = "rbf"
+) -> float:
     """Seconds of one core to evaluate one Contours column on its grid, through
-    ``features`` explicit features if given."""
-    if features is not None:
-        return FEATURES_NS * 1e-9 * (features + 10) * resolution**2
-    return GRID_NS * 1e-9 * n_points * resolution**2
+    ``features`` explicit features if given; a linear column's grid goes through its two
+    inputs (``KernelPCA._explicit_features``)."""
+    if kernel == "linear":
+        features = 2
+    if features is None:
+        return GRID_OVERHEAD_S + GRID_NS * 1e-9 * n_points * resolution**2
+    a, b, c = FEATURES_NS
+    return GRID_OVERHEAD_S + 1e-9 * (a * (features + b) + c * n_points) * resolution**2
 
 
 def contour_seconds(
@@ -379,7 +391,7 @@ def contour_seconds(
     narrowness = list(narrowness) or [1.0] * len(kernels)
     return sum(
         fit_seconds(n_points, kernel, size, narrowness=narrow)
-        + grid_seconds(n_points, resolution, size)
+        + grid_seconds(n_points, resolution, size, kernel=kernel)
         for kernel, size, narrow in zip(kernels, features, narrowness, strict=True)
     )
 

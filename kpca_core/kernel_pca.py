@@ -13,8 +13,8 @@ The five steps of the algorithm, and where they live:
 3. eigenproblem  M λ α = K̃ α                         (eq. 12/46)    ``eigenproblem.eigsolve``
 4. normalisation  (M λ)(α · α) = 1, ‖V‖ = 1 in F      (eq. 16/50)    ``KernelPCA._normalise``
 5. projection  (V^k · Φ(t)) = Σ_i α_i^k k̃(x_i, t)    (eq. 17/51/54) ``KernelPCA.transform``
-   (a polynomial kernel with fewer features than points: Φ(t) · Σ_i α_i^k Φ(x_i),
-   ``kernels.polynomial_features``)
+   (a kernel of degree one, or a polynomial with fewer features than points:
+   Φ(t) · Σ_i α_i^k Φ(x_i), ``kernels.polynomial_features``)
 
 Why this file is over 900 lines: it is one estimator class, with all of
 scikit-learn's parameters and the Nyström fit, and 330 of its lines are the
@@ -723,9 +723,9 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         ``BLOCK_ROWS`` × M entries of Kᵗᵉˢᵗ (eq. 52) stays in the CPU cache
         while it is raised to its power, projected and centred; a whole
         10⁴ × 300 matrix would be streamed through memory several times (5×
-        slower on the contour grid, ``bench/engine.py``).  For a polynomial kernel
-        with few features (:meth:`_explicit_features`), Kᵗᵉˢᵗ A = Φ(Y) (Φ(X)ᵀ A), in
-        blocks of as many values.  ``Y`` is validated.
+        slower on the contour grid, ``bench/engine.py``).  For a kernel with cheap
+        features (:meth:`_explicit_features`), Kᵗᵉˢᵗ A = Φ(Y) (Φ(X)ᵀ A), in blocks of
+        as many values, the fitted points mapped once.  ``Y`` is validated.
 
         Yields
         ------
@@ -736,14 +736,6 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         M = self.X_fit_.shape[0]
         A = np.column_stack([alphas, np.full(M, 1.0 / M)])
         features = None if sparse.issparse(Y) else self._explicit_features()
-        fitted, kernel = self.X_fit_, self._kernel
-        if self.kernel == "cosine" and not (sparse.issparse(Y) or self._sparse):
-            # x·y / (‖x‖‖y‖): the fitted points normalised once, not for every block
-            fitted = unit_rows(fitted)
-
-            def kernel(rows: np.ndarray, unit: np.ndarray) -> np.ndarray:
-                return unit_rows(rows) @ unit.T
-
         step = BLOCK_ROWS
         if features is not None:  # k(y, x_i) = Φ(y) · Φ(x_i): Kᵗ A = Φ(Y) (Φ(X)ᵀ A)
             fitted = features(self.X_fit_)
@@ -762,7 +754,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             if features is not None:
                 K = features(Y[rows])
             else:
-                K = Y[rows] if self.kernel == "precomputed" else kernel(Y[rows], fitted)
+                K = Y[rows] if self.kernel == "precomputed" else self._kernel(Y[rows], self.X_fit_)
             P = K @ A
             beta, row_means = P[:, :-1], P[:, -1]
             if self.center or self.n_landmarks_ is not None:
@@ -770,20 +762,31 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             yield rows, row_means, beta
 
     def _explicit_features(self) -> Callable[[np.ndarray], np.ndarray] | None:
-        """The polynomial kernel's feature map Φ (eqs. 20–22), where it has at most
-        :data:`FEATURES_PER_SAMPLE` features per point fitted on; else ``None``.
+        """A feature map Φ with k(x, y) = Φ(x) · Φ(y) that test points are projected
+        through, or ``None`` (their kernel values).
 
-        On the Fig. 2 grid (300 points in the plane, (x·y)^d: d + 1 features) a
-        test point costs d + 1 monomials instead of 300 kernel values.
+        Degree one: the linear kernel's inputs, the cosine kernel's unit rows and
+        γ x·y + c's (√γ x, √c) cost what the inputs do, so a test point costs N
+        inputs times the k axes instead of M kernel values of N inputs, whatever N
+        (wide digits: half the work of a fit and transform, ``bench/engine_sweep.py``).
+        A polynomial of higher degree (eqs. 20–22), where it has at most
+        :data:`FEATURES_PER_SAMPLE` features per point fitted on: on the Fig. 2 grid
+        (300 points in the plane, (x·y)^d: d + 1 features) a test point costs d + 1
+        monomials instead of 300 kernel values.
         """
         X = self.X_fit_
-        if (
-            self.kernel != "poly"
-            or sparse.issparse(X)
-            or not is_positive_semidefinite("poly", degree=self.degree, coef0=self.coef0)
-            or feature_space_dimension("poly", X.shape[1], degree=self.degree, coef0=self.coef0)
-            > FEATURES_PER_SAMPLE * X.shape[0]
+        if sparse.issparse(X):
+            return None
+        if self.kernel in ("linear", "cosine"):
+            return np.asarray if self.kernel == "linear" else unit_rows
+        if self.kernel != "poly" or not is_positive_semidefinite(
+            "poly", degree=self.degree, coef0=self.coef0
         ):
+            return None
+        dimension = feature_space_dimension(
+            "poly", X.shape[1], degree=self.degree, coef0=self.coef0
+        )
+        if self.degree != 1 and dimension > FEATURES_PER_SAMPLE * X.shape[0]:
             return None
         return self._feature_map()
 

@@ -58,6 +58,24 @@ def test_a_contours_grid_costs_what_the_model_says(n_points, resolution):
     assert 0.5 <= ratio <= 2.0
 
 
+@pytest.mark.parametrize("n_points", [300, 2000])
+@pytest.mark.parametrize(
+    "shape",
+    [{"degree": 4, "coef0": 0.0}, {"degree": 3, "coef0": 1.0}, {}],
+    ids=["d4", "d3c1", "x.y"],
+)
+def test_a_contours_grid_through_features_costs_what_the_model_says(n_points, shape):
+    """Fig. 2's columns and a linear one (through its two inputs) on a 200 × 200 grid."""
+    X = parabola(n_points, random_state=0)[0]
+    spec = ct.KernelSpec("poly" if shape else "linear", **shape)
+    fit = ct.fit_column(X, spec, n_components=3)
+    grid = ct.make_grid(X, 200)
+    features = spec.explicit_features(n_points)
+    predicted = budget.grid_seconds(n_points, 200, features, kernel=spec.kernel)
+    ratio = measured_over_predicted(lambda: ct.evaluate_column(fit, grid), predicted, 5)
+    assert 0.5 <= ratio <= 2.0
+
+
 @pytest.mark.parametrize(
     "kernel,n_points,n_inputs,k,degree",
     [

@@ -508,3 +508,31 @@ def test_cosine_normalises_each_point_once(monkeypatch):
     assert sum(rows) == 300 + 1000
     expected = SkKernelPCA(3, kernel="cosine").fit(X).transform(Y)
     assert_close_up_to_sign(beta, expected)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"kernel": "linear"},
+        {"kernel": "cosine"},
+        {"kernel": "poly", "degree": 1, "coef0": 0.0},
+        {"kernel": "poly", "degree": 1, "coef0": 1.0},
+    ],
+    ids=lambda p: f"{p['kernel']}-{p.get('coef0')}",
+)
+@pytest.mark.parametrize("center", [True, False])
+def test_wide_test_points_of_a_degree_one_kernel_go_through_its_features(params, center):
+    """x·y, x·y / (‖x‖‖y‖) and γ x·y + c are dot products of features as cheap as the
+    inputs (the inputs, the unit rows, (√γ x, √c)): a test point costs its N inputs
+    times the k axes, not M kernel values of N inputs, however many inputs it has."""
+    rng = np.random.RandomState(0)
+    X, Y = rng.randn(300, 100), rng.randn(700, 100)
+    X[7] = 0.0  # a zero row: cosine's k is 0 there, as scikit-learn's
+    ours = KernelPCA(3, center=center, **params).fit(X)
+    assert ours._explicit_features() is not None
+    kernel_values = KernelPCA(3, center=center, **params).fit(X)
+    kernel_values._explicit_features = lambda: None  # the same model, projected by k(x_i, y)
+    assert_close_up_to_sign(ours.transform(Y), kernel_values.transform(Y), rtol=1e-12)
+    if center:
+        ref = SkKernelPCA(3, eigen_solver="dense", **params).fit(X)
+        assert_close_up_to_sign(ours.transform(Y), ref.transform(Y))
