@@ -1,12 +1,13 @@
 """Ours against scikit-learn's ``KernelPCA`` over points × inputs × kernel × components.
 
-    python bench/engine_sweep.py            # the sweep (a few minutes on 2 shared cores)
+    python bench/engine_sweep.py            # the sweep (about ten minutes on 2 shared cores)
     python bench/engine_sweep.py --quick    # a subset (about a minute)
 
 Each cell fits on M points of N inputs and projects M test points (``fit_transform``
 of the training points, ``transform`` of the test points), with the same parameters
 for both estimators (``eigen_solver="auto"``, scikit-learn's default γ = 1/N), ours
-and scikit-learn's taking turns in one process (``bench.timing.interleaved_medians``).
+and scikit-learn's taking turns in one process (``bench.timing.interleaved_medians``: medians
+of 5 turns up to 300 points, 3 up to 2000, beyond that one).
 The inputs are the USPS digits for N = 256 (the training and test digits; ``KPCA_USPS_DIR``)
 and otherwise Gaussian points with variances 0.85^(2j) along input j, scaled to unit
 mean squared norm (a decaying spectrum, as real data has).  One BLAS thread by default,
@@ -92,7 +93,7 @@ def cell(n: int, inputs: int, components: int, params: dict) -> tuple[float, flo
         model.fit_transform(X)
         model.transform(T)
 
-    repeats = 5 if n <= 300 else 1
+    repeats = 5 if n <= 300 else 3 if n <= 2000 else 1
     works = {name: lambda name=name: work(name) for name in models}
     times = interleaved_medians(works, repeats, clock=time.process_time)
     return times["ours"], times["theirs"]

@@ -264,7 +264,7 @@ def engine_facts() -> dict[str, Any]:
     benches' results (``engine_sweep``, ``cost_model``), if they were run."""
     from kpca_core import budget, eigenproblem
     from kpca_core.kernel_pca import explicit_features
-    from kpca_core.kernels import feature_space_dimension, is_positive_semidefinite
+    from kpca_core.kernels import feature_space_dimension
 
     lines = [
         "| kernel | points | inputs | components | explicit features | route | predicted (s) |",
@@ -276,9 +276,8 @@ def engine_facts() -> dict[str, Any]:
         if explicit_features(kernel, M, N, **shape, n_components=k):
             route = "features"
         else:
-            psd = is_positive_semidefinite(kernel, **shape)
             route = eigenproblem.choose_solver(
-                "auto", M, k, feature_dimension=dimension, positive_semidefinite=psd, n_inputs=N
+                "auto", M, k, feature_dimension=dimension, n_inputs=N
             )
         words = KERNEL_WORDS[kernel] + (f", d = {degree}" if kernel == "poly" else "")
         seconds = budget.engine_fit_seconds(kernel, M, N, k, **shape)

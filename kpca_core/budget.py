@@ -24,6 +24,10 @@ through its features      (``kernel_pca.explicit_features``; Fig. 2: D = d + 1
                           for 300 points): 110–1900 ns per grid point
                           (M = 300–5000, res 100 and 200, D = 2–66, idle
                           machine), all below 25 ns × (D + 10) × res².
+                          Priced as the middle of what ``bench/cost_model.py``
+                          measures (M = 300–2000, res 100 and 200, D = 2–10,
+                          a linear column through its 2 inputs: within
+                          0.77–1.31 of 1 ms + (17 (D + 5) + 0.04 M) ns × res²).
 Spectrum, one width       eigenvalues of an M × M centred kernel matrix
                           (``WidthSweep``, three rings, widths 1e-3…1e2 of
                           the median distance; 5 and 10 widths, CPU time):
@@ -54,7 +58,15 @@ Denoising, pre-images     the fixed point (Mika et al. eq. 10) of T noisy
                           prediction included.  Every method of the
                           Pre-images tab on 100 digits at 4 n, M = 3000:
                           4.9 s, the ridge fits 4.2 s of it.  One digit
-                          (Fig. 3, the demo): below 0.1 s at M = 3000.
+                          (Fig. 3, the demo): below 0.1 s at M = 3000.  Those
+                          were envelopes; the constants are now the middle
+                          of what ``bench/cost_model.py`` measures (the ridge
+                          fit: 32 ms per n at M = 1000, as M³ beyond).
+Features, a live          kernel PCA of 3000 digits, the components of the
+Table 2 cell              9298, their linear kernels and five SV machines on
+                          7291 digits: 11.3 s CPU at d = 3, n = 64 (kernel
+                          PCA 4.8 s, the kernels 1.6, the machines 4.9),
+                          12.8 at d = 5, n = 2048 (:func:`table2_cell_seconds`).
 ========================  =====================================================
 """
 
@@ -79,9 +91,11 @@ digits per class (5.4 s) and its error curve on 50 test digits per class
 GRID_NS = 3.5
 """Nanoseconds per (data point × grid point) to evaluate a Contours column (Gaussian,
 M = 300–2000, res 60 and 100: 3.1–3.7; ``bench/cost_model.py``)."""
-FEATURES_NS = 25.0
-"""Nanoseconds per (feature + 10) × grid point of a Contours column evaluated through its
-explicit features (see the table)."""
+FEATURES_NS = (17.0, 5.0, 0.04)
+"""(a, b, c): nanoseconds a (D + b) + c M per grid point of a Contours column of M points
+evaluated through its D explicit features (see the table)."""
+GRID_OVERHEAD_S = 1e-3
+"""Seconds of a Contours column's evaluation whatever its size."""
 MIN_RESOLUTION = 40
 """The coarsest grid the Contours view falls back to."""
 
@@ -92,15 +106,33 @@ DISTANCES_NS = 30.0
 
 DENOISE_NS_PER_M3 = 0.2
 """Nanoseconds × M³ for the denoising model's dense eigenproblem of M digits."""
-FIXED_POINT_NS: dict[float, float] = {0.3: 700.0, 0.2: 900.0, 0.0: 1600.0}
+FIXED_POINT_NS: dict[float, float] = {0.3: 320.0, 0.2: 450.0, 0.1: 600.0, 0.0: 1100.0}
 """Nanoseconds per noisy digit × training digit for its fixed-point pre-image at one n,
-by the smallest width c (per pixel) each applies from (see the table)."""
-RIDGE_NS_PER_M2 = 130.0
-"""Nanoseconds × M² to fit the learned pre-image (kernel ridge regression) at one n."""
+by the smallest width c (per pixel) each applies from: the middle of what the error curve
+and the Fig. 4 grid take at M = 1000 (c = 0.5: 250 and 390; c = 0.1: 490 and 660,
+``bench/cost_model.py``), and of the table's 580–1600 below c = 0.1."""
+METHOD_STEPS: dict[str, float] = {"distance": 0.35, "gradient": 4.0}
+"""The Pre-images tab's other iterative methods, in units of the fixed point's time per
+digit: the distance constraints 0.17–0.76 of it, the gradient descent 2.7–6.3 (M = 500 and
+1000, c = 0.05–0.5, 20 digits at 4 n)."""
+RIDGE_NS = (10.0, 0.03)
+"""(× M², × M³) nanoseconds to fit the learned pre-image (kernel ridge regression) at one
+n: its kernel matrix, then its Cholesky solve (32 ms at M = 1000, 0.9–1.25 s at 3000)."""
 PROJECTION_NS = 150.0
 """Nanoseconds per noisy digit × training digit to project it (eq. 54) and to map it back
 with the learned pre-image: two kernel values of 256 pixels (not measured apart; the fixed
 point at n = 1, a few steps more, takes 280)."""
+
+SVM_NS = 380.0
+"""Nanoseconds × (training digits)^1.7 for one linear SV machine of a Table 2 cell (ten
+classes against the rest, libsvm on the precomputed linear kernel of the components): 3.9–4.9 s
+for the cell's five at 7291 digits, 0.5 at 2000, 1.4–2.3 at 4000; its time grows as n^1.7."""
+SVM_POWER = 1.7
+"""The power of the training digits in :data:`SVM_NS`."""
+COPY_NS = 25.0
+"""Nanoseconds per entry of a Table 2 cell's training kernel of the components, beyond
+its product: allocated, summed into and indexed for the held-out digits (1.56 s for the
+7291² entries at n = 64)."""
 
 
 # ---------------------------------------------------------------- the engine's routes
@@ -139,6 +171,11 @@ ARPACK_STEPS = {"plane": (14, 1.4), "wide": (80, 1.4)}
 """Steps of ARPACK for the top k: a + b k, (a, b) by the inputs: points in the plane, whose
 kernel's spectrum decays fast (Gaussian, M = 1000–1500: 12–15 steps for k = 3, 37–55 for
 k = 30), or more inputs (256: 69 and 104)."""
+NARROW_STEPS = 28.0
+"""Steps of ARPACK added per halving of a Gaussian or Laplacian kernel's width σ below the
+data's RMS radius (:func:`narrowness`): its spectrum decays more slowly (k = 3 of 1000–3000
+points uniform in a square, on a parabola or three rings: 21 steps at a radius of 1.6σ,
+36–70 at 2–4σ, 54–135 at 7–8σ, 70–170 at 13–53σ; Laplacian as Gaussian)."""
 ARPACK_BASIS_NS = 6.0
 """× M k²: ARPACK's work on its basis of 2k + 1 vectors (k = 64 of 1000 points: 26 ms)."""
 LOWEST_STEPS = {"plane": 25, "wide": 100}
@@ -172,25 +209,36 @@ def kernel_seconds(kernel: str, n_x: int, n_y: int, n_features: int) -> float:
     return 1e-9 * n_x * n_y * per_value
 
 
+def narrowness(X: np.ndarray, sigma: float) -> float:
+    """The data's RMS radius √(mean ‖x − x̄‖²) in units of a kernel's width σ: how many
+    widths the points spread over, which sets ARPACK's steps (:data:`NARROW_STEPS`)."""
+    X = np.asarray(X, dtype=float)
+    return float(np.sqrt(np.mean(np.sum((X - X.mean(axis=0)) ** 2, axis=1)))) / sigma
+
+
 def eigen_seconds(
-    solver: str, M: int, k: int, *, positive_semidefinite: bool = True, n_inputs: int = 2
+    solver: str, M: int, k: int, *, n_inputs: int = 2, narrowness: float = 1.0
 ) -> float:
     """Seconds of one core for the top k eigenpairs of an M × M kernel matrix of points of
-    ``n_inputs`` inputs by ``solver`` (``eigenproblem.eigsolve``), with its smallest
-    eigenvalue (ARPACK, :data:`LOWEST_STEPS`) where the kernel is indefinite."""
+    ``n_inputs`` inputs by ``solver`` (``eigenproblem.eigsolve``), ARPACK's steps more for
+    a kernel narrower than the data (``narrowness``, :func:`narrowness`)."""
     if solver == "dense":
         return 1e-9 * (DENSE_NS[0] * M**3 + DENSE_NS[1] * M**2)
-    inputs = "plane" if n_inputs <= 2 else "wide"
-    reduction = 1e-9 * (SUBSET_NS[0] * M**3 + SUBSET_NS[1] * M**2)
-    lowest = (
-        0.0
-        if positive_semidefinite
-        else min(1e-9 * ARPACK_NS * M**2 * LOWEST_STEPS[inputs], reduction)
-    )
     if solver == "subset":
-        return reduction + lowest
-    a, b = ARPACK_STEPS[inputs]
-    return 1e-9 * (ARPACK_NS * M**2 * (a + b * k) + ARPACK_BASIS_NS * M * k**2) + lowest
+        return 1e-9 * (SUBSET_NS[0] * M**3 + SUBSET_NS[1] * M**2)
+    a, b = ARPACK_STEPS["plane" if n_inputs <= 2 else "wide"]
+    steps = a + b * k + NARROW_STEPS * np.log2(max(1.0, narrowness))
+    return 1e-9 * (ARPACK_NS * M**2 * steps + ARPACK_BASIS_NS * M * k**2)
+
+
+def lowest_seconds(kernel: str, M: int, n_inputs: int) -> float:
+    """Seconds of one core for the first read of ``KernelPCA.negative_eigenvalue_ratio_``
+    after a fit of an indefinite kernel by a solver of the top k: the kernel matrix again
+    and its smallest eigenvalue (ARPACK, :data:`LOWEST_STEPS`, at most ``eigh``'s reduction:
+    ``eigenproblem.lowest_eigenvalue``)."""
+    steps = LOWEST_STEPS["plane" if n_inputs <= 2 else "wide"]
+    lowest = min(1e-9 * ARPACK_NS * M**2 * steps, eigen_seconds("subset", M, 1))
+    return kernel_seconds(kernel, M, M, n_inputs) + lowest
 
 
 def features_seconds(M: int, n_features: int) -> float:
@@ -205,7 +253,7 @@ def route_seconds(
     k: int,
     *,
     features: int | None = None,
-    positive_semidefinite: bool = True,
+    narrowness: float = 1.0,
 ) -> dict[str, float]:
     """Seconds of one core of a fit of M points of ``n_inputs`` inputs, top k, by each route.
 
@@ -215,10 +263,7 @@ def route_seconds(
     """
     matrix = kernel_seconds(kernel, M, M, n_inputs)
     routes = {
-        solver: matrix
-        + eigen_seconds(
-            solver, M, k, positive_semidefinite=positive_semidefinite, n_inputs=n_inputs
-        )
+        solver: matrix + eigen_seconds(solver, M, k, n_inputs=n_inputs, narrowness=narrowness)
         for solver in ("dense", "subset", "arpack")
     }
     if features is not None:
@@ -234,19 +279,15 @@ def engine_fit_seconds(
     # imported here: the engine chooses its route by this module's estimates
     from .eigenproblem import choose_solver
     from .kernel_pca import explicit_features
-    from .kernels import feature_space_dimension, is_positive_semidefinite
+    from .kernels import feature_space_dimension
 
     k = M if k is None else min(k, M)
     features = explicit_features(kernel, M, n_inputs, degree=degree, coef0=coef0, n_components=k)
     if features is not None:
         return FIT_OVERHEAD_S + features_seconds(M, features)
-    psd = is_positive_semidefinite(kernel, degree=degree, coef0=coef0)
     dimension = feature_space_dimension(kernel, n_inputs, degree=degree, coef0=coef0)
-    solver = choose_solver(
-        "auto", M, k, feature_dimension=dimension, positive_semidefinite=psd, n_inputs=n_inputs
-    )
-    routes = route_seconds(kernel, M, n_inputs, k, positive_semidefinite=psd)
-    return FIT_OVERHEAD_S + routes[solver]
+    solver = choose_solver("auto", M, k, feature_dimension=dimension, n_inputs=n_inputs)
+    return FIT_OVERHEAD_S + route_seconds(kernel, M, n_inputs, k)[solver]
 
 
 @dataclass(frozen=True)
@@ -280,11 +321,19 @@ class Cost:
 
 
 def fit_seconds(
-    n_points: int, kernel: str, features: int | None = None, *, n_components: int = 3
+    n_points: int,
+    kernel: str,
+    features: int | None = None,
+    *,
+    n_components: int = 3,
+    narrowness: float = 1.0,
 ) -> float:
     """Seconds of one core to fit one Contours column (``"pca"``: linear PCA) of points in
     the plane, through ``features`` explicit features if given
-    (``KernelSpec.explicit_features``): the engine's route (:func:`route_seconds`)."""
+    (``KernelSpec.explicit_features``): the engine's route (:func:`route_seconds`; a
+    Gaussian or Laplacian kernel ``narrowness`` times narrower than the data,
+    ``KernelSpec.narrowness``, takes ARPACK more steps), and for an indefinite kernel the
+    smallest eigenvalue its note reports (:func:`lowest_seconds`)."""
     if kernel == "pca":
         return PCA_S
     if features is not None:
@@ -292,21 +341,27 @@ def fit_seconds(
     from .eigenproblem import choose_solver  # it chooses by this module's estimates
 
     k = min(n_components, n_points)
-    psd = kernel in ("rbf", "laplacian", "linear")  # a poly column without Φ has c < 0
     dimension = 2 if kernel == "linear" else None
-    solver = choose_solver(
-        "auto", n_points, k, feature_dimension=dimension, positive_semidefinite=psd
-    )
-    routes = route_seconds(kernel, n_points, 2, k, positive_semidefinite=psd)
-    return FIT_OVERHEAD_S + routes[solver]
+    solver = choose_solver("auto", n_points, k, feature_dimension=dimension)
+    seconds = FIT_OVERHEAD_S + route_seconds(kernel, n_points, 2, k, narrowness=narrowness)[solver]
+    indefinite = kernel not in ("rbf", "laplacian", "linear")  # a poly column without Φ: c < 0
+    if indefinite and solver != "dense":
+        seconds += lowest_seconds(kernel, n_points, 2)
+    return seconds
 
 
-def grid_seconds(n_points: int, resolution: int, features: int | None = None) -> float:
+def grid_seconds(
+    n_points: int, resolution: int, features: int | None = None, *, kernel: str = "rbf"
+) -> float:
     """Seconds of one core to evaluate one Contours column on its grid, through
-    ``features`` explicit features if given."""
-    if features is not None:
-        return FEATURES_NS * 1e-9 * (features + 10) * resolution**2
-    return GRID_NS * 1e-9 * n_points * resolution**2
+    ``features`` explicit features if given; a linear column's grid goes through its two
+    inputs (``KernelPCA._explicit_features``)."""
+    if kernel == "linear":
+        features = 2
+    if features is None:
+        return GRID_OVERHEAD_S + GRID_NS * 1e-9 * n_points * resolution**2
+    a, b, c = FEATURES_NS
+    return GRID_OVERHEAD_S + 1e-9 * (a * (features + b) + c * n_points) * resolution**2
 
 
 def contour_seconds(
@@ -314,6 +369,7 @@ def contour_seconds(
     kernels: Sequence[str],
     resolution: int,
     features: Sequence[int | None] = (),
+    narrowness: Sequence[float] = (),
 ) -> float:
     """Seconds of one core for a Contours grid: each column's fit and evaluation.
 
@@ -327,11 +383,16 @@ def contour_seconds(
     features : sequence of int or None, optional
         Per column, the explicit features it is fitted through, or ``None`` (the
         default for every column) where it forms the kernel matrix.
+    narrowness : sequence of float, optional
+        Per column, the data's radius in widths of its kernel (``KernelSpec.narrowness``;
+        default 1 for every column): see :func:`fit_seconds`.
     """
     features = list(features) or [None] * len(kernels)
+    narrowness = list(narrowness) or [1.0] * len(kernels)
     return sum(
-        fit_seconds(n_points, kernel, size) + grid_seconds(n_points, resolution, size)
-        for kernel, size in zip(kernels, features, strict=True)
+        fit_seconds(n_points, kernel, size, narrowness=narrow)
+        + grid_seconds(n_points, resolution, size, kernel=kernel)
+        for kernel, size, narrow in zip(kernels, features, narrowness, strict=True)
     )
 
 
@@ -340,6 +401,7 @@ def contour_cost(
     kernels: Sequence[str],
     resolution: int,
     features: Sequence[int | None] = (),
+    narrowness: Sequence[float] = (),
 ) -> tuple[Cost, int]:
     """The cost of a Contours grid, at the finest resolution within the budget.
 
@@ -355,31 +417,37 @@ def contour_cost(
         ``resolution`` and a refusal whose advice names the largest number of
         points or columns that would fit.
     """
-    seconds = contour_seconds(n_points, kernels, resolution, features)
+    shape = {"features": features, "narrowness": narrowness}
+    seconds = contour_seconds(n_points, kernels, resolution, **shape)
     if seconds <= REQUEST_BUDGET_S:
         return Cost(seconds, True), resolution
     coarser = resolution
     while coarser > MIN_RESOLUTION:
         coarser = max(MIN_RESOLUTION, coarser // 2)
-        seconds = contour_seconds(n_points, kernels, coarser, features)
+        seconds = contour_seconds(n_points, kernels, coarser, **shape)
         if seconds <= REQUEST_BUDGET_S:
             return Cost(seconds, True), coarser
     points = n_points
     while (
-        points > 20
-        and contour_seconds(points, kernels, MIN_RESOLUTION, features) > REQUEST_BUDGET_S
+        points > 20 and contour_seconds(points, kernels, MIN_RESOLUTION, **shape) > REQUEST_BUDGET_S
     ):
         points = int(points * 0.9)
     columns = len(kernels)
     while columns > 1 and (
-        contour_seconds(n_points, kernels[:columns], MIN_RESOLUTION, features[:columns])
+        contour_seconds(
+            n_points,
+            kernels[:columns],
+            MIN_RESOLUTION,
+            features[:columns],
+            narrowness[:columns],
+        )
         > REQUEST_BUDGET_S
     ):
         columns -= 1
     advice = f"use at most {points} points"
     if columns < len(kernels):
         advice += f", or at most {columns} column{'s' if columns > 1 else ''}"
-    return Cost(contour_seconds(n_points, kernels, resolution, features), False, advice), resolution
+    return Cost(contour_seconds(n_points, kernels, resolution, **shape), False, advice), resolution
 
 
 def sweep_seconds(n_points: int, n_widths: int, kernel: str = "laplacian") -> float:
@@ -454,8 +522,9 @@ def preimage_seconds(
     n_values : int
         Numbers of components n, each a separate pre-image of every digit.
     methods : tuple of str
-        ``"fixed-point"`` (Mika et al. eq. 10; also any other iterative
-        method), ``"ridge"`` (the learned pre-image, one kernel ridge fit per n).
+        ``"fixed-point"`` (Mika et al. eq. 10), ``"distance"`` and ``"gradient"``
+        (:mod:`kpca_core.preimage_methods`, :data:`METHOD_STEPS` times the fixed
+        point's), ``"ridge"`` (the learned pre-image, one kernel ridge fit per n).
     c : float
         The model's kernel width per pixel: a narrower kernel takes more steps.
     """
@@ -463,9 +532,10 @@ def preimage_seconds(
     per_n = 0.0
     for method in methods:
         if method == "ridge":
-            per_n += RIDGE_NS_PER_M2 * n_train**2 + PROJECTION_NS * n_digits * n_train
+            per_n += RIDGE_NS[0] * n_train**2 + RIDGE_NS[1] * n_train**3
+            per_n += PROJECTION_NS * n_digits * n_train
         else:
-            per_n += per_digit * n_digits * n_train
+            per_n += METHOD_STEPS.get(method, 1.0) * per_digit * n_digits * n_train
     return 1e-9 * n_values * per_n
 
 
@@ -514,3 +584,60 @@ def preimage_cost(
     ):
         ways.append(without_ridge)
     return Cost(total, False, ", or ".join(ways) or "use fewer digits")
+
+
+def table2_cell_seconds(
+    n_components: int,
+    *,
+    n_fit: int = 3000,
+    n_train: int = 7291,
+    n_test: int = 2007,
+    n_c: int = 4,
+    n_pixels: int = 256,
+) -> float:
+    """Seconds of one core to recompute one cell of the Features view's Table 2 live
+    (``kpca_core.features.recompute_cell``).
+
+    Kernel PCA of the first ``n_fit`` training digits, every eigenpair
+    (:func:`eigen_seconds`, ``"dense"``) or beyond 3000 digits the ``n_components`` leading
+    ones by the randomized solver (:func:`randomized_seconds`); the components of the other
+    training and the test digits (eq. 54: their kernel values and a product); the linear
+    kernels of the components; then ``n_c`` SV machines on the 80 % of the training digits
+    that choose C and one on all of them (:data:`SVM_NS`).  The degree does not change it.
+
+    Parameters
+    ----------
+    n_components : int
+        The cell's n.
+    n_fit, n_train, n_test : int
+        Digits kernel PCA is fitted on, training and test digits (the protocol's defaults).
+    n_c : int
+        Values of C tried (``features.C_GRID``).
+    n_pixels : int
+        Inputs per digit.
+    """
+    from .features import KPCA_TRAIN  # the solver features.decompose takes
+
+    n = n_components
+    dense = n_fit <= KPCA_TRAIN
+    eigen = eigen_seconds("dense", n_fit, n) if dense else randomized_seconds(n_fit, n)
+    others = n_train - min(n_fit, n_train) + n_test
+    fit = kernel_seconds("poly", n_fit, n_fit, n_pixels) + eigen
+    projection = (
+        kernel_seconds("poly", others, n_fit, n_pixels) + 1e-9 * GEMM_NS * others * n_fit * n
+    )
+    kernels = 1e-9 * (GEMM_NS * n * (n_train**2 / 2 + n_test * n_train) + COPY_NS * n_train**2)
+    machines = 1e-9 * SVM_NS * n_train**SVM_POWER * (n_c * 0.8**SVM_POWER + 1)
+    return FIT_OVERHEAD_S + fit + projection + kernels + machines
+
+
+def randomized_seconds(M: int, k: int) -> float:
+    """Seconds of one core for the top k eigenpairs of an M × M matrix by scikit-learn's
+    randomized solver (Halko et al. 2011; 10 more vectors, 7 power iterations for k < M/10,
+    else 4): two products M² (k + 10) per iteration and two more, and as many
+    factorisations of the M × (k + 10) block (:data:`SVD_NS`)."""
+    iterations = 7 if k < 0.1 * M else 4
+    width = k + 10
+    return 1e-9 * (
+        GEMM_NS * M**2 * width * (2 * iterations + 2) + SVD_NS * M * width**2 * (iterations + 2)
+    )

@@ -72,7 +72,6 @@ def choose_solver(
     k: int,
     *,
     feature_dimension: int | None,
-    positive_semidefinite: bool = True,
     n_inputs: int = 2,
 ) -> str:
     """The fastest solver for k of M eigenpairs, by the cost model.
@@ -92,9 +91,7 @@ def choose_solver(
     if k <= ARPACK_MAX_COMPONENTS and low_rank:
         return "arpack"
     costs = {
-        solver: budget.eigen_seconds(
-            solver, M, k, positive_semidefinite=positive_semidefinite, n_inputs=n_inputs
-        )
+        solver: budget.eigen_seconds(solver, M, k, n_inputs=n_inputs)
         for solver in ("subset", "arpack", "dense")
     }
     return min(costs, key=costs.__getitem__)
@@ -105,13 +102,12 @@ def eigsolve(
     k: int,
     solver: str,
     *,
-    positive_semidefinite: bool,
     random_state: int | np.random.RandomState | None,
     tol: float = 0.0,
     max_iter: int | None = None,
     iterated_power: int | str = "auto",
-) -> tuple[np.ndarray, np.ndarray, float, str]:
-    """The k leading eigenpairs (or more) of the symmetric K, and its smallest eigenvalue.
+) -> tuple[np.ndarray, np.ndarray, str]:
+    """The k leading eigenpairs (or more) of the symmetric K.
 
     K is overwritten when the dense solver runs (the caller's last use of it).
     ``"randomized"`` is scikit-learn's own solver
@@ -128,21 +124,12 @@ def eigsolve(
         the dense solver returns all M.  They are sorted, and the
         eigenvectors gathered, once, by the caller.
     u : ndarray of shape (M, m), orthonormal columns
-    mu_min : float
-        The smallest eigenvalue of K (of those computed, for a positive
-        semidefinite kernel, where it is only used to report negatives).
     solver : str
         The solver that ran (a fallback may replace the one asked for).
     """
     M = K.shape[0]
     if solver == "arpack" and k >= M - 1:
         solver = "dense"  # ARPACK needs k < M - 1
-    # An indefinite kernel may have a negative eigenvalue outside the top k:
-    # find the smallest one too, so that it is reported.
-    lowest = np.inf
-    if solver in ("subset", "arpack") and not positive_semidefinite:
-        lowest = _lowest_eigenvalue(K, random_state)
-
     if solver == "arpack":
         v0 = check_random_state(random_state).uniform(-1, 1, M)
         try:
@@ -170,10 +157,10 @@ def eigsolve(
         # (kpca_ui.workers).  K.T is the same symmetric matrix in Fortran
         # order, which LAPACK overwrites instead of copying.
         mu, u = linalg.eigh(K.T, driver="evd", overwrite_a=True, check_finite=False)
-    return mu, u, min(lowest, float(mu.min())), solver
+    return mu, u, solver
 
 
-def _lowest_eigenvalue(K: np.ndarray, random_state: int | np.random.RandomState | None) -> float:
+def lowest_eigenvalue(K: np.ndarray, random_state: int | np.random.RandomState | None) -> float:
     """K's smallest eigenvalue, to a relative 1e-4 (it is only reported, as a ratio).
 
     ARPACK's products K v instead of ``eigh``'s O(M³) reduction (10× faster at M = 2000,

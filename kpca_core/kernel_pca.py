@@ -13,8 +13,8 @@ The five steps of the algorithm, and where they live:
 3. eigenproblem  M λ α = K̃ α                         (eq. 12/46)    ``eigenproblem.eigsolve``
 4. normalisation  (M λ)(α · α) = 1, ‖V‖ = 1 in F      (eq. 16/50)    ``KernelPCA._normalise``
 5. projection  (V^k · Φ(t)) = Σ_i α_i^k k̃(x_i, t)    (eq. 17/51/54) ``KernelPCA.transform``
-   (a polynomial kernel with fewer features than points: Φ(t) · Σ_i α_i^k Φ(x_i),
-   ``kernels.polynomial_features``)
+   (a kernel of degree one, or a polynomial with fewer features than points:
+   Φ(t) · Σ_i α_i^k Φ(x_i), ``kernels.polynomial_features``)
 
 Why this file is over 900 lines: it is one estimator class, with all of
 scikit-learn's parameters and the Nyström fit, and 330 of its lines are the
@@ -65,6 +65,7 @@ from .eigenproblem import (
     center_kernel,
     choose_solver,
     eigsolve,
+    lowest_eigenvalue,
 )
 from .kernels import (
     KERNELS,
@@ -73,6 +74,7 @@ from .kernels import (
     kernel_diagonal,
     kernel_matrix,
     polynomial_features,
+    unit_rows,
 )
 from .preimage import expansion_weights, fixed_point_preimage
 
@@ -267,9 +269,10 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         λ_k / Σ_j λ_j, the share of the total variance trace(K̃)/M, whichever
         solver ran and however many components were kept.
     negative_eigenvalue_ratio_ : float
-        |most negative eigenvalue| / largest eigenvalue; 0 for a positive
+        |most negative eigenvalue| / largest eigenvalue of K̃; 0 for a positive
         semidefinite kernel matrix.  Reported so the UI can say how far an
-        indefinite kernel is from being a dot product.
+        indefinite kernel is from being a dot product.  Found on first read
+        where the fit did not need it (see the property).
     n_components_ : int
     n_samples_fit_ : int
     n_features_in_ : int
@@ -492,33 +495,30 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         dim_f = feature_space_dimension(
             self.kernel, self.n_features_in_, degree=self.degree, coef0=self.coef0
         )
-        psd = is_positive_semidefinite(self.kernel, degree=self.degree, coef0=self.coef0)
         solver = choose_solver(
-            self.eigen_solver,
-            M,
-            k,
-            feature_dimension=dim_f,
-            positive_semidefinite=psd,
-            n_inputs=self.n_features_in_,
+            self.eigen_solver, M, k, feature_dimension=dim_f, n_inputs=self.n_features_in_
         )
-        mu, u, mu_min, self.eigen_solver_ = eigsolve(
+        mu, u, self.eigen_solver_ = eigsolve(
             K,
             k,
             solver,
-            positive_semidefinite=psd,
             random_state=self.random_state,
             tol=self.tol,
             max_iter=self.max_iter,
             iterated_power=self.iterated_power,
         )
         del K
-        if not (np.all(np.isfinite(mu)) and np.isfinite(mu_min)):
+        if not np.all(np.isfinite(mu)):
             raise ValueError(
                 "the eigenproblem overflowed: the kernel matrix's entries are too large; "
                 "lower gamma or degree, or rescale the data"
             )
+        # The smallest eigenvalue: the dense solver's lowest; none below 0 but rounding for a
+        # positive semidefinite kernel; else unknown until negative_eigenvalue_ratio_ is read.
+        psd = is_positive_semidefinite(self.kernel, degree=self.degree, coef0=self.coef0)
+        lowest = float(mu.min()) if psd or self.eigen_solver_ == "dense" else None
         _notify(progress, 0.9, "normalisation (eq. 50)")
-        self._normalise(mu, u, k, mu_min, trace, kernel_scale)
+        self._normalise(mu, u, k, lowest, trace, kernel_scale)
         _notify(progress, 1.0, "done")
         return self
 
@@ -611,7 +611,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         self.eigenvalues_ = lam
         self.alphas_ = alphas
         self.explained_variance_ratio_ = lam / total if total > 0 else np.zeros_like(lam)
-        self.negative_eigenvalue_ratio_ = 0.0
+        self._negative_ratio = 0.0
         self.n_components_ = lam.size
         _notify(progress, 1.0, "done")
         return self
@@ -621,7 +621,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         mu: np.ndarray,
         u: np.ndarray,
         k: int,
-        mu_min: float,
+        lowest: float | None,
         trace: float,
         kernel_scale: float,
     ) -> None:
@@ -637,7 +637,10 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         level of K̃'s eigenvalues, M·ε·max(|K_ij|, max|μ|) (``kernel_scale`` is
         max |K_ij| before centring, whose rounding the centring carries
         along), μ is 0; its column is dropped (``remove_zero_eig``, or
-        ``n_components=None``) or kept as zeros, as scikit-learn does.  For a
+        ``n_components=None``) or kept as zeros, as scikit-learn does.  Where the
+        smallest eigenvalue ``lowest`` is not known (``None``: an indefinite kernel
+        solved for its top k only), the level is that of the kept μ and max |K_ij|,
+        still above the solvers' rounding ε‖K̃‖₂, as ‖K̃‖₂ ≤ ‖K‖₂ ≤ M max |K_ij|.  For a
         precomputed or callable kernel, whose positive semidefiniteness
         nobody vouched for, the kept μ go through scikit-learn's own
         ``_check_psd_eigenvalues``: a significant negative one is an error, a
@@ -652,7 +655,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         mu = mu[order]
         if self.kernel == "precomputed" or callable(self.kernel):
             mu = _check_psd_eigenvalues(mu, enable_warnings=False)
-        scale = max(float(np.max(np.abs(mu))), abs(mu_min)) if mu.size else 0.0
+        scale = float(np.max(np.abs(mu), initial=abs(lowest or 0.0)))
         zero = np.abs(mu) <= max(scale, kernel_scale) * M * np.finfo(float).eps
         if self.remove_zero_eig or self.n_components is None:
             mu, order = mu[~zero], order[~zero]
@@ -668,9 +671,38 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         self.eigenvalues_ = mu / M
         self.alphas_ = u
         self.explained_variance_ratio_ = mu / trace if trace > 0 else np.zeros_like(mu)
-        ratio = max(0.0, -mu_min) / scale if scale > 0 else 0.0
-        self.negative_eigenvalue_ratio_ = ratio if ratio > M * np.finfo(float).eps else 0.0
         self.n_components_ = mu.size
+        self._negative_ratio = None if lowest is None else self._ratio_to_largest(lowest)
+
+    def _ratio_to_largest(self, lowest: float) -> float:
+        """|λ_min| / max(λ_max, |λ_min|) for the smallest eigenvalue μ = ``lowest`` of K̃,
+        0 where λ_min ≥ 0 or the ratio is below rounding (M·ε)."""
+        scale = float(np.max(np.abs(self._mu), initial=abs(lowest)))
+        ratio = max(0.0, -lowest) / scale if scale > 0 else 0.0
+        return ratio if ratio > self.alphas_.shape[0] * np.finfo(float).eps else 0.0
+
+    @property
+    def negative_eigenvalue_ratio_(self) -> float:
+        """|most negative eigenvalue| / largest eigenvalue of K̃ (Appendix B.2); 0 when
+        K̃ is positive semidefinite.
+
+        Known from the fit after the dense solver (all eigenvalues), for a positive
+        semidefinite kernel (its negatives are rounding) and through explicit features or
+        landmarks.  An indefinite kernel solved for its top k (``"subset"``, ``"arpack"``,
+        ``"randomized"``) finds it here, on first read, once: the kernel matrix again
+        (eqs. 10, 49) and its smallest eigenvalue to a relative 1e-4
+        (:func:`~kpca_core.eigenproblem.lowest_eigenvalue`).  A fit and transform then cost
+        what scikit-learn's do, which never looks for it; the Contours view, which reports
+        it, pays it (:func:`kpca_core.budget.lowest_seconds`).
+        """
+        check_is_fitted(self)
+        if self._negative_ratio is None:
+            X = self.X_fit_
+            K = X.copy() if self.kernel == "precomputed" else self._kernel(X)
+            if self.center:
+                K = center_kernel(K, overwrite=True)[0]
+            self._negative_ratio = self._ratio_to_largest(lowest_eigenvalue(K, self.random_state))
+        return self._negative_ratio
 
     @property
     def eigenvectors_(self) -> np.ndarray:
@@ -691,9 +723,9 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         ``BLOCK_ROWS`` × M entries of Kᵗᵉˢᵗ (eq. 52) stays in the CPU cache
         while it is raised to its power, projected and centred; a whole
         10⁴ × 300 matrix would be streamed through memory several times (5×
-        slower on the contour grid, ``bench/engine.py``).  For a polynomial kernel
-        with few features (:meth:`_explicit_features`), Kᵗᵉˢᵗ A = Φ(Y) (Φ(X)ᵀ A), in
-        blocks of as many values.  ``Y`` is validated.
+        slower on the contour grid, ``bench/engine.py``).  For a kernel with cheap
+        features (:meth:`_explicit_features`), Kᵗᵉˢᵗ A = Φ(Y) (Φ(X)ᵀ A), in blocks of
+        as many values, the fitted points mapped once.  ``Y`` is validated.
 
         Yields
         ------
@@ -730,20 +762,31 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             yield rows, row_means, beta
 
     def _explicit_features(self) -> Callable[[np.ndarray], np.ndarray] | None:
-        """The polynomial kernel's feature map Φ (eqs. 20–22), where it has at most
-        :data:`FEATURES_PER_SAMPLE` features per point fitted on; else ``None``.
+        """A feature map Φ with k(x, y) = Φ(x) · Φ(y) that test points are projected
+        through, or ``None`` (their kernel values).
 
-        On the Fig. 2 grid (300 points in the plane, (x·y)^d: d + 1 features) a
-        test point costs d + 1 monomials instead of 300 kernel values.
+        Degree one: the linear kernel's inputs, the cosine kernel's unit rows and
+        γ x·y + c's (√γ x, √c) cost what the inputs do, so a test point costs N
+        inputs times the k axes instead of M kernel values of N inputs, whatever N
+        (wide digits: half the work of a fit and transform, ``bench/engine_sweep.py``).
+        A polynomial of higher degree (eqs. 20–22), where it has at most
+        :data:`FEATURES_PER_SAMPLE` features per point fitted on: on the Fig. 2 grid
+        (300 points in the plane, (x·y)^d: d + 1 features) a test point costs d + 1
+        monomials instead of 300 kernel values.
         """
         X = self.X_fit_
-        if (
-            self.kernel != "poly"
-            or sparse.issparse(X)
-            or not is_positive_semidefinite("poly", degree=self.degree, coef0=self.coef0)
-            or feature_space_dimension("poly", X.shape[1], degree=self.degree, coef0=self.coef0)
-            > FEATURES_PER_SAMPLE * X.shape[0]
+        if sparse.issparse(X):
+            return None
+        if self.kernel in ("linear", "cosine"):
+            return np.asarray if self.kernel == "linear" else unit_rows
+        if self.kernel != "poly" or not is_positive_semidefinite(
+            "poly", degree=self.degree, coef0=self.coef0
         ):
+            return None
+        dimension = feature_space_dimension(
+            "poly", X.shape[1], degree=self.degree, coef0=self.coef0
+        )
+        if self.degree != 1 and dimension > FEATURES_PER_SAMPLE * X.shape[0]:
             return None
         return self._feature_map()
 

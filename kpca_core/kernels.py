@@ -137,7 +137,7 @@ def kernel_matrix(
     -------
     K : ndarray of shape (n_x, n_y)
     """
-    Y = X if Y is None else Y
+    symmetric, Y = Y is None, X if Y is None else Y
     if kernel not in WRITTEN_OUT or sparse.issparse(X) or sparse.issparse(Y):
         params = (
             (kernel_params or {})
@@ -151,11 +151,9 @@ def kernel_matrix(
         K = squared_distances(X, Y)
         K *= -gamma
         return np.exp(K, out=K)
-    if kernel == "cosine":  # x·y / (‖x‖‖y‖), a zero row giving zeros as in scikit-learn
-        X, Y = (
-            Z / np.where(norms == 0, 1.0, norms)[:, np.newaxis]
-            for Z, norms in ((X, row_norms(X)), (Y, row_norms(Y)))
-        )
+    if kernel == "cosine":  # x·y / (‖x‖‖y‖): the linear kernel of the unit rows
+        X = unit_rows(X)
+        Y = X if symmetric else unit_rows(Y)
     K = X @ Y.T
     if kernel in ("linear", "cosine"):
         return K
@@ -168,6 +166,13 @@ def kernel_matrix(
     if float(degree).is_integer() and degree >= 1:
         return integer_power(K, int(degree))
     return np.power(K, degree, out=K)
+
+
+def unit_rows(X: np.ndarray) -> np.ndarray:
+    """x / ‖x‖ for each row x (dense), a zero row staying zero as in scikit-learn's cosine
+    kernel: x·y / (‖x‖‖y‖) is the linear kernel of these rows."""
+    norms = row_norms(X)
+    return X / np.where(norms == 0, 1.0, norms)[:, np.newaxis]
 
 
 def kernel_diagonal(

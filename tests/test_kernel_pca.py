@@ -5,7 +5,7 @@ import pytest
 from sklearn.decomposition import PCA
 from sklearn.decomposition import KernelPCA as SkKernelPCA
 from sklearn.exceptions import NotFittedError
-from sklearn.metrics.pairwise import laplacian_kernel
+from sklearn.metrics.pairwise import laplacian_kernel, pairwise_kernels
 
 from kpca_core import KernelPCA
 from kpca_core.datasets import parabola
@@ -419,3 +419,120 @@ def test_overflow_in_centring_is_explained():
     with pytest.raises(ValueError, match="too large"), np.errstate(all="ignore"):
         # the kernel route: through its one feature x³ the fit never forms K and succeeds
         KernelPCA(kernel="poly", degree=3, gamma=1.0, coef0=0.0, eigen_solver="dense").fit(X)
+
+
+def centred_spectrum(K: np.ndarray, center: bool) -> np.ndarray:
+    """numpy's eigenvalues of K, centred in feature space (eq. 49) by projection if asked."""
+    if center:
+        P = np.eye(len(K)) - 1.0 / len(K)
+        K = P @ K @ P
+    return np.linalg.eigvalsh((K + K.T) / 2)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"kernel": "sigmoid", "gamma": 2.0, "coef0": -1.0},
+        {"kernel": "sigmoid", "gamma": 0.5, "coef0": 0.0},
+        {"kernel": "poly", "degree": 3, "gamma": 1.0, "coef0": -0.5},
+        {"kernel": "rbf", "gamma": 0.5},
+    ],
+    ids=lambda p: f"{p['kernel']}-{p.get('coef0')}",
+)
+@pytest.mark.parametrize("solver", ["auto", "dense", "subset", "arpack", "randomized"])
+@pytest.mark.parametrize("center", [True, False])
+def test_negative_eigenvalue_ratio_matches_numpy(seed, params, solver, center):
+    X = np.random.RandomState(seed).randn(120, 5)
+    model = KernelPCA(4, eigen_solver=solver, center=center, random_state=seed, **params).fit(X)
+    K = pairwise_kernels(X, metric=params["kernel"], filter_params=True, **params)
+    spectrum = centred_spectrum(K, center)
+    lowest, largest = spectrum[0], spectrum[-1]
+    expected = max(0.0, -lowest) / max(largest, -lowest)
+    if expected <= len(X) * np.finfo(float).eps:
+        assert model.negative_eigenvalue_ratio_ == 0.0
+    else:
+        assert model.negative_eigenvalue_ratio_ == pytest.approx(expected, rel=1e-3)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("solver", ["dense", "subset", "arpack"])
+def test_a_precomputed_indefinite_kernel_reports_its_negative_eigenvalue(seed, solver):
+    rng = np.random.RandomState(seed)
+    B, C = rng.randn(80, 6), rng.randn(80, 3)
+    K = B @ B.T - 0.2 * C @ C.T  # its top eigenvalues positive, a few negative ones
+    model = KernelPCA(3, kernel="precomputed", eigen_solver=solver, random_state=seed).fit(K)
+    spectrum = centred_spectrum(K, True)
+    expected = -spectrum[0] / max(spectrum[-1], -spectrum[0])
+    assert expected > 1e-3
+    assert model.negative_eigenvalue_ratio_ == pytest.approx(expected, rel=1e-3)
+
+
+@pytest.mark.parametrize("solver", ["auto", "subset", "arpack"])
+def test_the_smallest_eigenvalue_is_found_when_read_not_by_fit(monkeypatch, solver):
+    """fit and transform of an indefinite kernel ask for the top k only (as scikit-learn
+    does); the smallest eigenvalue is found on the first read of the ratio, once."""
+    from kpca_core import eigenproblem
+
+    asked = []
+    real = eigenproblem.eigsh
+    monkeypatch.setattr(
+        eigenproblem, "eigsh", lambda *a, **kw: asked.append(kw["which"]) or real(*a, **kw)
+    )
+    X = np.random.RandomState(0).randn(300, 64)
+    model = KernelPCA(2, kernel="sigmoid", eigen_solver=solver, random_state=0)
+    model.fit_transform(X)
+    model.transform(X)
+    assert "SA" not in asked
+    first = model.negative_eigenvalue_ratio_
+    assert asked.count("SA") == 1
+    assert model.negative_eigenvalue_ratio_ == first and asked.count("SA") == 1
+
+
+def test_cosine_normalises_each_point_once(monkeypatch):
+    """The fitted points are normalised once per call, not again for every block of test points
+    (and once in fit, not as both sides of K): the rows ‖x‖ is computed of."""
+    from kpca_core import kernels
+
+    rows = []
+    real = kernels.row_norms
+    monkeypatch.setattr(
+        kernels, "row_norms", lambda X, **kw: rows.append(X.shape[0]) or real(X, **kw)
+    )
+    rng = np.random.RandomState(0)
+    X, Y = rng.randn(300, 20), rng.randn(1000, 20)
+    model = KernelPCA(3, kernel="cosine").fit(X)
+    assert sum(rows) == 300
+    rows.clear()
+    beta = model.transform(Y)
+    assert sum(rows) == 300 + 1000
+    expected = SkKernelPCA(3, kernel="cosine").fit(X).transform(Y)
+    assert_close_up_to_sign(beta, expected)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"kernel": "linear"},
+        {"kernel": "cosine"},
+        {"kernel": "poly", "degree": 1, "coef0": 0.0},
+        {"kernel": "poly", "degree": 1, "coef0": 1.0},
+    ],
+    ids=lambda p: f"{p['kernel']}-{p.get('coef0')}",
+)
+@pytest.mark.parametrize("center", [True, False])
+def test_wide_test_points_of_a_degree_one_kernel_go_through_its_features(params, center):
+    """x·y, x·y / (‖x‖‖y‖) and γ x·y + c are dot products of features as cheap as the
+    inputs (the inputs, the unit rows, (√γ x, √c)): a test point costs its N inputs
+    times the k axes, not M kernel values of N inputs, however many inputs it has."""
+    rng = np.random.RandomState(0)
+    X, Y = rng.randn(300, 100), rng.randn(700, 100)
+    X[7] = 0.0  # a zero row: cosine's k is 0 there, as scikit-learn's
+    ours = KernelPCA(3, center=center, **params).fit(X)
+    assert ours._explicit_features() is not None
+    kernel_values = KernelPCA(3, center=center, **params).fit(X)
+    kernel_values._explicit_features = lambda: None  # the same model, projected by k(x_i, y)
+    assert_close_up_to_sign(ours.transform(Y), kernel_values.transform(Y), rtol=1e-12)
+    if center:
+        ref = SkKernelPCA(3, eigen_solver="dense", **params).fit(X)
+        assert_close_up_to_sign(ours.transform(Y), ref.transform(Y))

@@ -440,7 +440,7 @@ def refusals(at: AppTest) -> list[str]:
 
 @pytest.mark.usps
 def test_an_error_curve_above_the_budget_is_refused_with_what_to_reduce(usps_dir, monkeypatch):
-    monkeypatch.setattr(budget, "REQUEST_BUDGET_S", 0.05)  # ~0.11 s by the model
+    monkeypatch.setattr(budget, "REQUEST_BUDGET_S", 0.025)  # ~0.048 s by the model
     at = page("Error vs n")
     (refusal,) = refusals(at)
     assert refusal.startswith("This error curve (200 training and 50 test digits, 15 n)")
@@ -454,7 +454,7 @@ def test_an_error_curve_above_the_budget_is_refused_with_what_to_reduce(usps_dir
 
 @pytest.mark.usps
 def test_a_learned_fig4_above_the_budget_says_to_choose_the_fixed_point(usps_dir, monkeypatch):
-    monkeypatch.setattr(budget, "REQUEST_BUDGET_S", 0.02)  # fixed point ~7 ms, learned ~31 ms
+    monkeypatch.setattr(budget, "REQUEST_BUDGET_S", 0.004)  # fixed point ~3 ms, learned ~5 ms
     at = page()
     assert not refusals(at) and chart(at, "dn_fig4_chart")
     at.radio(key="dn_method").set_value("ridge").run()
@@ -467,7 +467,7 @@ def test_a_learned_fig4_above_the_budget_says_to_choose_the_fixed_point(usps_dir
 
 @pytest.mark.usps
 def test_digits_side_by_side_above_the_budget_say_how_many_fit(usps_dir, monkeypatch):
-    monkeypatch.setattr(budget, "REQUEST_BUDGET_S", 0.001)  # 0.14 ms per digit
+    monkeypatch.setattr(budget, "REQUEST_BUDGET_S", 0.00048)  # 0.064 ms per digit
     at = page("Side by side", dn_sbs_count=10)
     assert not at.exception
     (refusal,) = refusals(at)
@@ -479,7 +479,7 @@ def test_digits_side_by_side_above_the_budget_say_how_many_fit(usps_dir, monkeyp
 
 @pytest.mark.usps
 def test_a_comparison_above_the_budget_leaves_the_toy_sets_on_the_tab(usps_dir, monkeypatch):
-    monkeypatch.setattr(budget, "REQUEST_BUDGET_S", 0.02)  # ~0.05 s for 20 digits
+    monkeypatch.setattr(budget, "REQUEST_BUDGET_S", 0.01)  # ~0.015 s for 20 digits
     at = page("Pre-images")
     (refusal,) = refusals(at)
     assert refusal.startswith("This comparison (20 digits, 200 training digits)")

@@ -12,6 +12,9 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
+import numpy as np
+
+from .. import budget
 from ..kernel_pca import explicit_features
 from ..kernels import sigma_to_gamma
 
@@ -112,6 +115,12 @@ class KernelSpec:
         if self.kernel == "sigmoid":
             return f"tanh({inner})"
         return f"({inner})^{self.degree}"
+
+    def narrowness(self, X: np.ndarray) -> float:
+        """How many of this kernel's widths σ the points ``X`` spread over (Gaussian and
+        Laplacian; 1 for the others): what the cost model prices ARPACK's steps by
+        (:func:`kpca_core.budget.narrowness`)."""
+        return budget.narrowness(X, self.sigma) if self.kernel in ("rbf", "laplacian") else 1.0
 
     def explicit_features(self, n_points: int, n_components: int = 3) -> int | None:
         """The features a fit of ``n_components`` components of ``n_points`` points in the
