@@ -470,9 +470,8 @@ def test_the_sigmoid_grid_of_the_issue_is_refused_before_any_fit(monkeypatch):
 
 
 def test_a_grid_above_the_budget_is_drawn_coarser_with_a_notice(monkeypatch):
-    columns = contours_grid.priced(
-        ct.sweep_specs(ct.KernelSpec("poly"), "degree", (1, 2, 3, 4)), 300
-    )
+    X = parabola(300, 0.2, 0)[0]  # Fig. 2's points
+    columns = contours_grid.priced(ct.sweep_specs(ct.KernelSpec("poly"), "degree", (1, 2, 3, 4)), X)
     at_50, at_100 = (budget.contour_seconds(300, resolution=r, **columns) for r in (50, 100))
     monkeypatch.setattr(budget, "REQUEST_BUDGET_S", (at_50 + at_100) / 2)  # Fig. 2 fits at 50
     at = page(ct_seed=424_243)  # not the seed whose fits the failing-engine test cached
@@ -657,7 +656,7 @@ def test_the_papers_grid_through_its_features_is_one_call_to_a_worker():
     features; priced as kernel matrices (0.3 s) they were four calls and a fifth for the
     figure."""
     specs = ct.sweep_specs(ct.KernelSpec("poly"), "degree", (1, 2, 3, 4))
-    columns = contours_grid.priced(specs, 300)
+    columns = contours_grid.priced(specs, parabola(300, 0.2, 0)[0])
     assert columns["features"] == [2, 3, 4, 5]
     assert budget.contour_seconds(300, resolution=100, **columns) < contours_grid.ONE_CALL_S
     assert budget.contour_cost(300, resolution=100, **columns)[0].fits

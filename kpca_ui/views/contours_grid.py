@@ -105,17 +105,20 @@ class Space:
         return {**sizes, "group_colours": self.colours}
 
 
-def priced(specs: tuple[ct.KernelSpec, ...], n_points: int) -> dict[str, list]:
-    """The ``kernels`` and ``features`` by which :mod:`kpca_core.budget` prices the columns
-    of ``specs`` fitted on ``n_points`` points."""
-    features = [spec.explicit_features(n_points) for spec in specs]
-    return {"kernels": [spec.kernel for spec in specs], "features": features}
+def priced(specs: tuple[ct.KernelSpec, ...], X: np.ndarray) -> dict[str, list]:
+    """The ``kernels``, ``features`` and ``narrowness`` by which :mod:`kpca_core.budget`
+    prices the columns of ``specs`` fitted on the points ``X``."""
+    return {
+        "kernels": [spec.kernel for spec in specs],
+        "features": [spec.explicit_features(len(X)) for spec in specs],
+        "narrowness": [spec.narrowness(X) for spec in specs],
+    }
 
 
 def seconds(points: PointSet, chosen: Columns) -> float:
     """The grid's estimated seconds of one core (:mod:`kpca_core.budget`)."""
-    n = len(points.X)
-    return budget.contour_seconds(n, resolution=chosen.resolution, **priced(chosen.specs, n))
+    X = points.X
+    return budget.contour_seconds(len(X), resolution=chosen.resolution, **priced(chosen.specs, X))
 
 
 @memo
@@ -154,8 +157,8 @@ def _column(
     the others); a costly fit is kept apart too (:func:`_fit`), for another resolution."""
     X, made = points.X, ct.make_grid(points.X, resolution)
     features = spec.explicit_features(len(X))
-    fit_cost = budget.fit_seconds(len(X), spec.kernel, features)
-    cost = budget.grid_seconds(len(X), resolution, features)
+    fit_cost = budget.fit_seconds(len(X), spec.kernel, features, narrowness=spec.narrowness(X))
+    cost = budget.grid_seconds(len(X), resolution, features, kernel=spec.kernel)
     if fit_cost < ONE_CALL_S:
         with contextlib.suppress(Exception):  # a failure is explained by _fit's own call
             fitted = ct.fitted_column, X, spec, made
@@ -166,8 +169,8 @@ def _column(
 @memo
 def _fit(points: PointSet, spec: ct.KernelSpec, center: bool, n_components: int) -> ct.ColumnFit:
     """A costly column's fit, in a worker; an engine failure becomes its sentence."""
-    X = points.X
-    cost = budget.fit_seconds(len(X), spec.kernel, spec.explicit_features(len(X)))
+    X, features = points.X, spec.explicit_features(len(points.X))
+    cost = budget.fit_seconds(len(X), spec.kernel, features, narrowness=spec.narrowness(X))
     try:
         return compute(ct.fit_column, X, spec, n_components=n_components, center=center, cost=cost)
     except Exception as error:  # an unforeseen engine failure must not reach the screen
@@ -180,7 +183,7 @@ def affordable(points: PointSet, chosen: Columns) -> Columns | None:
     """``chosen`` at a resolution within the request budget, with a notice if lowered;
     ``None`` and why if none is (:mod:`kpca_core.budget`)."""
     n, asked = len(points.X), chosen.resolution
-    cost, resolution = budget.contour_cost(n, resolution=asked, **priced(chosen.specs, n))
+    cost, resolution = budget.contour_cost(n, resolution=asked, **priced(chosen.specs, points.X))
     if not cost.fits:
         nothing_to_draw(
             cost.refusal(f"This grid ({n} points, {len(chosen.specs)} columns)"), st.error

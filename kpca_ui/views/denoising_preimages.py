@@ -20,7 +20,7 @@ from kpca_core.figures import preimages as figures
 from kpca_core.figures.style import NARROW_PX, is_narrow
 from kpca_core.gaussians_table import N_CLUSTERS, N_TEST, N_TRAIN, TOL, GaussiansTable
 from kpca_core.preimage_compare import MethodComparison, Reconstruction, fig3_findings
-from kpca_core.preimage_methods import METHOD_LABELS
+from kpca_core.preimage_methods import METHOD_LABELS, METHODS
 from kpca_ui.chart import chart
 from kpca_ui.explain import explain, text
 from kpca_ui.presenter import page_px, presentable, presenter_mode, prose
@@ -32,8 +32,6 @@ from kpca_ui.views.denoising_tabs import SCREEN, image_export, show_with_numbers
 from kpca_ui.workers import build
 
 DIGIT_N = (4, 16, 64, 256)  # numbers of components of the methods' comparison on digits
-# The comparison's methods as the cost model counts them (the distance constraint is cheap)
-COMPARED_COST = ("fixed-point", "fixed-point", "ridge")
 TOY = {"noise": 0.1, "c": 0.5, "seed": 0}  # Fig. 1's 2-D toy, as the "2-D toy" tab opens
 FIXED_POINT_PX = 620  # the fixed point's animation in presenter mode: a plot AREA_MIN_PX tall
 
@@ -128,7 +126,7 @@ def show_preimages(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s
     count = view.SETTINGS.draw("dn_pre_digits")
     n_train = len(subsets.X_train)
     cost = budget.preimage_cost(
-        int(count), n_train, len(DIGIT_N), COMPARED_COST, c=s["c"], digits="digits"
+        int(count), n_train, len(DIGIT_N), METHODS, c=s["c"], digits="digits"
     )
     width = narrow_px(SCREEN)  # a phone's, once measured: the panels one below the other
     # a phone's page, presenter mode's wide one, or the main column at 1280 px
