@@ -364,6 +364,7 @@ function speak(state) {
   plot.setAttribute("aria-label", said.label);
   plot.setAttribute("aria-describedby", state.said.id);
   for (const svg of others) svg.setAttribute("role", "none");
+  pictures(state); // decoded before the keys step into them
   for (const layer of [plot, ...others].flatMap((svg) => [...svg.children])) {
     if (!layer.classList.contains("menulayer")) layer.setAttribute("aria-hidden", "true");
   }
@@ -396,10 +397,12 @@ function pressable(gd) {
 // ---- exploring the data by keyboard (after MAIDR's keys) ---------------------------------
 
 const KEYS = "Arrow keys go through the data point by point, up and down to the next series " +
-  "(on a heatmap: the next row); Page Up and Page Down go from series to series, Home and " +
-  "End (or Control with an arrow) to a series' ends, Space says the point again, S turns " +
-  "its tones on or off.";
+  "(on a heatmap: the next row); Page Up and Page Down go from series to series (on a grid " +
+  "of pictures, on to each picture, walked as a grid of 10 by 10 points), Home and End (or " +
+  "Control with an arrow) to a series' ends, Space says the point again, S turns its tones " +
+  "on or off.";
 const TONE_S = 0.25;
+const COARSE = 10; // a picture's points: 10 by 10
 
 const words = (html) => String(html ?? "").replace(/<br\s*\/?>/g, " ").replace(/<[^>]*>/g, "")
   .replace(/\s+/g, " ").trim();
@@ -442,10 +445,55 @@ function series(gd) {
   return found;
 }
 
+function pictures(state) {
+  // A grid's pictures (kpca_core/figures/panels.py: PNGs of 256 shades from −1 to 1, by
+  // palette index) once decoded, as series: named by their titles (with their column's
+  // heading), walked as COARSE × COARSE pixels said in the coordinates of the first
+  // picture on their axes.
+  const gd = state.graph;
+  const images = gd.layout.images;
+  if (state.pictured === images) return state.panels || []; // none: at first, no pictures
+  Object.assign(state, { pictured: images, panels: [] });
+  const shaded = (images || []).filter((m) => m.layer === "below" && !m.name); // not regions
+  const notes = (gd.layout.annotations || []).filter((a) => a.yanchor === "bottom");
+  Promise.all(shaded.map(async (m, index) => {
+    const bytes = atob(m.source.slice(m.source.indexOf(",") + 1));
+    const at = bytes.indexOf("PLTE");
+    const count = ((bytes.charCodeAt(at - 2) << 8) | bytes.charCodeAt(at - 1)) / 3;
+    const shade = new Map(Array.from({ length: count },
+      (_, n) => [bytes.slice(at + 4 + 3 * n, at + 7 + 3 * n), -1 + (2 * n) / (count - 1)]));
+    const picture = await createImageBitmap(await (await fetch(m.source)).blob());
+    const [w, h, o] = [picture.width, picture.height, shaded.find((n) => n.xref === m.xref)];
+    const ctx = new OffscreenCanvas(w, h).getContext("2d");
+    ctx.drawImage(picture, 0, 0);
+    const rgba = ctx.getImageData(0, 0, w, h).data;
+    const cx = m.x + m.sizex / 2;
+    const near = (a) => Math.abs(a.x - cx) + Math.abs(a.y - m.y);
+    const same = notes.filter((a) => a.xref === m.xref); // else titles on the page, one each
+    const title = same.reduce((best, a) => (near(a) < near(best) ? a : best),
+      same[0] ?? notes[index]);
+    const head = same.find((a) => /<b>/.test(a.text) && Math.abs(a.x - cx) < m.sizex / 2);
+    const name = `${/<b>/.test(title?.text) ? "" : head?.text.split("<br>")[0] ?? ""} ${
+      title?.text ?? ""}`;
+    const point = (j, i) => {
+      const c = Math.round(((i + 0.5) * w) / COARSE - 0.5);
+      const r = Math.round(((COARSE - j - 0.5) * h) / COARSE - 0.5);
+      const p = 4 * (r * w + c);
+      return [o.x + ((c + 0.5) * m.sizex) / w, o.y - ((r + 0.5) * m.sizey) / h,
+              shade.get(String.fromCharCode(rgba[p], rgba[p + 1], rgba[p + 2])) ?? NaN];
+    };
+    return { name: words(name), rows: COARSE, columns: COARSE, xt: "x", yt: "y", point,
+      zt: words(gd.layout.coloraxis?.colorbar?.title?.text) || "value",
+      values: () => Array.from({ length: COARSE ** 2 },
+        (_, n) => point(n % COARSE, Math.floor(n / COARSE))[2]) };
+  })).then((found) => { if (state.pictured === images) state.panels = found; }, () => {});
+  return state.panels;
+}
+
 function explore(state, event) {
   // a key on the graph: the data point it goes to, said in the live region (and its tone)
   const gd = state.graph;
-  const all = event.target === gd && !event.altKey ? series(gd) : [];
+  const all = event.target === gd && !event.altKey ? [...series(gd), ...pictures(state)] : [];
   const key = event.ctrlKey || event.metaKey
     ? { ArrowLeft: "Home", ArrowRight: "End", Home: "Home", End: "End" }[event.key] : event.key;
   if (!all.length || !key) return;
@@ -482,7 +530,7 @@ function explore(state, event) {
     s.yt} ${said(y)}${s.zt ? `, ${s.zt} ${said(z)}` : ""}`;
   if (state.sound) tone(state, s, s.zt ? z : y);
   const t = s.trace; // shown by Plotly's hover label: a cell's at its place, a point's by number
-  window.Plotly.Fx.hover(gd, s.zt ? { xval: x, yval: y }
+  if (t) window.Plotly.Fx.hover(gd, s.zt ? { xval: x, yval: y }
     : [{ curveNumber: t.index, pointNumber: s.kept[i] }], (t.xaxis || "x") + (t.yaxis || "y"));
 }
 

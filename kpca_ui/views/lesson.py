@@ -18,6 +18,7 @@ from urllib.parse import parse_qsl, urlencode
 
 import streamlit as st
 
+from kpca_ui import presenter
 from kpca_ui.cli import app_dir
 from kpca_ui.presenter import APP, FRAME_PX, FRAME_RANGE, PAGE_PX, SCREEN, SLIDE, presenter_mode
 from kpca_ui.presenter import KEY as PRESENTER
@@ -61,6 +62,8 @@ _STEP_FIELDS = {"title", "page", "say", "notice", "settings", "try_this"}
 _LESSON_FIELDS = {"title", "intro", "step"}
 # The step's view in a frame: the one the page's HTML started (early_frame_html) if it is
 # for the same address, moved here loaded (moveBefore), else a new one; none on a phone.
+# Zoomed by data.room (room_scale): on a projector's larger screen the slide, planned for
+# 1280 × 720, grows as the page's words do, and its frame's page is as wide as planned.
 _FRAME = st.components.v2.component(
     "kpca_ui.lesson_frame",
     js="""
@@ -69,21 +72,24 @@ export default function ({ parentElement, data }) {
   const wide = matchMedia(`(min-width: ${data.phone + 1}px)`);
   const place = () => {
     const shown = parentElement.querySelector("iframe");
-    if (shown?.dataset.src === src || !wide.matches) return;
-    let frame = document.getElementById(data.early);
-    if (frame?.dataset.src === src && parentElement.moveBefore) {
-      frame.removeAttribute("id");
-      parentElement.moveBefore(frame, null);
-    } else {
-      frame?.remove();
-      frame = document.createElement("iframe");
-      frame.dataset.src = frame.src = src;
-      parentElement.appendChild(frame);
+    let frame = shown;
+    if (shown?.dataset.src !== src && wide.matches) {
+      frame = document.getElementById(data.early);
+      if (frame?.dataset.src === src && parentElement.moveBefore) {
+        frame.removeAttribute("id");
+        parentElement.moveBefore(frame, null);
+      } else {
+        frame?.remove();
+        frame = document.createElement("iframe");
+        frame.dataset.src = frame.src = src;
+        parentElement.appendChild(frame);
+      }
+      shown?.remove();
     }
+    if (!frame) return;
     frame.title = data.title;
-    frame.style.cssText =
-      `display: block; width: 100%; height: ${data.height}px; border: none; color-scheme: normal;`;
-    shown?.remove();
+    frame.style.cssText = `display: block; width: 100%; height: ${data.height}px; ` +
+      `border: none; color-scheme: normal; zoom: ${data.room};`;
   };
   if (!parentElement.kpcaPlace) wide.addEventListener("change", () => parentElement.kpcaPlace());
   parentElement.kpcaPlace = place;
@@ -92,9 +98,10 @@ export default function ({ parentElement, data }) {
 """,
     isolate_styles=False,
 )
-# Reports the view's frame width (once the layout is still for data.settle ms) when it
-# differs from the planned and the last reported one, so the view reloads only for another
-# width; one page-wide keydown listener clicks the lesson's buttons, not in fields.
+# Reports the view's frame width (its page's, unzoomed; once the layout is still for
+# data.settle ms) when it differs from the planned and the last reported one, so the view
+# reloads only for another width; one page-wide keydown listener clicks the lesson's
+# buttons, not in fields.
 _KEYS = st.components.v2.component(
     "kpca_ui.lesson_keys",
     js="""
@@ -105,7 +112,7 @@ export default function ({ data, setStateValue }) {
   if (!data.measured) frame.reported = null;
   const measure = () => {
     const view = document.querySelector(`.st-key-${data.view}`);
-    const width = Math.round(view?.getBoundingClientRect().width ?? 0);
+    const width = Math.round((view?.getBoundingClientRect().width ?? 0) / data.room);
     const off = (other) => other === null || Math.abs(width - other) > data.tolerance;
     if (width >= data.least && off(frame.planned) && off(frame.reported)) {
       frame.reported = width;
@@ -414,7 +421,8 @@ def navigation(step: Step, number: int, count: int) -> None:
 def show_step(lesson: Lesson, number: int, *, embed: bool) -> None:
     """Step ``number`` of ``lesson`` as a slide, within a 1280 × 720 screen in presenter mode:
     the buttons beside the title (below it, they pushed the slide's foot off the screen), the
-    arrow keys' listener last, so that it takes no room."""
+    arrow keys' listener last, so that it takes no room; on a larger screen, the slide
+    planned for that one and :func:`~kpca_ui.presenter.room_scale` times larger."""
     step = lesson.steps[number - 1]
     title, buttons = st.columns((2, 1), vertical_alignment="center")
     # the lesson file's words are shown as written, never as markdown
@@ -429,6 +437,7 @@ def show_step(lesson: Lesson, number: int, *, embed: bool) -> None:
     st.markdown(say, unsafe_allow_html=True)
     # as measured, else a 1280 × 720 screen's, as early_frame_html planned it
     width = measured_px() or (PAGE_PX if presenter_mode() else PLAIN_FRAME_PX)
+    room = presenter.room_scale()
     if embed:
         base = (st.context.url or "").split("?")[0].rsplit("/", 1)[0]
         with st.container(key=VIEW):
@@ -437,6 +446,7 @@ def show_step(lesson: Lesson, number: int, *, embed: bool) -> None:
                 data={
                     "src": f"{base}/{slide_path(step, width)}",
                     "height": EMBED_PX,
+                    "room": room,
                     "phone": PHONE_PX,
                     "early": EARLY_ID,
                     "title": f"The view of step {number}",
@@ -449,6 +459,7 @@ def show_step(lesson: Lesson, number: int, *, embed: bool) -> None:
             "early": EARLY_ID,
             "view": VIEW,
             "width": width,
+            "room": room,
             "measured": measured_px() is not None,
             "least": FRAME_RANGE[0],
             "tolerance": 4,

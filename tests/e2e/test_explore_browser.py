@@ -231,3 +231,40 @@ def test_a_digit_typed_on_the_pad_is_the_digit_the_demo_shows(keyboard_page, app
             f"x 0, y {row}, value {number(z[row, 0])}"  # no axis titles: no Plotly placeholder
         ), key
     assert page.js_errors == []
+
+
+def test_the_grids_pictures_say_their_title_and_the_component_there(
+    keyboard_page, app_server, tmp_path
+):
+    """Keyboard only: on the Fig. 2 grid, Page Down steps from the data into the first
+    panel's picture, whose arrows walk a coarse grid of it, each point said with the panel's
+    title (kernel, kPC, λ) and the value of its picture there: kPC 1's value computed here
+    from the drawing at that point, within one of the picture's 256 shades."""
+    page = keyboard_page
+    open_view(page, f"{app_server.url}/contours?{drawing_link(DRAWN, **RBF)}", tmp_path)
+    drawing, _ = decode(parse_qs(urlsplit(page.url).query)["ct_draw"][0])
+    fit = ct.fit_column(drawing.X, ct.KernelSpec("rbf", gamma=sigma_to_gamma(1.0)), n_components=1)
+    picture = json.loads(page.evaluate(FIGURE_JS, "ct_contours"))["layout"]["images"][0]
+    png = base64.b64decode(picture["source"].split(",", 1)[1])
+    w, h = (int.from_bytes(png[at : at + 4], "big") for at in (16, 20))  # its IHDR
+    tab_to(page, ".st-key-ct_contours [role='application']")
+    for key in ("ArrowRight", "PageDown", "ArrowRight", "ArrowRight", "ArrowUp"):
+        page.keyboard.press(key)
+    said = live(page, "ct_contours")
+    head = f"σ = 1 · kPC 1 λ = {fit.eigenvalues[0]:.3g} ({fit.shares[0]:.1%}), "
+    assert said.startswith(f"{head}row 2 of 10, column 3 of 10: x "), said
+    x, y, found = (
+        float(v.replace("−", "-")) for v in re.search(r"x (\S+), y (\S+), .* (\S+)$", said).groups()
+    )
+    # the pixel whose centre is said: a point of the grid the picture was computed on
+    column = round((x - picture["x"]) * w / picture["sizex"] - 0.5)
+    row = round((picture["y"] - y) * h / picture["sizey"] - 0.5)
+    at = (
+        picture["x"] + (column + 0.5) * picture["sizex"] / w,
+        picture["y"] - (row + 0.5) * picture["sizey"] / h,
+    )
+    step = (picture["sizex"] / w, picture["sizey"] / h)  # a grid of that point and the next
+    grid = ct.Grid(*(np.array([v, v + dv]) for v, dv in zip(at, step, strict=True)))
+    value = ct.evaluate_column(fit, grid).values[0][0, 0]
+    assert abs(found - np.clip(value, -1, 1)) <= 2 / 255, (said, at, value)
+    assert page.js_errors == []

@@ -190,3 +190,47 @@ def test_fig2_grows_with_the_projectors_screen_and_fills_its_first_screen(
         for part, size in (("figure", "width"), ("panel", "width"), ("panel", "height")):
             assert seen[width][part][size] >= 0.95 * room * seen[1280][part][size], (part, seen)
         assert seen[width]["text"] >= room * seen[1280]["text"] - 0.1, seen
+
+
+SLIDE_JS = """() => {
+  const frame = document.querySelector('.st-key-ls_view iframe');
+  const outer = frame.getBoundingClientRect();
+  const scale = outer.width / frame.contentWindow.innerWidth;  // the slide's zoom, if any
+  const graph = frame.contentDocument.querySelector('.js-plotly-plot');
+  const box = (e) => { const r = e.getBoundingClientRect();
+    return {top: outer.top + r.top * scale, bottom: outer.top + r.bottom * scale,
+            width: r.width * scale, height: r.height * scale}; };
+  const sizes = [...graph.querySelectorAll('svg text')].map(
+    (t) => scale * parseFloat(getComputedStyle(t).fontSize));
+  return {frame: {bottom: outer.bottom}, figure: box(graph),
+          panel: box(graph.querySelector('.layer-subplot image')), text: Math.min(...sizes)};
+}"""
+"""A lesson's slide, in the page's pixels: its frame's foot, its figure's box, its first
+panel's box, its smallest text."""
+
+
+def test_a_lessons_slide_grows_with_the_projectors_screen_and_fills_its_first_screen(
+    browser, app_server: AppServer, tmp_path
+) -> None:
+    """The Lesson's step 3 (Fig. 2) in presenter mode at 1280 × 720 and 1920 × 1080: on both
+    the slide's figure is as wide as the page and whole on the first screen, and at
+    1920 × 1080 its figure, panels and text are 1.5 times as large (they were the same
+    380 px tall figure and 144 px panels as at 1280 × 720, the slide a 490 px frame)."""
+    seen = {}
+    for width, height in ((1280, 720), (1920, 1080)):
+        screen = Screen(f"{width}", width, height, presenter=True)
+        context = browser.new_context(viewport=screen.viewport)
+        context.set_default_timeout(180_000)
+        page = context.new_page()
+        try:
+            load_state(page, f"{app_server.url}/lesson?step=3", screen, tmp_path)
+            seen[width] = shown = page.evaluate(SLIDE_JS)
+            page.screenshot(path=tmp_path / f"lesson_{width}.png")
+        finally:
+            context.close()
+        figure = shown["figure"]
+        assert figure["width"] >= 0.9 * width and figure["top"] < height / 2, shown
+        assert figure["bottom"] <= shown["frame"]["bottom"] <= height, shown
+    for part, size in (("figure", "width"), ("figure", "height"), ("panel", "width")):
+        assert seen[1920][part][size] >= 0.95 * 1.5 * seen[1280][part][size], (part, seen)
+    assert seen[1920]["text"] >= 1.5 * seen[1280]["text"] - 0.1, seen
