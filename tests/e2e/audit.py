@@ -332,17 +332,23 @@ def _short(text: str) -> str:
     return repr(text[:40])
 
 
-def breaches(measured: dict, screen: Screen, frame: dict | None = None) -> list[str]:
+def breaches(
+    measured: dict, screen: Screen, frame: dict | None = None, zoom: float = 1.0
+) -> list[str]:
     """Every breach of the layout rule in one page's (or frame's) measured charts.
 
     ``frame``, the box of the frame the charts are drawn in (in the page's pixels), bounds
-    the screen's sides for a lesson's slide; without it the window's sides do.
+    the screen's sides for a lesson's slide; without it the window's sides do.  ``zoom``:
+    how much larger the frame draws its page than the page's own pixels (a presenter's
+    slide, ``zoom: room_scale``), so that the sizes the rule asks for are that much smaller
+    in the frame's pixels.
     """
     found: list[str] = []
     left_edge = 0.0
     right_edge = float(measured["width"])
     if frame is not None:
-        left_edge, right_edge = 0.0, frame["right"] - frame["left"]
+        left_edge, right_edge = 0.0, (frame["right"] - frame["left"]) / zoom
+    room = screen.room / zoom
     for chart in measured["charts"]:
         name = chart["key"] or "chart"
         here = []
@@ -351,7 +357,7 @@ def breaches(measured: dict, screen: Screen, frame: dict | None = None) -> list[
             least = MIN_TEXT_PX
             if screen.presenter:
                 least = PRESENTER_TITLE_PX if text["kind"] == "title" else PRESENTER_TEXT_PX
-            least *= screen.room
+            least *= room
             if text["size"] < least - 0.05:
                 here.append(
                     f"text {text['size']:g} px < {least} px ({text['kind']}): "
@@ -400,17 +406,17 @@ def breaches(measured: dict, screen: Screen, frame: dict | None = None) -> list[
                 continue
             b = area["box"]
             side = min(b["right"] - b["left"], b["bottom"] - b["top"])
-            if side < AREA_MIN_PX * screen.room:
+            if side < AREA_MIN_PX * room:
                 here.append(
                     f"plot area {b['right'] - b['left']:.0f} × {b['bottom'] - b['top']:.0f} px "
-                    f"< {AREA_MIN_PX * screen.room:g} px"
+                    f"< {AREA_MIN_PX * room:g} px"
                 )
         for image in pictures:
             b = image["box"]
             side = min(b["right"] - b["left"], b["bottom"] - b["top"])
-            if 0 < side < PANEL_MIN_PX * screen.room:
-                here.append(f"picture panel {side:.0f} px < {PANEL_MIN_PX * screen.room:g} px")
-        least_digit = (PRESENTER_DIGIT_MIN_PX if screen.presenter else DIGIT_MIN_PX) * screen.room
+            if 0 < side < PANEL_MIN_PX * room:
+                here.append(f"picture panel {side:.0f} px < {PANEL_MIN_PX * room:g} px")
+        least_digit = (PRESENTER_DIGIT_MIN_PX if screen.presenter else DIGIT_MIN_PX) * room
         for digit in chart["digits"]:
             if digit["height"] < least_digit - 0.5:
                 here.append(f"digits {digit['height']:.0f} px tall < {least_digit} px")
@@ -482,11 +488,12 @@ def audit_page(page, screen: Screen) -> list[str]:
         except Exception:  # a frame that went away while measured
             continue
         edges = {"left": box["x"], "right": box["x"] + box["width"]}
-        found.extend(f"[slide] {line}" for line in breaches(inner, screen, edges))
+        zoom = box["width"] / inner["width"] if inner["width"] else 1.0  # a zoomed slide
+        found.extend(f"[slide] {line}" for line in breaches(inner, screen, edges, zoom))
         foot = box["y"] + box["height"]
         if foot > screen.height + CUT_PX:  # a slide fits the screen
             found.append(f"[slide] its foot at y = {foot:.0f} px, below the screen")
-        tops.extend(box["y"] + chart["box"]["top"] for chart in inner["charts"])
+        tops.extend(box["y"] + chart["box"]["top"] * zoom for chart in inner["charts"])
     return found + first_figure(tops, screen.height)
 
 
