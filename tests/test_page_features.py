@@ -299,12 +299,20 @@ def test_a_cell_asked_while_another_session_recomputes_one_waits_its_turn(monkey
     told: list[str] = []
     shown = view.progress_bar
 
+    holding, release = threading.Event(), threading.Event()
+
     def told_too(text):
         report, done = shown(text)
-        return (lambda fraction, message: (told.append(message), report(fraction, message))), done
+
+        def relay(fraction, message):
+            told.append(message)
+            if message.startswith("waiting for your turn"):
+                release.set()  # the other session's cell ends once this one waits for it
+            return report(fraction, message)
+
+        return relay, done
 
     monkeypatch.setattr(view, "progress_bar", told_too)
-    holding, release = threading.Event(), threading.Event()
 
     def another_session() -> None:
         with view.CELLS.turn("another session", print):
@@ -314,7 +322,6 @@ def test_a_cell_asked_while_another_session_recomputes_one_waits_its_turn(monkey
     other = threading.Thread(target=another_session)
     other.start()
     holding.wait(5)
-    threading.Timer(1.0, release.set).start()  # its cell done while this one waits
     at = usps_page(ft_degree="2", ft_n="64")
     at.button(key="ft_live").click().run()
     other.join()

@@ -14,6 +14,7 @@ import json
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 import streamlit as st
@@ -393,11 +394,10 @@ def early_frame_html(path: str, query: str) -> str:
 def navigation(step: Step, number: int, count: int) -> None:
     """The ← / → buttons, the place in the lesson and the link to the step's view, in a row."""
     back, place, forward, link = st.columns(4, vertical_alignment="center")
-    moves = (
-        (back, PREV, "Back", -1, "back", 1, "Previous step (← key)"),
-        (forward, NEXT, "Next", 1, "forward", count, "Next step (→ key)"),
-    )
-    for column, key, label, by, arrow, last, told in moves:
+
+    def move(
+        column: Any, label: str, *, key: str, by: int, arrow: str, last: int, told: str
+    ) -> None:
         column.button(
             label,
             key=key,
@@ -408,6 +408,9 @@ def navigation(step: Step, number: int, count: int) -> None:
             width="stretch",
             help=told,
         )
+
+    move(back, "Back", key=PREV, by=-1, arrow="back", last=1, told="Previous step (← key)")
+    move(forward, "Next", key=NEXT, by=1, arrow="forward", last=count, told="Next step (→ key)")
     place.markdown(f'<p class="kpca-lesson-place">{number} of {count}</p>', unsafe_allow_html=True)
     link.page_link(
         f"app_pages/{step.page}.py",
