@@ -431,9 +431,10 @@ function series(gd) {
         : v?.length ? v[i] : v0 + dv * i);
       const bar = gd.data[t.index].colorbar?.title?.text
         ?? layout[t.coloraxis]?.colorbar?.title?.text;
+      const given = gd.data[t.index].meta || {}; // the cells' own values, where the figure says
       found.push({ ...one, rows: t.z.length, columns: t.z[0].length, zt: words(bar) || "value",
-        point: (j, i) => [at(t.x, t.x0, t.dx, t.z[0].length, i),
-                          at(t.y, t.y0, t.dy, t.z.length, j), t.z[j][i]],
+        point: (j, i) => [given.x?.[i] ?? at(t.x, t.x0, t.dx, t.z[0].length, i),
+                          given.y?.[j] ?? at(t.y, t.y0, t.dy, t.z.length, j), t.z[j][i]],
         values: () => t.z.flatMap((row) => Array.from(row)) });
     } else if (t.x?.length && t.y?.length) {
       const kept = Array.from(t.x, (x, i) => i).filter((i) => ![t.x[i], t.y[i]].some(

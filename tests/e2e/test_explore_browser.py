@@ -132,8 +132,9 @@ def test_contours_charts_say_their_data_point_by_point(keyboard_page, app_server
 
 def test_the_spectrum_lines_and_heatmap_by_keyboard(keyboard_page, app_server, tmp_path):
     """On the Spectrum's lines, Down goes to the next line at the same width; on the whole
-    spectrum's heatmap, the arrows go from cell to cell, each said with its cell's centre
-    (the rows' edges 0.5, 1.5 read as the component k = 1) and its value."""
+    spectrum's heatmap, the arrows go from cell to cell, each said with the width its column
+    stands for (the sweep's, not the linear midpoint of its edges on the log axis), its row's
+    centre (the rows' edges 0.5, 1.5 read as the component k = 1) and its value."""
     page = keyboard_page
     open_view(page, f"{app_server.url}/spectrum", tmp_path)
     tab_to(page, ".st-key-sp_fig_lines [role='application']")
@@ -145,7 +146,7 @@ def test_the_spectrum_lines_and_heatmap_by_keyboard(keyboard_page, app_server, t
     tab_to(page, ".st-key-sp_fig_heatmap [role='application']")
     heatmap = json.loads(page.evaluate(FIGURE_JS, "sp_fig_heatmap"))
     trace = heatmap["data"][0]
-    x, y, z = array(trace["x"]), array(trace["y"]), array(trace["z"])
+    y, z = array(trace["y"]), array(trace["z"])
     for key in ("ArrowRight", "ArrowRight", "ArrowUp"):
         page.keyboard.press(key)
     rows, columns = z.shape
@@ -153,7 +154,7 @@ def test_the_spectrum_lines_and_heatmap_by_keyboard(keyboard_page, app_server, t
     zt = words(trace["colorbar"]["title"]["text"])
     assert live(page, "sp_fig_heatmap") == (
         f"row 2 of {rows}, column 2 of {columns}: "
-        f"{title(heatmap['layout'], 'xaxis', 'x')} {number((x[1] + x[2]) / 2)}, "
+        f"{title(heatmap['layout'], 'xaxis', 'x')} {number(trace['meta']['x'][1])}, "
         f"{title(heatmap['layout'], 'yaxis', 'y')} {number((y[1] + y[2]) / 2)}, {zt} {value}"
     )
     assert page.js_errors == []

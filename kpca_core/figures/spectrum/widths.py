@@ -310,6 +310,9 @@ def spectrum_heatmap_figure(
             "hovertemplate": f"{symbol(sweep)} ≈ %{{x:.2g}}<br>k ≈ %{{y:.0f}}<br>"
             "log<sub>10</sub> λ<sub>k</sub>/Σλ = %{z:.2f}<extra></extra>",
             "hoverongaps": False,
+            # the widths the columns stand for (their edges' geometric midpoints on a log
+            # axis): what the chart's keyboard explorer says (kpca_ui/chart.js)
+            "meta": {"x": sweep.widths_.tolist()},
         }
     ]
     layout = decoration(sweep, chosen, data, label_chosen=False)
