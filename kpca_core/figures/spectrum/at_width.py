@@ -128,6 +128,9 @@ def spectrum_bars_figure(
         "title": {"text": "λ<sub>k</sub>/Σλ" + ("  (log scale)" if log else "")},
         "type": "log" if log else "linear",
         "exponentformat": "power",
+        # a log axis labels its decades only: Plotly's 2 and 5 between them, smaller than the
+        # rest, ran into the decades' labels on a projector (issue 51's audit at 1920 × 1080)
+        **({"dtick": 1} if log else {}),
     }
     if data and not log:
         layout["yaxis"]["range"] = _bars_range(sweep, index, n_bars)
