@@ -163,6 +163,20 @@ FIG2_JS = """() => {
 """Fig. 2's grid: its box, its first panel's box, its smallest text in pixels."""
 
 
+def measured(browser, url: str, width: int, height: int, tmp_path, js: str) -> dict:
+    """``url`` in presenter mode on a ``width`` × ``height`` screen: what ``js`` measures."""
+    screen = Screen(f"{width}", width, height, presenter=True)
+    context = browser.new_context(viewport=screen.viewport)
+    context.set_default_timeout(180_000)
+    page = context.new_page()
+    try:
+        load_state(page, url, screen, tmp_path)
+        page.screenshot(path=tmp_path / f"presenter_{width}.png")
+        return page.evaluate(js)
+    finally:
+        context.close()
+
+
 def test_fig2_grows_with_the_projectors_screen_and_fills_its_first_screen(
     browser, app_server: AppServer, tmp_path
 ) -> None:
@@ -172,16 +186,9 @@ def test_fig2_grows_with_the_projectors_screen_and_fills_its_first_screen(
     the same ~110 px panels and 14-21 px text as at 1280 × 720, on a third of the height)."""
     seen = {}
     for width, height in ((1280, 720), (1920, 1080), (3840, 2160)):
-        screen = Screen(f"{width}", width, height, presenter=True)
-        context = browser.new_context(viewport=screen.viewport)
-        context.set_default_timeout(180_000)
-        page = context.new_page()
-        try:
-            load_state(page, f"{app_server.url}/contours", screen, tmp_path)
-            seen[width] = shown = page.evaluate(FIG2_JS)
-            page.screenshot(path=tmp_path / f"fig2_{width}.png")
-        finally:
-            context.close()
+        seen[width] = shown = measured(
+            browser, f"{app_server.url}/contours", width, height, tmp_path, FIG2_JS
+        )
         figure = shown["figure"]
         assert figure["width"] >= 0.9 * width and figure["height"] >= 0.5 * height, shown
         assert figure["top"] < height / 3 and figure["bottom"] <= height, shown
@@ -218,16 +225,9 @@ def test_a_lessons_slide_grows_with_the_projectors_screen_and_fills_its_first_sc
     380 px tall figure and 144 px panels as at 1280 × 720, the slide a 490 px frame)."""
     seen = {}
     for width, height in ((1280, 720), (1920, 1080)):
-        screen = Screen(f"{width}", width, height, presenter=True)
-        context = browser.new_context(viewport=screen.viewport)
-        context.set_default_timeout(180_000)
-        page = context.new_page()
-        try:
-            load_state(page, f"{app_server.url}/lesson?step=3", screen, tmp_path)
-            seen[width] = shown = page.evaluate(SLIDE_JS)
-            page.screenshot(path=tmp_path / f"lesson_{width}.png")
-        finally:
-            context.close()
+        seen[width] = shown = measured(
+            browser, f"{app_server.url}/lesson?step=3", width, height, tmp_path, SLIDE_JS
+        )
         figure = shown["figure"]
         assert figure["width"] >= 0.9 * width and figure["top"] < height / 2, shown
         assert figure["bottom"] <= shown["frame"]["bottom"] <= height, shown
