@@ -30,7 +30,7 @@ FOCUSED_JS = """(selector) => {
 }"""
 
 
-def tab_to(page, selector: str, most: int = 150) -> None:
+def tab_to(page, selector: str, most: int = 200) -> None:
     """Press Tab until the element matching ``selector`` has the focus (at most ``most``)."""
     for _ in range(most):
         page.keyboard.press("Tab")

@@ -24,16 +24,11 @@ from kpca_core import handwriting as hw
 from kpca_core import sigma_to_gamma
 from kpca_core.drawing import decode
 from tests.e2e.audit import SCREENS
+from tests.e2e.test_a11y_browser import tab_to
 from tests.e2e.test_audit import load_state
 
 pytestmark = pytest.mark.e2e
 
-DEEP_ACTIVE_JS = """(selector) => {
-  let e = document.activeElement;
-  while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement;
-  return Boolean(e && e.matches(selector));
-}"""
-"""Whether the focused element (inside a component's shadow root too) matches ``selector``."""
 FIGURE_JS = """(key) => {
   const gd = document.querySelector(`.st-key-${key} .js-plotly-plot`);
   const plain = (k, v) => ArrayBuffer.isView(v) ? Array.from(v) : v;
@@ -41,15 +36,6 @@ FIGURE_JS = """(key) => {
 }"""
 """The figure the chart with widget key ``key`` was given (its arrays as Plotly's specs)."""
 LIVE_JS = "(key) => document.querySelector(`.st-key-${key} [aria-live='polite']`).textContent"
-
-
-def tab_to(page, selector: str, most: int = 200) -> None:
-    """Press Tab until the focused element matches ``selector`` (at most ``most`` times)."""
-    for _ in range(most):
-        page.keyboard.press("Tab")
-        if page.evaluate(DEEP_ACTIVE_JS, selector):
-            return
-    raise AssertionError(f"{selector} was not reached in {most} Tab presses")
 
 
 def array(value) -> np.ndarray:
