@@ -29,7 +29,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import textwrap
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import SimpleNamespace
@@ -213,37 +212,27 @@ def _rows(numbers: np.ndarray) -> str:
 
 def _points(prefix: str, settings: Any, values: Mapping[str, Any], drawn: Drawn) -> dict[str, Any]:
     """What the templates are given of the 2-D data of a view with the data picker (prefix
-    ``ct``, ``sp``): ``toy`` (its size, noise and seed for the settings cell, or None for
-    points given), ``data`` (the data cell's code: ``X``, ``labels``, ``title``), ``what``
-    (the data in words) and ``kind`` (``"drawn"``, ``"upload"`` or the toy set's name)."""
+    ``ct``, ``sp``): ``toy`` (a toy set's size, noise, seed and title) or ``given`` (a drawing's
+    or an upload's points, groups and title), ``what`` (the data in words) and ``kind``
+    (``"drawn"``, ``"upload"`` or the toy set's name)."""
     name = values[f"{prefix}_data"]
     if name in (DRAW, UPLOAD):
         X, labels, title, kind = _given_points(values.get(f"{prefix}_draw"), drawn, name)
         what = "your drawing" if kind == "drawn" else "your uploaded points"
+        groups = None if labels is None else np.asarray(labels).tolist()
         return {
             "toy": None,
-            "data": _inline_points(X, labels, title, kind),
+            "given": {"rows": _rows(X), "groups": groups, "title": title},
             "what": f"{what} ({len(X)} points, inline below)",
             "kind": kind,
         }
     if name not in settings[f"{prefix}_data"].names:
         raise ValueError(f"no data set {name!r} here")
-    n, noise, seed = (
-        int(values[f"{prefix}_n"]),
-        float(values[f"{prefix}_noise"]),
-        values[f"{prefix}_seed"],
-    )
+    n, noise, seed = (values[f"{prefix}_{k}"] for k in ("n", "noise", "seed"))
     label = settings[f"{prefix}_data"].name(name)
-    code = f"""
-        DATA_TITLE = {_literal(label)}
-        X, labels = datasets.{name}(N_POINTS, NOISE, SEED)  # points (n, d), a group per point
-        title = f"{{DATA_TITLE}}: {{N_POINTS}} points, noise {{NOISE:g}}, seed {{SEED}}"
-        print(title, X.shape)
-        """
     return {
-        "toy": {"n": n, "noise": noise, "seed": int(seed)},
-        "data": textwrap.dedent(code).strip(),
-        "what": f"{label}, {n} points, noise {noise:g}, seed {int(seed)}",
+        "toy": {"n": int(n), "noise": float(noise), "seed": int(seed), "label": label},
+        "what": f"{label}, {int(n)} points, noise {float(noise):g}, seed {int(seed)}",
         "kind": name,
     }
 
@@ -263,27 +252,6 @@ def _given_points(code: str | None, drawn: Drawn, name: str) -> tuple[Any, Any, 
     kind = "drawn" if getattr(drawn, "key", ("upload",))[0] == "drawn" else "upload"
     title = "" if kind == "drawn" else str(getattr(drawn, "title", f"{len(X)} points"))
     return X, labels, title, kind
-
-
-def _inline_points(X: np.ndarray, labels: Any, title: str, kind: str) -> str:
-    groups = "None" if labels is None else _literal(np.asarray(labels).tolist())
-    if kind == "drawn":
-        named = 'title = f"Your drawing: {len(X)} points"'
-        head = "# Your drawing's points (x, y) and their groups, exactly as the app has them"
-    else:
-        named = f"title = {_literal(title)}"
-        head = "# Your uploaded points (x, y) and their groups, exactly as the app read them"
-    return "\n".join(
-        [
-            head,
-            f"POINTS = {_rows(X)}",
-            f"GROUPS = {groups}",
-            "X = np.array(POINTS, dtype=float)",
-            "labels = None if GROUPS is None else np.array(GROUPS)",
-            named,
-            "print(title, X.shape)",
-        ]
-    )
 
 
 # ---------------------------------------------------------------- the views
