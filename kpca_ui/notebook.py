@@ -27,7 +27,6 @@ in a real kernel and checks that its figures carry the app's data.
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -275,6 +274,7 @@ def _contours(values: Mapping[str, Any], drawn: Drawn) -> Built:
     pi, pj = (int(values[k]) for k in ("ct_pi", "ct_pj"))
     pi, pj = (k if 1 <= k <= chosen.n_components else d for k, d in ((pi, 1), (pj, 2)))
     columns = ", ".join(labels)
+    shown = SimpleNamespace(key=("toy", points["kind"]))  # what the view's rules read of points
     return "contours", {
         **points,
         "v": values,
@@ -285,39 +285,26 @@ def _contours(values: Mapping[str, Any], drawn: Drawn) -> Built:
         "columns": columns,
         "state": f"{columns} on {points['what']}",
         "link": _link(view.SETTINGS, values),
-        "caption": _contours_caption(chosen, points["kind"], rings),
-        "fig5": points["kind"] == "three_rings" and _has_dk_width(chosen, rings.DK_SIGMA),
+        "caption": _contours_caption(chosen, shown, rings),
+        "fig5": rings.has_dk_width(shown, chosen.spec, chosen.parameter, chosen.values),
         "rings": rings,
         "MAX_COLUMNS": ct.MAX_COLUMNS,
     }
 
 
-def _has_dk_width(chosen: Any, dk_sigma: float) -> bool:
-    sigmas = chosen.values if chosen.parameter == "sigma" else (chosen.spec.sigma,)
-    return chosen.spec.kernel == "rbf" and any(
-        math.isclose(s, dk_sigma, rel_tol=1e-3) for s in sigmas
-    )
-
-
-def _contours_caption(chosen: Any, kind: str, rings: Any) -> str | None:
+def _contours_caption(chosen: Any, shown: Any, rings: Any) -> str | None:
     """The app's caption of Fig. 2 or of the three rings, where the settings are theirs."""
     from kpca_ui.views.contours_grid import FIG2_CAPTION
 
     spec = chosen.spec
     fig2 = (
-        kind == "parabola"
+        shown.key[:2] == ("toy", "parabola")
         and (spec.kernel, chosen.parameter) == ("poly", "degree")
         and chosen.values[:2] == (1, 2)
         and (spec.gamma, spec.coef0) == (1, 0)
         and chosen.center
     )
-    three = (
-        kind == "three_rings"
-        and spec.kernel == "rbf"
-        and chosen.parameter == "sigma"
-        and tuple(chosen.values) == (0.5, 1.0, 2.0)
-        and chosen.center
-    )
+    three = rings.is_rings_preset(shown, spec, chosen.parameter, chosen.values) and chosen.center
     return FIG2_CAPTION if fig2 else rings.RINGS_CAPTION if three else None
 
 
