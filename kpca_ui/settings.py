@@ -39,6 +39,8 @@ Widget = Literal[
     "range", "tabs", "link",
 ]  # fmt: skip
 """How a setting is drawn; ``"link"``: no widget, a value only the link carries (a drawing)."""
+CALLS = {"range": "slider", "number": "number_input", "text": "text_input"}
+"""The Streamlit function of a widget not named as it is (the others: ``st.<widget>``)."""
 Cost = Literal["draw", "fit", "data"]
 """What a change of the setting computes again: the figures only, a fit, or new data and a fit."""
 
@@ -202,35 +204,25 @@ class Setting:
         ``changes`` override what the widget is given (a label with a unit, the options
         that fit the other settings, ``disabled``, ``on_change``).
         """
-        help_text = " ".join(filter(None, (self.help, COST_HELP[self.cost]))) or None
-        common = {
-            "label": self.label,
-            "key": self.key,
-            "help": help_text,
-            "persist_state": "session",
-        }
         options = changes.pop("options", self.options)
-        if self.widget in ("slider", "range", "number"):
-            numbers = {"min_value": self.low, "max_value": self.high, "step": self.step}
-            default = default if self.widget != "range" else tuple(default)
-            call = place.number_input if self.widget == "number" else place.slider
-            if self.widget == "number":
-                numbers["format"] = self.format
-            return call(**{**common, **numbers, "value": default, **changes})
         if self.widget == "tabs":  # the tabs, each rendered when chosen (``.open``)
             return place.tabs(options, default=default, key=self.key, on_change="rerun")
-        if self.choices:
-            chosen = {"options": options, "format_func": self.name}
-            if self.widget == "select_slider":
-                chosen["value"] = default
-                return place.select_slider(**{**common, **chosen, **changes})
-            index = list(options).index(default) if default in options else 0
-            call = place.selectbox if self.widget == "selectbox" else place.radio
-            return call(**{**common, **chosen, "index": index, **changes})
-        if self.widget in ("toggle", "checkbox"):
-            call = place.toggle if self.widget == "toggle" else place.checkbox
-            return call(**{**common, "value": default, **changes})
-        return place.text_input(**{**common, "value": default, **changes})
+        given = {
+            "label": self.label,
+            "key": self.key,
+            "help": " ".join(filter(None, (self.help, COST_HELP[self.cost]))) or None,
+            "persist_state": "session",
+            "value": tuple(default) if self.widget == "range" else default,
+        }
+        if self.widget in ("slider", "range", "number"):
+            given |= {"min_value": self.low, "max_value": self.high, "step": self.step}
+            given |= {"format": self.format} if self.widget == "number" else {}
+        elif self.choices:
+            given |= {"options": options, "format_func": self.name}
+        if self.widget in ("selectbox", "radio"):  # an index, not a value
+            del given["value"]
+            given["index"] = list(options).index(default) if default in options else 0
+        return getattr(place, CALLS.get(self.widget, self.widget))(**{**given, **changes})
 
 
 def _text(value: Any) -> str:

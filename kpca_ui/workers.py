@@ -17,6 +17,7 @@ import functools
 import gc
 import importlib
 import multiprocessing
+import multiprocessing.connection
 import os
 import queue
 import signal
@@ -53,8 +54,6 @@ CONCURRENT_THREADS = 32
 CANCELLABLE_S = 0.5
 """Estimated seconds of one core from which a computation can be cancelled (its flag, in
 a manager process, costs ~9 ms a call: most of a small column's time)."""
-PARENT_POLL_S = 1.0
-"""How often a worker checks that the server's process that started it still runs."""
 BACKGROUND_NICENESS = 10
 """How much lower the CPU priority of :func:`in_background` is (Unix nice value)."""
 CELL_NICENESS = 15
@@ -84,7 +83,7 @@ def _pool(workers: int, niceness: int = 0) -> ProcessPoolExecutor:
         workers,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_start_worker,
-        initargs=(niceness, os.getpid()),
+        initargs=(niceness,),
     )
 
 
@@ -204,22 +203,22 @@ def _heavy_lane(workers: int) -> threading.BoundedSemaphore:
     return threading.BoundedSemaphore(max(1, workers - 1))
 
 
-def _start_worker(niceness: int, parent: int) -> None:
+def _start_worker(niceness: int) -> None:
     """Prepare a new worker: :func:`_start_child`, one BLAS thread, priority ``niceness`` lower."""
-    _start_child(parent)
+    _start_child()
     one_blas_thread()
     os.nice(niceness)
 
 
-def _start_child(parent: int) -> None:
+def _start_child() -> None:
     """In a worker or the progress manager: Ctrl+C left to the server (which then ends its
-    children), and an end once the server's process ``parent`` has gone (a thread polls for it:
+    children), and an end once the server's process has gone (a thread waits for its sentinel:
     ``PR_SET_PDEATHSIG`` would follow the session's *thread* that started the child)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
 
     def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_POLL_S)
+        multiprocessing.connection.wait([parent.sentinel])
         os._exit(1)
 
     threading.Thread(target=watch, name="kpca-parent-watch", daemon=True).start()
@@ -229,7 +228,7 @@ def _start_child(parent: int) -> None:
 def _manager() -> SyncManager:
     """A process that carries progress reports from the workers back to the sessions."""
     manager = SyncManager(ctx=multiprocessing.get_context("spawn"))
-    manager.start(_start_child, (os.getpid(),))
+    manager.start(_start_child)
     return manager
 
 

@@ -58,18 +58,11 @@ STUDENT_CHARS = 64  # the longest student id (join makes them 22 characters long
 
 
 class RoomError(Exception):
-    """Anything a room refuses; ``str(error)``, a sentence for the page (default: ``message``)."""
-
-    message = ""
-
-    def __init__(self, message: str = "") -> None:
-        super().__init__(message or self.message)
+    """Anything a room refuses; ``str(error)``, a sentence for the page (:data:`REFUSALS`)."""
 
 
 class RoomGone(RoomError):
     """No such room: a wrong code, or a room closed (by its lecturer or after inactivity)."""
-
-    message = "There is no open room with this code: it may be mistyped, or the room was closed."
 
 
 class NotAllowed(RoomError):
@@ -78,8 +71,6 @@ class NotAllowed(RoomError):
 
 class Frozen(RoomError):
     """The lecturer froze the room."""
-
-    message = "The lecturer has frozen the room: nothing can be added or undone now."
 
 
 class CapReached(RoomError):
@@ -93,13 +84,9 @@ class RateLimited(RoomError):
 class Locked(RoomError):
     """The lecturer locked the room: nobody new may join."""
 
-    message = "The lecturer has locked this room: nobody new can join it now."
-
 
 class Removed(RoomError):
     """The lecturer removed this student from the room."""
-
-    message = "The lecturer removed you from this room."
 
 
 class Full(RoomError):
@@ -112,11 +99,6 @@ class Invalid(RoomError):
 
 class StoreUnavailable(RoomError):
     """The store (Redis) cannot be reached."""
-
-    message = (
-        "The class's rooms cannot be reached right now (their store is not answering). "
-        "The picture shown is the last one received; try again in a moment."
-    )
 
 
 @dataclass(frozen=True)
@@ -433,13 +415,20 @@ return redis.call('HGET', KEYS[1], 'rev')
 }
 
 NOT_STUDENT = "This session is not in the room: open the room's link again to join."
+UNAVAILABLE = (
+    "The class's rooms cannot be reached right now (their store is not answering). "
+    "The picture shown is the last one received; try again in a moment."
+)
 # A script's answers that are refusals, "<word>" or "<word>:<seconds to wait>": the error and its
-# words, filled in from the store's Limits and the wait (the error's own message if none)
+# words, filled in from the store's Limits and the wait
 REFUSALS: dict[str, tuple[type[RoomError], str]] = {
-    "gone": (RoomGone, ""),
-    "removed": (Removed, ""),
-    "locked": (Locked, ""),
-    "frozen": (Frozen, ""),
+    "gone": (
+        RoomGone,
+        "There is no open room with this code: it may be mistyped, or the room was closed.",
+    ),
+    "removed": (Removed, "The lecturer removed you from this room."),
+    "locked": (Locked, "The lecturer has locked this room: nobody new can join it now."),
+    "frozen": (Frozen, "The lecturer has frozen the room: nothing can be added or undone now."),
     "full": (Full, "This room is full."),
     "denied": (NotAllowed, "Only the lecturer who started this room can do that."),
     "stranger": (NotAllowed, NOT_STUDENT),
@@ -512,7 +501,7 @@ class RoomStore:
                 args=[repr(self.clock()), self.limits.idle_s, *args],
             )
         except (redis.ConnectionError, redis.TimeoutError) as error:
-            raise StoreUnavailable from error
+            raise StoreUnavailable(UNAVAILABLE) from error
         word, _, wait = answer.partition(":") if isinstance(answer, str) else ("", "", "")
         if word in REFUSALS:
             error, words = REFUSALS[word]
