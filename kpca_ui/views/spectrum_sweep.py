@@ -26,9 +26,9 @@ from kpca_ui import draw
 from kpca_ui.adapter import in_script_run
 from kpca_ui.cache import memo
 from kpca_ui.chart import chart, kept_json
-from kpca_ui.explain import EXPLANATIONS, explain
+from kpca_ui.explain import EXPLANATIONS, explain, notice_of, text
 from kpca_ui.points import PointSet, copy_source, is_drawn, points_of
-from kpca_ui.presenter import FIGURE_PX, notice, page_px, presentable, presenter_mode, prose
+from kpca_ui.presenter import FIGURE_PX, page_px, presentable, presenter_mode, prose
 from kpca_ui.safety import guarded
 from kpca_ui.screen import narrow_listener, narrow_px
 from kpca_ui.shell import csv_numbers, nothing_to_draw
@@ -37,10 +37,6 @@ from kpca_ui.views.rings import dk_rings
 from kpca_ui.views.spectrum import SETTINGS, Choice, choice_of, file_stem
 from kpca_ui.workers import HEAVY_S, build, compute, concurrently
 
-NOTICE = (  # presenter mode's one line under the spectrum and the component maps
-    "Narrow widths spread the variance over many components; wide ones give nearly all "
-    "of it to the first two."
-)
 SWEEP_PX = FIGURE_PX + 80  # on the projector (a slide: 60 px less), plots ≥ AREA_MIN_PX tall
 SCREEN = "sp_screen"  # the listener of the page's width (a phone's: the maps stacked)
 PROGRESS_DELAY_S = 0.3  # the progress bar appears only when the sweep takes longer than this
@@ -261,7 +257,7 @@ def chosen_width_view(points: PointSet, chosen: Choice, n_leading: int) -> None:
         else:
             _show(components_or_reason, "maps", stem)
     if above is None:
-        notice(NOTICE)
+        notice_of("sp_spectrum")  # under the spectrum and the component maps
         above = st.container()
     # the sweep figures, below the ones the slider moves, taller on the projector
     moving = figure(points, chosen, "marks frames")
@@ -282,10 +278,10 @@ def chosen_width_view(points: PointSet, chosen: Choice, n_leading: int) -> None:
     if prose():
         with right:
             st.markdown("#### The two limits")
-            st.markdown(view.LIMITS["degree" if made.sweep == "degree" else made.kernel])
+            st.markdown(text(f"sp_limits_{'degree' if made.sweep == 'degree' else made.kernel}"))
             for regime in (IDENTITY, CONSTANT):
-                if text := view.range_text(made, regime):
-                    st.caption(text)
+                if shaded := view.range_text(made, regime):
+                    st.caption(shaded)
         st.caption(view.rounding_text(made, index))
     narrow_listener(SCREEN, width)
 
