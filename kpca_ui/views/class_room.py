@@ -35,6 +35,7 @@ from kpca_core.handwriting import Handwriting, to_digit
 from kpca_ui import draw, pad
 from kpca_ui.cache import memo
 from kpca_ui.chart import chart
+from kpca_ui.explain import text
 from kpca_ui.points import PointSet
 from kpca_ui.presenter import PAGE_PX, figure_px, presentable, presenter_mode, room_scale
 from kpca_ui.rooms import store as rooms
@@ -76,16 +77,9 @@ SWITCH_HELP = {  # what the lecturer's buttons that turn a setting of the room o
     "cl_lock": "Nobody new can join; the students in the room carry on.",
     "cl_moderate": "A student's digit reaches the projector only once you accept it here.",
 }
-STUDENT_LOST = (
-    "This room is no longer open: the lecturer closed it, or the rooms' store lost it. "
-    "Ask the lecturer for the new room's code."
-)
+STUDENT_LOST = text("cl_student_lost")
 CONTROLS_HELP = "The room's controls, shown only when opened (the projector shows them then)."
-UNREACHABLE = (
-    "Phones cannot open this address: it names this computer itself, and the app has no "
-    "network address (none found, or the server listens on this computer only). Open the app "
-    f"by an address phones reach, or set {PUBLIC_URL_ENV} to one."
-)
+UNREACHABLE = text("cl_unreachable", env=PUBLIC_URL_ENV)
 
 _COOKIE = st.components.v2.component(
     "kpca_ui.class_cookie",
@@ -375,12 +369,8 @@ def latest(code: str) -> rooms.Snapshot | None:
         st.warning(str(error), icon=":material/cloud_off:")
     except rooms.RoomGone:  # though the lecturer did not close it: say why, offer a new room
         idle = rooms.wait_words(room_store().limits.idle_s)
-        st.error(
-            "Your room is gone, though you did not close it: the rooms' store lost it (it "
-            f"restarted without its data), or nobody changed it for {idle}."
-            + ("" if shown is None else f" It held {shown.counts()}."),
-            icon=":material/cloud_off:",
-        )
+        held = "" if shown is None else f" It held {shown.counts()}."
+        st.error(text("cl_room_gone", idle=idle) + held, icon=":material/cloud_off:")
         st.button(
             "Start a new room", key="cl_restart", on_click=start_room, icon=":material/groups:"
         )

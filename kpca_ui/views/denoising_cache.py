@@ -357,21 +357,14 @@ def chosen_subsets(
     """The digits the settings ask for, and a caption saying what they are."""
     n_train, n_test = settings["n_train"], settings["n_test"]
     subsets = digit_subsets(data[0].source, n_train, n_test, settings["seed"], data)
+    sizes = {"s": subsets, "n_train": len(subsets.X_train), "n_test": len(subsets.X_test)}
     if (subsets.n_train_per_class, subsets.n_test_per_class) != (n_train, n_test):
-        st.info(
-            f"The {subsets.source} have fewer digits of some class than asked for: using "
-            f"{len(subsets.X_train)} training and {len(subsets.X_test)} test digits "
-            "(all there are of the rarest classes)."
-        )
+        st.info(text("dn_fewer", **sizes))
     if not presenter_mode():
         c, n_pixels = settings["c"], subsets.X_train.shape[1]
         sigma = gamma_to_sigma(denoise.kernel_gamma(c, n_pixels))
-        st.caption(
-            f"{subsets.source}: {len(subsets.X_train)} training and {len(subsets.X_test)} test "
-            f"digits, {subsets.side} × {subsets.side} pixels. Kernel width: c = {c:g} per pixel, "
-            f"i.e. k(x, y) = exp(−‖x − y‖² / {n_pixels * c:g}) on the [−1, 1] grey values (N = "
-            f"{n_pixels} pixels); as a Gaussian width σ = {sigma:.2f} in exp(−‖x − y‖² / (2σ²))."
-        )
+        kernel = {"c": c, "n_pixels": n_pixels, "nc": n_pixels * c, "sigma": sigma}
+        st.caption(text("dn_digits", **kernel, **sizes))
     return subsets
 
 

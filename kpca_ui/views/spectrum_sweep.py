@@ -230,11 +230,7 @@ def chosen_width_view(points: PointSet, chosen: Choice, n_leading: int) -> None:
 
     def maps_or_reason() -> go.Figure | str:
         if made.regime_[index] == CONSTANT:
-            return (
-                f"At {value} every entry of the kernel matrix rounds to the same number, so "
-                "a plain kernel PCA, which the component maps need, sees no differences "
-                "between the points. Choose a narrower width to see the components."
-            )
+            return text("sp_constant_maps", value=value)
         try:
             return maps(points, chosen, index, width if narrow else figures.MAPS_PX)
         except ValueError as error:
@@ -338,29 +334,16 @@ def dk_note(points: PointSet, chosen: Choice) -> None:
         return
     made = sweep(points, chosen)
     sweep_s, extra_s = seconds
-    reported = (
-        "Deręgowski & Krzyśko (Fig. 4) report a maximum of (λ₁+λ₂)/Σλ at "
-        f"c = {DK_GAMMA} (σ = {gamma_to_sigma(DK_GAMMA):.2f})."
-    )
+    reported = {"gamma": DK_GAMMA, "sigma": gamma_to_sigma(DK_GAMMA)}
     if sweep_s + extra_s > budget.REQUEST_BUDGET_S:
-        st.info(
-            f"{reported} Comparing it with the kernel not centred would sweep the "
-            f"{made.widths_.size} widths again, about {extra_s:.0f} s more on top of this "
-            f"sweep's {sweep_s:.0f} s: over this shared server's "
-            f"{budget.REQUEST_BUDGET_S:.0f} s per request. With fewer points or widths the "
-            "comparison is shown here."
-        )
+        costs = {"widths": made.widths_.size, "extra": extra_s, "sweep": sweep_s}
+        st.info(text("sp_dk_costly", **reported, **costs, budget=budget.REQUEST_BUDGET_S))
         return
     # at once (already asked for beside a new sweep: computed)
     not_centred, centred_at_c, not_centred_at_c = concurrently(*_dk_calls(points, chosen))
     courses = [_course(made.widths_, share) for share in (made.share(2), not_centred)]
-    st.info(
-        f"{reported} With the centred kernel of the standard formulation the share "
-        f"{courses[0]} as the kernel widens, towards 1 (linear PCA on 2-D data); without "
-        "centring in feature space (K itself, as the paper solves it) it "
-        f"{courses[1]} too, towards 1 (K → 1 1ᵀ). At their c it is {centred_at_c:.3f} "
-        f"centred and {not_centred_at_c:.3f} not centred on these points."
-    )
+    at_c = {"centred": centred_at_c, "not_centred": not_centred_at_c}
+    st.info(text("sp_dk", **reported, courses=courses, **at_c))
     _show(figure(points, chosen, "centring"), "centring", file_stem(points, chosen))
 
 
