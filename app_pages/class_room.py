@@ -17,7 +17,8 @@ page_start(view.SETTINGS)
 code = view.linked_code()
 lecturer = view.lecturer_room()
 if lecturer is not None and code in (None, lecturer[0]):
-    view.lecturer_page(*lecturer)
+    view.keep_cookie(view.LECTURER_COOKIE + lecturer[0], lecturer[1])  # a reload keeps control
+    view.projector(*lecturer)
 elif code is not None:
     st.title(f"Room {code}")
     view.student_view(code)

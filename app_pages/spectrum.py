@@ -34,7 +34,6 @@ if has_sweep:
     sweep_view.chosen_width_view(points, chosen, n_leading)
     # under them: above, its note pushed them below a phone's first screen
     sweep_view.dk_note(points, chosen)
-    sweep_view.sweep_film(points, chosen)
-    sweep_view.sweep_csv_download(points, chosen)
+    sweep_view.sweep_extras(points, chosen)
 take_home("spectrum", view.SETTINGS.values(), points)
 view.SETTINGS.finish()

@@ -150,7 +150,7 @@ def lecturer_room() -> tuple[str, str] | None:
 
 def start_room() -> None:
     """The "Start a room" button's callback: a new room, its token in the session (and the
-    browser's cookie, :func:`lecturer_page`), its code alone in the address."""
+    browser's cookie, kept by the page), its code alone in the address."""
     created = attempt(lambda: room_store().create(client()))
     if created is not None:
         st.session_state[LECTURER] = (created.code, created.token)
@@ -242,13 +242,6 @@ def room_header(code: str, token: str, shown: rooms.Snapshot) -> None:
         words.warning(UNREACHABLE, icon=":material/wifi_off:")
     px = (300 if waiting else 130) if presenting else 160
     qr.markdown(qr_html(link, px), unsafe_allow_html=True)
-
-
-def lecturer_page(code: str, token: str) -> None:
-    """The lecturer's page: the token kept in the browser, the controls' popover, the
-    projector."""
-    keep_cookie(LECTURER_COOKIE + code, token)
-    projector(code, token)
 
 
 def lecturer_controls(code: str, token: str, shown: rooms.Snapshot) -> None:

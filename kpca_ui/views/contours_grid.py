@@ -386,16 +386,12 @@ def downloads(sweep: ct.ContourSweep) -> None:
         ("Values on the grid (CSV)", "grid", ct.grid_table),
     )
     files = [
-        (label, f"ct_dl_{name}", f"contours-{name}_{slug}.csv", partial(_csv, table, sweep))
+        (label, f"ct_dl_{name}", f"contours-{name}_{slug}.csv", lambda t=table: ct.to_csv(t(sweep)))
         for label, name, table in tables
     ]
     with left:
         csv_numbers("ct", files)
     SETTINGS.draw("ct_img", right, horizontal=True)
-
-
-def _csv(table: Any, sweep: ct.ContourSweep) -> str:
-    return ct.to_csv(table(sweep))
 
 
 def _is_fig2(points: PointSet, chosen: Columns) -> bool:

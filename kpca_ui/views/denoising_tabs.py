@@ -116,17 +116,14 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey
         fig, "dn_sbs", name, grid.to_frame, height=BELOW_CONTROL_PX, frames=frames, description=said
     )
     if prose():
-        _explain_n(n, model, subsets)  # under the figure, which it pushed off a phone's screen
+        # under the figure, which they pushed off a phone's screen
+        if n > model.n_linear_max_:
+            st.info(text("dn_linear_all", n=n, n_max=model.n_linear_max_))
+        if n > model.n_kernel_max_:
+            st.info(text("dn_kernel_all", n=n, n_max=model.n_kernel_max_))
         noisy, linear, kernel = (grid.errors[row].mean() for row in (1, 2, 3))
         st.markdown(text("dn_sbs", noisy=noisy, linear=linear, kernel=kernel))
         tab_end("dn_side_by_side", grid.restarts)
-
-
-def _explain_n(n: int, model: DigitDenoiser, subsets: DigitSubsets) -> None:
-    if n > model.n_linear_max_:
-        st.info(text("dn_linear_all", n=n, n_max=model.n_linear_max_))
-    if n > model.n_kernel_max_:
-        st.info(text("dn_kernel_all", n=n, n_max=model.n_kernel_max_))
 
 
 def _controls(count: int, folded: str, shown: int = 0) -> list:

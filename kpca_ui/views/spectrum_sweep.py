@@ -347,21 +347,16 @@ def dk_note(points: PointSet, chosen: Choice) -> None:
     _show(figure(points, chosen, "centring"), "centring", file_stem(points, chosen))
 
 
-@guarded("sp", "the film of the sweep")
-def sweep_film(points: PointSet, chosen: Choice) -> None:
+@guarded("sp", "the film and the download of the sweep")
+def sweep_extras(points: PointSet, chosen: Choice) -> None:
     """On request, the spectrum at every width as an animation played in the browser (a
-    large figure that most visits never play)."""
+    large figure that most visits never play); the sweep's numbers as CSV, made when asked."""
+    stem = file_stem(points, chosen)
     if SETTINGS.draw("sp_film"):
-        _show(figure(points, chosen, "film"), "film", file_stem(points, chosen), height=None)
-
-
-@guarded("sp", "the download of the sweep")
-def sweep_csv_download(points: PointSet, chosen: Choice) -> None:
-    """The sweep's numbers as CSV, made when asked for."""
+        _show(figure(points, chosen, "film"), "film", stem, height=None)
     if prose():
-        name = f"spectrum_{file_stem(points, chosen)}.csv"
         maker = partial(sweep_csv, points, chosen)
-        csv_numbers("sp", [("Download the sweep (CSV)", "sp_csv", name, maker)])
+        csv_numbers("sp", [("Download the sweep (CSV)", "sp_csv", f"spectrum_{stem}.csv", maker)])
 
 
 def _spec_at(made: WidthSweep, index: int) -> ct.KernelSpec:
