@@ -42,7 +42,7 @@ from kpca_ui.rooms import store as rooms
 from kpca_ui.safety import guarded
 from kpca_ui.settings import Setting, Settings
 from kpca_ui.shell import REPLICA_ENV
-from kpca_ui.views.contours import Columns
+from kpca_ui.views.contours import KERNELS, Columns
 from kpca_ui.views.contours_grid import Space, grid
 
 PREFIX = "cl"
@@ -67,7 +67,6 @@ WALL_ROW_PX = 60  # a row of the digit wall's on a laptop
 HEADER_PX = 280  # presenter mode: the page above the figures (link, code and counts, QR code)
 PENDING_SHOWN = 6  # the waiting digits the lecturer's popover shows at a time
 LINK_POINTS = 300  # the most points a Contours link holds (kpca_core.drawing.MAX_POINTS)
-KERNEL_NAMES = {"rbf": "Gaussian", "laplacian": "Laplacian", "poly": "Polynomial"}
 STUDENT_HINT = (
     "**Tap** adds a point, **drag** moves one; **1 2 3** choose the group (colour) of the "
     "next points; **Delete**, **Undo** and **Clear** work on your own points."
@@ -252,7 +251,7 @@ def lecturer_controls(code: str, token: str, shown: rooms.Snapshot) -> None:
         "Kernel",
         list(rooms.KERNELS),
         index=list(rooms.KERNELS).index(shown.kernel),
-        format_func=KERNEL_NAMES.get,
+        format_func=KERNELS.get,  # as the Contours view names them
         key="cl_kernel",
         help="The kernel of the components behind the class's points.",
     )

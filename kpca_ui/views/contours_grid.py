@@ -164,11 +164,8 @@ def affordable(points: PointSet, chosen: Columns) -> Columns | None:
         )
         return None
     if resolution != asked:
-        st.info(
-            f"Drawn at grid resolution {resolution} instead of {asked}: at {asked} "
-            f"this grid would take about {seconds(points, chosen):.0f} s of computing, above "
-            f"the {budget.REQUEST_BUDGET_S:.0f} s this shared server allows per request."
-        )
+        took = {"seconds": seconds(points, chosen), "budget": budget.REQUEST_BUDGET_S}
+        st.info(text("ct_resolution", resolution=resolution, asked=asked, **took))
     return replace(chosen, resolution=resolution)
 
 

@@ -289,10 +289,7 @@ def computed(points: PointSet, chosen: Choice) -> bool:
         return False
     low, high = chosen.decades
     if chosen.kernel != "degree" and low >= high:  # the range slider's two ends dragged together
-        nothing_to_draw(
-            f"The range of widths is empty: it goes from 10^{low:g} to 10^{high:g}. Drag its "
-            "two ends apart to sweep the widths between them."
-        )
+        nothing_to_draw(text("sp_empty_range", low=low, high=high))
         return False
     cost = _cost(points, chosen)
     if not cost.fits:
