@@ -317,20 +317,30 @@ def cached_animation(
     return build(figures.fixed_point_animation, paths, toy.noisy, selected=point, width_px=width)
 
 
-def progress_bar(text: str) -> tuple[Callable[[float, str], None], Callable[[], None]]:
-    """A ``progress(fraction, message)`` callback drawing a bar, and a function removing it;
+def progress_bar(
+    text: str, delay_s: float = 0.0
+) -> tuple[Callable[[float, str], None], Callable[[], None]]:
+    """A ``progress(fraction, message)`` callback drawing a bar (from the first report
+    ``delay_s`` or more after this call, if a delay is given), and a function removing it;
     both do nothing outside a session's script (the warm-up, another session's wait)."""
     if not in_script_run():
         return no_progress, lambda: None
-    bar = st.progress(0.0, text=text)
+    bars = [] if delay_s else [st.progress(0.0, text=text)]
     started = time.monotonic()
 
     def report(fraction: float, message: str) -> None:
         # the time too: a step may take seconds without a report of its own
-        waited = f"{time.monotonic() - started:.0f} s"
-        bar.progress(min(max(fraction, 0.0), 1.0), text=f"{text}: {message} ({waited})")
+        waited = time.monotonic() - started
+        if not bars and waited >= delay_s:
+            bars.append(st.progress(0.0, text=text))
+        for bar in bars:  # none yet, or the one
+            bar.progress(min(max(fraction, 0.0), 1.0), text=f"{text}: {message} ({waited:.0f} s)")
 
-    return report, bar.empty
+    def done() -> None:
+        for bar in bars:
+            bar.empty()
+
+    return report, done
 
 
 def digit_sets() -> tuple[usps.DigitsData, usps.DigitsData]:

@@ -5,7 +5,6 @@ Its settings and texts are in :mod:`kpca_ui.views.spectrum`.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from dataclasses import asdict
 from functools import partial
@@ -23,7 +22,6 @@ from kpca_core.figures.words import Description
 from kpca_core.rings import DK_GAMMA
 from kpca_core.spectrum import CONSTANT, IDENTITY, WidthSweep
 from kpca_ui import draw
-from kpca_ui.adapter import in_script_run
 from kpca_ui.cache import memo
 from kpca_ui.chart import chart, kept_json
 from kpca_ui.explain import EXPLANATIONS, explain, notice_of, text
@@ -33,6 +31,7 @@ from kpca_ui.safety import guarded
 from kpca_ui.screen import narrow_listener, narrow_px
 from kpca_ui.shell import csv_numbers, nothing_to_draw
 from kpca_ui.views import spectrum as view
+from kpca_ui.views.denoising_cache import progress_bar
 from kpca_ui.views.rings import dk_rings
 from kpca_ui.views.spectrum import SETTINGS, Choice, choice_of, file_stem
 from kpca_ui.workers import HEAVY_S, build, compute, concurrently
@@ -65,21 +64,12 @@ def _new_sweep(points: PointSet, chosen: Choice, *, center: bool = True) -> Widt
 def sweep(points: PointSet, chosen: Choice) -> WidthSweep:
     """The sweep of this data and choice, in a worker (a bar shows its progress once it
     has taken :data:`PROGRESS_DELAY_S`)."""
-    start, bars = time.perf_counter(), []
-
-    def progress(fraction: float, message: str) -> None:
-        if not bars:
-            if time.perf_counter() - start < PROGRESS_DELAY_S or not in_script_run():
-                return
-            bars.append(st.progress(0.0))
-        bars[0].progress(min(fraction, 1.0), text=f"Sweeping the width: {message}")
-
+    report, done = progress_bar("Sweeping the width", PROGRESS_DELAY_S)
     try:
         cost = _cost(points, chosen).seconds
-        return compute(_new_sweep(points, chosen).fit, points.X, progress=progress, cost=cost)
+        return compute(_new_sweep(points, chosen).fit, points.X, progress=report, cost=cost)
     finally:
-        for bar in bars:
-            bar.empty()
+        done()
 
 
 @memo
