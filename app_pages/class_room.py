@@ -7,6 +7,7 @@ code. This script is the page's layout; its work is in
 
 import streamlit as st
 
+from kpca_ui.explain import text
 from kpca_ui.rooms.store import normal_code
 from kpca_ui.shell import page_start
 from kpca_ui.views import class_room as view
@@ -16,17 +17,14 @@ page_start(view.SETTINGS)
 code = view.linked_code()
 lecturer = view.lecturer_room()
 if lecturer is not None and code in (None, lecturer[0]):
-    view.lecturer_page(*lecturer)
+    view.keep_cookie(view.LECTURER_COOKIE + lecturer[0], lecturer[1])  # a reload keeps control
+    view.projector(*lecturer)
 elif code is not None:
     st.title(f"Room {code}")
     view.student_view(code)
 else:
     st.title("Class")
-    st.markdown(
-        "A room for a lecture: the students add points and handwritten digits from their "
-        "phones, and the projector shows them with their kernel principal components and "
-        "their digits cleaned up. No account and no name: nothing a student types is shown."
-    )
+    st.markdown(text("cl_intro"))
     st.button("Start a room", key="cl_start", on_click=view.start_room, icon=":material/groups:")
     typed = st.text_input("Or join a room: its code", key="cl_code", max_chars=12)
     if typed:

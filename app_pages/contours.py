@@ -7,6 +7,7 @@ settings and presets are in ``kpca_ui/views/contours.py``, its figures in
 
 import streamlit as st
 
+from kpca_ui.explain import text
 from kpca_ui.points import point_picker
 from kpca_ui.presenter import prose, title
 from kpca_ui.shell import drawing_notice, page_start, take_home
@@ -18,11 +19,7 @@ drawing_notice()
 
 title("Contours of kernel principal components")
 if prose():
-    st.markdown(
-        "Lines of constant value of the first kernel principal components over 2-D data "
-        "(Schölkopf, Smola & Müller 1998, Fig. 2): straight for linear PCA, bent by a "
-        "nonlinear kernel. At a point t the value is Σᵢ αᵢᵏ k(xᵢ, t) (eqs. 17, 51)."
-    )
+    st.markdown(text("ct_intro"))
 view.preset_buttons()
 points = point_picker(view.SETTINGS)  # 2-D: a toy set, an upload of x, y or a drawing
 # One fragment, so that a kernel change reruns only it: the kernel controls,

@@ -9,6 +9,7 @@ cases are measured (``kpca_core/demo.py``); the page's work is in
 import streamlit as st
 
 from kpca_ui import pad
+from kpca_ui.explain import text
 from kpca_ui.presenter import prose, title
 from kpca_ui.shell import drawing_notice, page_start, take_home
 from kpca_ui.views import demo as view
@@ -29,10 +30,7 @@ view.show(model, subsets, cases)
 
 st.header("Write a digit")
 if prose():
-    st.markdown(
-        "Write one digit in the box with the mouse, a pen or a finger: the computer adds noise "
-        "to it, and both methods clean it up."
-    )
+    st.markdown(text("dm_pad"))
 view.write_a_digit(view.PREFIX, model, subsets.side, view.noise_of(cases))
 written = pad.keys(view.PREFIX)
 counts = {key: st.session_state.get(key, 0) for key in (view.COUNT, written["noise"])}

@@ -22,12 +22,7 @@ page_start(view.SETTINGS)
 
 title("Denoising handwritten digits")
 if prose():
-    st.markdown(
-        "Mika et al. (1999) removed noise from handwritten digits by projecting them onto the "
-        "first n principal components and mapping the result back to an image. With kernel "
-        "PCA (a Gaussian kernel) the de-noised digits come out much cleaner than with linear "
-        "PCA."
-    )
+    st.markdown(text("dn_intro"))
 
 settings = view.sidebar_settings()
 shown = tabs(view.SETTINGS, "dn_tab")

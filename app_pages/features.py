@@ -7,6 +7,7 @@ page's layout; the tabs' settings, cached work and figures are in
 
 import streamlit as st
 
+from kpca_ui.explain import text
 from kpca_ui.presenter import prose, tabs, title
 from kpca_ui.shell import drawing_notice, page_start, take_home
 from kpca_ui.views import features as view
@@ -16,12 +17,7 @@ drawing_notice()
 
 title("Kernel PCA as a feature extractor")
 if prose():
-    st.markdown(
-        "Schölkopf, Smola & Müller (1998, Sect. 6.3) used kernel principal components as the "
-        "input of a **linear** classifier: on handwritten digits, nonlinear components gave "
-        "far lower test errors than the same number of linear ones (their Table 2). The toy "
-        "shows why on a picture; the USPS tab shows the paper's table, recomputed here."
-    )
+    st.markdown(text("ft_intro"))
 image_format = view.SETTINGS.draw("ft_img", st.sidebar, horizontal=True)
 
 toy, table2 = tabs(view.SETTINGS, "ft_tab")

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from kpca_ui.explain import text
 from kpca_ui.presenter import prose, title
 from kpca_ui.shell import drawing_notice, page_start
 from kpca_ui.views import home as view
@@ -21,10 +22,5 @@ view.view_links()
 
 st.header("Kernel PCA in five steps")
 if prose():
-    st.markdown(
-        "Kernel PCA finds the directions of largest variance of your data after a "
-        "nonlinear map Φ into a feature space F, without ever computing Φ: every "
-        "step needs only the kernel k(x, y) = Φ(x)·Φ(y). "
-        "Equation numbers follow Schölkopf, Smola & Müller (1998)."
-    )
+    st.markdown(text("home_steps"))
 view.five_steps()

@@ -7,6 +7,7 @@ This script is the page's layout; its settings and texts are in
 
 import streamlit as st
 
+from kpca_ui.explain import text
 from kpca_ui.points import point_picker
 from kpca_ui.presenter import prose, title
 from kpca_ui.settings import literal
@@ -19,13 +20,7 @@ drawing_notice()
 
 title("Spectrum: eigenvalues as the kernel width varies")
 if prose():
-    st.markdown(
-        "The kernel width decides everything in kernel PCA. Each width gives a centred "
-        "kernel matrix K̃ (eq. 49) and its eigenvalues λ, the variances along the "
-        "principal axes in feature space (eq. 12). Sweep the width and watch the "
-        "variance move from *every point its own component* to *linear PCA*; then "
-        "pick a width and see its spectrum and components."
-    )
+    st.markdown(text("sp_intro"))
 points = point_picker(view.SETTINGS)
 chosen = view.kernel_controls()
 n_leading = view.figure_controls()
@@ -39,7 +34,6 @@ if has_sweep:
     sweep_view.chosen_width_view(points, chosen, n_leading)
     # under them: above, its note pushed them below a phone's first screen
     sweep_view.dk_note(points, chosen)
-    sweep_view.sweep_film(points, chosen)
-    sweep_view.sweep_csv_download(points, chosen)
+    sweep_view.sweep_extras(points, chosen)
 take_home("spectrum", view.SETTINGS.values(), points)
 view.SETTINGS.finish()

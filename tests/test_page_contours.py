@@ -6,7 +6,9 @@ import base64
 import json
 import re
 import struct
+import tomllib
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from browser_like import BrowserLike
@@ -165,10 +167,11 @@ def notices(at: AppTest) -> list[str]:
 
 def test_presenter_modes_line_describes_the_grid_shown():
     at = page()
+    said = tomllib.loads((Path(live.__file__).parent / "texts.toml").read_text("utf-8"))["notices"]
     for preset, line in (
-        ("fig2", contours_grid.FIG2_NOTICE),
-        ("rings", rings.RINGS_NOTICE),
-        ("dk5", contours_grid.NOTICE),
+        ("fig2", said["ct_fig2"]),
+        ("rings", said["ct_rings"]),
+        ("dk5", said["ct_contours"]),
     ):
         at.toggle(key=KEY).set_value(False).run()  # presenter mode draws no preset buttons
         at.button(key=f"ct_preset_{preset}").click().run()

@@ -35,13 +35,14 @@ from kpca_core.handwriting import Handwriting, to_digit
 from kpca_ui import draw, pad
 from kpca_ui.cache import memo
 from kpca_ui.chart import chart
+from kpca_ui.explain import text
 from kpca_ui.points import PointSet
 from kpca_ui.presenter import PAGE_PX, figure_px, presentable, presenter_mode, room_scale
 from kpca_ui.rooms import store as rooms
 from kpca_ui.safety import guarded
 from kpca_ui.settings import Setting, Settings
 from kpca_ui.shell import REPLICA_ENV
-from kpca_ui.views.contours import Columns
+from kpca_ui.views.contours import KERNELS, Columns
 from kpca_ui.views.contours_grid import Space, grid
 
 PREFIX = "cl"
@@ -66,7 +67,6 @@ WALL_ROW_PX = 60  # a row of the digit wall's on a laptop
 HEADER_PX = 280  # presenter mode: the page above the figures (link, code and counts, QR code)
 PENDING_SHOWN = 6  # the waiting digits the lecturer's popover shows at a time
 LINK_POINTS = 300  # the most points a Contours link holds (kpca_core.drawing.MAX_POINTS)
-KERNEL_NAMES = {"rbf": "Gaussian", "laplacian": "Laplacian", "poly": "Polynomial"}
 STUDENT_HINT = (
     "**Tap** adds a point, **drag** moves one; **1 2 3** choose the group (colour) of the "
     "next points; **Delete**, **Undo** and **Clear** work on your own points."
@@ -76,16 +76,9 @@ SWITCH_HELP = {  # what the lecturer's buttons that turn a setting of the room o
     "cl_lock": "Nobody new can join; the students in the room carry on.",
     "cl_moderate": "A student's digit reaches the projector only once you accept it here.",
 }
-STUDENT_LOST = (
-    "This room is no longer open: the lecturer closed it, or the rooms' store lost it. "
-    "Ask the lecturer for the new room's code."
-)
+STUDENT_LOST = text("cl_student_lost")
 CONTROLS_HELP = "The room's controls, shown only when opened (the projector shows them then)."
-UNREACHABLE = (
-    "Phones cannot open this address: it names this computer itself, and the app has no "
-    "network address (none found, or the server listens on this computer only). Open the app "
-    f"by an address phones reach, or set {PUBLIC_URL_ENV} to one."
-)
+UNREACHABLE = text("cl_unreachable", env=PUBLIC_URL_ENV)
 
 _COOKIE = st.components.v2.component(
     "kpca_ui.class_cookie",
@@ -156,7 +149,7 @@ def lecturer_room() -> tuple[str, str] | None:
 
 def start_room() -> None:
     """The "Start a room" button's callback: a new room, its token in the session (and the
-    browser's cookie, :func:`lecturer_page`), its code alone in the address."""
+    browser's cookie, kept by the page), its code alone in the address."""
     created = attempt(lambda: room_store().create(client()))
     if created is not None:
         st.session_state[LECTURER] = (created.code, created.token)
@@ -250,13 +243,6 @@ def room_header(code: str, token: str, shown: rooms.Snapshot) -> None:
     qr.markdown(qr_html(link, px), unsafe_allow_html=True)
 
 
-def lecturer_page(code: str, token: str) -> None:
-    """The lecturer's page: the token kept in the browser, the controls' popover, the
-    projector."""
-    keep_cookie(LECTURER_COOKIE + code, token)
-    projector(code, token)
-
-
 def lecturer_controls(code: str, token: str, shown: rooms.Snapshot) -> None:
     """The room's controls: kernel, freeze, lock, moderation, removals, clear, elsewhere."""
     store = room_store()
@@ -265,7 +251,7 @@ def lecturer_controls(code: str, token: str, shown: rooms.Snapshot) -> None:
         "Kernel",
         list(rooms.KERNELS),
         index=list(rooms.KERNELS).index(shown.kernel),
-        format_func=KERNEL_NAMES.get,
+        format_func=KERNELS.get,  # as the Contours view names them
         key="cl_kernel",
         help="The kernel of the components behind the class's points.",
     )
@@ -375,12 +361,8 @@ def latest(code: str) -> rooms.Snapshot | None:
         st.warning(str(error), icon=":material/cloud_off:")
     except rooms.RoomGone:  # though the lecturer did not close it: say why, offer a new room
         idle = rooms.wait_words(room_store().limits.idle_s)
-        st.error(
-            "Your room is gone, though you did not close it: the rooms' store lost it (it "
-            f"restarted without its data), or nobody changed it for {idle}."
-            + ("" if shown is None else f" It held {shown.counts()}."),
-            icon=":material/cloud_off:",
-        )
+        held = "" if shown is None else f" It held {shown.counts()}."
+        st.error(text("cl_room_gone", idle=idle) + held, icon=":material/cloud_off:")
         st.button(
             "Start a new room", key="cl_restart", on_click=start_room, icon=":material/groups:"
         )

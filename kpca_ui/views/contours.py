@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -265,40 +266,35 @@ def kernel_controls(fold: bool = False) -> Columns:
     lesson's slide too).
     """
     phone = is_narrow(content_px(SCREEN, FIGURE_PX)) and not presenter_mode()
-    if phone or (fold and (slide_mode() or not presenter_mode())):
-        with st.expander("Kernel and columns", icon=":material/tune:"):
-            return _kernel_controls()
-    return _kernel_controls()
-
-
-def _kernel_controls() -> Columns:
-    top = st.columns([2, 1.4, 1.6, 1.4])
-    kernel = SETTINGS.draw("ct_kernel", top[0], on_change=_reset_sweep)
-    options = (*ct.SWEEPABLE[kernel], "none")
-    SETTINGS.settle("ct_sweep", options, options[0])
-    if not presenter_mode():
-        top[0].caption(FORMULAS[kernel])
-    sweep = SETTINGS.draw("ct_sweep", top[1], options=options, on_change=_reset_values)
-    replaced = _usable_values()
-    SETTINGS.draw("ct_values", top[2], disabled=sweep == "none")
-    SETTINGS.draw("ct_k", top[3])
-    fixed = st.columns(5)
-    SETTINGS.draw("ct_center", fixed[3])
-    SETTINGS.draw("ct_pca", fixed[3])
-    if replaced:
-        st.error(replaced)
-    places = {"degree": 0, "gamma": 1, "c": 2, "sigma": 0}
-    for name in ct.SWEEPABLE[kernel]:
-        if name != sweep:
-            SETTINGS.draw(FIXED[name], fixed[places[name]])
-    chosen = columns(SETTINGS.values())
-    if kernel in ("rbf", "laplacian") and not presenter_mode():
-        widths = chosen.values if chosen.parameter == "sigma" else (chosen.spec.sigma,)
-        gammas = [chosen.spec.with_value("sigma", s).engine_gamma for s in widths]
-        place = fixed[0] if chosen.parameter == "sigma" else fixed[1]
-        place.caption("γ = " + ", ".join(f"{gamma:.4g}" for gamma in gammas))
-    SETTINGS.draw("ct_res", fixed[4])
-    return chosen
+    folded = phone or (fold and (slide_mode() or not presenter_mode()))
+    with st.expander("Kernel and columns", icon=":material/tune:") if folded else nullcontext():
+        top = st.columns([2, 1.4, 1.6, 1.4])
+        kernel = SETTINGS.draw("ct_kernel", top[0], on_change=_reset_sweep)
+        options = (*ct.SWEEPABLE[kernel], "none")
+        SETTINGS.settle("ct_sweep", options, options[0])
+        if not presenter_mode():
+            top[0].caption(FORMULAS[kernel])
+        sweep = SETTINGS.draw("ct_sweep", top[1], options=options, on_change=_reset_values)
+        replaced = _usable_values()
+        SETTINGS.draw("ct_values", top[2], disabled=sweep == "none")
+        SETTINGS.draw("ct_k", top[3])
+        fixed = st.columns(5)
+        SETTINGS.draw("ct_center", fixed[3])
+        SETTINGS.draw("ct_pca", fixed[3])
+        if replaced:
+            st.error(replaced)
+        places = {"degree": 0, "gamma": 1, "c": 2, "sigma": 0}
+        for name in ct.SWEEPABLE[kernel]:
+            if name != sweep:
+                SETTINGS.draw(FIXED[name], fixed[places[name]])
+        chosen = columns(SETTINGS.values())
+        if kernel in ("rbf", "laplacian") and not presenter_mode():
+            widths = chosen.values if chosen.parameter == "sigma" else (chosen.spec.sigma,)
+            gammas = [chosen.spec.with_value("sigma", s).engine_gamma for s in widths]
+            place = fixed[0] if chosen.parameter == "sigma" else fixed[1]
+            place.caption("γ = " + ", ".join(f"{gamma:.4g}" for gamma in gammas))
+        SETTINGS.draw("ct_res", fixed[4])
+        return chosen
 
 
 def preset_buttons() -> None:

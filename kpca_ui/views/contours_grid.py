@@ -27,18 +27,10 @@ from kpca_core.figures.style import export_config, is_narrow, projector_plan_hei
 from kpca_ui import draw
 from kpca_ui.cache import memo
 from kpca_ui.chart import chart, figure_from_json, json_of
-from kpca_ui.explain import explain
+from kpca_ui.explain import explain, notice_of, text
 from kpca_ui.live import Live
 from kpca_ui.points import PointSet, drawing_points, drawn_points, is_drawn, points_of, toy_points
-from kpca_ui.presenter import (
-    figure_px,
-    notice,
-    page_px,
-    presentable,
-    presenter_mode,
-    prose,
-    room_scale,
-)
+from kpca_ui.presenter import figure_px, page_px, presentable, presenter_mode, prose, room_scale
 from kpca_ui.safety import guarded
 from kpca_ui.screen import content_px, width_listener
 from kpca_ui.shell import csv_numbers, nothing_to_draw
@@ -46,24 +38,6 @@ from kpca_ui.views import rings
 from kpca_ui.views.contours import FIXED, SCREEN, SETTINGS, Columns, columns, kernel_controls
 from kpca_ui.workers import CANCELLABLE_S, compute, concurrently
 
-FIG2_CAPTION = (
-    "**What to look at** (Schölkopf, Smola & Müller 1998, Fig. 2). Degree 1 is linear "
-    "PCA: the contour lines are straight and orthogonal to the eigenvectors, and there "
-    "is no third component, because linear PCA in 2-D has only two non-zero "
-    "eigenvalues. From degree 2 on the lines bend along the parabola, and the third "
-    "component picks up the variance caused by the noise: its lines run along the "
-    "parabola, so its value measures how far a point lies off the curve."
-)
-FIG2_NOTICE = (
-    "Linear PCA (degree 1): straight lines. From degree 2 they bend along the data, "
-    "and a higher component measures the distance from the curve."
-)
-"""Presenter mode's one line under the grid of Fig. 2."""
-NOTICE = (
-    "Each panel is one component over the plane: its lines join the points it gives "
-    "the same value, so they show what that component measures."
-)
-"""Presenter mode's one line under any other grid."""
 ONE_CALL_S = 0.05
 """Estimated seconds of one core (:mod:`kpca_core.budget`) below which a grid is computed
 and drawn in one call to a worker, not one per column and one for the figure: a round
@@ -190,11 +164,8 @@ def affordable(points: PointSet, chosen: Columns) -> Columns | None:
         )
         return None
     if resolution != asked:
-        st.info(
-            f"Drawn at grid resolution {resolution} instead of {asked}: at {asked} "
-            f"this grid would take about {seconds(points, chosen):.0f} s of computing, above "
-            f"the {budget.REQUEST_BUDGET_S:.0f} s this shared server allows per request."
-        )
+        took = {"seconds": seconds(points, chosen), "budget": budget.REQUEST_BUDGET_S}
+        st.info(text("ct_resolution", resolution=resolution, asked=asked, **took))
     return replace(chosen, resolution=resolution)
 
 
@@ -240,17 +211,12 @@ def contour_body(points: PointSet, chosen: Columns) -> None:
     is_fig2 = _is_fig2(points, chosen)
     shown = (points, chosen.spec, chosen.parameter, chosen.values)
     is_rings = rings.is_rings_preset(*shown) and chosen.center
-    notice(FIG2_NOTICE if is_fig2 else rings.RINGS_NOTICE if is_rings else NOTICE)
+    notice_of("ct_fig2" if is_fig2 else "ct_rings" if is_rings else "ct_contours")
     width = content_px(SCREEN, figures.FIGURE_PX)
     if prose():
         if is_fig2 or is_rings:
-            st.info(FIG2_CAPTION if is_fig2 else rings.RINGS_CAPTION)
-        st.caption(
-            "Each panel shows one component's value over the plane, divided by its largest "
-            "|value| on the data points, so that one colour scale (red positive, blue "
-            "negative, white 0) fits every panel; λ and its share of the variance are in the "
-            f"title. Contour lines every {panels.LEVEL_STEP:g} of that scale."
-        )
+            st.info(text("ct_fig2") if is_fig2 else rings.RINGS_CAPTION)
+        st.caption(text("ct_panels", step=panels.LEVEL_STEP))
         explain("ct_contours")
     projection_view(sweep, ct.sweep_slug(sweep), width)
     if rings.has_dk_width(*shown):
@@ -341,8 +307,8 @@ def column_notes(sweep: ct.ContourSweep) -> None:
     for reason, named in reasons.items():
         st.warning(f"**{', '.join(named)}**: {reason}")
     notes = [(label, column.notes) for label, column in zip(labels, sweep.columns, strict=True)]
-    for text in ct.merge_notes(notes):
-        st.info(text)
+    for merged in ct.merge_notes(notes):
+        st.info(merged)
 
 
 def grid_beside_canvas_px(width: int) -> int:
@@ -417,16 +383,12 @@ def downloads(sweep: ct.ContourSweep) -> None:
         ("Values on the grid (CSV)", "grid", ct.grid_table),
     )
     files = [
-        (label, f"ct_dl_{name}", f"contours-{name}_{slug}.csv", partial(_csv, table, sweep))
+        (label, f"ct_dl_{name}", f"contours-{name}_{slug}.csv", lambda t=table: ct.to_csv(t(sweep)))
         for label, name, table in tables
     ]
     with left:
         csv_numbers("ct", files)
     SETTINGS.draw("ct_img", right, horizontal=True)
-
-
-def _csv(table: Any, sweep: ct.ContourSweep) -> str:
-    return ct.to_csv(table(sweep))
 
 
 def _is_fig2(points: PointSet, chosen: Columns) -> bool:

@@ -317,20 +317,30 @@ def cached_animation(
     return build(figures.fixed_point_animation, paths, toy.noisy, selected=point, width_px=width)
 
 
-def progress_bar(text: str) -> tuple[Callable[[float, str], None], Callable[[], None]]:
-    """A ``progress(fraction, message)`` callback drawing a bar, and a function removing it;
+def progress_bar(
+    text: str, delay_s: float = 0.0
+) -> tuple[Callable[[float, str], None], Callable[[], None]]:
+    """A ``progress(fraction, message)`` callback drawing a bar (from the first report
+    ``delay_s`` or more after this call, if a delay is given), and a function removing it;
     both do nothing outside a session's script (the warm-up, another session's wait)."""
     if not in_script_run():
         return no_progress, lambda: None
-    bar = st.progress(0.0, text=text)
+    bars = [] if delay_s else [st.progress(0.0, text=text)]
     started = time.monotonic()
 
     def report(fraction: float, message: str) -> None:
         # the time too: a step may take seconds without a report of its own
-        waited = f"{time.monotonic() - started:.0f} s"
-        bar.progress(min(max(fraction, 0.0), 1.0), text=f"{text}: {message} ({waited})")
+        waited = time.monotonic() - started
+        if not bars and waited >= delay_s:
+            bars.append(st.progress(0.0, text=text))
+        for bar in bars:  # none yet, or the one
+            bar.progress(min(max(fraction, 0.0), 1.0), text=f"{text}: {message} ({waited:.0f} s)")
 
-    return report, bar.empty
+    def done() -> None:
+        for bar in bars:
+            bar.empty()
+
+    return report, done
 
 
 def digit_sets() -> tuple[usps.DigitsData, usps.DigitsData]:
@@ -357,21 +367,14 @@ def chosen_subsets(
     """The digits the settings ask for, and a caption saying what they are."""
     n_train, n_test = settings["n_train"], settings["n_test"]
     subsets = digit_subsets(data[0].source, n_train, n_test, settings["seed"], data)
+    sizes = {"s": subsets, "n_train": len(subsets.X_train), "n_test": len(subsets.X_test)}
     if (subsets.n_train_per_class, subsets.n_test_per_class) != (n_train, n_test):
-        st.info(
-            f"The {subsets.source} have fewer digits of some class than asked for: using "
-            f"{len(subsets.X_train)} training and {len(subsets.X_test)} test digits "
-            "(all there are of the rarest classes)."
-        )
+        st.info(text("dn_fewer", **sizes))
     if not presenter_mode():
         c, n_pixels = settings["c"], subsets.X_train.shape[1]
         sigma = gamma_to_sigma(denoise.kernel_gamma(c, n_pixels))
-        st.caption(
-            f"{subsets.source}: {len(subsets.X_train)} training and {len(subsets.X_test)} test "
-            f"digits, {subsets.side} × {subsets.side} pixels. Kernel width: c = {c:g} per pixel, "
-            f"i.e. k(x, y) = exp(−‖x − y‖² / {n_pixels * c:g}) on the [−1, 1] grey values (N = "
-            f"{n_pixels} pixels); as a Gaussian width σ = {sigma:.2f} in exp(−‖x − y‖² / (2σ²))."
-        )
+        kernel = {"c": c, "n_pixels": n_pixels, "nc": n_pixels * c, "sigma": sigma}
+        st.caption(text("dn_digits", **kernel, **sizes))
     return subsets
 
 

@@ -84,10 +84,7 @@ def show_fig4(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey, s: dic
     said = figures.describe_grid(grid, title=title)
     show_with_numbers(fig, "dn_fig4", name, grid.to_frame, plain=True, description=said)
     if prose():
-        st.caption(
-            "Like Mika et al. Fig. 4: the first test digit of each class, its noisy version, "
-            f"then linear PCA and kernel PCA from n = {', '.join(map(str, FIG4_N))} components."
-        )
+        st.caption(text("dn_fig4", n_values=", ".join(map(str, FIG4_N))))
         tab_end("dn_fig4", grid.restarts)
 
 
@@ -119,21 +116,14 @@ def show_side_by_side(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey
         fig, "dn_sbs", name, grid.to_frame, height=BELOW_CONTROL_PX, frames=frames, description=said
     )
     if prose():
-        _explain_n(n, model, subsets)  # under the figure, which it pushed off a phone's screen
-        errors = grid.errors
-        st.markdown(
-            f"Squared error to the clean digit (under each image), mean over these digits: "
-            f"noisy **{errors[1].mean():.1f}**, linear PCA **{errors[2].mean():.1f}**, "
-            f"kernel PCA **{errors[3].mean():.1f}**."
-        )
+        # under the figure, which they pushed off a phone's screen
+        if n > model.n_linear_max_:
+            st.info(text("dn_linear_all", n=n, n_max=model.n_linear_max_))
+        if n > model.n_kernel_max_:
+            st.info(text("dn_kernel_all", n=n, n_max=model.n_kernel_max_))
+        noisy, linear, kernel = (grid.errors[row].mean() for row in (1, 2, 3))
+        st.markdown(text("dn_sbs", noisy=noisy, linear=linear, kernel=kernel))
         tab_end("dn_side_by_side", grid.restarts)
-
-
-def _explain_n(n: int, model: DigitDenoiser, subsets: DigitSubsets) -> None:
-    if n > model.n_linear_max_:
-        st.info(text("dn_linear_all", n=n, n_max=model.n_linear_max_))
-    if n > model.n_kernel_max_:
-        st.info(text("dn_kernel_all", n=n, n_max=model.n_kernel_max_))
 
 
 def _controls(count: int, folded: str, shown: int = 0) -> list:
@@ -150,10 +140,7 @@ def tab_end(explained: str, restarts: int = 0) -> None:
     ``explained``, how often the fixed point restarted, and the listener measuring the page."""
     explain(explained)
     if restarts:
-        st.caption(
-            f"The fixed-point iteration restarted {restarts} time(s) from another start, "
-            "where its denominator vanished or turned negative."
-        )
+        st.caption(text("dn_restarts", restarts=restarts))
     narrow_listener(SCREEN, narrow_px(SCREEN))
 
 

@@ -362,13 +362,9 @@ def show_table2(image_format: str) -> None:
     if phone:
         st.markdown(TABLE2_TEXT)
     ours, paper = ("Above", "Below") if style.is_narrow(width) else ("Left", "Right")
-    st.caption(
-        f"{ours}: computed by `{provenance.get('command', BENCH_COMMAND)}` on "
-        f"{provenance.get('date', '?')}, commit {provenance.get('commit', '?')[:10]} "
-        f"({provenance.get('machine', '?')}). {paper}: the paper's Table 2. "
-        f"{figures.LIVE_MARK} marks a cell computed live in this app "
-        f"({int(live.sum())} so far); hover a cell for both numbers."
-    )
+    made = {"command": BENCH_COMMAND, "date": "?", "commit": "?", "machine": "?", **provenance}
+    marked = {"mark": figures.LIVE_MARK, "live": int(live.sum())}
+    st.caption(text("ft_table2_made", ours=ours, paper=paper, **made, **marked))
     explain("ft_table2")
     ours, paper = features.table2_claims(errors), features.table2_claims(features.PAPER_TABLE2)
     for i, (mine, theirs) in enumerate(zip(ours, paper, strict=True), start=1):
@@ -411,11 +407,7 @@ def show_cell(table: features.Table2, degree: int, n: int, image_format: str) ->
     if cell is None or cell.n_fit != n_fit:
         if not prose():
             return
-        st.caption(
-            "Its confusion matrix and misclassified digits come from recomputing it: kernel "
-            f"PCA of {n_fit} digits, their components and {len(features.C_GRID) + 1}"
-            " linear SVMs, about a minute (at low priority, so that others' pages stay quick)."
-        )
+        st.caption(text("ft_recompute", n_fit=n_fit, svms=len(features.C_GRID) + 1))
         if st.button("Recompute this cell live", key="ft_live", icon=":material/refresh:"):
             try:
                 _live_cells()[(degree, n)] = live_cell(degree, n, n_fit)
@@ -426,11 +418,7 @@ def show_cell(table: features.Table2, degree: int, n: int, image_format: str) ->
         return
     (images, labels), wrong = digits, cell.misclassified
     if prose():
-        st.markdown(
-            f"**Computed live:** test error {cell.test_error:.2f} % ({wrong.size} of "
-            f"{labels.size} test digits wrong), C = {cell.C:g} chosen on held-out digits "
-            f"({cell.seconds:.0f} s for the SVMs)."
-        )
+        st.markdown(text("ft_live", cell=cell, wrong=wrong.size, n=labels.size))
     name = f"d{degree}_n{n}"
     fig = figures.confusion_figure(cell.confusion)
     _chart(fig, "ft_confusion_chart", f"features_confusion_{name}", image_format)

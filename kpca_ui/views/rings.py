@@ -16,6 +16,7 @@ from kpca_core.figures.style import FONT_SCALE, export_config
 from kpca_core.rings import DK_GAMMA, Reading, fig5_readings
 from kpca_ui.cache import memo
 from kpca_ui.chart import chart
+from kpca_ui.explain import text
 from kpca_ui.points import PointSet
 from kpca_ui.presenter import page_px, presentable, presenter_mode, prose
 from kpca_ui.workers import build, compute
@@ -31,32 +32,17 @@ RINGS_CLAIMS = {
     (1.0, False): {1: 0.96},
     (2.0, False): {1: 0.97},
 }
-_AT_2, _AT_1 = RINGS_CLAIMS[(2.0, True)], RINGS_CLAIMS[(1.0, True)]
 RINGS_HELP = (
     "Gaussian kernels σ = 0.5, 1, 2 on three rings. Centred, kPC 1 and kPC 2 are nearly "
     "x and y: at σ = 2 the radius is kPC 3."
 )
-RINGS_CAPTION = (
-    "**What to look at** (three rings, Gaussian σ = 0.5, 1, 2, centred in F). At σ = 2, "
-    "the projection below, kPC 1 and kPC 2 are nearly the linear x and y (|Spearman ρ| "
-    f"with the radius ‖x‖ {_AT_2[1]:.2f} and {_AT_2[2]:.2f}), so their scatter keeps the "
-    f"outer rings around each other; the radius is kPC 3 ({_AT_2[3]:.2f}): choose it as "
-    f"an axis and the rings lie in bands. At σ = 1 the radius is shared by kPC 2 "
-    f"({_AT_1[2]:.2f}) and kPC 3 ({_AT_1[3]:.2f}). Switch “Centre in F” off and kPC 1 "
-    "orders the points by radius at every one of these widths (|ρ| "
-    f"{min(RINGS_CLAIMS[(s, False)][1] for s in (0.5, 1.0, 2.0)):.2f} or more)."
+RINGS_CAPTION = text(
+    "ct_rings",
+    at_2=RINGS_CLAIMS[(2.0, True)],
+    at_1=RINGS_CLAIMS[(1.0, True)],
+    floor=min(RINGS_CLAIMS[(s, False)][1] for s in (0.5, 1.0, 2.0)),
 )
-RINGS_NOTICE = (  # presenter mode's one line under the grid of the three rings preset
-    "At σ = 2 the first two components are nearly x and y; the radius, which tells "
-    "the rings apart, is the third."
-)
-WHY_CENTRING = (
-    "**Why centring moves the radius**: without centring, the first axis points at the "
-    "mean of the mapped points Φ(x), so kPC 1 measures how similar a point is to the data "
-    "as a whole, which falls with its distance from the centre; centring subtracts that "
-    "mean, so at this wide kernel the largest variation left is the position in the plane "
-    "(x and y) and the radius comes third."
-)
+WHY_CENTRING = text("ct_why_centring")
 
 
 def dk_rings(points: PointSet, kernel: str) -> bool:
@@ -102,15 +88,7 @@ def fig5_section(points: PointSet, image_format: str, width: int = figures.WIDTH
     """Deręgowski & Krzyśko's Fig. 5, centred and not, planned for ``width`` px (or the page's)."""
     st.subheader("Deręgowski & Krzyśko, Fig. 5: centred and not centred")
     if prose():
-        st.markdown(
-            f"k(x, y) = exp(−c‖x − y‖²) with their c = {DK_GAMMA} (σ = {DK_SIGMA:g}). They "
-            "write that *the first kernel principal direction gives a meaningful order of how "
-            "far each observation is away from the origin*. Whether it does depends on "
-            "centring in feature space (eq. 49), which the paper never mentions: it centres "
-            "only the inputs, which leaves a Gaussian kernel unchanged. The points here lie "
-            "on the circles of radius 1, 2 and 4; the paper samples them *from a uniform "
-            "distribution in a circle*, which can also mean inside the disc."
-        )
+        st.markdown(text("ct_fig5", gamma=DK_GAMMA, sigma=DK_SIGMA))
     readings = _readings(points)
     projector = presenter_mode()
     fig = build(

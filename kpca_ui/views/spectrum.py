@@ -14,6 +14,7 @@ import streamlit as st
 import kpca_core  # noqa: F401  (the package before a submodule: test_pages_import_order.py)
 from kpca_core.figures import spectrum as figures
 from kpca_core.spectrum import IDENTITY, WidthSweep
+from kpca_ui.explain import text
 from kpca_ui.points import MAX_TOY_POINTS, PointSet, picker
 from kpca_ui.presenter import prose
 from kpca_ui.settings import Settings, choice, flag, number
@@ -128,58 +129,15 @@ def file_stem(points: PointSet, chosen: Choice) -> str:
     return f"{data}_{sweep}".replace(" ", "")
 
 
-LIMITS = {
-    "rbf": (
-        "**Narrow σ**: every point is similar only to itself, the kernel matrix "
-        "tends to the identity, and every point becomes its own component: all "
-        "M − 1 eigenvalues of the centred matrix are equal (each a share 1/(M − 1) "
-        "of the variance). Nothing about the shape of the data is learnt.\n\n"
-        "**Wide σ**: exp(−‖x−y‖²/2σ²) ≈ 1 − ‖x−y‖²/2σ², and after centring only the "
-        "dot products x·y are left: kernel PCA becomes linear PCA. On 2-D data the "
-        "first two components then take all the variance, (λ₁+λ₂)/Σλ → 1.\n\n"
-        "In between, the width decides how many components the data need."
-    ),
-    "laplacian": (
-        "**Narrow ℓ**: as for the Gaussian, the kernel matrix tends to the identity "
-        "and every point becomes its own component.\n\n"
-        "**Wide ℓ**: exp(−‖x−y‖₁/ℓ) ≈ 1 − ‖x−y‖₁/ℓ. The L1 distance is not a squared "
-        "distance, so the limit is *not* linear PCA: the variance stays spread over "
-        "many components, and (λ₁+λ₂)/Σλ levels off below 1."
-    ),
-    "poly": (
-        "**Small c**: (x·y + c)^d becomes the homogeneous (x·y)^d, whose feature "
-        "space holds only the monomials of degree exactly d (d + 1 of them in 2-D).\n\n"
-        "**Large c**: (x·y + c)^d = c^d (1 + x·y/c)^d ≈ c^d (1 + d x·y/c): after "
-        "centring only x·y is left, and kernel PCA becomes linear PCA.\n\n"
-        "There is no narrow limit: a polynomial kernel matrix never tends to the identity."
-    ),
-    "degree": (
-        "**Degree 1** is linear PCA (with an offset that centring removes).\n\n"
-        "**Each further degree** adds the monomials of that degree to the feature "
-        "space: C(N + d, d) − 1 directions after centring in N dimensions, so the "
-        "variance spreads over more and more components."
-    ),
-}
-
-
 def range_text(sweep: WidthSweep, regime: str) -> str | None:
+    """Which widths of the sweep are in ``regime`` (its kernel matrix numerically the
+    identity, or constant), and what the sweep does there; None if none is."""
     widths = sweep.widths_[sweep.regime_ == regime]
     if widths.size == 0:
         return None
-    name = figures.symbol(sweep)
-    if regime == IDENTITY:
-        return (
-            f"For {name} ≤ {widths.max():.3g} ({widths.size} widths) the kernel matrix is "
-            "numerically the identity: every off-diagonal entry is below the machine "
-            "epsilon. These widths are shaded and labelled."
-        )
-    return (
-        f"For {name} ≥ {widths.min():.3g} ({widths.size} widths) every entry of the kernel "
-        "matrix rounds to the same number: K is numerically constant, and centring K "
-        "itself would leave only rounding noise. The sweep centres K − 1 instead "
-        "(computed by expm1, exact to the last digit), which centring treats the same, "
-        "so the spectrum shown there is the true one. These widths are shaded."
-    )
+    width = widths.max() if regime == IDENTITY else widths.min()
+    said = "sp_identity" if regime == IDENTITY else "sp_constant"
+    return text(said, symbol=figures.symbol(sweep), width=width, count=widths.size)
 
 
 def rounding_text(sweep: WidthSweep, index: int) -> str:

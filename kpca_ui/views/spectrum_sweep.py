@@ -5,7 +5,6 @@ Its settings and texts are in :mod:`kpca_ui.views.spectrum`.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from dataclasses import asdict
 from functools import partial
@@ -23,24 +22,20 @@ from kpca_core.figures.words import Description
 from kpca_core.rings import DK_GAMMA
 from kpca_core.spectrum import CONSTANT, IDENTITY, WidthSweep
 from kpca_ui import draw
-from kpca_ui.adapter import in_script_run
 from kpca_ui.cache import memo
 from kpca_ui.chart import chart, kept_json
-from kpca_ui.explain import EXPLANATIONS, explain
+from kpca_ui.explain import EXPLANATIONS, explain, notice_of, text
 from kpca_ui.points import PointSet, copy_source, is_drawn, points_of
-from kpca_ui.presenter import FIGURE_PX, notice, page_px, presentable, presenter_mode, prose
+from kpca_ui.presenter import FIGURE_PX, page_px, presentable, presenter_mode, prose
 from kpca_ui.safety import guarded
 from kpca_ui.screen import narrow_listener, narrow_px
 from kpca_ui.shell import csv_numbers, nothing_to_draw
 from kpca_ui.views import spectrum as view
+from kpca_ui.views.denoising_cache import progress_bar
 from kpca_ui.views.rings import dk_rings
 from kpca_ui.views.spectrum import SETTINGS, Choice, choice_of, file_stem
 from kpca_ui.workers import HEAVY_S, build, compute, concurrently
 
-NOTICE = (  # presenter mode's one line under the spectrum and the component maps
-    "Narrow widths spread the variance over many components; wide ones give nearly all "
-    "of it to the first two."
-)
 SWEEP_PX = FIGURE_PX + 80  # on the projector (a slide: 60 px less), plots ≥ AREA_MIN_PX tall
 SCREEN = "sp_screen"  # the listener of the page's width (a phone's: the maps stacked)
 PROGRESS_DELAY_S = 0.3  # the progress bar appears only when the sweep takes longer than this
@@ -69,21 +64,12 @@ def _new_sweep(points: PointSet, chosen: Choice, *, center: bool = True) -> Widt
 def sweep(points: PointSet, chosen: Choice) -> WidthSweep:
     """The sweep of this data and choice, in a worker (a bar shows its progress once it
     has taken :data:`PROGRESS_DELAY_S`)."""
-    start, bars = time.perf_counter(), []
-
-    def progress(fraction: float, message: str) -> None:
-        if not bars:
-            if time.perf_counter() - start < PROGRESS_DELAY_S or not in_script_run():
-                return
-            bars.append(st.progress(0.0))
-        bars[0].progress(min(fraction, 1.0), text=f"Sweeping the width: {message}")
-
+    report, done = progress_bar("Sweeping the width", PROGRESS_DELAY_S)
     try:
         cost = _cost(points, chosen).seconds
-        return compute(_new_sweep(points, chosen).fit, points.X, progress=progress, cost=cost)
+        return compute(_new_sweep(points, chosen).fit, points.X, progress=report, cost=cost)
     finally:
-        for bar in bars:
-            bar.empty()
+        done()
 
 
 @memo
@@ -234,11 +220,7 @@ def chosen_width_view(points: PointSet, chosen: Choice, n_leading: int) -> None:
 
     def maps_or_reason() -> go.Figure | str:
         if made.regime_[index] == CONSTANT:
-            return (
-                f"At {value} every entry of the kernel matrix rounds to the same number, so "
-                "a plain kernel PCA, which the component maps need, sees no differences "
-                "between the points. Choose a narrower width to see the components."
-            )
+            return text("sp_constant_maps", value=value)
         try:
             return maps(points, chosen, index, width if narrow else figures.MAPS_PX)
         except ValueError as error:
@@ -261,7 +243,7 @@ def chosen_width_view(points: PointSet, chosen: Choice, n_leading: int) -> None:
         else:
             _show(components_or_reason, "maps", stem)
     if above is None:
-        notice(NOTICE)
+        notice_of("sp_spectrum")  # under the spectrum and the component maps
         above = st.container()
     # the sweep figures, below the ones the slider moves, taller on the projector
     moving = figure(points, chosen, "marks frames")
@@ -282,10 +264,10 @@ def chosen_width_view(points: PointSet, chosen: Choice, n_leading: int) -> None:
     if prose():
         with right:
             st.markdown("#### The two limits")
-            st.markdown(view.LIMITS["degree" if made.sweep == "degree" else made.kernel])
+            st.markdown(text(f"sp_limits_{'degree' if made.sweep == 'degree' else made.kernel}"))
             for regime in (IDENTITY, CONSTANT):
-                if text := view.range_text(made, regime):
-                    st.caption(text)
+                if shaded := view.range_text(made, regime):
+                    st.caption(shaded)
         st.caption(view.rounding_text(made, index))
     narrow_listener(SCREEN, width)
 
@@ -297,10 +279,7 @@ def computed(points: PointSet, chosen: Choice) -> bool:
         return False
     low, high = chosen.decades
     if chosen.kernel != "degree" and low >= high:  # the range slider's two ends dragged together
-        nothing_to_draw(
-            f"The range of widths is empty: it goes from 10^{low:g} to 10^{high:g}. Drag its "
-            "two ends apart to sweep the widths between them."
-        )
+        nothing_to_draw(text("sp_empty_range", low=low, high=high))
         return False
     cost = _cost(points, chosen)
     if not cost.fits:
@@ -342,47 +321,29 @@ def dk_note(points: PointSet, chosen: Choice) -> None:
         return
     made = sweep(points, chosen)
     sweep_s, extra_s = seconds
-    reported = (
-        "Deręgowski & Krzyśko (Fig. 4) report a maximum of (λ₁+λ₂)/Σλ at "
-        f"c = {DK_GAMMA} (σ = {gamma_to_sigma(DK_GAMMA):.2f})."
-    )
+    reported = {"gamma": DK_GAMMA, "sigma": gamma_to_sigma(DK_GAMMA)}
     if sweep_s + extra_s > budget.REQUEST_BUDGET_S:
-        st.info(
-            f"{reported} Comparing it with the kernel not centred would sweep the "
-            f"{made.widths_.size} widths again, about {extra_s:.0f} s more on top of this "
-            f"sweep's {sweep_s:.0f} s: over this shared server's "
-            f"{budget.REQUEST_BUDGET_S:.0f} s per request. With fewer points or widths the "
-            "comparison is shown here."
-        )
+        costs = {"widths": made.widths_.size, "extra": extra_s, "sweep": sweep_s}
+        st.info(text("sp_dk_costly", **reported, **costs, budget=budget.REQUEST_BUDGET_S))
         return
     # at once (already asked for beside a new sweep: computed)
     not_centred, centred_at_c, not_centred_at_c = concurrently(*_dk_calls(points, chosen))
     courses = [_course(made.widths_, share) for share in (made.share(2), not_centred)]
-    st.info(
-        f"{reported} With the centred kernel of the standard formulation the share "
-        f"{courses[0]} as the kernel widens, towards 1 (linear PCA on 2-D data); without "
-        "centring in feature space (K itself, as the paper solves it) it "
-        f"{courses[1]} too, towards 1 (K → 1 1ᵀ). At their c it is {centred_at_c:.3f} "
-        f"centred and {not_centred_at_c:.3f} not centred on these points."
-    )
+    at_c = {"centred": centred_at_c, "not_centred": not_centred_at_c}
+    st.info(text("sp_dk", **reported, courses=courses, **at_c))
     _show(figure(points, chosen, "centring"), "centring", file_stem(points, chosen))
 
 
-@guarded("sp", "the film of the sweep")
-def sweep_film(points: PointSet, chosen: Choice) -> None:
+@guarded("sp", "the film and the download of the sweep")
+def sweep_extras(points: PointSet, chosen: Choice) -> None:
     """On request, the spectrum at every width as an animation played in the browser (a
-    large figure that most visits never play)."""
+    large figure that most visits never play); the sweep's numbers as CSV, made when asked."""
+    stem = file_stem(points, chosen)
     if SETTINGS.draw("sp_film"):
-        _show(figure(points, chosen, "film"), "film", file_stem(points, chosen), height=None)
-
-
-@guarded("sp", "the download of the sweep")
-def sweep_csv_download(points: PointSet, chosen: Choice) -> None:
-    """The sweep's numbers as CSV, made when asked for."""
+        _show(figure(points, chosen, "film"), "film", stem, height=None)
     if prose():
-        name = f"spectrum_{file_stem(points, chosen)}.csv"
         maker = partial(sweep_csv, points, chosen)
-        csv_numbers("sp", [("Download the sweep (CSV)", "sp_csv", name, maker)])
+        csv_numbers("sp", [("Download the sweep (CSV)", "sp_csv", f"spectrum_{stem}.csv", maker)])
 
 
 def _spec_at(made: WidthSweep, index: int) -> ct.KernelSpec:
