@@ -275,6 +275,7 @@ def _contours(values: Mapping[str, Any], drawn: Drawn) -> Built:
     pi, pj = (k if 1 <= k <= chosen.n_components else d for k, d in ((pi, 1), (pj, 2)))
     columns = ", ".join(labels)
     shown = SimpleNamespace(key=("toy", points["kind"]))  # what the view's rules read of points
+    classic = contours_grid.classic_of(shown, chosen)
     return "contours", {
         **points,
         "v": values,
@@ -285,27 +286,11 @@ def _contours(values: Mapping[str, Any], drawn: Drawn) -> Built:
         "columns": columns,
         "state": f"{columns} on {points['what']}",
         "link": _link(view.SETTINGS, values),
-        "caption": _contours_caption(chosen, shown, rings),
+        "caption": classic and contours_grid.caption(classic),
         "fig5": rings.has_dk_width(shown, chosen.spec, chosen.parameter, chosen.values),
         "rings": rings,
         "MAX_COLUMNS": ct.MAX_COLUMNS,
     }
-
-
-def _contours_caption(chosen: Any, shown: Any, rings: Any) -> str | None:
-    """The app's caption of Fig. 2 or of the three rings, where the settings are theirs."""
-    from kpca_ui.views.contours_grid import FIG2_CAPTION
-
-    spec = chosen.spec
-    fig2 = (
-        shown.key[:2] == ("toy", "parabola")
-        and (spec.kernel, chosen.parameter) == ("poly", "degree")
-        and chosen.values[:2] == (1, 2)
-        and (spec.gamma, spec.coef0) == (1, 0)
-        and chosen.center
-    )
-    three = rings.is_rings_preset(shown, spec, chosen.parameter, chosen.values) and chosen.center
-    return FIG2_CAPTION if fig2 else rings.RINGS_CAPTION if three else None
 
 
 def _spectrum(values: Mapping[str, Any], drawn: Drawn) -> Built:

@@ -208,18 +208,16 @@ def contour_body(points: PointSet, chosen: Columns) -> None:
     column_notes(sweep)  # under the grid, which they pushed off the first screen
     if drawn:  # made once the grid is sent, while the browser draws it
         drawing_canvas(canvas_place, *canvas_background_of(sweep, points, chosen.center))
-    is_fig2 = _is_fig2(points, chosen)
-    shown = (points, chosen.spec, chosen.parameter, chosen.values)
-    is_rings = rings.is_rings_preset(*shown) and chosen.center
-    notice_of("ct_fig2" if is_fig2 else "ct_rings" if is_rings else "ct_contours")
+    classic = classic_of(points, chosen)
+    notice_of(classic or "ct_contours")
     width = content_px(SCREEN, figures.FIGURE_PX)
     if prose():
-        if is_fig2 or is_rings:
-            st.info(text("ct_fig2") if is_fig2 else rings.RINGS_CAPTION)
+        if classic:
+            st.info(caption(classic))
         st.caption(text("ct_panels", step=panels.LEVEL_STEP))
         explain("ct_contours")
     projection_view(sweep, ct.sweep_slug(sweep), width)
-    if rings.has_dk_width(*shown):
+    if rings.has_dk_width(points, chosen.spec, chosen.parameter, chosen.values):
         rings.fig5_section(points, SETTINGS.value("ct_img"), width)
     downloads(sweep)
 
@@ -391,16 +389,25 @@ def downloads(sweep: ct.ContourSweep) -> None:
     SETTINGS.draw("ct_img", right, horizontal=True)
 
 
-def _is_fig2(points: PointSet, chosen: Columns) -> bool:
-    """Whether the page shows Fig. 2's data and columns (its caption applies)."""
+def classic_of(points: PointSet, chosen: Columns) -> str | None:
+    """Which classic figure the page shows, whose caption and presenter line apply: ``"ct_fig2"``
+    (Fig. 2's data and columns), ``"ct_rings"`` (the three rings' preset, centred) or ``None``."""
     spec = chosen.spec
-    return (
+    if (
         points.key[:2] == ("toy", "parabola")
         and (spec.kernel, chosen.parameter) == ("poly", "degree")
         and chosen.values[:2] == (1, 2)
         and (spec.gamma, spec.coef0) == (1, 0)
         and chosen.center
-    )
+    ):
+        return "ct_fig2"
+    three = rings.is_rings_preset(points, spec, chosen.parameter, chosen.values) and chosen.center
+    return "ct_rings" if three else None
+
+
+def caption(classic: str) -> str:
+    """The caption of the classic figure ``classic`` (:func:`classic_of`)."""
+    return text("ct_fig2") if classic == "ct_fig2" else rings.RINGS_CAPTION
 
 
 def warm(values: Mapping[str, Any]) -> None:
