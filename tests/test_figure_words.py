@@ -371,3 +371,47 @@ def test_the_fixed_point_in_words_reads_as_its_frames() -> None:
     away = np.linalg.norm(np.array(end, float) - toy.clean[3])
     assert f"to {away:.3g}, ρ from" in said.text
     assert len(said.table) == last + 1
+
+
+def test_the_component_maps_in_words_read_as_their_pictures(rings_sweep) -> None:
+    """Per panel ("component k"), its λ and share as the fit and the bars have them, and the
+    share of its picture that is red (positive) as the picture's own pixels; on data in more
+    dimensions, each component's range as the figure's points."""
+    from kpca_core.figures import panels
+    from kpca_core.spectrum import component_grid
+    from tests.conftest import png_pixels
+
+    sweep, index = rings_sweep, 12
+    fig = spectrum_figures.components_at_figure(sweep, index)
+    said = spectrum_figures.describe_components_at(fig)
+    model = sweep.fit_at(index, n_components=2)
+    _, _, values = component_grid(model, sweep.X_fit_)
+    titles = [a.text for a in fig.layout.annotations if a.text.startswith("component")]
+    pictures = [m for m in fig.layout.images if m.name != "data"]
+    assert len(titles) == len(pictures) == 2
+    for k, picture in enumerate(pictures):
+        rgb = png_pixels(picture.source)
+        index_of = {tuple(c): i for i, c in enumerate(panels.PALETTE.tolist())}
+        shades = np.array([index_of[tuple(c)] for c in rgb.reshape(-1, 3).tolist()])
+        red = float(np.mean(shades > 127.5))
+        positive = float(np.mean(values[k] > 0))
+        assert abs(red - positive) < 0.01
+        λ, ratio = model.eigenvalues_[k], sweep.ratios_[index, k]
+        assert f"Component {k + 1}: λ = {λ:.3g} ({ratio:.1%} of the variance); positive on " in (
+            said.text
+        )
+        assert f"positive on {positive:.0%} of the map" in said.text
+        scores = model.transform(sweep.X_fit_)[:, k] / np.abs(values[k]).max()
+        assert f"on the data from {scores.min():.2f} to {scores.max():.2f}." in said.text
+    assert said.label == plain(fig.layout.title.text)
+    assert np.allclose(said.table["λk/Σλ"], sweep.ratios_[index, :2])
+
+    rng = np.random.RandomState(0)
+    wide = WidthSweep("rbf", n_widths=10).fit(rng.normal(size=(80, 5)))
+    fig = spectrum_figures.components_at_figure(wide, 5, labels=np.arange(80) % 2)
+    said = spectrum_figures.describe_components_at(fig)
+    for k, axis in enumerate("xy"):
+        drawn = np.concatenate([np.asarray(t[axis], float) for t in fig.data])
+        assert f"Component {k + 1}: λ = " in said.text
+        assert f"on the data from {drawn.min():.2f} to {drawn.max():.2f}." in said.text
+    assert "positive on" not in said.text
