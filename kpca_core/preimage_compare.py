@@ -244,6 +244,18 @@ class Reconstruction:
     fraction_kernel: np.ndarray
     n_values: np.ndarray
 
+    def to_frame(self) -> pd.DataFrame:
+        """Per n, the squared distance to the digit and its fraction, both methods."""
+        return pd.DataFrame(
+            {
+                "n": self.n_values,
+                "squared_distance_linear": self.grid.errors[0, :-1],
+                "squared_distance_kernel": self.grid.errors[1, :-1],
+                "fraction_linear": self.fraction_linear,
+                "fraction_kernel": self.fraction_kernel,
+            }
+        )
+
 
 def reconstruction_series(
     model: DigitDenoiser,

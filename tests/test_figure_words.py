@@ -279,3 +279,141 @@ def test_table1_and_the_preimage_methods_in_words_read_as_their_figures() -> Non
         best = int(np.argmin(trace.y))
         assert f"lowest error {trace.y[best]:.3g} at n = {trace.x[best]:.0f}" in said.text
         assert curve.label in said.text
+
+
+def test_fig3_in_words_reads_as_the_fractions_under_the_digits() -> None:
+    """Each method's first, last and lowest fraction as written under its digits."""
+    from kpca_core.figures import preimages as preimage_figures
+    from kpca_core.preimage_compare import Reconstruction
+
+    rng = np.random.RandomState(0)
+    n = np.array([1, 2, 4, 8, 16, 20])
+    linear, kernel = np.linspace(0.9, 0.1, n.size), np.array([0.8, 0.5, 0.3, 0.35, 0.4, 0.45])
+    errors = np.vstack([np.append(linear, 0.0), np.append(kernel, 0.0)]) * 50
+    grid = ImageGrid(
+        rng.uniform(-1, 1, (2, n.size + 1, 16)),
+        4,
+        ("linear PCA", "kernel PCA"),
+        (*map(str, n), "original 7"),
+        errors=errors,
+    )
+    recon = Reconstruction(grid, linear, kernel, n)
+    said = preimage_figures.describe_fig3(recon, title="Test digit 3 (a 7)")
+    fig = preimage_figures.fig3_figure(recon, title="Test digit 3 (a 7)")
+    under = np.array([float(a.text) for a in fig.layout.annotations]).reshape(2, n.size)
+    for method, row in zip(("Linear PCA", "Kernel PCA"), under, strict=True):
+        low = int(np.argmin(row))
+        assert (
+            f"{method}: {row[0]:.2f} at n = 1, {row[-1]:.2f} at n = 20, lowest {row[low]:.2f} "
+            f"at n = {n[low]}." in said.text
+        )
+    assert "linear PCA comes closer to this very digit, kernel PCA draws a more prototypical 7" in (
+        said.text
+    )
+    assert "rebuilt from n = 1, 2, 4, 8, 16, 20 components" in said.text
+    assert "**" not in said.text and said.label == "Test digit 3 (a 7)"
+    assert np.allclose(said.table["fraction_kernel"], kernel)
+
+
+def test_the_toy_in_words_says_how_far_the_points_moved_towards_the_curve() -> None:
+    """The mean distances to the curve are those of the figure's own points."""
+    from kpca_core.denoise import distance_to_curve, toy_denoising
+
+    assert distance_to_curve("half_circle", [[0, 2], [0, 0], [2, -1], [0.6, 0.8]]) == (
+        pytest.approx([1, 1, np.sqrt(2), 0])
+    )
+    assert distance_to_curve("square", [[0, 0], [0.5, 1], [2, 3], [0.2, -0.9]]) == (
+        pytest.approx([1, 0, np.sqrt(5), 0.1])
+    )
+    results = [toy_denoising(name, n_samples=60, noise=0.15) for name in ("half_circle", "square")]
+    said = denoise_figures.describe_toy(results, noise=0.15)
+    fig = denoise_figures.toy_figure(results)
+    points = [t for t in fig.data if t.mode == "markers"]  # per panel: noisy, de-noised
+    assert "standard deviation 0.15" in said.text
+    for r, result in enumerate(results):
+        noisy, kernel, linear = (points[4 * r], points[4 * r + 1], points[4 * r + 3])
+        assert kernel.name == "de-noised, kernel PCA" and noisy.name == "noisy data"
+
+        def mean(trace, name=result.name):
+            return distance_to_curve(name, np.column_stack([trace.x, trace.y])).mean()
+
+        assert (
+            f"goes from {mean(noisy):.3g} (noisy) to {mean(kernel):.3g} by kernel PCA with "
+            f"{result.n_kernel} components and to {mean(linear):.3g} by linear PCA"
+        ) in said.text
+        if result.name == "half_circle":  # on the square, kernel PCA rounds the corners
+            assert mean(kernel) < mean(noisy)
+    assert len(said.table) == 6
+
+
+def test_the_fixed_point_in_words_reads_as_its_frames() -> None:
+    """Steps, start and end of the selected point's path, and the distances to the clean
+    points at the first and last frame, as the animation's frames hold them."""
+    from kpca_core.figures import preimages as preimage_figures
+    from kpca_core.preimage_compare import toy_paths
+
+    toy, paths = toy_paths("half_circle", n_samples=40, max_steps=15)
+    fig = preimage_figures.fixed_point_animation(paths, toy.noisy, selected=3, grid_size=20)
+    said = preimage_figures.describe_fixed_point(paths, toy.clean, selected=3)
+    last = len(fig.frames) - 1
+    assert f"an animation of {last} steps" in said.text
+    assert f"converged in {last} steps" in fig.layout.title.text.replace("<br>", " ")
+    first_z, last_z = (
+        np.column_stack([fig.frames[t].data[0].x, fig.frames[t].data[0].y]) for t in (0, last)
+    )
+    for t, z in ((0, first_z), (last, last_z)):
+        mean = np.linalg.norm(z - toy.clean, axis=1).mean()
+        assert f"{mean:.3g} at step {t}" in said.text
+    path = fig.frames[last].data[1]
+    assert path.name == "path of point 3"
+    start, end = (path.x[0], path.y[0]), (path.x[-1], path.y[-1])
+    assert f"goes from ({start[0]:.2f}, {start[1]:.2f}) to ({end[0]:.2f}, {end[1]:.2f})" in (
+        said.text
+    )
+    away = np.linalg.norm(np.array(end, float) - toy.clean[3])
+    assert f"to {away:.3g}, ρ from" in said.text
+    assert len(said.table) == last + 1
+
+
+def test_the_component_maps_in_words_read_as_their_pictures(rings_sweep) -> None:
+    """Per panel ("component k"), its λ and share as the fit and the bars have them, and the
+    share of its picture that is red (positive) as the picture's own pixels; on data in more
+    dimensions, each component's range as the figure's points."""
+    from kpca_core.figures import panels
+    from kpca_core.spectrum import component_grid
+    from tests.conftest import png_pixels
+
+    sweep, index = rings_sweep, 12
+    fig = spectrum_figures.components_at_figure(sweep, index)
+    said = spectrum_figures.describe_components_at(fig)
+    model = sweep.fit_at(index, n_components=2)
+    _, _, values = component_grid(model, sweep.X_fit_)
+    titles = [a.text for a in fig.layout.annotations if a.text.startswith("component")]
+    pictures = [m for m in fig.layout.images if m.name != "data"]
+    assert len(titles) == len(pictures) == 2
+    for k, picture in enumerate(pictures):
+        rgb = png_pixels(picture.source)
+        index_of = {tuple(c): i for i, c in enumerate(panels.PALETTE.tolist())}
+        shades = np.array([index_of[tuple(c)] for c in rgb.reshape(-1, 3).tolist()])
+        red = float(np.mean(shades > 127.5))
+        positive = float(np.mean(values[k] > 0))
+        assert abs(red - positive) < 0.01
+        λ, ratio = model.eigenvalues_[k], sweep.ratios_[index, k]
+        assert f"Component {k + 1}: λ = {λ:.3g} ({ratio:.1%} of the variance); positive on " in (
+            said.text
+        )
+        assert f"positive on {positive:.0%} of the map" in said.text
+        scores = model.transform(sweep.X_fit_)[:, k] / np.abs(values[k]).max()
+        assert f"on the data from {scores.min():.2f} to {scores.max():.2f}." in said.text
+    assert said.label == plain(fig.layout.title.text)
+    assert np.allclose(said.table["λk/Σλ"], sweep.ratios_[index, :2])
+
+    rng = np.random.RandomState(0)
+    wide = WidthSweep("rbf", n_widths=10).fit(rng.normal(size=(80, 5)))
+    fig = spectrum_figures.components_at_figure(wide, 5, labels=np.arange(80) % 2)
+    said = spectrum_figures.describe_components_at(fig)
+    for k, axis in enumerate("xy"):
+        drawn = np.concatenate([np.asarray(t[axis], float) for t in fig.data])
+        assert f"Component {k + 1}: λ = " in said.text
+        assert f"on the data from {drawn.min():.2f} to {drawn.max():.2f}." in said.text
+    assert "positive on" not in said.text

@@ -402,8 +402,10 @@ def test_projection_figure_colours_each_group():
 
 
 def test_projection_figure_with_one_group_has_no_legend():
+    """One group: no legend, and the series is "the data" (read so by the chart's explorer)."""
     fig = figures.projection_figure(_fig2(), 2, 1, 3)
     assert len(fig.data) == 1 and not fig.layout.showlegend
+    assert fig.data[0].name == "the data" and "the data" in fig.data[0].hovertemplate
 
 
 def test_projection_figure_explains_a_missing_component():

@@ -62,7 +62,7 @@ from .settings import (
     sample_digits,
     stratified_indices,
 )
-from .toy import TOY_SETS, ToyDenoising, toy_denoising
+from .toy import TOY_SETS, ToyDenoising, distance_to_curve, toy_denoising
 
 __all__ = [
     "DEMO_N",
@@ -82,6 +82,7 @@ __all__ = [
     "Progress",
     "ToyDenoising",
     "demo_images",
+    "distance_to_curve",
     "error_sweep",
     "fig4_grid",
     "first_of_each_class",

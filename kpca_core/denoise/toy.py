@@ -91,3 +91,28 @@ def toy_denoising(
         n_kernel=int(kpca.n_components_),
         restarts=int(info["restarts"]),
     )
+
+
+def distance_to_curve(name: str, X: np.ndarray) -> np.ndarray:
+    """Each point's distance to the clean curve of toy set ``name`` (:data:`TOY_SETS`): the
+    upper half of the unit circle (below the x axis, its nearer end) or the square
+    [−1, 1]²'s outline.
+
+    Parameters
+    ----------
+    name : {"half_circle", "square"}
+    X : ndarray of shape (n, 2)
+
+    Returns
+    -------
+    ndarray of shape (n,)
+    """
+    X = np.asarray(X, dtype=float)
+    if name == "half_circle":
+        ends = np.hypot(np.abs(X[:, 0]) - 1.0, X[:, 1])
+        return np.where(X[:, 1] >= 0, np.abs(np.hypot(X[:, 0], X[:, 1]) - 1.0), ends)
+    if name == "square":
+        reach = np.abs(X).max(axis=1)
+        outside = np.hypot(*np.maximum(np.abs(X) - 1.0, 0.0).T)
+        return np.where(reach <= 1.0, 1.0 - reach, outside)
+    raise ValueError(f"name must be one of {sorted(TOY_SETS)}, got {name!r}")

@@ -598,13 +598,15 @@ def projection_figure(
     for g, group in enumerate(groups):
         mask = labels == group
         colour = style.GROUPS[g % len(style.GROUPS)] if len(groups) > 1 else style.ONE_GROUP
+        # as the chart's explorer reads the series: one group is "the data", not "0"
+        name, hover = (str(group), f"group {group}") if len(groups) > 1 else ("the data",) * 2
         data.append(
             {
                 "type": "scatter" if len(P) <= MAX_SVG_POINTS else "scattergl",
                 "x": P[mask, i - 1],
                 "y": P[mask, j - 1],
                 "mode": "markers",
-                "name": str(group),
+                "name": name,
                 "marker": style.outlined(
                     {
                         "size": 6,
@@ -614,7 +616,7 @@ def projection_figure(
                     }
                 ),
                 "hovertemplate": (
-                    f"kPC {i} %{{x:.3g}}<br>kPC {j} %{{y:.3g}}<extra>group {group}</extra>"
+                    f"kPC {i} %{{x:.3g}}<br>kPC {j} %{{y:.3g}}<extra>{hover}</extra>"
                 ),
             }
         )

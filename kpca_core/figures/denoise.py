@@ -15,7 +15,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..denoise import ErrorCurve, ErrorSweep, ImageGrid, ToyDenoising
+from ..denoise import ErrorCurve, ErrorSweep, ImageGrid, ToyDenoising, distance_to_curve
 from . import layout, style
 from .words import Description, plain
 
@@ -666,6 +666,37 @@ def toy_figure(results: Sequence[ToyDenoising], *, one_row: bool = False) -> go.
     fig.update_xaxes(showgrid=True, zeroline=False)
     fig.update_yaxes(showgrid=True, zeroline=False)
     return fig
+
+
+def describe_toy(results: Sequence[ToyDenoising], *, noise: float) -> Description:
+    """:func:`toy_figure` in words: per data set, how far from the clean curve
+    (:func:`~kpca_core.denoise.distance_to_curve`) the noisy points lie on average, and how
+    far their de-noised versions by kernel PCA and by linear PCA.  The table: those means."""
+    label = "Mika et al. Fig. 1: de-noising points on a curve, kernel PCA and linear PCA"
+    said = [
+        f"{label}. Each data set in a row, kernel PCA left, linear PCA right: the noisy "
+        f"points (Gaussian noise of standard deviation {noise:g} on each coordinate) in grey, "
+        "each joined by a thin line to its de-noised version in colour."
+    ]
+    rows = []
+    for result in results:
+        name = result.name.replace("_", " ")
+        means = {
+            "noisy": distance_to_curve(result.name, result.noisy).mean(),
+            f"kernel PCA, {result.n_kernel} components": distance_to_curve(
+                result.name, result.kernel
+            ).mean(),
+            "linear PCA, 1 component": distance_to_curve(result.name, result.linear).mean(),
+        }
+        rows += [(name, what, mean) for what, mean in means.items()]
+        kernel, linear = list(means.values())[1:]
+        said.append(
+            f"{name.capitalize()}, {len(result.noisy)} points: the mean distance to the curve "
+            f"goes from {means['noisy']:.3g} (noisy) to {kernel:.3g} by kernel PCA with "
+            f"{result.n_kernel} components and to {linear:.3g} by linear PCA (onto a line)."
+        )
+    table = pd.DataFrame(rows, columns=["data set", "points", "mean distance to the curve"])
+    return Description(label, " ".join(said), table)
 
 
 def describe_error_curve(

@@ -7,11 +7,18 @@ Pure functions: results of :mod:`kpca_core.gaussians_table` and
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..gaussians_table import GaussiansTable, format_ratio
-from ..preimage_compare import FixedPointPaths, MethodComparison, Reconstruction, rho_landscape
+from ..preimage_compare import (
+    FixedPointPaths,
+    MethodComparison,
+    Reconstruction,
+    fig3_findings,
+    rho_landscape,
+)
 from . import layout, style
 from .denoise import TITLE_FONT, numbered_mosaic
 from .words import Description, plain
@@ -160,6 +167,36 @@ def fig3_figure(
     return numbered_mosaic(
         recon.grid, fractions, title=title, fmt=".2f", font_size=12, width_px=width_px
     )
+
+
+def describe_fig3(recon: Reconstruction, *, title: str = "") -> Description:
+    """:func:`fig3_figure` in words: per method the fraction ‖z_n − x‖² / ‖x̄ − x‖² left at
+    the first and the last n and its lowest, as written under the digits, and what the
+    digit shows of the paper's caption (:func:`~kpca_core.preimage_compare.fig3_findings`).
+    The table: :meth:`~kpca_core.preimage_compare.Reconstruction.to_frame`."""
+    label = plain(title) or "A digit rebuilt from n components, linear PCA and kernel PCA"
+    n = recon.n_values
+    original = recon.grid.column_labels[-1]
+
+    def row(method: str, fractions: np.ndarray) -> str:
+        low = int(np.argmin(fractions))
+        return (
+            f"{method}: {fractions[0]:.2f} at n = {n[0]}, {fractions[-1]:.2f} at n = {n[-1]}, "
+            f"lowest {fractions[low]:.2f} at n = {n[low]}."
+        )
+
+    every = np.array_equal(n, np.arange(n[0], n[-1] + 1))
+    said = [
+        f"{label}. Two rows of digits rebuilt from n = "
+        f"{f'{n[0]} … {n[-1]}' if every else ', '.join(map(str, n))} components, "
+        f"linear PCA above kernel PCA, the {original} last; under each the fraction of its "
+        "squared distance to the mean digit that is left, ‖z − x‖² / ‖x̄ − x‖² (0: the "
+        "digit itself).",
+        row("Linear PCA", recon.fraction_linear),
+        row("Kernel PCA", recon.fraction_kernel),
+        fig3_findings(recon, original.removeprefix("original ")).replace("**", ""),
+    ]
+    return Description(label, " ".join(said), recon.to_frame())
 
 
 # ------------------------------------------------------- methods side by side
@@ -518,6 +555,43 @@ def fixed_point_animation(
         },
     )
     return _layout(fig, title="<br>".join(lines), height=620)
+
+
+def describe_fixed_point(
+    paths: FixedPointPaths, clean: np.ndarray, *, selected: int = 0
+) -> Description:
+    """:func:`fixed_point_animation` in words: its steps, how many points converged and
+    restarted, the mean distance of every point to its clean point at the first step and
+    the last, and the ``selected`` point's path: where it starts and ends, its distance to
+    its clean point and ρ(z) (eq. 5) there.  The table: per step, the selected point and
+    both distances."""
+    positions, clean = paths.positions, np.asarray(clean, dtype=float)
+    last = paths.n_frames - 1
+    distance = np.linalg.norm(positions - clean[np.newaxis], axis=2)  # (frames, points)
+    track = positions[:, selected]
+    rho = paths.problem.objective_of(selected, track[[0, last]])
+    label = f"The fixed point of eq. (10), step by step, for point {selected}"
+    said = [
+        f"{label}: an animation of {last} steps over the contours of ρ(z) for point "
+        f"{selected} (eq. 5; dark where small), with every point's place z_t and point "
+        f"{selected}'s path so far.",
+        f"{int(paths.converged.sum())} of {paths.converged.size} points converged, "
+        f"{int(paths.restarted.any(axis=0).sum())} restarted (jumped to a training point).",
+        f"Every point's mean distance to its clean point: {distance[0].mean():.3g} at step 0, "
+        f"{distance[last].mean():.3g} at step {last}.",
+        f"Point {selected} goes from ({track[0, 0]:.2f}, {track[0, 1]:.2f}) to "
+        f"({track[last, 0]:.2f}, {track[last, 1]:.2f}): its distance to its clean point "
+        f"from {distance[0, selected]:.3g} to {distance[last, selected]:.3g}, ρ from "
+        f"{rho[0]:.3g} to {rho[1]:.3g}.",
+    ]
+    table = {
+        "step t": np.arange(paths.n_frames),
+        f"x of point {selected}": track[:, 0],
+        f"y of point {selected}": track[:, 1],
+        f"distance of point {selected} to its clean point": distance[:, selected],
+        "mean distance of every point to its clean point": distance.mean(axis=1),
+    }
+    return Description(label, " ".join(said), pd.DataFrame(table))
 
 
 def describe_table1(table: GaussiansTable) -> Description:

@@ -19,7 +19,7 @@ from kpca_core.denoise import DigitDenoiser, DigitSubsets
 from kpca_core.figures import preimages as figures
 from kpca_core.figures.style import NARROW_PX, is_narrow
 from kpca_core.gaussians_table import N_CLUSTERS, N_TEST, N_TRAIN, TOL, GaussiansTable
-from kpca_core.preimage_compare import MethodComparison, Reconstruction, fig3_findings
+from kpca_core.preimage_compare import MethodComparison, fig3_findings
 from kpca_core.preimage_methods import METHOD_LABELS, METHODS
 from kpca_ui.chart import chart
 from kpca_ui.explain import explain, text
@@ -92,7 +92,8 @@ def show_fig3(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey) -> Non
     width = narrow_px(SCREEN)  # a phone's, once measured: the columns in blocks
     fig = build(figures.fig3_figure, recon, title=title, width_px=width)
     name = f"denoise_fig3_digit{index}_{start}"
-    show_with_numbers(fig, "dn_fig3", name, lambda: fig3_frame(recon), plain=True)
+    said = figures.describe_fig3(recon, title=title)
+    show_with_numbers(fig, "dn_fig3", name, recon.to_frame, plain=True, description=said)
     if not prose():
         return
     st.markdown(
@@ -101,19 +102,6 @@ def show_fig3(model: DigitDenoiser, subsets: DigitSubsets, key: ModelKey) -> Non
         f"The iteration (10) started at {view.FIG3_STARTS[start]}."
     )
     tab_end("dn_fig3", recon.grid.restarts)
-
-
-def fig3_frame(recon: Reconstruction) -> pd.DataFrame:
-    """The numbers under Fig. 3: per n, the squared distance and its fraction, both methods."""
-    return pd.DataFrame(
-        {
-            "n": recon.n_values,
-            "squared_distance_linear": recon.grid.errors[0, :-1],
-            "squared_distance_kernel": recon.grid.errors[1, :-1],
-            "fraction_linear": recon.fraction_linear,
-            "fraction_kernel": recon.fraction_kernel,
-        }
-    )
 
 
 @st.fragment
@@ -189,12 +177,13 @@ def show_fixed_point(name: str, width: int) -> None:
     st.subheader("The fixed point, step by step")
     n, point = map(view.SETTINGS.draw, ("dn_pre_n", "dn_pre_point"), st.columns(2))
     toy = (name, TOY["noise"], TOY["c"], int(n), TOY["seed"])
-    _, paths = cache.cached_toy_paths(*toy)
+    data, paths = cache.cached_toy_paths(*toy)
     fig = cache.cached_animation(*toy, int(point), width)
     # taller on the projector, for the slider and its step numbers under the plot
     fig = presentable(fig, height=FIXED_POINT_PX)
     config = image_export(f"fixed_point_{name}_n{n}_point{point}")
-    chart(fig, key="dn_fixed_point_chart", config=config)
+    said = figures.describe_fixed_point(paths, data.clean, selected=int(point))
+    chart(fig, key="dn_fixed_point_chart", config=config, description=said)
     if not prose():
         return
     restarted = int(paths.restarted.any(axis=0).sum())

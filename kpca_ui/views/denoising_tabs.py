@@ -195,9 +195,12 @@ def show_toy() -> None:
     results = [
         cache.cached_toy(name, 200, noise, c, n, int(seed)) for name in ("half_circle", "square")
     ]
-    fig = figures.toy_figure(results, one_row=presenter_mode())
+    fig = presentable(
+        figures.toy_figure(results, one_row=presenter_mode()), height=BELOW_CONTROL_PX
+    )
     config = image_export(f"denoise_toy_noise{noise:g}_c{c:g}_n{n}")
-    chart(presentable(fig, height=BELOW_CONTROL_PX), key="dn_toy_chart", config=config)
+    said = figures.describe_toy(results, noise=noise)
+    chart(fig, key="dn_toy_chart", config=config, description=said)
     notice_of("dn_toy")
     if not prose():
         return

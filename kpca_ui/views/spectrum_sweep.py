@@ -241,7 +241,8 @@ def chosen_width_view(points: PointSet, chosen: Choice, n_leading: int) -> None:
         if isinstance(components_or_reason, str):
             (st.info if made.regime_[index] == CONSTANT else st.warning)(components_or_reason)
         else:
-            _show(components_or_reason, "maps", stem)
+            said = figures.describe_components_at(components_or_reason)
+            _show(components_or_reason, "maps", stem, description=said)
     if above is None:
         notice_of("sp_spectrum")  # under the spectrum and the component maps
         above = st.container()

@@ -18,7 +18,7 @@ from plotly.colors import qualitative
 from ...kernel_pca import Progress
 from ...spectrum import CONSTANT, WidthSweep, component_grid
 from .. import layout, panels, style
-from ..words import Description, share, subscript
+from ..words import Description, plain, share, subscript
 from .marks import (
     FONT,
     HEIGHT,
@@ -545,9 +545,89 @@ def components_at_figure(
             "every eigenvalue of the centred kernel matrix is 0 to rounding at this width, so "
             "the kernel sees no differences between the points; choose a narrower width"
         )
+    scores = model.transform(sweep.X_fit_)
     if sweep.n_features_in_ == 2:
         xs, ys, values = component_grid(model, sweep.X_fit_)
         title = f"The first two components at {value}"
-        return component_maps_figure(xs, ys, values, sweep.X_fit_, title=title, width_px=width_px)
-    title = f"The data on the first two components at {value}"
-    return projection_figure(model.transform(sweep.X_fit_), labels, title=title)
+        fig = component_maps_figure(xs, ys, values, sweep.X_fit_, title=title, width_px=width_px)
+        bounds = np.max(np.abs(values), axis=(1, 2))
+        bounds[bounds == 0] = 1.0  # as the maps divide
+        scores, planes = scores / bounds, values / bounds[:, None, None]
+    else:
+        title = f"The data on the first two components at {value}"
+        fig = projection_figure(scores, labels, title=title)
+        planes = [None] * scores.shape[1]
+    # the numbers of the figure's words (describe_components_at), carried by the figure
+    fig.layout.meta = {
+        "components": [
+            {
+                "eigenvalue": float(model.eigenvalues_[k]),
+                "share": float(sweep.ratios_[index, k]),
+                "data": [float(scores[:, k].min()), float(scores[:, k].max())],
+                **(
+                    {}
+                    if plane is None
+                    else {
+                        "positive": float(np.mean(plane > 0)),
+                        "flat": float(np.mean(np.abs(plane) < MAPS_FLAT)),
+                    }
+                ),
+            }
+            for k, plane in enumerate(planes)
+        ]
+    }
+    return fig
+
+
+MAPS_FLAT = panels.LEVEL_STEP / 2
+"""A map is "near 0" where its value is within this of 0 (of its largest |value|): short of
+the first contour line's level."""
+
+
+def describe_components_at(figure: go.Figure) -> Description:
+    """:func:`components_at_figure` in words, from the numbers it carries (``layout.meta``):
+    per component its λ and share λ_k/Σλ, its range over the data, and on the maps (2-D
+    data) the shares of the plane where it is positive and where it is near 0
+    (:data:`MAPS_FLAT`): a component that varies along the data, or one that is flat away
+    from it.  The table: those numbers, a row per component."""
+    label = plain(figure.layout.title.text)
+    rows = figure.layout.meta["components"]
+    maps = "positive" in rows[0]
+    said = [
+        f"{label}: a map over the plane around the data of each of the first {len(rows)} "
+        "components, divided by its largest |value| on the map, coloured from blue "
+        "(negative) through white (0) to red (positive), with contour lines every "
+        f"{panels.LEVEL_STEP:g} and the data as dots."
+        if maps
+        else f"{label}: the data as points, at their values on the first {len(rows)} components."
+    ]
+    for k, row in enumerate(rows, start=1):
+        low, high = row["data"]
+        where = (
+            f" positive on {row['positive']:.0%} of the map and near 0 (within "
+            f"±{MAPS_FLAT:g}) on {row['flat']:.0%};"
+            if maps
+            else ""
+        )
+        said.append(
+            f"Component {k}: λ = {row['eigenvalue']:.3g} ({share(row['share'])} of the "
+            f"variance);{where} on the data from {low:.2f} to {high:.2f}."
+        )
+    table = pd.DataFrame(
+        {
+            "component k": np.arange(1, len(rows) + 1),
+            "eigenvalue": [row["eigenvalue"] for row in rows],
+            "λk/Σλ": [row["share"] for row in rows],
+            "lowest on the data": [row["data"][0] for row in rows],
+            "highest on the data": [row["data"][1] for row in rows],
+            **(
+                {
+                    "share of the map positive": [row["positive"] for row in rows],
+                    "share of the map near 0": [row["flat"] for row in rows],
+                }
+                if maps
+                else {}
+            ),
+        }
+    )
+    return Description(label, " ".join(said), table)

@@ -132,11 +132,12 @@ def ratio_lines_figure(
     layout = decoration(
         sweep, chosen, data, shapes=shapes, annotations=annotations, width_px=width_px
     )
-    # 0 a little above the x axis: at the corner its tick label touched the first width's
-    # ("10⁻³", a Laplacian's sweep on the projector)
+    # 0 above the x axis by more than half its tick label, whose height grows with the plot's
+    # (a plot ~9.5 fonts tall at every room scale): at the corner it touched the first
+    # width's ("10⁻³"), the gap between them fixed in pixels (at −0.04, 3840 × 2160's projector)
     layout["yaxis"] = {
         "title": {"text": "share of the variance λ<sub>k</sub>/Σλ"},
-        "range": [-0.04, 1.02],
+        "range": [-0.07, 1.02],
     }
     layout["title"] = {"text": "Normalised eigenvalues λ<sub>k</sub>/Σλ", "x": 0}
     return figure(data, layout)
