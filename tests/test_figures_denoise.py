@@ -218,3 +218,12 @@ def test_a_mosaics_title_is_broken_to_fit_a_phone(build):
     more = 2 * style.TITLE_LINE_PX * (len(lines) - 1)
     assert narrow.layout.margin.t - wide.layout.margin.t == more
     assert narrow.layout.height - wide.layout.height == more
+
+
+def test_error_curve_axis_title_stands_off_its_tick_labels_more_in_a_larger_room():
+    """The n axis's title sets its gap to the tick labels, which a projector's copy grows with
+    the room (the theme's 20 px put "number of components n" on "32" at 3840 × 2160)."""
+    fig = error_curve_figure(_sweep(False), title_prefix="USPS")
+    assert fig.layout.xaxis.title.standoff == style.AXIS_STANDOFF_PX
+    big = style.for_projector(fig, height=440, room=3.0)
+    assert big.layout.xaxis.title.standoff == 3 * style.AXIS_STANDOFF_PX

@@ -7,6 +7,7 @@ import pytest
 from sklearn.datasets import load_digits
 
 from kpca_core.denoise import DigitDenoiser
+from kpca_core.figures import layout, style
 from kpca_core.figures.preimages import (
     METHOD_COLOURS,
     PHONE_PLOT_MARGIN_PX,
@@ -62,6 +63,20 @@ def test_table1_shows_ours_with_the_range_and_the_papers_numbers():
     projected = table1_figure(fake_table(), ranges=False)
     assert projected.data[0].text[0][0] == "2100"
     assert "customdata[1]" in projected.data[0].hovertemplate  # the range on hovering
+
+
+@pytest.mark.parametrize("room", [1.0, 1.5, 3.0])
+def test_table1_title_and_the_upper_tables_have_room_at_every_room_scale(room):
+    """The figure's title, centred in the top margin, and the upper table's title at its foot
+    (twice its line) fit in it on a projector of any size; plotly's 100 px, which a projector's
+    copy did not grow, put one on the other at 3840 × 2160, and the title above the chart's
+    edge.  The n axis's title keeps as much larger a gap to its tick labels."""
+    big = style.for_projector(table1_figure(fake_table(), ranges=False), room=room).layout
+    table_px = big.annotations[0].font.size
+    assert big.margin.t >= layout.lines_px(1, big.title.font.size) + 2 * layout.lines_px(
+        1, table_px
+    )
+    assert big.xaxis2.title.standoff == pytest.approx(style.AXIS_STANDOFF_PX * room)
 
 
 def test_fig3_figure_writes_each_fraction_under_its_image():

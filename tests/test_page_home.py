@@ -7,7 +7,7 @@ import streamlit as st
 from conftest import APP, figures, open_view
 from streamlit.testing.v1 import AppTest
 
-from kpca_ui import shell
+from kpca_ui import presenter, shell
 from kpca_ui.views import home, home_pictures
 
 
@@ -93,6 +93,18 @@ def test_gallery_cards_keep_presenter_mode():
     assert all(query["presenter"] == "true" for _, query in links)
     plain = gallery_links(AppTest.from_file(APP).run(timeout=60))
     assert all("presenter" not in query for _, query in plain)
+
+
+def test_gallery_pictures_grow_with_the_presenters_room():
+    """At 3840 × 2160 presenter mode draws the gallery's pictures three times as tall as at
+    1280 × 720, as it does the views' figures (they were 180 px on any screen: Fig. 2's
+    panels 160 px, the digits 87 px tall, under the room's 270 and 144 px)."""
+    at = AppTest.from_file(APP)
+    at.query_params["presenter"] = "true"
+    at.session_state[presenter.ROOM] = {"viewport": {"width": 3840, "height": 2160}}
+    shown = [f for f in figures(at.run(timeout=60)) if f.key.startswith("home_pic_")]
+    assert len(shown) == len(home.GALLERY)
+    assert all(f.spec["layout"]["height"] == 3 * home_pictures.HEIGHT_PX for f in shown)
 
 
 @pytest.mark.parametrize(

@@ -154,3 +154,12 @@ def test_a_plan_height_leaves_room_for_the_grown_margins():
     margin = {"t": 40, "b": 10}
     planned = style.projector_plan_height(440, margin)
     assert planned + (style.FONT_SCALE - 1) * 50 == pytest.approx(440, abs=1)
+
+
+@pytest.mark.parametrize("room", [1.0, 1.5, 3.0])
+def test_an_axis_titles_standoff_grows_with_the_room(room):
+    """The gap between an axis's tick labels and its title is in pixels: a 20 px one let the
+    title's three times larger line reach up into the tick labels at 3840 × 2160."""
+    fig = figure().update_xaxes(title={"text": "n", "standoff": style.AXIS_STANDOFF_PX})
+    big = style.for_projector(fig, room=room).layout
+    assert big.xaxis.title.standoff == pytest.approx(style.AXIS_STANDOFF_PX * room)

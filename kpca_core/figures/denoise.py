@@ -550,7 +550,12 @@ def error_curve_figure(
         below = style.title_lines(ratios, width_px, SUP_EM * TITLE_FONT["size"])
         title = "<br>".join([*heading, *(f"<sup>{line}</sup>" for line in below)])
     more_px = style.TITLE_LINE_PX * (title.count("<br>") - 1)  # beyond the usual two lines
-    fig.update_xaxes(type="log", title="number of components n", tickvals=ticks, ticktext=ticks)
+    fig.update_xaxes(
+        type="log",
+        title={"text": "number of components n", "standoff": style.AXIS_STANDOFF_PX},
+        tickvals=ticks,
+        ticktext=ticks,
+    )
     fig.update_yaxes(title="mean squared error per digit", rangemode="tozero")
     fig.update_layout(
         title={"text": title, "font": TITLE_FONT},

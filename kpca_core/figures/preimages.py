@@ -43,6 +43,17 @@ def _layout(fig: go.Figure, *, title: str, height: int) -> go.Figure:
 
 
 # -------------------------------------------------------------------- Table 1
+SUBPLOT_TITLE_PX = 16
+"""The size of a table's title over it (``make_subplots``' own)."""
+TABLE1_TOP_PX = (
+    layout.lines_px(1, TITLE_FONT["size"]) + 2 * layout.lines_px(1, SUBPLOT_TITLE_PX) + 10
+)
+"""Above Table 1's upper table: the figure's title's line, centred in this margin (plotly's), and
+below it the table's title, at the margin's foot (twice its line), with 10 px to spare.  A margin
+of the figure's own, which a projector's copy grows with its fonts: plotly's 100 px did not, and
+at 3840 × 2160 the title stood on the table's and above the chart's edge."""
+
+
 def table1_figure(
     table: GaussiansTable, *, ranges: bool = True, width_px: int | None = None
 ) -> go.Figure:
@@ -138,7 +149,12 @@ def table1_figure(
     title = "De-noising eleven Gaussians in R¹⁰: linear / kernel (> 1: kernel PCA better)"
     fig.update_yaxes(autorange="reversed")
     if not narrow:
-        fig.update_xaxes(title="number of components n", row=2, col=1)
+        fig.update_xaxes(
+            title={"text": "number of components n", "standoff": style.AXIS_STANDOFF_PX},
+            row=2,
+            col=1,
+        )
+        fig.update_layout(margin={"t": TABLE1_TOP_PX})
         return _layout(fig, title=title, height=640)
     # a phone's: n down each table; no colour bar (each cell shows its number): drawn in
     # place over the desktop's figure (the page's width is measured after the first

@@ -127,6 +127,10 @@ MARKER_SCALE = 1.4
 """Presenter mode: every marker this much larger."""
 PLOTLY_FONT_PX = 12
 """plotly's default font size, for a figure that sets none."""
+AXIS_STANDOFF_PX = 20
+"""Between an x axis's tick labels and its title: the theme's (``kpca_ui/chart.js``), set by a
+figure itself so that :func:`for_projector` grows it with the room (the theme's stays 20 px:
+at 3840 × 2160 the title's three times larger line reached up into the tick labels)."""
 COLORBAR_PX = {"thickness": 30, "xpad": 10, "ypad": 10}
 """plotly's default sizes of a colour bar in pixels, for one that sets none."""
 _FONT_KEYS = frozenset(
@@ -158,9 +162,10 @@ def for_projector(fig: go.Figure, *, height: int | None = None, room: float = 1.
         that places text in data units plans for :func:`projector_plan_height`.
     room : float
         How much larger than 1280 × 720 the screen is (``kpca_ui.presenter.room_scale``):
-        every size above, the four margins, colour bars, a fixed width and ``height``
-        grow by as much again, so that a figure planned for 1280 × 720 (its builder's
-        ``width_px``, ``height``) is drawn the same on a larger screen, larger.
+        every size above, the four margins, colour bars, an axis title's ``standoff``, a
+        fixed width and ``height`` grow by as much again, so that a figure planned for
+        1280 × 720 (its builder's ``width_px``, ``height``) is drawn the same on a larger
+        screen, larger.
     """
     spec = fig.to_dict()
     layout = spec.setdefault("layout", {})
@@ -273,6 +278,8 @@ def _enlarge(node: dict, seen: set[int], room: float) -> None:
                 value.update({k: _scaled(value[k], room) for k in COLORBAR_PX if k in value})
             elif key == "pad":  # a title's or a margin's, in pixels
                 value.update({k: _scaled(v, room) for k, v in value.items()})
+            elif key == "title" and "standoff" in value:  # an axis title's gap, in pixels
+                value["standoff"] = _scaled(value["standoff"], room)
             _enlarge(value, seen, room)
         elif isinstance(value, list | tuple):
             for item in value:

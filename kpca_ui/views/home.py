@@ -14,7 +14,7 @@ import kpca_core  # noqa: F401  (the package before a submodule: test_pages_impo
 from kpca_core.figures.words import Description
 from kpca_ui.chart import chart
 from kpca_ui.presenter import KEY as PRESENTER
-from kpca_ui.presenter import presenter_mode, prose
+from kpca_ui.presenter import presentable, presenter_mode, prose
 from kpca_ui.settings import Settings
 from kpca_ui.shell import NAVIGATION
 from kpca_ui.views import contours, denoising, features, spectrum
@@ -186,8 +186,8 @@ def classic_figures_gallery(per_row: int = 3) -> None:
             with column.container(border=True):
                 # the card's title stays shown in presenter mode
                 st.markdown(f"<p><b>{html.escape(card.title)}</b></p>", unsafe_allow_html=True)
-                chart(
-                    pictures.picture(card.picture),
+                chart(  # in presenter mode as much larger as the room is, as a figure
+                    presentable(pictures.picture(card.picture), height=pictures.HEIGHT_PX),
                     key=f"home_pic_{start}_{card.picture}",
                     config={"staticPlot": True},
                     description=Description(card.title, card.caption),
