@@ -44,6 +44,7 @@ NOTICE = (  # presenter mode's one line under the spectrum and the component map
 SWEEP_PX = FIGURE_PX + 80  # on the projector (a slide: 60 px less), plots ≥ AREA_MIN_PX tall
 SCREEN = "sp_screen"  # the listener of the page's width (a phone's: the maps stacked)
 PROGRESS_DELAY_S = 0.3  # the progress bar appears only when the sweep takes longer than this
+DK_MARK = (gamma_to_sigma(DK_GAMMA), "D&K c = 0.017")  # on the three rings, Gaussian
 
 
 def _cost(points: PointSet, chosen: Choice) -> budget.Cost:
@@ -102,7 +103,7 @@ def figure(
     plain dicts built in the server, 1-2.5 ms each (``bench/spectrum.py --new-sweep``), less
     than a trip to a worker, and serialised once."""
     made = sweep(points, chosen)
-    marks = [(gamma_to_sigma(DK_GAMMA), "D&K c = 0.017")] if dk_rings(points, made.kernel) else []
+    marks = [DK_MARK] if dk_rings(points, made.kernel) else []
     make = {
         "lines": lambda: figures.ratio_lines_figure(
             made, n_leading=n_leading, chosen=index, marks=marks, width_px=width
@@ -366,7 +367,9 @@ def dk_note(points: PointSet, chosen: Choice) -> None:
         f"{courses[1]} too, towards 1 (K → 1 1ᵀ). At their c it is {centred_at_c:.3f} "
         f"centred and {not_centred_at_c:.3f} not centred on these points."
     )
-    _show(figure(points, chosen, "centring"), "centring", file_stem(points, chosen))
+    said = figures.describe_centring(made, not_centred, marks=[DK_MARK])
+    fig = figure(points, chosen, "centring")
+    _show(fig, "centring", file_stem(points, chosen), description=said)
 
 
 @guarded("sp", "the film of the sweep")
@@ -374,7 +377,8 @@ def sweep_film(points: PointSet, chosen: Choice) -> None:
     """On request, the spectrum at every width as an animation played in the browser (a
     large figure that most visits never play)."""
     if SETTINGS.draw("sp_film"):
-        _show(figure(points, chosen, "film"), "film", file_stem(points, chosen), height=None)
+        said = figures.describe_spectrum_film(sweep(points, chosen))
+        _show(figure(points, chosen, "film"), "film", file_stem(points, chosen), None, None, said)
 
 
 @guarded("sp", "the download of the sweep")
