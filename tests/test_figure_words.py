@@ -463,7 +463,7 @@ def test_centring_in_words_reads_as_its_two_lines(rings_sweep) -> None:
     centred, plain_k = (np.asarray(t.y, float) for t in fig.data)
     assert [t.name for t in fig.data] == ["centred in F (eq. 49)", "not centred (K itself)"]
     x = np.asarray(fig.data[0].x, float)
-    for name, y in (("centred in F", centred), ("not centred", plain_k)):
+    for name, y in (("Centred in F", centred), ("Not centred", plain_k)):
         assert f"{name}: from {y[0]:.3f} at σ = {x[0]:.3g} to {y[-1]:.3f} at σ = {x[-1]:.3g}" in (
             said.text
         )
@@ -474,7 +474,7 @@ def test_centring_in_words_reads_as_its_two_lines(rings_sweep) -> None:
         in (said.text)
     )
     assert "D&K c = 0.017 at σ = 5.39" in said.text
-    assert np.allclose(said.table["not centred"], uncentred)
+    assert np.allclose(said.table["Not centred"], uncentred)
 
 
 def test_fig5_in_words_gives_each_panel_its_radius_component_and_the_rings_on_kpc1() -> None:

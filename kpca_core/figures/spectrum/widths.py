@@ -266,7 +266,7 @@ def describe_centring(
     """:func:`centring_share_figure` in words: each line's (λ₁+λ₂)/Σλ at the narrowest and
     the widest width, whether it rises monotonically, the width where centring (eq. 49)
     changes it most, and the ``marks``; the table, both lines at every width."""
-    lines = {"centred in F": centred.share(2), "not centred": np.asarray(uncentred, float)}
+    lines = {"Centred in F": centred.share(2), "Not centred": np.asarray(uncentred, float)}
 
     def at(i: int) -> str:
         return format_parameter(centred, float(centred.widths_[i]))
@@ -287,7 +287,7 @@ def describe_centring(
             for name, y in lines.items()
         ),
     ]
-    gap = np.abs(lines["centred in F"] - lines["not centred"])
+    gap = np.abs(lines["Centred in F"] - lines["Not centred"])
     if np.isfinite(gap).any():
         far = int(np.nanargmax(gap))
         centred_far, uncentred_far = (y[far] for y in lines.values())
