@@ -435,10 +435,10 @@ def test_the_film_in_words_reads_as_its_first_and_last_frames(rings_sweep) -> No
         width, _, two = title.partition(": (λ₁+λ₂)/Σλ = ")
         assert (
             f"{end} frame, {width}: λ₁ holds {bars[0]:.1%} of the variance, λ₁+λ₂ "
-            f"{float(two):.1%}, "
+            f"{float(two):.1%}; "
         ) in said.text
         count, beyond = re.search(
-            f"{end} frame.*?, (\\d+) components? carry 90%( \\(beyond the 20 bars\\))?",
+            f"{end} frame.*?; (\\d+) components? for 90%( \\(beyond the 20 bars\\))?",
             said.text,
         ).groups()
         if cumulative[-1] >= 0.9 + 1e-6:  # reached within the bars: where the line crosses 90%

@@ -650,7 +650,7 @@ def describe_spectrum_film(sweep: WidthSweep, *, n_bars: int = 20) -> Descriptio
         beyond = f" (beyond the {n_bars} bars)" if counts[i] > n_bars else ""
         return (
             f"{end} frame, {at(i)}: λ₁ holds {share(sweep.ratios_[i, 0])} of the variance, "
-            f"λ₁+λ₂ {share(two[i])}, {_count(counts[i])} carry 90%{beyond}."
+            f"λ₁+λ₂ {share(two[i])}; {_count(counts[i])} for 90%{beyond}."
         )
 
     label = f"The spectrum at every {parameter_label(sweep)}, as a film"
