@@ -475,7 +475,7 @@ def class_points(shown: rooms.Snapshot) -> None:
     sweep, fig = grid(points, chosen, space)
     key = "cl_points_chart" + ("_pj" if presenter_mode() else "")  # a new chart for the screen
     students = shown.counts().split(", ")[0]  # "3 students"
-    said = describe_contours(sweep, title=f"{title}, placed by {students}")
+    said = describe_contours(sweep, title=f"{title}, in a class of {students}")
     chart(fig, key=key, config=export_config("class_points"), description=said)
     if len(keep) < len(shown.points):
         st.caption(f"{title}, so that the figure keeps up; every point is in the CSV.")
