@@ -3,6 +3,7 @@ words and numbers of a description are those of the figure it describes."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import numpy as np
@@ -417,3 +418,179 @@ def test_the_component_maps_in_words_read_as_their_pictures(rings_sweep) -> None
         assert f"Component {k + 1}: λ = " in said.text
         assert f"on the data from {drawn.min():.2f} to {drawn.max():.2f}." in said.text
     assert "positive on" not in said.text
+
+
+def test_the_film_in_words_reads_as_its_first_and_last_frames(rings_sweep) -> None:
+    """The widths it runs over (its slider), and at the first and last frame λ₁'s share (the
+    first bar), (λ₁+λ₂)/Σλ (the frame's title) and the components for 90% (the cumulative
+    line), as the frames draw them."""
+    sweep = rings_sweep
+    fig = spectrum_figures.spectrum_film_figure(sweep)
+    said = spectrum_figures.describe_spectrum_film(sweep)
+    steps = fig.layout.sliders[0].steps
+    assert f"an animation of {len(fig.frames)} frames" in said.text
+    for end, frame in (("First", fig.frames[0]), ("Last", fig.frames[-1])):
+        bars, cumulative = (np.asarray(t.y, float) for t in frame.data[:2])
+        title = plain(frame.layout.title.text)
+        width, _, two = title.partition(": (λ₁+λ₂)/Σλ = ")
+        assert (
+            f"{end} frame, {width}: λ₁ holds {bars[0]:.1%} of the variance, λ₁+λ₂ "
+            f"{float(two):.1%}; "
+        ) in said.text
+        count, beyond = re.search(
+            f"{end} frame.*?; (\\d+) components? for 90%( \\(beyond the 20 bars\\))?",
+            said.text,
+        ).groups()
+        if cumulative[-1] >= 0.9 + 1e-6:  # reached within the bars: where the line crosses 90%
+            assert int(count) == np.argmax(cumulative >= 0.9 - 1e-6) + 1 and not beyond
+        else:
+            assert int(count) > len(bars) and beyond
+    for step in (steps[0], steps[-1]):
+        assert f"= {step.label}" in said.text
+    assert np.allclose(said.table["λ1/Σλ"], sweep.ratios_[:, 0])
+
+
+def test_centring_in_words_reads_as_its_two_lines(rings_sweep) -> None:
+    """Each line's share at the narrowest and widest width and the width where they differ
+    most, as the two lines draw them; the mark's label."""
+    from kpca_core.spectrum import WidthSweep as Sweep
+
+    sweep = rings_sweep
+    uncentred = Sweep("rbf", n_widths=20, center=False).fit(sweep.X_fit_).share(2)
+    marks = [(5.39, "D&K c = 0.017")]
+    fig = spectrum_figures.centring_share_figure(sweep, uncentred, marks=marks)
+    said = spectrum_figures.describe_centring(sweep, uncentred, marks=marks)
+    centred, plain_k = (np.asarray(t.y, float) for t in fig.data)
+    assert [t.name for t in fig.data] == ["centred in F (eq. 49)", "not centred (K itself)"]
+    x = np.asarray(fig.data[0].x, float)
+    for name, y in (("Centred in F", centred), ("Not centred", plain_k)):
+        assert f"{name}: from {y[0]:.3f} at σ = {x[0]:.3g} to {y[-1]:.3f} at σ = {x[-1]:.3g}" in (
+            said.text
+        )
+    gap = np.abs(centred - plain_k)
+    far = int(np.nanargmax(gap))
+    assert (
+        f"most apart at σ = {x[far]:.3g}: {centred[far]:.3f} centred, {plain_k[far]:.3f} not"
+        in (said.text)
+    )
+    assert "D&K c = 0.017 at σ = 5.39" in said.text
+    assert np.allclose(said.table["Not centred"], uncentred)
+
+
+def test_fig5_in_words_gives_each_panel_its_radius_component_and_the_rings_on_kpc1() -> None:
+    """Per panel, the component that carries the radius with its |ρ| as the panel's title
+    writes it, and the rings' ranges along kPC 1 as the points lie; whether they overlap."""
+    from kpca_core.figures import rings as ring_figures
+    from kpca_core.rings import DK_GAMMA, fig5_readings
+
+    X, labels = three_rings(60, 0.0, 0)
+    readings = fig5_readings(X, gamma=DK_GAMMA)
+    names = ("radius 1", "radius 2", "radius 4")
+    fig = ring_figures.fig5_figure(readings, labels, group_names=names, gamma=DK_GAMMA)
+    said = ring_figures.describe_fig5(readings, labels, group_names=names, gamma=DK_GAMMA)
+    assert said.label == plain(fig.layout.title.text)
+    titles = [plain(a.text) for a in fig.layout.annotations]
+    for panel, (reading, title) in enumerate(zip(readings, titles, strict=True)):
+        values = dict(re.findall(r"kPC (\d) (\d\.\d\d)", title))
+        k = max(values, key=lambda j: float(values[j]))
+        assert f"the radius is kPC {k} (|Spearman ρ| {values[k]})" in said.text
+        traces = [t for t in fig.data if t.xaxis == ("x" if panel == 0 else "x2")]
+        ranges = [(np.min(t.x), np.max(t.x)) for t in traces]
+        for name, (low, high) in zip(names, ranges, strict=True):
+            assert f"{name} from {low:.3g} to {high:.3g}" in said.text
+        ordered = sorted(ranges)
+        apart = all(a[1] < b[0] for a, b in itertools.pairwise(ordered))
+        words = "apart" if apart else "overlapping"
+        heading = "Centred in F" if reading.center else "Not centred in F"
+        found = re.findall(
+            r"(\w+ centred in F|Centred in F)[^:]*: the radius is kPC \d \(\|Spearman "
+            r"ρ\| [\d.]+\)\. Along kPC 1, the rings lie (\w+)",
+            said.text,
+        )
+        assert dict(found)[heading] == words
+    assert len(said.table) == 2 * readings[0].correlations.size
+
+
+def test_the_confusion_matrix_in_words_gives_the_accuracy_and_the_most_confused_pair() -> None:
+    rng = np.random.RandomState(0)
+    confusion = np.diag(rng.randint(150, 250, 10)) + rng.randint(0, 4, (10, 10)) * (
+        1 - np.eye(10, dtype=int)
+    )
+    confusion[4, 9] = 17  # the most confused: a true 4 read as a 9
+    fig = feature_figures.confusion_figure(confusion)
+    said = feature_figures.describe_confusion(confusion)
+    counts = np.asarray(fig.data[0].text, int)
+    wrong = np.asarray(fig.data[0].z, float)  # the coloured cells: the errors
+    total, errors = counts.sum(), int(np.nansum(wrong))
+    assert f"{total - errors} of {total} test digits right ({(total - errors) / total:.1%})" in (
+        said.text
+    )
+    r, c = np.unravel_index(np.nanargmax(wrong), wrong.shape)
+    assert f"most often a true {fig.data[0].y[r]} read as {fig.data[0].x[c]}: {17} digits" in (
+        said.text
+    )
+    assert said.table["count"].sum() == total
+
+
+def test_the_misclassified_digits_in_words_say_how_many_and_which() -> None:
+    rng = np.random.RandomState(0)
+    true, predicted = rng.randint(0, 10, 15), rng.randint(0, 10, 15)
+    predicted[predicted == true] = (true[predicted == true] + 1) % 10
+    fig = feature_figures.misclassified_figure(rng.uniform(-1, 1, (15, 256)), true, predicted)
+    said = feature_figures.describe_misclassified(true, predicted)
+    shown = list(fig.layout.xaxis.ticktext)
+    assert f"15 test digits misclassified; the first {len(shown)} shown" in said.text
+    assert ", ".join(shown) in said.text
+    assert len(said.table) == 15
+    none = feature_figures.describe_misclassified(true[:0], predicted[:0])
+    assert "no misclassified digits" in none.text
+
+
+def test_contours_with_groups_in_words_count_each_group_and_say_what_kpc1_does() -> None:
+    """Each group's points as the figure's markers hold them, and the share of kPC 1's
+    variance between the groups, checked against pandas' group means (η²)."""
+    import pandas as pd
+
+    X, labels = three_rings(40, 0.1, 0)
+    labels = labels + 1  # a class's groups are 1, 2, 3
+    sweep = ct.contour_sweep(X, [ct.KernelSpec("rbf", sigma=1.0)], n_components=2, labels=labels)
+    colours = ("#E69F00", "#56B4E9", "#009E73")
+    fig = contour_figures.contour_figure(sweep, title="The class's points", group_colours=colours)
+    said = contour_figures.describe_contours(sweep, title="The class's points")
+    markers = [t for t in fig.data if (t.name or "").startswith("group ")]
+    assert len(markers) == 3
+    for trace in markers:  # a group's markers in each of the two panels
+        assert f"{trace.name}: {len(trace.x) // 2} points" in said.text
+    kpc1 = pd.Series(sweep.columns[0].fit.projections[:, 0])
+    means = kpc1.groupby(labels).transform("mean")
+    eta = ((means - kpc1.mean()) ** 2).sum() / ((kpc1 - kpc1.mean()) ** 2).sum()
+    column = sweep.column_label(0)
+    assert f"{column}: {eta:.0%} of kPC 1's variance on the data lies between the groups" in (
+        said.text
+    )
+
+
+def test_the_digit_wall_in_words_says_which_digits_and_how_much_each_method_changed() -> None:
+    """Per digit its name and the mean squared change of each method, read from the wall's
+    own tiles (written, classic, kernel rows per band)."""
+    rng = np.random.RandomState(0)
+    side, columns, names = 4, 3, ["D3", "D4", "D5", "D6"]
+    images = np.full((6, columns, side**2), -1.0)
+    for i in range(len(names)):
+        band, c = divmod(i, columns)
+        images[3 * band : 3 * band + 3, c] = rng.uniform(-1, 1, (3, side**2))
+    fig = denoise_figures.mosaic_figure(
+        images, side=side, row_labels=["Written", "Classic", "Kernel"] * 2, column_labels=[""] * 3
+    )
+    said = denoise_figures.describe_wall(images, names, of=9)
+    z, step = np.asarray(fig.data[0].z, float), side + 1
+    assert "4 digits, the latest of 9: D3, D4, D5, D6" in said.text
+    for i, name in enumerate(names):
+        band, c = divmod(i, columns)
+        tiles = [
+            z[(3 * band + r) * step : (3 * band + r) * step + side, c * step : c * step + side]
+            for r in range(3)
+        ]
+        classic, kernel = (np.mean((t - tiles[0]) ** 2) for t in tiles[1:])
+        assert f"{name}: classic {classic:.3f}, kernel {kernel:.3f}" in said.text
+    assert len(said.table) == 4

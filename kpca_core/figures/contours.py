@@ -724,7 +724,7 @@ def describe_contours(sweep: ContourSweep, *, title: str = "") -> Description:
         f"{label}. A grid of {n_columns} kernel{'s' if n_columns > 1 else ''} (columns) by "
         f"{sweep.n_components} components (rows) over {len(sweep.X)} data points: each panel "
         "colours one component's value over the plane, red positive, blue negative. "
-        + " ".join(said)
+        + " ".join(said + _groups_on_kpc1(sweep))
     )
     table = eigenvalues_table(sweep)
     table["contour_lines"] = [
@@ -733,6 +733,39 @@ def describe_contours(sweep: ContourSweep, *, title: str = "") -> Description:
         for r in range(column.fit.n_components)
     ]
     return Description(label, text, table)
+
+
+def _between(values: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """The share of each column of ``values``' variance that lies between the groups of
+    ``labels`` (the correlation ratio η²): 1 when each group sits at one value, 0 when the
+    groups' means coincide."""
+    groups = np.unique(labels)
+    centres = np.array([values[labels == g].mean(axis=0) for g in groups])
+    sizes = np.array([np.sum(labels == g) for g in groups])
+    between = (sizes[:, None] * (centres - values.mean(axis=0)) ** 2).sum(axis=0)
+    total = ((values - values.mean(axis=0)) ** 2).sum(axis=0)
+    return np.divide(between, total, out=np.zeros(values.shape[1]), where=total > 0)
+
+
+def _groups_on_kpc1(sweep: ContourSweep) -> list[str]:
+    """With groups: each group's points, and per kernel how much of kPC 1's variance on the
+    data lies between the groups and each group's mean kPC 1."""
+    labels = np.asarray(sweep.labels) if sweep.labels is not None else np.zeros(0)
+    groups = np.unique(labels)
+    if len(groups) < 2:
+        return []
+    counts = ", ".join(f"group {g}: {np.sum(labels == g)} points" for g in groups)
+    said = [f"The data in {len(groups)} groups ({counts})."]
+    for c, column in enumerate(sweep.columns):
+        if column.n_components < 1:
+            continue
+        kpc1 = column.fit.projections[:, :1]
+        means = ", ".join(f"{kpc1[labels == g, 0].mean():.3g}" for g in groups)
+        said.append(
+            f"{sweep.column_label(c)}: {_between(kpc1, labels)[0]:.0%} of kPC 1's variance on "
+            f"the data lies between the groups, whose means on it are {means}."
+        )
+    return said
 
 
 def describe_projection(sweep: ContourSweep, column: int, i: int, j: int) -> Description:
@@ -757,9 +790,7 @@ def describe_projection(sweep: ContourSweep, column: int, i: int, j: int) -> Des
     if len(groups) > 1:
         centres = np.array([P[labels == g].mean(axis=0) for g in groups])
         sizes = np.array([np.sum(labels == g) for g in groups])
-        between = (sizes[:, None] * (centres - P.mean(axis=0)) ** 2).sum(axis=0)
-        total = ((P - P.mean(axis=0)) ** 2).sum(axis=0)
-        eta = np.divide(between, total, out=np.zeros(2), where=total > 0)
+        eta = _between(P, labels)
         said.append(
             f"Between the {len(groups)} groups lies {eta[0]:.0%} of kPC {i}'s variance and "
             f"{eta[1]:.0%} of kPC {j}'s."

@@ -324,6 +324,36 @@ NOISY = ("noisy", "With noise")
 """The label of the noisy digits' row (Fig. 4, side by side) or column (the demo)."""
 
 
+def describe_wall(images: np.ndarray, names: Sequence[str], *, of: int) -> Description:
+    """The class's digit wall (:func:`mosaic_figure` of ``images``: per band of digits, a row
+    as written, one cleaned by the classic method and one by the kernel method) in words:
+    which digits, the latest ``names`` of ``of``, and how much each method changed each one
+    (the mean squared change of its grey values, −1 … 1); the table, those numbers."""
+    n, columns = len(names), images.shape[1]
+    written, classic, kernel = (
+        np.array([images[3 * (i // columns) + row, i % columns] for i in range(n)])
+        for row in range(3)
+    )
+    changes = {
+        "classic": np.mean((classic - written) ** 2, axis=1),
+        "kernel": np.mean((kernel - written) ** 2, axis=1),
+    }
+    label = "The class's digits"
+    said = [
+        f"{label}: {n} digits, the latest of {of}: {', '.join(names)}. Each as written, "
+        "cleaned by the classic method (linear PCA) and by the kernel method (kernel PCA), "
+        "in three rows. How much each method changed each digit (mean squared change of its "
+        "grey values, −1 … 1):",
+        "; ".join(
+            f"{name}: classic {changes['classic'][i]:.3f}, kernel {changes['kernel'][i]:.3f}"
+            for i, name in enumerate(names)
+        )
+        + ".",
+    ]
+    table = pd.DataFrame({"digit": list(names), **{f"{k} change": v for k, v in changes.items()}})
+    return Description(label, " ".join(said), table)
+
+
 def describe_grid(grid: ImageGrid, *, title: str = "") -> Description:
     """A grid of digits (:func:`fig4_figure`, :func:`side_by_side_figure`,
     :func:`demo_figure`) in words: which digits, and how much of the noise each row (or the

@@ -29,7 +29,7 @@ from . import layout as rule
 from . import style
 from .denoise import mosaic_figure
 from .panels import colour_image, png_data_uri
-from .words import Description
+from .words import Description, plain
 
 REGION_TINT = 0.3
 """Opacity of a class's colour over its region: the page shows through the rest, so the
@@ -470,6 +470,35 @@ def confusion_figure(confusion: np.ndarray, *, title: str = "") -> go.Figure:
     return fig
 
 
+def describe_confusion(confusion: np.ndarray, *, title: str = "") -> Description:
+    """:func:`confusion_figure` in words: how many test digits are right, and the confusions
+    that occur most often (the darkest cells), with their counts; the table, every cell."""
+    confusion = np.asarray(confusion)
+    total, right = int(confusion.sum()), int(np.trace(confusion))
+    errors = confusion - np.diag(np.diag(confusion))
+    label = plain(title) or "Confusion matrix"
+    said = [
+        f"{label}: true digit (rows) against predicted digit (columns), the count in every "
+        f"cell, the errors coloured. {right} of {total} test digits right "
+        f"({right / max(total, 1):.1%}), {total - right} wrong."
+    ]
+    order = np.argsort(errors, axis=None, kind="stable")[::-1][:MOST_CONFUSED]
+    pairs = [np.unravel_index(cell, errors.shape) for cell in order if errors.flat[cell] > 0]
+    if pairs:
+        (r, c), *more = pairs
+        said.append(f"The errors are most often a true {r} read as {c}: {errors[r, c]} digits")
+        said[-1] += "".join(f"; then {r} as {c}: {errors[r, c]}" for r, c in more) + "."
+    true, predicted = np.indices(confusion.shape)
+    table = pd.DataFrame(
+        {"true": true.ravel(), "predicted": predicted.ravel(), "count": confusion.ravel()}
+    )
+    return Description(label, " ".join(said), table)
+
+
+MOST_CONFUSED = 3
+""":func:`describe_confusion` names at most this many confusions."""
+
+
 MISCLASSIFIED_GAP = 8
 """Pixels (of a 16-pixel digit) between two misclassified digits."""
 
@@ -508,6 +537,24 @@ def misclassified_figure(
     return mosaic_figure(
         tiles, side=side, row_labels=[""], column_labels=labels, title=title, gap=MISCLASSIFIED_GAP
     )
+
+
+def describe_misclassified(
+    true_labels: np.ndarray, predicted: np.ndarray, *, max_digits: int = 12, title: str = ""
+) -> Description:
+    """:func:`misclassified_figure` in words: how many digits are misclassified, and the
+    ones shown, each "true → predicted" as its label; the table, every one of them."""
+    n = min(len(true_labels), max_digits)
+    label = plain(title) or "Misclassified digits"
+    shown = ", ".join(f"{t} → {p}" for t, p in zip(true_labels[:n], predicted[:n], strict=True))
+    text = (
+        f"{label}: {len(true_labels)} test digits misclassified; the first {n} shown, each "
+        f"labelled true → predicted: {shown}."
+        if n
+        else f"{label}: no misclassified digits."
+    )
+    table = pd.DataFrame({"true": true_labels, "predicted": predicted})
+    return Description(label, text, table)
 
 
 def describe_table2(

@@ -8,15 +8,18 @@ says which component carries it.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..rings import Reading
 from . import layout as rule
 from . import style
+from .words import Description, plain
 
 FIG5_PAIRS = ((1, 3), (1, 2))
 """The components drawn: centred kPC 1 against kPC 3, uncentred kPC 1 against kPC 2."""
@@ -35,6 +38,11 @@ def reading_title(reading: Reading) -> str:
     name = "Centred in F" if reading.center else "Not centred in F (the paper's eq. 3.7)"
     values = ", ".join(f"kPC {k} {rho:.2f}" for k, rho in enumerate(reading.correlations, start=1))
     return f"<b>{name}</b><br>|Spearman ρ| with the radius ‖x‖: {values}"
+
+
+def _fig5_title(gamma: float | None) -> str:
+    title = "Deręgowski & Krzyśko, Fig. 5"
+    return title if gamma is None else f"{title}: k = exp(−{gamma:g}‖x − y‖²)"
 
 
 def fig5_figure(
@@ -79,10 +87,7 @@ def fig5_figure(
     title_px = rule.lines_px(max(map(len, titles)), font) + 6
     # one line where it can be (a title of several lines anchored at the top was cut):
     # the section's heading says the rest
-    title = "Deręgowski & Krzyśko, Fig. 5"
-    if gamma is not None:
-        title += f": k = exp(−{gamma:g}‖x − y‖²)"
-    head = rule.fit_lines(title, plot_w, font * rule.TITLE_EM)
+    head = rule.fit_lines(_fig5_title(gamma), plot_w, font * rule.TITLE_EM)
     head_px = rule.lines_px(len(head), font * rule.TITLE_EM) + 10
     panel_h = 360
     height = round((head_px + title_px) / text_scale + panel_h * (n if stacked else 1))
@@ -164,3 +169,49 @@ def fig5_figure(
         },
     )
     return fig
+
+
+def describe_fig5(
+    readings: Sequence[Reading],
+    labels: np.ndarray,
+    *,
+    pairs: Sequence[tuple[int, int]] = FIG5_PAIRS,
+    group_names: Sequence[str] | None = None,
+    gamma: float | None = None,
+) -> Description:
+    """:func:`fig5_figure` in words: per panel, the component whose order follows the radius
+    (largest |Spearman ρ|, as the panel's title writes them) and where each ring lies along
+    kPC 1, apart or overlapping: whether kPC 1 separates the rings.  The table: each
+    reading's components with λ_k/Σλ and |ρ|."""
+    label = _fig5_title(gamma)
+    labels = np.asarray(labels)
+    groups = np.unique(labels)
+    names = list(group_names) if group_names is not None else [f"group {g}" for g in groups]
+    counts = ", ".join(f"{n}: {np.sum(labels == g)}" for n, g in zip(names, groups, strict=True))
+    said = [f"{label}: the points of {len(groups)} rings ({counts} points) in two panels."]
+    for reading, (i, j) in zip(readings, pairs, strict=True):
+        k = reading.radius_component
+        ranges = [reading.components[labels == g, 0] for g in groups]
+        ordered = sorted((r.min(), r.max()) for r in ranges)
+        apart = all(a[1] < b[0] for a, b in itertools.pairwise(ordered))
+        where = ", ".join(
+            f"{n} from {r.min():.3g} to {r.max():.3g}" for n, r in zip(names, ranges, strict=True)
+        )
+        said.append(
+            f"{plain(reading_title(reading)).split(' |')[0]}, kPC {i} against kPC {j}: the "
+            f"radius is kPC {k} (|Spearman ρ| {reading.correlations[k - 1]:.2f}). Along kPC 1, "
+            f"the rings lie {'apart' if apart else 'overlapping'}: {where}."
+        )
+    table = pd.DataFrame(
+        [
+            {
+                "centred in F": reading.center,
+                "component k": k,
+                "λk/Σλ": reading.explained[k - 1],
+                "|Spearman ρ| with the radius": rho,
+            }
+            for reading in readings
+            for k, rho in enumerate(reading.correlations, start=1)
+        ]
+    )
+    return Description(label, " ".join(said), table)

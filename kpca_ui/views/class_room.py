@@ -30,6 +30,7 @@ from kpca_core import contours as ct
 from kpca_core.denoise import DEMO_N, DigitDenoiser
 from kpca_core.drawing import Drawing, encode, from_points
 from kpca_core.figures import denoise as digit_figures
+from kpca_core.figures.contours import describe_contours
 from kpca_core.figures.style import export_config
 from kpca_core.handwriting import Handwriting, to_digit
 from kpca_ui import draw, pad
@@ -453,9 +454,11 @@ def class_points(shown: rooms.Snapshot) -> None:
         space = Space(width // 2, height, height, colours, room=room_scale())
         n_components = 1
     chosen = Columns(spec, None, (), False, True, n_components, RESOLUTION)
-    _, fig = grid(points, chosen, space)
+    sweep, fig = grid(points, chosen, space)
     key = "cl_points_chart" + ("_pj" if presenter_mode() else "")  # a new chart for the screen
-    chart(fig, key=key, config=export_config("class_points"))
+    students = shown.counts().split(", ")[0]  # "3 students"
+    said = describe_contours(sweep, title=f"{title}, in a class of {students}")
+    chart(fig, key=key, config=export_config("class_points"), description=said)
     if len(keep) < len(shown.points):
         st.caption(f"{title}, so that the figure keeps up; every point is in the CSV.")
 
@@ -509,7 +512,9 @@ def digit_wall(shown: rooms.Snapshot) -> None:
         row_height=row_px,
     )
     key = "cl_digits_chart" + ("_pj" if presenter_mode() else "")  # a new chart for the screen
-    chart(presentable(fig, height=fig.layout.height), key=key, config=export_config("class_digits"))
+    said = digit_figures.describe_wall(images, [f"D{i + 1}" for i in latest_shown], of=len(showing))
+    config = export_config("class_digits")
+    chart(presentable(fig, height=fig.layout.height), key=key, config=config, description=said)
     notes = []
     if len(showing) > len(digits):
         notes.append(f"The latest {len(digits)} of {len(showing)} digits.")

@@ -420,13 +420,14 @@ def show_cell(table: features.Table2, degree: int, n: int, image_format: str) ->
     if prose():
         st.markdown(text("ft_live", cell=cell, wrong=wrong.size, n=labels.size))
     name = f"d{degree}_n{n}"
-    fig = figures.confusion_figure(cell.confusion)
-    _chart(fig, "ft_confusion_chart", f"features_confusion_{name}", image_format)
+    fig, said = figures.confusion_figure(cell.confusion), figures.describe_confusion(cell.confusion)
+    _chart(fig, "ft_confusion_chart", f"features_confusion_{name}", image_format, said)
     if prose():
         explain("ft_confusion")
     wrong_digits = images[wrong], labels[wrong], cell.predictions[wrong]
     fig = figures.misclassified_figure(*wrong_digits, title="Misclassified")
-    _chart(fig, "ft_wrong_chart", f"features_misclassified_{name}", image_format)
+    said = figures.describe_misclassified(*wrong_digits[1:], title="Misclassified")
+    _chart(fig, "ft_wrong_chart", f"features_misclassified_{name}", image_format, said)
 
 
 def warm(values: Mapping[str, Any]) -> None:

@@ -101,7 +101,8 @@ def fig5_section(points: PointSet, image_format: str, width: int = figures.WIDTH
         text_scale=FONT_SCALE if projector else 1.0,
     )
     config = export_config("contours-deregowski-krzysko-fig5", image_format=image_format)
-    chart(presentable(fig), key="ct_fig5", config=config)
+    said = figures.describe_fig5(readings, points.labels, group_names=RING_NAMES, gamma=DK_GAMMA)
+    chart(presentable(fig), key="ct_fig5", config=config, description=said)
     if prose():
         for reading in readings:
             st.markdown(reading_words(reading))

@@ -39,6 +39,7 @@ from kpca_ui.workers import HEAVY_S, build, compute, concurrently
 SWEEP_PX = FIGURE_PX + 80  # on the projector (a slide: 60 px less), plots ≥ AREA_MIN_PX tall
 SCREEN = "sp_screen"  # the listener of the page's width (a phone's: the maps stacked)
 PROGRESS_DELAY_S = 0.3  # the progress bar appears only when the sweep takes longer than this
+DK_MARK = (gamma_to_sigma(DK_GAMMA), "D&K c = 0.017")  # on the three rings, Gaussian
 
 
 def _cost(points: PointSet, chosen: Choice) -> budget.Cost:
@@ -88,7 +89,7 @@ def figure(
     plain dicts built in the server, 1-2.5 ms each (``bench/spectrum.py --new-sweep``), less
     than a trip to a worker, and serialised once."""
     made = sweep(points, chosen)
-    marks = [(gamma_to_sigma(DK_GAMMA), "D&K c = 0.017")] if dk_rings(points, made.kernel) else []
+    marks = [DK_MARK] if dk_rings(points, made.kernel) else []
     make = {
         "lines": lambda: figures.ratio_lines_figure(
             made, n_leading=n_leading, chosen=index, marks=marks, width_px=width
@@ -332,7 +333,10 @@ def dk_note(points: PointSet, chosen: Choice) -> None:
     courses = [_course(made.widths_, share) for share in (made.share(2), not_centred)]
     at_c = {"centred": centred_at_c, "not_centred": not_centred_at_c}
     st.info(text("sp_dk", **reported, courses=courses, **at_c))
-    _show(figure(points, chosen, "centring"), "centring", file_stem(points, chosen))
+    said = figures.describe_centring(made, not_centred, marks=[DK_MARK])
+    _show(
+        figure(points, chosen, "centring"), "centring", file_stem(points, chosen), description=said
+    )
 
 
 @guarded("sp", "the film and the download of the sweep")
@@ -341,7 +345,8 @@ def sweep_extras(points: PointSet, chosen: Choice) -> None:
     large figure that most visits never play); the sweep's numbers as CSV, made when asked."""
     stem = file_stem(points, chosen)
     if SETTINGS.draw("sp_film"):
-        _show(figure(points, chosen, "film"), "film", stem, height=None)
+        said = figures.describe_spectrum_film(sweep(points, chosen))
+        _show(figure(points, chosen, "film"), "film", stem, height=None, description=said)
     if prose():
         maker = partial(sweep_csv, points, chosen)
         csv_numbers("sp", [("Download the sweep (CSV)", "sp_csv", f"spectrum_{stem}.csv", maker)])

@@ -58,8 +58,10 @@ from .marks import (
 )
 from .widths import (
     centring_share_figure,
+    describe_centring,
     describe_effective_components,
     describe_ratio_lines,
+    describe_spectrum_film,
     describe_spectrum_heatmap,
     effective_components_figure,
     ratio_lines_figure,
@@ -89,10 +91,12 @@ __all__ = [
     "component_maps_figure",
     "components_at_figure",
     "copy_figure",
+    "describe_centring",
     "describe_components_at",
     "describe_effective_components",
     "describe_ratio_lines",
     "describe_spectrum_bars",
+    "describe_spectrum_film",
     "describe_spectrum_heatmap",
     "effective_components_figure",
     "format_parameter",
