@@ -57,7 +57,7 @@ from kpca_core.drawing import Drawing, from_points
 from kpca_ui.draw import MIN_POINTS
 from kpca_ui.settings import Refused as Unusable
 from kpca_ui.settings import Setting
-from kpca_ui.workers import Cancelled, cancelled_by
+from kpca_ui.workers import Cancelled, cancelled_by, check_interrupt
 
 PATH = "/_kpca/live/"
 """Where :func:`route` answers, under the server's ``baseUrlPath``, followed by a token."""
@@ -69,6 +69,8 @@ WAITING = 8
 """Live requests of all sessions computing or waiting for a worker at once."""
 POLL_S = 0.01
 """How often a request waiting for its turn or its figure checks that its browser is still there."""
+FIRST_S = 1.0
+"""The longest a page run waits for its session's live figure being computed (:func:`after`)."""
 SESSION_RATE = 30.0
 """Requests a second a session's charts ask on average: a held slider asks one at a time."""
 SESSION_BURST = 60
@@ -233,6 +235,20 @@ def session_of(token: str) -> str:
         404 for a token this server does not know.
     """
     return _source(token)[1]
+
+
+def after(session: str) -> None:
+    """Return once ``session``'s live figure being computed, if any, is answered (at most
+    :data:`FIRST_S`): a page run that a slider's release started beside it (a click on the
+    track asks for both at once) then computes its own figure alone, not sharing the
+    server with the one the reader sees first."""
+    end = time.monotonic() + FIRST_S
+    while time.monotonic() < end:
+        with _LOCK:
+            if session not in _BUSY:
+                return
+        check_interrupt()
+        time.sleep(POLL_S)
 
 
 def _admitted(buckets: Buckets, key: str) -> None:

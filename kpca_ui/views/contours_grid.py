@@ -26,9 +26,9 @@ from kpca_core.figures import panels
 from kpca_core.figures.style import export_config, is_narrow, projector_plan_height
 from kpca_ui import draw
 from kpca_ui.cache import memo
-from kpca_ui.chart import chart, figure_from_json, json_of
+from kpca_ui.chart import SESSION, chart, figure_from_json, json_of
 from kpca_ui.explain import explain
-from kpca_ui.live import Live
+from kpca_ui.live import Live, after
 from kpca_ui.points import PointSet, drawing_points, drawn_points, is_drawn, points_of, toy_points
 from kpca_ui.presenter import (
     figure_px,
@@ -299,6 +299,7 @@ def contour_grid(points: PointSet, chosen: Columns) -> ct.ContourSweep | None:
     if fitting is None:
         return None
     space = space_of(points)
+    after(st.session_state.get(SESSION, ""))  # a held figure asked for first: computed alone
     sweep, figure = grid(points, fitting, space)
     config = export_config(
         f"contours_{ct.sweep_slug(sweep)}", image_format=SETTINGS.value("ct_img")
