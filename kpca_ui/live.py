@@ -18,7 +18,8 @@ registered, a slider of that token's and a value its setting takes (the view's
 declaration, :meth:`kpca_ui.settings.Setting.from_link`), or a JSON body of at
 most :data:`MAX_BODY` bytes with at least :data:`~kpca_ui.draw.MIN_POINTS` points.
 A refusal is a 4xx answer ``{"error": <sentence>}``; the chart keeps its picture
-until the page's own figure comes.
+until the page's own figure comes.  A run of the page waits for its session's figure
+being computed (:func:`after`): a click on a slider's track asks for both at once.
 
 Work for a browser that has gone is not done: per session the newest request wins
 (an older one still waiting, of any of the session's charts, is answered 409 and
@@ -239,9 +240,9 @@ def session_of(token: str) -> str:
 
 def after(session: str) -> None:
     """Return once ``session``'s live figure being computed, if any, is answered (at most
-    :data:`FIRST_S`): a page run that a slider's release started beside it (a click on the
-    track asks for both at once) then computes its own figure alone, not sharing the
-    server with the one the reader sees first."""
+    :data:`FIRST_S`): called first by a run of the page, which a click on a slider's track
+    starts beside the figure the chart asks for at once, so that the figure the reader sees
+    first is not slowed by the run (the server's and the browser's share of it)."""
     end = time.monotonic() + FIRST_S
     while time.monotonic() < end:
         with _LOCK:

@@ -225,6 +225,7 @@ def affordable(points: PointSet, chosen: Columns) -> Columns | None:
 def contour_view(points: PointSet) -> None:
     """Kernel controls, then what they draw (:func:`contour_body`): a change reruns this
     fragment alone.  The page's width is measured last (a phone's folds the controls)."""
+    after(st.session_state.get(SESSION, ""))  # the held figure asked for beside this run
     try:
         chosen = kernel_controls(fold=is_drawn(points))
     except ValueError as error:  # values a link gave that the sweep cannot use: told above
@@ -299,7 +300,6 @@ def contour_grid(points: PointSet, chosen: Columns) -> ct.ContourSweep | None:
     if fitting is None:
         return None
     space = space_of(points)
-    after(st.session_state.get(SESSION, ""))  # a held figure asked for first: computed alone
     sweep, figure = grid(points, fitting, space)
     config = export_config(
         f"contours_{ct.sweep_slug(sweep)}", image_format=SETTINGS.value("ct_img")
