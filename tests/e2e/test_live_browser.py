@@ -362,7 +362,7 @@ def test_a_click_on_the_noise_track_draws_the_grid_at_its_value_before_the_page_
     value replaces it with the grid at the chosen resolution."""
     open_view(page, CONTOURS, app_server.url)
     page.evaluate(GRID_DRAWS_JS)
-    box, (x, y) = thumb_xy(page, CONTOURS)
+    box, (_, y) = thumb_xy(page, CONTOURS)
     clicked = page.evaluate("() => performance.now()")
     page.mouse.click(box["x"] + 0.7 * box["width"], y)
     page.wait_for_function(
