@@ -18,7 +18,8 @@ registered, a slider of that token's and a value its setting takes (the view's
 declaration, :meth:`kpca_ui.settings.Setting.from_link`), or a JSON body of at
 most :data:`MAX_BODY` bytes with at least :data:`~kpca_ui.draw.MIN_POINTS` points.
 A refusal is a 4xx answer ``{"error": <sentence>}``; the chart keeps its picture
-until the page's own figure comes.
+until the page's own figure comes.  A run of the page waits for its session's figure
+being computed (:func:`after`): a click on a slider's track asks for both at once.
 
 Work for a browser that has gone is not done: per session the newest request wins
 (an older one still waiting, of any of the session's charts, is answered 409 and
@@ -57,7 +58,7 @@ from kpca_core.drawing import Drawing, from_points
 from kpca_ui.draw import MIN_POINTS
 from kpca_ui.settings import Refused as Unusable
 from kpca_ui.settings import Setting
-from kpca_ui.workers import Cancelled, cancelled_by
+from kpca_ui.workers import Cancelled, cancelled_by, check_interrupt
 
 PATH = "/_kpca/live/"
 """Where :func:`route` answers, under the server's ``baseUrlPath``, followed by a token."""
@@ -69,6 +70,8 @@ WAITING = 8
 """Live requests of all sessions computing or waiting for a worker at once."""
 POLL_S = 0.01
 """How often a request waiting for its turn or its figure checks that its browser is still there."""
+FIRST_S = 1.0
+"""The longest a page run waits for its session's live figure being computed (:func:`after`)."""
 SESSION_RATE = 30.0
 """Requests a second a session's charts ask on average: a held slider asks one at a time."""
 SESSION_BURST = 60
@@ -233,6 +236,20 @@ def session_of(token: str) -> str:
         404 for a token this server does not know.
     """
     return _source(token)[1]
+
+
+def after(session: str) -> None:
+    """Return once ``session``'s live figure being computed, if any, is answered (at most
+    :data:`FIRST_S`): called first by a run of the page, which a click on a slider's track
+    starts beside the figure the chart asks for at once, so that the figure the reader sees
+    first is not slowed by the run (the server's and the browser's share of it)."""
+    end = time.monotonic() + FIRST_S
+    while time.monotonic() < end:
+        with _LOCK:
+            if session not in _BUSY:
+                return
+        check_interrupt()
+        time.sleep(POLL_S)
 
 
 def _admitted(buckets: Buckets, key: str) -> None:

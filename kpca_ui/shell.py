@@ -66,9 +66,12 @@ def app_pages() -> list[st.Page]:
 
 def run() -> None:
     """The app's script: the navigation, the app's settings, the page chosen."""
+    from kpca_ui.chart import SESSION
+    from kpca_ui.live import after
     from kpca_ui.theme import hold_theme_choice
     from kpca_ui.workers import one_blas_thread
 
+    after(st.session_state.get(SESSION, ""))  # a live figure asked for beside this run: first
     one_blas_thread()
     st.set_page_config(page_title="Kernel PCA Explorer", page_icon="🌀", layout="wide")
     st.session_state[SHELL_FLAG] = True

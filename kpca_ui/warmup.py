@@ -84,8 +84,15 @@ VIEWS: dict[str, tuple[Any, Callable[[Mapping[str, Any]], None]]] = {
 
 def first_links() -> list[tuple[str, Callable[[], None]]]:
     """What the likely first links compute, the lecturer's likely first first: every view's
-    presets and gallery cards, then its defaults (a link without settings); each once."""
+    presets (the Contours' with each kernel) and gallery cards, then its defaults (a link
+    without settings); each once."""
     links = [("contours", preset.values) for preset in contours.PRESETS.values()]
+    links += [  # a preset's kernel switched (the columns its callback sets)
+        ("contours", {**preset.values, "ct_kernel": kernel, **contours.switched(kernel)})
+        for preset in contours.PRESETS.values()
+        for kernel in contours.KERNELS
+        if kernel != preset.values["ct_kernel"]
+    ]
     links += [(card.settings.page, card.values) for card in home.GALLERY]
     links += [(page, {}) for page in VIEWS]
     warmers: dict[tuple, tuple[str, Callable[[], None]]] = {}

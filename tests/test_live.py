@@ -208,6 +208,33 @@ def test_a_request_whose_browser_leaves_while_it_computes_frees_its_pages_turn_a
         held.set()
 
 
+def test_a_run_of_the_page_starts_once_its_sessions_figure_being_computed_is_answered():
+    """A click on a slider's track asks for the figure and runs the page at once: the run
+    waits (live.after), so that the figure the reader sees first does not share the server
+    with it; another session's run does not wait."""
+    held, events = threading.Event(), []
+
+    def stuck(slider: str, value: float) -> str:
+        held.wait(10)
+        events.append("answered")
+        return json.dumps({"data": [], "layout": {}})
+
+    url = live.url(BASE, register(stuck, ("test", 12), session="c"))
+    asking = threading.Thread(target=get, args=(url,), kwargs={"slider": "noise", "value": "0.1"})
+    asking.start()
+    while "c" not in live._BUSY:  # it computes
+        time.sleep(0.01)
+    live.after("d")  # another session's run: at once
+    run = threading.Thread(target=lambda: (live.after("c"), events.append("run")))
+    run.start()
+    time.sleep(0.1)
+    events.append("released")
+    held.set()
+    for thread in (asking, run):
+        thread.join(timeout=5)
+    assert events == ["released", "answered", "run"]
+
+
 def test_of_one_sessions_charts_the_newest_wins():
     """Per session, not per chart: a session's tokens (one per settings) are as many
     requests at once (#50, item 4)."""

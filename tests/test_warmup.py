@@ -66,6 +66,21 @@ def test_the_fig2_link_after_warm_up_fits_nothing(monkeypatch):
     assert (len(fits), len(figures)) == (4, 1)
 
 
+def test_a_kernel_switched_on_the_fig2_link_after_warm_up_fits_nothing(monkeypatch):
+    """The lecturer's likely next click: another kernel for the preset's data, its columns
+    those the kernel's callback sets (contours.switched)."""
+    clear_contours_caches()
+    fits = counting(monkeypatch, ct, "fit_column")
+    assert warmup.warm(links("contours", "{'ct_kernel': 'Gaussian'")) == []  # Fig. 2's data
+    warmed = len(fits)
+    assert warmed > 0
+    at = open_view("contours", query={key: str(value) for key, value in GALLERY[0].query.items()})
+    at.selectbox(key="ct_kernel").set_value("rbf").run()
+    assert not at.exception
+    assert "σ = 0.1" in sent_figures(at)[0].spec["layout"]["annotations"][0]["text"]
+    assert len(fits) == warmed + 4  # Fig. 2's own four degrees only (before: and 4 widths)
+
+
 def test_the_rings_spectrum_after_warm_up_sweeps_nothing(monkeypatch):
     for cached in (spectrum_sweep.sweep, spectrum_sweep.dk_share, spectrum_sweep.uncentred):
         cached.clear()

@@ -63,13 +63,17 @@ FIXED = {"degree": "ct_degree", "gamma": "ct_gamma", "c": "ct_coef0", "sigma": "
 """The setting of each kernel parameter, when the columns do not sweep it."""
 
 
-def _reset_sweep() -> None:
-    """The kernel's callback: the columns sweep its first parameter, at their usual values."""
-    kernel = SETTINGS.value("ct_kernel")
+def switched(kernel: str) -> dict[str, Any]:
+    """The settings a switch to ``kernel`` sets: the columns sweep its first parameter, at
+    their usual values (the kernel's callback; the warm-up's switches from each preset)."""
     options = ct.SWEEPABLE[kernel]
-    SETTINGS.keep("ct_sweep", options[0] if options else "none")
-    if options:
-        SETTINGS.keep("ct_values", ct.DEFAULT_VALUES[(kernel, options[0])])
+    values = {"ct_values": ct.DEFAULT_VALUES[(kernel, options[0])]} if options else {}
+    return {"ct_sweep": options[0] if options else "none", **values}
+
+
+def _reset_sweep() -> None:
+    for key, value in switched(SETTINGS.value("ct_kernel")).items():
+        SETTINGS.keep(key, value)
 
 
 def _reset_values() -> None:

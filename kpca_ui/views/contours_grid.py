@@ -26,9 +26,9 @@ from kpca_core.figures import panels
 from kpca_core.figures.style import export_config, is_narrow, projector_plan_height
 from kpca_ui import draw
 from kpca_ui.cache import memo
-from kpca_ui.chart import chart, figure_from_json, json_of
+from kpca_ui.chart import SESSION, chart, figure_from_json, json_of
 from kpca_ui.explain import explain, notice_of, text
-from kpca_ui.live import Live
+from kpca_ui.live import Live, after
 from kpca_ui.points import PointSet, drawing_points, drawn_points, is_drawn, points_of, toy_points
 from kpca_ui.presenter import figure_px, page_px, presentable, presenter_mode, prose, room_scale
 from kpca_ui.safety import guarded
@@ -101,19 +101,9 @@ def grid(points: PointSet, chosen: Columns, space: Space) -> tuple[ct.ContourSwe
     call to a worker below :data:`ONE_CALL_S`, else column by column on both workers at
     once (each column kept on its own, :func:`_column`), then drawn in another call."""
     X, drawing = points.X, space.arguments(points.title)
-    if seconds(points, chosen) < ONE_CALL_S:
-        settings = dict(
-            n_components=chosen.n_components,
-            center=chosen.center,
-            parameter=chosen.parameter,
-            labels=points.labels,
-            resolution=chosen.resolution,
-        )
-        with contextlib.suppress(Exception):  # a failure is explained column by column below
-            made = compute(
-                figures.sweep_and_figure_json, X, list(chosen.specs), settings, **drawing
-            )
-            return made[0], figure_from_json(*made[1:])
+    made = _in_one_call(points, chosen, space)
+    if made is not None:
+        return made[0], figure_from_json(*made[1:])
     shape = (chosen.resolution, chosen.center, chosen.n_components)
     made = tuple(concurrently(*(partial(_column, points, spec, *shape) for spec in chosen.specs)))
     made_grid = ct.make_grid(X, chosen.resolution)
@@ -121,6 +111,35 @@ def grid(points: PointSet, chosen: Columns, space: Space) -> tuple[ct.ContourSwe
         X, points.labels, made_grid, made, chosen.parameter, chosen.n_components
     )
     return sweep, figure_from_json(*compute(figures.contour_figure_json, sweep, **drawing))
+
+
+def _in_one_call(points: PointSet, chosen: Columns, space: Space) -> tuple | None:
+    """The sweep and its figure's data and JSON in one call to a worker
+    (:func:`figures.sweep_and_figure_json`), or ``None`` for a grid of :data:`ONE_CALL_S` or
+    more, or a failure (explained column by column)."""
+    if seconds(points, chosen) >= ONE_CALL_S:
+        return None
+    settings = dict(
+        n_components=chosen.n_components,
+        center=chosen.center,
+        parameter=chosen.parameter,
+        labels=points.labels,
+        resolution=chosen.resolution,
+    )
+    with contextlib.suppress(Exception):
+        drawing = space.arguments(points.title)
+        return compute(
+            figures.sweep_and_figure_json, points.X, list(chosen.specs), settings, **drawing
+        )
+    return None
+
+
+@memo
+def held_json(points: PointSet, chosen: Columns, space: Space) -> str:
+    """The JSON alone of :func:`grid`'s figure, for a figure only sent (a held slider's): no
+    figure object made, no sweep kept."""
+    made = _in_one_call(points, chosen, space)
+    return made[2] if made is not None else json_of(grid(points, chosen, space)[1])
 
 
 @memo
@@ -177,6 +196,7 @@ def affordable(points: PointSet, chosen: Columns) -> Columns | None:
 def contour_view(points: PointSet) -> None:
     """Kernel controls, then what they draw (:func:`contour_body`): a change reruns this
     fragment alone.  The page's width is measured last (a phone's folds the controls)."""
+    after(st.session_state.get(SESSION, ""))  # the held figure asked for beside this run
     try:
         chosen = kernel_controls(fold=is_drawn(points))
     except ValueError as error:  # values a link gave that the sweep cannot use: told above
@@ -291,7 +311,7 @@ def held_figure(
         values = {**values, slider: value}
     chosen = columns(values)
     held = replace(chosen, resolution=min(chosen.resolution, HELD_RESOLUTION))
-    return json_of(grid(points, held, space)[1])
+    return held_json(points, held, space)
 
 
 def column_notes(sweep: ct.ContourSweep) -> None:

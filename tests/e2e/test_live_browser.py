@@ -352,3 +352,29 @@ def test_a_click_on_the_canvas_draws_its_grid_before_the_page_runs_the_edit(page
     sent = page.evaluate("() => window.__kpcaSent")
     assert posted[0]["answered"] <= sent, (posted, sent)  # the edit went after the answer
     assert not page.js_errors
+
+
+def test_a_click_on_the_noise_track_draws_the_grid_at_its_value_before_the_page_runs(
+    page, app_server
+):
+    """A click on the slider's track moves the thumb there: the chart asks for the grid at
+    that value at once (the held resolution) and draws it, then the page's run of the new
+    value replaces it with the grid at the chosen resolution."""
+    open_view(page, CONTOURS, app_server.url)
+    page.evaluate(GRID_DRAWS_JS)
+    box, (_, y) = thumb_xy(page, CONTOURS)
+    clicked = page.evaluate("() => performance.now()")
+    page.mouse.click(box["x"] + 0.7 * box["width"], y)
+    page.wait_for_function(
+        "() => window.__gridDraws.length && window.__gridDraws.at(-1).pixels === 100",
+        timeout=30_000,
+    )
+    page.wait_for_selector(IDLE)
+    value = float(slider_text(page, CONTOURS))
+    draws = page.evaluate("() => window.__gridDraws")
+    asked = [float(a["value"]) for a in page.evaluate(LIVE_ASKED_JS) if a["start"] > clicked]
+    assert asked == [value], (value, asked)
+    assert draws[0] == {"title": draws[0]["title"], "pixels": HELD_RESOLUTION}, draws
+    assert f"noise {value:g}," in draws[0]["title"], (value, draws)
+    assert f"noise {value:g}," in draws[-1]["title"], (value, draws)
+    assert not page.js_errors
