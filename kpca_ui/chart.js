@@ -413,6 +413,11 @@ function said(v) {
   return Number.isNaN(v) ? "no value" : String(Number(v.toPrecision(3))).replace(/-/g, "−");
 }
 
+function clippedValue(z) {
+  // a picture's value: its shades' ends also stand for every value beyond them (clipped)
+  return Math.abs(z) === 1 ? `${said(z)} or ${z > 0 ? "more" : "less"}` : said(z);
+}
+
 function series(gd) {
   // The visible traces as the keys walk them: a line's, a scatter's or a bar's points that
   // have both values (one row); a heatmap's or a contour's cells, by row and column, each at
@@ -484,7 +489,7 @@ function pictures(state) {
               shade.get(String.fromCharCode(rgba[p], rgba[p + 1], rgba[p + 2])) ?? NaN];
     };
     return { name: words(name), rows: COARSE, columns: COARSE, xt: "x", yt: "y", point,
-      zt: words(gd.layout.coloraxis?.colorbar?.title?.text) || "value",
+      say: clippedValue, zt: words(gd.layout.coloraxis?.colorbar?.title?.text) || "value",
       values: () => Array.from({ length: COARSE ** 2 },
         (_, n) => point(n % COARSE, Math.floor(n / COARSE))[2]) };
   })).then((found) => { if (state.pictured === images) state.panels = found; }, () => {});
@@ -528,7 +533,7 @@ function explore(state, event) {
   const where = s.zt ? `row ${j + 1} of ${s.rows}, column ${i + 1} of ${s.columns}`
     : `point ${i + 1} of ${s.columns}`;
   state.live.textContent = `${s.name ? `${s.name}, ` : ""}${where}: ${s.xt} ${said(x)}, ${
-    s.yt} ${said(y)}${s.zt ? `, ${s.zt} ${said(z)}` : ""}`;
+    s.yt} ${said(y)}${s.zt ? `, ${s.zt} ${(s.say ?? said)(z)}` : ""}`;
   if (state.sound) tone(state, s, s.zt ? z : y);
   const t = s.trace; // shown by Plotly's hover label: a cell's at its place, a point's by number
   if (t) window.Plotly.Fx.hover(gd, s.zt ? { xval: x, yval: y }

@@ -254,4 +254,23 @@ def test_the_grids_pictures_say_their_title_and_the_component_there(
     grid = ct.Grid(*(np.array([v, v + dv]) for v, dv in zip(at, step, strict=True)))
     value = ct.evaluate_column(fit, grid).values[0][0, 0]
     assert abs(found - np.clip(value, -1, 1)) <= 2 / 255, (said, at, value)
+
+    def kpc1(j: int, i: int) -> float:  # at the picture's point chart.js says in row j, column i
+        c, r = ((k + 0.5) * n // 10 for k, n in ((i, w), (9 - j, h)))
+        x, y = (picture["x"] + (c + 0.5) * step[0], picture["y"] - (r + 0.5) * step[1])
+        cell = ct.Grid(np.array([x, x + step[0]]), np.array([y, y + step[1]]))
+        return ct.evaluate_column(fit, cell).values[0][0, 0]
+
+    # a shade at the colour scale's end stands for every value beyond it, and is said so
+    values = {(j, i): kpc1(j, i) for j in range(10) for i in range(10)}
+    (j, i), value = max(values.items(), key=lambda item: abs(item[1]))
+    assert abs(value) > 1, values  # beyond the colour scale: the picture is clipped there
+    for key, moves in (("ArrowUp", j - 1), ("ArrowDown", 1 - j), ("ArrowRight", i - 2)):
+        for _ in range(max(moves, 0)):
+            page.keyboard.press(key)
+    for _ in range(max(2 - i, 0)):
+        page.keyboard.press("ArrowLeft")
+    said = live(page, "ct_contours")
+    assert f"row {j + 1} of 10, column {i + 1} of 10" in said, (said, j, i)
+    assert said.endswith("1 or more" if value > 0 else "−1 or less"), (said, value)
     assert page.js_errors == []
