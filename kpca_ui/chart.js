@@ -372,6 +372,34 @@ function speak(state) {
 
 // ---- the keyboard and assistive technology -----------------------------------------------
 
+const STEPS = { ArrowRight: 1, ArrowUp: 1, PageUp: 10,
+  ArrowLeft: -1, ArrowDown: -1, PageDown: -10 };
+
+function steppable(gd, group, index) {
+  // an animation's slider, an SVG group only a mouse drags: a slider that Tab reaches, whose
+  // arrows (Page Up and Down: ten), Home and End show a frame, as its steps do
+  const slider = () => gd._fullLayout.sliders[index];
+  const told = () => {
+    const { active, steps } = slider();
+    group.setAttribute("aria-valuenow", active);
+    group.setAttribute("aria-valuetext", `${steps[active]?.label}, frame ${active + 1} of ${
+      steps.length}`);
+  };
+  Object.entries({ tabindex: "0", role: "slider", "aria-label": "frame", "aria-valuemin": 0,
+    "aria-valuemax": slider().steps.length - 1 }).forEach(([k, v]) => group.setAttribute(k, v));
+  told();
+  ["plotly_animated", "plotly_animationinterrupted"].forEach((done) => gd.on(done, told));
+  group.addEventListener("keydown", (event) => {
+    const { active, steps } = slider();
+    const last = steps.length - 1;
+    const to = event.key === "Home" ? 0 : event.key === "End" ? last
+      : STEPS[event.key] === undefined ? null : active + STEPS[event.key];
+    if (to === null) return;
+    event.preventDefault(); // the arrows would scroll the page
+    window.Plotly.animate(gd, ...steps[Math.max(0, Math.min(last, to))].args);
+  });
+}
+
 function pressable(gd) {
   // Plotly's menu buttons (an animation's ▶ play and ❚❚ pause) are SVG groups only a mouse
   // clicks: each made a button that Tab reaches and Enter or Space presses, named by its words
@@ -389,6 +417,9 @@ function pressable(gd) {
         button.dispatchEvent(new MouseEvent("click", { bubbles: true }));
       });
     }
+    gd.querySelectorAll(".slider-group").forEach((group, index) => {
+      if (!group.hasAttribute("tabindex")) steppable(gd, group, index);
+    });
   };
   mark();
   gd.on("plotly_afterplot", mark); // Plotly draws its menus anew with the figure

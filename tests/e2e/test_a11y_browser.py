@@ -64,6 +64,16 @@ def test_the_spectrum_film_plays_and_pauses_by_keyboard(browser, app_server, tmp
         ring = page.evaluate("() => getComputedStyle(document.activeElement).outlineWidth")
         assert float(ring.removesuffix("px")) >= 2, ring
         page.screenshot(path=str(tmp_path / "film_pause_focused.png"))
+        # its slider, which only a mouse could drag: the keys show a frame
+        slider = f'{FILM} [role="slider"]'
+        tab_to(page, slider)
+        steps = page.evaluate(FRAME_JS.replace(".active", ".steps.length"))
+        for key, frame in (("End", steps - 1), ("Home", 0), ("ArrowRight", 1), ("PageUp", 11)):
+            page.keyboard.press(key)
+            page.wait_for_function(f"() => ({FRAME_JS})() === {frame}")
+        told = page.locator(slider).get_attribute("aria-valuetext")
+        assert told.endswith(f"frame 12 of {steps}"), told
+        page.screenshot(path=str(tmp_path / "film_slider_focused.png"))
     finally:
         context.close()
 
