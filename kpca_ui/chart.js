@@ -365,9 +365,12 @@ function speak(state) {
   plot.setAttribute("aria-describedby", state.said.id);
   for (const svg of others) svg.setAttribute("role", "none");
   pictures(state); // decoded before the keys step into them
-  for (const layer of [plot, ...others].flatMap((svg) => [...svg.children])) {
-    if (!layer.classList.contains("menulayer")) layer.setAttribute("aria-hidden", "true");
-  }
+  const hide = (layer) => {
+    if (layer.matches(".menulayer, .slider-group")) return; // buttons and sliders: pressable
+    if (layer.querySelector(".slider-group")) [...layer.children].forEach(hide);
+    else layer.setAttribute("aria-hidden", "true");
+  };
+  [plot, ...others].flatMap((svg) => [...svg.children]).forEach(hide);
 }
 
 // ---- the keyboard and assistive technology -----------------------------------------------

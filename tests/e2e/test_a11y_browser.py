@@ -71,6 +71,7 @@ def test_the_spectrum_film_plays_and_pauses_by_keyboard(browser, app_server, tmp
         for key, frame in (("End", steps - 1), ("Home", 0), ("ArrowRight", 1), ("PageUp", 11)):
             page.keyboard.press(key)
             page.wait_for_function(f"() => ({FRAME_JS})() === {frame}")
+        assert page.get_by_role("slider", name="frame").count() == 1  # not aria-hidden
         told = page.locator(slider).get_attribute("aria-valuetext")
         assert told.endswith(f"frame 12 of {steps}"), told
         page.screenshot(path=str(tmp_path / "film_slider_focused.png"))
