@@ -27,7 +27,7 @@ from .marks import (
     WHITE,
     f32,
     figure,
-    format_parameter,
+    format_width,
     white,
 )
 
@@ -58,7 +58,7 @@ def spectrum_bars_figure(
     n_bars = max(1, min(int(n_bars), sweep.n_samples_))
     ratios = sweep.ratios_[index, :n_bars]
     k = np.arange(1, n_bars + 1)
-    value = format_parameter(sweep, float(sweep.widths_[index]))
+    value = format_width(sweep, index)
     data: list[dict] = []
     layout: dict = {}
     if np.isnan(ratios[0]):
@@ -162,7 +162,7 @@ def describe_spectrum_bars(sweep: WidthSweep, index: int, *, n_bars: int = 20) -
     share; the table, each bar's share, the cumulative share and linear PCA's."""
     n_bars = max(1, min(int(n_bars), sweep.n_samples_))
     ratios = sweep.ratios_[index, :n_bars]
-    value = format_parameter(sweep, float(sweep.widths_[index]))
+    value = format_width(sweep, index)
     label = f"Spectrum at {value}"
     if np.isnan(ratios[0]):
         text = f"{label}: the centred kernel matrix is zero up to rounding, no spectrum."
@@ -212,7 +212,7 @@ def _bars_at(
     """The bars, the cumulative share and the title of the spectrum at ``index`` (not constant)."""
     ratios = sweep.ratios_[index, :n_bars]
     bars = np.where(ratios > 0, ratios, np.nan) if log else ratios
-    value = format_parameter(sweep, float(sweep.widths_[index]))
+    value = format_width(sweep, index)
     share = float(np.sum(sweep.ratios_[index, :2]))
     title = f"Spectrum at {value}<br><sup>(λ₁+λ₂)/Σλ = {share:.3f}</sup>"
     return f32(bars), f32(np.cumsum(ratios)), title
@@ -538,7 +538,7 @@ def components_at_figure(
         finds no component there (a width so large that the kernel's values are all
         equal to rounding).
     """
-    value = format_parameter(sweep, float(sweep.widths_[index]))
+    value = format_width(sweep, index)
     model = sweep.fit_at(index, n_components=2, progress=progress)
     if model.n_components_ == 0:
         raise ValueError(

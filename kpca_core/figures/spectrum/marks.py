@@ -67,6 +67,12 @@ def format_parameter(sweep: WidthSweep, value: float) -> str:
     return f"{symbol(sweep)} = {value:.3g}"
 
 
+def format_width(sweep: WidthSweep, index: int) -> str:
+    """:func:`format_parameter` of the sweep's ``index``-th value (a width, an offset or a
+    degree)."""
+    return format_parameter(sweep, float(sweep.widths_[index]))
+
+
 def is_log(sweep: WidthSweep) -> bool:
     return sweep.sweep == "width" and bool(np.all(sweep.widths_ > 0))
 

@@ -11,6 +11,7 @@ share their width axis and marks (:func:`.marks.decoration`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -31,6 +32,7 @@ from .marks import (
     f32,
     figure,
     format_parameter,
+    format_width,
     hover_x,
     is_log,
     parameter_label,
@@ -152,8 +154,7 @@ def describe_ratio_lines(
     n_leading = max(1, min(int(n_leading), sweep.n_samples_))
     ratios, two = sweep.ratios_[:, :n_leading], sweep.share(2)
 
-    def at(i: int) -> str:
-        return format_parameter(sweep, float(sweep.widths_[i]))
+    at = partial(format_width, sweep)
 
     def state(i: int) -> str:
         return f"λ₁ holds {share(ratios[i, 0])} of the variance and λ₁+λ₂ {share(two[i])}"
@@ -268,8 +269,7 @@ def describe_centring(
     changes it most, and the ``marks``; the table, both lines at every width."""
     lines = {"Centred in F": centred.share(2), "Not centred": np.asarray(uncentred, float)}
 
-    def at(i: int) -> str:
-        return format_parameter(centred, float(centred.widths_[i]))
+    at = partial(format_width, centred)
 
     def course(y: np.ndarray) -> str:
         finite = y[np.isfinite(y)]
@@ -428,7 +428,7 @@ def describe_effective_components(
 
     def at(i: int) -> str:
         found = [f"{_count(counts[f][i])} for {f:.0%}" for f in fractions]
-        return f"at {format_parameter(sweep, float(sweep.widths_[i]))}: {', '.join(found)}"
+        return f"at {format_width(sweep, i)}: {', '.join(found)}"
 
     label = f"Effective number of components against the {parameter_label(sweep)}"
     linear = [int(np.searchsorted(cumulative, f - 1e-12) + 1) for f in fractions]
@@ -462,7 +462,7 @@ def describe_spectrum_heatmap(sweep: WidthSweep, *, chosen: int | None = None) -
     smallest = np.array([np.nanmin(row) if np.isfinite(row).any() else np.nan for row in logs])
 
     def at(i: int) -> str:
-        where = format_parameter(sweep, float(sweep.widths_[i]))
+        where = format_width(sweep, i)
         if nonzero[i] == 0:
             return f"at {where} no eigenvalue is non-zero (blank)"
         return (
@@ -546,7 +546,7 @@ def spectrum_film_figure(sweep: WidthSweep, *, n_bars: int = 20, frame_ms: int =
         ]
 
     def frame_title(index: int) -> str:
-        value = format_parameter(sweep, float(sweep.widths_[index]))
+        value = format_width(sweep, index)
         share = sweep.share(2)[index]
         if np.isnan(share):
             return f"{value}: zero up to rounding"
@@ -641,8 +641,7 @@ def describe_spectrum_film(sweep: WidthSweep, *, n_bars: int = 20) -> Descriptio
     two, counts = sweep.share(2), sweep.effective_components(0.9)
     last = sweep.widths_.size - 1
 
-    def at(i: int) -> str:
-        return format_parameter(sweep, float(sweep.widths_[i]))
+    at = partial(format_width, sweep)
 
     def frame(end: str, i: int) -> str:
         if np.isnan(two[i]):
