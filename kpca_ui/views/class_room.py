@@ -456,7 +456,7 @@ def class_points(shown: rooms.Snapshot) -> None:
     chosen = Columns(spec, None, (), False, True, n_components, RESOLUTION)
     sweep, fig = grid(points, chosen, space)
     key = "cl_points_chart" + ("_pj" if presenter_mode() else "")  # a new chart for the screen
-    students = shown.counts().split(", ")[0]  # "3 students"
+    students = f"{shown.n_students} student{'' if shown.n_students == 1 else 's'}"
     said = describe_contours(sweep, title=f"{title}, in a class of {students}")
     chart(fig, key=key, config=export_config("class_points"), description=said)
     if len(keep) < len(shown.points):
