@@ -419,3 +419,26 @@ def test_the_numbers_behind_the_figures_as_tables() -> None:
     assert (
         ImageGrid(images, 2, ("a", "b"), ("x", "y", "z")).to_frame()["squared_error"].isna().all()
     )
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("name", ["half_circle", "square"])
+def test_distance_to_curve_is_the_nearest_of_a_dense_sampling_of_the_curve(name, seed):
+    """Each point's distance to the clean toy curve against an independent answer: the
+    nearest (a k-d tree) of 100,000 points spread along the curve, or along each side of
+    the square, within their spacing."""
+    from scipy.spatial import cKDTree
+
+    from kpca_core.denoise import distance_to_curve
+
+    u = np.linspace(-1.0, 1.0, 100_000)
+    if name == "half_circle":
+        angle = np.pi * (u + 1) / 2
+        curve = np.column_stack([np.cos(angle), np.sin(angle)])
+    else:  # the outline of [-1, 1]², its four sides
+        one = np.ones_like(u)
+        sides = ((u, -one), (u, one), (-one, u), (one, u))
+        curve = np.concatenate([np.column_stack(side) for side in sides])
+    X = np.random.default_rng(seed).uniform(-2.0, 2.0, size=(500, 2))
+    expected, _ = cKDTree(curve).query(X)
+    np.testing.assert_allclose(distance_to_curve(name, X), expected, atol=1e-4)
