@@ -56,8 +56,12 @@ varies from drag to drag.
 ``--order`` chooses how the slider moves: ``onward`` (one step at a time to the
 end, then back: the chart's look-ahead predicts these), ``alternate`` (right, left,
 right, …: a lecturer wiggling the value) or ``track`` (clicks at seeded places of
-the slider's track, timed from the press). Each order's table is saved apart
-(``ui_latency``, ``ui_latency_alternate``, ``ui_latency_track``).
+the slider's track, timed from the press; with ``--dwell MS`` the mouse rests there that
+long before it presses, as a hand does, and the chart asks for the value under it ahead);
+on the Contours view also ``kernel`` (the kernel chosen in its select box: Fig. 2's
+polynomial and each other kernel in turn, timed from the press on the option) or ``preset``
+(the preset buttons in turn). Each order's table is saved apart (``ui_latency``,
+``ui_latency_alternate``, ``ui_latency_track``, ``ui_latency_track_dwell100``, …).
 
 ``--screenshot PATH`` only saves a 1280 × 720 picture of the Contours view
 with the Fig. 2 preset (the README's screenshot) and exits.
@@ -128,13 +132,52 @@ def next_key(page: Page, view: View, direction: list[str]) -> str:
     return direction[0]
 
 
-def change(page: Page, view: View, order: str, direction: list[str], rng: random.Random) -> dict:
-    """Change the view's slider once, in the way ``order`` says, and time the redraw."""
+SWITCHES = {
+    "kernel": ["Gaussian", "Polynomial", "Laplacian", "Polynomial", "Sigmoid", "Polynomial"],
+    "preset": ["rings", "dk5", "fig2"],
+}
+"""What the switch orders choose in turn, from the Contours view's Fig. 2 preset: a kernel
+(from and back to Fig. 2's polynomial: each a switch from a preset) or a preset button."""
+SWITCHED = {
+    "kernel": "kernel: Fig. 2's polynomial <-> each other kernel in turn (a page run)",
+    "preset": "preset buttons in turn: Fig. 2, the rings, Fig. 5 (a page run)",
+}
+"""What a switch order changes, for printed tables."""
+
+
+def switch(page: Page, view: View, order: str, turn: int) -> dict:
+    """Choose the ``turn``-th kernel or preset of :data:`SWITCHES`, timed from the press on it."""
+    chosen = SWITCHES[order][turn % len(SWITCHES[order])]
+    if order == "preset":
+        target = page.locator(f".st-key-ct_preset_{chosen} button")
+    else:  # the select box opened first, untimed
+        page.locator(".st-key-ct_kernel input").click()
+        target = page.get_by_role("option", name=chosen, exact=True)
+    target.wait_for()
+    return act_and_time(page, view.chart_selector, target.click, "pointerdown")
+
+
+def change(
+    page: Page,
+    view: View,
+    order: str,
+    direction: list[str],
+    rng: random.Random,
+    turn: int,
+    dwell_ms: float = 0.0,
+) -> dict:
+    """Change the view's slider once (or its kernel or preset), in the way ``order`` says, and
+    time the redraw; a click on the track comes ``dwell_ms`` after the mouse arrived there."""
+    if order in SWITCHES:
+        return switch(page, view, order, turn)
     if order == "track":  # a click at a seeded place of the track, at least a tenth away
         box, (thumb, y) = thumb_xy(page, view)
         x = thumb
         while abs(x - thumb) < box["width"] / 10:
             x = box["x"] + box["width"] * rng.uniform(0.02, 0.98)
+        if dwell_ms:
+            page.mouse.move(x, y)
+            page.wait_for_timeout(dwell_ms)
         return act_and_time(
             page, view.chart_selector, lambda: page.mouse.click(x, y), "pointerdown"
         )
@@ -151,13 +194,18 @@ def measure(
     repeats: int,
     counted: Callable[[], object],
     order: str = "onward",
+    dwell_ms: float = 0.0,
 ) -> tuple[dict[str, list[float]], int]:
     """Times (ms) of ``repeats`` slider changes on one view, and how many were revisits;
     ``counted()`` is called before the first of them (after a warm-up change)."""
     open_view(page, view, base_url)
     direction, rng = ["ArrowRight"], random.Random(0)
     seen = {view.slider_thumb(page).input_value()}
-    press_and_time(page, view, next_key(page, view, direction))  # warm-up, not counted
+    if order in SWITCHES:  # warm-up, not counted: one round, back to the preset
+        for turn in range(len(SWITCHES[order])):
+            switch(page, view, order, turn)
+    else:
+        press_and_time(page, view, next_key(page, view, direction))
     seen.add(view.slider_thumb(page).input_value())
     counted()
     times: dict[str, list[float]] = {
@@ -168,12 +216,12 @@ def measure(
         "settled": [],
     }
     revisits = 0
-    for _ in range(repeats):
-        result = change(page, view, order, direction, rng)
+    for turn in range(repeats):
+        result = change(page, view, order, direction, rng, turn, dwell_ms)
         if result["drawn"] is None:
             raise RuntimeError(f"{view.name}: the figure did not change after a {order} change")
         value = view.slider_thumb(page).input_value()
-        revisits += value in seen
+        revisits += value in seen or order in SWITCHES  # a switch: back to a warmed state
         seen.add(value)
         for name, ms in result.items():
             if ms is not None:
@@ -248,6 +296,7 @@ def one_view(
     engine: str,
     order: str,
     rows: list,
+    dwell_ms: float = 0.0,
 ) -> bool:
     """Measure one view's changes on one server, print its line and add its row to ``rows``;
     whether the target is met."""
@@ -259,10 +308,12 @@ def one_view(
     if view is DRAWING:
         times, revisits = measure_drawing(page, server.url, repeats, counted)
     else:
-        times, revisits = measure(page, view, server.url, repeats, counted, order)
+        times, revisits = measure(page, view, server.url, repeats, counted, order, dwell_ms)
     counted()
     (tree_0, main_0), (tree_1, main_1) = cpu
     cpu_ms, main_ms = 1000 * (tree_1 - tree_0) / repeats, 1000 * (main_1 - main_0) / repeats
+    rested = f", the mouse resting {dwell_ms:g} ms" if dwell_ms else ""
+    what = SWITCHED.get(order, view.what) + rested
     drawn = statistics.median(times["drawn"])
     p95 = statistics.quantiles(times["drawn"], n=20, method="inclusive")[-1]
     target_p50, target_p95 = TARGET_MS
@@ -274,11 +325,11 @@ def one_view(
         f"{view.name:<10} {engine:<7} {sent:6.0f} "
         f"{received:7.0f} {drawing:8.0f} {drawn:8.0f} {p95:6.0f} "
         f"{min(times['drawn']):5.0f}-{max(times['drawn']):<6.0f} {f'{target_p50}/{target_p95}':>7} "
-        f"{settled:8.0f} {cpu_ms:8.0f} {main_ms:6.0f}  {revisits:8d}  {view.what}",
+        f"{settled:8.0f} {cpu_ms:8.0f} {main_ms:6.0f}  {revisits:8d}  {what}",
         flush=True,
     )
     rows.append(
-        [view.what, engine, drawn, p95, f"{target_p50} / {target_p95}", settled, cpu_ms, main_ms]
+        [what, engine, drawn, p95, f"{target_p50} / {target_p95}", settled, cpu_ms, main_ms]
     )
     return drawn <= target_p50 and p95 <= target_p95
 
@@ -308,9 +359,16 @@ def main() -> int:
     parser.add_argument("--views", nargs="+", default=names, choices=names)
     parser.add_argument(
         "--order",
-        choices=["onward", "alternate", "track"],
+        choices=["onward", "alternate", "track", *SWITCHES],
         default="onward",
-        help="onward steps (default), alternating arrow keys, or clicks on the track",
+        help="onward steps (default), alternating arrow keys, clicks on the track, or (the "
+        "Contours view) kernel or preset switches",
+    )
+    parser.add_argument(
+        "--dwell",
+        type=float,
+        default=0.0,
+        help="with --order track: ms the mouse rests on the place before it clicks (0: at once)",
     )
     parser.add_argument("--screenshot", type=Path, help="only save the README screenshot here")
     parser.add_argument(
@@ -369,7 +427,7 @@ def main() -> int:
                 continue
             for engine, server in servers.items():
                 met &= (
-                    one_view(server, page, view, args.repeats, engine, args.order, rows)
+                    one_view(server, page, view, args.repeats, engine, args.order, rows, args.dwell)
                     or engine != "chart"
                 )
         if args.drag:
@@ -397,8 +455,9 @@ def main() -> int:
     )
     print("targets " + ("met" if met else "NOT met") + " (p50 and p95 against issue #36's)")
     save(
-        "ui_latency" if args.order == "onward" else f"ui_latency_{args.order}",
-        f"In the browser: a slider's change ({args.order}) until the new figure is drawn, "
+        ("ui_latency" if args.order == "onward" else f"ui_latency_{args.order}")
+        + (f"_dwell{args.dwell:g}" if args.dwell else ""),
+        f"In the browser: a change ({args.order}) until the new figure is drawn, "
         f"{args.repeats} changes per view",
         [
             "view, slider",
