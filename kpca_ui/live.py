@@ -72,6 +72,10 @@ POLL_S = 0.01
 """How often a request waiting for its turn or its figure checks that its browser is still there."""
 FIRST_S = 1.0
 """The longest a page run waits for its session's live figure being computed (:func:`after`)."""
+DRAWN_S = 0.08
+"""How much longer a page run that waited for its session's live figure waits, while the
+browser draws it (:func:`after`): Plotly redraws the Contours grid in ~40-60 ms after a click
+on a slider's track, and the run's messages arriving meanwhile slowed that by ~30 ms."""
 SESSION_RATE = 30.0
 """Requests a second a session's charts ask on average: a held slider asks one at a time."""
 SESSION_BURST = 60
@@ -239,17 +243,30 @@ def session_of(token: str) -> str:
 
 
 def after(session: str) -> None:
-    """Return once ``session``'s live figure being computed, if any, is answered (at most
-    :data:`FIRST_S`): called first by a run of the page, which a click on a slider's track
-    starts beside the figure the chart asks for at once, so that the figure the reader sees
-    first is not slowed by the run (the server's and the browser's share of it)."""
+    """Return once ``session``'s live figure being computed, if any, is answered and drawn
+    (:data:`DRAWN_S` later; at most :data:`FIRST_S` in all): called first by a run of the page,
+    which a click on a slider's track starts beside the figure the chart asks for at once, so
+    that the figure the reader sees first is not slowed by the run (the server's and the
+    browser's share of it)."""
     end = time.monotonic() + FIRST_S
-    while time.monotonic() < end:
-        with _LOCK:
-            if session not in _BUSY:
-                return
+    if _waited(lambda: _computing(session), end):  # answered: the browser draws it
+        _waited(lambda: True, min(end, time.monotonic() + DRAWN_S))
+
+
+def _computing(session: str) -> bool:
+    with _LOCK:
+        return session in _BUSY
+
+
+def _waited(condition: Callable[[], bool], end: float) -> bool:
+    """Wait while ``condition()`` holds, until ``end`` at most (``time.monotonic``), the run
+    stopped or rerun meanwhile; whether it waited."""
+    waited = False
+    while condition() and time.monotonic() < end:
+        waited = True
         check_interrupt()
         time.sleep(POLL_S)
+    return waited
 
 
 def _admitted(buckets: Buckets, key: str) -> None:

@@ -208,15 +208,18 @@ def test_a_request_whose_browser_leaves_while_it_computes_frees_its_pages_turn_a
         held.set()
 
 
-def test_a_run_of_the_page_starts_once_its_sessions_figure_being_computed_is_answered():
+def test_a_run_of_the_page_starts_once_its_sessions_figure_being_computed_is_drawn(monkeypatch):
     """A click on a slider's track asks for the figure and runs the page at once: the run
-    waits (live.after), so that the figure the reader sees first does not share the server
-    with it; another session's run does not wait."""
+    waits (live.after) until the figure is answered and, DRAWN_S more, drawn, so that the
+    figure the reader sees first shares neither the server nor the browser with it; another
+    session's run does not wait."""
+    monkeypatch.setattr(live, "DRAWN_S", 0.5)
     held, events = threading.Event(), []
 
     def stuck(slider: str, value: float) -> str:
         held.wait(10)
         events.append("answered")
+        threading.Timer(0.2, events.append, ["drawn"]).start()  # the browser's drawing
         return json.dumps({"data": [], "layout": {}})
 
     url = live.url(BASE, register(stuck, ("test", 12), session="c"))
@@ -232,7 +235,7 @@ def test_a_run_of_the_page_starts_once_its_sessions_figure_being_computed_is_ans
     held.set()
     for thread in (asking, run):
         thread.join(timeout=5)
-    assert events == ["released", "answered", "run"]
+    assert events == ["released", "answered", "drawn", "run"]
 
 
 def test_of_one_sessions_charts_the_newest_wins():
