@@ -596,6 +596,7 @@ function tone(state, s, value) {
 
 const FOLLOW_FRAMES = 30; // after the release or a key press, the thumb is read this long
 const LIVE_WAIT_MS = 5000; // a live figure not come this long is no longer waited for
+const REST_MS = 30; // a mouse resting this long on a live slider's track: its value asked for
 
 function thumb(slider) {
   return document.querySelector(`.st-key-${CSS.escape(slider)} input[type="range"]`);
@@ -666,25 +667,51 @@ function live(state) {
   });
 }
 
+function ahead(state, slider, value, after = Promise.resolve()) {
+  // the figure at `value` asked for now, unless it has been (after `after`: the route answers
+  // a page's newest request only), so that a change to it draws it at once
+  const key = `${slider}=${value}`;
+  if (state.asked.has(key)) return after;
+  const asking = after.then(() => figureAt(state, { slider, value }));
+  state.asked.set(key, asking.then((figure) => figure || void state.asked.delete(key)));
+  return asking;
+}
+
+function stepped(slider) {
+  // a live numeric slider's input and its step's decimals (none for a select slider)
+  const input = thumb(slider);
+  const step = Number(input?.step);
+  if (!input || Number(input.value) !== liveNumber(input) || !(step > 0)) return [null, 0];
+  return [input, (input.step.split(".")[1] || "").length];
+}
+
 function prefetch(state, slider, direction) {
   // A live numeric slider with the keyboard's focus: the figure one step along both ways (the
   // last arrow key's way first) asked for now, so that the next key press, onward or back,
   // draws it at once.
-  const input = thumb(slider);
+  const [input, decimals] = stepped(slider);
   if (!input || state.held || !state.payload.live) return;
-  const value = liveNumber(input);
-  const step = Number(input.step);
-  if (!Number.isFinite(value) || Number(input.value) !== value || !(step > 0)) return;
-  const decimals = (input.step.split(".")[1] || "").length;
-  let asked = Promise.resolve(); // one after the other: the route answers a page's newest only
+  const value = Number(input.value);
+  let asked = Promise.resolve(); // one after the other
   for (const sign of direction ? [direction, -direction] : [-1, 1]) {
-    const next = Number((value + sign * step).toFixed(decimals));
-    const key = `${slider}=${next}`;
-    if (next >= Number(input.min) && next <= Number(input.max) && !state.asked.has(key)) {
-      asked = asked.then(() => figureAt(state, { slider, value: next }));
-      state.asked.set(key, asked.then((figure) => figure || void state.asked.delete(key)));
+    const next = Number((value + sign * Number(input.step)).toFixed(decimals));
+    if (next >= Number(input.min) && next <= Number(input.max)) {
+      asked = ahead(state, slider, next, asked);
     }
   }
+}
+
+function pointed(state, slider, x) {
+  // A mouse resting on a live numeric slider's track (a hand about to click there): the
+  // figure at the value a click there sets, asked for now, so that the click draws it at once.
+  const [input, decimals] = stepped(slider);
+  const track = input?.closest('[role="group"] > [data-rac]'); // its thumb's travel
+  if (!track || state.held || !state.payload.live) return;
+  const { left, width } = track.getBoundingClientRect();
+  const [low, high, step] = [input.min, input.max, input.step].map(Number);
+  const share = Math.min(Math.max((x - left) / width, 0), 1);
+  const value = Number((low + Math.round((share * (high - low)) / step) * step).toFixed(decimals));
+  if (value !== Number(input.value)) ahead(state, slider, value);
 }
 
 function sketched(state) {
@@ -753,6 +780,13 @@ function listen(state) {
     }
     follow(state);
   };
+  const rest = (event) => {
+    // a mouse on a live slider's track: its value asked for once the mouse rests there
+    clearTimeout(state.resting);
+    const slider = event.pointerType === "mouse" && event.target instanceof Element
+      && event.target.closest('[role="group"]') && sliderOf(event.target, state.liveKeys);
+    if (slider) state.resting = setTimeout(() => pointed(state, slider, event.clientX), REST_MS);
+  };
   const focus = (event) => {
     // reached by the keyboard (Tab), not by a click that may start a drag
     const slider = sliderOf(event.target, state.liveKeys);
@@ -769,7 +803,8 @@ function listen(state) {
   const gone = new AbortController(); // the chart's listeners, removed once it has gone
   // pointercancel: a touch taken over by the page
   for (const [name, handler] of [["pointerdown", down], ["pointerup", up], ["pointercancel", up],
-                                 ["keydown", key], ["focusin", focus], ["kpca-drawing", drawn]]) {
+                                 ["pointermove", rest], ["keydown", key], ["focusin", focus],
+                                 ["kpca-drawing", drawn]]) {
     document.addEventListener(name, (event) => {
       if (state.box.isConnected) handler(event);
       else gone.abort();
