@@ -6,10 +6,12 @@
 // {label, text}, its name and description for assistive technology (speak).
 // Scrubbing: frames = {slider, frames: {<value as shown>: {data, layout}}}: while that slider
 // is held (or keyed), the frame of the value its thumb shows is drawn (scrub).
-// Live: live = {sliders, url, drawing}: while one of those sliders is held, the figure at its
-// value is asked for at `url` (kpca_ui/live.py: no script run) and drawn until the page's run's
-// own figure comes (live); with drawing = {prefix, seq}, the same for that drawing canvas's
-// "kpca-drawing" events (draw_canvas.js, sketched).
+// Live: live = {sliders, url, drawing, presses}: while one of those sliders is held, the figure
+// at its value is asked for at `url` (kpca_ui/live.py: no script run) and drawn until the
+// page's run's own figure comes (live); with drawing = {prefix, seq}, the same for that
+// drawing canvas's "kpca-drawing" events (draw_canvas.js, sketched); presses: buttons and
+// select boxes' options whose figures are asked for ahead (a mouse resting on one, the
+// keyboard on it) and drawn when pressed, until the page's own figure comes (pressed).
 
 const STATES = new WeakMap();
 const DEFAULT_HEIGHT = 450; // Plotly's and st.plotly_chart's default height
@@ -714,6 +716,30 @@ function pointed(state, slider, x) {
   if (value !== Number(input.value)) ahead(state, slider, value);
 }
 
+function pressOf(state, element) {
+  // The press element is part of, as the live route knows it (payload.live.presses): a button
+  // (its widget key) or a select box's option (key=label; a combobox: its active option).
+  const presses = state.payload?.live?.presses || [];
+  if (!(element instanceof Element) || !presses.length) return undefined;
+  const active = element.getAttribute("aria-activedescendant");
+  const option = active ? document.getElementById(active) : element.closest('[role="option"]');
+  if (!option) {
+    return presses.find((id) => element.closest(`.st-key-${CSS.escape(id)} button`));
+  }
+  const list = option.closest('[role="listbox"]');
+  const box = list && document.querySelector(`[aria-controls="${CSS.escape(list.id)}"]`);
+  const key = box && sliderOf(box, presses.map((id) => id.split("=")[0]));
+  return presses.find((id) => id === `${key}=${option.textContent.trim()}`);
+}
+
+function pressed(state, id) {
+  // a press whose figure was asked for ahead: that figure drawn until the page's own comes
+  const asking = state.asked.get(`${id}=`);
+  if (!asking || state.inFlight) return;
+  state.awaiting = id;
+  show(state, asking, () => state.awaiting === id);
+}
+
 function sketched(state) {
   // the newest drawing posted, one request at a time; the request (none when one is in
   // flight), settled once its figure is drawn or refused (fewer than 3 points)
@@ -769,6 +795,14 @@ function listen(state) {
     }
   };
   const key = (event) => {
+    if (event.target instanceof Element && event.target.matches('[role="combobox"]')) {
+      const press = pressOf(state, event.target); // its option under the keyboard
+      if (press && event.key === "Enter") pressed(state, press);
+      else setTimeout(() => { // the option the key moved to, asked for ahead
+        const next = pressOf(state, event.target);
+        if (next) ahead(state, next, "");
+      });
+    }
     const slider = sliderOf(event.target, state.keys);
     if (!slider) return;
     if (state.liveKeys.includes(slider) && !state.held) {
@@ -781,16 +815,27 @@ function listen(state) {
     follow(state);
   };
   const rest = (event) => {
-    // a mouse on a live slider's track: its value asked for once the mouse rests there
+    // a mouse on a live slider's track or on a press: its figure asked for once it rests there
     clearTimeout(state.resting);
-    const slider = event.pointerType === "mouse" && event.target instanceof Element
-      && event.target.closest('[role="group"]') && sliderOf(event.target, state.liveKeys);
-    if (slider) state.resting = setTimeout(() => pointed(state, slider, event.clientX), REST_MS);
+    if (event.pointerType !== "mouse" || !(event.target instanceof Element)) return;
+    const track = event.target.closest('[role="group"]');
+    const slider = track && sliderOf(track, state.liveKeys);
+    const press = !slider && pressOf(state, event.target);
+    const ask = () => (slider ? pointed(state, slider, event.clientX) : ahead(state, press, ""));
+    if (slider || press) state.resting = setTimeout(ask, REST_MS);
   };
   const focus = (event) => {
     // reached by the keyboard (Tab), not by a click that may start a drag
+    if (!event.target.matches(":focus-visible")) return;
     const slider = sliderOf(event.target, state.liveKeys);
-    if (slider && event.target.matches(":focus-visible")) prefetch(state, slider, null);
+    if (slider) prefetch(state, slider, null);
+    const press = pressOf(state, event.target);
+    if (press) ahead(state, press, "");
+  };
+  const press = (event) => {
+    // an option answers its pointer's release (its list then closes), a button its click
+    const id = pressOf(state, event.target);
+    if (id && (event.type === "click") !== id.includes("=")) pressed(state, id);
   };
   const drawn = (event) => {
     const drawing = state.payload.live && state.payload.live.drawing;
@@ -804,6 +849,7 @@ function listen(state) {
   // pointercancel: a touch taken over by the page
   for (const [name, handler] of [["pointerdown", down], ["pointerup", up], ["pointercancel", up],
                                  ["pointermove", rest], ["keydown", key], ["focusin", focus],
+                                 ["click", press], ["pointerup", press],
                                  ["kpca-drawing", drawn]]) {
     document.addEventListener(name, (event) => {
       if (state.box.isConnected) handler(event);

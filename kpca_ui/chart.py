@@ -128,7 +128,7 @@ def chart(
     sent = None  # what the browser needs of ``live``: its sliders, the endpoint's URL for them
     if live is not None:
         token = register(live, st.session_state.setdefault(SESSION, secrets.token_hex(8)))
-        sent = {"sliders": [s.key for s in live.sliders], "url": live_url(base, token)}
+        sent = {"sliders": live.keys, "url": live_url(base, token), "presses": live.presses}
         sent["drawing"] = live.drawing and {"prefix": live.drawing, "seq": edit_seq(live.drawing)}
     payload = (
         f'{{"figure":{json_of(figure)},"config":{json.dumps(dict(config or {}))},'

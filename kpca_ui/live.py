@@ -119,12 +119,16 @@ class Live:
         Everything else the figures depend on.
     drawing : str, optional
         The widget-key prefix of a drawing canvas whose edits the figures follow.
+    presses : tuple of str
+        Buttons and select boxes' options (``key=label``) whose figures the chart asks for
+        ahead and draws when pressed, ``figure_json(press, None)``.
     """
 
     figure_json: Callable[[str, Any], str]
     sliders: tuple[Setting, ...]
     settings: Hashable
     drawing: str | None = None
+    presses: tuple[str, ...] = ()
 
     @property
     def keys(self) -> list[str]:
@@ -179,7 +183,8 @@ class Refused(ValueError):
 
 def asked(token: str, slider: str | None, value: str | None) -> tuple[Live, str, Any]:
     """The figure a request asks for: its token's settings, the slider and its value (checked
-    for the value alone: the token's session is :func:`session_of`'s).
+    for the value alone: the token's session is :func:`session_of`'s), or a press (its value
+    ``None``).
 
     Raises
     ------
@@ -188,6 +193,8 @@ def asked(token: str, slider: str | None, value: str | None) -> tuple[Live, str,
         follow or a value that slider's setting does not take.
     """
     live = _source(token)[0]
+    if slider in live.presses:
+        return live, slider, None
     setting = next((s for s in live.sliders if s.key == slider), None)
     if setting is None:
         raise Refused("This chart does not follow that slider.", 422)

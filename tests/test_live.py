@@ -86,6 +86,19 @@ def test_a_held_value_is_answered_with_the_figure_of_the_shared_cache():
     assert asked == [("noise", 0.25)]
 
 
+def test_a_press_is_answered_with_its_figure_and_no_value():
+    pressed: list[tuple[str, object]] = []
+
+    def figure(slider: str, value: object) -> str:
+        pressed.append((slider, value))
+        return json.dumps({"data": [], "layout": {}})
+
+    url = live.url(BASE, register(figure, ("test", 13), presses=("ct_preset_rings",)))
+    assert get(url, slider="ct_preset_rings", value="")[0] == 200
+    assert get(url, slider="ct_preset_dk5", value="")[0] == 422  # not one of its presses
+    assert pressed == [("ct_preset_rings", None)]
+
+
 def test_a_token_names_a_session_and_its_settings():
     first = register(figure_json, ("test", 2))
     assert first == register(figure_json, ("test", 2))

@@ -647,6 +647,26 @@ def test_a_held_components_slider_draws_the_grid_with_that_many_components():
         held(at, 9, "ct_k")
 
 
+@pytest.mark.parametrize("press", ["ct_preset_rings", "ct_preset_dk5", "ct_kernel=Gaussian"])
+def test_a_press_asked_for_ahead_draws_the_grid_the_press_gives(press):
+    """A preset button or another kernel (a mouse resting on it, the keyboard on it): the grid
+    the chart draws at once when it is pressed has the titles of the page's grid after the
+    press, at the held resolution."""
+    at = open_view("contours")
+    ahead = held(at, "", press)
+    if press.startswith("ct_preset"):
+        at.button(key=press).click()
+    else:
+        at.selectbox(key="ct_kernel").set_value("rbf")
+    at.run()
+    pressed = chart(at, "ct_contours")
+    assert ahead["layout"]["title"] == pressed["layout"]["title"]
+    assert panel_titles(ahead) == panel_titles(pressed)
+    assert picture_px(ahead) == HELD_RESOLUTION < picture_px(pressed)
+    with pytest.raises(live.Refused, match="does not follow"):
+        held(at, "", "ct_kernel=Gaussian")  # the kernel shown: no press of it
+
+
 def test_a_costly_grid_is_not_followed_while_held(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(contours_grid, "ONE_HELD_S", 0.0)
     at = open_view("contours")

@@ -71,6 +71,17 @@ def switched(kernel: str) -> dict[str, Any]:
     return {"ct_sweep": options[0] if options else "none", **values}
 
 
+def presses(values: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The settings each press the grid's chart draws ahead sets, from ``values``: each preset
+    button's (its widget key) and each other kernel's of the select box (``ct_kernel=`` its
+    label)."""
+    pressed = {f"ct_preset_{name}": dict(preset.values) for name, preset in PRESETS.items()}
+    for kernel, label in KERNELS.items():
+        if kernel != values["ct_kernel"]:
+            pressed[f"ct_kernel={label}"] = {"ct_kernel": kernel, **switched(kernel)}
+    return pressed
+
+
 def _reset_sweep() -> None:
     for key, value in switched(SETTINGS.value("ct_kernel")).items():
         SETTINGS.keep(key, value)

@@ -29,13 +29,21 @@ from kpca_ui.cache import memo
 from kpca_ui.chart import SESSION, chart, figure_from_json, json_of
 from kpca_ui.explain import explain, notice_of, text
 from kpca_ui.live import Live, after
-from kpca_ui.points import PointSet, drawing_points, drawn_points, is_drawn, points_of, toy_points
+from kpca_ui.points import PointSet, drawing_points, drawn_points, is_drawn, points_of
 from kpca_ui.presenter import figure_px, page_px, presentable, presenter_mode, prose, room_scale
 from kpca_ui.safety import guarded
 from kpca_ui.screen import content_px, width_listener
 from kpca_ui.shell import csv_numbers, nothing_to_draw
 from kpca_ui.views import rings
-from kpca_ui.views.contours import FIXED, SCREEN, SETTINGS, Columns, columns, kernel_controls
+from kpca_ui.views.contours import (
+    FIXED,
+    SCREEN,
+    SETTINGS,
+    Columns,
+    columns,
+    kernel_controls,
+    presses,
+)
 from kpca_ui.workers import CANCELLABLE_S, compute, concurrently
 
 ONE_CALL_S = 0.05
@@ -293,22 +301,28 @@ def live_grid(points: PointSet, values: Mapping[str, Any], space: Space) -> Live
         sliders,
         (points.key, tuple(values.items()), space),
         "ct" if is_drawn(points) else None,
+        tuple(presses(values)),
     )
+
+
+DATA = frozenset({"ct_data", "ct_n", "ct_noise", "ct_seed"})
+"""The settings that choose the points (:func:`kpca_ui.points.points_of`)."""
 
 
 def held_figure(
     points: PointSet, values: dict[str, Any], space: Space, slider: str, value: Any
 ) -> str:
     """The grid figure's JSON with ``slider`` at ``value`` (the drawing ``value`` when
-    ``slider`` is ``"drawing"``), at most :data:`HELD_RESOLUTION` fine: :func:`grid` of the
-    page's settings but that one."""
+    ``slider`` is ``"drawing"``; the settings a press sets when ``slider`` is one of
+    :func:`presses`), at most :data:`HELD_RESOLUTION` fine: :func:`grid` of the page's
+    settings but those."""
     if isinstance(value, Drawing):
         points = drawing_points(value)
-    elif slider == "ct_noise":
-        _, name, n_samples, _, seed = points.key
-        points = toy_points(name, n_samples, value, seed, SETTINGS["ct_data"].name(name))
     else:
-        values = {**values, slider: value}
+        changed = presses(values).get(slider, {slider: value})
+        values = {**values, **changed}
+        if DATA & changed.keys():  # new points: the noise's, a preset's
+            points = points_of(SETTINGS, values)
     chosen = columns(values)
     held = replace(chosen, resolution=min(chosen.resolution, HELD_RESOLUTION))
     return held_json(points, held, space)

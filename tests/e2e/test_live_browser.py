@@ -146,6 +146,15 @@ GRID_DRAWS_JS = """() => {
 """Records each drawing of the grid: its title and its panels' resolution (the width of a
 colour picture's PNG: the held grid's is 50, the page's 100)."""
 
+
+def page_grid_drawn(page) -> list[dict]:
+    """The grid's drawings recorded (:data:`GRID_DRAWS_JS`) until the page's run is over and
+    its own grid, at the chosen resolution (100), drawn."""
+    page.wait_for_selector(IDLE)
+    page.wait_for_function("() => window.__gridDraws.some((d) => d.pixels === 100)")
+    return page.evaluate("() => window.__gridDraws")
+
+
 LIVE_ASKED_JS = """() => performance.getEntriesByType('resource')
   .filter((e) => e.name.includes('/_kpca/live/'))
   .map((e) => ({value: new URL(e.name).searchParams.get('value'), start: e.startTime}))"""
@@ -178,6 +187,68 @@ def test_a_key_press_on_the_noise_draws_the_grid_asked_for_ahead_at_once(page, a
     assert [a for a in asked if a["value"] == "0.21" and a["start"] < pressed], asked
     assert [a["value"] for a in asked if a["start"] > pressed] == ["0.22", "0.2"], asked
     assert not page.js_errors
+
+
+def test_a_click_on_the_noise_track_draws_the_grid_asked_for_while_the_mouse_rested_there(
+    page, app_server
+):
+    """A mouse resting on the noise slider's track (a hand about to click): the grid at the
+    value under it is asked for ahead, so the click there draws it at once (50 × 50), then
+    the page's grid at the chosen resolution replaces it."""
+    open_view(page, CONTOURS, app_server.url)
+    box, (_, y) = thumb_xy(page, CONTOURS)
+    x = box["x"] + 0.37 * box["width"]
+    page.mouse.move(x, y)
+    # (before this change: no request, a timeout here)
+    page.wait_for_function(
+        f"() => ({LIVE_ASKED_JS})().some((a) => a.value === '0.37')", timeout=10_000
+    )
+    page.evaluate(GRID_DRAWS_JS)
+    pressed = page.evaluate("() => performance.now()")
+    page.mouse.click(x, y)
+    draws = page_grid_drawn(page)
+    assert slider_text(page, CONTOURS) == "0.37"
+    assert draws[0]["pixels"] == HELD_RESOLUTION and "noise 0.37," in draws[0]["title"], draws
+    assert draws[-1]["pixels"] == 100 and "noise 0.37," in draws[-1]["title"], draws
+    asked = [a for a in page.evaluate(LIVE_ASKED_JS) if a["value"] == "0.37"]
+    assert len(asked) == 1 and asked[0]["start"] < pressed, asked  # not asked again
+    assert not page.js_errors
+
+
+def test_a_preset_and_a_kernel_asked_for_ahead_are_drawn_at_once_when_pressed(page, app_server):
+    """The mouse resting on a preset button, the keyboard on a kernel in the select box: the
+    grid of each is asked for ahead, so that pressing it draws that grid at once (50 × 50),
+    before the page's run draws it at the chosen resolution."""
+    open_view(page, CONTOURS, app_server.url)
+    page.locator(".st-key-ct_preset_rings button").first.hover()
+    # (before this change: no request, a timeout here)
+    page.wait_for_function(f"() => ({ASKED_JS})('ct_preset_rings')", timeout=10_000)
+    page.evaluate(GRID_DRAWS_JS)
+    page.locator(".st-key-ct_preset_rings button").first.click()
+    draws = page_grid_drawn(page)
+    assert draws[0]["pixels"] == HELD_RESOLUTION and "Three rings" in draws[0]["title"], draws
+    assert draws[-1]["pixels"] == 100 and draws[-1]["title"] == draws[0]["title"], draws
+    combobox = page.locator(".st-key-ct_kernel input")
+    combobox.focus()
+    combobox.press("ArrowDown")  # the list opens, the kernel after Gaussian active
+    active = combobox.evaluate(
+        "(box) => document.getElementById(box.getAttribute('aria-activedescendant')).textContent"
+    )
+    assert active != "Gaussian"
+    page.wait_for_function(f"() => ({ASKED_JS})('ct_kernel={active}')", timeout=10_000)
+    page.evaluate(GRID_DRAWS_JS)
+    combobox.press("Enter")
+    draws = page_grid_drawn(page)
+    assert draws[0]["pixels"] == HELD_RESOLUTION, draws
+    assert draws[-1]["pixels"] == 100 and draws[-1]["title"] == draws[0]["title"], draws
+    assert combobox.input_value() == active
+    assert not page.js_errors
+
+
+ASKED_JS = """(press) => performance.getEntriesByType('resource')
+  .some((e) => e.name.includes('/_kpca/live/')
+               && new URL(e.name).searchParams.get('slider') === press)"""
+"""Whether the chart has asked the live route for a press's grid."""
 
 
 WIDTH = dataclasses.replace(
