@@ -56,11 +56,11 @@ varies from drag to drag.
 ``--order`` chooses how the slider moves: ``onward`` (one step at a time to the
 end, then back: the chart's look-ahead predicts these), ``alternate`` (right, left,
 right, …: a lecturer wiggling the value) or ``track`` (clicks at seeded places of
-the slider's track, timed from the press; with ``--dwell MS`` the mouse rests there that
-long before it presses, as a hand does, and the chart asks for the value under it ahead);
-on the Contours view also ``kernel`` (the kernel chosen in its select box: Fig. 2's
-polynomial and each other kernel in turn, timed from the press on the option) or ``preset``
-(the preset buttons in turn). Each order's table is saved apart (``ui_latency``,
+the slider's track, timed from the press); on the Contours view also ``kernel`` (the kernel
+chosen in its select box: Fig. 2's polynomial and each other kernel in turn, timed from the
+press on the option) or ``preset`` (the preset buttons in turn). With ``--dwell MS`` the
+mouse rests where it clicks that long before it presses, as a hand does (the chart asks for
+the figure under a resting mouse ahead). Each order's table is saved apart (``ui_latency``,
 ``ui_latency_alternate``, ``ui_latency_track``, ``ui_latency_track_dwell100``, …).
 
 ``--screenshot PATH`` only saves a 1280 × 720 picture of the Contours view
@@ -145,15 +145,19 @@ SWITCHED = {
 """What a switch order changes, for printed tables."""
 
 
-def switch(page: Page, view: View, order: str, turn: int) -> dict:
-    """Choose the ``turn``-th kernel or preset of :data:`SWITCHES`, timed from the press on it."""
+def switch(page: Page, view: View, order: str, turn: int, dwell_ms: float = 0.0) -> dict:
+    """Choose the ``turn``-th kernel or preset of :data:`SWITCHES`, timed from the press on it
+    (``dwell_ms`` after the mouse arrived on it)."""
     chosen = SWITCHES[order][turn % len(SWITCHES[order])]
     if order == "preset":
-        target = page.locator(f".st-key-ct_preset_{chosen} button")
+        target = page.locator(f".st-key-ct_preset_{chosen} button").first
     else:  # the select box opened first, untimed
         page.locator(".st-key-ct_kernel input").click()
         target = page.get_by_role("option", name=chosen, exact=True)
     target.wait_for()
+    if dwell_ms:
+        target.hover()
+        page.wait_for_timeout(dwell_ms)
     return act_and_time(page, view.chart_selector, target.click, "pointerdown")
 
 
@@ -169,7 +173,7 @@ def change(
     """Change the view's slider once (or its kernel or preset), in the way ``order`` says, and
     time the redraw; a click on the track comes ``dwell_ms`` after the mouse arrived there."""
     if order in SWITCHES:
-        return switch(page, view, order, turn)
+        return switch(page, view, order, turn, dwell_ms)
     if order == "track":  # a click at a seeded place of the track, at least a tenth away
         box, (thumb, y) = thumb_xy(page, view)
         x = thumb
@@ -368,7 +372,8 @@ def main() -> int:
         "--dwell",
         type=float,
         default=0.0,
-        help="with --order track: ms the mouse rests on the place before it clicks (0: at once)",
+        help="ms the mouse rests where it clicks (a track's place, an option, a button) before "
+        "it presses (0: at once)",
     )
     parser.add_argument("--screenshot", type=Path, help="only save the README screenshot here")
     parser.add_argument(
