@@ -732,6 +732,17 @@ function pressOf(state, element) {
   return presses.find((id) => id === `${key}=${option.textContent.trim()}`);
 }
 
+function opened(state, element) {
+  // a click on a select box whose options are presses (its list opening): each asked for
+  // ahead, one after the other, as one of them is about to be chosen
+  const presses = state.payload?.live?.presses || [];
+  const key = sliderOf(element, presses.map((id) => id.split("=")[0]));
+  let asked = Promise.resolve();
+  for (const id of presses.filter((id) => key && id.startsWith(`${key}=`))) {
+    asked = ahead(state, id, "", asked);
+  }
+}
+
 function pressed(state, id) {
   // a press whose figure was asked for ahead: that figure drawn until the page's own comes
   const asking = state.asked.get(`${id}=`);
@@ -772,6 +783,8 @@ function follow(state) {
 function listen(state) {
   // the chart's sliders and drawing canvas followed through the document's events
   const down = (event) => {
+    const press = pressOf(state, event.target);
+    if (press) ahead(state, press, ""); // drawn at its release: asked for now, if not yet
     const slider = sliderOf(event.target, state.keys);
     if (!slider) return;
     state.held = slider;
@@ -836,6 +849,7 @@ function listen(state) {
     // an option answers its pointer's release (its list then closes), a button its click
     const id = pressOf(state, event.target);
     if (id && (event.type === "click") !== id.includes("=")) pressed(state, id);
+    else if (!id && event.type === "click") opened(state, event.target);
   };
   const drawn = (event) => {
     const drawing = state.payload.live && state.payload.live.drawing;

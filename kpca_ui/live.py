@@ -75,7 +75,8 @@ FIRST_S = 1.0
 DRAWN_S = 0.08
 """How much longer a page run that waited for its session's live figure waits, while the
 browser draws it (:func:`after`): Plotly redraws the Contours grid in ~40-60 ms after a click
-on a slider's track, and the run's messages arriving meanwhile slowed that by ~30 ms."""
+on a slider's track, and the run's messages arriving meanwhile slowed that redraw
+(``bench/ui_latency.py --order track`` measures it)."""
 SESSION_RATE = 30.0
 """Requests a second a session's charts ask on average: a held slider asks one at a time."""
 SESSION_BURST = 60

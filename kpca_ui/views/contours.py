@@ -73,9 +73,14 @@ def switched(kernel: str) -> dict[str, Any]:
 
 def presses(values: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """The settings each press the grid's chart draws ahead sets, from ``values``: each preset
-    button's (its widget key) and each other kernel's of the select box (``ct_kernel=`` its
-    label)."""
-    pressed = {f"ct_preset_{name}": dict(preset.values) for name, preset in PRESETS.items()}
+    button's (its widget key) that changes them and each other kernel's of the select box
+    (``ct_kernel=`` its label).  A press that changes nothing is left out: its run would send
+    the chart the same figure, so the one drawn ahead would stay."""
+    pressed = {
+        f"ct_preset_{name}": dict(preset.values)
+        for name, preset in PRESETS.items()
+        if any(values.get(key) != value for key, value in preset.values.items())
+    }
     for kernel, label in KERNELS.items():
         if kernel != values["ct_kernel"]:
             pressed[f"ct_kernel={label}"] = {"ct_kernel": kernel, **switched(kernel)}

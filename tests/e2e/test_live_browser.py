@@ -216,9 +216,9 @@ def test_a_click_on_the_noise_track_draws_the_grid_asked_for_while_the_mouse_res
 
 
 def test_a_preset_and_a_kernel_asked_for_ahead_are_drawn_at_once_when_pressed(page, app_server):
-    """The mouse resting on a preset button, the keyboard on a kernel in the select box: the
-    grid of each is asked for ahead, so that pressing it draws that grid at once (50 × 50),
-    before the page's run draws it at the chosen resolution."""
+    """The mouse resting on a preset button, the select box's list opened, the keyboard on a
+    kernel in it: the grid of each is asked for ahead, so that pressing it draws that grid at
+    once (50 × 50), before the page's run draws it at the chosen resolution."""
     open_view(page, CONTOURS, app_server.url)
     page.locator(".st-key-ct_preset_rings button").first.hover()
     # (before this change: no request, a timeout here)
@@ -229,6 +229,10 @@ def test_a_preset_and_a_kernel_asked_for_ahead_are_drawn_at_once_when_pressed(pa
     assert draws[0]["pixels"] == HELD_RESOLUTION and "Three rings" in draws[0]["title"], draws
     assert draws[-1]["pixels"] == 100 and draws[-1]["title"] == draws[0]["title"], draws
     combobox = page.locator(".st-key-ct_kernel input")
+    combobox.click()  # the list opens: every other kernel asked for ahead
+    for kernel in ("Polynomial", "Laplacian", "Sigmoid", "Linear"):
+        page.wait_for_function(f"() => ({ASKED_JS})('ct_kernel={kernel}')", timeout=10_000)
+    combobox.press("Escape")
     combobox.focus()
     combobox.press("ArrowDown")  # the list opens, the kernel after Gaussian active
     active = combobox.evaluate(
