@@ -39,7 +39,11 @@ LONG: list[list[str]] = [
     ["bench/load_test.py", "--lecture"],
     ["bench/load_test.py", "--capacity"],
     ["bench/ui_latency.py", "--order", "alternate", "--views", "contours", "--repeats", "30"],
-    ["bench/ui_latency.py", "--order", "track", "--views", "contours", "--repeats", "30"],
+    *(
+        ["bench/ui_latency.py", "--order", order, "--views", "contours", "--repeats", "30", *dwell]
+        for order in ("track", "kernel", "preset")
+        for dwell in ([], ["--dwell", "100"])
+    ),
     ["bench/engine_sweep.py"],
     ["bench/cost_model.py"],
     ["bench/slow_body.py"],
