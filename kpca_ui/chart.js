@@ -787,6 +787,10 @@ function listen(state) {
     if (press) ahead(state, press, ""); // drawn at its release: asked for now, if not yet
     const slider = sliderOf(event.target, state.keys);
     if (!slider) return;
+    const moved = thumb(slider)?.closest("[data-rac]"); // the thumb: pressed, it is dragged
+    if (state.liveKeys.includes(slider) && moved && !moved.contains(event.target)) {
+      pointed(state, slider, event.clientX); // the track: its value asked for at once
+    }
     state.held = slider;
     state.keyed = false;
     state.liveStart = state.liveKeys.includes(slider) ? liveNumber(thumb(slider)) : null;
