@@ -138,6 +138,12 @@ SWITCHES = {
 }
 """What the switch orders choose in turn, from the Contours view's Fig. 2 preset: a kernel
 (from and back to Fig. 2's polynomial: each a switch from a preset) or a preset button."""
+CHANGES = {
+    "slider": "each change a setting not seen before.",
+    "kernel": "each change between Fig. 2 and a kernel switched from it (warmed).",
+    "preset": "each change between two presets (warmed).",
+}
+"""What the changes of an order are, for the saved table's note."""
 SWITCHED = {
     "kernel": "kernel: Fig. 2's polynomial <-> each other kernel in turn (a page run)",
     "preset": "preset buttons in turn: Fig. 2, the rings, Fig. 5 (a page run)",
@@ -459,6 +465,11 @@ def main() -> int:
         "the drag) and after the release; moves: the mouse moves the page took in the drag."
     )
     print("targets " + ("met" if met else "NOT met") + " (p50 and p95 against issue #36's)")
+    rested = (
+        f" The mouse rests {args.dwell:g} ms where it clicks before it presses."
+        if args.dwell
+        else ""
+    )
     save(
         ("ui_latency" if args.order == "onward" else f"ui_latency_{args.order}")
         + (f"_dwell{args.dwell:g}" if args.dwell else ""),
@@ -476,8 +487,8 @@ def main() -> int:
         ],
         rows,
         note=f"Headless Chromium at {VIEWPORT['width']} × {VIEWPORT['height']}, on a server "
-        "whose warm-up is done; each change a setting not seen before. Settled: the last figure "
-        "the change redraws is drawn. CPU: the server and its workers per change.",
+        f"whose warm-up is done; {CHANGES.get(args.order, CHANGES['slider'])}{rested} Settled: "
+        "the last figure the change redraws is drawn. CPU: the server and its workers per change.",
     )
     if dragged:
         save(
