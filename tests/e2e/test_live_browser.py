@@ -18,6 +18,8 @@ only after the release.
 from __future__ import annotations
 
 import dataclasses
+import re
+from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
@@ -397,6 +399,10 @@ SENT_JS = """() => {
   };
 }"""
 
+CANVAS_JS = Path(__file__).resolve().parents[2] / "kpca_ui" / "draw_canvas.js"
+HOLD_MS = float(re.search(r"const HOLD_MS = (\d+);", CANVAS_JS.read_text())[1])
+"""How long the canvas holds a finished edit for the figures asked for (``draw_canvas.js``)."""
+
 POSTED_JS = """() => performance.getEntriesByType('resource')
   .filter((e) => e.name.includes('/_kpca/live/') && e.initiatorType === 'fetch')
   .map((e) => ({start: e.startTime, answered: e.responseEnd}))"""
@@ -425,7 +431,9 @@ def test_a_click_on_the_canvas_draws_its_grid_before_the_page_runs_the_edit(page
     posted = [p for p in page.evaluate(POSTED_JS) if p["start"] > clicked]
     assert len(posted) == 1, posted  # (before this change: none)
     sent = page.evaluate("() => window.__kpcaSent")
-    assert posted[0]["answered"] <= sent, (posted, sent)  # the edit went after the answer
+    # the edit went after the answer, or after HOLD_MS if the answer is late (a loaded server)
+    waited = min(posted[0]["answered"], posted[0]["start"] + HOLD_MS)
+    assert sent >= waited, (posted, sent)
     assert not page.js_errors
 
 
