@@ -163,6 +163,22 @@ def test_grid_covers_the_data_with_the_same_margin_on_both_axes(margin):
     assert np.all(points[:17, 1] == grid.ys[0])
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_sweep_around_other_points_evaluates_its_fit_on_their_plane(seed):
+    """``around``: the grid of the other points' plane (a held figure keeps the drawn one's),
+    the columns the fit of the sweep's own points evaluated there (eq. 51)."""
+    X, wider = parabola(60, 0.1, seed)[0], parabola(60, 0.6, seed + 1)[0]
+    spec = ct.KernelSpec("poly", degree=2)
+    own = ct.contour_sweep(X, [spec], n_components=2, resolution=9)
+    held = ct.contour_sweep(X, [spec], n_components=2, resolution=9, around=wider)
+    expected = ct.make_grid(wider, 9)
+    np.testing.assert_array_equal(held.grid.xs, expected.xs)
+    np.testing.assert_array_equal(held.grid.ys, expected.ys)
+    np.testing.assert_allclose(held.columns[0].fit.eigenvalues, own.columns[0].fit.eigenvalues)
+    again = ct.evaluate_column(own.columns[0].fit, expected)
+    np.testing.assert_allclose(held.columns[0].values, again.values, rtol=1e-5, atol=1e-6)
+
+
 def test_make_grid_refuses_points_that_are_not_2d():
     with pytest.raises(ValueError, match="2-D points"):
         ct.make_grid(np.zeros((5, 3)))

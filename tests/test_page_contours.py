@@ -597,6 +597,28 @@ def test_a_held_slider_draws_a_coarser_grid_of_the_same_plan():
     assert len(during["layout"]["annotations"]) == len(released["layout"]["annotations"])
 
 
+PLACE = ("x", "y", "sizex", "sizey")
+"""A layout picture's place."""
+
+
+def test_a_held_noise_draws_its_points_in_the_plane_of_the_grid_drawn():
+    """New points held (the noise): fitted and drawn in the page's plane, so that the panels
+    hold still under the hand (chart.js sets the figure in place); a preset's points come in
+    their own plane."""
+    at = open_view("contours")
+    drawn, during = chart(at, "ct_contours"), held(at, 0.8)
+    rings = held(at, None, "ct_preset_rings")
+    for axis in ("xaxis", "yaxis"):
+        assert during["layout"][axis]["range"] == drawn["layout"][axis]["range"], axis
+        assert rings["layout"][axis]["range"] != drawn["layout"][axis]["range"], axis
+    dots = [
+        next(m for m in f["layout"]["images"] if m.get("name") == "data") for f in (drawn, during)
+    ]
+    assert [[m[key] for key in PLACE] for m in dots] == [[dots[0][key] for key in PLACE]] * 2
+    assert dots[0]["source"] != dots[1]["source"]  # the points held
+    assert "noise 0.8," in during["layout"]["title"]["text"]
+
+
 def test_a_held_grid_in_presenter_mode_is_planned_for_the_projector():
     at = open_view("contours", query={KEY: "1"})
     released, during = chart(at, "ct_contours"), held(at, 0.2)

@@ -273,11 +273,14 @@ def contour_sweep(
     resolution: int = 100,
     margin: float = 0.15,
     random_state: int = 0,
+    around: np.ndarray | None = None,
 ) -> ContourSweep:
-    """Fit every column and evaluate it on one grid (no caching)."""
+    """Fit every column and evaluate it on one grid (no caching): the grid of
+    :func:`make_grid` over ``X``, or over the points ``around`` (a held figure keeps the
+    plane of the figure drawn)."""
     from . import fit_column  # the package's, as in fitted_column
 
-    grid = make_grid(X, resolution, margin)
+    grid = make_grid(X if around is None else around, resolution, margin)
     columns = tuple(
         evaluate_column(
             fit_column(

@@ -104,24 +104,29 @@ def seconds(points: PointSet, chosen: Columns) -> float:
 
 
 @memo
-def grid(points: PointSet, chosen: Columns, space: Space) -> tuple[ct.ContourSweep, go.Figure]:
-    """The grid's columns fitted and evaluated, and its figure drawn in ``space``: in one
-    call to a worker below :data:`ONE_CALL_S`, else column by column on both workers at
-    once (each column kept on its own, :func:`_column`), then drawn in another call."""
+def grid(
+    points: PointSet, chosen: Columns, space: Space, around: PointSet | None = None
+) -> tuple[ct.ContourSweep, go.Figure]:
+    """The grid's columns fitted and evaluated over the plane of ``points`` (or of
+    ``around``: :func:`held_figure`), and its figure drawn in ``space``: in one call to a
+    worker below :data:`ONE_CALL_S`, else column by column on both workers at once (each
+    column kept on its own, :func:`_column`), then drawn in another call."""
     X, drawing = points.X, space.arguments(points.title)
-    made = _in_one_call(points, chosen, space)
+    made = _in_one_call(points, chosen, space, around)
     if made is not None:
         return made[0], figure_from_json(*made[1:])
-    shape = (chosen.resolution, chosen.center, chosen.n_components)
+    shape = (chosen.resolution, chosen.center, chosen.n_components, around)
     made = tuple(concurrently(*(partial(_column, points, spec, *shape) for spec in chosen.specs)))
-    made_grid = ct.make_grid(X, chosen.resolution)
+    made_grid = ct.make_grid((points if around is None else around).X, chosen.resolution)
     sweep = ct.ContourSweep(
         X, points.labels, made_grid, made, chosen.parameter, chosen.n_components
     )
     return sweep, figure_from_json(*compute(figures.contour_figure_json, sweep, **drawing))
 
 
-def _in_one_call(points: PointSet, chosen: Columns, space: Space) -> tuple | None:
+def _in_one_call(
+    points: PointSet, chosen: Columns, space: Space, around: PointSet | None
+) -> tuple | None:
     """The sweep and its figure's data and JSON in one call to a worker
     (:func:`figures.sweep_and_figure_json`), or ``None`` for a grid of :data:`ONE_CALL_S` or
     more, or a failure (explained column by column)."""
@@ -133,6 +138,7 @@ def _in_one_call(points: PointSet, chosen: Columns, space: Space) -> tuple | Non
         parameter=chosen.parameter,
         labels=points.labels,
         resolution=chosen.resolution,
+        around=None if around is None else around.X,
     )
     with contextlib.suppress(Exception):
         drawing = space.arguments(points.title)
@@ -143,20 +149,26 @@ def _in_one_call(points: PointSet, chosen: Columns, space: Space) -> tuple | Non
 
 
 @memo
-def held_json(points: PointSet, chosen: Columns, space: Space) -> str:
+def held_json(points: PointSet, chosen: Columns, space: Space, around: PointSet | None) -> str:
     """The JSON alone of :func:`grid`'s figure, for a figure only sent (a held slider's): no
     figure object made, no sweep kept."""
-    made = _in_one_call(points, chosen, space)
-    return made[2] if made is not None else json_of(grid(points, chosen, space)[1])
+    made = _in_one_call(points, chosen, space, around)
+    return made[2] if made is not None else json_of(grid(points, chosen, space, around)[1])
 
 
 @memo
 def _column(
-    points: PointSet, spec: ct.KernelSpec, resolution: int, center: bool, n_components: int
+    points: PointSet,
+    spec: ct.KernelSpec,
+    resolution: int,
+    center: bool,
+    n_components: int,
+    around: PointSet | None,
 ) -> ct.Column:
-    """One column of a costly grid, kept on its own (a class that changes one value shares
-    the others); a costly fit is kept apart too (:func:`_fit`), for another resolution."""
-    X, made = points.X, ct.make_grid(points.X, resolution)
+    """One column of a costly grid (over the plane of ``points``, or of ``around``), kept on
+    its own (a class that changes one value shares the others); a costly fit is kept apart
+    too (:func:`_fit`), for another resolution."""
+    X, made = points.X, ct.make_grid((points if around is None else around).X, resolution)
     features = spec.explicit_features(len(X))
     fit_cost = budget.fit_seconds(len(X), spec.kernel, features, narrowness=spec.narrowness(X))
     cost = budget.grid_seconds(len(X), resolution, features, kernel=spec.kernel)
@@ -316,16 +328,21 @@ def held_figure(
     ``slider`` is ``"drawing"``; the settings a press sets when ``slider`` is one of
     :func:`presses`), at most :data:`HELD_RESOLUTION` fine: :func:`grid` of the page's
     settings but those."""
+    around = None  # the plane of the points drawn
     if isinstance(value, Drawing):
         points = drawing_points(value)
     else:
-        changed = presses(values).get(slider, {slider: value})
+        pressed = presses(values)
+        changed = pressed.get(slider, {slider: value})
         values = {**values, **changed}
         if DATA & changed.keys():  # new points: the noise's, a preset's
+            # a held slider's in the page's plane: the panels hold still under the hand and
+            # the chart sets the figure in place (chart.js, swap); a preset's in their own
+            around = None if slider in pressed else points
             points = points_of(SETTINGS, values)
     chosen = columns(values)
     held = replace(chosen, resolution=min(chosen.resolution, HELD_RESOLUTION))
-    return held_json(points, held, space)
+    return held_json(points, held, space, around)
 
 
 def column_notes(sweep: ct.ContourSweep) -> None:
