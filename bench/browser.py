@@ -13,8 +13,10 @@ A redraw is timed inside the page, on the browser's own clock
   new value going to the server; the slider may wait a moment before sending);
 - ``received``: the last websocket message from the server before the redraw;
 - ``drawn``: the animation frame after the figure's content first changed in a
-  graph div that can be seen (checked on each ``plotly_afterplot`` event of the
-  graph div and on each DOM mutation, so a replaced graph div counts too), i.e.
+  graph div that can be seen (checked on each ``plotly_afterplot``,
+  ``plotly_animated`` and ``plotly_relayout`` event of the graph div, the last two
+  chart.js's changes in place, and on each DOM mutation, so a replaced graph div
+  counts too), i.e.
   the frame that shows the new figure;
 - ``settled``: the end of the last drawing of any figure on the page that can
   be seen, once the script run has ended and no figure has been drawn for
@@ -258,6 +260,7 @@ ARM_REDRAW_JS = """
         // the current probe's check: a graph outlives the probe that hooked it
         div.on('plotly_afterplot', () => window.__kpcaCheck(true));
         div.on('plotly_animated', () => window.__kpcaCheck(true)); // chart.js's glide
+        div.on('plotly_relayout', () => window.__kpcaCheck(true)); // chart.js's swap
       }
     };
     let differs = false;
@@ -475,6 +478,7 @@ DRAG_COUNT_JS = """
     };
     graph.on('plotly_afterplot', seen);
     graph.on('plotly_animated', seen); // traces moved without a redraw (chart.js, glide)
+    graph.on('plotly_relayout', seen); // a held figure set in place (chart.js, swap)
     // a mark moved in place: looked at once per animation frame
     new MutationObserver(() => {
       if (!asked) {

@@ -234,26 +234,34 @@ function sameValue(a, b) {
     ? a.length === b.length && a.every((x, i) => x === b[i]) : a === b;
 }
 
-function retitle(gd, text) {
-  // A function setting the drawn title's words in place when only they differ from `text`
-  // (same markup), or null; a Plotly.relayout of a title costs about a whole update.
-  const title = gd.layout.title;
-  const element = gd.querySelector(".gtitle");
+function rewords(element, from, to) {
+  // A function setting a drawn text's words (a title's, an annotation's) from those of `from`
+  // to those of `to` in place when only they differ (same markup), or null; a Plotly.relayout
+  // of a text costs about a whole update.
   const tags = (t) => (t.match(/<[^>]*>/g) || []).join("");
   const words = (t) => t.split(/<[^>]*>/).filter(Boolean);
-  if (!plain(title) || typeof title.text !== "string" || !element) return null;
-  if (tags(title.text) !== tags(text)) return null;
+  if (!element || typeof from !== "string" || typeof to !== "string" || tags(from) !== tags(to)) {
+    return null;
+  }
   const nodes = [];
   const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) if (walker.currentNode.nodeValue.replace(/\u200b/g, "")) {
     nodes.push(walker.currentNode);
   }
-  if (!sameValue(nodes.map((node) => node.nodeValue), words(title.text))) return null;
-  const next = words(text);
-  return () => {
-    nodes.forEach((node, i) => { node.nodeValue = next[i]; });
-    title.text = text;
-  };
+  const next = words(to);
+  if (!sameValue(nodes.map((node) => node.nodeValue), words(from))
+      || next.length !== nodes.length) return null;
+  return () => nodes.forEach((node, i) => { node.nodeValue = next[i]; });
+}
+
+function retitle(gd, text) {
+  // A function setting the drawn title's words to those of `text` in place (rewords), or null
+  const title = gd.layout.title;
+  const set = plain(title) && rewords(gd.querySelector(".gtitle"), title.text, text);
+  return set && (() => {
+    set();
+    title.text = gd._fullLayout.title.text = text; // as drawn: the next Plotly.react compares
+  });
 }
 
 function glide(state, frame) {
@@ -277,6 +285,89 @@ function glide(state, frame) {
     { transition: { duration: 0 }, frame: { duration: 0, redraw: false }, mode: "immediate" });
   settled(state, Promise.resolve(moved).then(setTitle));
   return true;
+}
+
+function skeleton(figure) {
+  // A figure but its texts' words, its path shapes' paths, its pictures and their places and
+  // its invisible traces' points: a held figure of the drawn one's skeleton differs only in
+  // what swap() sets in place
+  if (figure.__skeleton) return figure.__skeleton;
+  const { data = [], layout = {} } = figure;
+  const tags = (t) => (typeof t === "string" ? (t.match(/<[^>]*>/g) || []).join("") : t);
+  const { title } = layout;
+  const bare = { ...layout,
+    title: plain(title) ? { ...title, text: tags(title.text) } : tags(title),
+    annotations: (layout.annotations || []).map((a) => ({ ...a, text: tags(a.text) })),
+    shapes: (layout.shapes || []).map((s) => (s.type === "path" ? { ...s, path: null } : s)),
+    images: (layout.images || []).map(({ source, x, y, sizex, sizey, ...m }) => m) };
+  const traces = data.map((t) => (t.mode === "none" ? { ...t, x: null, y: null } : t));
+  figure.__skeleton = JSON.stringify({ traces, bare },
+    (key, value) => (ArrayBuffer.isView(value) ? Array.from(value) : value));
+  return figure.__skeleton;
+}
+
+function pixelPath(full, shape) {
+  // a path shape's SVG path in the graph's pixels as Plotly draws it (its getPathString): M,
+  // L and Z on linear axes, else null
+  const axis = (letter, ref = letter) => full[`${letter}axis${ref.slice(1)}`];
+  const [xa, ya] = [axis("x", shape.xref), axis("y", shape.yref)];
+  if (xa?.type !== "linear" || ya?.type !== "linear" || /[^MLZ\d\s,.eE+-]/.test(shape.path)) {
+    return null;
+  }
+  let n = 0; // the numbers are x, y, x, y, …
+  return shape.path.replace(/[^MLZ\s,]+/g,
+    (v) => String(n++ % 2 ? ya._offset + ya.r2p(Number(v)) : xa._offset + xa.r2p(Number(v))));
+}
+
+function swap(state) {
+  // A held figure of the drawn one's skeleton (the Contours grid at another value): its
+  // lines, words and invisible points set in the drawn graph in place, its pictures by one
+  // Plotly.relayout (a Plotly.react redraws the whole grid when a line or a text changes: 25
+  // ms, 45–70 while the page's run arrives).  Its promise, or false if it cannot.
+  const gd = state.graph;
+  const [held, was] = [state.liveFigure, state.figure];
+  const full = gd._fullLayout;
+  if (!held || !was?.__skeleton || !full || !window.Plotly || state.frame || state.moved
+      || state.width !== state.box.clientWidth || skeleton(held) !== skeleton(was)) return false;
+  const [now, before] = [held.layout, was.layout];
+  const edits = []; // made once every change is known to be possible
+  for (const [i, shape] of (now.shapes || []).entries()) {
+    if (shape.path === before.shapes[i].path) continue;
+    const element = gd.querySelector(`.shapelayer path[data-index="${i}"]`);
+    const d = pixelPath(full, shape);
+    if (!element || d === null) return false;
+    edits.push(() => { element.setAttribute("d", d); full.shapes[i].path = shape.path; });
+  }
+  for (const [i, note] of (now.annotations || []).entries()) {
+    const from = before.annotations[i].text;
+    if (note.text === from) continue;
+    const set = rewords(gd.querySelector(`.annotation[data-index="${i}"] .annotation-text`),
+                        from, note.text);
+    if (!set) return false;
+    edits.push(() => { set(); full.annotations[i].text = note.text; });
+  }
+  const title = bold(now.title);
+  if (plain(title) && title.text !== gd.layout.title?.text) {
+    const set = retitle(gd, title.text);
+    if (!set) return false;
+    edits.push(set);
+  }
+  edits.forEach((edit) => edit());
+  held.data.forEach((trace, i) => { // the invisible traces' points, as the keys walk them
+    if (trace.mode === "none") Object.assign(gd._fullData[i], { x: decoded(trace.x),
+                                                                y: decoded(trace.y) });
+  });
+  // the graph's own copy of the pictures: the relayout sets its sources
+  gd.layout = { ...gd.layout, shapes: now.shapes, annotations: now.annotations,
+                images: (gd.layout.images || []).map((m) => ({ ...m })) };
+  gd.data = held.data;
+  const pictures = {}; // a held grid's are coarser: a half cell wider
+  (now.images || []).forEach((m, i) => ["source", "x", "y", "sizex", "sizey"].forEach((key) => {
+    if (m[key] !== before.images[i][key]) pictures[`images[${i}].${key}`] = m[key];
+  }));
+  state.figure = held;
+  state.drawn = null;
+  return window.Plotly.relayout(gd, pictures);
 }
 
 function restore(state) {
@@ -322,7 +413,10 @@ function schedule(state) {
   else if (state.drawing) state.again = true;
   else {
     state.drawing = true;
-    settled(state, loadPlotly(state.payload.plotly).then(() => inTurn(() => draw(state))));
+    // a held figure set in place at once, else drawn in its turn
+    const swapped = swap(state);
+    settled(state, swapped ? Promise.resolve(swapped)
+      : loadPlotly(state.payload.plotly).then(() => inTurn(() => draw(state))));
   }
 }
 
@@ -344,7 +438,9 @@ function draw(state) {
                                    "lasso2d", "select2d", "sendChartToCloud"];
   const spec = { data: figure.data, layout, config };
   if (payload.figure.frames) spec.frames = payload.figure.frames; // an animation's (the film)
+  if (payload.live) skeleton(figure); // before Plotly writes its axes' defaults into it
   return window.Plotly.react(state.graph, spec).then(() => {
+    state.figure = figure; // a held figure of its skeleton may now be set in place (swap)
     state.drawn = held ? null : payload; // a scrubbed frame may now change it in place (quick)
     pressable(state.graph);
     speak(state);

@@ -138,12 +138,14 @@ def test_dragging_the_noise_redraws_the_contour_grid_before_the_release(page, ap
 GRID_DRAWS_JS = """() => {
   const graph = document.querySelector('.st-key-ct_contours .js-plotly-plot');
   window.__gridDraws = [];
-  graph.on('plotly_afterplot', () => {
+  const drawn = () => {
     const image = graph.layout.images.find((i) => i.name !== 'data');
     const png = atob(image.source.split(',')[1].slice(0, 32));
     const width = [16, 17, 18, 19].reduce((w, i) => w * 256 + png.charCodeAt(i), 0);
     window.__gridDraws.push({title: graph.layout.title.text, pixels: width});
-  });
+  };
+  graph.on('plotly_afterplot', drawn);
+  graph.on('plotly_relayout', drawn); // a held grid set in place (chart.js, swap)
 }"""
 """Records each drawing of the grid: its title and its panels' resolution (the width of a
 colour picture's PNG: the held grid's is 50, the page's 100)."""
@@ -188,6 +190,91 @@ def test_a_key_press_on_the_noise_draws_the_grid_asked_for_ahead_at_once(page, a
     asked = page.evaluate(LIVE_ASKED_JS)
     assert [a for a in asked if a["value"] == "0.21" and a["start"] < pressed], asked
     assert [a["value"] for a in asked if a["start"] > pressed] == ["0.22", "0.2"], asked
+    assert not page.js_errors
+
+
+HELD_COPY_JS = """(selector) => { window.__kpcaHeld = new Promise((resolve) => {
+  // At the grid's first held drawing (50 × 50 pictures): how Plotly told of it (a full plot
+  // or a relayout) and a copy of the graph as it is drawn then, beside Plotly's own drawing of
+  // the graph's figure then (both hidden, at the top left of the page).
+  const graph = document.querySelector(selector);
+  const seen = (how) => () => {
+    const png = atob(graph.layout.images[0].source.split(',')[1].slice(0, 32));
+    if ([16, 17, 18, 19].reduce((w, i) => w * 256 + png.charCodeAt(i), 0) !== 50) return;
+    if (document.getElementById('kpca-held')) return;
+    const box = (id) => {
+      const div = document.body.appendChild(document.createElement('div'));
+      div.id = id;
+      div.className = 'js-plotly-plot'; // Plotly's style sheet: its layers stacked
+      div.style.cssText = `position: fixed; left: 0; top: 0; z-index: 99999; display: none;
+        background: white; width: ${graph.clientWidth}px`;
+      return div;
+    };
+    box('kpca-held').appendChild(graph.querySelector('.plot-container').cloneNode(true));
+    const figure = structuredClone({data: graph.data, layout: graph.layout});
+    Plotly.newPlot(box('kpca-plotly'), figure.data, figure.layout, {displayModeBar: false})
+      .then(() => resolve(how));
+  };
+  graph.on('plotly_afterplot', seen('plot'));
+  graph.on('plotly_relayout', seen('relayout'));
+}); }"""
+
+DRAWN_JS = """(id) => {
+  // what a copy of the grid draws: its texts, its pictures (where and what) and its lines
+  const g = document.getElementById(id);
+  const at = (e) => ['x', 'y', 'width', 'height'].map((k) => Number(e.getAttribute(k)));
+  return {
+    texts: Array.from(g.querySelectorAll('.gtitle, .annotation-text'), (e) => e.textContent),
+    pictures: Array.from(g.querySelectorAll('image'),
+                         (e) => [e.getAttribute('xlink:href') || e.getAttribute('href'), at(e)]),
+    lines: Array.from(g.querySelectorAll('.shapelayer path'),
+                      (e) => (e.getAttribute('d').match(/-?[\\d.]+(e-?\\d+)?/g) || []).map(Number)),
+  };
+}"""
+
+
+def test_a_held_grid_is_set_in_place_and_looks_as_plotly_draws_it(page, app_server):
+    """A key on the noise: the grid held (50 × 50) is the page's in all but its pictures, lines,
+    words and points (its plane kept), so the chart sets those in the graph drawn, its pictures
+    by one relayout, not a whole redraw; and it shows what Plotly draws of that figure: the
+    same words, pictures and line vertices, and all but a few pixels the same."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    open_view(page, CONTOURS, app_server.url)
+    thumb = CONTOURS.slider_thumb(page)
+    thumb.focus()
+    page.wait_for_function(f"() => ({LIVE_ASKED_JS})().length >= 2", timeout=10_000)
+    page.evaluate(HELD_COPY_JS, CONTOURS.chart_selector)
+    thumb.press("ArrowRight")
+    how = page.evaluate(
+        "() => Promise.race([window.__kpcaHeld, new Promise((r) => setTimeout(r, 10000, 'none'))])"
+    )
+    assert how == "relayout"  # before this change: "plot"
+    page.wait_for_selector(IDLE)
+    copy, plotly = (page.evaluate(DRAWN_JS, id) for id in ("kpca-held", "kpca-plotly"))
+    assert "noise 0.21," in copy["texts"][0]
+    assert copy["texts"] == plotly["texts"]
+    assert len(copy["pictures"]) == len(plotly["pictures"]) > 0
+    for (source, place), (expected, where) in zip(
+        copy["pictures"], plotly["pictures"], strict=True
+    ):
+        assert source == expected
+        np.testing.assert_allclose(place, where, atol=0.01)
+    assert [len(d) for d in copy["lines"]] == [len(d) for d in plotly["lines"]]
+    for d, expected in zip(copy["lines"], plotly["lines"], strict=True):
+        np.testing.assert_allclose(d, expected, atol=0.01)  # pixels
+    shots = []
+    for id in ("kpca-held", "kpca-plotly"):
+        box = page.locator(f"#{id}")
+        box.evaluate("(div) => { div.style.display = 'block'; }")
+        shots.append(np.asarray(Image.open(io.BytesIO(box.screenshot())).convert("L"), float))
+        box.evaluate("(div) => { div.style.display = 'none'; }")
+    assert shots[0].shape == shots[1].shape
+    differing = np.mean(np.abs(shots[0] - shots[1]) > 32)
+    assert differing < 0.005, differing  # antialiasing: a title a subpixel aside
     assert not page.js_errors
 
 
@@ -358,7 +445,9 @@ PICTURE_PX_JS = """(selector) => {
     return [16, 17, 18, 19].reduce((w, i) => w * 256 + png.charCodeAt(i), 0);
   };
   window.__kpcaPictures = [];
-  graph.on("plotly_afterplot", () => window.__kpcaPictures.push([performance.now(), px()]));
+  const drawn = () => window.__kpcaPictures.push([performance.now(), px()]);
+  graph.on("plotly_afterplot", drawn);
+  graph.on("plotly_relayout", drawn); // a held grid set in place (chart.js, swap)
   return px();
 }"""
 
