@@ -8,7 +8,8 @@
 // is held (or keyed), the frame of the value its thumb shows is drawn (scrub).
 // Live: live = {sliders, url, drawing, presses}: while one of those sliders is held, the figure
 // at its value is asked for at `url` (kpca_ui/live.py: no script run) and drawn until the
-// page's run's own figure comes (live); with drawing = {prefix, seq}, the same for that
+// page's run's own figure comes (live), in the drawn graph in place when only its pictures,
+// lines, words and points differ (swap); with drawing = {prefix, seq}, the same for that
 // drawing canvas's "kpca-drawing" events (draw_canvas.js, sketched); presses: buttons and
 // select boxes' options whose figures are asked for ahead (a mouse resting on one, the
 // keyboard on it) and drawn when pressed, until the page's own figure comes (pressed).
