@@ -206,7 +206,7 @@ HELD_COPY_JS = """(selector) => { window.__kpcaHeld = new Promise((resolve) => {
       const div = document.body.appendChild(document.createElement('div'));
       div.id = id;
       div.className = 'js-plotly-plot'; // Plotly's style sheet: its layers stacked
-      div.style.cssText = `position: fixed; left: 0; top: 0; z-index: 99999; display: none;
+      div.style.cssText = `position: fixed; left: 0; top: 0; z-index: 2147483647; display: none;
         background: white; width: ${graph.clientWidth}px`;
       return div;
     };
