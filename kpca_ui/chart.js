@@ -235,13 +235,15 @@ function sameValue(a, b) {
     ? a.length === b.length && a.every((x, i) => x === b[i]) : a === b;
 }
 
+// a text's markup, its tags alone (a text not a string: as is)
+const markup = (t) => (typeof t === "string" ? (t.match(/<[^>]*>/g) || []).join("") : t);
+
 function rewords(element, from, to) {
   // A function setting a drawn text's words (a title's, an annotation's) from those of `from`
   // to those of `to` in place when only they differ (same markup), or null; a Plotly.relayout
   // of a text costs about a whole update.
-  const tags = (t) => (t.match(/<[^>]*>/g) || []).join("");
   const words = (t) => t.split(/<[^>]*>/).filter(Boolean);
-  if (!element || typeof from !== "string" || typeof to !== "string" || tags(from) !== tags(to)) {
+  if (!element || typeof from !== "string" || typeof to !== "string" || markup(from) !== markup(to)) {
     return null;
   }
   const nodes = [];
@@ -294,11 +296,10 @@ function skeleton(figure) {
   // what swap() sets in place
   if (figure.__skeleton) return figure.__skeleton;
   const { data = [], layout = {} } = figure;
-  const tags = (t) => (typeof t === "string" ? (t.match(/<[^>]*>/g) || []).join("") : t);
   const { title } = layout;
   const bare = { ...layout,
-    title: plain(title) ? { ...title, text: tags(title.text) } : tags(title),
-    annotations: (layout.annotations || []).map((a) => ({ ...a, text: tags(a.text) })),
+    title: plain(title) ? { ...title, text: markup(title.text) } : markup(title),
+    annotations: (layout.annotations || []).map((a) => ({ ...a, text: markup(a.text) })),
     shapes: (layout.shapes || []).map((s) => (s.type === "path" ? { ...s, path: null } : s)),
     images: (layout.images || []).map(({ source, x, y, sizex, sizey, ...m }) => m) };
   const traces = data.map((t) => (t.mode === "none" ? { ...t, x: null, y: null } : t));
